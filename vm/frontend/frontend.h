@@ -1,0 +1,96 @@
+// The frontend: a kernel's AST -> typed IR (seed 000's typing rules), with
+// ti.func inlining and ti.static evaluated at compile time.
+//
+// The frontend never runs host code itself. Whatever a kernel names from host
+// scope (globals, fields, ti.func objects, the `ti` module, template
+// arguments) it asks the host for through HostEnv, and receives a
+// StaticValue: a compile-time constant as the kernel sees it. Python-scope
+// globals are therefore constants captured at first compilation, as in Taichi.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vm/ir/ir.h"
+#include "vm/lang/ast.h"
+#include "vm/runtime/program.h"
+
+namespace kiln::frontend {
+
+struct StaticValue {
+  enum class Kind : uint8_t {
+    none,      // Python None
+    boolean, integer, floating, string,
+    tuple,     // tuple or list: elems
+    dtype,     // a primitive type object: ti.f32, ti.i32, and `int`/`float` used as dtypes
+    field,     // a field (FieldInfo*)
+    func,      // a @ti.func: def + env
+    kernel,    // a @ti.kernel (calling one from a kernel is an error)
+    builtin,   // an intrinsic the frontend knows by `name`: "ti.sqrt", "range", "print", ...
+    module,    // a host module (`ti`, `math`): attributes through HostEnv::attr
+    object,    // any other host object (class instance, ...): attributes through HostEnv::attr
+  };
+  Kind kind = Kind::none;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;                   // string value; builtin name; module/object type name
+  Prim prim = Prim::none;          // dtype
+  std::vector<StaticValue> elems;  // tuple
+  FieldInfo* field = nullptr;
+  const ast::FunctionDef* def = nullptr;  // func / kernel
+  std::shared_ptr<void> handle;    // the host's own object (env of a func, module, instance)
+
+  static StaticValue of_int(int64_t v) { StaticValue s; s.kind = Kind::integer; s.i = v; return s; }
+  static StaticValue of_float(double v) { StaticValue s; s.kind = Kind::floating; s.f = v; return s; }
+  static StaticValue of_bool(bool v) { StaticValue s; s.kind = Kind::boolean; s.b = v; return s; }
+  static StaticValue of_builtin(std::string n) { StaticValue s; s.kind = Kind::builtin; s.s = std::move(n); return s; }
+  static StaticValue of_dtype(Prim p) { StaticValue s; s.kind = Kind::dtype; s.prim = p; return s; }
+};
+
+// What the host provides to the frontend. `env` is the opaque scope a function
+// was defined in (StaticValue::handle of a func/kernel value).
+struct HostEnv {
+  virtual ~HostEnv() = default;
+  // A free name as the function defined in `env` sees it (its module's globals,
+  // enclosing scopes, builtins such as `range`, `print`, `int`). nullopt if undefined.
+  virtual std::optional<StaticValue> lookup(const std::shared_ptr<void>& env, const std::string& name) = 0;
+  // obj.name for a module/object/field value (`ti.f32`, `self.x`, `x.shape`).
+  // Throws kiln::Error("AttributeError", ..., loc) when absent.
+  virtual StaticValue attr(const StaticValue& obj, const std::string& name, SourceLoc loc) = 0;
+  // Calls a host callable at compile time: ti.static(...) arguments that are
+  // plain Python calls, ti.template(), host functions applied to constants.
+  // Throws kiln::Error on failure.
+  virtual StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc) = 0;
+};
+
+// A kernel argument as the host passes it at a call.
+struct ArgSpec {
+  std::string name;
+  enum class Kind : uint8_t { scalar, template_ } kind = Kind::scalar;
+  Prim prim = Prim::none;   // scalar: the annotated type
+  StaticValue value;        // template_: the object passed (field, value, ...)
+};
+
+struct KernelRequest {
+  const ast::FunctionDef* def = nullptr;
+  std::shared_ptr<void> env;         // the kernel's defining scope
+  std::vector<ArgSpec> args;         // one per parameter, in order (self included for methods)
+  std::string qualified_name;        // "fill", "Sim.step"
+};
+
+// The result: IR before passes, plus what the host needs to call it.
+struct LoweredKernel {
+  std::unique_ptr<ir::Kernel> kernel;
+  std::vector<int> arg_slot;         // for each ArgSpec: its ir arg index, -1 for templates
+  std::vector<Type> rets;            // return types (empty when the kernel returns nothing)
+  std::vector<std::string> warnings; // formatted warnings (implicit casts), printed by the host
+};
+
+// Lowers a kernel. Throws kiln::Error (TypeError, SyntaxError, NameError, ...)
+// with the offending source location for every compile error.
+LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog);
+
+}  // namespace kiln::frontend

@@ -1,0 +1,217 @@
+// Kiln's kernel IR: hierarchical, statically typed SSA (seed 001).
+//
+// A kernel is a tree of Blocks holding Stmts. Control flow is structural (if,
+// while, range_for, offloaded tasks own nested blocks), never a CFG. Mutable
+// locals are `alloca` slots accessed through local_load/local_store, so values
+// are SSA without phi nodes, as in Taichi. Statements are one plain struct with
+// a kind tag and a few payload fields; passes switch on the kind.
+//
+// Printed form (vm/ir/printer.cpp), exactly seed 001's:
+//   <i32> $3 = cmp_lt $1 $2
+//   $6 : if $5 {
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vm/support/diag.h"
+#include "vm/types/type.h"
+
+namespace kiln::ir {
+
+#define KILN_IR_STMTS(_)                                                              \
+  _(const_, "const")                /* value */                                       \
+  _(arg_load, "arg")                /* index: kernel argument number */               \
+  _(unary, "unary")                 /* uop, ops[0]; cast_value/cast_bits use type */  \
+  _(binary, "binary")               /* bop, ops[0], ops[1] */                         \
+  _(select, "select")               /* ops: cond, if_true, if_false */                \
+  _(alloca, "alloca")               /* a mutable local of `type` */                   \
+  _(local_load, "local load")       /* ops[0] = alloca */                             \
+  _(local_store, "local store")     /* ops[0] = alloca, ops[1] = value */             \
+  _(global_ptr, "global ptr")       /* access, ops = indices; type is a pointer */    \
+  _(global_temp, "global tmp var")  /* index = slot; a pointer to a launch scratch slot */ \
+  _(global_load, "global load")     /* ops[0] = pointer */                            \
+  _(global_store, "global store")   /* ops[0] = pointer, ops[1] = value */            \
+  _(atomic, "atomic")               /* aop, ops[0] = pointer, ops[1] = value; gives old */ \
+  _(if_, "if")                      /* ops[0] = cond; body, else_body */              \
+  _(while_, "while")                /* body; exits through break */                   \
+  _(range_for, "range_for")         /* ops: begin, end; body; serial inner loop */    \
+  _(loop_index, "loop index")       /* loop = range_for or offloaded; index = which */\
+  _(break_, "break")                /* loop = the innermost while/range_for */        \
+  _(continue_, "continue")          /* loop = the innermost while/range_for/task */   \
+  _(print, "print")                 /* ops + print_parts */                           \
+  _(assert_, "assert")              /* ops[0] = cond, ops[1..] = format args; text */ \
+  _(return_, "return")              /* ops = returned values */                       \
+  _(offloaded, "offloaded")         /* task, body; see Task */
+
+enum class StmtKind : uint8_t {
+#define KILN_IR_ENUM(k, s) k,
+  KILN_IR_STMTS(KILN_IR_ENUM)
+#undef KILN_IR_ENUM
+};
+const char* stmt_kind_name(StmtKind k);
+
+// Unary ops. cast_value converts numerically to `type`, cast_bits reinterprets.
+#define KILN_IR_UNARY(_) \
+  _(neg) _(bit_not) _(logic_not) _(abs) _(sqrt) _(rsqrt) _(sin) _(cos) _(tan) \
+  _(asin) _(acos) _(atan) _(tanh) _(exp) _(log) _(floor) _(ceil) _(round)   \
+  _(cast_value) _(cast_bits)
+enum class UnaryOp : uint8_t {
+#define KILN_IR_ENUM(k) k,
+  KILN_IR_UNARY(KILN_IR_ENUM)
+#undef KILN_IR_ENUM
+};
+const char* unary_op_name(UnaryOp op);
+
+// Binary ops. Operands always have the same type (the frontend casts first),
+// except bit_shl/bit_shr/bit_sar whose right operand may differ. Comparisons
+// give i32 0/1. div on ints is C division (raw_div); floordiv/mod are Python's.
+// bit_shr is logical, bit_sar arithmetic. pow on ints is integer power.
+#define KILN_IR_BINARY(_) \
+  _(add) _(sub) _(mul) _(div) _(floordiv) _(mod) _(raw_mod) _(pow) _(max) _(min) _(atan2) \
+  _(bit_and) _(bit_or) _(bit_xor) _(bit_shl) _(bit_shr) _(bit_sar)               \
+  _(cmp_lt) _(cmp_le) _(cmp_gt) _(cmp_ge) _(cmp_eq) _(cmp_ne)
+enum class BinaryOp : uint8_t {
+#define KILN_IR_ENUM(k) k,
+  KILN_IR_BINARY(KILN_IR_ENUM)
+#undef KILN_IR_ENUM
+};
+const char* binary_op_name(BinaryOp op);
+inline bool is_comparison(BinaryOp op) { return op >= BinaryOp::cmp_lt; }
+
+#define KILN_IR_ATOMIC(_) _(add) _(sub) _(min) _(max) _(bit_and) _(bit_or) _(bit_xor)
+enum class AtomicOp : uint8_t {
+#define KILN_IR_ENUM(k) k,
+  KILN_IR_ATOMIC(KILN_IR_ENUM)
+#undef KILN_IR_ENUM
+};
+const char* atomic_op_name(AtomicOp op);
+
+// A typed constant. Ints are kept sign- or zero-extended to 64 bits according
+// to the type; floats of every width are kept as the double of their value
+// (an f32 constant holds exactly the f32 value).
+struct Const {
+  Prim prim = Prim::i32;
+  union {
+    int64_t i;
+    uint64_t u;
+    double f;
+  };
+  Const() : i(0) {}
+  static Const of_int(Prim p, int64_t v) { Const c; c.prim = p; c.i = v; return c; }
+  static Const of_float(Prim p, double v) { Const c; c.prim = p; c.f = v; return c; }
+};
+
+// How a global_ptr finds its element: everything the bytecode needs, computed
+// by the frontend from the runtime's SNode layout, so that IR and bytecode never
+// depend on the runtime.
+//   address = tree_base[tree] + offset + sum_k ((index[k.axis] / k.div) % k.mod) * k.stride
+// (mod == 0 means no modulo). Bounds: 0 <= index[a] < shape[a] for every axis a.
+struct IndexTerm {
+  int axis = 0;
+  int64_t div = 1;
+  int64_t mod = 0;
+  int64_t stride = 0;
+};
+struct Access {
+  int tree = 0;                  // which SNode tree's buffer
+  int64_t offset = 0;            // byte offset of element (0, 0, ...)
+  std::vector<IndexTerm> terms;
+  std::vector<int64_t> shape;    // virtual shape, for bounds checks and messages
+  std::string field;             // the field's name for messages ("x")
+  std::string snode;             // printed name, e.g. "S2place<f32>"
+  bool checked = true;           // false once proven in bounds
+};
+
+// One piece of a print statement: a literal string, or an operand with a
+// Python format spec (empty spec = Taichi's default formatting of that type).
+struct PrintPart {
+  bool is_value = false;
+  int op = -1;            // index into Stmt::ops when is_value
+  std::string text;       // literal text, or the format spec
+};
+
+// Offloaded task kinds (seed 001). clear_list/listgen/gc arrive with sparse SNodes.
+enum class Task : uint8_t { serial, range_for, struct_for, clear_list, listgen, gc };
+const char* task_name(Task t);
+
+struct Block;
+
+struct Stmt {
+  StmtKind kind;
+  Type type;                  // result type; none for statements without a value
+  int id = -1;                // $id, assigned by Kernel::renumber()
+  SourceLoc loc;
+  Block* parent = nullptr;
+  std::vector<Stmt*> ops;     // operands (other statements' values)
+
+  UnaryOp uop{};
+  BinaryOp bop{};
+  AtomicOp aop{};
+  Const value;                // const_
+  int index = 0;              // arg_load: argument; loop_index: which index; global_temp: slot
+  Stmt* loop = nullptr;       // loop_index / break_ / continue_: the loop statement
+  Access access;              // global_ptr
+  std::vector<PrintPart> print_parts;
+  std::string text;           // assert_: the message format
+  std::unique_ptr<Block> body;       // if_ (true branch), while_, range_for, offloaded
+  std::unique_ptr<Block> else_body;  // if_
+
+  // offloaded tasks: range_for iterates [begin, end). Each bound is a constant
+  // or read from a global_temp slot that an earlier serial task wrote.
+  Task task = Task::serial;
+  bool begin_const = true, end_const = true;
+  int64_t begin = 0, end = 0;        // the constant, or the global_temp slot
+  int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
+  int block_dim = 0;
+  bool serialize = false;            // ti.loop_config(serialize=True)
+
+  explicit Stmt(StmtKind k) : kind(k) {}
+  bool has_value() const { return !type.is_none(); }
+};
+
+struct Block {
+  std::vector<std::unique_ptr<Stmt>> stmts;
+  Stmt* owner = nullptr;      // the statement this block belongs to; null for the kernel root
+
+  Stmt* add(std::unique_ptr<Stmt> s);                         // append, setting parent
+  Stmt* insert(size_t pos, std::unique_ptr<Stmt> s);
+  std::unique_ptr<Stmt> take(size_t pos);                     // remove without destroying
+};
+
+struct KernelArg {
+  std::string name;
+  Type type;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<KernelArg> args;
+  std::vector<Type> rets;
+  Block root;
+  int num_global_temps = 0;   // 8-byte scratch slots per launch (offload bounds)
+  SourceLoc loc;
+
+  void renumber();            // assign $ids in print order
+};
+
+// Replaces every use of `from` as an operand (anywhere under `root`) with `to`.
+void replace_uses(Block& root, Stmt* from, Stmt* to);
+// Calls fn(stmt) for every statement under `b`, pre-order (a statement before its blocks).
+template <class F> void walk(Block& b, F&& fn) {
+  for (auto& s : b.stmts) {
+    fn(s.get());
+    if (s->body) walk(*s->body, fn);
+    if (s->else_body) walk(*s->else_body, fn);
+  }
+}
+
+// printer.cpp: the seed-001 text form of a kernel (what print_ir and `kiln dis` show).
+std::string print_kernel(Kernel& k);
+// verifier.cpp: operands defined before use and in scope, types consistent,
+// loops referenced by loop_index/break/continue enclose them. Throws
+// kiln::Error("InternalError", ...) describing the first problem.
+void verify(const Kernel& k);
+
+}  // namespace kiln::ir

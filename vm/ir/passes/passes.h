@@ -1,0 +1,24 @@
+// The IR passes, one file each under vm/ir/passes/. Every pass runs on any
+// kernel and leaves it valid for ir::verify.
+#pragma once
+#include "vm/ir/ir.h"
+
+namespace kiln::ir {
+
+// Folds unary/binary/select/cast on constants into const_ statements, with the
+// exact semantics the interpreter has (wrapping ints, f32 rounding, Python
+// floor division); never folds an operation that would trap (int div by zero).
+bool constant_fold(Kernel& k);
+// Removes statements whose values are unused and that have no side effects,
+// empty ifs, and code after break/continue/return in a block.
+bool eliminate_dead_code(Kernel& k);
+// Splits the kernel's top level into offloaded tasks: each top-level range_for
+// (not serialized) becomes a parallel range_for task, runs of other statements
+// become serial tasks. Values crossing task boundaries move through global
+// temporaries (range_for bounds, locals defined in one task and used later).
+void offload(Kernel& k);
+// The standard pipeline: fold, dce, offload, fold, dce; verify after each when
+// `check` is set.
+void run_pipeline(Kernel& k, bool check);
+
+}  // namespace kiln::ir

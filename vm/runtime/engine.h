@@ -1,0 +1,48 @@
+// The one interface between the runtime and the engines that run kernels
+// (interpreter, JIT, Vulkan, CUDA). The runtime never names an engine; each
+// engine registers itself by filling in an Engine.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "vm/ir/ir.h"
+
+namespace kiln {
+
+struct Program;
+
+// What one kernel launch sees: argument values (8-byte slots, each holding the
+// value in the representation of its type: ints sign/zero-extended, f32 as the
+// float's bits in the low 4 bytes, f64 as double bits), return slots, the
+// trees' base pointers, and scratch for global temporaries.
+struct LaunchContext {
+  Program* program = nullptr;
+  std::vector<uint64_t> args;
+  std::vector<uint64_t> rets;
+  std::vector<uint8_t*> tree_bases;
+  std::vector<uint64_t> temps;            // Kernel::num_global_temps slots
+  std::string print_buffer;               // kernel print output, flushed at kernel end
+  std::mutex print_mu;
+};
+
+// A kernel compiled by an engine; launch runs all its tasks in order.
+struct CompiledKernel {
+  virtual ~CompiledKernel() = default;
+  virtual void launch(LaunchContext& ctx) = 0;
+  // Human-readable code (bytecode listing with source lines, for `kiln dis`).
+  virtual std::string disassemble() const = 0;
+};
+
+struct Engine {
+  virtual ~Engine() = default;
+  virtual const char* name() const = 0;   // "interp", "jit", "vulkan", ...
+  // Which primitive types this engine computes with (seed 000's table).
+  virtual bool supports(Prim p) const = 0;
+  // Compiles an offloaded kernel (after ir::run_pipeline). Throws kiln::Error on failure.
+  virtual std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) = 0;
+};
+
+}  // namespace kiln
