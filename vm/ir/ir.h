@@ -208,7 +208,11 @@ template <class F> void walk(Block& b, F&& fn) {
 }
 
 // printer.cpp: the seed-001 text form of a kernel (what print_ir and `kiln dis` show).
+// Renumbers the kernel first.
 std::string print_kernel(Kernel& k);
+// A constant as print_kernel shows it inside `const [...]`: ints in decimal,
+// floats as the shortest text that reads back to the same value at their width.
+std::string const_text(const Const& c);
 // verifier.cpp: operands defined before use and in scope, types consistent,
 // loops referenced by loop_index/break/continue enclose them. Throws
 // kiln::Error("InternalError", ...) describing the first problem.

@@ -1,0 +1,95 @@
+// IR names, block editing and renumbering (the small mechanics of ir.h).
+#include "vm/ir/ir.h"
+
+namespace kiln::ir {
+
+// Names come from the X-macro lists, so adding a kind or op in ir.h can never
+// leave a stale table here.
+const char* stmt_kind_name(StmtKind k) {
+  switch (k) {
+#define KILN_IR_NAME(k, s) case StmtKind::k: return s;
+    KILN_IR_STMTS(KILN_IR_NAME)
+#undef KILN_IR_NAME
+  }
+  return "?";
+}
+
+const char* unary_op_name(UnaryOp op) {
+  switch (op) {
+#define KILN_IR_NAME(k) case UnaryOp::k: return #k;
+    KILN_IR_UNARY(KILN_IR_NAME)
+#undef KILN_IR_NAME
+  }
+  return "?";
+}
+
+const char* binary_op_name(BinaryOp op) {
+  switch (op) {
+#define KILN_IR_NAME(k) case BinaryOp::k: return #k;
+    KILN_IR_BINARY(KILN_IR_NAME)
+#undef KILN_IR_NAME
+  }
+  return "?";
+}
+
+const char* atomic_op_name(AtomicOp op) {
+  switch (op) {
+#define KILN_IR_NAME(k) case AtomicOp::k: return #k;
+    KILN_IR_ATOMIC(KILN_IR_NAME)
+#undef KILN_IR_NAME
+  }
+  return "?";
+}
+
+const char* task_name(Task t) {
+  switch (t) {
+    case Task::serial: return "serial";
+    case Task::range_for: return "range_for";
+    case Task::struct_for: return "struct_for";
+    case Task::clear_list: return "clear_list";
+    case Task::listgen: return "listgen";
+    case Task::gc: return "gc";
+  }
+  return "?";
+}
+
+Stmt* Block::add(std::unique_ptr<Stmt> s) {
+  s->parent = this;
+  stmts.push_back(std::move(s));
+  return stmts.back().get();
+}
+
+Stmt* Block::insert(size_t pos, std::unique_ptr<Stmt> s) {
+  s->parent = this;
+  Stmt* raw = s.get();
+  stmts.insert(stmts.begin() + (std::ptrdiff_t)pos, std::move(s));
+  return raw;
+}
+
+// The caller owns the statement afterwards; its parent is cleared so that a
+// forgotten re-insert shows up in the verifier instead of silently pointing
+// at the old block.
+std::unique_ptr<Stmt> Block::take(size_t pos) {
+  std::unique_ptr<Stmt> s = std::move(stmts[pos]);
+  stmts.erase(stmts.begin() + (std::ptrdiff_t)pos);
+  s->parent = nullptr;
+  return s;
+}
+
+// Pre-order, a statement before the statements of its blocks: the order in
+// which print_kernel shows them, so $ids increase down the printed text.
+void Kernel::renumber() {
+  int next = 0;
+  walk(root, [&](Stmt* s) { s->id = next++; });
+}
+
+// Only operands are rewritten; `loop` links name control statements, which
+// never have values and so never take part in value replacement.
+void replace_uses(Block& root, Stmt* from, Stmt* to) {
+  walk(root, [&](Stmt* s) {
+    for (Stmt*& op : s->ops)
+      if (op == from) op = to;
+  });
+}
+
+}  // namespace kiln::ir

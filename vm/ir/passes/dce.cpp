@@ -1,0 +1,131 @@
+// Dead code elimination, repeated to a fixpoint:
+//   * code after break/continue/return in the same block never runs;
+//   * pure statements whose values nobody uses go;
+//   * an alloca that is never read goes together with all its stores;
+//   * an if with nothing in either branch, and a serial range_for with an
+//     empty body, do nothing.
+// Global pointers and loads count as pure, as in Taichi: an access nobody
+// uses is dropped together with its bounds check.
+#include <unordered_map>
+
+#include "vm/ir/passes/passes.h"
+
+namespace kiln::ir {
+
+namespace {
+
+bool is_pure(const Stmt* s) {
+  switch (s->kind) {
+    case StmtKind::const_:
+    case StmtKind::arg_load:
+    case StmtKind::unary:
+    case StmtKind::binary:
+    case StmtKind::select:
+    case StmtKind::alloca:
+    case StmtKind::local_load:
+    case StmtKind::global_ptr:
+    case StmtKind::global_temp:
+    case StmtKind::global_load:
+    case StmtKind::loop_index:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ends_block(const Stmt* s) {
+  return s->kind == StmtKind::break_ || s->kind == StmtKind::continue_ || s->kind == StmtKind::return_;
+}
+
+bool empty(const std::unique_ptr<Block>& b) { return !b || b->stmts.empty(); }
+
+struct Dce {
+  bool changed = false;
+  // Uses as an operand, and for allocas the uses other than being stored to.
+  std::unordered_map<const Stmt*, int> uses, reads;
+
+  void count(Block& root) {
+    uses.clear();
+    reads.clear();
+    walk(root, [&](Stmt* s) {
+      for (size_t i = 0; i < s->ops.size(); ++i) {
+        ++uses[s->ops[i]];
+        bool store_target = s->kind == StmtKind::local_store && i == 0;
+        if (!store_target) ++reads[s->ops[i]];
+      }
+    });
+  }
+
+  // Cuts every block after its first break/continue/return.
+  void truncate(Block& b) {
+    for (size_t i = 0; i < b.stmts.size(); ++i) {
+      Stmt* s = b.stmts[i].get();
+      if (s->body) truncate(*s->body);
+      if (s->else_body) truncate(*s->else_body);
+      if (ends_block(s) && i + 1 < b.stmts.size()) {
+        b.stmts.resize(i + 1);
+        changed = true;
+        return;
+      }
+    }
+  }
+
+  void forget(Stmt* s) {
+    // A removed statement no longer uses its operands; nested statements go
+    // with it, and their uses too.
+    walk_one(s, [&](Stmt* x) {
+      for (size_t i = 0; i < x->ops.size(); ++i) {
+        --uses[x->ops[i]];
+        if (!(x->kind == StmtKind::local_store && i == 0)) --reads[x->ops[i]];
+      }
+    });
+  }
+
+  template <class F> void walk_one(Stmt* s, F&& fn) {
+    fn(s);
+    if (s->body) walk(*s->body, fn);
+    if (s->else_body) walk(*s->else_body, fn);
+  }
+
+  bool dead(const Stmt* s) {
+    if (s->kind == StmtKind::local_store)
+      return s->ops[0]->kind == StmtKind::alloca && reads[s->ops[0]] == 0;
+    if (s->kind == StmtKind::alloca) return uses[s] == 0;
+    if (is_pure(s)) return uses[s] == 0;
+    if (s->kind == StmtKind::if_) return empty(s->body) && empty(s->else_body);
+    if (s->kind == StmtKind::range_for) return empty(s->body);
+    return false;
+  }
+
+  // Backwards, and into a statement's blocks before the statement itself, so
+  // that users are removed before the values they use are looked at.
+  void sweep(Block& b) {
+    for (size_t i = b.stmts.size(); i-- > 0;) {
+      Stmt* s = b.stmts[i].get();
+      if (s->body) sweep(*s->body);
+      if (s->else_body) sweep(*s->else_body);
+      if (dead(s)) {
+        forget(s);
+        b.stmts.erase(b.stmts.begin() + (std::ptrdiff_t)i);
+        changed = true;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+bool eliminate_dead_code(Kernel& k) {
+  bool any = false;
+  for (;;) {
+    Dce d;
+    d.truncate(k.root);
+    d.count(k.root);
+    d.sweep(k.root);
+    if (!d.changed) break;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace kiln::ir

@@ -1,0 +1,244 @@
+// The IR verifier: every pass must leave a kernel that passes it.
+//
+// Scoping in a hierarchical IR: a statement may use a value defined earlier in
+// its own block or in any enclosing block (that is dominance, since blocks have
+// no side entries). Values defined inside a nested block are out of scope once
+// the block ends, so a value cannot leak out of an if, a loop, or a task.
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "vm/ir/ir.h"
+
+namespace kiln::ir {
+
+namespace {
+
+bool is_int_scalar(const Type& t) { return t.is_scalar() && prim_is_int(t.prim); }
+Type pointee(const Type& t) { Type v = t; v.is_ptr = false; return v; }
+bool is_shift(BinaryOp op) { return op == BinaryOp::bit_shl || op == BinaryOp::bit_shr || op == BinaryOp::bit_sar; }
+bool is_loop(const Stmt* s) {
+  return s->kind == StmtKind::while_ || s->kind == StmtKind::range_for ||
+         (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for));
+}
+
+struct Verifier {
+  const Kernel& k;
+  std::unordered_set<const Stmt*> visible;
+  std::vector<const Stmt*> loops;  // enclosing loop-like statements, innermost last
+
+  [[noreturn]] void fail(const Stmt* s, const std::string& what) {
+    throw Error("InternalError", what + " at $" + (s ? std::to_string(s->id) : std::string("?")));
+  }
+  void check(bool ok, const Stmt* s, const std::string& what) {
+    if (!ok) fail(s, what);
+  }
+  std::string tn(const Type& t) { return type_name(t); }
+
+  void block(const Block& b, const Stmt* owner) {
+    check(b.owner == owner, owner ? owner : (b.stmts.empty() ? nullptr : b.stmts[0].get()),
+          "block owner link is wrong");
+    std::vector<const Stmt*> defined;
+    for (auto& up : b.stmts) {
+      const Stmt* s = up.get();
+      check(s != nullptr, owner, "null statement");
+      check(s->parent == &b, s, "statement's parent is not its block");
+      stmt(*s);
+      visible.insert(s);
+      defined.push_back(s);
+    }
+    for (auto* s : defined) visible.erase(s);
+  }
+
+  void arity(const Stmt* s, size_t n) {
+    if (s->ops.size() != n)
+      fail(s, std::string(stmt_kind_name(s->kind)) + " takes " + std::to_string(n) + " operands, has " +
+                  std::to_string(s->ops.size()));
+  }
+
+  void stmt(const Stmt& st) {
+    const Stmt* s = &st;
+    for (const Stmt* op : s->ops) {
+      check(op != nullptr, s, "null operand");
+      check(visible.count(op) != 0, s, "operand $" + std::to_string(op->id) + " is not defined before its use");
+      check(op->has_value(), s, "operand $" + std::to_string(op->id) + " has no value");
+    }
+    bool wants_value = true;
+    switch (s->kind) {
+      case StmtKind::const_:
+        arity(s, 0);
+        check(s->type.is_scalar() && s->type.prim == s->value.prim, s, "const type differs from its value's");
+        break;
+      case StmtKind::arg_load:
+        arity(s, 0);
+        check(s->index >= 0 && (size_t)s->index < k.args.size(), s, "argument number out of range");
+        break;
+      case StmtKind::unary: unary(s); break;
+      case StmtKind::binary: binary(s); break;
+      case StmtKind::select:
+        arity(s, 3);
+        check(is_int_scalar(s->ops[0]->type), s, "select condition is not an integer scalar");
+        check(s->ops[1]->type == s->type && s->ops[2]->type == s->type, s, "select operand types differ from its type");
+        break;
+      case StmtKind::alloca:
+        arity(s, 0);
+        check(!s->type.is_ptr, s, "alloca of a pointer");
+        break;
+      case StmtKind::local_load:
+        arity(s, 1);
+        check(s->ops[0]->kind == StmtKind::alloca, s, "local load of a non-alloca");
+        check(s->ops[0]->type == s->type, s, "local load type differs from the alloca's");
+        break;
+      case StmtKind::local_store:
+        wants_value = false;
+        arity(s, 2);
+        check(s->ops[0]->kind == StmtKind::alloca, s, "local store to a non-alloca");
+        check(s->ops[1]->type == s->ops[0]->type, s,
+              "stored " + tn(s->ops[1]->type) + " into a local of " + tn(s->ops[0]->type));
+        break;
+      case StmtKind::global_ptr:
+        check(s->type.is_ptr, s, "global ptr type is not a pointer");
+        for (const Stmt* i : s->ops) check(is_int_scalar(i->type), s, "global ptr index is not an integer");
+        for (auto& t : s->access.terms)
+          check(t.axis >= 0 && (size_t)t.axis < s->ops.size(), s, "access term names a missing index");
+        break;
+      case StmtKind::global_temp:
+        arity(s, 0);
+        check(s->type.is_ptr, s, "global tmp var type is not a pointer");
+        check(s->index >= 0 && s->index < k.num_global_temps, s, "global tmp slot out of range");
+        break;
+      case StmtKind::global_load:
+        arity(s, 1);
+        check(s->ops[0]->type.is_ptr, s, "global load from a non-pointer");
+        check(pointee(s->ops[0]->type) == s->type, s, "global load type differs from the pointee's");
+        break;
+      case StmtKind::global_store:
+        wants_value = false;
+        arity(s, 2);
+        check(s->ops[0]->type.is_ptr, s, "global store to a non-pointer");
+        check(pointee(s->ops[0]->type) == s->ops[1]->type, s,
+              "stored " + tn(s->ops[1]->type) + " through " + tn(s->ops[0]->type));
+        break;
+      case StmtKind::atomic:
+        arity(s, 2);
+        check(s->ops[0]->type.is_ptr, s, "atomic on a non-pointer");
+        check(pointee(s->ops[0]->type) == s->ops[1]->type && s->type == s->ops[1]->type, s,
+              "atomic operand types differ");
+        break;
+      case StmtKind::if_:
+        wants_value = false;
+        arity(s, 1);
+        check(is_int_scalar(s->ops[0]->type), s, "if condition is not an integer scalar");
+        check(s->body != nullptr, s, "if without a body");
+        break;
+      case StmtKind::while_:
+        wants_value = false;
+        arity(s, 0);
+        check(s->body != nullptr, s, "while without a body");
+        break;
+      case StmtKind::range_for:
+        wants_value = false;
+        arity(s, 2);
+        check(is_int_scalar(s->ops[0]->type) && s->ops[1]->type == s->ops[0]->type, s,
+              "range bounds are not integers of one type");
+        check(s->body != nullptr, s, "for without a body");
+        break;
+      case StmtKind::loop_index: {
+        arity(s, 0);
+        check(is_int_scalar(s->type), s, "loop index is not an integer");
+        bool enclosing = false;
+        for (auto* l : loops) enclosing |= l == s->loop;
+        check(s->loop && enclosing && s->loop->kind != StmtKind::while_, s, "loop index of a loop that does not enclose it");
+        int n = s->loop->kind == StmtKind::range_for ? 1 : s->loop->num_loop_indices;
+        check(s->index >= 0 && s->index < n, s, "loop index number out of range");
+        break;
+      }
+      case StmtKind::break_:
+      case StmtKind::continue_: {
+        wants_value = false;
+        arity(s, 0);
+        // The innermost loop-like statement; break cannot leave a task.
+        const Stmt* inner = loops.empty() ? nullptr : loops.back();
+        check(inner && s->loop == inner, s, std::string(stmt_kind_name(s->kind)) + " does not name the innermost loop");
+        check(s->kind == StmtKind::continue_ || inner->kind != StmtKind::offloaded, s, "break out of an offloaded task");
+        break;
+      }
+      case StmtKind::print:
+        wants_value = false;
+        for (auto& p : s->print_parts)
+          if (p.is_value) check(p.op >= 0 && (size_t)p.op < s->ops.size(), s, "print part names a missing operand");
+        break;
+      case StmtKind::assert_:
+        wants_value = false;
+        check(!s->ops.empty() && is_int_scalar(s->ops[0]->type), s, "assert condition is not an integer scalar");
+        break;
+      case StmtKind::return_: wants_value = false; break;
+      case StmtKind::offloaded:
+        wants_value = false;
+        arity(s, 0);
+        check(s->parent == &k.root, s, "offloaded task below the kernel's top level");
+        if (s->task == Task::range_for) {
+          check(s->begin_const || (s->begin >= 0 && s->begin < k.num_global_temps), s, "range_for begin slot out of range");
+          check(s->end_const || (s->end >= 0 && s->end < k.num_global_temps), s, "range_for end slot out of range");
+        }
+        if (s->task == Task::serial || s->task == Task::range_for || s->task == Task::struct_for)
+          check(s->body != nullptr, s, "offloaded task without a body");
+        break;
+    }
+    check(s->has_value() == wants_value, s,
+          std::string(stmt_kind_name(s->kind)) + (wants_value ? " must have a type" : " must not have a type"));
+    check(s->kind == StmtKind::if_ || !s->else_body, s, "else block on a non-if");
+    if (is_loop(s)) loops.push_back(s);
+    if (s->body) block(*s->body, s);
+    if (s->else_body) block(*s->else_body, s);
+    if (is_loop(s)) loops.pop_back();
+  }
+
+  void unary(const Stmt* s) {
+    arity(s, 1);
+    const Type& in = s->ops[0]->type;
+    check(!in.is_ptr, s, "unary operand is a pointer");
+    switch (s->uop) {
+      case UnaryOp::cast_value: break;
+      case UnaryOp::cast_bits:
+        check(prim_bits(in.prim) == prim_bits(s->type.prim), s, "cast_bits between types of different widths");
+        break;
+      case UnaryOp::logic_not: check(prim_is_int(s->type.prim), s, "logic_not result is not an integer"); break;
+      case UnaryOp::bit_not:
+        check(prim_is_int(in.prim), s, "bit_not of a float");
+        [[fallthrough]];
+      default:
+        check(s->type == in, s, std::string(unary_op_name(s->uop)) + " result " + tn(s->type) + " differs from operand " + tn(in));
+    }
+  }
+
+  void binary(const Stmt* s) {
+    arity(s, 2);
+    const Type& a = s->ops[0]->type;
+    const Type& b = s->ops[1]->type;
+    check(!a.is_ptr && !b.is_ptr, s, "binary operand is a pointer");
+    if (is_shift(s->bop)) {
+      check(prim_is_int(a.prim) && prim_is_int(b.prim), s, "shift of a non-integer");
+      check(s->type == a, s, "shift result differs from its left operand");
+      return;
+    }
+    check(a == b, s, std::string(binary_op_name(s->bop)) + " operand types differ (" + tn(a) + " vs " + tn(b) + ")");
+    if (is_comparison(s->bop)) {
+      check(s->type.prim == Prim::i32 && s->type.rows == a.rows && s->type.cols == a.cols, s,
+            "comparison result is not i32");
+      return;
+    }
+    bool bitwise = s->bop == BinaryOp::bit_and || s->bop == BinaryOp::bit_or || s->bop == BinaryOp::bit_xor;
+    check(!bitwise || prim_is_int(a.prim), s, "bitwise op on floats");
+    check(s->type == a, s, std::string(binary_op_name(s->bop)) + " result " + tn(s->type) + " differs from operands " + tn(a));
+  }
+};
+
+}  // namespace
+
+void verify(const Kernel& k) {
+  Verifier v{k, {}, {}};
+  v.block(k.root, nullptr);
+}
+
+}  // namespace kiln::ir
