@@ -57,6 +57,12 @@ struct FieldInfo {
   std::vector<int64_t> shape;  // virtual shape; empty for 0-D fields (x[None])
   SNode* place = nullptr;
   SourceLoc loc;               // where it was created
+
+  // "field 'x'", or just "field" when unnamed: how every message names it.
+  std::string describe() const;
 };
+
+// A shape as Python prints a tuple: "()", "(8,)", "(8, 8)".
+std::string format_shape(const std::vector<int64_t>& shape);
 
 }  // namespace kiln

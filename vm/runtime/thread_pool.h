@@ -1,8 +1,10 @@
 // A fixed pool of worker threads that runs parallel loops in dynamic chunks.
 // The calling thread takes part, so a pool of N threads uses N-1 workers.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -23,19 +25,25 @@ struct ThreadPool {
                     const std::function<void(int64_t begin, int64_t end, int worker)>& body);
 
  private:
-  // implementation-defined members (H5 fills in)
+  // One job at a time: parallel_for publishes it under mu_, bumps generation_
+  // and wakes every worker; each participant (caller included) pulls chunk
+  // numbers from next_chunk_ until they run out; the caller then waits until
+  // every worker has checked out of that generation, so job_ stays valid for
+  // as long as anyone can read it.
   int num_threads_ = 1;
   std::vector<std::thread> workers_;
+  std::mutex call_mu_;  // serializes parallel_for calls from different outside threads
   std::mutex mu_;
   std::condition_variable cv_, done_cv_;
   const std::function<void(int64_t, int64_t, int)>* job_ = nullptr;
-  int64_t job_n_ = 0, job_chunk_ = 1;
-  int64_t next_ = 0;
-  int active_ = 0;
+  int64_t job_n_ = 0, job_chunk_ = 1, job_chunks_ = 0;
+  std::atomic<int64_t> next_chunk_{0};
+  int active_ = 0;  // workers that have not finished the current generation
   uint64_t generation_ = 0;
   bool stop_ = false;
-  std::exception_ptr error_;
+  std::exception_ptr error_;  // first exception of the current job (under mu_)
   void worker_main(int id);
+  void run_chunks(int worker);
 };
 
 }  // namespace kiln

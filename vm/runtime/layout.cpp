@@ -1,0 +1,187 @@
+// Layout: turning an SNode tree into bytes, and finding an element in them.
+//
+// A cell holds its components' containers one after another (AoS), each at its
+// natural alignment; a container is num_cells cells back to back; a place
+// container is one element. So for root.dense(ti.i, 4).place(x, y) with x: f32
+// and y: f64 the dense cell is {x @0, pad, y @8}, 16 bytes, and x[i] lives at
+// i * 16. One zeroed buffer holds the whole tree, so reading a never-written
+// element gives 0 as Taichi promises.
+#include <mimalloc.h>
+
+#include <algorithm>
+
+#include "vm/runtime/program.h"
+
+namespace kiln {
+
+namespace {
+
+int64_t checked_mul(int64_t a, int64_t b, const SNode& s) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
+  return r;
+}
+
+int64_t align_up(int64_t v, int64_t a, const SNode& s) {
+  int64_t r;
+  if (__builtin_add_overflow(v, a - 1, &r))
+    raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
+  return r / a * a;
+}
+
+// Sizes every container below (and including) s; returns s's alignment, the
+// largest element alignment inside it. Cells are padded to that alignment so
+// that every cell of an array of cells is aligned like the first.
+int64_t lay_out(SNode& s) {
+  if (s.kind == SNodeKind::place) {
+    int64_t bytes = std::max(1, prim_bits(s.dtype) / 8);
+    s.cell_size = 0;  // place containers have no cells
+    s.container_size = bytes;
+    return bytes;
+  }
+  int64_t offset = 0, align = 1;
+  for (auto& c : s.children) {
+    int64_t a = lay_out(*c);
+    offset = align_up(offset, a, s);
+    c->offset_in_cell = offset;
+    if (__builtin_add_overflow(offset, c->container_size, &offset))
+      raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
+    align = std::max(align, a);
+  }
+  s.cell_size = align_up(offset, align, s);
+  s.container_size = checked_mul(s.num_cells(), s.cell_size, s);
+  return align;
+}
+
+// The containers above a place, root first.
+std::vector<const SNode*> levels_above(const SNode* place) {
+  std::vector<const SNode*> v;
+  for (const SNode* a = place->parent; a; a = a->parent) v.push_back(a);
+  std::reverse(v.begin(), v.end());
+  return v;
+}
+
+// Byte offset of element (0, 0, ...) inside the tree: the place's container
+// sits at its offset in cell 0 of every level above.
+int64_t base_offset(const SNode* place) {
+  int64_t off = 0;
+  for (const SNode* a = place; a; a = a->parent) off += a->offset_in_cell;
+  return off;
+}
+
+std::string plural(int64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+void Program::materialize() {
+  // Taichi refuses to lay out with a dangling field: a later place() could not
+  // go into a tree that is already allocated, so the field could never be used.
+  for (auto& f : fields)
+    if (!f->place)
+      raise("RuntimeError", f->describe() + " was declared but never placed", f->loc);
+
+  for (size_t i = 0; i < trees.size(); ++i) {
+    SNodeTree& t = *trees[i];
+    // An empty open root (someone only looked at ti.root) stays open for the
+    // SNodes that come next instead of becoming an empty tree.
+    if (t.materialized || t.root->children.empty()) continue;
+    int64_t align = lay_out(*t.root);
+    t.root->offset_in_cell = 0;
+    // Cache-line alignment at least: trees never share a line, and wide loads
+    // of a tree's first elements are aligned.
+    size_t alloc_align = (size_t)std::max<int64_t>(align, 64);
+    size_t bytes = (size_t)std::max<int64_t>(t.root->container_size, 1);
+    void* mem = mi_zalloc_aligned(bytes, alloc_align);
+    if (!mem)
+      raise("RuntimeError", "out of memory: cannot allocate " + std::to_string(bytes) +
+                                " bytes for SNode tree " + std::to_string(i));
+    t.memory = static_cast<uint8_t*>(mem);
+    t.size = t.root->container_size;
+    t.materialized = true;
+    stat_add("snode_tree_bytes", (double)t.size);
+  }
+}
+
+ir::Access Program::access_of(const FieldInfo& f) {
+  materialize();
+  const SNode* place = f.place;
+  ir::Access acc;
+  acc.tree = place->tree;
+  acc.offset = base_offset(place);
+  acc.shape = f.shape;
+  acc.field = f.name;
+  acc.snode = place->name();
+
+  const auto& pip = place->physical_index_position;
+  std::vector<const SNode*> levels = levels_above(place);
+  // below[l][p]: product of axis p's extents over the levels under level l;
+  // the part of a virtual index that level l sees is (index / below) % extent.
+  size_t L = levels.size();
+  std::vector<std::array<int64_t, kMaxIndices>> below(L);
+  std::array<int64_t, kMaxIndices> run;
+  run.fill(1);
+  for (size_t l = L; l-- > 0;) {
+    below[l] = run;
+    for (int p = 0; p < kMaxIndices; ++p) run[p] *= levels[l]->extent[p];
+  }
+  std::array<bool, kMaxIndices> seen_top{};  // the topmost split of an axis needs no modulo
+  for (size_t l = 0; l < L; ++l) {
+    const SNode& s = *levels[l];
+    for (size_t v = 0; v < pip.size(); ++v) {
+      int p = pip[v];
+      if (s.extent[p] <= 1) continue;  // this level does not split axis p
+      // The cell index is row-major over the axes this level splits, lower
+      // physical axes outermost, so axis p steps over the extents after it.
+      int64_t inner = 1;
+      for (int q = p + 1; q < kMaxIndices; ++q) inner *= s.extent[q];
+      ir::IndexTerm t;
+      t.axis = (int)v;
+      t.div = below[l][p];
+      t.mod = seen_top[p] ? s.extent[p] : 0;
+      t.stride = inner * s.cell_size;
+      seen_top[p] = true;
+      acc.terms.push_back(t);
+    }
+  }
+  return acc;
+}
+
+void* Program::element_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
+  materialize();
+  int dims = (int)f.shape.size();
+  if (n != dims)
+    raise("TypeError", f.describe() + " has " + plural(dims, "dimension", "dimensions") +
+                           " but was indexed with " + plural(n, "index", "indices"),
+          loc);
+  for (int a = 0; a < dims; ++a)
+    if (idx[a] < 0 || idx[a] >= f.shape[a])
+      raise("IndexError", "index " + std::to_string(idx[a]) + " is out of bounds for axis " +
+                              std::to_string(a) + " of " + f.describe() + " with shape " +
+                              format_shape(f.shape),
+            loc);
+
+  // Walks the levels bottom-up without building an Access: host loops index
+  // fields element by element, and this path allocates nothing. It is also an
+  // independent derivation of the same layout that access_of() describes,
+  // which the unit tests compare.
+  const SNode* place = f.place;
+  std::array<int64_t, kMaxIndices> phys{}, below;
+  below.fill(1);
+  for (int v = 0; v < dims; ++v) phys[place->physical_index_position[v]] = idx[v];
+  int64_t addr = base_offset(place);
+  for (const SNode* s = place->parent; s; s = s->parent) {
+    int64_t cell = 0;
+    for (int p = 0; p < kMaxIndices; ++p) {
+      int64_t e = s->extent[p];
+      cell = cell * e + (phys[p] / below[p]) % e;  // Horner form of row-major
+      below[p] *= e;
+    }
+    addr += cell * s->cell_size;
+  }
+  return trees[place->tree]->memory + addr;
+}
+
+}  // namespace kiln

@@ -1,0 +1,199 @@
+// Program: building SNode trees and fields from host code. Layout and
+// allocation live in layout.cpp; this file only records the tree's shape and
+// rejects bad input early, where the user's source location is still known.
+#include "vm/runtime/program.h"
+
+#include <mimalloc.h>
+
+#include <cstdio>
+
+namespace kiln {
+
+namespace {
+
+// Physical axis names as users write them (ti.i, ti.j, ...); the rest only
+// exist through ti.axes(n), so they are named by number.
+std::string axis_name(int axis) {
+  static const char* names[] = {"ti.i", "ti.j", "ti.k", "ti.l"};
+  if (axis >= 0 && axis < 4) return names[axis];
+  return "axis " + std::to_string(axis);
+}
+
+SNodeTree& tree_of(Program& p, const SNode* s) { return *p.trees.at(s->tree); }
+
+// New SNodes start as "splits nothing": every extent 1, so a level that does
+// not mention an axis contributes a factor of 1 to that axis's shape.
+std::unique_ptr<SNode> blank_snode(Program& p, SNodeKind kind, SNode* parent) {
+  auto s = std::make_unique<SNode>();
+  s->id = p.next_snode_id++;
+  s->kind = kind;
+  s->parent = parent;
+  s->extent.fill(1);
+  if (parent) {
+    s->tree = parent->tree;
+    s->physical_index_position = parent->physical_index_position;
+    s->num_axes = parent->num_axes;
+  }
+  return s;
+}
+
+}  // namespace
+
+Program::Program(Config cfg) : config(std::move(cfg)) {
+  pool = std::make_unique<ThreadPool>(config.num_threads);
+  // Callers batch kernel output and flush at kernel end; the default sink just
+  // writes what it is given.
+  out = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
+}
+
+Program::~Program() {
+  // Engines may hold compiled code that refers to tree memory: drop them first.
+  engine.reset();
+  pool.reset();
+  for (auto& t : trees) {
+    mi_free(t->memory);
+    t->memory = nullptr;
+  }
+}
+
+SNode* Program::open_root() {
+  // Taichi starts a fresh tree once the current one is materialized, so fields
+  // declared after the first kernel launch still work.
+  if (trees.empty() || trees.back()->materialized) {
+    auto t = std::make_unique<SNodeTree>();
+    t->root = blank_snode(*this, SNodeKind::root, nullptr);
+    t->root->tree = (int)trees.size();
+    trees.push_back(std::move(t));
+  }
+  return trees.back()->root.get();
+}
+
+SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<int>& axes,
+                              const std::vector<int64_t>& sizes, SourceLoc loc) {
+  if (kind == SNodeKind::pointer || kind == SNodeKind::bitmasked || kind == SNodeKind::dynamic)
+    raise("NotImplementedError",
+          std::string(snode_kind_name(kind)) + " SNodes are not supported yet", loc);
+  if (kind != SNodeKind::dense)
+    raise("TypeError", std::string("cannot add a ") + snode_kind_name(kind) +
+                           " SNode as a container", loc);
+  if (!parent) raise("RuntimeError", "SNode has no parent", loc);
+  if (parent->kind == SNodeKind::place)
+    raise("TypeError", "cannot add children to " + parent->name() + ": place SNodes are leaves",
+          loc);
+  if (tree_of(*this, parent).materialized)
+    raise("RuntimeError",
+          "cannot add SNodes under " + parent->name() +
+              ": its tree is already materialized (a kernel ran or a field was accessed)",
+          loc);
+  if (axes.empty()) raise("TypeError", "a dense SNode needs at least one axis", loc);
+  if (axes.size() != sizes.size())
+    raise("TypeError", "dense SNode over " + std::to_string(axes.size()) + " axes was given " +
+                           std::to_string(sizes.size()) + " sizes",
+          loc);
+
+  // Validate everything before taking an SNode id, so that a rejected call
+  // (the REPL carries on after it) leaves no gap in the S<id> numbering.
+  // extent starts at 1 everywhere, so "already set" needs its own record.
+  bool seen[kMaxIndices] = {};
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int a = axes[i];
+    if (a < 0 || a >= kMaxIndices)
+      raise("ValueError", "axis " + std::to_string(a) + " is out of range (at most " +
+                              std::to_string(kMaxIndices) + " axes)",
+            loc);
+    if (seen[a]) raise("ValueError", axis_name(a) + " appears twice in one SNode", loc);
+    if (sizes[i] <= 0)
+      raise("ValueError", "the size of " + axis_name(a) + " must be positive, got " +
+                              std::to_string(sizes[i]),
+            loc);
+    seen[a] = true;
+  }
+  auto s = blank_snode(*this, kind, parent);
+  for (size_t i = 0; i < axes.size(); ++i) s->extent[axes[i]] = sizes[i];
+  // Virtual indices are numbered by first appearance from the root down
+  // (seed 001: dense(ti.j).dense(ti.i) is column-major, {0: 1, 1: 0}); axes new
+  // at this level are appended in physical order, as Taichi does.
+  for (int a = 0; a < kMaxIndices; ++a) {
+    if (!seen[a]) continue;
+    bool known = false;
+    for (int p : s->physical_index_position) known |= (p == a);
+    if (!known) s->physical_index_position.push_back(a);
+  }
+  s->num_axes = (int)s->physical_index_position.size();
+  parent->children.push_back(std::move(s));
+  return parent->children.back().get();
+}
+
+FieldInfo* Program::create_field(Prim dtype, std::string name, SourceLoc loc) {
+  if (dtype == Prim::none || prim_bits(dtype) <= 0)
+    raise("TypeError", "a field's dtype must be a primitive type", loc);
+  auto f = std::make_unique<FieldInfo>();
+  f->id = (int)fields.size();
+  f->name = std::move(name);
+  f->dtype = dtype;
+  f->loc = loc;
+  fields.push_back(std::move(f));
+  return fields.back().get();
+}
+
+SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc) {
+  if (!parent || !f) raise("RuntimeError", "place() needs an SNode and a field", loc);
+  if (f->place)
+    raise("RuntimeError", f->describe() + " is already placed at " + f->place->name(), loc);
+  if (parent->kind == SNodeKind::place)
+    raise("TypeError", "cannot place " + f->describe() + " under " + parent->name() +
+                           ": place SNodes are leaves",
+          loc);
+  if (tree_of(*this, parent).materialized)
+    raise("RuntimeError",
+          "cannot place " + f->describe() + " under " + parent->name() +
+              ": its tree is already materialized (a kernel ran or a field was accessed)",
+          loc);
+
+  auto s = blank_snode(*this, SNodeKind::place, parent);
+  s->dtype = f->dtype;
+  s->field = f->id;
+  // shape[v] multiplies the extents of physical axis pip[v] over every level
+  // above the place: nested splits of one axis compose into one dimension.
+  f->shape.assign(s->physical_index_position.size(), 1);
+  for (const SNode* a = parent; a; a = a->parent)
+    for (size_t v = 0; v < f->shape.size(); ++v)
+      if (__builtin_mul_overflow(f->shape[v], a->extent[s->physical_index_position[v]],
+                                 &f->shape[v]))
+        raise("ValueError", f->describe() + " is too large", loc);
+  f->place = s.get();
+  parent->children.push_back(std::move(s));
+  return f->place;
+}
+
+FieldInfo* Program::create_dense_field(Prim dtype, const std::vector<int64_t>& shape,
+                                       std::string name, SourceLoc loc) {
+  if (shape.size() > (size_t)kMaxIndices)
+    raise("ValueError", "a field has at most " + std::to_string(kMaxIndices) +
+                            " dimensions, got " + std::to_string(shape.size()),
+          loc);
+  // Check sizes before the field exists: a half-built field left behind
+  // would later fail materialize() as "declared but never placed".
+  for (int64_t n : shape)
+    if (n <= 0)
+      raise("ValueError", "field shape " + format_shape(shape) + " must be positive", loc);
+  FieldInfo* f = create_field(dtype, std::move(name), loc);
+  SNode* parent = open_root();
+  // shape=() places the scalar straight under the root: no dense level at all.
+  if (!shape.empty()) {
+    std::vector<int> axes(shape.size());
+    for (size_t i = 0; i < axes.size(); ++i) axes[i] = (int)i;
+    parent = add_container(parent, SNodeKind::dense, axes, shape, loc);
+  }
+  place(parent, f, loc);
+  return f;
+}
+
+std::vector<uint8_t*> Program::tree_bases() {
+  std::vector<uint8_t*> bases;
+  bases.reserve(trees.size());
+  for (auto& t : trees) bases.push_back(t->memory);
+  return bases;
+}
+
+}  // namespace kiln

@@ -1,0 +1,57 @@
+// SNode naming and cell counts: the small, layout-independent parts of an SNode.
+#include "vm/runtime/snode.h"
+
+namespace kiln {
+
+const char* snode_kind_name(SNodeKind k) {
+  switch (k) {
+    case SNodeKind::root: return "root";
+    case SNodeKind::dense: return "dense";
+    case SNodeKind::pointer: return "pointer";
+    case SNodeKind::bitmasked: return "bitmasked";
+    case SNodeKind::dynamic: return "dynamic";
+    case SNodeKind::place: return "place";
+  }
+  return "?";
+}
+
+int64_t SNode::num_cells() const {
+  // A place container holds one value and has no cells; count it as one so
+  // that "containers * cells" arithmetic stays uniform for callers.
+  if (kind == SNodeKind::place) return 1;
+  int64_t n = 1;
+  // Entries <= 0 are axes this level never touched (a default-constructed
+  // extent array is all zeros); they count as "not split", i.e. 1.
+  for (int64_t e : extent)
+    if (e > 0) n *= e;
+  return n;
+}
+
+std::string SNode::name() const {
+  // Same spelling as Taichi's IR printer (seed 001): S<id><kind>, and places
+  // carry their element type, e.g. "S3place<f32>".
+  std::string s = "S" + std::to_string(id) + snode_kind_name(kind);
+  if (kind == SNodeKind::place) {
+    s += '<';
+    s += prim_name(dtype);
+    s += '>';
+  }
+  return s;
+}
+
+
+std::string FieldInfo::describe() const {
+  return name.empty() ? std::string("field") : "field '" + name + "'";
+}
+
+std::string format_shape(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ',';  // a 1-tuple keeps its comma, as in Python
+  return s + ")";
+}
+
+}  // namespace kiln
