@@ -1,0 +1,487 @@
+#include "vm/lang/lexer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace kiln::lang {
+
+namespace {
+
+[[noreturn]] void syntax(const std::string& msg, SourceLoc loc) { raise("SyntaxError", msg, loc); }
+
+bool ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (unsigned char)c >= 0x80;
+}
+bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+bool is_digit(char c, int base) {
+  switch (base) {
+    case 2: return c == '0' || c == '1';
+    case 8: return c >= '0' && c <= '7';
+    case 16: return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    default: return c >= '0' && c <= '9';
+  }
+}
+int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return c - 'A' + 10;
+}
+
+// Longest match first within each length class.
+const char* const kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
+const char* const kOps2[] = {"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=", "-=",
+                             "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":="};
+const char kOps1[] = "+-*/%@&|^~<>()[]{},:.;=";
+
+void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += (char)cp;
+  } else if (cp < 0x800) {
+    out += (char)(0xC0 | (cp >> 6));
+    out += (char)(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += (char)(0xE0 | (cp >> 12));
+    out += (char)(0x80 | ((cp >> 6) & 0x3F));
+    out += (char)(0x80 | (cp & 0x3F));
+  } else {
+    out += (char)(0xF0 | (cp >> 18));
+    out += (char)(0x80 | ((cp >> 12) & 0x3F));
+    out += (char)(0x80 | ((cp >> 6) & 0x3F));
+    out += (char)(0x80 | (cp & 0x3F));
+  }
+}
+
+}  // namespace
+
+const char* tok_name(Tok k) {
+  switch (k) {
+    case Tok::End: return "ENDMARKER";
+    case Tok::Newline: return "NEWLINE";
+    case Tok::Indent: return "INDENT";
+    case Tok::Dedent: return "DEDENT";
+    case Tok::Name: return "NAME";
+    case Tok::Int: return "INT";
+    case Tok::Float: return "FLOAT";
+    case Tok::String: return "STRING";
+    case Tok::Op: return "OP";
+  }
+  return "?";
+}
+
+bool is_keyword(std::string_view s) {
+  static const char* const kw[] = {"False", "None", "True", "and", "as", "assert", "async", "await",
+                                   "break", "class", "continue", "def", "del", "elif", "else",
+                                   "except", "finally", "for", "from", "global", "if", "import",
+                                   "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+                                   "return", "try", "while", "with", "yield"};
+  for (auto* k : kw)
+    if (s == k) return true;
+  return false;
+}
+
+SourceLoc loc_at(const SourceFile* file, uint32_t offset) {
+  auto& ls = file->line_starts;
+  auto it = std::upper_bound(ls.begin(), ls.end(), offset);
+  uint32_t line = (uint32_t)(it - ls.begin());  // >= 1 since ls[0] == 0
+  return {file, line, offset - ls[line - 1] + 1};
+}
+
+std::string decode_escapes(std::string_view b, SourceLoc loc) {
+  std::string out;
+  out.reserve(b.size());
+  for (size_t i = 0; i < b.size(); i++) {
+    char c = b[i];
+    if (c != '\\' || i + 1 >= b.size()) {
+      out += c;
+      continue;
+    }
+    char e = b[++i];
+    switch (e) {
+      case '\n': break;  // backslash-newline continues the literal
+      case '\r': if (i + 1 < b.size() && b[i + 1] == '\n') i++; break;
+      case '\\': out += '\\'; break;
+      case '\'': out += '\''; break;
+      case '"': out += '"'; break;
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'v': out += '\v'; break;
+      case 'x': case 'u': case 'U': {
+        size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+        uint32_t cp = 0;
+        for (size_t k = 0; k < n; k++) {
+          if (i + 1 + k >= b.size() || !is_digit(b[i + 1 + k], 16))
+            syntax(std::string("(unicode error) truncated \\") + e + " escape", loc);
+          cp = cp * 16 + digit_value(b[i + 1 + k]);
+        }
+        i += n;
+        if (cp > 0x10FFFF) syntax("(unicode error) illegal Unicode character", loc);
+        append_utf8(out, cp);
+        break;
+      }
+      case 'N': syntax("(unicode error) \\N{...} escapes are not supported", loc);
+      default:
+        if (e >= '0' && e <= '7') {  // up to three octal digits
+          uint32_t v = e - '0';
+          for (int k = 0; k < 2 && i + 1 < b.size() && b[i + 1] >= '0' && b[i + 1] <= '7'; k++)
+            v = v * 8 + (b[++i] - '0');
+          append_utf8(out, v);
+        } else {
+          out += '\\';  // unknown escape: kept, as Python does (with a warning)
+          out += e;
+        }
+    }
+  }
+  return out;
+}
+
+Lexer::Lexer(const SourceFile* file) : file_(file), src_(file->text), end_((uint32_t)file->text.size()) {}
+
+Lexer::Lexer(const SourceFile* file, uint32_t begin, uint32_t end)
+    : file_(file), src_(file->text), pos_(begin), end_(end), bracket_mode_(true), at_line_start_(false) {
+  SourceLoc l = loc_at(file, begin);
+  line_ = l.line;
+  line_start_ = file->line_starts[l.line - 1];
+}
+
+std::vector<Token> Lexer::tokenize(const SourceFile* file) {
+  Lexer lx(file);
+  std::vector<Token> out;
+  do out.push_back(lx.next());
+  while (out.back().kind != Tok::End);
+  return out;
+}
+
+Token Lexer::make(Tok k, SourceLoc loc, uint32_t start) {
+  Token t;
+  t.kind = k;
+  t.loc = loc;
+  t.text = std::string(src_.substr(start, pos_ - start));
+  t.end = here();
+  return t;
+}
+
+// At the start of a logical line: skips blank and comment-only lines, then
+// compares the indentation with the stack. Returns true with an INDENT/DEDENT.
+bool Lexer::indentation(Token& out) {
+  for (;;) {
+    int col = 0, alt = 0;
+    while (pos_ < end_) {
+      char c = src_[pos_];
+      if (c == ' ') col++, alt++;
+      else if (c == '\t') col = (col / 8 + 1) * 8, alt++;
+      else if (c == '\f') col = alt = 0;
+      else break;
+      pos_++;
+    }
+    char c = peekc();
+    if (c == '#') {
+      while (pos_ < end_ && src_[pos_] != '\n') pos_++;
+      c = peekc();
+    }
+    if (c == '\r' && peekc(1) == '\n') c = src_[++pos_];
+    if (c == '\n') {  // blank line: no tokens at all
+      newline_at(pos_++);
+      continue;
+    }
+    if (pos_ >= end_) return false;  // EOF: next() emits the closing tokens
+    at_line_start_ = false;
+    SourceLoc loc = here();
+    auto [top, top_alt] = indents_.back();
+    if (col == top) {
+      if (alt != top_alt) raise("TabError", "inconsistent use of tabs and spaces in indentation", loc);
+      return false;
+    }
+    if (col > top) {
+      if (alt <= top_alt) raise("TabError", "inconsistent use of tabs and spaces in indentation", loc);
+      indents_.push_back({col, alt});
+      out = Token{};
+      out.kind = Tok::Indent;
+      out.loc = out.end = loc;
+      return true;
+    }
+    int n = 0;
+    while (indents_.back().first > col) indents_.pop_back(), n++;
+    if (indents_.back().first != col)
+      raise("IndentationError", "unindent does not match any outer indentation level", loc);
+    if (indents_.back().second != alt)
+      raise("TabError", "inconsistent use of tabs and spaces in indentation", loc);
+    pending_dedents_ = n - 1;
+    out = Token{};
+    out.kind = Tok::Dedent;
+    out.loc = out.end = loc;
+    return true;
+  }
+}
+
+// Spaces, comments and line continuations between tokens; newlines too while
+// inside brackets (implicit line joining).
+void Lexer::skip_space() {
+  for (;;) {
+    char c = peekc();
+    if (c == ' ' || c == '\t' || c == '\f' || (c == '\r' && peekc(1) == '\n')) {
+      pos_++;
+    } else if (c == '#') {
+      while (pos_ < end_ && src_[pos_] != '\n') pos_++;
+    } else if (c == '\\') {
+      uint32_t k = (peekc(1) == '\r' && peekc(2) == '\n') ? 2 : 1;
+      if (pos_ + k >= end_) syntax("unexpected EOF while parsing", here());
+      if (peekc(k) != '\n')
+        syntax("unexpected character after line continuation character", {file_, line_, pos_ - line_start_ + 2});
+      newline_at(pos_ + k);
+      pos_ += k + 1;
+    } else if (c == '\n' && (bracket_mode_ || !parens_.empty())) {
+      newline_at(pos_++);
+    } else {
+      return;
+    }
+  }
+}
+
+Token Lexer::next() {
+  if (pending_dedents_ > 0) {
+    pending_dedents_--;
+    Token t;
+    t.kind = Tok::Dedent;
+    t.loc = t.end = here();
+    return t;
+  }
+  if (at_line_start_ && !bracket_mode_) {
+    Token t;
+    if (indentation(t)) return t;
+  }
+  skip_space();
+  SourceLoc loc = here();
+  uint32_t start = pos_;
+  if (pos_ >= end_) {
+    Token t;
+    t.loc = t.end = loc;
+    if (bracket_mode_) return t;
+    if (!parens_.empty())
+      syntax(std::string("'") + parens_.back().first + "' was never closed", parens_.back().second);
+    if (line_has_tokens_) {  // the last line had no newline character
+      line_has_tokens_ = false;
+      t.kind = Tok::Newline;
+      return t;
+    }
+    if (indents_.size() > 1) {
+      indents_.pop_back();
+      t.kind = Tok::Dedent;
+      return t;
+    }
+    return t;
+  }
+  char c = src_[pos_];
+  if (c == '\n') {  // only outside brackets (skip_space ate the others)
+    pos_++;
+    Token t = make(Tok::Newline, loc, start);
+    t.text = "";
+    newline_at(start);
+    at_line_start_ = true;
+    line_has_tokens_ = false;
+    return t;
+  }
+  line_has_tokens_ = true;
+  if (ident_start(c)) {
+    while (pos_ < end_ && ident_char(src_[pos_])) pos_++;
+    std::string_view word = src_.substr(start, pos_ - start);
+    char q = peekc();
+    if ((q == '\'' || q == '"') && word.size() <= 2) {
+      bool ok = true;
+      for (char p : word) ok &= std::string_view("rRbBfFuU").find(p) != std::string_view::npos;
+      if (ok) return string(loc, start, word);
+    }
+    return make(Tok::Name, loc, start);
+  }
+  if ((c >= '0' && c <= '9') || (c == '.' && is_digit(peekc(1), 10))) return number();
+  if (c == '\'' || c == '"') return string(loc, start, {});
+  return op();
+}
+
+Token Lexer::number() {
+  SourceLoc loc = here();
+  uint32_t start = pos_;
+  auto bad = [&](const std::string& what) { syntax("invalid " + what + " literal", loc); };
+  // Digits of `base` with single underscores between them; returns false if none.
+  auto digits = [&](int base, const char* what, bool after_prefix) {
+    uint32_t s = pos_;
+    bool any = false;
+    while (pos_ < end_) {
+      char c = src_[pos_];
+      if (c == '_') {
+        if ((!any && !after_prefix) || !is_digit(peekc(1), base)) bad(what);
+        pos_++;
+      } else if (is_digit(c, base)) {
+        pos_++, any = true;
+      } else {
+        break;
+      }
+    }
+    return pos_ > s && any;
+  };
+  char c = src_[pos_];
+  char x = (char)(peekc(1) | 0x20);
+  if (c == '0' && (x == 'x' || x == 'o' || x == 'b')) {
+    int base = x == 'x' ? 16 : x == 'o' ? 8 : 2;
+    const char* what = x == 'x' ? "hexadecimal" : x == 'o' ? "octal" : "binary";
+    pos_ += 2;
+    if (!digits(base, what, true)) bad(what);
+    if (pos_ < end_ && (is_digit(src_[pos_], 10) || ident_char(src_[pos_]))) {
+      if (is_digit(src_[pos_], 10))
+        syntax(std::string("invalid digit '") + src_[pos_] + "' in " + what + " literal", here());
+      bad(what);
+    }
+    Token t = make(Tok::Int, loc, start);
+    unsigned __int128 v = 0;
+    for (size_t i = 2; i < t.text.size(); i++) {
+      if (t.text[i] == '_') continue;
+      v = v * base + digit_value(t.text[i]);
+      if (v > UINT64_MAX) syntax("integer literal too large for 64 bits", loc);
+    }
+    t.ival = (uint64_t)v;
+    return t;
+  }
+  bool is_float = false;
+  if (c != '.') digits(10, "decimal", false);
+  if (peekc() == '.') {
+    is_float = true;
+    pos_++;
+    if (is_digit(peekc(), 10)) digits(10, "decimal", false);
+  }
+  if ((peekc() | 0x20) == 'e') {
+    uint32_t save = pos_;
+    pos_++;
+    if (peekc() == '+' || peekc() == '-') pos_++;
+    if (is_digit(peekc(), 10)) {
+      digits(10, "decimal", false);
+      is_float = true;
+    } else {
+      pos_ = save;
+      bad("decimal");
+    }
+  }
+  if ((peekc() | 0x20) == 'j') syntax("imaginary numbers are not supported", loc);
+  if (ident_char(peekc())) bad("decimal");
+  Token t = make(is_float ? Tok::Float : Tok::Int, loc, start);
+  std::string clean;
+  for (char d : t.text)
+    if (d != '_') clean += d;
+  if (is_float) {
+    auto r = std::from_chars(clean.data(), clean.data() + clean.size(), t.fval);
+    if (r.ec == std::errc::result_out_of_range) {
+      // Python gives inf for huge literals and 0.0 for tiny ones.
+      bool tiny = clean.find("e-") != std::string::npos || clean.find("E-") != std::string::npos;
+      t.fval = tiny ? 0.0 : HUGE_VAL;
+    }
+    return t;
+  }
+  if (clean.size() > 1 && clean[0] == '0' && clean.find_first_not_of('0') != std::string::npos)
+    syntax("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", loc);
+  unsigned __int128 v = 0;
+  for (char d : clean) {
+    v = v * 10 + (d - '0');
+    if (v > UINT64_MAX) syntax("integer literal too large for 64 bits", loc);
+  }
+  t.ival = (uint64_t)v;
+  return t;
+}
+
+Token Lexer::string(SourceLoc loc, uint32_t start, std::string_view prefix) {
+  Token t;
+  for (char p : prefix) {
+    p = (char)(p | 0x20);
+    if (p == 'r') t.is_raw = true;
+    if (p == 'f') t.is_f = true;
+    if (p == 'b') t.is_bytes = true;
+  }
+  if (prefix.size() == 2 && ((t.is_f && t.is_bytes) || (!t.is_raw) || (prefix[0] | 0x20) == 'u' ||
+                             (prefix[1] | 0x20) == 'u' ||
+                             (prefix[0] | 0x20) == (prefix[1] | 0x20)))
+    syntax("invalid syntax", loc);  // e.g. fb'', uf'', bu''
+  char q = src_[pos_];
+  bool triple = peekc(1) == q && peekc(2) == q;
+  pos_ += triple ? 3 : 1;
+  t.body_begin = pos_;
+  for (;;) {
+    if (pos_ >= end_) {
+      if (triple)
+        syntax("unterminated triple-quoted string literal (detected at line " + std::to_string(line_) + ")", loc);
+      syntax("unterminated string literal (detected at line " + std::to_string(line_) + ")", loc);
+    }
+    char c = src_[pos_];
+    if (c == '\\' && pos_ + 1 < end_) {
+      pos_++;
+      if (src_[pos_] == '\r' && peekc(1) == '\n') pos_++;
+      if (src_[pos_] == '\n') newline_at(pos_);
+      pos_++;
+      continue;
+    }
+    if (c == '\n') {
+      if (!triple) syntax("unterminated string literal (detected at line " + std::to_string(line_) + ")", loc);
+      newline_at(pos_);
+    }
+    if (c == q && (!triple || (peekc(1) == q && peekc(2) == q))) break;
+    pos_++;
+  }
+  t.body_end = pos_;
+  pos_ += triple ? 3 : 1;
+  Token m = make(Tok::String, loc, start);
+  t.kind = Tok::String;
+  t.loc = loc;
+  t.end = m.end;
+  t.text = std::move(m.text);
+  if (!t.is_f) {
+    std::string_view body = src_.substr(t.body_begin, t.body_end - t.body_begin);
+    t.str = t.is_raw ? std::string(body) : decode_escapes(body, loc);
+  }
+  return t;
+}
+
+Token Lexer::op() {
+  SourceLoc loc = here();
+  uint32_t start = pos_;
+  std::string_view rest = src_.substr(pos_, end_ - pos_);
+  size_t len = 0;
+  for (auto* o : kOps3)
+    if (rest.substr(0, 3) == o) len = 3;
+  if (!len)
+    for (auto* o : kOps2)
+      if (rest.substr(0, 2) == o) len = 2;
+  if (!len && std::string_view(kOps1).find(rest[0]) != std::string_view::npos) len = 1;
+  if (!len) {
+    unsigned char c = rest[0];
+    if (c < 0x20 || c == 0x7f) syntax("invalid non-printable character U+" + [&] {
+      char buf[8];
+      snprintf(buf, sizeof buf, "%04X", c);
+      return std::string(buf);
+    }(), loc);
+    syntax("invalid syntax", loc);
+  }
+  pos_ += (uint32_t)len;
+  Token t = make(Tok::Op, loc, start);
+  char c = t.text[0];
+  if (len == 1 && (c == '(' || c == '[' || c == '{')) {
+    parens_.push_back({c, loc});
+  } else if (len == 1 && (c == ')' || c == ']' || c == '}')) {
+    if (parens_.empty()) {
+      if (!bracket_mode_) syntax(std::string("unmatched '") + c + "'", loc);
+    } else {
+      auto [open, oloc] = parens_.back();
+      char want = open == '(' ? ')' : open == '[' ? ']' : '}';
+      if (c != want) {
+        std::string msg = std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" + open + "'";
+        if (oloc.line != loc.line) msg += " on line " + std::to_string(oloc.line);
+        syntax(msg, loc);
+      }
+      parens_.pop_back();
+    }
+  }
+  return t;
+}
+
+}  // namespace kiln::lang
