@@ -1,0 +1,141 @@
+// Private to the frontend: the state of lowering one kernel.
+//
+// An expression lowers to a KVal: an IR value (a typed scalar Stmt*), a
+// compile-time StaticValue from host scope (literals, globals, fields,
+// ti.func objects, template arguments), or a tuple of KVals (ti.grouped
+// indices, tuple expressions). Statics become IR constants only where an IR
+// operation needs them, typed by default_ip/default_fp as Taichi types literals.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "vm/frontend/frontend.h"
+
+namespace kiln::frontend {
+
+struct KVal {
+  enum class Kind : uint8_t { none, value, static_, tuple } kind = Kind::none;
+  ir::Stmt* v = nullptr;
+  StaticValue s;
+  std::vector<KVal> elems;
+
+  static KVal of(ir::Stmt* st) { KVal k; k.kind = Kind::value; k.v = st; return k; }
+  static KVal of(StaticValue sv) { KVal k; k.kind = Kind::static_; k.s = std::move(sv); return k; }
+  bool is_value() const { return kind == Kind::value; }
+  bool is_static() const { return kind == Kind::static_; }
+  bool is_tuple() const { return kind == Kind::tuple; }
+};
+
+// What a name means inside the kernel.
+struct Binding {
+  enum class Kind : uint8_t { local, value, static_, tuple } kind = Kind::local;
+  ir::Stmt* stmt = nullptr;   // local: the alloca; value: an immutable SSA value
+  StaticValue s;              // static_
+  KVal tuple;                 // tuple (ti.grouped index)
+  const char* what = "";      // for immutable values: "kernel argument", "loop variable"
+};
+
+struct Scope {
+  std::unordered_map<std::string, Binding> vars;
+};
+
+struct Loop {
+  ir::Stmt* stmt = nullptr;   // the range_for / while statement (break/continue target)
+  bool parallel = false;      // the kernel's outermost loop: break is an error there
+};
+
+// One function being lowered: the kernel itself, or an inlined ti.func.
+struct Frame {
+  const ast::FunctionDef* def = nullptr;
+  std::shared_ptr<void> env;  // host scope of the definition
+  std::vector<Scope> scopes;
+  std::vector<Loop> loops;
+  bool is_kernel = false;
+  // ti.func returns: the value lands in ret_slot and control leaves the
+  // inlined body through `break` out of a one-shot while loop (see lower_call).
+  Type ret_type;
+  bool has_ret_annotation = false;
+  ir::Stmt* ret_slot = nullptr;
+  ir::Stmt* ret_loop = nullptr;
+  int returns_seen = 0;
+};
+
+struct Lowerer {
+  HostEnv& host;
+  Program& prog;
+  ir::Kernel& kernel;
+  TypeConfig types;
+  bool debug = false;
+  std::vector<ir::Block*> blocks;   // insertion points, innermost last
+  std::vector<Frame> frames;        // innermost last
+  std::vector<std::string> warnings;
+  int func_depth = 0;
+  bool serialize_next = false;      // ti.loop_config(serialize=True) seen
+
+  Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}
+
+  // ---- emitting IR (lower_emit.cpp) -------------------------------------
+  ir::Stmt* emit(std::unique_ptr<ir::Stmt> s, SourceLoc loc);
+  ir::Stmt* emit_const(ir::Const c, SourceLoc loc);
+  ir::Stmt* emit_cast(ir::Stmt* v, Prim to, SourceLoc loc);   // no-op when already `to`
+  ir::Stmt* emit_unary(ir::UnaryOp op, ir::Stmt* v, Type t, SourceLoc loc);
+  ir::Stmt* emit_binary(ir::BinaryOp op, ir::Stmt* a, ir::Stmt* b, Type t, SourceLoc loc);
+  ir::Stmt* emit_alloca(Type t, SourceLoc loc);
+  ir::Stmt* emit_load(ir::Stmt* alloca_or_ptr, SourceLoc loc);
+  void emit_store(ir::Stmt* alloca_or_ptr, ir::Stmt* v, SourceLoc loc);
+  // A new statement owning a body block, with the builder positioned inside it
+  // until the matching pop_block().
+  ir::Block* push_block(ir::Stmt* owner, bool else_branch = false);
+  void pop_block();
+
+  // ---- values -------------------------------------------------------------
+  // The IR value of `k`: statics become constants (int -> default_ip,
+  // float -> default_fp, bool -> i32), with out-of-range errors at `loc`.
+  ir::Stmt* value_of(const KVal& k, SourceLoc loc);
+  Prim prim_of(const KVal& k, SourceLoc loc);          // without emitting
+  StaticValue static_of(const KVal& k, const char* what, SourceLoc loc);
+  ir::Stmt* as_condition(const KVal& k, SourceLoc loc); // an integer scalar, else TypeError
+  // Assignment conversion with seed 000's precision-loss warning.
+  ir::Stmt* convert_for_store(ir::Stmt* v, Prim to, const std::string& target, SourceLoc loc);
+  void warn(const std::string& msg, SourceLoc loc);
+
+  // ---- names and scopes (lower_kernel.cpp) --------------------------------
+  Frame& frame() { return frames.back(); }
+  Binding* find_local(const std::string& name);
+  KVal load_name(const ast::Name* n);
+  void bind(const std::string& name, Binding b);
+  void push_scope() { frame().scopes.emplace_back(); }
+  void pop_scope() { frame().scopes.pop_back(); }
+
+  // ---- statements (lower_stmt.cpp) -----------------------------------------
+  void lower_body(const ast::Body& body);
+  void lower_stmt(const ast::Stmt* s);
+  void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
+  void lower_aug_assign(const ast::AugAssign* s);
+  void lower_if(const ast::If* s);
+  void lower_for(const ast::For* s);
+  void lower_while(const ast::While* s);
+  void lower_return(const ast::Return* s);
+  void lower_print(const ast::Call* c);
+  void lower_assert(const ast::Assert* s);
+
+  // ---- expressions (lower_expr.cpp) -----------------------------------------
+  KVal lower_expr(const ast::Expr* e);
+  KVal lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc);
+  KVal lower_compare(const ast::Compare* c);
+  KVal lower_boolop(const ast::BoolOp* b);
+  KVal lower_unary(const ast::UnaryOp* u);
+  KVal lower_subscript(const ast::Subscript* s);
+  ir::Stmt* global_ptr(const StaticValue& field, const KVal& index, SourceLoc loc);
+  KVal lower_call(const ast::Call* c);
+  KVal inline_func(const StaticValue& fn, const ast::Call* c);
+  KVal call_builtin(const std::string& name, const ast::Call* c);
+
+  // ---- compile-time evaluation (lower_static.cpp) --------------------------
+  StaticValue eval_static(const ast::Expr* e);
+};
+
+std::string describe_static(const StaticValue& v);  // "field 'x'", "int 3", "function 'f'"
+
+}  // namespace kiln::frontend

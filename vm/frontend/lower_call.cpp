@@ -1,0 +1,366 @@
+// Calls in kernel scope: casts through type objects, the intrinsics of the
+// `ti` module and Python builtins, and ti.func inlining.
+#include <unordered_map>
+
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::BinaryOp;
+using ir::Stmt;
+using ir::StmtKind;
+using ir::UnaryOp;
+
+static void want_args(const ast::Call* c, size_t lo, size_t hi, const std::string& name) {
+  size_t n = c->args.size();
+  if (n < lo || n > hi) {
+    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+    raise("TypeError", name + "() takes " + want + " argument" + (hi == 1 ? "" : "s") + " (" +
+                           std::to_string(n) + " given)", c->loc);
+  }
+}
+
+KVal Lowerer::lower_call(const ast::Call* c) {
+  KVal fn = lower_expr(c->func);
+  if (!fn.is_static()) raise("TypeError", "this value is not callable", c->func->loc);
+  const StaticValue& f = fn.s;
+  for (auto* a : c->args)
+    if (a->kind == ast::ExprKind::Starred) raise("SyntaxError", "*args calls are not supported in kernels", a->loc);
+  switch (f.kind) {
+    case StaticValue::Kind::dtype: {  // ti.f32(x), ti.u8(250): casts and typed literals
+      want_args(c, 1, 1, std::string(prim_name(f.prim)));
+      KVal v = lower_expr(c->args[0]);
+      if (v.is_static() && v.s.kind != StaticValue::Kind::floating) {
+        // A typed literal: range-checked against the target type.
+        KVal lit = v;
+        Prim save = types.default_ip;
+        if (prim_is_int(f.prim)) types.default_ip = f.prim;
+        Stmt* s = prim_is_int(f.prim) ? value_of(lit, c->loc) : emit_cast(value_of(lit, c->loc), f.prim, c->loc);
+        types.default_ip = save;
+        return KVal::of(s);
+      }
+      return KVal::of(emit_cast(value_of(v, c->loc), f.prim, c->loc));
+    }
+    case StaticValue::Kind::builtin: return call_builtin(f.s, c);
+    case StaticValue::Kind::func: return inline_func(f, c);
+    case StaticValue::Kind::kernel:
+      raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
+    default: break;
+  }
+  raise("TypeError", "cannot call " + describe_static(f) + " inside a kernel (only @ti.func functions and ti intrinsics)", c->loc);
+}
+
+// Math intrinsics that compute in floating point: int arguments become default_fp.
+static const std::unordered_map<std::string, UnaryOp> kFloatUnary = {
+    {"sqrt", UnaryOp::sqrt}, {"rsqrt", UnaryOp::rsqrt}, {"sin", UnaryOp::sin}, {"cos", UnaryOp::cos},
+    {"tan", UnaryOp::tan},   {"asin", UnaryOp::asin},   {"acos", UnaryOp::acos}, {"atan", UnaryOp::atan},
+    {"tanh", UnaryOp::tanh}, {"exp", UnaryOp::exp},     {"log", UnaryOp::log},
+};
+// Rounding keeps the argument's float type (ti.floor(1.5) is 1.0 in f32).
+static const std::unordered_map<std::string, UnaryOp> kRound = {
+    {"floor", UnaryOp::floor}, {"ceil", UnaryOp::ceil}, {"round", UnaryOp::round}};
+
+static const std::unordered_map<std::string, ir::AtomicOp> kAtomics = {
+    {"atomic_add", ir::AtomicOp::add}, {"atomic_sub", ir::AtomicOp::sub},   {"atomic_min", ir::AtomicOp::min},
+    {"atomic_max", ir::AtomicOp::max}, {"atomic_and", ir::AtomicOp::bit_and}, {"atomic_or", ir::AtomicOp::bit_or},
+    {"atomic_xor", ir::AtomicOp::bit_xor}};
+
+KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
+  bool is_ti = full.rfind("ti.", 0) == 0;
+  std::string name = is_ti ? full.substr(3) : full;
+  SourceLoc loc = c->loc;
+  auto arg = [&](size_t i) { return lower_expr(c->args[i]); };
+
+  if (name == "static") {
+    want_args(c, 1, 2, full);
+    return KVal::of(eval_static(c->args[0]));
+  }
+  if (name == "print") {
+    lower_print(c);
+    return {};
+  }
+  if (name == "loop_config") {
+    for (auto* kw : c->keywords) {
+      if (kw->arg == "serialize") {
+        StaticValue v = eval_static(kw->value);
+        serialize_next = v.kind == StaticValue::Kind::boolean ? v.b : v.i != 0;
+      } else if (kw->arg != "block_dim" && kw->arg != "parallelize" && kw->arg != "uniform") {
+        raise("TypeError", "ti.loop_config() got an unexpected keyword argument '" + kw->arg + "'", kw->loc);
+      }
+    }
+    return {};
+  }
+  if (name == "static_assert") {
+    want_args(c, 1, 2, full);
+    StaticValue v = eval_static(c->args[0]);
+    bool ok = v.kind == StaticValue::Kind::boolean ? v.b : v.kind == StaticValue::Kind::integer ? v.i != 0 : true;
+    if (!ok) {
+      std::string msg = c->args.size() > 1 ? eval_static(c->args[1]).s : "static assertion failed";
+      raise("AssertionError", msg, c->args[0]->loc);
+    }
+    return {};
+  }
+  if (name == "static_print") {
+    std::string line;
+    for (size_t i = 0; i < c->args.size(); i++) {
+      StaticValue v = eval_static(c->args[i]);
+      if (i) line += " ";
+      line += v.kind == StaticValue::Kind::string ? v.s
+              : v.kind == StaticValue::Kind::integer ? std::to_string(v.i)
+              : describe_static(v);
+    }
+    prog.print(line + "\n");
+    return {};
+  }
+  if (name == "int" || name == "float") {
+    want_args(c, 1, 1, name);
+    KVal v = arg(0);
+    Prim to = name == "int" ? types.default_ip : types.default_fp;
+    return KVal::of(emit_cast(value_of(v, loc), to, loc));
+  }
+  if (name == "cast") {
+    want_args(c, 2, 2, full);
+    KVal v = arg(0);
+    StaticValue t = eval_static(c->args[1]);
+    if (t.kind != StaticValue::Kind::dtype) raise("TypeError", "ti.cast() needs a type as its second argument", c->args[1]->loc);
+    return KVal::of(emit_cast(value_of(v, loc), t.prim, loc));
+  }
+  if (name == "bit_cast") {
+    want_args(c, 2, 2, full);
+    Stmt* v = value_of(arg(0), loc);
+    StaticValue t = eval_static(c->args[1]);
+    if (t.kind != StaticValue::Kind::dtype || prim_bits(t.prim) != prim_bits(v->type.prim))
+      raise("TypeError", "ti.bit_cast() needs a type of the same width as its argument", loc);
+    return KVal::of(emit_unary(UnaryOp::cast_bits, v, Type::scalar(t.prim), loc));
+  }
+  if (auto it = kFloatUnary.find(name); it != kFloatUnary.end() && (is_ti || name == "sqrt")) {
+    want_args(c, 1, 1, full);
+    Stmt* v = value_of(arg(0), loc);
+    Prim p = prim_is_float(v->type.prim) ? v->type.prim : types.default_fp;
+    return KVal::of(emit_unary(it->second, emit_cast(v, p, loc), Type::scalar(p), loc));
+  }
+  if (auto it = kRound.find(name); it != kRound.end() && is_ti) {
+    want_args(c, 1, 2, full);
+    Stmt* v = value_of(arg(0), loc);
+    Prim p = prim_is_float(v->type.prim) ? v->type.prim : types.default_fp;
+    Stmt* r = emit_unary(it->second, emit_cast(v, p, loc), Type::scalar(p), loc);
+    if (c->args.size() == 2) {
+      StaticValue t = eval_static(c->args[1]);
+      if (t.kind != StaticValue::Kind::dtype) raise("TypeError", full + "() needs a type as its second argument", loc);
+      r = emit_cast(r, t.prim, loc);
+    }
+    return KVal::of(r);
+  }
+  if (name == "abs") {
+    want_args(c, 1, 1, full);
+    Stmt* v = value_of(arg(0), loc);
+    return KVal::of(emit_unary(UnaryOp::abs, v, v->type, loc));
+  }
+  if (name == "max" || name == "min") {
+    if (c->args.size() < 2) raise("TypeError", full + "() needs at least 2 arguments", loc);
+    KVal acc = arg(0);
+    for (size_t i = 1; i < c->args.size(); i++) {
+      KVal b = arg(i);
+      Prim t = promote(prim_of(acc, loc), prim_of(b, loc));
+      Stmt* x = emit_cast(value_of(acc, loc), t, loc);
+      Stmt* y = emit_cast(value_of(b, loc), t, loc);
+      acc = KVal::of(emit_binary(name == "max" ? BinaryOp::max : BinaryOp::min, x, y, Type::scalar(t), loc));
+    }
+    return acc;
+  }
+  if (name == "pow") {
+    want_args(c, 2, 2, full);
+    KVal a = arg(0), b = arg(1);
+    return lower_binop(ast::BinOpKind::Pow, a, b, loc);
+  }
+  if (name == "atan2" || name == "raw_div" || name == "raw_mod" || name == "bit_shr") {
+    want_args(c, 2, 2, full);
+    KVal a = arg(0), b = arg(1);
+    Prim t = promote(prim_of(a, loc), prim_of(b, loc));
+    BinaryOp op = BinaryOp::atan2;
+    if (name == "atan2") {
+      if (!prim_is_float(t)) t = types.default_fp;
+    } else if (name == "raw_div") {
+      op = BinaryOp::div;
+    } else if (name == "raw_mod") {
+      op = BinaryOp::raw_mod;
+    } else {
+      op = BinaryOp::bit_shr;
+      t = prim_of(a, loc);
+      if (!prim_is_int(t)) raise("TypeError", "ti.bit_shr() needs integers", loc);
+      return KVal::of(emit_binary(op, value_of(a, loc), value_of(b, loc), Type::scalar(t), loc));
+    }
+    return KVal::of(emit_binary(op, emit_cast(value_of(a, loc), t, loc), emit_cast(value_of(b, loc), t, loc),
+                                Type::scalar(t), loc));
+  }
+  if (name == "select") {
+    want_args(c, 3, 3, full);
+    Stmt* cond = as_condition(arg(0), loc);
+    KVal a = arg(1), b = arg(2);
+    Prim t = promote(prim_of(a, loc), prim_of(b, loc));
+    auto s = std::make_unique<Stmt>(StmtKind::select);
+    s->ops = {cond, emit_cast(value_of(a, loc), t, loc), emit_cast(value_of(b, loc), t, loc)};
+    s->type = Type::scalar(t);
+    return KVal::of(emit(std::move(s), loc));
+  }
+  if (auto it = kAtomics.find(name); it != kAtomics.end() && is_ti) {
+    want_args(c, 2, 2, full);
+    const ast::Expr* target = c->args[0];
+    Stmt* ptr = nullptr;
+    if (target->kind == ast::ExprKind::Subscript) {
+      auto* sub = target->as<ast::Subscript>();
+      KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
+        KVal idx;
+        idx.kind = KVal::Kind::tuple;
+        if (sub->slice->kind == ast::ExprKind::Tuple)
+          for (auto* e : sub->slice->as<ast::Tuple>()->elts) idx.elems.push_back(lower_expr(e));
+        else if (!(sub->slice->kind == ast::ExprKind::Constant &&
+                   sub->slice->as<ast::Constant>()->tag == ast::Constant::Tag::None))
+          idx.elems.push_back(lower_expr(sub->slice));
+        ptr = global_ptr(base.s, idx, target->loc);
+      }
+    } else if (target->kind == ast::ExprKind::Name) {
+      Binding* b = find_local(target->as<ast::Name>()->id);
+      if (b && b->kind == Binding::Kind::local) ptr = b->stmt;
+    }
+    if (!ptr) raise("TypeError", full + "() needs a field element or a local variable as its first argument", target->loc);
+    Stmt* v = emit_cast(value_of(arg(1), loc), ptr->type.prim, loc);
+    auto s = std::make_unique<Stmt>(StmtKind::atomic);
+    s->aop = it->second;
+    s->ops = {ptr, v};
+    s->type = Type::scalar(ptr->type.prim);
+    return KVal::of(emit(std::move(s), loc));
+  }
+  if (name == "len") {
+    want_args(c, 1, 1, full);
+    KVal v = arg(0);
+    if (v.is_tuple()) return KVal::of(StaticValue::of_int((int64_t)v.elems.size()));
+    return KVal::of(eval_static(c));
+  }
+  if (name == "range" || name == "ndrange" || name == "grouped")
+    raise("TypeError", full + "() can only be used as the iterable of a for loop in a kernel", loc);
+  raise("TypeError", "'" + full + "' cannot be called inside a kernel", loc);
+}
+
+// Inlines a ti.func call: arguments are passed by value (a fresh local each),
+// ti.template() parameters bind the caller's object itself.
+KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c) {
+  const ast::FunctionDef* def = fn.def;
+  if (++func_depth > 64) raise("RecursionError", "ti.func '" + def->name + "' recurses too deeply (recursion needs ti.static to end at compile time)", c->loc);
+  const ast::Arguments& params = def->args;
+  size_t np = params.args.size();
+  if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
+    raise("TypeError", "ti.func '" + def->name + "' may only have plain parameters", def->loc);
+  if (c->args.size() > np)
+    raise("TypeError", def->name + "() takes " + std::to_string(np) + " arguments (" + std::to_string(c->args.size()) + " given)", c->loc);
+  // Evaluate the arguments in the caller's frame.
+  std::vector<const ast::Expr*> exprs(np, nullptr);
+  for (size_t i = 0; i < c->args.size(); i++) exprs[i] = c->args[i];
+  for (auto* kw : c->keywords) {
+    size_t i = 0;
+    while (i < np && params.args[i]->name != kw->arg) i++;
+    if (i == np) raise("TypeError", def->name + "() got an unexpected keyword argument '" + kw->arg + "'", kw->loc);
+    if (exprs[i]) raise("TypeError", def->name + "() got multiple values for argument '" + kw->arg + "'", kw->loc);
+    exprs[i] = kw->value;
+  }
+  std::vector<KVal> vals(np);
+  size_t first_default = np - params.defaults.size();
+  for (size_t i = 0; i < np; i++) {
+    if (exprs[i]) {
+      vals[i] = lower_expr(exprs[i]);
+    } else if (i >= first_default) {
+      vals[i] = KVal::of(eval_static(params.defaults[i - first_default]));
+    } else {
+      raise("TypeError", def->name + "() missing required argument '" + params.args[i]->name + "'", c->loc);
+    }
+  }
+
+  Frame fr;
+  fr.def = def;
+  fr.env = fn.handle;
+  fr.scopes.emplace_back();
+  frames.push_back(std::move(fr));
+  for (size_t i = 0; i < np; i++) {
+    const ast::Arg* p = params.args[i];
+    StaticValue ann;
+    if (p->annotation) ann = eval_static(p->annotation);
+    bool is_template = ann.kind == StaticValue::Kind::builtin && ann.s == "ti.template";
+    Binding b;
+    if (is_template || vals[i].is_tuple() || (vals[i].is_static() && vals[i].s.kind != StaticValue::Kind::integer &&
+                                             vals[i].s.kind != StaticValue::Kind::floating &&
+                                             vals[i].s.kind != StaticValue::Kind::boolean)) {
+      if (vals[i].is_tuple()) {
+        b.kind = Binding::Kind::tuple;
+        b.tuple = vals[i];
+      } else if (vals[i].is_static()) {
+        b.kind = Binding::Kind::static_;
+        b.s = vals[i].s;
+      } else {
+        b.kind = Binding::Kind::value;
+        b.stmt = vals[i].v;
+        b.what = "template argument";
+      }
+    } else {
+      Stmt* v = value_of(vals[i], c->loc);
+      Prim t = ann.kind == StaticValue::Kind::dtype ? ann.prim : v->type.prim;
+      b.kind = Binding::Kind::local;
+      b.stmt = emit_alloca(Type::scalar(t), p->loc);
+      emit_store(b.stmt, convert_for_store(v, t, "parameter '" + p->name + "'", c->loc), c->loc);
+    }
+    frame().scopes.back().vars[p->name] = b;
+  }
+  if (def->returns) {
+    StaticValue rt = eval_static(def->returns);
+    if (rt.kind == StaticValue::Kind::dtype) {
+      frame().ret_type = Type::scalar(rt.prim);
+      frame().has_ret_annotation = true;
+    } else if (rt.kind != StaticValue::Kind::none) {
+      raise("TypeError", "unsupported return type annotation for ti.func '" + def->name + "'", def->returns->loc);
+    }
+  }
+  if (frame().has_ret_annotation) frame().ret_slot = emit_alloca(frame().ret_type, def->loc);
+  // A return before the end leaves the body through a one-shot loop's break.
+  bool simple = true;
+  std::vector<const ast::Stmt*> stack;
+  for (size_t i = 0; i + 1 < def->body.size(); i++) stack.push_back(def->body[i]);
+  if (!def->body.empty() && def->body.back()->kind != ast::StmtKind::Return) stack.push_back(def->body.back());
+  while (!stack.empty() && simple) {
+    const ast::Stmt* s = stack.back();
+    stack.pop_back();
+    switch (s->kind) {
+      case ast::StmtKind::Return: simple = false; break;
+      case ast::StmtKind::If:
+        for (auto* x : s->as<ast::If>()->body) stack.push_back(x);
+        for (auto* x : s->as<ast::If>()->orelse) stack.push_back(x);
+        break;
+      case ast::StmtKind::For:
+        for (auto* x : s->as<ast::For>()->body) stack.push_back(x);
+        break;
+      case ast::StmtKind::While:
+        for (auto* x : s->as<ast::While>()->body) stack.push_back(x);
+        break;
+      default: break;
+    }
+  }
+  if (simple) {
+    lower_body(def->body);
+  } else {
+    auto w = std::make_unique<Stmt>(StmtKind::while_);
+    Stmt* loop = emit(std::move(w), def->loc);
+    frame().ret_loop = loop;
+    push_block(loop);
+    lower_body(def->body);
+    auto br = std::make_unique<Stmt>(StmtKind::break_);
+    br->loop = loop;
+    emit(std::move(br), def->loc);
+    pop_block();
+  }
+  KVal result;
+  if (frame().ret_slot) result = KVal::of(emit_load(frame().ret_slot, c->loc));
+  frames.pop_back();
+  func_depth--;
+  return result;
+}
+
+}  // namespace kiln::frontend

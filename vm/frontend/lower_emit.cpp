@@ -1,0 +1,188 @@
+// Emitting IR statements and converting between KVal forms.
+#include <cmath>
+#include <limits>
+
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::Stmt;
+using ir::StmtKind;
+
+Stmt* Lowerer::emit(std::unique_ptr<Stmt> s, SourceLoc loc) {
+  s->loc = loc;
+  return blocks.back()->add(std::move(s));
+}
+
+Stmt* Lowerer::emit_const(ir::Const c, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(StmtKind::const_);
+  s->type = Type::scalar(c.prim);
+  s->value = c;
+  return emit(std::move(s), loc);
+}
+
+Stmt* Lowerer::emit_unary(ir::UnaryOp op, Stmt* v, Type t, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(StmtKind::unary);
+  s->uop = op;
+  s->type = t;
+  s->ops = {v};
+  return emit(std::move(s), loc);
+}
+
+Stmt* Lowerer::emit_cast(Stmt* v, Prim to, SourceLoc loc) {
+  if (v->type.prim == to) return v;
+  return emit_unary(ir::UnaryOp::cast_value, v, Type::scalar(to), loc);
+}
+
+Stmt* Lowerer::emit_binary(ir::BinaryOp op, Stmt* a, Stmt* b, Type t, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(StmtKind::binary);
+  s->bop = op;
+  s->type = t;
+  s->ops = {a, b};
+  return emit(std::move(s), loc);
+}
+
+Stmt* Lowerer::emit_alloca(Type t, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(StmtKind::alloca);
+  s->type = t;
+  return emit(std::move(s), loc);
+}
+
+Stmt* Lowerer::emit_load(Stmt* p, SourceLoc loc) {
+  bool local = p->kind == StmtKind::alloca;
+  auto s = std::make_unique<Stmt>(local ? StmtKind::local_load : StmtKind::global_load);
+  s->type = Type::scalar(p->type.prim);
+  s->ops = {p};
+  return emit(std::move(s), loc);
+}
+
+void Lowerer::emit_store(Stmt* p, Stmt* v, SourceLoc loc) {
+  bool local = p->kind == StmtKind::alloca;
+  auto s = std::make_unique<Stmt>(local ? StmtKind::local_store : StmtKind::global_store);
+  s->ops = {p, v};
+  emit(std::move(s), loc);
+}
+
+ir::Block* Lowerer::push_block(Stmt* owner, bool else_branch) {
+  auto& slot = else_branch ? owner->else_body : owner->body;
+  if (!slot) {
+    slot = std::make_unique<ir::Block>();
+    slot->owner = owner;
+  }
+  blocks.push_back(slot.get());
+  return slot.get();
+}
+
+void Lowerer::pop_block() { blocks.pop_back(); }
+
+void Lowerer::warn(const std::string& msg, SourceLoc loc) { warnings.push_back(format_warning(msg, loc)); }
+
+static bool fits(int64_t v, Prim p) {
+  switch (p) {
+    case Prim::i8: return v >= INT8_MIN && v <= INT8_MAX;
+    case Prim::i16: return v >= INT16_MIN && v <= INT16_MAX;
+    case Prim::i32: return v >= INT32_MIN && v <= INT32_MAX;
+    case Prim::u8: return v >= 0 && v <= UINT8_MAX;
+    case Prim::u16: return v >= 0 && v <= UINT16_MAX;
+    case Prim::u32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+    case Prim::u64: return v >= 0;
+    default: return true;
+  }
+}
+
+// A Python int or float literal as a typed IR constant of `p`.
+static ir::Const make_const(const StaticValue& s, Prim p, SourceLoc loc) {
+  if (prim_is_float(p)) {
+    double d = s.kind == StaticValue::Kind::floating ? s.f : (double)s.i;
+    if (p == Prim::f32) d = (double)(float)d;
+    return ir::Const::of_float(p, d);
+  }
+  if (s.kind == StaticValue::Kind::floating) {
+    if (!std::isfinite(s.f)) raise("TypeError", "cannot convert the float literal to an integer type", loc);
+    return ir::Const::of_int(p, (int64_t)s.f);
+  }
+  int64_t v = s.kind == StaticValue::Kind::boolean ? (int64_t)s.b : s.i;
+  if (!fits(v, p))
+    raise("OverflowError",
+          "the literal " + std::to_string(v) + " is out of range for " + std::string(prim_name(p)), loc);
+  return ir::Const::of_int(p, v);
+}
+
+Prim Lowerer::prim_of(const KVal& k, SourceLoc loc) {
+  if (k.is_value()) return k.v->type.prim;
+  if (k.is_static()) {
+    switch (k.s.kind) {
+      case StaticValue::Kind::integer:
+      case StaticValue::Kind::boolean: return types.default_ip;
+      case StaticValue::Kind::floating: return types.default_fp;
+      default: break;
+    }
+    raise("TypeError", describe_static(k.s) + " cannot be used as a value in a kernel", loc);
+  }
+  if (k.is_tuple()) raise("TypeError", "a tuple of " + std::to_string(k.elems.size()) + " values cannot be used as a scalar here", loc);
+  raise("TypeError", "this expression has no value", loc);
+}
+
+Stmt* Lowerer::value_of(const KVal& k, SourceLoc loc) {
+  if (k.is_value()) return k.v;
+  Prim p = prim_of(k, loc);
+  return emit_const(make_const(k.s, p, loc), loc);
+}
+
+StaticValue Lowerer::static_of(const KVal& k, const char* what, SourceLoc loc) {
+  if (k.is_static()) return k.s;
+  if (k.is_tuple()) {
+    StaticValue t;
+    t.kind = StaticValue::Kind::tuple;
+    for (auto& e : k.elems) t.elems.push_back(static_of(e, what, loc));
+    return t;
+  }
+  raise("TypeError", std::string(what) + " must be a compile-time constant (wrap it in ti.static?)", loc);
+}
+
+Stmt* Lowerer::as_condition(const KVal& k, SourceLoc loc) {
+  Stmt* v = value_of(k, loc);
+  if (prim_is_float(v->type.prim))
+    raise("TypeError",
+          "the condition has type " + std::string(prim_name(v->type.prim)) +
+              "; conditions must be integers (compare it, e.g. `x != 0`)",
+          loc);
+  if (!v->type.is_scalar()) raise("TypeError", "the condition must be a scalar", loc);
+  return v;
+}
+
+Stmt* Lowerer::convert_for_store(Stmt* v, Prim to, const std::string& target, SourceLoc loc) {
+  Prim from = v->type.prim;
+  if (from == to) return v;
+  // Constants that fit exactly need no warning (`a = 1.0; a = 1` is fine).
+  bool exact_const = v->kind == StmtKind::const_ &&
+                     (prim_is_float(from) ? (prim_is_float(to) || v->value.f == std::trunc(v->value.f))
+                                          : true);
+  if (!exact_const && cast_loses_precision(from, to))
+    warn("assigning a " + std::string(prim_name(from)) + " value to " + target + " of type " +
+             std::string(prim_name(to)) + " may lose precision",
+         loc);
+  return emit_cast(v, to, loc);
+}
+
+std::string describe_static(const StaticValue& v) {
+  using K = StaticValue::Kind;
+  switch (v.kind) {
+    case K::none: return "None";
+    case K::boolean: return v.b ? "True" : "False";
+    case K::integer: return "the int " + std::to_string(v.i);
+    case K::floating: return "a float";
+    case K::string: return "the string '" + v.s + "'";
+    case K::tuple: return "a tuple of " + std::to_string(v.elems.size());
+    case K::dtype: return "the type " + std::string(prim_name(v.prim));
+    case K::field: return "the field '" + (v.field && !v.field->name.empty() ? v.field->name : std::string("?")) + "'";
+    case K::func: return "the ti.func '" + (v.def ? v.def->name : std::string("?")) + "'";
+    case K::kernel: return "the kernel '" + (v.def ? v.def->name : std::string("?")) + "'";
+    case K::builtin: return "the function '" + v.s + "'";
+    case K::module: return "the module '" + v.s + "'";
+    case K::object: return "a " + (v.s.empty() ? std::string("Python object") : v.s + " object");
+  }
+  return "?";
+}
+
+}  // namespace kiln::frontend

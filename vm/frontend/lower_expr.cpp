@@ -1,0 +1,275 @@
+// Kernel-scope expressions: operators with seed 000's promotion, names,
+// subscripts of fields, attributes of host objects.
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::BinaryOp;
+using ir::Stmt;
+using ir::StmtKind;
+
+static std::string pname(Prim p) { return std::string(prim_name(p)); }
+
+KVal Lowerer::load_name(const ast::Name* n) {
+  if (Binding* b = find_local(n->id)) {
+    switch (b->kind) {
+      case Binding::Kind::local: return KVal::of(emit_load(b->stmt, n->loc));
+      case Binding::Kind::value: return KVal::of(b->stmt);
+      case Binding::Kind::static_: return KVal::of(b->s);
+      case Binding::Kind::tuple: return b->tuple;
+    }
+  }
+  if (auto v = host.lookup(frame().env, n->id)) return KVal::of(*v);
+  raise("NameError", "name '" + n->id + "' is not defined", n->loc);
+}
+
+KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc) {
+  using K = ast::BinOpKind;
+  if (a.is_tuple() || b.is_tuple() || op == K::MatMult)
+    raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) +
+                           " in a kernel (vectors and matrices come with ti.Vector/ti.Matrix)", loc);
+  Prim pa = prim_of(a, loc), pb = prim_of(b, loc);
+  Stmt* va = value_of(a, loc);
+  Stmt* vb = value_of(b, loc);
+  auto arith = [&](BinaryOp bop, Prim t) {
+    return KVal::of(emit_binary(bop, emit_cast(va, t, loc), emit_cast(vb, t, loc), Type::scalar(t), loc));
+  };
+  auto need_int = [&](const char* what) {
+    if (!prim_is_int(pa) || !prim_is_int(pb))
+      raise("TypeError", std::string(what) + " needs integer operands, got " + pname(pa) + " and " + pname(pb), loc);
+  };
+  Prim t = promote(pa, pb);
+  switch (op) {
+    case K::Add: return arith(BinaryOp::add, t);
+    case K::Sub: return arith(BinaryOp::sub, t);
+    case K::Mult: return arith(BinaryOp::mul, t);
+    case K::Div:  // true division: int / int gives default_fp
+      return arith(BinaryOp::div, prim_is_float(t) ? t : types.default_fp);
+    case K::FloorDiv: return arith(BinaryOp::floordiv, t);
+    case K::Mod: return arith(BinaryOp::mod, t);
+    case K::Pow: return arith(BinaryOp::pow, t);
+    case K::BitAnd: need_int("'&'"); return arith(BinaryOp::bit_and, t);
+    case K::BitOr: need_int("'|'"); return arith(BinaryOp::bit_or, t);
+    case K::BitXor: need_int("'^'"); return arith(BinaryOp::bit_xor, t);
+    case K::LShift:
+    case K::RShift: {
+      need_int(op == K::LShift ? "'<<'" : "'>>'");
+      // Shifts keep the left operand's type (seed 000); >> is arithmetic on signed.
+      BinaryOp bop = op == K::LShift ? BinaryOp::bit_shl : prim_is_signed(pa) ? BinaryOp::bit_sar : BinaryOp::bit_shr;
+      return KVal::of(emit_binary(bop, va, vb, Type::scalar(pa), loc));
+    }
+    case K::MatMult: break;
+  }
+  raise("TypeError", "unsupported operator", loc);
+}
+
+static BinaryOp cmp_of(ast::CmpOpKind k, SourceLoc loc) {
+  switch (k) {
+    case ast::CmpOpKind::Lt: return BinaryOp::cmp_lt;
+    case ast::CmpOpKind::LtE: return BinaryOp::cmp_le;
+    case ast::CmpOpKind::Gt: return BinaryOp::cmp_gt;
+    case ast::CmpOpKind::GtE: return BinaryOp::cmp_ge;
+    case ast::CmpOpKind::Eq: return BinaryOp::cmp_eq;
+    case ast::CmpOpKind::NotEq: return BinaryOp::cmp_ne;
+    default: break;
+  }
+  raise("TypeError", std::string("the operator '") + ast::op_symbol(k) + "' is not supported in kernels", loc);
+}
+
+KVal Lowerer::lower_compare(const ast::Compare* c) {
+  // a < b < c evaluates b once and gives (a < b) & (b < c), as i32 0/1.
+  KVal left = lower_expr(c->left);
+  Stmt* result = nullptr;
+  for (size_t i = 0; i < c->ops.size(); i++) {
+    KVal right = lower_expr(c->comparators[i]);
+    SourceLoc loc = c->comparators[i]->loc;
+    BinaryOp op = cmp_of(c->ops[i], c->loc);
+    Prim t = promote(prim_of(left, loc), prim_of(right, loc));
+    Stmt* a = emit_cast(value_of(left, loc), t, loc);
+    Stmt* b = emit_cast(value_of(right, loc), t, loc);
+    Stmt* r = emit_binary(op, a, b, Type::scalar(Prim::i32), c->loc);
+    result = result ? emit_binary(BinaryOp::bit_and, result, r, Type::scalar(Prim::i32), c->loc) : r;
+    left = KVal::of(b);
+  }
+  return KVal::of(result);
+}
+
+KVal Lowerer::lower_boolop(const ast::BoolOp* b) {
+  // Short-circuit: later operands run only when needed. The result is i32 0/1.
+  bool is_and = b->op == ast::BoolOpKind::And;
+  Stmt* slot = emit_alloca(Type::scalar(Prim::i32), b->loc);
+  auto truth = [&](const ast::Expr* e) {
+    Stmt* v = as_condition(lower_expr(e), e->loc);
+    Stmt* zero = emit_const(ir::Const::of_int(v->type.prim, 0), e->loc);
+    return emit_binary(BinaryOp::cmp_ne, v, zero, Type::scalar(Prim::i32), e->loc);
+  };
+  emit_store(slot, truth(b->values[0]), b->loc);
+  size_t opened = 0;
+  for (size_t i = 1; i < b->values.size(); i++) {
+    Stmt* cur = emit_load(slot, b->loc);
+    Stmt* cond = is_and ? cur : emit_unary(ir::UnaryOp::logic_not, cur, Type::scalar(Prim::i32), b->loc);
+    auto s = std::make_unique<Stmt>(StmtKind::if_);
+    s->ops = {cond};
+    Stmt* iff = emit(std::move(s), b->loc);
+    push_block(iff);
+    opened++;
+    emit_store(slot, truth(b->values[i]), b->values[i]->loc);
+  }
+  while (opened--) pop_block();
+  return KVal::of(emit_load(slot, b->loc));
+}
+
+KVal Lowerer::lower_unary(const ast::UnaryOp* u) {
+  KVal v = lower_expr(u->operand);
+  // Negative literals stay compile-time constants, so `-2147483648` fits i32.
+  if (v.is_static() && (u->op == ast::UnaryOpKind::USub || u->op == ast::UnaryOpKind::UAdd)) {
+    if (v.s.kind == StaticValue::Kind::integer)
+      return KVal::of(StaticValue::of_int(u->op == ast::UnaryOpKind::USub ? -v.s.i : v.s.i));
+    if (v.s.kind == StaticValue::Kind::floating)
+      return KVal::of(StaticValue::of_float(u->op == ast::UnaryOpKind::USub ? -v.s.f : v.s.f));
+  }
+  Stmt* x = value_of(v, u->loc);
+  Prim p = x->type.prim;
+  switch (u->op) {
+    case ast::UnaryOpKind::UAdd: return KVal::of(x);
+    case ast::UnaryOpKind::USub: return KVal::of(emit_unary(ir::UnaryOp::neg, x, x->type, u->loc));
+    case ast::UnaryOpKind::Not: return KVal::of(emit_unary(ir::UnaryOp::logic_not, x, Type::scalar(Prim::i32), u->loc));
+    case ast::UnaryOpKind::Invert:
+      if (!prim_is_int(p)) raise("TypeError", "'~' needs an integer operand, got " + pname(p), u->loc);
+      return KVal::of(emit_unary(ir::UnaryOp::bit_not, x, x->type, u->loc));
+  }
+  return {};
+}
+
+// The index expressions of a subscript, flattened: x[i, j], x[I] (a grouped
+// index), x[None] (0-D).
+static void flatten_index(Lowerer& L, const ast::Expr* slice, std::vector<KVal>& out) {
+  if (slice->kind == ast::ExprKind::Tuple) {
+    for (auto* e : slice->as<ast::Tuple>()->elts) flatten_index(L, e, out);
+    return;
+  }
+  if (slice->kind == ast::ExprKind::Constant && slice->as<ast::Constant>()->tag == ast::Constant::Tag::None) return;
+  if (slice->kind == ast::ExprKind::Slice) raise("TypeError", "slices are not supported in kernels", slice->loc);
+  KVal k = L.lower_expr(slice);
+  if (k.is_tuple()) {
+    for (auto& e : k.elems) out.push_back(e);
+  } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
+    for (auto& e : k.s.elems) out.push_back(KVal::of(e));
+  } else {
+    out.push_back(k);
+  }
+}
+
+Stmt* Lowerer::global_ptr(const StaticValue& f, const KVal& index, SourceLoc loc) {
+  const FieldInfo& field = *f.field;
+  std::string fname = field.name.empty() ? "field" : "field '" + field.name + "'";
+  if (index.elems.size() != field.shape.size())
+    raise("IndexError", fname + " has " + std::to_string(field.shape.size()) + " dimension" +
+                            (field.shape.size() == 1 ? "" : "s") + " but was indexed with " +
+                            std::to_string(index.elems.size()) + " index" + (index.elems.size() == 1 ? "" : "es") +
+                            (field.shape.empty() ? " (a 0-D field is indexed as x[None])" : ""),
+          loc);
+  auto s = std::make_unique<Stmt>(StmtKind::global_ptr);
+  for (auto& k : index.elems) {
+    Stmt* v = value_of(k, loc);
+    if (!prim_is_int(v->type.prim))
+      raise("TypeError", fname + " must be indexed with integers, got " + pname(v->type.prim), loc);
+    s->ops.push_back(emit_cast(v, Prim::i32, loc));
+  }
+  s->access = prog.access_of(field);
+  s->type = Type::ptr(field.dtype);
+  return emit(std::move(s), loc);
+}
+
+KVal Lowerer::lower_subscript(const ast::Subscript* s) {
+  KVal base = lower_expr(s->value);
+  if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
+    KVal idx;
+    idx.kind = KVal::Kind::tuple;
+    flatten_index(*this, s->slice, idx.elems);
+    return KVal::of(emit_load(global_ptr(base.s, idx, s->loc), s->loc));
+  }
+  // Compile-time indexing of tuples: I[0] of a grouped index, x.shape[1].
+  if (base.is_tuple() || (base.is_static() && base.s.kind == StaticValue::Kind::tuple)) {
+    StaticValue k = static_of(lower_expr(s->slice), "a tuple index", s->slice->loc);
+    size_t n = base.is_tuple() ? base.elems.size() : base.s.elems.size();
+    if (k.kind != StaticValue::Kind::integer) raise("TypeError", "tuple indices must be integers", s->slice->loc);
+    int64_t i = k.i < 0 ? k.i + (int64_t)n : k.i;
+    if (i < 0 || i >= (int64_t)n) raise("IndexError", "tuple index out of range", s->slice->loc);
+    return base.is_tuple() ? base.elems[i] : KVal::of(base.s.elems[i]);
+  }
+  if (base.is_value())
+    raise("TypeError", "a " + pname(base.v->type.prim) + " value is not subscriptable", s->loc);
+  raise("TypeError", describe_static(base.s) + " is not subscriptable in a kernel", s->loc);
+}
+
+KVal Lowerer::lower_expr(const ast::Expr* e) {
+  using EK = ast::ExprKind;
+  switch (e->kind) {
+    case EK::Constant: {
+      auto* c = e->as<ast::Constant>();
+      StaticValue s;
+      switch (c->tag) {
+        case ast::Constant::Tag::None: break;
+        case ast::Constant::Tag::Bool: s = StaticValue::of_bool(c->b); break;
+        case ast::Constant::Tag::Int: s = StaticValue::of_int(c->i); break;
+        case ast::Constant::Tag::Float: s = StaticValue::of_float(c->f); break;
+        case ast::Constant::Tag::Str: s.kind = StaticValue::Kind::string; s.s = c->s; break;
+        case ast::Constant::Tag::Ellipsis: raise("SyntaxError", "'...' is not supported in kernels", e->loc);
+      }
+      return KVal::of(s);
+    }
+    case EK::Name: return load_name(e->as<ast::Name>());
+    case EK::BinOp: {
+      auto* b = e->as<ast::BinOp>();
+      KVal l = lower_expr(b->left);
+      KVal r = lower_expr(b->right);
+      return lower_binop(b->op, l, r, e->loc);
+    }
+    case EK::UnaryOp: return lower_unary(e->as<ast::UnaryOp>());
+    case EK::BoolOp: return lower_boolop(e->as<ast::BoolOp>());
+    case EK::Compare: return lower_compare(e->as<ast::Compare>());
+    case EK::Call: return lower_call(e->as<ast::Call>());
+    case EK::Subscript: return lower_subscript(e->as<ast::Subscript>());
+    case EK::Attribute: {
+      auto* a = e->as<ast::Attribute>();
+      KVal base = lower_expr(a->value);
+      if (!base.is_static())
+        raise("AttributeError", "a " + (base.is_value() ? pname(base.v->type.prim) + " value" : std::string("tuple")) +
+                                    " has no attribute '" + a->attr + "'", e->loc);
+      return KVal::of(host.attr(base.s, a->attr, e->loc));
+    }
+    case EK::Tuple:
+    case EK::List: {
+      const ast::ExprList& elts = e->kind == EK::Tuple ? e->as<ast::Tuple>()->elts : e->as<ast::List>()->elts;
+      KVal t;
+      t.kind = KVal::Kind::tuple;
+      for (auto* x : elts) t.elems.push_back(lower_expr(x));
+      return t;
+    }
+    case EK::IfExp: {
+      auto* x = e->as<ast::IfExp>();
+      KVal c = lower_expr(x->test);
+      if (c.is_static()) {  // a Python-constant condition picks a branch, as Python would
+        bool truth = c.s.kind == StaticValue::Kind::boolean ? c.s.b
+                     : c.s.kind == StaticValue::Kind::integer ? c.s.i != 0
+                     : c.s.kind == StaticValue::Kind::floating ? c.s.f != 0
+                     : c.s.kind != StaticValue::Kind::none;
+        return lower_expr(truth ? x->body : x->orelse);
+      }
+      Stmt* cond = as_condition(c, x->test->loc);
+      KVal a = lower_expr(x->body), b = lower_expr(x->orelse);
+      Prim t = promote(prim_of(a, e->loc), prim_of(b, e->loc));
+      auto s = std::make_unique<Stmt>(StmtKind::select);
+      s->ops = {cond, emit_cast(value_of(a, e->loc), t, e->loc), emit_cast(value_of(b, e->loc), t, e->loc)};
+      s->type = Type::scalar(t);
+      return KVal::of(emit(std::move(s), e->loc));
+    }
+    case EK::JoinedStr:
+      raise("TypeError", "f-strings in kernels can only be printed (print(f\"...\"))", e->loc);
+    default: break;
+  }
+  raise("SyntaxError", std::string("the expression '") + ast::expr_kind_name(e->kind) + "' is not supported in kernels", e->loc);
+}
+
+}  // namespace kiln::frontend

@@ -1,0 +1,234 @@
+// For loops in kernels. The kernel's outermost loops become parallel
+// range_for statements (offload makes them tasks); inner loops are serial.
+//   for i in range(a, b)            range_for over [a, b)
+//   for i, j in ti.ndrange(n, (a, b)) one range_for over the flattened space
+//   for i, j in x                    a struct-for; over a dense field it is the
+//                                     flattened range of x.shape (no list needed)
+//   for I in ti.grouped(x)           as above, I bound to the tuple of indices
+//   for v in ti.static(seq)          unrolled at compile time
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::BinaryOp;
+using ir::Stmt;
+using ir::StmtKind;
+
+namespace {
+struct Dim {
+  KVal begin, end;  // each a value or a static int
+};
+}  // namespace
+
+static std::vector<std::string> target_names(const ast::Expr* t) {
+  std::vector<std::string> out;
+  if (t->kind == ast::ExprKind::Name) {
+    out.push_back(t->as<ast::Name>()->id);
+  } else if (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List) {
+    const ast::ExprList& el = t->kind == ast::ExprKind::Tuple ? t->as<ast::Tuple>()->elts : t->as<ast::List>()->elts;
+    for (auto* e : el) {
+      if (e->kind != ast::ExprKind::Name) raise("SyntaxError", "loop targets in kernels must be plain names", e->loc);
+      out.push_back(e->as<ast::Name>()->id);
+    }
+  } else {
+    raise("SyntaxError", "loop targets in kernels must be plain names", t->loc);
+  }
+  return out;
+}
+
+void Lowerer::lower_for(const ast::For* s) {
+  if (!s->orelse.empty()) raise("SyntaxError", "for-else is not supported in kernels", s->loc);
+  SourceLoc loc = s->loc;
+  bool serialize = serialize_next;
+  serialize_next = false;
+
+  // Classify the iterable.
+  const ast::Expr* it = s->iter;
+  std::string kind;            // "range", "ndrange", "field", "static"
+  const ast::Call* call = it->kind == ast::ExprKind::Call ? it->as<ast::Call>() : nullptr;
+  bool grouped = false;
+  StaticValue iter_static;
+  if (call) {
+    KVal f = lower_expr(call->func);
+    if (f.is_static() && f.s.kind == StaticValue::Kind::builtin) {
+      const std::string& n = f.s.s;
+      if (n == "range" || n == "ti.ndrange") kind = n == "range" ? "range" : "ndrange";
+      else if (n == "ti.static") kind = "static";
+      else if (n == "ti.grouped") {
+        grouped = true;
+        if (call->args.size() != 1) raise("TypeError", "ti.grouped() takes 1 argument", call->loc);
+        const ast::Expr* inner = call->args[0];
+        if (inner->kind == ast::ExprKind::Call) {
+          call = inner->as<ast::Call>();
+          KVal g = lower_expr(call->func);
+          if (!(g.is_static() && g.s.kind == StaticValue::Kind::builtin && g.s.s == "ti.ndrange"))
+            raise("TypeError", "ti.grouped() takes a field or a ti.ndrange(...)", inner->loc);
+          kind = "ndrange";
+        } else {
+          iter_static = static_of(lower_expr(inner), "the argument of ti.grouped", inner->loc);
+          kind = "field";
+        }
+      }
+    }
+  }
+  if (kind.empty()) {
+    KVal v = lower_expr(it);
+    if (v.is_static() && v.s.kind == StaticValue::Kind::field) {
+      iter_static = v.s;
+      kind = "field";
+    } else {
+      raise("TypeError", "kernels can loop over range(), ti.ndrange(), ti.grouped(), ti.static() or a field, not '" +
+                             ast::unparse(it) + "'", it->loc);
+    }
+  }
+
+  std::vector<std::string> names = target_names(s->target);
+
+  if (kind == "static") {
+    if (call->args.size() != 1) raise("TypeError", "ti.static() in a for loop takes 1 argument", call->loc);
+    StaticValue seq = eval_static(call->args[0]);
+    if (seq.kind != StaticValue::Kind::tuple) raise("TypeError", "ti.static() loops need a range, tuple or list", call->args[0]->loc);
+    for (auto& e : seq.elems) {
+      push_scope();
+      Binding b;
+      b.kind = Binding::Kind::static_;
+      if (names.size() == 1) {
+        b.s = e;
+        frame().scopes.back().vars[names[0]] = b;
+      } else {
+        if (e.kind != StaticValue::Kind::tuple || e.elems.size() != names.size())
+          raise("ValueError", "cannot unpack the ti.static loop element into " + std::to_string(names.size()) + " names", s->target->loc);
+        for (size_t i = 0; i < names.size(); i++) {
+          b.s = e.elems[i];
+          frame().scopes.back().vars[names[i]] = b;
+        }
+      }
+      lower_body(s->body);
+      pop_scope();
+    }
+    return;
+  }
+
+  // Dimensions of the iteration space.
+  std::vector<Dim> dims;
+  std::string what;
+  if (kind == "range") {
+    what = "range";
+    if (call->args.empty() || call->args.size() > 2)
+      raise("TypeError", call->args.size() == 3 ? "range() with a step is not supported in kernels" : "range() takes 1 or 2 arguments", call->loc);
+    Dim d;
+    if (call->args.size() == 1) {
+      d.begin = KVal::of(StaticValue::of_int(0));
+      d.end = lower_expr(call->args[0]);
+    } else {
+      d.begin = lower_expr(call->args[0]);
+      d.end = lower_expr(call->args[1]);
+    }
+    dims.push_back(d);
+  } else if (kind == "ndrange") {
+    what = "ti.ndrange";
+    for (auto* a : call->args) {
+      Dim d;
+      KVal v = lower_expr(a);
+      std::vector<KVal> pair;
+      if (v.is_tuple()) pair = v.elems;
+      else if (v.is_static() && v.s.kind == StaticValue::Kind::tuple)
+        for (auto& e : v.s.elems) pair.push_back(KVal::of(e));
+      if (!pair.empty()) {
+        if (pair.size() != 2) raise("TypeError", "each ti.ndrange() dimension is n or (begin, end)", a->loc);
+        d.begin = pair[0];
+        d.end = pair[1];
+      } else {
+        d.begin = KVal::of(StaticValue::of_int(0));
+        d.end = v;
+      }
+      dims.push_back(d);
+    }
+  } else {
+    const FieldInfo* f = iter_static.field;
+    if (iter_static.kind != StaticValue::Kind::field || !f)
+      raise("TypeError", "struct-for loops iterate over fields, not " + describe_static(iter_static), it->loc);
+    what = "field '" + f->name + "'";
+    for (int64_t n : f->shape) dims.push_back({KVal::of(StaticValue::of_int(0)), KVal::of(StaticValue::of_int(n))});
+    if (f->shape.empty()) raise("TypeError", "cannot loop over the 0-D field '" + f->name + "'", it->loc);
+  }
+  if (grouped) {
+    if (names.size() != 1) raise("SyntaxError", "a ti.grouped loop has exactly one target", s->target->loc);
+  } else if (names.size() != dims.size()) {
+    raise("SyntaxError", "the loop over " + what + " has " + std::to_string(dims.size()) + " ind" +
+                             (dims.size() == 1 ? "ex" : "ices") + " but " + std::to_string(names.size()) +
+                             " target" + (names.size() == 1 ? " was" : "s were") + " given",
+          s->target->loc);
+  }
+
+  // Index type: the promotion of the bounds' types (i32 unless a bound is wider).
+  Prim ity = Prim::i32;
+  for (auto& d : dims) {
+    for (const KVal* k : {&d.begin, &d.end}) {
+      Prim p = prim_of(*k, loc);
+      if (!prim_is_int(p)) raise("TypeError", "loop bounds must be integers, got " + std::string(prim_name(p)), loc);
+      ity = promote(ity, p);
+    }
+  }
+  // Flatten: total = prod(end - begin); index k -> (begin_d + (k / stride_d) % extent_d).
+  std::vector<Stmt*> begins, extents;
+  Stmt* total = nullptr;
+  for (auto& d : dims) {
+    Stmt* b = emit_cast(value_of(d.begin, loc), ity, loc);
+    Stmt* e = emit_cast(value_of(d.end, loc), ity, loc);
+    Stmt* ext = dims.size() == 1 ? nullptr : emit_binary(BinaryOp::sub, e, b, Type::scalar(ity), loc);
+    begins.push_back(b);
+    extents.push_back(ext ? ext : e);
+    if (dims.size() == 1) total = e;
+    else total = total ? emit_binary(BinaryOp::mul, total, ext, Type::scalar(ity), loc) : ext;
+  }
+  Stmt* lo = dims.size() == 1 ? begins[0] : emit_const(ir::Const::of_int(ity, 0), loc);
+  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
+  rf->ops = {lo, total};
+  rf->serialize = serialize;
+  bool parallel = blocks.back() == &kernel.root && !serialize;
+  Stmt* loop = emit(std::move(rf), loc);
+  push_block(loop);
+  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
+  li->type = Type::scalar(ity);
+  li->loop = loop;
+  Stmt* k = emit(std::move(li), loc);
+  std::vector<KVal> idx;
+  if (dims.size() == 1) {
+    idx.push_back(KVal::of(k));
+  } else {
+    // Row-major: the last dimension varies fastest, as Taichi visits ndrange.
+    Stmt* stride = nullptr;
+    std::vector<Stmt*> parts(dims.size());
+    for (size_t d = dims.size(); d-- > 0;) {
+      Stmt* q = stride ? emit_binary(BinaryOp::div, k, stride, Type::scalar(ity), loc) : k;
+      Stmt* r = d == 0 ? q : emit_binary(BinaryOp::raw_mod, q, extents[d], Type::scalar(ity), loc);
+      parts[d] = emit_binary(BinaryOp::add, r, begins[d], Type::scalar(ity), loc);
+      stride = stride ? emit_binary(BinaryOp::mul, stride, extents[d], Type::scalar(ity), loc) : extents[d];
+    }
+    for (auto* p : parts) idx.push_back(KVal::of(p));
+  }
+  frame().loops.push_back({loop, parallel});
+  push_scope();
+  if (grouped) {
+    Binding b;
+    b.kind = Binding::Kind::tuple;
+    b.tuple.kind = KVal::Kind::tuple;
+    b.tuple.elems = idx;
+    frame().scopes.back().vars[names[0]] = b;
+  } else {
+    for (size_t i = 0; i < names.size(); i++) {
+      Binding b;
+      b.kind = Binding::Kind::value;
+      b.stmt = idx[i].v;
+      b.what = "loop variable";
+      frame().scopes.back().vars[names[i]] = b;
+    }
+  }
+  lower_body(s->body);
+  pop_scope();
+  frame().loops.pop_back();
+  pop_block();
+}
+
+}  // namespace kiln::frontend

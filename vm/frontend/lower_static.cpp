@@ -1,0 +1,256 @@
+// Compile-time evaluation inside kernels: ti.static(...), annotations, loop
+// bounds of ti.static loops, default arguments. Python semantics on Python
+// values; anything else is asked of the host (attributes, calls).
+#include <cmath>
+
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using K = StaticValue::Kind;
+
+static bool is_num(const StaticValue& v) { return v.kind == K::integer || v.kind == K::floating || v.kind == K::boolean; }
+static double as_f(const StaticValue& v) { return v.kind == K::floating ? v.f : v.kind == K::boolean ? (double)v.b : (double)v.i; }
+static int64_t as_i(const StaticValue& v) { return v.kind == K::boolean ? (int64_t)v.b : v.i; }
+static bool truthy(const StaticValue& v) {
+  switch (v.kind) {
+    case K::none: return false;
+    case K::boolean: return v.b;
+    case K::integer: return v.i != 0;
+    case K::floating: return v.f != 0;
+    case K::string: return !v.s.empty();
+    case K::tuple: return !v.elems.empty();
+    default: return true;
+  }
+}
+
+static int64_t floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+static StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc) {
+  using O = ast::BinOpKind;
+  if (op == O::Add && a.kind == K::string && b.kind == K::string) {
+    StaticValue s = a;
+    s.s += b.s;
+    return s;
+  }
+  if (op == O::Add && a.kind == K::tuple && b.kind == K::tuple) {
+    StaticValue t = a;
+    t.elems.insert(t.elems.end(), b.elems.begin(), b.elems.end());
+    return t;
+  }
+  if (!is_num(a) || !is_num(b))
+    raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) + ": " + describe_static(a) +
+                           " and " + describe_static(b), loc);
+  bool ints = a.kind != K::floating && b.kind != K::floating;
+  auto zero = [&]() { raise("ZeroDivisionError", "division by zero", loc); };
+  if (ints) {
+    int64_t x = as_i(a), y = as_i(b);
+    switch (op) {
+      case O::Add: return StaticValue::of_int(x + y);
+      case O::Sub: return StaticValue::of_int(x - y);
+      case O::Mult: return StaticValue::of_int(x * y);
+      case O::Div: if (!y) zero(); return StaticValue::of_float((double)x / (double)y);
+      case O::FloorDiv: if (!y) zero(); return StaticValue::of_int(floordiv(x, y));
+      case O::Mod: if (!y) zero(); return StaticValue::of_int(x - floordiv(x, y) * y);
+      case O::Pow: {
+        if (y < 0) return StaticValue::of_float(std::pow((double)x, (double)y));
+        int64_t r = 1;
+        while (y--) r *= x;
+        return StaticValue::of_int(r);
+      }
+      case O::LShift: return StaticValue::of_int(x << y);
+      case O::RShift: return StaticValue::of_int(x >> y);
+      case O::BitAnd: return StaticValue::of_int(x & y);
+      case O::BitOr: return StaticValue::of_int(x | y);
+      case O::BitXor: return StaticValue::of_int(x ^ y);
+      default: break;
+    }
+  } else {
+    double x = as_f(a), y = as_f(b);
+    switch (op) {
+      case O::Add: return StaticValue::of_float(x + y);
+      case O::Sub: return StaticValue::of_float(x - y);
+      case O::Mult: return StaticValue::of_float(x * y);
+      case O::Div: if (y == 0) zero(); return StaticValue::of_float(x / y);
+      case O::FloorDiv: if (y == 0) zero(); return StaticValue::of_float(std::floor(x / y));
+      case O::Mod: if (y == 0) zero(); return StaticValue::of_float(x - std::floor(x / y) * y);
+      case O::Pow: return StaticValue::of_float(std::pow(x, y));
+      default: break;
+    }
+  }
+  raise("TypeError", std::string("unsupported operator ") + ast::op_symbol(op) + " in a compile-time expression", loc);
+}
+
+static bool static_equal(const StaticValue& a, const StaticValue& b) {
+  if (is_num(a) && is_num(b)) return as_f(a) == as_f(b) && (a.kind == K::floating || b.kind == K::floating || as_i(a) == as_i(b));
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case K::none: return true;
+    case K::string: return a.s == b.s;
+    case K::dtype: return a.prim == b.prim;
+    case K::field: return a.field == b.field;
+    case K::func: case K::kernel: return a.def == b.def;
+    case K::builtin: return a.s == b.s;
+    case K::tuple:
+      if (a.elems.size() != b.elems.size()) return false;
+      for (size_t i = 0; i < a.elems.size(); i++)
+        if (!static_equal(a.elems[i], b.elems[i])) return false;
+      return true;
+    default: return a.handle == b.handle;
+  }
+}
+
+static StaticValue static_compare(ast::CmpOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc) {
+  using C = ast::CmpOpKind;
+  switch (op) {
+    case C::Eq: case C::Is: return StaticValue::of_bool(static_equal(a, b));
+    case C::NotEq: case C::IsNot: return StaticValue::of_bool(!static_equal(a, b));
+    case C::In: case C::NotIn: {
+      if (b.kind != K::tuple) raise("TypeError", "'in' needs a tuple or list on its right", loc);
+      bool found = false;
+      for (auto& e : b.elems) found |= static_equal(a, e);
+      return StaticValue::of_bool(op == C::In ? found : !found);
+    }
+    default: break;
+  }
+  if (!is_num(a) || !is_num(b)) raise("TypeError", std::string("'") + ast::op_symbol(op) + "' needs numbers at compile time", loc);
+  double x = as_f(a), y = as_f(b);
+  bool r = op == C::Lt ? x < y : op == C::LtE ? x <= y : op == C::Gt ? x > y : x >= y;
+  return StaticValue::of_bool(r);
+}
+
+StaticValue Lowerer::eval_static(const ast::Expr* e) {
+  using EK = ast::ExprKind;
+  switch (e->kind) {
+    case EK::Constant: {
+      auto* c = e->as<ast::Constant>();
+      switch (c->tag) {
+        case ast::Constant::Tag::Bool: return StaticValue::of_bool(c->b);
+        case ast::Constant::Tag::Int: return StaticValue::of_int(c->i);
+        case ast::Constant::Tag::Float: return StaticValue::of_float(c->f);
+        case ast::Constant::Tag::Str: { StaticValue s; s.kind = K::string; s.s = c->s; return s; }
+        default: return {};
+      }
+    }
+    case EK::JoinedStr: {  // format specs and messages: constant pieces only
+      StaticValue s;
+      s.kind = K::string;
+      for (auto* p : e->as<ast::JoinedStr>()->values) {
+        if (p->kind != EK::Constant) raise("TypeError", "this f-string must be a compile-time constant", p->loc);
+        s.s += p->as<ast::Constant>()->s;
+      }
+      return s;
+    }
+    case EK::Name: {
+      const std::string& id = e->as<ast::Name>()->id;
+      if (Binding* b = find_local(id)) {
+        if (b->kind == Binding::Kind::static_) return b->s;
+        raise("TypeError", "'" + id + "' is not a compile-time constant here", e->loc);
+      }
+      if (auto v = host.lookup(frame().env, id)) return *v;
+      raise("NameError", "name '" + id + "' is not defined", e->loc);
+    }
+    case EK::Attribute: {
+      auto* a = e->as<ast::Attribute>();
+      return host.attr(eval_static(a->value), a->attr, e->loc);
+    }
+    case EK::Subscript: {
+      auto* s = e->as<ast::Subscript>();
+      StaticValue base = eval_static(s->value);
+      StaticValue idx = eval_static(s->slice);
+      if (base.kind != K::tuple || idx.kind != K::integer)
+        raise("TypeError", "compile-time subscripts need a tuple and an int", e->loc);
+      int64_t i = idx.i < 0 ? idx.i + (int64_t)base.elems.size() : idx.i;
+      if (i < 0 || i >= (int64_t)base.elems.size()) raise("IndexError", "tuple index out of range", s->slice->loc);
+      return base.elems[i];
+    }
+    case EK::Tuple:
+    case EK::List: {
+      StaticValue t;
+      t.kind = K::tuple;
+      for (auto* x : e->kind == EK::Tuple ? e->as<ast::Tuple>()->elts : e->as<ast::List>()->elts) t.elems.push_back(eval_static(x));
+      return t;
+    }
+    case EK::BinOp: {
+      auto* b = e->as<ast::BinOp>();
+      return static_binop(b->op, eval_static(b->left), eval_static(b->right), e->loc);
+    }
+    case EK::UnaryOp: {
+      auto* u = e->as<ast::UnaryOp>();
+      StaticValue v = eval_static(u->operand);
+      switch (u->op) {
+        case ast::UnaryOpKind::Not: return StaticValue::of_bool(!truthy(v));
+        case ast::UnaryOpKind::UAdd: return v;
+        case ast::UnaryOpKind::USub:
+          if (v.kind == K::floating) return StaticValue::of_float(-v.f);
+          if (is_num(v)) return StaticValue::of_int(-as_i(v));
+          break;
+        case ast::UnaryOpKind::Invert:
+          if (v.kind == K::integer || v.kind == K::boolean) return StaticValue::of_int(~as_i(v));
+          break;
+      }
+      raise("TypeError", std::string("bad operand for unary ") + ast::op_symbol(u->op) + ": " + describe_static(v), e->loc);
+    }
+    case EK::BoolOp: {
+      auto* b = e->as<ast::BoolOp>();
+      StaticValue v;
+      for (auto* x : b->values) {
+        v = eval_static(x);
+        if ((b->op == ast::BoolOpKind::And) != truthy(v)) return v;
+      }
+      return v;
+    }
+    case EK::Compare: {
+      auto* c = e->as<ast::Compare>();
+      StaticValue left = eval_static(c->left);
+      for (size_t i = 0; i < c->ops.size(); i++) {
+        StaticValue right = eval_static(c->comparators[i]);
+        if (!static_compare(c->ops[i], left, right, e->loc).b) return StaticValue::of_bool(false);
+        left = right;
+      }
+      return StaticValue::of_bool(true);
+    }
+    case EK::IfExp: {
+      auto* x = e->as<ast::IfExp>();
+      return eval_static(truthy(eval_static(x->test)) ? x->body : x->orelse);
+    }
+    case EK::Call: {
+      auto* c = e->as<ast::Call>();
+      StaticValue fn = eval_static(c->func);
+      std::vector<StaticValue> args;
+      for (auto* a : c->args) args.push_back(eval_static(a));
+      if (fn.kind == K::builtin) {
+        const std::string& n = fn.s;
+        if (n == "ti.static" && !args.empty()) return args[0];
+        if (n == "range") {
+          for (auto& a : args)
+            if (a.kind != K::integer) raise("TypeError", "range() arguments must be integers", c->loc);
+          int64_t lo = 0, hi = 0, step = 1;
+          if (args.size() == 1) hi = args[0].i;
+          else if (args.size() >= 2) { lo = args[0].i; hi = args[1].i; }
+          if (args.size() == 3) step = args[2].i;
+          if (args.empty() || args.size() > 3 || step == 0) raise("TypeError", "bad arguments to range()", c->loc);
+          StaticValue t;
+          t.kind = K::tuple;
+          for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) t.elems.push_back(StaticValue::of_int(i));
+          return t;
+        }
+        if (n == "len" && args.size() == 1 && args[0].kind == K::tuple) return StaticValue::of_int((int64_t)args[0].elems.size());
+        if (n == "len" && args.size() == 1 && args[0].kind == K::string) return StaticValue::of_int((int64_t)args[0].s.size());
+        if (n == "int" && args.size() == 1 && is_num(args[0]))
+          return StaticValue::of_int(args[0].kind == K::floating ? (int64_t)args[0].f : as_i(args[0]));
+        if (n == "float" && args.size() == 1 && is_num(args[0])) return StaticValue::of_float(as_f(args[0]));
+      }
+      if (!c->keywords.empty()) raise("TypeError", "keyword arguments are not supported in compile-time calls", c->loc);
+      return host.call(fn, args, c->loc);
+    }
+    default: break;
+  }
+  raise("TypeError", "'" + ast::unparse(e) + "' cannot be evaluated at compile time", e->loc);
+}
+
+}  // namespace kiln::frontend

@@ -1,0 +1,424 @@
+// Kernel-scope statements: assignment with seed 000's implicit casts, control
+// flow, loops (the kernel's outermost loop is the parallel one), print.
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::BinaryOp;
+using ir::Stmt;
+using ir::StmtKind;
+
+static std::string pname(Prim p) { return std::string(prim_name(p)); }
+
+void Lowerer::lower_body(const ast::Body& body) {
+  for (auto* s : body) lower_stmt(s);
+}
+
+static bool is_static_call(Lowerer& L, const ast::Expr* e) {
+  if (e->kind != ast::ExprKind::Call) return false;
+  const ast::Expr* f = e->as<ast::Call>()->func;
+  // Resolve without emitting code: ti.static is always reached by name/attribute.
+  if (f->kind != ast::ExprKind::Attribute && f->kind != ast::ExprKind::Name) return false;
+  StaticValue v;
+  try {
+    v = L.eval_static(f);
+  } catch (const Error&) {
+    return false;
+  }
+  return v.kind == StaticValue::Kind::builtin && v.s == "ti.static";
+}
+
+static bool truthy(const StaticValue& v) {
+  switch (v.kind) {
+    case StaticValue::Kind::none: return false;
+    case StaticValue::Kind::boolean: return v.b;
+    case StaticValue::Kind::integer: return v.i != 0;
+    case StaticValue::Kind::floating: return v.f != 0;
+    case StaticValue::Kind::string: return !v.s.empty();
+    case StaticValue::Kind::tuple: return !v.elems.empty();
+    default: return true;
+  }
+}
+
+void Lowerer::lower_stmt(const ast::Stmt* s) {
+  using SK = ast::StmtKind;
+  switch (s->kind) {
+    case SK::ExprStmt: {
+      auto* e = s->as<ast::ExprStmt>()->value;
+      if (e->kind == ast::ExprKind::Constant) return;  // docstrings
+      lower_expr(e);
+      return;
+    }
+    case SK::Assign: {
+      auto* a = s->as<ast::Assign>();
+      KVal v = lower_expr(a->value);
+      for (auto* t : a->targets) lower_assign(t, v, t->loc);
+      return;
+    }
+    case SK::AnnAssign: {
+      auto* a = s->as<ast::AnnAssign>();
+      if (a->target->kind != ast::ExprKind::Name) raise("SyntaxError", "only a plain name can be annotated in a kernel", a->target->loc);
+      const std::string& name = a->target->as<ast::Name>()->id;
+      StaticValue t = eval_static(a->annotation);
+      if (t.kind != StaticValue::Kind::dtype) raise("TypeError", "the annotation of '" + name + "' must be a type such as ti.f32", a->annotation->loc);
+      if (frame().scopes.back().vars.count(name))
+        raise("SyntaxError", "'" + name + "' is already defined in this block", a->target->loc);
+      Binding b;
+      b.kind = Binding::Kind::local;
+      b.stmt = emit_alloca(Type::scalar(t.prim), a->target->loc);
+      Stmt* init = a->value ? value_of(lower_expr(a->value), a->value->loc)
+                            : emit_const(prim_is_float(t.prim) ? ir::Const::of_float(t.prim, 0) : ir::Const::of_int(t.prim, 0), s->loc);
+      emit_store(b.stmt, convert_for_store(init, t.prim, "'" + name + "'", s->loc), s->loc);
+      bind(name, b);
+      return;
+    }
+    case SK::AugAssign: lower_aug_assign(s->as<ast::AugAssign>()); return;
+    case SK::If: lower_if(s->as<ast::If>()); return;
+    case SK::For: lower_for(s->as<ast::For>()); return;
+    case SK::While: lower_while(s->as<ast::While>()); return;
+    case SK::Break:
+    case SK::Continue: {
+      bool brk = s->kind == SK::Break;
+      if (frame().loops.empty()) raise("SyntaxError", std::string("'") + (brk ? "break" : "continue") + "' outside loop", s->loc);
+      Loop& l = frame().loops.back();
+      if (brk && l.parallel)
+        raise("SyntaxError",
+              "'break' is not allowed in the outermost for loop of a kernel, which runs in parallel "
+              "(put ti.loop_config(serialize=True) before the loop to run it serially)",
+              s->loc);
+      auto st = std::make_unique<Stmt>(brk ? StmtKind::break_ : StmtKind::continue_);
+      st->loop = l.stmt;
+      emit(std::move(st), s->loc);
+      return;
+    }
+    case SK::Pass: return;
+    case SK::Return: lower_return(s->as<ast::Return>()); return;
+    case SK::Assert: lower_assert(s->as<ast::Assert>()); return;
+    case SK::FunctionDef: raise("SyntaxError", "functions cannot be defined inside a kernel or ti.func", s->loc);
+    case SK::ClassDef: raise("SyntaxError", "classes cannot be defined inside a kernel or ti.func", s->loc);
+    case SK::Import:
+    case SK::ImportFrom: raise("SyntaxError", "import is not allowed inside a kernel or ti.func", s->loc);
+    case SK::Try:
+    case SK::Raise: raise("SyntaxError", "exceptions (try/raise) are not supported inside a kernel or ti.func", s->loc);
+    default: break;
+  }
+  raise("SyntaxError", std::string("the statement '") + ast::stmt_kind_name(s->kind) + "' is not supported inside a kernel", s->loc);
+}
+
+void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc) {
+  switch (target->kind) {
+    case ast::ExprKind::Name: {
+      const std::string& name = target->as<ast::Name>()->id;
+      if (Binding* b = find_local(name)) {
+        switch (b->kind) {
+          case Binding::Kind::local: {
+            if (v.is_tuple())
+              raise("TypeError", "cannot assign a tuple of " + std::to_string(v.elems.size()) +
+                                     " values to the scalar variable '" + name + "' of type " + pname(b->stmt->type.prim), loc);
+            Stmt* x = value_of(v, loc);
+            emit_store(b->stmt, convert_for_store(x, b->stmt->type.prim, "'" + name + "'", loc), loc);
+            return;
+          }
+          case Binding::Kind::value:
+            if (std::string(b->what) == "kernel argument")
+              raise("SyntaxError", "kernel argument '" + name + "' is immutable in the kernel; assign it to a new variable first", loc);
+            raise("SyntaxError", std::string("cannot assign to the ") + b->what + " '" + name + "'", loc);
+          case Binding::Kind::static_:
+          case Binding::Kind::tuple:
+            break;  // rebinding a compile-time name is allowed, as in Python
+        }
+      }
+      Binding b;
+      if (v.is_tuple()) {
+        b.kind = Binding::Kind::tuple;
+        b.tuple = v;
+      } else if (v.is_static() && v.s.kind != StaticValue::Kind::integer && v.s.kind != StaticValue::Kind::floating &&
+                 v.s.kind != StaticValue::Kind::boolean) {
+        b.kind = Binding::Kind::static_;  // an alias of a field, func, type, ...
+        b.s = v.s;
+      } else {
+        Stmt* x = value_of(v, loc);
+        b.kind = Binding::Kind::local;
+        b.stmt = emit_alloca(Type::scalar(x->type.prim), loc);
+        emit_store(b.stmt, x, loc);
+      }
+      bind(name, b);
+      return;
+    }
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+      const ast::ExprList& elts = target->kind == ast::ExprKind::Tuple ? target->as<ast::Tuple>()->elts : target->as<ast::List>()->elts;
+      std::vector<KVal> vals;
+      if (v.is_tuple()) vals = v.elems;
+      else if (v.is_static() && v.s.kind == StaticValue::Kind::tuple)
+        for (auto& e : v.s.elems) vals.push_back(KVal::of(e));
+      else raise("TypeError", "cannot unpack a non-tuple value", loc);
+      if (vals.size() != elts.size())
+        raise("ValueError", std::string(vals.size() > elts.size() ? "too many" : "not enough") + " values to unpack (expected " +
+                                std::to_string(elts.size()) + ", got " + std::to_string(vals.size()) + ")", loc);
+      for (size_t i = 0; i < elts.size(); i++) lower_assign(elts[i], vals[i], elts[i]->loc);
+      return;
+    }
+    case ast::ExprKind::Subscript: {
+      auto* sub = target->as<ast::Subscript>();
+      KVal base = lower_expr(sub->value);
+      if (!(base.is_static() && base.s.kind == StaticValue::Kind::field))
+        raise("TypeError", "only field elements can be assigned through [] in a kernel", target->loc);
+      KVal idx;
+      idx.kind = KVal::Kind::tuple;
+      std::vector<KVal> flat;
+      const ast::Expr* sl = sub->slice;
+      if (sl->kind == ast::ExprKind::Tuple) {
+        for (auto* e : sl->as<ast::Tuple>()->elts) {
+          KVal k = lower_expr(e);
+          if (k.is_tuple()) for (auto& x : k.elems) idx.elems.push_back(x);
+          else idx.elems.push_back(k);
+        }
+      } else if (!(sl->kind == ast::ExprKind::Constant && sl->as<ast::Constant>()->tag == ast::Constant::Tag::None)) {
+        KVal k = lower_expr(sl);
+        if (k.is_tuple()) idx.elems = k.elems;
+        else idx.elems.push_back(k);
+      }
+      Stmt* ptr = global_ptr(base.s, idx, target->loc);
+      if (v.is_tuple())
+        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) + " values into an element of the scalar field '" +
+                               base.s.field->name + "'", loc);
+      Stmt* x = value_of(v, loc);
+      emit_store(ptr, convert_for_store(x, base.s.field->dtype, "an element of '" + base.s.field->name + "'", loc), loc);
+      return;
+    }
+    default: break;
+  }
+  raise("SyntaxError", "cannot assign to '" + ast::unparse(target) + "' in a kernel", target->loc);
+}
+
+void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
+  using K = ast::BinOpKind;
+  SourceLoc loc = s->loc;
+  if (s->target->kind == ast::ExprKind::Subscript) {
+    auto* sub = s->target->as<ast::Subscript>();
+    KVal base = lower_expr(sub->value);
+    if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
+      // Augmented assignment to global data is atomic (so parallel loops can reduce).
+      ir::AtomicOp aop{};
+      bool atomic = true;
+      switch (s->op) {
+        case K::Add: aop = ir::AtomicOp::add; break;
+        case K::Sub: aop = ir::AtomicOp::sub; break;
+        case K::BitAnd: aop = ir::AtomicOp::bit_and; break;
+        case K::BitOr: aop = ir::AtomicOp::bit_or; break;
+        case K::BitXor: aop = ir::AtomicOp::bit_xor; break;
+        default: atomic = false;
+      }
+      KVal idx;
+      idx.kind = KVal::Kind::tuple;
+      const ast::Expr* sl = sub->slice;
+      if (sl->kind == ast::ExprKind::Tuple) {
+        for (auto* e : sl->as<ast::Tuple>()->elts) {
+          KVal k = lower_expr(e);
+          if (k.is_tuple()) for (auto& x : k.elems) idx.elems.push_back(x);
+          else idx.elems.push_back(k);
+        }
+      } else if (!(sl->kind == ast::ExprKind::Constant && sl->as<ast::Constant>()->tag == ast::Constant::Tag::None)) {
+        KVal k = lower_expr(sl);
+        if (k.is_tuple()) idx.elems = k.elems;
+        else idx.elems.push_back(k);
+      }
+      Stmt* ptr = global_ptr(base.s, idx, s->target->loc);
+      Prim dt = base.s.field->dtype;
+      KVal rhs = lower_expr(s->value);
+      if (atomic) {
+        if ((aop == ir::AtomicOp::bit_and || aop == ir::AtomicOp::bit_or || aop == ir::AtomicOp::bit_xor) &&
+            (prim_is_float(dt) || prim_is_float(prim_of(rhs, loc))))
+          raise("TypeError", std::string("'") + ast::op_symbol(s->op) + "=' needs integers", loc);
+        Stmt* v = convert_for_store(value_of(rhs, loc), dt, "an element of '" + base.s.field->name + "'", loc);
+        auto a = std::make_unique<Stmt>(StmtKind::atomic);
+        a->aop = aop;
+        a->ops = {ptr, v};
+        a->type = Type::scalar(dt);
+        emit(std::move(a), loc);
+        return;
+      }
+      KVal old = KVal::of(emit_load(ptr, loc));
+      Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);
+      emit_store(ptr, convert_for_store(r, dt, "an element of '" + base.s.field->name + "'", loc), loc);
+      return;
+    }
+  }
+  if (s->target->kind == ast::ExprKind::Name) {
+    const std::string& name = s->target->as<ast::Name>()->id;
+    Binding* b = find_local(name);
+    if (!b) raise("NameError", "name '" + name + "' is not defined", s->target->loc);
+    if (b->kind == Binding::Kind::value) lower_assign(s->target, KVal::of(StaticValue::of_int(0)), loc);  // raises
+    if (b->kind != Binding::Kind::local)
+      raise("SyntaxError", "'" + name + "' is a compile-time name and cannot be updated with " + ast::op_symbol(s->op) + "=", loc);
+    Stmt* slot = b->stmt;
+    KVal old = KVal::of(emit_load(slot, loc));
+    KVal rhs = lower_expr(s->value);
+    Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);
+    emit_store(slot, convert_for_store(r, slot->type.prim, "'" + name + "'", loc), loc);
+    return;
+  }
+  raise("SyntaxError", "cannot assign to '" + ast::unparse(s->target) + "' in a kernel", s->target->loc);
+}
+
+void Lowerer::lower_if(const ast::If* s) {
+  if (is_static_call(*this, s->test)) {
+    StaticValue v = eval_static(s->test->as<ast::Call>()->args.at(0));
+    push_scope();
+    lower_body(truthy(v) ? s->body : s->orelse);
+    pop_scope();
+    return;
+  }
+  Stmt* cond = as_condition(lower_expr(s->test), s->test->loc);
+  auto st = std::make_unique<Stmt>(StmtKind::if_);
+  st->ops = {cond};
+  Stmt* iff = emit(std::move(st), s->loc);
+  push_block(iff);
+  push_scope();
+  lower_body(s->body);
+  pop_scope();
+  pop_block();
+  if (!s->orelse.empty()) {
+    push_block(iff, true);
+    push_scope();
+    lower_body(s->orelse);
+    pop_scope();
+    pop_block();
+  }
+}
+
+void Lowerer::lower_while(const ast::While* s) {
+  if (!s->orelse.empty()) raise("SyntaxError", "while-else is not supported in kernels", s->loc);
+  auto st = std::make_unique<Stmt>(StmtKind::while_);
+  Stmt* loop = emit(std::move(st), s->loc);
+  push_block(loop);
+  // while c: body  ==>  while true { if !c { break }; body }
+  Stmt* c = as_condition(lower_expr(s->test), s->test->loc);
+  Stmt* zero = emit_const(ir::Const::of_int(c->type.prim, 0), s->test->loc);
+  Stmt* done = emit_binary(BinaryOp::cmp_eq, c, zero, Type::scalar(Prim::i32), s->test->loc);
+  auto iff = std::make_unique<Stmt>(StmtKind::if_);
+  iff->ops = {done};
+  Stmt* exit_if = emit(std::move(iff), s->test->loc);
+  push_block(exit_if);
+  auto br = std::make_unique<Stmt>(StmtKind::break_);
+  br->loop = loop;
+  emit(std::move(br), s->test->loc);
+  pop_block();
+  frame().loops.push_back({loop, false});
+  push_scope();
+  lower_body(s->body);
+  pop_scope();
+  frame().loops.pop_back();
+  pop_block();
+}
+
+void Lowerer::lower_return(const ast::Return* s) {
+  Frame& f = frame();
+  if (f.is_kernel) {
+    if (!s->value) {
+      // A bare `return` ends the kernel early; only allowed at the top level.
+      if (blocks.size() != 1) raise("SyntaxError", "a bare return is only allowed at the top level of a kernel", s->loc);
+      emit(std::make_unique<Stmt>(StmtKind::return_), s->loc);
+      return;
+    }
+    if (kernel.rets.empty())
+      raise("SyntaxError", "kernel '" + f.def->name + "' returns a value but has no return type annotation (add e.g. `-> ti.i32`)", s->loc);
+    if (++f.returns_seen > 1) raise("SyntaxError", "a kernel may have at most one return statement", s->loc);
+    for (auto& l : f.loops)
+      if (l.parallel) raise("SyntaxError", "return is not allowed inside the parallel for loop of a kernel", s->loc);
+    KVal v = lower_expr(s->value);
+    if (v.is_tuple()) raise("TypeError", "kernel '" + f.def->name + "' returns a tuple but is annotated to return a scalar", s->loc);
+    auto st = std::make_unique<Stmt>(StmtKind::return_);
+    st->ops = {convert_for_store(value_of(v, s->loc), kernel.rets[0].prim, "the return value", s->loc)};
+    emit(std::move(st), s->loc);
+    return;
+  }
+  // Inside an inlined ti.func.
+  if (!f.loops.empty()) raise("SyntaxError", "return inside a loop of a ti.func is not supported yet", s->loc);
+  if (s->value) {
+    if (!f.has_ret_annotation)
+      raise("SyntaxError", "ti.func '" + f.def->name + "' returns a value but has no return type annotation (add e.g. `-> ti.f32`)", s->loc);
+    KVal v = lower_expr(s->value);
+    emit_store(f.ret_slot, convert_for_store(value_of(v, s->loc), f.ret_type.prim, "the return value", s->loc), s->loc);
+  } else if (f.has_ret_annotation) {
+    raise("SyntaxError", "ti.func '" + f.def->name + "' must return a value", s->loc);
+  }
+  if (f.ret_loop) {
+    auto br = std::make_unique<Stmt>(StmtKind::break_);
+    br->loop = f.ret_loop;
+    emit(std::move(br), s->loc);
+  }
+}
+
+void Lowerer::lower_assert(const ast::Assert* s) {
+  if (!debug) return;  // asserts are checked only under ti.init(debug=True), as in Taichi
+  Stmt* c = as_condition(lower_expr(s->test), s->test->loc);
+  auto st = std::make_unique<Stmt>(StmtKind::assert_);
+  st->ops = {c};
+  if (s->msg) {
+    StaticValue m = eval_static(s->msg);
+    st->text = m.kind == StaticValue::Kind::string ? m.s : describe_static(m);
+  } else {
+    st->text = "assert " + ast::unparse(s->test);
+  }
+  emit(std::move(st), s->loc);
+}
+
+void Lowerer::lower_print(const ast::Call* c) {
+  std::string sep = " ", end = "\n";
+  for (auto* kw : c->keywords) {
+    StaticValue v = eval_static(kw->value);
+    if (v.kind != StaticValue::Kind::string) raise("TypeError", "print() " + kw->arg + " must be a string", kw->loc);
+    if (kw->arg == "sep") sep = v.s;
+    else if (kw->arg == "end") end = v.s;
+    else raise("TypeError", "print() got an unexpected keyword argument '" + kw->arg + "'", kw->loc);
+  }
+  auto st = std::make_unique<Stmt>(StmtKind::print);
+  auto text = [&](const std::string& t) {
+    if (!st->print_parts.empty() && !st->print_parts.back().is_value) st->print_parts.back().text += t;
+    else st->print_parts.push_back({false, -1, t});
+  };
+  auto value = [&](Stmt* v, std::string spec) {
+    st->print_parts.push_back({true, (int)st->ops.size(), std::move(spec)});
+    st->ops.push_back(v);
+  };
+  auto one = [&](const ast::Expr* e, const std::string& spec) {
+    KVal k = lower_expr(e);
+    if (k.is_static() && k.s.kind == StaticValue::Kind::string) return text(k.s.s);
+    if (k.is_tuple()) {  // a grouped index prints like a vector: [1, 2]
+      text("[");
+      for (size_t i = 0; i < k.elems.size(); i++) {
+        if (i) text(", ");
+        value(value_of(k.elems[i], e->loc), spec);
+      }
+      return text("]");
+    }
+    value(value_of(k, e->loc), spec);
+  };
+  for (size_t i = 0; i < c->args.size(); i++) {
+    if (i) text(sep);
+    const ast::Expr* a = c->args[i];
+    if (a->kind == ast::ExprKind::JoinedStr) {
+      for (auto* part : a->as<ast::JoinedStr>()->values) {
+        if (part->kind == ast::ExprKind::Constant) {
+          text(part->as<ast::Constant>()->s);
+          continue;
+        }
+        auto* fv = part->as<ast::FormattedValue>();
+        std::string spec;
+        if (fv->format_spec) {
+          StaticValue sv = eval_static(fv->format_spec);
+          spec = sv.s;
+        }
+        one(fv->value, spec);
+      }
+    } else {
+      one(a, "");
+    }
+  }
+  text(end);
+  emit(std::move(st), c->loc);
+}
+
+}  // namespace kiln::frontend

@@ -1,0 +1,212 @@
+// Offloading: the kernel's top level becomes a sequence of tasks (seed 001).
+//
+// Each top-level range_for that is not serialized becomes a parallel
+// `offloaded range_for` task; every run of other top-level statements becomes
+// one `offloaded serial` task. Tasks run one after another but share no
+// registers, so a value or local defined in one task and used in another moves
+// through a global temporary (an 8-byte slot of the launch's scratch):
+//   - a local (alloca) used by several tasks lives in its slot for good;
+//   - any other value is stored to a slot right after it is computed and
+//     loaded at the start of each task that uses it;
+//   - constants and argument loads are simply recomputed where needed;
+//   - range_for bounds are constants, or read by the launcher from a slot.
+#include <unordered_map>
+#include <unordered_set>
+
+#include "vm/ir/passes/passes.h"
+
+namespace kiln::ir {
+
+namespace {
+
+struct Part {
+  bool parallel = false;
+  std::vector<std::unique_ptr<Stmt>> stmts;
+  Stmt* loop = nullptr;  // parallel: the original range_for
+};
+
+// Which task each top-level statement (and everything nested in it) belongs to.
+void mark(Block& b, int task, std::unordered_map<Stmt*, int>& home) {
+  walk(b, [&](Stmt* s) { home[s] = task; });
+}
+
+}  // namespace
+
+void offload(Kernel& k) {
+  // 1. Partition the top level.
+  std::vector<Part> parts;
+  for (auto& s : k.root.stmts) {
+    bool par = s->kind == StmtKind::range_for && !s->serialize;
+    if (par) {
+      parts.emplace_back();
+      parts.back().parallel = true;
+      parts.back().loop = s.get();
+    } else if (parts.empty() || parts.back().parallel) {
+      parts.emplace_back();
+    }
+    parts.back().stmts.push_back(std::move(s));
+  }
+  k.root.stmts.clear();
+
+  std::unordered_map<Stmt*, int> home;
+  for (size_t t = 0; t < parts.size(); t++)
+    for (auto& s : parts[t].stmts) {
+      home[s.get()] = (int)t;
+      if (s->body) mark(*s->body, (int)t, home);
+      if (s->else_body) mark(*s->else_body, (int)t, home);
+    }
+
+  // 2. Find values used outside their task.
+  std::unordered_map<Stmt*, std::unordered_set<int>> users;  // value -> tasks using it elsewhere
+  for (size_t t = 0; t < parts.size(); t++) {
+    auto visit = [&](Stmt* s) {
+      for (Stmt* o : s->ops)
+        if (home.count(o) && home[o] != (int)t) users[o].insert((int)t);
+    };
+    for (auto& s : parts[t].stmts) {
+      if (parts[t].parallel) {
+        // The loop's bounds are read by the launcher, not by the task.
+        if (s->body) walk(*s->body, visit);
+      } else {
+        visit(s.get());
+        if (s->body) walk(*s->body, visit);
+        if (s->else_body) walk(*s->else_body, visit);
+      }
+    }
+  }
+
+  // 3. Build the tasks.
+  std::unordered_map<Stmt*, int> slot_of;  // values and allocas given a temp slot
+  auto slot = [&](Stmt* v) {
+    auto it = slot_of.find(v);
+    if (it != slot_of.end()) return it->second;
+    return slot_of[v] = k.num_global_temps++;
+  };
+  auto make_temp = [&](int s, Prim p, SourceLoc loc) {
+    auto g = std::make_unique<Stmt>(StmtKind::global_temp);
+    g->index = s;
+    g->type = Type::ptr(p);
+    g->loc = loc;
+    return g;
+  };
+
+  std::vector<std::unique_ptr<Stmt>> tasks;
+  for (size_t t = 0; t < parts.size(); t++) {
+    Part& p = parts[t];
+    auto task = std::make_unique<Stmt>(StmtKind::offloaded);
+    task->body = std::make_unique<Block>();
+    task->body->owner = task.get();
+    if (p.parallel) {
+      Stmt* loop = p.loop;
+      task->task = Task::range_for;
+      task->loc = loop->loc;
+      for (int b = 0; b < 2; b++) {
+        Stmt* bound = loop->ops[b];
+        bool is_const = bound->kind == StmtKind::const_;
+        (b == 0 ? task->begin_const : task->end_const) = is_const;
+        (b == 0 ? task->begin : task->end) = is_const ? bound->value.i : slot(bound);
+      }
+      // The loop's body becomes the task's body; its loop_index/continue now
+      // refer to the task.
+      for (auto& s : loop->body->stmts) task->body->add(std::move(s));
+      walk(*task->body, [&](Stmt* s) {
+        if (s->loop == loop) s->loop = task.get();
+      });
+      p.stmts.clear();
+    } else {
+      task->task = Task::serial;
+      task->loc = p.stmts.empty() ? k.loc : p.stmts.front()->loc;
+      for (auto& s : p.stmts) task->body->add(std::move(s));
+      p.stmts.clear();
+    }
+    tasks.push_back(std::move(task));
+  }
+
+  // 4. Route cross-task values through temps.
+  for (auto& [v, using_tasks] : users) {
+    int def_task = home[v];
+    Block& def_body = *tasks[def_task]->body;
+    if (v->kind == StmtKind::const_ || v->kind == StmtKind::arg_load) {
+      for (int t : using_tasks) {
+        auto c = std::make_unique<Stmt>(v->kind);
+        c->type = v->type;
+        c->value = v->value;
+        c->index = v->index;
+        c->loc = v->loc;
+        Stmt* copy = tasks[t]->body->insert(0, std::move(c));
+        replace_uses(*tasks[t]->body, v, copy);
+      }
+      continue;
+    }
+    int s = slot(v);
+    if (v->kind == StmtKind::alloca) {
+      // The local lives in its slot: every task addresses it through a temp.
+      std::unordered_set<int> all = using_tasks;
+      all.insert(def_task);
+      for (int t : all) {
+        Stmt* g = tasks[t]->body->insert(0, make_temp(s, v->type.prim, v->loc));
+        walk(*tasks[t]->body, [&](Stmt* x) {
+          for (auto& o : x->ops)
+            if (o == v) o = g;
+          if (x->kind == StmtKind::local_load && x->ops[0] == g) x->kind = StmtKind::global_load;
+          if (x->kind == StmtKind::local_store && x->ops[0] == g) x->kind = StmtKind::global_store;
+        });
+      }
+      // The alloca itself is now unused (DCE removes it); temps start at zero
+      // like locals do.
+      continue;
+    }
+    // A value: store after its definition, load where used.
+    size_t pos = 0;
+    while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
+    Stmt* g = def_body.insert(pos + 1, make_temp(s, v->type.prim, v->loc));
+    auto st = std::make_unique<Stmt>(StmtKind::global_store);
+    st->ops = {g, v};
+    st->loc = v->loc;
+    def_body.insert(pos + 2, std::move(st));
+    for (int t : using_tasks) {
+      Block& body = *tasks[t]->body;
+      Stmt* gt = body.insert(0, make_temp(s, v->type.prim, v->loc));
+      auto ld = std::make_unique<Stmt>(StmtKind::global_load);
+      ld->type = Type::scalar(v->type.prim);
+      ld->ops = {gt};
+      ld->loc = v->loc;
+      Stmt* loaded = body.insert(1, std::move(ld));
+      replace_uses(body, v, loaded);
+      loaded->ops[0] = gt;  // replace_uses must not touch the load's own pointer
+    }
+  }
+  // Bounds computed by serial code but used by no statement in another task
+  // still need their store (the launcher reads the slot).
+  for (auto& [v, s] : slot_of) {
+    if (users.count(v)) continue;
+    Block& def_body = *tasks[home[v]]->body;
+    size_t pos = 0;
+    while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
+    Stmt* g = def_body.insert(pos + 1, make_temp(s, v->type.prim, v->loc));
+    auto st = std::make_unique<Stmt>(StmtKind::global_store);
+    st->ops = {g, v};
+    st->loc = v->loc;
+    def_body.insert(pos + 2, std::move(st));
+  }
+
+  for (auto& t : tasks) k.root.add(std::move(t));
+}
+
+void run_pipeline(Kernel& k, bool check) {
+  auto verify_if = [&]() {
+    if (check) verify(k);
+  };
+  verify_if();
+  constant_fold(k);
+  eliminate_dead_code(k);
+  verify_if();
+  offload(k);
+  verify_if();
+  constant_fold(k);
+  eliminate_dead_code(k);
+  verify_if();
+  k.renumber();
+}
+
+}  // namespace kiln::ir
