@@ -80,9 +80,13 @@ std::string code_text(char type) {
 
 // Parses `spec` the way CPython's parse_internal_render_format_spec does.
 // default_align is '>' for numbers and '<' for strings: it decides whether a
-// leading '0' also means '=' alignment.
-PySpec parse_spec(std::string_view spec, char default_align, const char* type_name) {
+// leading '0' also means '=' alignment. default_type stands in for a missing
+// type letter ('d' for int, 's' for str, none for float), which is why
+// format('a', ',') complains about 's'.
+PySpec parse_spec(std::string_view spec, char default_align, char default_type,
+                  const char* type_name) {
   PySpec f;
+  f.type = default_type;
   size_t pos = 0;
   uint32_t cp;
   size_t first = spec.empty() ? 0 : utf8_step(spec, 0, &cp);
@@ -380,13 +384,13 @@ std::string py_float_repr(double v) {
 
 std::string py_format_spec(double v, std::string_view spec) {
   if (spec.empty()) return py_float_repr(v);
-  PySpec f = parse_spec(spec, '>', "float");
+  PySpec f = parse_spec(spec, '>', 0, "float");
   if (f.type && !std::strchr("eEfFgGn%", f.type)) unknown_code(f.type, "float");
   return format_float(v, f);
 }
 
 std::string py_format_spec(int64_t v, std::string_view spec) {
-  PySpec f = parse_spec(spec, '>', "int");
+  PySpec f = parse_spec(spec, '>', 'd', "int");
   if (f.type && std::strchr("eEfFgG%", f.type)) return format_float((double)v, f);
   if (f.type && !std::strchr("bcdoxXn", f.type)) unknown_code(f.type, "int");
   if (f.precision >= 0) value_error("Precision not allowed in integer format specifier");
@@ -418,7 +422,7 @@ std::string py_format_spec(int64_t v, std::string_view spec) {
 }
 
 std::string py_format_str(std::string_view s, std::string_view spec) {
-  PySpec f = parse_spec(spec, '<', "str");
+  PySpec f = parse_spec(spec, '<', 's', "str");
   if (f.type && f.type != 's') unknown_code(f.type, "str");
   if (f.sign == ' ') value_error("Space not allowed in string format specifier");
   if (f.sign) value_error("Sign not allowed in string format specifier");
@@ -446,16 +450,19 @@ std::string py_format_str(std::string_view s, std::string_view spec) {
 namespace {
 
 // Code points Python's str.isprintable() rejects beyond the ASCII controls:
-// the separators (Zs except space, Zl, Zp), the common format characters (Cf),
-// C1 controls, private use and non-characters. Unassigned code points are
-// not tracked (that needs the Unicode database): they are kept as they are.
+// the separators (Zs except space, Zl, Zp), the format characters (Cf, all of
+// Unicode 14's), C1 controls, private use and non-characters. Unassigned code
+// points (Cn) are not tracked, as that needs the Unicode database: they are
+// kept as they are, where CPython would escape them.
 bool non_printable(uint32_t cp) {
   if (cp < 0x20 || cp == 0x7F) return true;
   if (cp >= 0x80 && cp <= 0xA0) return true;
   if (cp == 0xAD || cp == 0x1680 || cp == 0x180E || cp == 0x202F || cp == 0x205F ||
       cp == 0x3000 || cp == 0xFEFF || cp == 0x061C || cp == 0x06DD || cp == 0x070F)
     return true;
-  if (cp >= 0x600 && cp <= 0x605) return true;
+  if ((cp >= 0x600 && cp <= 0x605) || cp == 0x890 || cp == 0x891 || cp == 0x8E2) return true;
+  if (cp == 0x110BD || cp == 0x110CD || (cp >= 0x13430 && cp <= 0x1343F)) return true;
+  if ((cp >= 0x1BCA0 && cp <= 0x1BCA3) || (cp >= 0x1D173 && cp <= 0x1D17A)) return true;
   if (cp >= 0x2000 && cp <= 0x200F) return true;  // spaces, ZW*, LRM/RLM
   if (cp >= 0x2028 && cp <= 0x202E) return true;  // line/para separators, bidi
   if (cp >= 0x2060 && cp <= 0x206F) return true;
