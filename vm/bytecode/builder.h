@@ -1,0 +1,54 @@
+// The state of lowering one task to one bytecode Function (lower.cpp drives
+// statements and control flow, lower_expr.cpp value computations).
+#pragma once
+#include <unordered_map>
+#include <vector>
+
+#include "vm/bytecode/function.h"
+
+namespace kiln::bc {
+
+struct Builder {
+  Function fn;
+  std::unordered_map<const ir::Stmt*, uint16_t> reg_of;
+  std::unordered_map<uint64_t, uint16_t> const_index;
+  uint32_t next_reg = 0;
+  SourceLoc loc;  // of the statement being lowered; every emitted insn gets it
+
+  // A loop being lowered: where `break` and `continue` go. Jumps to targets
+  // not yet known are recorded and patched when the loop ends.
+  struct Loop {
+    const ir::Stmt* stmt = nullptr;
+    uint16_t index_reg = 0;       // counted loops: the loop index register
+    std::vector<uint32_t> breaks, continues;
+  };
+  std::vector<Loop> loops;
+
+  [[noreturn]] void fail(const std::string& what) const;
+
+  uint16_t new_reg();
+  uint16_t new_regs(int n);  // consecutive
+  uint32_t here() const { return (uint32_t)fn.code.size(); }
+  uint32_t emit(Op op, uint16_t a = 0, uint16_t b = 0, uint16_t c = 0);
+  uint32_t emit_d(Op op, uint16_t a, int32_t d);
+  void patch(uint32_t pc, uint32_t target) { fn.code[pc].set_d((int32_t)target); }
+  uint16_t reg(const ir::Stmt* s) const;
+  uint16_t def(const ir::Stmt* s) { return reg_of[s] = new_reg(); }
+  // Loads a register representation into `r` (immediate when it fits).
+  void load_bits(uint16_t r, uint64_t bits);
+  uint16_t add_const(uint64_t bits);
+  uint16_t add_string(const std::string& s);
+};
+
+// The register representation of a constant (opcodes.h).
+uint64_t const_bits(const ir::Const& c);
+
+// lower_expr.cpp: a value statement (const, unary, binary, select, global_ptr,
+// global loads, stores and atomics). Returns false for statement kinds it does
+// not handle.
+bool lower_value(Builder& b, const ir::Stmt& s);
+// Emits the op that wraps a computation-type result to `p`'s width (sext8,
+// zext16, round_f16, ...), if `p` needs one.
+void emit_fixup(Builder& b, Prim p, uint16_t r);
+
+}  // namespace kiln::bc

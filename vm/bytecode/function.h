@@ -1,0 +1,101 @@
+// Bytecode functions and compiled kernels: what lowering produces and what the
+// interpreter, the disassembler, the debugger and the JIT read.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vm/bytecode/opcodes.h"
+#include "vm/ir/ir.h"
+#include "vm/support/diag.h"
+
+namespace kiln::bc {
+
+// One term of a global address: ((index / div) % mod) * stride, mod 0 = none.
+struct AddrTerm {
+  int64_t div = 1, mod = 0, stride = 0;
+};
+
+// What a failed bounds check names: "index 8 is out of bounds for axis 0 of
+// field 'x' with shape (8, 8)".
+struct AccessDesc {
+  std::string field;
+  std::vector<int64_t> shape;
+};
+
+// An assert's message: printf-style text ("x is %d") and the registers (with
+// their types) that fill its conversions, in order.
+struct AssertDesc {
+  std::string text;
+  std::vector<uint16_t> regs;
+  std::vector<Prim> prims;
+};
+
+// A register holds a named source variable over pcs [begin, end).
+struct VarRange {
+  uint16_t reg = 0;
+  std::string name;
+  uint32_t begin = 0, end = 0;
+};
+
+// A counted loop (fori/forl) or while loop header, for the JIT and the debugger:
+// `head` is the pc the back edge returns to; `counter` the hot-counter register.
+struct LoopInfo {
+  uint32_t head = 0;
+  uint16_t base = 0;     // fori/forl: index register (end at base+1); while: unused
+  uint16_t counter = 0;
+  bool counted = true;
+};
+
+struct Function {
+  std::string name;                 // "kernel_name.task3_range_for"
+  std::vector<Insn> code;
+  std::vector<uint64_t> consts;     // register representations
+  std::vector<SourceLoc> lines;     // lines[pc]: where code[pc] came from
+  std::vector<VarRange> vars;       // empty while the IR carries no names
+  std::vector<AddrTerm> terms;
+  std::vector<AccessDesc> accesses;
+  std::vector<std::string> strings; // print literals and format specs
+  std::vector<AssertDesc> asserts;
+  std::vector<LoopInfo> loops;
+  uint32_t num_regs = 0;
+
+  SourceLoc loc_at(uint32_t pc) const { return pc < lines.size() ? lines[pc] : SourceLoc{}; }
+};
+
+// One offloaded task. A range_for task's Function receives [chunk_begin,
+// chunk_end) in registers 0 and 1 and loops over them itself (register 2 is
+// that loop's hot counter); the launcher splits [begin, end) into chunks.
+struct TaskCode {
+  ir::Task kind = ir::Task::serial;
+  Function fn;
+  bool begin_const = true, end_const = true;
+  int64_t begin = 0, end = 0;       // the constant, or the global-temp slot
+  bool serialize = false;
+  int block_dim = 0;
+  Prim index_prim = Prim::i32;      // type of the task's loop index
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<TaskCode> tasks;
+  int num_args = 0;
+  int num_rets = 0;
+  int num_global_temps = 0;
+};
+
+// lower.cpp: an offloaded kernel (its root holds only `offloaded` statements,
+// after ir::run_pipeline) to bytecode, one Function per task. Throws
+// kiln::Error("InternalError", ...) for IR it cannot lower.
+Kernel lower_kernel(const ir::Kernel& k);
+
+// disasm.cpp: a listing, one line per instruction, with source lines.
+std::string disassemble(const Function& fn);
+std::string disassemble(const Kernel& k);
+// One instruction's text without pc or source ("add_i32    r3, r1, r2").
+std::string format_insn(const Function& fn, uint32_t pc);
+
+// The computation type of a primitive (i8 -> i32, u16 -> u32, f16 -> f32, ...).
+CT compute_type(Prim p);
+
+}  // namespace kiln::bc

@@ -1,0 +1,325 @@
+// IR -> bytecode: one Function per offloaded task. This file holds the
+// builder, control flow (if/while/range_for/break/continue), locals, print,
+// assert and return; lower_expr.cpp holds the value computations.
+#include <bit>
+#include <cstring>
+
+#include "vm/bytecode/builder.h"
+
+namespace kiln::bc {
+
+// ---- Builder ------------------------------------------------------------------
+
+void Builder::fail(const std::string& what) const {
+  raise("InternalError", "bytecode lowering of '" + fn.name + "': " + what, loc);
+}
+
+uint16_t Builder::new_reg() { return new_regs(1); }
+
+uint16_t Builder::new_regs(int n) {
+  // Registers are 16-bit operands; 0xffff stays free so it never aliases kNoStr.
+  if (next_reg + n > 0xffff) fail("more than 65535 registers in one task");
+  uint16_t r = (uint16_t)next_reg;
+  next_reg += n;
+  if (next_reg > fn.num_regs) fn.num_regs = next_reg;
+  return r;
+}
+
+uint32_t Builder::emit(Op op, uint16_t a, uint16_t b, uint16_t c) {
+  fn.code.push_back(Insn{op, a, b, c});
+  fn.lines.push_back(loc);
+  return here() - 1;
+}
+
+uint32_t Builder::emit_d(Op op, uint16_t a, int32_t d) {
+  Insn i{op, a, 0, 0};
+  i.set_d(d);
+  fn.code.push_back(i);
+  fn.lines.push_back(loc);
+  return here() - 1;
+}
+
+uint16_t Builder::reg(const ir::Stmt* s) const {
+  auto it = reg_of.find(s);
+  if (it == reg_of.end())
+    fail(std::string("operand of kind '") + ir::stmt_kind_name(s->kind) + "' used before it was lowered");
+  return it->second;
+}
+
+uint16_t Builder::add_const(uint64_t bits) {
+  auto it = const_index.find(bits);
+  if (it != const_index.end()) return it->second;
+  if (fn.consts.size() >= 0xffff) fail("more than 65535 constants in one task");
+  uint16_t k = (uint16_t)fn.consts.size();
+  fn.consts.push_back(bits);
+  const_index[bits] = k;
+  return k;
+}
+
+void Builder::load_bits(uint16_t r, uint64_t bits) {
+  if ((uint64_t)(int64_t)(int32_t)bits == bits) emit_d(Op::kimm, r, (int32_t)bits);
+  else emit_d(Op::kload, r, add_const(bits));
+}
+
+uint16_t Builder::add_string(const std::string& s) {
+  for (size_t i = 0; i < fn.strings.size(); i++)
+    if (fn.strings[i] == s) return (uint16_t)i;
+  if (fn.strings.size() >= 0xfffe) fail("too many strings in one task");
+  fn.strings.push_back(s);
+  return (uint16_t)(fn.strings.size() - 1);
+}
+
+uint64_t const_bits(const ir::Const& c) {
+  if (c.prim == Prim::f64) return std::bit_cast<uint64_t>(c.f);
+  if (prim_is_float(c.prim)) return std::bit_cast<uint32_t>((float)c.f);
+  return c.u;  // ints are kept sign/zero-extended, which is the representation
+}
+
+CT compute_type(Prim p) {
+  switch (p) {
+    case Prim::i8: case Prim::i16: case Prim::i32: return CT::i32;
+    case Prim::u8: case Prim::u16: case Prim::u32: return CT::u32;
+    case Prim::i64: return CT::i64;
+    case Prim::u64: return CT::u64;
+    case Prim::f64: return CT::f64;
+    default: return CT::f32;  // f16, bf16, f32
+  }
+}
+
+namespace {
+
+// ---- statements and control flow ------------------------------------------------
+
+void lower_block(Builder& b, const ir::Block& blk);
+
+void lower_if(Builder& b, const ir::Stmt& s) {
+  uint32_t jz = b.emit_d(Op::jz, b.reg(s.ops[0]), 0);
+  if (s.body) lower_block(b, *s.body);
+  if (s.else_body && !s.else_body->stmts.empty()) {
+    uint32_t jend = b.emit_d(Op::jmp, 0, 0);
+    b.patch(jz, b.here());
+    lower_block(b, *s.else_body);
+    b.patch(jend, b.here());
+  } else {
+    b.patch(jz, b.here());
+  }
+}
+
+void close_loop(Builder& b, uint32_t cont_target, uint32_t exit_target) {
+  for (uint32_t pc : b.loops.back().continues) b.patch(pc, cont_target);
+  for (uint32_t pc : b.loops.back().breaks) b.patch(pc, exit_target);
+  b.loops.pop_back();
+}
+
+void lower_while(Builder& b, const ir::Stmt& s) {
+  uint16_t counter = b.new_reg();
+  b.emit_d(Op::kimm, counter, 0);
+  uint32_t head = b.emit(Op::loop, counter);
+  b.fn.loops.push_back(LoopInfo{head, 0, counter, false});
+  b.loops.push_back({&s, 0, {}, {}});
+  if (s.body) lower_block(b, *s.body);
+  b.emit_d(Op::jmp, 0, (int32_t)head);
+  close_loop(b, head, b.here());
+}
+
+bool is_64(Prim p) { return prim_bits(p) == 64; }
+
+// A counted loop over [index, end) held in base, base+1 (counter at base+2).
+// The body is emitted by `body`; break/continue targets are patched here.
+template <class F>
+void counted_loop(Builder& b, const ir::Stmt* loop, uint16_t base, Prim p, F&& body) {
+  Op fori = is_64(p) ? Op::fori_i64 : Op::fori_i32;
+  Op forl = is_64(p) ? Op::forl_i64 : Op::forl_i32;
+  uint32_t pre = b.emit_d(fori, base, 0);
+  uint32_t top = b.here();
+  b.loops.push_back({loop, base, {}, {}});
+  body();
+  uint32_t cont = b.emit_d(forl, base, (int32_t)top);
+  b.fn.loops.push_back(LoopInfo{cont, base, (uint16_t)(base + 2), true});
+  b.patch(pre, b.here());
+  close_loop(b, cont, b.here());
+}
+
+void lower_range_for(Builder& b, const ir::Stmt& s) {
+  uint16_t base = b.new_regs(3);
+  b.emit(Op::mov, base, b.reg(s.ops[0]));
+  b.emit(Op::mov, base + 1, b.reg(s.ops[1]));
+  b.emit_d(Op::kimm, base + 2, 0);
+  counted_loop(b, &s, base, s.ops[0]->type.prim, [&] {
+    if (s.body) lower_block(b, *s.body);
+  });
+}
+
+Builder::Loop* find_loop(Builder& b, const ir::Stmt* loop) {
+  for (auto it = b.loops.rbegin(); it != b.loops.rend(); ++it)
+    if (it->stmt == loop) return &*it;
+  return nullptr;
+}
+
+void lower_print(Builder& b, const ir::Stmt& s) {
+  for (auto& part : s.print_parts) {
+    if (!part.is_value) {
+      if (!part.text.empty()) b.emit_d(Op::pr_str, 0, b.add_string(part.text));
+      continue;
+    }
+    if (part.op < 0 || part.op >= (int)s.ops.size()) b.fail("print part names a missing operand");
+    const ir::Stmt* v = s.ops[part.op];
+    uint16_t spec = part.text.empty() ? kNoStr : b.add_string(part.text);
+    b.emit(Op::pr_val, b.reg(v), (uint16_t)v->type.prim, spec);
+  }
+  b.emit(Op::pr_flush);
+}
+
+void lower_assert(Builder& b, const ir::Stmt& s) {
+  AssertDesc d;
+  d.text = s.text;
+  for (size_t i = 1; i < s.ops.size(); i++) {
+    d.regs.push_back(b.reg(s.ops[i]));
+    d.prims.push_back(s.ops[i]->type.prim);
+  }
+  b.fn.asserts.push_back(std::move(d));
+  b.emit_d(Op::assert_, b.reg(s.ops[0]), (int32_t)b.fn.asserts.size() - 1);
+}
+
+// Return slots use the LaunchContext representation: as registers, except
+// that f16/bf16 travel as their 16-bit encoding.
+void lower_return(Builder& b, const ir::Stmt& s) {
+  for (size_t i = 0; i < s.ops.size(); i++) {
+    uint16_t r = b.reg(s.ops[i]);
+    Prim p = s.ops[i]->type.prim;
+    if (p == Prim::f16 || p == Prim::bf16) {
+      uint16_t t = b.new_reg();
+      b.emit(Op::bitcast, t, r, (uint16_t)((int)p | (int)Prim::u16 << 8));
+      r = t;
+    }
+    b.emit_d(Op::ret, r, (int32_t)i);
+  }
+  b.emit(Op::end);
+}
+
+void lower_stmt(Builder& b, const ir::Stmt& s) {
+  if (s.loc.known()) b.loc = s.loc;
+  switch (s.kind) {
+    case ir::StmtKind::arg_load: {
+      uint16_t r = b.def(&s);
+      b.emit_d(Op::arg, r, s.index);
+      Prim p = s.type.prim;
+      if (p == Prim::f16 || p == Prim::bf16)
+        b.emit(Op::bitcast, r, r, (uint16_t)((int)Prim::u16 | (int)p << 8));
+      return;
+    }
+    case ir::StmtKind::alloca: {
+      // Taichi zero-initialises a local where it is declared (each iteration).
+      b.emit_d(Op::kimm, b.def(&s), 0);
+      return;
+    }
+    case ir::StmtKind::local_load:
+      b.emit(Op::mov, b.def(&s), b.reg(s.ops[0]));
+      return;
+    case ir::StmtKind::local_store:
+      b.emit(Op::mov, b.reg(s.ops[0]), b.reg(s.ops[1]));
+      return;
+    case ir::StmtKind::global_temp:
+      b.emit_d(Op::gtemp, b.def(&s), s.index);
+      return;
+    case ir::StmtKind::if_: lower_if(b, s); return;
+    case ir::StmtKind::while_: lower_while(b, s); return;
+    case ir::StmtKind::range_for: lower_range_for(b, s); return;
+    case ir::StmtKind::loop_index: {
+      Builder::Loop* l = find_loop(b, s.loop);
+      if (!l || l->stmt->kind == ir::StmtKind::while_) b.fail("loop index of a loop not enclosing it");
+      b.reg_of[&s] = l->index_reg;  // read-only inside the body: no copy needed
+      return;
+    }
+    case ir::StmtKind::break_:
+    case ir::StmtKind::continue_: {
+      Builder::Loop* l = find_loop(b, s.loop);
+      if (!l) b.fail("break/continue outside its loop");
+      uint32_t j = b.emit_d(Op::jmp, 0, 0);
+      (s.kind == ir::StmtKind::break_ ? l->breaks : l->continues).push_back(j);
+      return;
+    }
+    case ir::StmtKind::print: lower_print(b, s); return;
+    case ir::StmtKind::assert_: lower_assert(b, s); return;
+    case ir::StmtKind::return_: lower_return(b, s); return;
+    case ir::StmtKind::offloaded: b.fail("offloaded task nested inside a task");
+    default:
+      if (!lower_value(b, s)) b.fail(std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
+  }
+}
+
+void lower_block(Builder& b, const ir::Block& blk) {
+  for (auto& s : blk.stmts) lower_stmt(b, *s);
+}
+
+// The type of a task's loop index, from the loop_index statements naming it.
+Prim task_index_prim(const ir::Stmt& task) {
+  Prim p = Prim::i32;
+  std::vector<const ir::Block*> todo{task.body.get()};
+  while (!todo.empty()) {
+    const ir::Block* blk = todo.back();
+    todo.pop_back();
+    if (!blk) continue;
+    for (auto& s : blk->stmts) {
+      if (s->kind == ir::StmtKind::loop_index && s->loop == &task) p = s->type.prim;
+      todo.push_back(s->body.get());
+      todo.push_back(s->else_body.get());
+    }
+  }
+  return p;
+}
+
+TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
+  Builder b;
+  b.loc = task.loc;
+  b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
+  TaskCode tc;
+  tc.kind = task.task;
+  tc.begin_const = task.begin_const;
+  tc.end_const = task.end_const;
+  tc.begin = task.begin;
+  tc.end = task.end;
+  tc.serialize = task.serialize;
+  tc.block_dim = task.block_dim;
+  switch (task.task) {
+    case ir::Task::serial:
+      if (task.body) lower_block(b, *task.body);
+      break;
+    case ir::Task::range_for: {
+      tc.index_prim = task_index_prim(task);
+      uint16_t base = b.new_regs(3);  // chunk begin (the index), chunk end, hot counter
+      counted_loop(b, &task, base, tc.index_prim, [&] {
+        if (task.body) lower_block(b, *task.body);
+      });
+      break;
+    }
+    default:
+      b.fail(std::string("task kind '") + ir::task_name(task.task) + "' is not supported yet");
+  }
+  b.loc = task.loc;
+  b.emit(Op::end);
+  tc.fn = std::move(b.fn);
+  return tc;
+}
+
+}  // namespace
+
+Kernel lower_kernel(const ir::Kernel& k) {
+  Kernel out;
+  out.name = k.name;
+  out.num_args = (int)k.args.size();
+  out.num_rets = (int)k.rets.size();
+  out.num_global_temps = k.num_global_temps;
+  int n = 0;
+  for (auto& s : k.root.stmts) {
+    if (s->kind != ir::StmtKind::offloaded)
+      raise("InternalError",
+            "bytecode lowering of '" + k.name + "': the kernel root holds a '" +
+                ir::stmt_kind_name(s->kind) + "' statement (offload must run first)",
+            s->loc);
+    out.tasks.push_back(lower_task(k, *s, n++));
+  }
+  return out;
+}
+
+}  // namespace kiln::bc

@@ -1,0 +1,359 @@
+// The dispatch loop: computed goto over a label table generated from
+// KILN_BC_OPS, so adding an op to opcodes.h without a handler here fails to
+// compile (the label would be undefined).
+#include <cstring>
+#include <memory>
+
+#include "vm/interp/interp.h"
+#include "vm/interp/interp_ops.h"
+
+namespace kiln::interp {
+
+using namespace kiln::bc;
+
+namespace {
+
+// ---- cold paths: errors, kept out of the loop ------------------------------------
+
+[[noreturn]] __attribute__((noinline, cold)) void fail(const Function& fn, const Insn* ip,
+                                                         const char* kind, const std::string& msg) {
+  raise(kind, msg, fn.loc_at((uint32_t)(ip - fn.code.data()) - 1));
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); i++) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+[[noreturn]] __attribute__((noinline, cold)) void fail_bounds(const Function& fn, const Insn* ip,
+                                                                int64_t index) {
+  const Insn& in = ip[-1];
+  const AccessDesc& d = fn.accesses[in.c];
+  std::string field = d.field.empty() ? "field" : "field '" + d.field + "'";
+  fail(fn, ip, "IndexError",
+       "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(in.b) +
+           " of " + field + " with shape " + shape_text(d.shape));
+}
+
+// A printf-style assert message ("x is %d") filled with its arguments, each
+// conversion formatted the way a kernel print with that spec would.
+std::string assert_message(const AssertDesc& d, const uint64_t* R) {
+  if (d.regs.empty()) return d.text;
+  std::string out;
+  size_t arg = 0;
+  const std::string& t = d.text;
+  for (size_t i = 0; i < t.size(); i++) {
+    if (t[i] != '%' || i + 1 >= t.size()) {
+      out += t[i];
+      continue;
+    }
+    if (t[i + 1] == '%') {
+      out += '%';
+      i++;
+      continue;
+    }
+    size_t j = i + 1;
+    std::string spec;
+    while (j < t.size() && std::strchr("-+ #0123456789.hlLqjzt", t[j])) {
+      if (!std::strchr("hlLqjzt", t[j])) spec += t[j];  // length modifiers mean nothing here
+      j++;
+    }
+    if (j >= t.size() || !std::strchr("diouxXfFeEgGcs", t[j]) || arg >= d.regs.size()) {
+      out += t[i];
+      continue;
+    }
+    if (t[j] != 's') spec += t[j];
+    out += kernel_print_scalar(sem::reg_to_val(R[d.regs[arg]], d.prims[arg]), spec);
+    arg++;
+    i = j;
+  }
+  return out;
+}
+
+__attribute__((noinline)) void print_value(const Function& fn, const Insn* ip, std::string& line,
+                                           uint64_t reg, Prim p, uint16_t spec) {
+  try {
+    line += kernel_print_scalar(sem::reg_to_val(reg, p),
+                                spec == kNoStr ? std::string_view{} : std::string_view(fn.strings[spec]));
+  } catch (Error& e) {
+    if (!e.loc.known()) e.loc = fn.loc_at((uint32_t)(ip - fn.code.data()) - 1);
+    throw;
+  }
+}
+
+template <class S> inline S load(uint64_t addr) {
+  S v;
+  std::memcpy(&v, reinterpret_cast<const void*>(addr), sizeof(S));
+  return v;
+}
+template <class S> inline void store(uint64_t addr, S v) {
+  std::memcpy(reinterpret_cast<void*>(addr), &v, sizeof(S));
+}
+
+}  // namespace
+
+void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end) {
+  // The frame: registers on the C stack when they fit. Zeroed so that a
+  // debugger (or a bug) never sees another call's values.
+  constexpr uint32_t kLocal = 128;
+  uint64_t local[kLocal];
+  std::unique_ptr<uint64_t[]> heap;
+  uint64_t* R = local;
+  uint32_t n = fn.num_regs < 3 ? 3 : fn.num_regs;
+  if (n > kLocal) {
+    heap.reset(new uint64_t[n]);
+    R = heap.get();
+  }
+  std::memset(R, 0, n * sizeof(uint64_t));
+  R[0] = (uint64_t)begin;
+  R[1] = (uint64_t)end;
+  std::string line;  // the print statement being assembled
+
+  const Insn* const code = fn.code.data();
+  const uint64_t* const K = fn.consts.data();
+  const Insn* ip = code;
+  Insn I;
+
+  static const void* const kLabels[kNumOps] = {
+#define KILN_LABEL(name, a, b, c) &&L_##name,
+      KILN_BC_OPS(KILN_LABEL)
+#undef KILN_LABEL
+  };
+
+#define NEXT()                      \
+  do {                              \
+    I = *ip++;                      \
+    goto* kLabels[(int)I.op];       \
+  } while (0)
+#define T_i32 int32_t
+#define T_u32 uint32_t
+#define T_i64 int64_t
+#define T_u64 uint64_t
+#define T_f32 float
+#define T_f64 double
+#define GET(sfx, r) sem::get<T_##sfx>(R, r)
+#define PUT(sfx, v) sem::put<T_##sfx>(R, I.a, v)
+#define EACH6(M, op, fn) M(op, i32, fn) M(op, u32, fn) M(op, i64, fn) M(op, u64, fn) M(op, f32, fn) M(op, f64, fn)
+#define EACHI(M, op, fn) M(op, i32, fn) M(op, u32, fn) M(op, i64, fn) M(op, u64, fn)
+#define EACHF(M, op, fn) M(op, f32, fn) M(op, f64, fn)
+
+// Typed handler shapes.
+#define H_BIN(op, sfx, fn) L_##op##_##sfx: PUT(sfx, fn<T_##sfx>(GET(sfx, I.b), GET(sfx, I.c))); NEXT();
+#define H_DIV(op, sfx, fn)                                                   \
+  L_##op##_##sfx : {                                                         \
+    T_##sfx y = GET(sfx, I.c);                                               \
+    if (!sem::is_f<T_##sfx> && y == 0) goto zero_div;                        \
+    PUT(sfx, fn<T_##sfx>(GET(sfx, I.b), y));                                 \
+    NEXT();                                                                  \
+  }
+#define H_POW(op, sfx, fn)                                                   \
+  L_##op##_##sfx : {                                                         \
+    bool bad = false;                                                        \
+    PUT(sfx, fn<T_##sfx>(GET(sfx, I.b), GET(sfx, I.c), bad));                \
+    if (bad) goto zero_pow;                                                  \
+    NEXT();                                                                  \
+  }
+#define H_SHIFT(op, sfx, fn) L_##op##_##sfx: PUT(sfx, fn<T_##sfx>(GET(sfx, I.b), R[I.c])); NEXT();
+#define H_CMP(op, sfx, cmp) L_##op##_##sfx: sem::put<int32_t>(R, I.a, GET(sfx, I.b) cmp GET(sfx, I.c)); NEXT();
+#define H_UNT(op, sfx, fn) L_##op##_##sfx: PUT(sfx, fn<T_##sfx>(GET(sfx, I.b))); NEXT();
+#define H_UNF(op, sfx, fn) L_##op##_##sfx: PUT(sfx, fn(GET(sfx, I.b))); NEXT();
+#define H_LNOT(op, sfx, _) L_##op##_##sfx: sem::put<int32_t>(R, I.a, GET(sfx, I.b) == 0); NEXT();
+#define H_BNOT(op, sfx, _) L_##op##_##sfx: PUT(sfx, (T_##sfx)~GET(sfx, I.b)); NEXT();
+#define H_BITW(op, sfx, o) L_##op##_##sfx: PUT(sfx, (T_##sfx)(GET(sfx, I.b) o GET(sfx, I.c))); NEXT();
+
+  NEXT();
+
+  // ---- moves, constants, arguments ----
+L_nop: NEXT();
+L_mov: R[I.a] = R[I.b]; NEXT();
+L_kimm: R[I.a] = (uint64_t)(int64_t)I.d(); NEXT();
+L_kload: R[I.a] = K[I.d()]; NEXT();
+L_arg: R[I.a] = ctx.args[I.d()]; NEXT();
+L_ret: ctx.rets[I.d()] = R[I.a]; NEXT();
+L_sel: R[I.a] = R[I.a] != 0 ? R[I.b] : R[I.c]; NEXT();
+
+  // ---- arithmetic ----
+  EACH6(H_BIN, add, sem::add)
+  EACH6(H_BIN, sub, sem::sub)
+  EACH6(H_BIN, mul, sem::mul)
+  EACH6(H_DIV, div, sem::div)
+  EACH6(H_DIV, floordiv, sem::floordiv)
+  EACH6(H_DIV, mod, sem::mod)
+  EACH6(H_DIV, raw_mod, sem::raw_mod)
+  EACH6(H_POW, pow, sem::pow_)
+  EACH6(H_BIN, max, sem::max_)
+  EACH6(H_BIN, min, sem::min_)
+L_atan2_f32: PUT(f32, std::atan2(GET(f32, I.b), GET(f32, I.c))); NEXT();
+L_atan2_f64: PUT(f64, std::atan2(GET(f64, I.b), GET(f64, I.c))); NEXT();
+  EACHI(H_BITW, band, &)
+  EACHI(H_BITW, bor, |)
+  EACHI(H_BITW, bxor, ^)
+  EACHI(H_SHIFT, shl, sem::shl)
+  EACHI(H_SHIFT, shr, sem::shr)
+  EACHI(H_SHIFT, sar, sem::sar)
+  EACH6(H_CMP, cmp_lt, <)
+  EACH6(H_CMP, cmp_le, <=)
+  EACH6(H_CMP, cmp_eq, ==)
+  EACH6(H_CMP, cmp_ne, !=)
+
+  // ---- unary ----
+  EACH6(H_UNT, neg, sem::neg)
+  EACH6(H_UNT, abs, sem::abs_)
+  EACH6(H_LNOT, lnot, _)
+  EACHI(H_BNOT, bnot, _)
+  EACHF(H_UNF, sqrt, std::sqrt)
+  EACHF(H_UNT, rsqrt, sem::rsqrt)
+  EACHF(H_UNF, sin, std::sin)
+  EACHF(H_UNF, cos, std::cos)
+  EACHF(H_UNF, tan, std::tan)
+  EACHF(H_UNF, asin, std::asin)
+  EACHF(H_UNF, acos, std::acos)
+  EACHF(H_UNF, atan, std::atan)
+  EACHF(H_UNF, tanh, std::tanh)
+  EACHF(H_UNF, exp, std::exp)
+  EACHF(H_UNF, log, std::log)
+  EACHF(H_UNF, floor, std::floor)
+  EACHF(H_UNF, ceil, std::ceil)
+  EACHF(H_UNF, round, std::round)
+
+  // ---- width fixups and conversions ----
+L_sext8: R[I.a] = (uint64_t)(int64_t)(int8_t)R[I.b]; NEXT();
+L_sext16: R[I.a] = (uint64_t)(int64_t)(int16_t)R[I.b]; NEXT();
+L_sext32: R[I.a] = (uint64_t)(int64_t)(int32_t)R[I.b]; NEXT();
+L_zext8: R[I.a] = (uint8_t)R[I.b]; NEXT();
+L_zext16: R[I.a] = (uint16_t)R[I.b]; NEXT();
+L_zext32: R[I.a] = (uint32_t)R[I.b]; NEXT();
+L_round_f16: PUT(f32, sem::round_f16(GET(f32, I.b))); NEXT();
+L_round_bf16: PUT(f32, sem::round_bf16(GET(f32, I.b))); NEXT();
+L_i64_f32: PUT(f32, (float)(int64_t)R[I.b]); NEXT();
+L_u64_f32: PUT(f32, (float)R[I.b]); NEXT();
+L_i64_f64: PUT(f64, (double)(int64_t)R[I.b]); NEXT();
+L_u64_f64: PUT(f64, (double)R[I.b]); NEXT();
+L_f32_f64: PUT(f64, (double)GET(f32, I.b)); NEXT();
+L_f64_f32: PUT(f32, (float)GET(f64, I.b)); NEXT();
+L_f32_i32: PUT(i32, sem::f2i<int32_t>(GET(f32, I.b))); NEXT();
+L_f32_i64: PUT(i64, sem::f2i<int64_t>(GET(f32, I.b))); NEXT();
+L_f64_i8: sem::put<int8_t>(R, I.a, sem::f2i<int8_t>(GET(f64, I.b))); NEXT();
+L_f64_i16: sem::put<int16_t>(R, I.a, sem::f2i<int16_t>(GET(f64, I.b))); NEXT();
+L_f64_i32: sem::put<int32_t>(R, I.a, sem::f2i<int32_t>(GET(f64, I.b))); NEXT();
+L_f64_i64: sem::put<int64_t>(R, I.a, sem::f2i<int64_t>(GET(f64, I.b))); NEXT();
+L_f64_u8: sem::put<uint8_t>(R, I.a, sem::f2i<uint8_t>(GET(f64, I.b))); NEXT();
+L_f64_u16: sem::put<uint16_t>(R, I.a, sem::f2i<uint16_t>(GET(f64, I.b))); NEXT();
+L_f64_u32: sem::put<uint32_t>(R, I.a, sem::f2i<uint32_t>(GET(f64, I.b))); NEXT();
+L_f64_u64: sem::put<uint64_t>(R, I.a, sem::f2i<uint64_t>(GET(f64, I.b))); NEXT();
+L_cvt:
+  R[I.a] = sem::val_to_reg(cast_const(sem::reg_to_val(R[I.b], (Prim)(I.c & 0xff)), (Prim)(I.c >> 8)));
+  NEXT();
+L_bitcast:
+  R[I.a] = sem::val_to_reg(
+      const_from_bits((Prim)(I.c >> 8), const_to_bits(sem::reg_to_val(R[I.b], (Prim)(I.c & 0xff)))));
+  NEXT();
+
+  // ---- global memory ----
+L_ld_i8: R[I.a] = (uint64_t)(int64_t)load<int8_t>(R[I.b]); NEXT();
+L_ld_i16: R[I.a] = (uint64_t)(int64_t)load<int16_t>(R[I.b]); NEXT();
+L_ld_i32: R[I.a] = (uint64_t)(int64_t)load<int32_t>(R[I.b]); NEXT();
+L_ld_i64: R[I.a] = load<uint64_t>(R[I.b]); NEXT();
+L_ld_u8: R[I.a] = load<uint8_t>(R[I.b]); NEXT();
+L_ld_u16: R[I.a] = load<uint16_t>(R[I.b]); NEXT();
+L_ld_u32: R[I.a] = load<uint32_t>(R[I.b]); NEXT();
+L_ld_u64: R[I.a] = load<uint64_t>(R[I.b]); NEXT();
+L_ld_f16: PUT(f32, f16_bits_to_f32(load<uint16_t>(R[I.b]))); NEXT();
+L_ld_bf16: PUT(f32, bf16_bits_to_f32(load<uint16_t>(R[I.b]))); NEXT();
+L_ld_f32: R[I.a] = load<uint32_t>(R[I.b]); NEXT();
+L_ld_f64: R[I.a] = load<uint64_t>(R[I.b]); NEXT();
+L_st_i8:
+L_st_u8: store<uint8_t>(R[I.a], (uint8_t)R[I.b]); NEXT();
+L_st_i16:
+L_st_u16: store<uint16_t>(R[I.a], (uint16_t)R[I.b]); NEXT();
+L_st_i32:
+L_st_u32:
+L_st_f32: store<uint32_t>(R[I.a], (uint32_t)R[I.b]); NEXT();
+L_st_i64:
+L_st_u64:
+L_st_f64: store<uint64_t>(R[I.a], R[I.b]); NEXT();
+L_st_f16: store<uint16_t>(R[I.a], f32_to_f16_bits(GET(f32, I.b))); NEXT();
+L_st_bf16: store<uint16_t>(R[I.a], f32_to_bf16_bits(GET(f32, I.b))); NEXT();
+L_addr_base:
+  if (I.b >= ctx.tree_bases.size() || !ctx.tree_bases[I.b])
+    fail(fn, ip, "RuntimeError", "kernel accesses SNode tree " + std::to_string(I.b) + ", which has no memory");
+  R[I.a] = (uint64_t)ctx.tree_bases[I.b] + K[I.c];
+  NEXT();
+L_addr_idx: {
+  const AddrTerm& t = fn.terms[I.c];
+  int64_t i = (int64_t)R[I.b] / t.div;
+  if (t.mod) i %= t.mod;
+  R[I.a] += (uint64_t)(i * t.stride);
+  NEXT();
+}
+L_bound: {
+  int64_t i = (int64_t)R[I.a];
+  if ((uint64_t)i >= (uint64_t)fn.accesses[I.c].shape[I.b]) fail_bounds(fn, ip, i);
+  NEXT();
+}
+L_gtemp: R[I.a] = (uint64_t)&ctx.temps[I.d()]; NEXT();
+
+  // ---- atomics ----
+#define H_ATOM(op, sfx, S, aop, half) \
+  L_##op##_##sfx: R[I.a] = sem::atomic_rmw<S, sem::AOp::aop, half>(R[I.b], R[I.c]); NEXT();
+#define H_ATOM_INT(op, aop)                                                          \
+  H_ATOM(op, i8, int8_t, aop, 0) H_ATOM(op, i16, int16_t, aop, 0)                    \
+  H_ATOM(op, i32, int32_t, aop, 0) H_ATOM(op, i64, int64_t, aop, 0)                  \
+  H_ATOM(op, u8, uint8_t, aop, 0) H_ATOM(op, u16, uint16_t, aop, 0)                  \
+  H_ATOM(op, u32, uint32_t, aop, 0) H_ATOM(op, u64, uint64_t, aop, 0)
+#define H_ATOM_ALL(op, aop)                                                          \
+  H_ATOM_INT(op, aop)                                                                \
+  H_ATOM(op, f16, uint16_t, aop, 1) H_ATOM(op, bf16, uint16_t, aop, 2)               \
+  H_ATOM(op, f32, float, aop, 0) H_ATOM(op, f64, double, aop, 0)
+  H_ATOM_ALL(atom_add, add)
+  H_ATOM_ALL(atom_sub, sub)
+  H_ATOM_ALL(atom_min, min)
+  H_ATOM_ALL(atom_max, max)
+  H_ATOM_INT(atom_and, and_)
+  H_ATOM_INT(atom_or, or_)
+  H_ATOM_INT(atom_xor, xor_)
+
+  // ---- control flow ----
+L_jmp: ip = code + I.d(); NEXT();
+L_jz: if (R[I.a] == 0) ip = code + I.d(); NEXT();
+L_jnz: if (R[I.a] != 0) ip = code + I.d(); NEXT();
+L_fori_i32: if (!((int32_t)R[I.a] < (int32_t)R[I.a + 1])) ip = code + I.d(); NEXT();
+L_forl_i32: {
+  int32_t i = (int32_t)((uint32_t)R[I.a] + 1u);
+  R[I.a] = (uint64_t)(int64_t)i;
+  R[I.a + 2]++;
+  if (i < (int32_t)R[I.a + 1]) ip = code + I.d();
+  NEXT();
+}
+L_fori_i64: if (!((int64_t)R[I.a] < (int64_t)R[I.a + 1])) ip = code + I.d(); NEXT();
+L_forl_i64: {
+  int64_t i = (int64_t)(R[I.a] + 1);
+  R[I.a] = (uint64_t)i;
+  R[I.a + 2]++;
+  if (i < (int64_t)R[I.a + 1]) ip = code + I.d();
+  NEXT();
+}
+L_loop: R[I.a]++; NEXT();
+L_end: return;
+
+  // ---- print and assert ----
+L_pr_str: line += fn.strings[I.d()]; NEXT();
+L_pr_val: print_value(fn, ip, line, R[I.a], (Prim)I.b, I.c); NEXT();
+L_pr_flush: {
+  std::lock_guard<std::mutex> lock(ctx.print_mu);
+  ctx.print_buffer += line;
+  line.clear();
+  NEXT();
+}
+L_assert_:
+  if (R[I.a] == 0) fail(fn, ip, "AssertionError", assert_message(fn.asserts[I.d()], R));
+  NEXT();
+
+zero_div:
+  fail(fn, ip, "ZeroDivisionError", "integer division by zero");
+zero_pow:
+  fail(fn, ip, "ZeroDivisionError", "0 cannot be raised to a negative power");
+}
+
+}  // namespace kiln::interp

@@ -1,0 +1,91 @@
+// Launching a bytecode kernel: tasks in order, range_for tasks in chunks on
+// the Program's thread pool; and the interpreter as an Engine.
+#include "vm/interp/interp.h"
+#include "vm/runtime/program.h"
+
+namespace kiln::interp {
+
+namespace {
+
+// Below this many iterations a parallel launch costs more than it saves.
+constexpr int64_t kMinParallel = 256;
+
+int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) {
+  if (is_const) return v;
+  if (v < 0 || (size_t)v >= ctx.temps.size())
+    raise("InternalError", "range bound reads global temporary " + std::to_string(v) + ", which does not exist");
+  uint64_t bits = ctx.temps[v];
+  // A temp holds what a store of the bound's type wrote: only its low bytes
+  // when the type is narrower than the slot.
+  switch (p) {
+    case Prim::i32: return (int32_t)bits;
+    case Prim::u32: return (uint32_t)bits;
+    default: return (int64_t)bits;
+  }
+}
+
+void run_task(const bc::TaskCode& t, LaunchContext& ctx) {
+  if (t.kind == ir::Task::serial) {
+    run_function(t.fn, ctx);
+    return;
+  }
+  int64_t begin = bound_value(ctx, t.begin_const, t.begin, t.index_prim);
+  int64_t end = bound_value(ctx, t.end_const, t.end, t.index_prim);
+  if (end <= begin) return;
+  int64_t n = end - begin;
+  Program* prog = ctx.program;
+  bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
+                prog->config.debug;  // debug: parallel prints in iteration order
+  if (serial) {
+    run_function(t.fn, ctx, begin, end);
+    return;
+  }
+  int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
+  prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int) {
+    run_function(t.fn, ctx, begin + b, begin + e);
+  });
+}
+
+void flush_prints(LaunchContext& ctx) {
+  std::string out;
+  {
+    std::lock_guard<std::mutex> lock(ctx.print_mu);
+    out.swap(ctx.print_buffer);
+  }
+  if (!out.empty() && ctx.program && ctx.program->out) ctx.program->print(out);
+  else if (!out.empty()) ctx.print_buffer = std::move(out);  // no sink: leave it for the caller
+}
+
+}  // namespace
+
+void launch(const bc::Kernel& k, LaunchContext& ctx) {
+  if ((int)ctx.args.size() < k.num_args)
+    raise("InternalError", "kernel '" + k.name + "' launched with " + std::to_string(ctx.args.size()) +
+                               " arguments, it takes " + std::to_string(k.num_args));
+  if ((int)ctx.rets.size() < k.num_rets) ctx.rets.resize(k.num_rets);
+  if ((int)ctx.temps.size() < k.num_global_temps) ctx.temps.resize(k.num_global_temps);
+  try {
+    for (auto& t : k.tasks) run_task(t, ctx);
+  } catch (...) {
+    flush_prints(ctx);
+    throw;
+  }
+  flush_prints(ctx);
+}
+
+namespace {
+
+struct InterpEngine : Engine {
+  const char* name() const override { return "interp"; }
+  bool supports(Prim) const override { return true; }
+  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program&) override {
+    return std::make_unique<InterpKernel>(bc::lower_kernel(k));
+  }
+};
+
+}  // namespace
+}  // namespace kiln::interp
+
+namespace kiln {
+std::unique_ptr<Engine> make_interp_engine() { return std::make_unique<interp::InterpEngine>(); }
+}  // namespace kiln
