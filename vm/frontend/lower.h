@@ -59,6 +59,10 @@ struct Frame {
   ir::Stmt* ret_slot = nullptr;
   ir::Stmt* ret_loop = nullptr;
   int returns_seen = 0;
+  // Where the call began: an un-annotated ti.func's return slot is created at
+  // its first return (its type is that value's) but must sit before the body.
+  ir::Block* call_block = nullptr;
+  size_t call_pos = 0;
 };
 
 struct Lowerer {

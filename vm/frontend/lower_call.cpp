@@ -280,6 +280,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c) {
   fr.def = def;
   fr.env = fn.handle;
   fr.scopes.emplace_back();
+  fr.call_block = blocks.back();
   frames.push_back(std::move(fr));
   for (size_t i = 0; i < np; i++) {
     const ast::Arg* p = params.args[i];
@@ -320,6 +321,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c) {
     }
   }
   if (frame().has_ret_annotation) frame().ret_slot = emit_alloca(frame().ret_type, def->loc);
+  frame().call_pos = blocks.back()->stmts.size();
   // A return before the end leaves the body through a one-shot loop's break.
   bool simple = true;
   std::vector<const ast::Stmt*> stack;

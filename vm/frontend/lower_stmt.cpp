@@ -337,9 +337,17 @@ void Lowerer::lower_return(const ast::Return* s) {
   // Inside an inlined ti.func.
   if (!f.loops.empty()) raise("SyntaxError", "return inside a loop of a ti.func is not supported yet", s->loc);
   if (s->value) {
-    if (!f.has_ret_annotation)
-      raise("SyntaxError", "ti.func '" + f.def->name + "' returns a value but has no return type annotation (add e.g. `-> ti.f32`)", s->loc);
     KVal v = lower_expr(s->value);
+    if (!f.ret_slot) {
+      // No annotation: as in Taichi, an inlined func returns its value's type.
+      if (f.returns_seen++ && !f.has_ret_annotation)
+        raise("SyntaxError", "a ti.func without a return type annotation may return only once", s->loc);
+      auto a = std::make_unique<Stmt>(StmtKind::alloca);
+      a->type = Type::scalar(prim_of(v, s->loc));
+      a->loc = s->loc;
+      f.ret_type = a->type;
+      f.ret_slot = f.call_block->insert(f.call_pos, std::move(a));
+    }
     emit_store(f.ret_slot, convert_for_store(value_of(v, s->loc), f.ret_type.prim, "the return value", s->loc), s->loc);
   } else if (f.has_ret_annotation) {
     raise("SyntaxError", "ti.func '" + f.def->name + "' must return a value", s->loc);

@@ -1,0 +1,11 @@
+import taichi as ti
+ti.init(arch=ti.cpu, default_ip=ti.i64)
+
+@ti.kernel
+def big() -> int:
+    a = 1
+    for i in range(40):
+        a *= 2
+    return a
+
+print(big())
