@@ -1,0 +1,204 @@
+// Frontend tests: kernels parsed from source, lowered with a stand-in host
+// (names resolve through a table), run through the pass pipeline with the
+// verifier on, and checked by their printed IR or their errors.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "vm/frontend/frontend.h"
+#include "vm/ir/passes/passes.h"
+
+using namespace kiln;
+using namespace kiln::frontend;
+
+namespace {
+
+struct TableHost : HostEnv {
+  std::map<std::string, StaticValue> globals;
+  std::optional<StaticValue> lookup(const std::shared_ptr<void>&, const std::string& name) override {
+    auto it = globals.find(name);
+    if (it != globals.end()) return it->second;
+    return std::nullopt;
+  }
+  StaticValue attr(const StaticValue& obj, const std::string& name, SourceLoc loc) override {
+    if (obj.kind == StaticValue::Kind::module && obj.s == "ti") {
+      if (auto p = prim_from_name(name)) return StaticValue::of_dtype(*p);
+      return StaticValue::of_builtin("ti." + name);
+    }
+    if (obj.kind == StaticValue::Kind::field && name == "shape") {
+      StaticValue t;
+      t.kind = StaticValue::Kind::tuple;
+      for (auto n : obj.field->shape) t.elems.push_back(StaticValue::of_int(n));
+      return t;
+    }
+    raise("AttributeError", "no attribute '" + name + "'", loc);
+  }
+  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>&, SourceLoc loc) override {
+    if (fn.kind == StaticValue::Kind::builtin && fn.s == "ti.template") return fn;
+    raise("TypeError", "not callable at compile time", loc);
+  }
+};
+
+struct Fixture {
+  SourceSet sources;
+  std::unique_ptr<ast::Module> mod;
+  Program prog{Config{}};
+  TableHost host;
+
+  explicit Fixture(const std::string& src) {
+    mod = ast::parse(sources.add("k.py", src));
+    StaticValue ti;
+    ti.kind = StaticValue::Kind::module;
+    ti.s = "ti";
+    host.globals["ti"] = ti;
+    for (const char* b : {"range", "print", "int", "float", "abs", "max", "min", "len"})
+      host.globals[b] = StaticValue::of_builtin(b);
+    for (auto* s : mod->body) {
+      if (s->kind != ast::StmtKind::FunctionDef) continue;
+      auto* f = s->as<ast::FunctionDef>();
+      StaticValue v;
+      v.kind = f->decorators.empty() || ast::unparse(f->decorators[0]) == "ti.func" ? StaticValue::Kind::func
+                                                                                      : StaticValue::Kind::kernel;
+      v.def = f;
+      host.globals[f->name] = v;
+    }
+  }
+  void field(const std::string& name, Prim p, std::vector<int64_t> shape) {
+    StaticValue v;
+    v.kind = StaticValue::Kind::field;
+    v.field = prog.create_dense_field(p, shape, name, {});
+    host.globals[name] = v;
+  }
+  // Lowers kernel `name` with scalar args of the given types; returns the IR after passes.
+  std::string lower(const std::string& name, std::vector<Prim> args = {}) {
+    KernelRequest req;
+    req.def = host.globals.at(name).def;
+    for (size_t i = 0; i < args.size(); i++) {
+      ArgSpec a;
+      a.name = req.def->args.args[i]->name;
+      a.prim = args[i];
+      req.args.push_back(a);
+    }
+    LoweredKernel lk = lower_kernel(req, host, prog);
+    ir::run_pipeline(*lk.kernel, true);
+    warnings = lk.warnings;
+    return ir::print_kernel(*lk.kernel);
+  }
+  std::string error(const std::string& name, std::vector<Prim> args = {}) {
+    try {
+      lower(name, args);
+    } catch (const Error& e) {
+      return e.kind + ": " + e.message + " @" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col);
+    }
+    return "no error";
+  }
+  std::vector<std::string> warnings;
+};
+
+}  // namespace
+
+TEST_CASE("a range-for becomes a parallel task; constants fold") {
+  Fixture f(R"(
+@ti.kernel
+def k():
+    for i in range(10):
+        if i < 4:
+            print(i)
+)");
+  std::string ir = f.lower("k");
+  CHECK(ir.find("offloaded range_for(0, 10)") != std::string::npos);
+  CHECK(ir.find("cmp_lt") != std::string::npos);
+  CHECK(ir.find("print") != std::string::npos);
+}
+
+TEST_CASE("top-level statements around a loop become serial tasks; locals cross through temps") {
+  Fixture f(R"(
+@ti.kernel
+def k(n: ti.i32) -> ti.i32:
+    s = n * 2
+    for i in range(n):
+        x[i] = s
+    return s + 1
+)");
+  f.field("x", Prim::i32, {16});
+  std::string ir = f.lower("k", {Prim::i32});
+  CHECK(ir.find("offloaded serial") != std::string::npos);
+  CHECK(ir.find("offloaded range_for(0, tmp(offset=0B))") != std::string::npos);
+  CHECK(ir.find("global tmp var") != std::string::npos);
+  CHECK(ir.find("global ptr [S2place<i32>]") != std::string::npos);
+}
+
+TEST_CASE("issue example: struct-for over a dense 2-D field with an inlined func") {
+  Fixture f(R"(
+@ti.func
+def weight(i: ti.i32, j: ti.i32) -> ti.f32:
+    return (i * 8 + j) / 2
+
+@ti.kernel
+def fill(scale: ti.f32):
+    for i, j in x:
+        x[i, j] = weight(i, j) * scale
+        if x[i, j] > 10:
+            total[None] += 1
+)");
+  f.field("x", Prim::f32, {8, 8});
+  f.field("total", Prim::i32, {});
+  std::string ir = f.lower("fill", {Prim::f32});
+  CHECK(ir.find("offloaded range_for(0, 64)") != std::string::npos);
+  CHECK(ir.find("atomic add") != std::string::npos);
+  CHECK(f.warnings.empty());
+}
+
+TEST_CASE("promotion and implicit casts") {
+  Fixture f(R"(
+@ti.kernel
+def k() -> ti.i32:
+    a = 1
+    a = 3.14
+    return a
+)");
+  std::string ir = f.lower("k");
+  REQUIRE(f.warnings.size() == 1);
+  CHECK(f.warnings[0].find("may lose precision") != std::string::npos);
+}
+
+TEST_CASE("compile errors name the line") {
+  SUBCASE("float condition") {
+    Fixture f("@ti.kernel\ndef k(a: ti.f32):\n    if a:\n        pass\n");
+    CHECK(f.error("k", {Prim::f32}).rfind("TypeError: the condition has type f32", 0) == 0);
+    CHECK(f.error("k", {Prim::f32}).find("@3:8") != std::string::npos);
+  }
+  SUBCASE("assigning a kernel argument") {
+    Fixture f("@ti.kernel\ndef k(a: ti.i32):\n    a = 1\n");
+    CHECK(f.error("k", {Prim::i32}).rfind("SyntaxError: kernel argument 'a' is immutable", 0) == 0);
+  }
+  SUBCASE("return without annotation") {
+    Fixture f("@ti.kernel\ndef k():\n    return 1\n");
+    CHECK(f.error("k").find("no return type annotation") != std::string::npos);
+  }
+  SUBCASE("break in the parallel loop") {
+    Fixture f("@ti.kernel\ndef k():\n    for i in range(3):\n        break\n");
+    CHECK(f.error("k").find("'break' is not allowed in the outermost for loop") != std::string::npos);
+    CHECK(f.error("k").find("@4:9") != std::string::npos);
+  }
+  SUBCASE("break in a serialized loop is fine") {
+    Fixture f("@ti.kernel\ndef k():\n    ti.loop_config(serialize=True)\n    for i in range(3):\n        break\n");
+    CHECK(f.error("k") == "no error");
+  }
+  SUBCASE("out-of-range literal") {
+    Fixture f("@ti.kernel\ndef k():\n    a = ti.u8(300)\n");
+    CHECK(f.error("k").rfind("OverflowError: the literal 300 is out of range for u8", 0) == 0);
+  }
+  SUBCASE("kernel calling a kernel") {
+    Fixture f("@ti.kernel\ndef a():\n    pass\n@ti.kernel\ndef k():\n    a()\n");
+    CHECK(f.error("k").find("kernels cannot call kernels") != std::string::npos);
+  }
+  SUBCASE("undefined name") {
+    Fixture f("@ti.kernel\ndef k():\n    b = c + 1\n");
+    CHECK(f.error("k") == "NameError: name 'c' is not defined @3:9");
+  }
+  SUBCASE("variables are block-scoped") {
+    Fixture f("@ti.kernel\ndef k(n: ti.i32) -> ti.i32:\n    if n > 0:\n        m = 1\n    return m\n");
+    CHECK(f.error("k", {Prim::i32}) == "NameError: name 'm' is not defined @5:12");
+  }
+}
