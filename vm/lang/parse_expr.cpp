@@ -264,6 +264,7 @@ Expr* Parser::paren() {
   SourceLoc open = take().loc;
   if (accept_op(")")) return fin(node<Tuple>(open));
   Expr* first = star_expression();
+  comma_check(first);
   if (at_kw("for")) {
     auto* g = node<GeneratorExp>(open);
     g->elt = first;
@@ -280,6 +281,7 @@ Expr* Parser::paren() {
   while (accept_op(",")) {
     if (at_op(")")) break;
     t->elts.push_back(star_expression());
+    comma_check(t->elts.back());
   }
   expect_op(")");
   return fin(t);
@@ -289,6 +291,7 @@ Expr* Parser::list_display() {
   SourceLoc open = take().loc;
   if (accept_op("]")) return fin(node<List>(open));
   Expr* first = star_expression();
+  comma_check(first);
   if (at_kw("for")) {
     auto* c = node<ListComp>(open);
     c->elt = first;
@@ -301,6 +304,7 @@ Expr* Parser::list_display() {
   while (accept_op(",")) {
     if (at_op("]")) break;
     l->elts.push_back(star_expression());
+    comma_check(l->elts.back());
   }
   expect_op("]");
   return fin(l);
@@ -317,11 +321,13 @@ Expr* Parser::brace_display() {
     if (accept_op("**")) {
       d->keys.push_back(nullptr);
       d->values.push_back(binary(0));
+      comma_check(d->values.back());
     } else {
       Expr* k = star_expression();
       if (!at_op(":")) error("set literals are not supported", open);
       take();
       Expr* v = expression();
+      comma_check(v);
       if (first && at_kw("for")) {
         auto* c = node<DictComp>(open);
         c->key = k;
@@ -343,12 +349,14 @@ Expr* Parser::brace_display() {
 Expr* Parser::slices() {
   SourceLoc s = peek().loc;
   Expr* first = slice_item();
+  comma_check(first);
   if (!at_op(",")) return first;
   auto* t = node<Tuple>(s);
   t->elts.push_back(first);
   while (accept_op(",")) {
     if (at_op("]")) break;
     t->elts.push_back(slice_item());
+    comma_check(t->elts.back());
   }
   return fin(t);
 }
@@ -374,14 +382,16 @@ void Parser::call_args(Call* call) {
   while (!at_op(")")) {
     const Token& t = peek();
     if (t.op("*")) {
+      if (seen_kwunpack) error("iterable argument unpacking follows keyword argument unpacking", t.loc);
       auto* s = node<Starred>(take().loc);
       s->value = expression();
-      if (seen_kwunpack) error("iterable argument unpacking follows keyword argument unpacking", s->loc);
       call->args.push_back(fin(s));
+      comma_check(s);
     } else if (t.op("**")) {
       auto* k = node<Keyword>(take().loc);
       k->value = expression();
       call->keywords.push_back(fin(k));
+      comma_check(k->value);
       seen_kwunpack = true;
     } else if (t.kind == Tok::Name && !is_keyword(t.text) && peek(1).op("=")) {
       auto* k = node<Keyword>(t.loc);
@@ -391,6 +401,7 @@ void Parser::call_args(Call* call) {
       for (auto* other : call->keywords)
         if (other->arg == k->arg) error("keyword argument repeated: " + k->arg, k->loc);
       call->keywords.push_back(fin(k));
+      comma_check(k->value);
       seen_kw = true;
     } else {
       Expr* e = expression();
@@ -410,6 +421,7 @@ void Parser::call_args(Call* call) {
       if (seen_kwunpack) error("positional argument follows keyword argument unpacking", e->loc);
       if (seen_kw) error("positional argument follows keyword argument", e->loc);
       call->args.push_back(e);
+      comma_check(e);
     }
     if (!accept_op(",")) break;
   }

@@ -162,8 +162,7 @@ void Parser::replacement_field(uint32_t& p, uint32_t end, bool raw, ExprList& ou
   try {
     value = sub.fstring_replacement();
   } catch (Error& e) {
-    if (e.message.rfind("f-string", 0) != 0) throw Error(e.kind, "f-string: " + e.message, e.loc);
-    throw;
+    error_kind(e.kind.c_str(), e.message.rfind("f-string", 0) == 0 ? e.message : "f-string: " + e.message, e.loc);
   }
 
   auto* fv = node<FormattedValue>(open);

@@ -35,7 +35,7 @@ bool Parser::accept_kw(const char* k) {
 void Parser::expect_op(const char* o) {
   if (accept_op(o)) return;
   std::string s = o;
-  if (s == ":" || s == ")" || s == "]" || s == "}" || s == "(") error("expected '" + s + "'", peek().loc);
+  if (s == ":" || s == "(") error("expected '" + s + "'", peek().loc);
   invalid_syntax();
 }
 
@@ -52,13 +52,43 @@ std::string Parser::expect_name() {
   return take().text;
 }
 
-void Parser::error(const std::string& msg, SourceLoc loc) { raise("SyntaxError", msg, loc); }
+void Parser::error(const std::string& msg, SourceLoc loc) { error_kind("SyntaxError", msg, loc); }
+
+void Parser::error_kind(const char* kind, const std::string& msg, SourceLoc loc) {
+  failed_ = true;
+  failed_in_brackets_ = !buf_.empty() && buf_.front().depth > 0;
+  raise(kind, msg, loc);
+}
 
 void Parser::invalid_syntax() {
   const Token& t = peek();
-  if (t.kind == Tok::Indent) raise("IndentationError", "unexpected indent", t.loc);
-  if (t.kind == Tok::Dedent) raise("IndentationError", "unexpected unindent", t.loc);
+  if (t.kind == Tok::Indent) error_kind("IndentationError", "unexpected indent", t.loc);
+  if (t.kind == Tok::Dedent) error_kind("IndentationError", "unexpected unindent", t.loc);
   error("invalid syntax", t.loc);
+}
+
+// Inside brackets, `a b` is most likely a missing comma.
+void Parser::comma_check(const Expr* elem) {
+  const Token& t = peek();
+  if (!starts_expr(t) || t.kw("not") || t.op("*") || t.op("-") || t.op("+")) return;
+  if (elem->kind == ExprKind::Name && t.kind == Tok::String) return;
+  error("invalid syntax. Perhaps you forgot a comma?", elem->loc);
+}
+
+// CPython tokenizes the rest of the source before reporting a parser error,
+// and a tokenizer error found there wins. "'(' was never closed" wins only
+// over the errors that an unclosed bracket typically causes.
+void Parser::prefer_tokenizer_error(const Error& parser_error) {
+  try {
+    while (lex_.next().kind != Tok::End) {
+    }
+  } catch (const Error& e) {
+    if (!e.message.ends_with("was never closed")) throw;
+    const std::string& m = parser_error.message;
+    if (failed_in_brackets_ && (m == "invalid syntax" || m == "invalid syntax. Perhaps you forgot a comma?" ||
+                                m == "expected 'else' after 'if' expression"))
+      throw;
+  }
 }
 
 // ---- assignment targets ----------------------------------------------------
@@ -347,7 +377,7 @@ Body Parser::block(const std::string& after) {
   }
   take();
   if (peek().kind != Tok::Indent)
-    raise("IndentationError", "expected an indented block after " + after, peek().loc);
+    error_kind("IndentationError", "expected an indented block after " + after, peek().loc);
   take();
   while (peek().kind != Tok::Dedent && peek().kind != Tok::End) statement(b);
   if (peek().kind == Tok::Dedent) take();
@@ -478,7 +508,14 @@ std::unique_ptr<Module> parse(const SourceFile* file) {
   auto mod = std::make_unique<Module>();
   mod->file = file;
   lang::Parser p(mod.get(), lang::Lexer(file));
-  mod->body = p.file_input();
+  try {
+    mod->body = p.file_input();
+  } catch (const Error& e) {
+    if (!p.failed_) throw;  // the tokenizer's own error
+    Error original = e;
+    p.prefer_tokenizer_error(original);
+    throw original;
+  }
   return mod;
 }
 

@@ -38,6 +38,9 @@ class Parser {
   std::string expect_name();      // an identifier (not a keyword)
   [[noreturn]] void error(const std::string& msg, SourceLoc loc);
   [[noreturn]] void invalid_syntax();  // at the next token
+  [[noreturn]] void error_kind(const char* kind, const std::string& msg, SourceLoc loc);
+  void comma_check(const Expr* elem);
+  void prefer_tokenizer_error(const Error& parser_error);
 
   template <class T> T* node(SourceLoc loc) { return mod_->make<T>(loc); }
   template <class T> T* fin(T* n) { n->end = prev_end_; return n; }
@@ -95,6 +98,8 @@ class Parser {
   Lexer lex_;
   std::deque<Token> buf_;
   SourceLoc prev_end_;  // end of the last consumed token that has text
+  bool failed_ = false;             // the parser (not the lexer) raised
+  bool failed_in_brackets_ = false; // ... at a token inside brackets
 };
 
 // The noun Python uses for an expression in "cannot assign to <noun>".
