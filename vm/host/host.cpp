@@ -1,0 +1,93 @@
+// host.h: sessions over one Evaluator.
+#include "vm/host/host.h"
+
+#include "vm/host/evaluator.h"
+#include "vm/host/ti_state.h"
+#include "vm/lang/ast.h"
+
+namespace kiln {
+
+Host::Host() = default;
+Host::~Host() = default;
+
+std::unique_ptr<Host> make_host(HostOptions options) {
+  auto h = std::make_unique<Host>();
+  h->ev = std::make_unique<host::Evaluator>();
+  if (options.out) h->ev->out = options.out;
+  if (options.err) h->ev->err = options.err;
+  h->ev->argv = options.argv;
+  host::configure_ti(*h->ev, options);
+  h->options = std::move(options);
+  return h;
+}
+
+namespace {
+
+// SystemExit at top level: Python prints a non-int code's str() to stderr
+// and exits 1; an int code is the exit status; None is 0.
+[[noreturn]] void system_exit(host::Evaluator& ev, const host::Value& exc) {
+  host::Value code;
+  auto* inst = exc.as<host::InstanceObj>();
+  auto it = inst->attrs.find("code");
+  if (it != inst->attrs.end()) code = it->second;
+  if (code.is_none()) throw SystemExit(0);
+  if (code.is_int_like()) throw SystemExit((int)code.as_int());
+  ev.err(ev.str(code) + "\n");
+  throw SystemExit(1);
+}
+
+void run(Host& h, const std::string& path, std::string text, bool interactive) {
+  host::Evaluator& ev = *h.ev;
+  const SourceFile* file = ev.sources.add(path, std::move(text));
+  ev.asts.push_back(ast::parse(file));
+  const ast::Module& m = *ev.asts.back();
+  try {
+    if (!interactive) {
+      ev.run_module(m, ev.main_env);
+    } else {
+      // Each statement alone, echoing expression values like Python's REPL.
+      for (auto* s : m.body) {
+        ast::Module one;
+        one.file = m.file;
+        one.body.push_back(s);
+        if (s->kind == ast::StmtKind::ExprStmt) {
+          host::Frame f;
+          f.name = "<module>";
+          f.env = ev.main_env.get();
+          f.cur = s->loc;
+          ev.frames.push_back(f);
+          try {
+            host::Value v = ev.eval(s->as<ast::ExprStmt>()->value, *ev.main_env);
+            ev.frames.pop_back();
+            if (!v.is_none()) ev.out(ev.repr(v) + "\n");
+          } catch (Error& e) {
+            e.traceback.insert(e.traceback.begin(), TraceFrame{ev.frames.back().cur, "<module>"});
+            ev.frames.pop_back();
+            throw;
+          }
+        } else {
+          ev.run_module(one, ev.main_env);
+        }
+        one.body.clear();
+      }
+    }
+  } catch (host::PyError& e) {
+    if (e.exc.as<host::InstanceObj>()->cls->is_subclass_of(ev.exception_class("SystemExit").get()))
+      system_exit(ev, e.exc);
+    throw;
+  } catch (Error&) {
+    throw;
+  } catch (std::exception& e) {
+    // A bug below us must not take the session down with it.
+    throw Error("InternalError", e.what());
+  }
+}
+
+}  // namespace
+
+void run_source(Host& h, const std::string& path, std::string text) { run(h, path, std::move(text), false); }
+void run_interactive(Host& h, const std::string& name, std::string text) { run(h, name, std::move(text), true); }
+
+const std::vector<KernelDump>& compiled_kernels(const Host& h) { return host::ti_kernel_dumps(*h.ev); }
+
+}  // namespace kiln

@@ -1,0 +1,80 @@
+// The host evaluator's public face: what the CLI (tools/main.cpp), the REPL
+// and the embedding API call to run Python-dialect source.
+//
+//   auto host = kiln::make_host({.argv = {"prog.py", "arg1"}});
+//   try {
+//     kiln::run_source(*host, "prog.py", text);
+//   } catch (const kiln::SystemExit& e) {
+//     return e.code;                       // sys.exit(n); a message was already printed
+//   } catch (const kiln::Error& e) {
+//     fputs(kiln::format_error(e).c_str(), stderr);   // uncaught exception, traceback filled
+//     return 1;
+//   }
+//
+// Host `print` and kernel `print` go to HostOptions::out in program order
+// (by default fwrite to stdout); warnings and sys.stderr go to `err` (by
+// default stderr, after flushing stdout).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vm/support/diag.h"
+
+namespace kiln {
+
+namespace host {
+class Evaluator;
+}
+
+struct HostOptions {
+  std::vector<std::string> argv;  // sys.argv (argv[0] = the script path)
+  bool force_debug = false;       // as if every ti.init passed debug=True
+  bool force_print_ir = false;    // as if every ti.init passed print_ir=True
+  std::string engine;             // "" = the default ("interp"), else the engine name
+  // Output sinks; empty means stdout / stderr.
+  std::function<void(std::string_view)> out;
+  std::function<void(std::string_view)> err;
+};
+
+// One VM session: the __main__ module's globals persist across run_source calls.
+struct Host {
+  HostOptions options;
+  std::unique_ptr<host::Evaluator> ev;
+  Host();
+  ~Host();
+};
+
+std::unique_ptr<Host> make_host(HostOptions options);
+
+// sys.exit()/SystemExit reached the top level. `code` is the process exit
+// status (0 for sys.exit() / sys.exit(None), the int given, or 1 when the
+// argument was not an int, in which case its str() was already written to err).
+struct SystemExit : std::exception {
+  int code = 0;
+  explicit SystemExit(int c) : code(c) {}
+  const char* what() const noexcept override { return "SystemExit"; }
+};
+
+// Parses and runs `text` as module `path` in the host's __main__ globals.
+// Throws kiln::Error for syntax errors and uncaught exceptions (kind = the
+// exception class name, loc = the failing expression, traceback = host frames,
+// outermost first), kiln::SystemExit for sys.exit.
+void run_source(Host& h, const std::string& path, std::string text);
+
+// As run_source, for the REPL: after each top-level expression statement
+// whose value is not None, writes repr(value) + "\n" to out (as Python's
+// interactive mode does).
+void run_interactive(Host& h, const std::string& name, std::string text);
+
+// Every kernel compiled so far, in compilation order (for `kiln dis`).
+struct KernelDump {
+  std::string name;      // qualified name: "fill", "Sim.step"
+  std::string ir;        // ir::print_kernel after the pass pipeline
+  std::string bytecode;  // CompiledKernel::disassemble()
+};
+const std::vector<KernelDump>& compiled_kernels(const Host& h);
+
+}  // namespace kiln
