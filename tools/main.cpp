@@ -1,1 +1,194 @@
-int main() { return 0; }
+// The `kiln` executable: run a program, disassemble its kernels.
+//
+//   kiln run FILE [ARGS...] [--print-ir] [--debug] [--engine=NAME]
+//   kiln dis FILE [KERNEL]
+//   kiln --version | --help
+//
+// Exit status: 0 on success, 1 on a user error (message on stderr), the code
+// of sys.exit(n), 2 on bad command-line usage.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "vm/host/host.h"
+
+#ifndef KILN_VERSION
+#define KILN_VERSION "0.1.0"
+#endif
+
+namespace {
+
+const char* kUsage =
+    "kiln " KILN_VERSION " - a VM for Taichi-dialect Python kernels\n"
+    "\n"
+    "usage:\n"
+    "  kiln run FILE [ARGS...]   run a program; ARGS become sys.argv[1:]\n"
+    "      --print-ir            print each kernel's IR to stderr as it compiles\n"
+    "                            (same as ti.init(print_ir=True))\n"
+    "      --debug               enable kernel asserts (same as ti.init(debug=True))\n"
+    "      --engine=NAME         CPU engine: interp (default; also $KILN_ENGINE)\n"
+    "  kiln dis FILE [KERNEL]    run FILE, then print the IR and the bytecode (with\n"
+    "                            source lines) of every kernel it compiled, or of KERNEL\n"
+    "  kiln --version            print the version\n"
+    "  kiln --help               print this help\n"
+    "\n"
+    "A program is a Python file in the Taichi dialect: `import taichi as ti` (or\n"
+    "`import kiln as ti`), @ti.kernel, @ti.func, ti.field, ... Kernel and host print\n"
+    "go to stdout in program order; errors go to stderr with their kind, file:line:col\n"
+    "and the source line with a caret, and make kiln exit with status 1.\n";
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+struct RunArgs {
+  std::string file;
+  std::vector<std::string> argv;
+  kiln::HostOptions opts;
+};
+
+// Runs a program; returns the process exit status.
+int run_program(RunArgs& ra, kiln::Host** keep = nullptr, std::unique_ptr<kiln::Host>* owner = nullptr) {
+  std::string text;
+  if (ra.file == "-") {
+    std::stringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+  } else if (!read_file(ra.file, text)) {
+    std::fprintf(stderr, "kiln: cannot open '%s': %s\n", ra.file.c_str(), std::strerror(errno));
+    return 2;
+  }
+  ra.opts.argv = ra.argv;
+  auto host = kiln::make_host(ra.opts);
+  int status = 0;
+  try {
+    kiln::run_source(*host, ra.file == "-" ? "<stdin>" : ra.file, std::move(text));
+  } catch (const kiln::SystemExit& e) {
+    status = e.code;
+  } catch (const kiln::Error& e) {
+    std::fflush(stdout);
+    std::fputs(kiln::format_error(e).c_str(), stderr);
+    status = 1;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fputs("MemoryError: out of memory\n", stderr);
+    status = 1;
+  } catch (const std::exception& e) {
+    // A bug in Kiln, not in the program: say so rather than crash.
+    std::fflush(stdout);
+    std::fprintf(stderr, "InternalError: %s\n  (this is a bug in Kiln; please report it)\n", e.what());
+    status = 1;
+  }
+  std::fflush(stdout);
+  if (owner) *owner = std::move(host);
+  return status;
+}
+
+int cmd_run(int argc, char** argv) {
+  RunArgs ra;
+  bool flags_done = false;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    if (!flags_done && ra.file.empty() && a.rfind("--", 0) == 0) {
+      if (a == "--print-ir") ra.opts.force_print_ir = true;
+      else if (a == "--debug") ra.opts.force_debug = true;
+      else if (a.rfind("--engine=", 0) == 0) ra.opts.engine = a.substr(9);
+      else if (a == "--") flags_done = true;
+      else {
+        std::fprintf(stderr, "kiln run: unknown option '%s' (see kiln --help)\n", a.c_str());
+        return 2;
+      }
+      continue;
+    }
+    if (ra.file.empty()) {
+      ra.file = a;
+      ra.argv.push_back(a);
+    } else if (a == "--print-ir" && ra.argv.size() == 1) {
+      ra.opts.force_print_ir = true;  // `kiln run FILE --print-ir` reads naturally too
+    } else if (a == "--debug" && ra.argv.size() == 1) {
+      ra.opts.force_debug = true;
+    } else {
+      ra.argv.push_back(a);
+    }
+  }
+  if (ra.file.empty()) {
+    std::fputs("kiln run: missing FILE (see kiln --help)\n", stderr);
+    return 2;
+  }
+  if (ra.opts.engine.empty())
+    if (const char* e = std::getenv("KILN_ENGINE")) ra.opts.engine = e;
+  return run_program(ra);
+}
+
+int cmd_dis(int argc, char** argv) {
+  if (argc < 1 || argc > 2) {
+    std::fputs("usage: kiln dis FILE [KERNEL]\n", stderr);
+    return 2;
+  }
+  RunArgs ra;
+  ra.file = argv[0];
+  ra.argv.push_back(ra.file);
+  std::string only = argc == 2 ? argv[1] : "";
+  std::unique_ptr<kiln::Host> host;
+  // The program's own output goes to stderr so that stdout is the listing.
+  ra.opts.out = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); };
+  int status = run_program(ra, nullptr, &host);
+  if (!host) return status;
+  bool found = false;
+  for (const auto& k : kiln::compiled_kernels(*host)) {
+    if (!only.empty() && k.name != only) continue;
+    found = true;
+    std::printf("=== kernel %s: IR ===\n%s\n=== kernel %s: bytecode ===\n%s\n", k.name.c_str(), k.ir.c_str(),
+                k.name.c_str(), k.bytecode.c_str());
+  }
+  if (!found) {
+    if (!only.empty())
+      std::fprintf(stderr, "kiln dis: no kernel named '%s' was compiled while running %s\n", only.c_str(), ra.file.c_str());
+    else
+      std::fprintf(stderr, "kiln dis: %s compiled no kernels (kernels compile when first called)\n", ra.file.c_str());
+    return status ? status : 1;
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    // No arguments: a program on a pipe runs like `kiln run -`; the
+    // interactive REPL arrives with its own issue.
+    if (!isatty(0)) {
+      RunArgs ra;
+      ra.file = "-";
+      ra.argv.push_back("-");
+      if (const char* e = std::getenv("KILN_ENGINE")) ra.opts.engine = e;
+      return run_program(ra);
+    }
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "-V") {
+    std::printf("kiln %s\n", KILN_VERSION);
+    return 0;
+  }
+  if (cmd == "run") return cmd_run(argc - 2, argv + 2);
+  if (cmd == "dis") return cmd_dis(argc - 2, argv + 2);
+  std::fprintf(stderr, "kiln: unknown command '%s' (see kiln --help)\n", cmd.c_str());
+  return 2;
+}

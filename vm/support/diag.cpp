@@ -54,9 +54,13 @@ std::string format_location(const SourceLoc& loc) {
 std::string format_error(const Error& e) {
   std::string out = what_of(e.kind, e.message) + "\n" + format_location(e.loc);
   for (auto& n : e.notes) out += "  note: " + n + "\n";
-  if (!e.traceback.empty()) {
+  // The innermost frame is the caret block above; list the callers that led there.
+  size_t n = e.traceback.size();
+  if (n && e.traceback.back().loc.file == e.loc.file && e.traceback.back().loc.line == e.loc.line) n--;
+  if (n) {
     out += "Traceback (most recent call last):\n";
-    for (auto& f : e.traceback) {
+    for (size_t i = 0; i < n; i++) {
+      const TraceFrame& f = e.traceback[i];
       out += "  File \"" + (f.loc.file ? f.loc.file->path : std::string("?")) + "\", line " +
              std::to_string(f.loc.line) + ", in " + f.function + "\n";
       if (f.loc.known()) {

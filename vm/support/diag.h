@@ -10,8 +10,8 @@
 //       x = ti.Vector([1, 1])
 //           ^
 //
-// followed, for errors raised while host code ran, by the traceback lines
-// (innermost last, as Python prints them, but after the caret block).
+// followed, when the error happened inside calls, by a traceback of the callers
+// (outermost first, as Python prints them; the innermost frame is the caret block).
 #pragma once
 #include <cstdint>
 #include <memory>
