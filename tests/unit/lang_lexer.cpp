@@ -152,6 +152,8 @@ TEST_CASE("string errors") {
   CHECK(err("s = 'abc") == "SyntaxError: unterminated string literal (detected at line 1) @1:5");
   CHECK(err("s = \"\"\"abc\n\nx") ==
         "SyntaxError: unterminated triple-quoted string literal (detected at line 3) @1:5");
+  CHECK(err("s = \"\"\"abc\n\nx\n") ==  // a final newline starts no new line
+        "SyntaxError: unterminated triple-quoted string literal (detected at line 3) @1:5");
   CHECK(err("s = '\\x4'") == "SyntaxError: (unicode error) truncated \\x escape @1:5");
 }
 
@@ -168,7 +170,11 @@ TEST_CASE("indentation errors") {
   CHECK(err("if 1:\n        x\n\ty\n") == "TabError: inconsistent use of tabs and spaces in indentation @3:2");
   CHECK(err("if 1:\n    x\n\ty\n") == "TabError: inconsistent use of tabs and spaces in indentation @3:2");
   CHECK(err("x = 1 \\ y") == "SyntaxError: unexpected character after line continuation character @1:8");
-  CHECK(err("x = $") == "SyntaxError: invalid syntax @1:5");
+  CHECK(kinds("x = $?") == "N:x = $ ? NL END");  // the parser rejects these, as in CPython
+  CHECK(err("x\x01") == "SyntaxError: invalid non-printable character U+0001 @1:2");
+  CHECK(err("price = 5\xe2\x82\xac") == "SyntaxError: invalid character '\xe2\x82\xac' (U+20AC) @1:10");
+  CHECK(err("s = \xe2\x80\x9chi\xe2\x80\x9d") == "SyntaxError: invalid character '\xe2\x80\x9c' (U+201C) @1:5");
+  CHECK(kinds("\xc3\xa9t\xc3\xa9 = 1") == "N:\xc3\xa9t\xc3\xa9 = I:1 NL END");  // non-ASCII letters are fine
 }
 
 TEST_CASE("range mode lexes a slice of the file with true positions") {

@@ -623,6 +623,18 @@ TEST_CASE("syntax errors: CPython's messages at the offending token") {
   CHECK(err("x = 1 if y else") == "SyntaxError: invalid syntax @1:16");
   CHECK(err("print 'x'") == "SyntaxError: invalid syntax @1:7");
   CHECK(err("x = class") == "SyntaxError: invalid syntax @1:5");
+  CHECK(err("x = $a") == "SyntaxError: invalid syntax @1:5");
+  CHECK(err("a b\nx = `\ns = 'abc") == "SyntaxError: unterminated string literal (detected at line 3) @3:5");
+  // "expected ':'": always after def/else/try/finally, else only at the end of the line
+  CHECK(err("while x y:\n pass") == "SyntaxError: invalid syntax @1:9");
+  CHECK(err("while x\n pass") == "SyntaxError: expected ':' @1:8");
+  CHECK(err("class A x:\n pass") == "SyntaxError: invalid syntax @1:9");
+  CHECK(err("def f() x:\n pass") == "SyntaxError: expected ':' @1:9");
+  CHECK(err("if x:\n pass\nelse x:\n pass") == "SyntaxError: expected ':' @3:6");
+  CHECK(err("try x:\n pass") == "SyntaxError: expected ':' @1:5");
+  CHECK(err("def f x(): pass") == "SyntaxError: expected '(' @1:7");
+  CHECK(err("a - b:\n  pass") == "SyntaxError: invalid syntax @1:7");
+  CHECK(err("a - b: int") == "SyntaxError: illegal target for annotation @1:1");
   CHECK(err("x = {1, 2}") == "SyntaxError: set literals are not supported @1:5");
   CHECK(err("f(a b)") == "SyntaxError: invalid syntax. Perhaps you forgot a comma? @1:3");
   CHECK(err("x = [1, 2 3]") == "SyntaxError: invalid syntax. Perhaps you forgot a comma? @1:9");
@@ -702,7 +714,8 @@ TEST_CASE("call and parameter errors") {
   CHECK(err("def f(*): pass") == "SyntaxError: named arguments must follow bare * @1:7");
   CHECK(err("def f(**k, a): pass") == "SyntaxError: arguments cannot follow var-keyword argument @1:12");
   CHECK(err("def f(*a, *b): pass") == "SyntaxError: * argument may appear only once @1:11");
-  CHECK(err("lambda x: (yield)") == "SyntaxError: invalid syntax @1:12");
+  CHECK(err("lambda x: (yield)") == "SyntaxError: 'yield' is not supported by Kiln @1:12");
+  CHECK(err("lambda x y: 1") == "SyntaxError: invalid syntax @1:10");
 }
 
 TEST_CASE("try statement errors") {
@@ -814,4 +827,12 @@ assert math.isclose(pixels[0, 0], 1.0) or True, f"unexpected {pixels[0, 0]=}"
   CHECK(pos(j->values[5]->as<FormattedValue>()->value) == "55:56");
   auto* as = m->body[11]->as<Assert>();
   CHECK(fdump(as->msg) == "J['unexpected pixels[0, 0]=' {pixels[0, 0]!r}]");
+}
+
+TEST_CASE("unsupported Python features get a clear message") {
+  CHECK(err("if (n := len(a)) > 3: pass") == "SyntaxError: assignment expressions (':=') are not supported by Kiln @1:7");
+  CHECK(err("x = b'abc'") == "SyntaxError: bytes literals are not supported by Kiln @1:5");
+  CHECK(err("def g():\n    yield 1") == "SyntaxError: 'yield' is not supported by Kiln @2:5");
+  CHECK(err("class A(metaclass=M): pass") == "SyntaxError: class keyword arguments (metaclass=...) are not supported @1:9");
+  CHECK(err("next((e for e in x), None)") == "ok");
 }

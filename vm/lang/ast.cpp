@@ -95,11 +95,36 @@ std::string float_repr(double v) {
   return neg ? "-" + out : out;
 }
 
+// The non-ASCII code points that Python's str.isprintable() rejects and repr
+// escapes, for the ranges that occur in practice: C1 controls, Unicode
+// spaces other than ' ', format characters, line/paragraph separators.
+bool unprintable(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || (cp >= 0x2000 && cp <= 0x200F) ||
+         (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF ||
+         (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0xE000 && cp <= 0xF8FF) || cp == 0x1680 || cp == 0x180E ||
+         (cp >= 0xFFF9 && cp <= 0xFFFB);
+}
+
 // Python's repr(str): single quotes unless the text has ' and no ".
 std::string str_repr(const std::string& s, char quote = 0) {
   if (!quote) quote = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
   std::string out(1, quote);
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size(); i++) {
+    unsigned char c = s[i];
+    if (c >= 0x80) {  // keep printable non-ASCII; escape the invisible code points Python escapes
+      size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+      uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+      for (size_t k = 1; k < n && i + k < s.size(); k++) cp = cp << 6 | (s[i + k] & 0x3F);
+      if (unprintable(cp)) {
+        char b[16];
+        snprintf(b, sizeof b, cp < 0x100 ? "\\x%02x" : cp < 0x10000 ? "\\u%04x" : "\\U%08x", cp);
+        out += b;
+      } else {
+        out.append(s, i, n);
+      }
+      i += n - 1;
+      continue;
+    }
     if (c == quote || c == '\\') out += '\\', out += (char)c;
     else if (c == '\n') out += "\\n";
     else if (c == '\r') out += "\\r";

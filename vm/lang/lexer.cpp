@@ -15,6 +15,34 @@ bool ident_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (unsigned char)c >= 0x80;
 }
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+// Decodes the UTF-8 sequence at s[i]; n gets its length.
+uint32_t decode_utf8(std::string_view s, uint32_t i, uint32_t& n) {
+  unsigned char c = s[i];
+  n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+  for (uint32_t k = 1; k < n; k++) {
+    if (i + k >= s.size() || ((unsigned char)s[i + k] & 0xC0) != 0x80) return n = 1, 0xFFFD;
+    cp = cp << 6 | (s[i + k] & 0x3F);
+  }
+  return cp;
+}
+
+// Non-ASCII code points that cannot be part of an identifier. Python uses the
+// Unicode XID tables; this rejects the symbol and punctuation blocks people
+// actually paste into code (currency, smart quotes, arrows, math, emoji), so
+// that they get CPython's "invalid character" message.
+bool non_identifier(uint32_t cp) {
+  if (cp >= 0x80 && cp <= 0xBF) return cp != 0xAA && cp != 0xB5 && cp != 0xBA;
+  if (cp == 0xD7 || cp == 0xF7 || cp == 0xFFFD) return true;
+  if (cp >= 0x2000 && cp <= 0x2BFF)  // punctuation .. misc symbols, minus letter-like blocks
+    return !(cp >= 0x2070 && cp <= 0x209F) && !(cp >= 0x2100 && cp <= 0x218F) && cp != 0x203F && cp != 0x2040;
+  if (cp >= 0x3000 && cp <= 0x3004) return true;
+  if (cp >= 0x3008 && cp <= 0x3020) return true;
+  if (cp >= 0xFF01 && cp <= 0xFF0F) return true;
+  if (cp >= 0xFF1A && cp <= 0xFF20) return true;
+  return cp >= 0x1F000 && cp <= 0x1FAFF;
+}
 bool is_digit(char c, int base) {
   switch (base) {
     case 2: return c == '0' || c == '1';
@@ -289,7 +317,13 @@ Token Lexer::next() {
   }
   line_has_tokens_ = true;
   if (ident_start(c)) {
-    while (pos_ < end_ && ident_char(src_[pos_])) pos_++;
+    while (pos_ < end_ && ident_char(src_[pos_])) {
+      if ((unsigned char)src_[pos_] < 0x80) {
+        pos_++;
+        continue;
+      }
+      pos_ += check_non_ascii();
+    }
     std::string_view word = src_.substr(start, pos_ - start);
     char q = peekc();
     if ((q == '\'' || q == '"') && word.size() <= 2) {
@@ -302,6 +336,18 @@ Token Lexer::next() {
   if ((c >= '0' && c <= '9') || (c == '.' && is_digit(peekc(1), 10))) return number();
   if (c == '\'' || c == '"') return string(loc, start, {});
   return op();
+}
+
+// At a non-ASCII byte: its length, or CPython's "invalid character" error.
+uint32_t Lexer::check_non_ascii() {
+  uint32_t n;
+  uint32_t cp = decode_utf8(src_, pos_, n);
+  if (non_identifier(cp)) {
+    char u[16];
+    snprintf(u, sizeof u, "%04X", cp);
+    syntax("invalid character '" + std::string(src_.substr(pos_, n)) + "' (U+" + u + ")", here());
+  }
+  return n;
 }
 
 Token Lexer::number() {
@@ -367,6 +413,7 @@ Token Lexer::number() {
     }
   }
   if ((peekc() | 0x20) == 'j') syntax("imaginary numbers are not supported", loc);
+  if ((unsigned char)peekc() >= 0x80) check_non_ascii();
   if (ident_char(peekc())) bad("decimal");
   Token t = make(is_float ? Tok::Float : Tok::Int, loc, start);
   std::string clean;
@@ -410,9 +457,11 @@ Token Lexer::string(SourceLoc loc, uint32_t start, std::string_view prefix) {
   t.body_begin = pos_;
   for (;;) {
     if (pos_ >= end_) {
+      // CPython counts the last line read; a final newline starts no new one.
+      uint32_t last = line_ - (end_ > 0 && src_[end_ - 1] == '\n' && line_ > 1 ? 1 : 0);
       if (triple)
-        syntax("unterminated triple-quoted string literal (detected at line " + std::to_string(line_) + ")", loc);
-      syntax("unterminated string literal (detected at line " + std::to_string(line_) + ")", loc);
+        syntax("unterminated triple-quoted string literal (detected at line " + std::to_string(last) + ")", loc);
+      syntax("unterminated string literal (detected at line " + std::to_string(last) + ")", loc);
     }
     char c = src_[pos_];
     if (c == '\\' && pos_ + 1 < end_) {
@@ -462,7 +511,9 @@ Token Lexer::op() {
       snprintf(buf, sizeof buf, "%04X", c);
       return std::string(buf);
     }(), loc);
-    syntax("invalid syntax", loc);
+    // A stray '$', '?', '!' or '`' becomes a token no rule accepts, so the
+    // parser reports it (as CPython does) rather than the tokenizer.
+    len = 1;
   }
   pos_ += (uint32_t)len;
   Token t = make(Tok::Op, loc, start);

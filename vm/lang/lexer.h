@@ -71,6 +71,7 @@ class Lexer {
   Token make(Tok k, SourceLoc loc, uint32_t start);
   bool indentation(Token& out);
   void skip_space();
+  uint32_t check_non_ascii();
   Token number();
   Token string(SourceLoc loc, uint32_t start, std::string_view prefix);
   Token op();

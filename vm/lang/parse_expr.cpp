@@ -238,6 +238,7 @@ Expr* Parser::atom() {
         c->b = tk.text == "True";
         return fin(c);
       }
+      if (t.text == "yield" || t.text == "await") error("'" + t.text + "' is not supported by Kiln", t.loc);
       if (is_keyword(t.text)) invalid_syntax();
       Token tk = take();
       auto* n = node<Name>(tk.loc);
@@ -413,8 +414,6 @@ void Parser::call_args(Call* call) {
         if (!call->args.empty() || !call->keywords.empty() || at_op(","))
           error("Generator expression must be parenthesized", g->loc);
         e = g;
-      } else if (!call->args.empty() && call->args.back()->kind == ExprKind::GeneratorExp) {
-        error("Generator expression must be parenthesized", call->args.back()->loc);
       }
       if (at_op("="))
         error("expression cannot contain assignment, perhaps you meant \"==\"?", e->loc);

@@ -36,13 +36,13 @@ void push_literal(Module* m, ExprList& out, SourceLoc loc, SourceLoc end, std::s
 // One or more adjacent literals: "a" 'b' f"{c}" -> Constant or JoinedStr.
 Expr* Parser::strings() {
   SourceLoc s = peek().loc;
-  bool any_f = false, any_bytes = false, any_str = false;
+  bool any_f = false;
   ExprList parts;
   std::string plain;
   while (peek().kind == Tok::String) {
     Token t = take();
-    (t.is_bytes ? any_bytes : any_str) = true;
-    if (any_bytes && any_str) error("cannot mix bytes and nonbytes literals", t.loc);
+    // The AST has no bytes constant; Kiln programs have no use for one.
+    if (t.is_bytes) error("bytes literals are not supported by Kiln", t.loc);
     if (!t.is_f) {
       push_literal(mod_, parts, t.loc, t.end, t.str);
       continue;

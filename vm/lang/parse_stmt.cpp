@@ -35,7 +35,7 @@ bool Parser::accept_kw(const char* k) {
 void Parser::expect_op(const char* o) {
   if (accept_op(o)) return;
   std::string s = o;
-  if (s == ":" || s == "(") error("expected '" + s + "'", peek().loc);
+  if (s == "(") error("expected '('", peek().loc);
   invalid_syntax();
 }
 
@@ -64,6 +64,7 @@ void Parser::invalid_syntax() {
   const Token& t = peek();
   if (t.kind == Tok::Indent) error_kind("IndentationError", "unexpected indent", t.loc);
   if (t.kind == Tok::Dedent) error_kind("IndentationError", "unexpected unindent", t.loc);
+  if (t.op(":=")) error("assignment expressions (':=') are not supported by Kiln", t.loc);
   error("invalid syntax", t.loc);
 }
 
@@ -83,6 +84,9 @@ void Parser::prefer_tokenizer_error(const Error& parser_error) {
     while (lex_.next().kind != Tok::End) {
     }
   } catch (const Error& e) {
+    // An unexpected INDENT/DEDENT is reported as is (CPython raises it
+    // without looking further).
+    if (parser_error.message == "unexpected indent" || parser_error.message == "unexpected unindent") return;
     if (!e.message.ends_with("was never closed")) throw;
     const std::string& m = parser_error.message;
     if (failed_in_brackets_ && (m == "invalid syntax" || m == "invalid syntax. Perhaps you forgot a comma?" ||
@@ -271,13 +275,13 @@ Stmt* Parser::expr_or_assign() {
   if (at_op(":")) {
     take();
     auto* a = node<AnnAssign>(s);
+    a->annotation = expression();  // parsed first: with no annotation CPython says "invalid syntax"
     if (first->kind == ExprKind::Tuple) error("only single target (not tuple) can be annotated", first->loc);
     if (first->kind == ExprKind::List) error("only single target (not list) can be annotated", first->loc);
     if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute && first->kind != ExprKind::Subscript)
       error("illegal target for annotation", first->loc);
     set_ctx(first, Ctx::Store, TargetUse::Assign);
     a->target = first;
-    a->annotation = expression();
     if (accept_op("=")) a->value = star_expressions();
     return fin(a);
   }
@@ -368,7 +372,10 @@ Stmt* Parser::from_stmt() {
 }
 
 // ':' then either simple statements on the same line or an indented block.
-Body Parser::block(const std::string& after) {
+Body Parser::block(const std::string& after, bool forced_colon) {
+  // CPython says "expected ':'" after def/else/try/finally headers, and after
+  // the others only when the line ends where the ':' should be.
+  if (!at_op(":") && (forced_colon || peek().kind == Tok::Newline)) error("expected ':'", peek().loc);
   expect_op(":");
   Body b;
   if (peek().kind != Tok::Newline) {
@@ -397,7 +404,7 @@ Stmt* Parser::if_stmt(bool is_elif) {
     s->orelse.push_back(if_stmt(true));
   } else if (at_kw("else")) {
     SourceLoc e = take().loc;
-    s->orelse = block(on_line("'else' statement", e));
+    s->orelse = block(on_line("'else' statement", e), true);
   }
   return fin(s);
 }
@@ -410,7 +417,7 @@ Stmt* Parser::for_stmt() {
   s->body = block(on_line("'for' statement", s->loc));
   if (at_kw("else")) {
     SourceLoc e = take().loc;
-    s->orelse = block(on_line("'else' statement", e));
+    s->orelse = block(on_line("'else' statement", e), true);
   }
   return fin(s);
 }
@@ -421,14 +428,14 @@ Stmt* Parser::while_stmt() {
   s->body = block(on_line("'while' statement", s->loc));
   if (at_kw("else")) {
     SourceLoc e = take().loc;
-    s->orelse = block(on_line("'else' statement", e));
+    s->orelse = block(on_line("'else' statement", e), true);
   }
   return fin(s);
 }
 
 Stmt* Parser::try_stmt() {
   auto* s = node<Try>(take().loc);
-  s->body = block(on_line("'try' statement", s->loc));
+  s->body = block(on_line("'try' statement", s->loc), true);
   while (at_kw("except")) {
     auto* h = node<ExceptHandler>(take().loc);
     if (!s->handlers.empty() && !s->handlers.back()->type)
@@ -445,11 +452,11 @@ Stmt* Parser::try_stmt() {
   if (at_kw("else")) {
     if (s->handlers.empty()) invalid_syntax();
     SourceLoc e = take().loc;
-    s->orelse = block(on_line("'else' statement", e));
+    s->orelse = block(on_line("'else' statement", e), true);
   }
   if (at_kw("finally")) {
     SourceLoc e = take().loc;
-    s->finalbody = block(on_line("'finally' statement", e));
+    s->finalbody = block(on_line("'finally' statement", e), true);
   }
   if (s->handlers.empty() && s->finalbody.empty()) error("expected 'except' or 'finally' block", peek().loc);
   return fin(s);
@@ -478,7 +485,7 @@ Stmt* Parser::funcdef(SourceLoc loc, ExprList decorators) {
   parameters(f->args, false, ")");
   expect_op(")");
   if (accept_op("->")) f->returns = expression();
-  f->body = block(on_line("function definition", f->def_loc));
+  f->body = block(on_line("function definition", f->def_loc), true);
   return fin(f);
 }
 
@@ -507,6 +514,8 @@ namespace kiln::ast {
 std::unique_ptr<Module> parse(const SourceFile* file) {
   auto mod = std::make_unique<Module>();
   mod->file = file;
+  if (size_t nul = file->text.find('\0'); nul != std::string::npos)
+    raise("SyntaxError", "source code string cannot contain null bytes", lang::loc_at(file, (uint32_t)nul));
   lang::Parser p(mod.get(), lang::Lexer(file));
   try {
     mod->body = p.file_input();

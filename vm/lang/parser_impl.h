@@ -83,7 +83,8 @@ class Parser {
   Stmt* expr_or_assign();
   Stmt* import_stmt();
   Stmt* from_stmt();
-  Body block(const std::string& after);  // after ':'; `after` names the header for errors
+  // ':' and the suite; `after` names the header for errors.
+  Body block(const std::string& after, bool forced_colon = false);
   Stmt* if_stmt(bool is_elif);
   Stmt* for_stmt();
   Stmt* while_stmt();
