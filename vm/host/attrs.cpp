@@ -138,6 +138,14 @@ bool Evaluator::try_get_attr(const Value& obj, const std::string& name, SourceLo
       break;
     }
     case Kind::Host: return obj.as<HostObj>()->get_attr(*this, obj, name, loc, out);
+    case Kind::Bool:
+    case Kind::Int:
+    case Kind::Float:
+      if (name == "real") { out = obj.kind == Kind::Bool ? Value::integer(obj.as_int()) : obj; return true; }
+      if (name == "imag") { out = obj.kind == Kind::Float ? Value::floating(0.0) : Value::integer(0); return true; }
+      if (obj.kind != Kind::Float && name == "numerator") { out = Value::integer(obj.as_int()); return true; }
+      if (obj.kind != Kind::Float && name == "denominator") { out = Value::integer(1); return true; }
+      break;
     default: break;
   }
   if (const NativeFn* m = builtin_method(obj.kind == Kind::Bool ? Kind::Int : obj.kind, name)) {

@@ -1,6 +1,7 @@
 // Python builtins: I/O, introspection, conversion of characters and numbers
 // to text, iterators. Numeric reductions and sorting are in builtins_numeric.cpp.
 #include <cinttypes>
+#include <cmath>
 
 #include "vm/host/attrs.h"
 #include "vm/host/evaluator.h"
@@ -68,6 +69,41 @@ Value print(Evaluator& ev, CallArgs& a) {
   if (file.is_none()) ev.out(text);
   else ev.call(ev.get_attr(file, "write", a.loc), {Value::str(text)}, a.loc);
   return Value();
+}
+
+// CPython's numeric hash: values modulo the Mersenne prime 2**61 - 1, so
+// that equal ints and floats hash alike (hash(1.5) == 1152921504606846977).
+int64_t py_numeric_hash(const Value& v) {
+  const uint64_t P = (1ULL << 61) - 1;
+  int64_t r;
+  if (v.kind != Kind::Float) {
+    int64_t n = v.as_int();
+    uint64_t u = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+    r = (int64_t)(u % P);
+    if (n < 0) r = -r;
+  } else {
+    double x = v.f;
+    if (std::isinf(x)) return x > 0 ? 314159 : -314159;
+    if (std::isnan(x)) return 0;
+    int e;
+    double m = std::frexp(x, &e);
+    int sign = 1;
+    if (m < 0) { sign = -1; m = -m; }
+    uint64_t h = 0;
+    while (m != 0) {
+      h = ((h << 28) & P) | h >> (61 - 28);
+      m *= 268435456.0;
+      e -= 28;
+      uint64_t y = (uint64_t)m;
+      m -= (double)y;
+      h += y;
+      if (h >= P) h -= P;
+    }
+    e = e >= 0 ? e % 61 : 61 - 1 - ((-1 - e) % 61);
+    h = ((h << e) & P) | h >> (61 - e);
+    r = (int64_t)h * sign;
+  }
+  return r == -1 ? -2 : r;
 }
 
 std::string int_to_base(int64_t v, int base, const char* prefix) {
@@ -174,7 +210,7 @@ void install_builtins(Evaluator& ev) {
   ev.def_builtin("hash", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "hash", 1, 1);
     const Value& v = a.pos[0];
-    if (v.is_int_like()) return Value::integer(v.as_int() == -1 ? -2 : v.as_int());
+    if (v.is_number()) return Value::integer(py_numeric_hash(v));
     return Value::integer((int64_t)(hash_value(v, a.loc) >> 1));
   });
   ev.def_builtin("chr", [](Evaluator& ev, CallArgs& a) {

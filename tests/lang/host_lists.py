@@ -1,0 +1,31 @@
+# list methods, slicing, unpacking
+a = [5, 3, 8, 1]
+a.append(9); a.extend([2, 7]); a.insert(0, 0); a.insert(-1, 6); a.insert(100, 10)
+print(a, len(a), a.pop(), a.pop(0), a.pop(2), a)
+a.sort(); print(a)
+a.sort(reverse=True); print(a)
+a.reverse(); print(a, a.index(9), a.count(3), 3 in a, 4 in a)
+a.remove(3); print(a)
+words = ["banana", "Apple", "cherry", "date"]
+print(sorted(words), sorted(words, key=str.lower), sorted(words, key=len), sorted(words, key=len, reverse=True))
+pairs = [(1, 'b'), (0, 'z'), (1, 'a'), (0, 'y')]
+print(sorted(pairs), sorted(pairs, key=lambda p: p[0]), sorted(pairs, key=lambda p: p[0], reverse=True))
+b = list(range(10))
+print(b[2:8:2], b[::-3], b[-3:], b[:-7], b[5:2:-1])
+b[1:3] = ["x", "y", "z"]; print(b)
+b[::2] = [0] * len(b[::2]); print(b)
+del b[0]; del b[1:3]; print(b)
+c = b.copy(); c.clear(); print(c, b[:2])
+x, y, *rest = [1, 2, 3, 4, 5]; print(x, y, rest)
+first, *mid, last = "abcde"; print(first, mid, last)
+(p, q), r = (1, 2), 3; print(p, q, r)
+m = [[0] * 3 for _ in range(2)]; m[0][1] = 5; print(m)
+print([1, 2] + [3], [0] * 3, [[1]] * 2, list(reversed([1, 2, 3])), list(enumerate("ab", 1)), list(zip([1, 2, 3], "ab")))
+print([x * y for x in range(3) for y in range(3) if x != y], [[j for j in range(i)] for i in range(4)])
+print(any([0, 0, 1]), all([1, 1, 0]), any([]), all([]), list(map(lambda v: v * 2, [1, 2])), list(filter(None, [0, 1, 2, 0])))
+n = [3, 1, 2]
+n += [4]; n *= 2; print(n)
+s = n; s.append(99); print(n[-1], n is s, n == n.copy(), n is n.copy())
+print(max([[1, 2], [1, 3], [0, 9]]), min([(2, 'a'), (1, 'z')]), sum([1, 2], 10), [i for i in range(3)][-1])
+t = (1, 2, 3, 2)
+print(t.index(2), t.count(2), t[1:], t + (4,), t * 2, len(t), tuple([1]), tuple("ab"))

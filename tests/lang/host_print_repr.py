@@ -1,0 +1,21 @@
+# print and repr rules: floats, containers, nesting, sep/end
+print(1, -2, 3.0, 0.1, 1e16, 1e-5, 123456789.123, -0.0, float('inf'), float('-inf'), float('nan'))
+print(1.5e300 * 1e10, 2.5e-320, 1/3, 2/3, 100.0, 1e15, 1.0e22)
+print([1, 2.5, 'a', "b'c", 'd"e', None, True, False])
+print((1,), (), (1, 2), [(1, 'x')], {'a': 1, 2: [3.5]}, {})
+print(repr('tab\there'), repr('new\nline'), repr("quote'"), repr('back\\slash'))
+print(str(3.0), str([1.0]), repr("x"), str("x"))
+print("a", "b", "c", sep="-", end="!\n")
+print("no newline", end="")
+print()
+print(*[1, 2, 3], sep=", ")
+nested = [[1, [2, (3, {'k': (4,)})]]]
+print(nested)
+l = [1]
+l.append(l)
+print(l)
+print(range(5), range(1, 10, 2), list(range(3, -3, -2)))
+print(type(1), type(1.0), type('s'), type([]), type(None).__name__)
+print(int, float, str, ValueError)
+print(True + True, True * 3.5, -True, ~5, +7)
+print(10**18, -(2**62), 2**62 * 2 - 1 + 2**62 * 2 if False else 2**62)

@@ -1,0 +1,20 @@
+# string methods and slicing
+s = "Hello, World"
+print(s.upper(), s.lower(), s.replace("l", "L"), s.replace("l", "L", 2), s.startswith("Hell"), s.endswith(("x", "ld")))
+print(s.split(", "), "a  b   c ".split(), "a,b,,c".split(","), "a b c".split(None, 1), "a,b,c".rsplit(",", 1))
+print("  pad  ".strip(), "xxhixx".strip("x"), "  l".lstrip(), "r  ".rstrip() + "|")
+print(s.find("o"), s.rfind("o"), s.find("z"), s.index("W"), s.count("l"), "aaa".count("a"))
+print(s[0], s[-1], s[2:5], s[:3], s[7:], s[::-1], s[::2], s[-5:-1], s[100:], s[3:1])
+print(len(s), "abc" * 3, "-" * 10, "ab" + "cd", "b" in "abc", "x" not in "abc")
+print(",".join(["a", "b", "c"]), "".join(str(i) for i in range(5)))
+print("{} and {}".format(1, 2), "{1} {0}".format("a", "b"), "{x}-{y}".format(x=1, y=2), "{:>6.2f}|".format(3.14159))
+print("{0[1]} {1.real}".format([5, 6], 3), "{!r}".format("q"), "{{literal}}".format())
+print("abc".capitalize(), "hello world".title(), "42".zfill(5), "-42".zfill(5), "ab".center(6, "*"), "ab".ljust(4) + "|", "ab".rjust(4))
+print("isdigit", "123".isdigit(), "12a".isdigit(), "abc".isalpha(), "a1".isalnum(), "  ".isspace(), "ABC".isupper(), "abc".islower())
+print("a=b=c".partition("="), "a=b=c".rpartition("="), "line1\nline2\r\nline3".splitlines())
+print("%d items cost %.2f (%s) %5d|%-5d|%05.1f %x %o %e %%" % (3, 9.5, "ok", 42, 42, 3.14159, 255, 8, 12345.678))
+print("%(a)s-%(b)d" % {"a": "x", "b": 7}, "%r" % "s", "%c" % 65, "%10.3s|" % "abcdef")
+print(str(123), str(-1.5), repr(1.0), "tab\tx", 'it\'s', "uni: \u00e9 \u263a", len("\u00e9\u263a"))
+t = "caf\u00e9"
+print(t[3], t[::-1], t.upper() == "CAF\u00e9".upper(), len(t))
+print(ord("\u00e9"), "abc" == "abc", "a" < "b", sorted("hello"), list("abc"))
