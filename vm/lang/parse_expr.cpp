@@ -10,7 +10,7 @@ bool Parser::starts_expr(const Token& t) const {
     case Tok::Int: case Tok::Float: case Tok::String: return true;
     case Tok::Name:
       return !is_keyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" ||
-             t.text == "not" || t.text == "lambda";
+             t.text == "not" || t.text == "lambda" || t.text == "yield" || t.text == "await";
     case Tok::Op:
       return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
              t.text == "~" || t.text == "*" || t.text == "...";
@@ -23,6 +23,10 @@ Expr* Parser::expression() {
   if (at_kw("lambda")) return lambda();
   SourceLoc s = peek().loc;
   Expr* body = disjunction();
+  if (at_op(":=") && body->kind == ExprKind::Name) {
+    unsupported("assignment expressions (':=') are not supported by Kiln", take().loc);
+    return expression();
+  }
   if (!at_kw("if")) return body;
   take();
   auto* e = node<IfExp>(s);
@@ -238,7 +242,14 @@ Expr* Parser::atom() {
         c->b = tk.text == "True";
         return fin(c);
       }
-      if (t.text == "yield" || t.text == "await") error("'" + t.text + "' is not supported by Kiln", t.loc);
+      if (t.text == "yield" || t.text == "await") {
+        unsupported("'" + t.text + "' is not supported by Kiln", t.loc);
+        bool await = take().text == "await";
+        if (await) return primary();
+        accept_kw("from");
+        if (starts_expr(peek())) return star_expressions();
+        return fin(node<Constant>(prev_end_));
+      }
       if (is_keyword(t.text)) invalid_syntax();
       Token tk = take();
       auto* n = node<Name>(tk.loc);
@@ -325,7 +336,14 @@ Expr* Parser::brace_display() {
       comma_check(d->values.back());
     } else {
       Expr* k = star_expression();
-      if (!at_op(":")) error("set literals are not supported", open);
+      comma_check(k);
+      if (!at_op(":")) {  // a set display or comprehension
+        unsupported("set literals are not supported by Kiln", open);
+        if (first && at_kw("for")) comp_for();
+        while (accept_op(",") && !at_op("}")) star_expression();
+        expect_op("}");
+        return fin(d);
+      }
       take();
       Expr* v = expression();
       comma_check(v);

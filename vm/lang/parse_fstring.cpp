@@ -42,7 +42,7 @@ Expr* Parser::strings() {
   while (peek().kind == Tok::String) {
     Token t = take();
     // The AST has no bytes constant; Kiln programs have no use for one.
-    if (t.is_bytes) error("bytes literals are not supported by Kiln", t.loc);
+    if (t.is_bytes) unsupported("bytes literals are not supported by Kiln", t.loc);
     if (!t.is_f) {
       push_literal(mod_, parts, t.loc, t.end, t.str);
       continue;
@@ -161,6 +161,7 @@ void Parser::replacement_field(uint32_t& p, uint32_t end, bool raw, ExprList& ou
   Expr* value;
   try {
     value = sub.fstring_replacement();
+    if (sub.unsupported_ && !unsupported_) unsupported_ = sub.unsupported_;
   } catch (Error& e) {
     error_kind(e.kind.c_str(), e.message.rfind("f-string", 0) == 0 ? e.message : "f-string: " + e.message, e.loc);
   }

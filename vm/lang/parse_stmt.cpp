@@ -40,10 +40,7 @@ void Parser::expect_op(const char* o) {
 }
 
 void Parser::expect_kw(const char* k) {
-  if (!accept_kw(k)) {
-    if (std::string(k) == "in") error("expected 'in'", peek().loc);
-    invalid_syntax();
-  }
+  if (!accept_kw(k)) invalid_syntax();
 }
 
 std::string Parser::expect_name() {
@@ -64,7 +61,6 @@ void Parser::invalid_syntax() {
   const Token& t = peek();
   if (t.kind == Tok::Indent) error_kind("IndentationError", "unexpected indent", t.loc);
   if (t.kind == Tok::Dedent) error_kind("IndentationError", "unexpected unindent", t.loc);
-  if (t.op(":=")) error("assignment expressions (':=') are not supported by Kiln", t.loc);
   error("invalid syntax", t.loc);
 }
 
@@ -87,6 +83,11 @@ void Parser::prefer_tokenizer_error(const Error& parser_error) {
     // An unexpected INDENT/DEDENT is reported as is (CPython raises it
     // without looking further).
     if (parser_error.message == "unexpected indent" || parser_error.message == "unexpected unindent") return;
+    // CPython's tokenizer reports these through its status code, not an
+    // exception, so its rescan doesn't see them.
+    if (e.kind != "SyntaxError" || e.message == "unexpected character after line continuation character" ||
+        e.message == "unexpected EOF while parsing")
+      return;
     if (!e.message.ends_with("was never closed")) throw;
     const std::string& m = parser_error.message;
     if (failed_in_brackets_ && (m == "invalid syntax" || m == "invalid syntax. Perhaps you forgot a comma?" ||
@@ -163,6 +164,10 @@ void Parser::set_ctx(Expr* e, Ctx ctx, TargetUse use, bool last_target) {
 
 // ---- statements ------------------------------------------------------------
 
+static std::string on_line(const char* what, SourceLoc loc) {
+  return std::string(what) + " on line " + std::to_string(loc.line);
+}
+
 Body Parser::file_input() {
   Body body;
   while (peek().kind != Tok::End) {
@@ -172,7 +177,29 @@ Body Parser::file_input() {
     }
     statement(body);
   }
+  if (unsupported_) {
+    failed_ = true;
+    throw *unsupported_;
+  }
   return body;
+}
+
+void Parser::unsupported(const std::string& msg, SourceLoc loc) {
+  if (!unsupported_) unsupported_ = Error("SyntaxError", msg, loc);
+}
+
+// with a as b, c: ... -- parsed only to report syntax errors in it first.
+void Parser::with_stmt() {
+  SourceLoc s = take().loc;
+  unsupported("'with' statements are not supported by Kiln", s);
+  bool paren = accept_op("(");
+  do {
+    if (paren && at_op(")")) break;
+    expression();
+    if (accept_kw("as")) target_list(TargetUse::Assign);
+  } while (accept_op(","));
+  if (paren) expect_op(")");
+  block(on_line("'with' statement", s));
 }
 
 void Parser::statement(Body& out) {
@@ -189,8 +216,13 @@ void Parser::statement(Body& out) {
     if (k == "try") return out.push_back(try_stmt());
     if (k == "def") return out.push_back(funcdef(t.loc, {}));
     if (k == "class") return out.push_back(classdef(t.loc, {}));
-    if (k == "with" || k == "async" || k == "yield" || k == "await")
-      error("'" + k + "' is not supported by Kiln", t.loc);
+    if (k == "with") return with_stmt();
+    if (k == "async") {  // async def / for / with
+      unsupported("'async' is not supported by Kiln", take().loc);
+      if (!at_kw("def") && !at_kw("for") && !at_kw("with")) invalid_syntax();
+      Body dropped;
+      return statement(dropped);
+    }
   }
   if (t.kind == Tok::Indent) invalid_syntax();
   simple_stmts(out);
@@ -391,9 +423,6 @@ Body Parser::block(const std::string& after, bool forced_colon) {
   return b;
 }
 
-static std::string on_line(const char* what, SourceLoc loc) {
-  return std::string(what) + " on line " + std::to_string(loc.line);
-}
 
 Stmt* Parser::if_stmt(bool is_elif) {
   auto* s = node<If>(take().loc);
@@ -496,9 +525,13 @@ Stmt* Parser::classdef(SourceLoc loc, ExprList decorators) {
   c->name = expect_name();
   if (accept_op("(")) {
     while (!at_op(")")) {
-      if (peek().kind == Tok::Name && peek(1).op("="))
-        error("class keyword arguments (metaclass=...) are not supported", peek().loc);
-      c->bases.push_back(expression());
+      if (peek().kind == Tok::Name && peek(1).op("=")) {
+        unsupported("class keyword arguments (metaclass=...) are not supported by Kiln", peek().loc);
+        take(), take();
+        expression();
+      } else {
+        c->bases.push_back(expression());
+      }
       if (!accept_op(",")) break;
     }
     expect_op(")");

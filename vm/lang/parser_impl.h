@@ -6,6 +6,7 @@
 // parse_expr.cpp, f-strings in parse_fstring.cpp, statements in parse_stmt.cpp.
 #pragma once
 #include <deque>
+#include <optional>
 #include <string>
 
 #include "vm/lang/ast.h"
@@ -40,6 +41,10 @@ class Parser {
   [[noreturn]] void invalid_syntax();  // at the next token
   [[noreturn]] void error_kind(const char* kind, const std::string& msg, SourceLoc loc);
   void comma_check(const Expr* elem);
+  // A Python construct Kiln's AST can't hold: parsed and dropped, and the
+  // first one reported once the whole file has parsed, so that real syntax
+  // errors (which CPython would report) take precedence.
+  void unsupported(const std::string& msg, SourceLoc loc);
   void prefer_tokenizer_error(const Error& parser_error);
 
   template <class T> T* node(SourceLoc loc) { return mod_->make<T>(loc); }
@@ -90,6 +95,7 @@ class Parser {
   Stmt* while_stmt();
   Stmt* try_stmt();
   Stmt* decorated();
+  void with_stmt();
   Stmt* funcdef(SourceLoc loc, ExprList decorators);
   Stmt* classdef(SourceLoc loc, ExprList decorators);
   void set_ctx(Expr* e, Ctx ctx, TargetUse use, bool last_target = false);
@@ -101,6 +107,7 @@ class Parser {
   SourceLoc prev_end_;  // end of the last consumed token that has text
   bool failed_ = false;             // the parser (not the lexer) raised
   bool failed_in_brackets_ = false; // ... at a token inside brackets
+  std::optional<Error> unsupported_;
 };
 
 // The noun Python uses for an expression in "cannot assign to <noun>".
