@@ -191,7 +191,6 @@ Token Lexer::make(Tok k, SourceLoc loc, uint32_t start) {
   t.loc = loc;
   t.text = std::string(src_.substr(start, pos_ - start));
   t.end = here();
-  t.depth = (uint16_t)parens_.size();
   return t;
 }
 
@@ -482,7 +481,6 @@ Token Lexer::string(SourceLoc loc, uint32_t start, std::string_view prefix) {
   pos_ += triple ? 3 : 1;
   Token m = make(Tok::String, loc, start);
   t.kind = Tok::String;
-  t.depth = m.depth;
   t.loc = loc;
   t.end = m.end;
   t.text = std::move(m.text);

@@ -33,7 +33,6 @@ struct Token {
   std::string str;
   bool is_f = false, is_raw = false, is_bytes = false;
   uint32_t body_begin = 0, body_end = 0;
-  uint16_t depth = 0;  // brackets open before this token (CPython reports errors differently inside them)
 
   bool op(std::string_view t) const { return kind == Tok::Op && text == t; }
   bool kw(std::string_view t) const { return kind == Tok::Name && text == t; }

@@ -53,7 +53,6 @@ void Parser::error(const std::string& msg, SourceLoc loc) { error_kind("SyntaxEr
 
 void Parser::error_kind(const char* kind, const std::string& msg, SourceLoc loc) {
   failed_ = true;
-  failed_in_brackets_ = !buf_.empty() && buf_.front().depth > 0;
   raise(kind, msg, loc);
 }
 
@@ -69,30 +68,33 @@ void Parser::comma_check(const Expr* elem) {
   const Token& t = peek();
   if (!starts_expr(t) || t.kw("not") || t.op("*") || t.op("-") || t.op("+")) return;
   if (elem->kind == ExprKind::Name && t.kind == Tok::String) return;
-  error("invalid syntax. Perhaps you forgot a comma?", elem->loc);
+  // CPython parses the second expression before complaining, so running into
+  // the end of the file inside the brackets reports the unclosed bracket.
+  SourceLoc at = elem->loc;
+  expression();
+  if (accept_op("=")) expression();  // its "a = b" rule looks past b too
+  peek();
+  error("invalid syntax. Perhaps you forgot a comma?", at);
 }
 
 // CPython tokenizes the rest of the source before reporting a parser error,
-// and a tokenizer error found there wins. "'(' was never closed" wins only
-// over the errors that an unclosed bracket typically causes.
+// and a tokenizer error found there wins; "'(' was never closed" wins only if
+// that bracket opened on an earlier line than the error.
 void Parser::prefer_tokenizer_error(const Error& parser_error) {
+  // An unexpected INDENT/DEDENT is reported as is (CPython raises it without
+  // looking further).
+  if (parser_error.message == "unexpected indent" || parser_error.message == "unexpected unindent") return;
   try {
     while (lex_.next().kind != Tok::End) {
     }
   } catch (const Error& e) {
-    // An unexpected INDENT/DEDENT is reported as is (CPython raises it
-    // without looking further).
-    if (parser_error.message == "unexpected indent" || parser_error.message == "unexpected unindent") return;
     // CPython's tokenizer reports these through its status code, not an
     // exception, so its rescan doesn't see them.
     if (e.kind != "SyntaxError" || e.message == "unexpected character after line continuation character" ||
         e.message == "unexpected EOF while parsing")
       return;
-    if (!e.message.ends_with("was never closed")) throw;
-    const std::string& m = parser_error.message;
-    if (failed_in_brackets_ && (m == "invalid syntax" || m == "invalid syntax. Perhaps you forgot a comma?" ||
-                                m == "expected 'else' after 'if' expression"))
-      throw;
+    if (e.message.ends_with("was never closed") && e.loc.line >= parser_error.loc.line) return;
+    throw;
   }
 }
 

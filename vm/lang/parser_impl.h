@@ -106,7 +106,6 @@ class Parser {
   std::deque<Token> buf_;
   SourceLoc prev_end_;  // end of the last consumed token that has text
   bool failed_ = false;             // the parser (not the lexer) raised
-  bool failed_in_brackets_ = false; // ... at a token inside brackets
   std::optional<Error> unsupported_;
 };
 
