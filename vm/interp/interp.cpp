@@ -340,12 +340,15 @@ L_end: return;
   // ---- print and assert ----
 L_pr_str: line += fn.strings[I.d()]; NEXT();
 L_pr_val: print_value(fn, ip, line, R[I.a], (Prim)I.b, I.c); NEXT();
-L_pr_flush: {
-  std::lock_guard<std::mutex> lock(ctx.print_mu);
-  ctx.print_buffer += line;
+L_pr_flush:
+  // Computed goto leaves a scope without running destructors, so no RAII
+  // object may be alive at a NEXT(): the lock is released in its own block.
+  {
+    std::lock_guard<std::mutex> lock(ctx.print_mu);
+    ctx.print_buffer += line;
+  }
   line.clear();
   NEXT();
-}
 L_assert_:
   if (R[I.a] == 0) fail(fn, ip, "AssertionError", assert_message(fn.asserts[I.d()], R));
   NEXT();
