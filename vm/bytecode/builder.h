@@ -14,6 +14,9 @@ struct Builder {
   std::unordered_map<uint64_t, uint16_t> const_index;
   uint32_t next_reg = 0;
   SourceLoc loc;  // of the statement being lowered; every emitted insn gets it
+  std::unordered_map<const ir::Stmt*, int> uses;  // operand uses of each statement
+  const ir::Stmt* last_stmt = nullptr;  // the statement lowered just before
+  uint32_t last_start = 0;              // ... and the pc its code starts at
 
   // A loop being lowered: where `break` and `continue` go. Jumps to targets
   // not yet known are recorded and patched when the loop ends.

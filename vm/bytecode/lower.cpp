@@ -197,7 +197,39 @@ void lower_return(Builder& b, const ir::Stmt& s) {
   b.emit(Op::end);
 }
 
+// `var = value` right after the value's own code, when nothing else reads the
+// value: the value's code writes the local's register directly, saving the
+// move that accumulation loops would otherwise pay every iteration.
+void lower_local_store(Builder& b, const ir::Stmt& s) {
+  const ir::Stmt* v = s.ops[1];
+  uint16_t to = b.reg(s.ops[0]), from = b.reg(v);
+  auto u = b.uses.find(v);
+  if (b.last_stmt == v && u != b.uses.end() && u->second == 1 && b.last_start < b.here() && from != to) {
+    for (uint32_t pc = b.last_start; pc < b.here(); pc++) {
+      Insn& in = b.fn.code[pc];
+      const OpInfo& info = kOpInfo[(int)in.op];
+      auto is_reg = [](Mode m) { return m == Mode::dst || m == Mode::reg || m == Mode::acc; };
+      if (is_reg(info.a) && in.a == from) in.a = to;
+      if (mode_is_d(info.b)) continue;
+      if (is_reg(info.b) && in.b == from) in.b = to;
+      if (is_reg(info.c) && in.c == from) in.c = to;
+    }
+    b.reg_of[v] = to;
+    return;
+  }
+  b.emit(Op::mov, to, from);
+}
+
+void lower_stmt_kind(Builder& b, const ir::Stmt& s);
+
 void lower_stmt(Builder& b, const ir::Stmt& s) {
+  uint32_t start = b.here();
+  lower_stmt_kind(b, s);
+  b.last_stmt = &s;
+  b.last_start = start;
+}
+
+void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
   if (s.loc.known()) b.loc = s.loc;
   switch (s.kind) {
     case ir::StmtKind::arg_load: {
@@ -216,9 +248,7 @@ void lower_stmt(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::local_load:
       b.emit(Op::mov, b.def(&s), b.reg(s.ops[0]));
       return;
-    case ir::StmtKind::local_store:
-      b.emit(Op::mov, b.reg(s.ops[0]), b.reg(s.ops[1]));
-      return;
+    case ir::StmtKind::local_store: lower_local_store(b, s); return;
     case ir::StmtKind::global_temp:
       b.emit_d(Op::gtemp, b.def(&s), s.index);
       return;
@@ -272,6 +302,10 @@ Prim task_index_prim(const ir::Stmt& task) {
 TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
   Builder b;
   b.loc = task.loc;
+  if (task.body)
+    ir::walk(*task.body, [&](ir::Stmt* s) {
+      for (ir::Stmt* o : s->ops) b.uses[o]++;
+    });
   b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
   TaskCode tc;
   tc.kind = task.task;

@@ -64,12 +64,28 @@ void lower_cast(Builder& b, uint16_t d, uint16_t a, Prim from, Prim to) {
   }
 }
 
+// Casts whose source register already is the result's representation
+// (i32 -> i64 is sign-extended either way; f16 -> f32 holds the value exactly).
+bool same_representation(Prim from, Prim to) {
+  if (from == to) return true;
+  if (prim_is_int(from) && (to == Prim::i64 || to == Prim::u64)) return true;
+  return (from == Prim::f16 || from == Prim::bf16) && to == Prim::f32;
+}
+
 void lower_unary(Builder& b, const ir::Stmt& s) {
   Prim ap = s.ops[0]->type.prim, rp = s.type.prim;
   CT ct = compute_type(ap);
   uint16_t a = b.reg(s.ops[0]);
-  uint16_t d = b.def(&s);
   using U = ir::UnaryOp;
+  bool identity = (s.uop == U::cast_value && same_representation(ap, rp)) ||
+                  ((s.uop == U::floor || s.uop == U::ceil || s.uop == U::round) && prim_is_int(ap));
+  if (identity) {
+    // Value registers are written only by their defining statement (loop
+    // indices only between iterations), so sharing one is safe.
+    b.reg_of[&s] = a;
+    return;
+  }
+  uint16_t d = b.def(&s);
   switch (s.uop) {
     case U::neg: b.emit(t6(Op::neg_i32, ct), d, a); emit_fixup(b, rp, d); return;
     case U::abs: b.emit(t6(Op::abs_i32, ct), d, a); emit_fixup(b, rp, d); return;
