@@ -35,6 +35,8 @@ bool DescriptorObj::get_attr(Evaluator& ev, const Value& self, const std::string
 static Value bind(Evaluator& ev, const Value& v, const Value& self, const Value& cls, SourceLoc loc) {
   if (v.kind == Kind::Function || (v.kind == Kind::Builtin && !self.is_none()))
     return self.is_none() ? v : Value::of(std::make_shared<BoundMethodObj>(self, v));
+  if (v.kind == Kind::Host && !self.is_none() && v.as<HostObj>()->binds_as_method())
+    return Value::of(std::make_shared<BoundMethodObj>(self, v));
   if (v.kind == Kind::Host) {
     if (auto* d = dynamic_cast<DescriptorObj*>(v.as<HostObj>())) {
       switch (d->which) {

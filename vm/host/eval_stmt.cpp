@@ -144,7 +144,10 @@ static void exec_def(Evaluator& ev, const ast::FunctionDef* d, Env& env) {
   fn->def = d;
   fn->body = &d->body;
   fn->scope = ev.scope_of(d);
-  if (env.type == Env::Type::Class) fn->qualname = env.class_name + "." + d->name;
+  if (env.type == Env::Type::Class) {
+    fn->qualname = env.class_name + "." + d->name;
+    fn->in_class_body = true;
+  }
   for (size_t k = decorators.size(); k-- > 0;) f = ev.call(decorators[k], {f}, d->decorators[k]->loc);
   ev.store_name(env, d->name, f);
 }

@@ -1,8 +1,190 @@
+// The `ti` module (`import taichi as ti` / `import kiln as ti`): ti.init,
+// dtypes, archs, fields, ti.root and axes, decorators, and the intrinsics.
+// Every intrinsic is a builtin named "ti.<attr>", which is how the frontend
+// recognises it inside kernels; on the host the same builtins compute in
+// f64/int (ti_intrinsics.cpp).
+#include <cstdlib>
+
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
+#include "vm/interp/interp.h"
 
 namespace kiln::host {
-void install_module_ti(Evaluator& ev) { ev.ti = std::make_unique<TiState>(); }
+
+void install_ti_intrinsics(Evaluator& ev, ModuleObj& m);
+
+Program& ti_program(Evaluator& ev) {
+  if (!ev.ti->program) ti_reset(ev, Config{});
+  return *ev.ti->program;
+}
+
+void ti_reset(Evaluator& ev, Config cfg) {
+  TiState& ti = *ev.ti;
+  const HostOptions& o = ti.options;
+  if (o.force_debug) cfg.debug = true;
+  if (o.force_print_ir) cfg.print_ir = true;
+  if (!o.engine.empty()) cfg.engine = o.engine;
+  else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
+  // Only the interpreter exists so far; other engines (and GPU archs) fall back to it.
+  ti.cache.clear();
+  ti.program.reset();
+  ti.program = std::make_unique<Program>(cfg);
+  ti.program->engine = make_interp_engine();
+  ti.program->out = ev.out;
+  ti.generation++;
+}
+
 void configure_ti(Evaluator& ev, const HostOptions& options) { ev.ti->options = options; }
 const std::vector<KernelDump>& ti_kernel_dumps(const Evaluator& ev) { return ev.ti->dumps; }
+
+Prim dtype_prim(Evaluator& ev, const Value& v, SourceLoc loc) {
+  if (v.kind == Kind::Host)
+    if (auto* d = dynamic_cast<DTypeObj*>(v.as<HostObj>())) return d->prim;
+  if (v.kind == Kind::Class && v.as<ClassObj>()->builtin_type) {
+    const std::string& n = v.as<ClassObj>()->name;
+    if (n == "int") return ti_program(ev).config.types.default_ip;
+    if (n == "float") return ti_program(ev).config.types.default_fp;
+  }
+  raise("TypeError", "expected a dtype such as ti.f32, not " + ev.repr(v), loc);
+}
+
+namespace {
+
+Value init(Evaluator& ev, CallArgs& a) {
+  Config cfg;
+  Value v;
+  if (a.take_kw("arch", v) || !a.pos.empty()) {
+    if (!a.pos.empty()) v = a.pos[0];
+    // ti.gpu / ti.vulkan / ti.cuda fall back to the CPU until those backends exist.
+    cfg.arch = "cpu";
+  }
+  if (a.take_kw("debug", v)) cfg.debug = ev.truthy(v);
+  if (a.take_kw("print_ir", v)) cfg.print_ir = ev.truthy(v);
+  if (a.take_kw("default_ip", v)) {
+    cfg.types.default_ip = dtype_prim(ev, v, a.loc);
+    if (!prim_is_int(cfg.types.default_ip)) raise("ValueError", "default_ip must be an integer type", a.loc);
+  }
+  if (a.take_kw("default_fp", v)) {
+    cfg.types.default_fp = dtype_prim(ev, v, a.loc);
+    if (!prim_is_float(cfg.types.default_fp)) raise("ValueError", "default_fp must be a floating-point type", a.loc);
+  }
+  if (a.take_kw("cpu_max_num_threads", v)) cfg.num_threads = (int)arg_int(ev, v, "init", a.loc);
+  if (a.take_kw("random_seed", v)) cfg.random_seed = (uint64_t)arg_int(ev, v, "init", a.loc);
+  if (a.take_kw("engine", v)) cfg.engine = ev.str(v);
+  // Accepted and ignored: they change nothing observable here.
+  for (auto& [k, val] : a.kw) {
+    static const char* ignored[] = {"offline_cache", "kernel_profiler", "log_level", "advanced_optimization",
+                                    "fast_math", "device_memory_GB", "device_memory_fraction", "packed",
+                                    "dynamic_index", "verbose", "check_out_of_bound", "excepthook", "ad_stack_size",
+                                    "offline_cache_file_path", "default_up", "dtype_cast_mode", "cfg_optimization",
+                                    "opt_level", "print_kernel_llvm_ir", "unrolling_limit"};
+    bool ok = false;
+    for (auto* n : ignored) ok |= k == n;
+    if (!ok) raise("TypeError", "init() got an unexpected keyword argument '" + k + "'", a.loc);
+  }
+  ti_reset(ev, cfg);
+  return Value();
+}
+
+Value field(Evaluator& ev, CallArgs& a) {
+  Value dtype, shape, name, v;
+  if (a.take_kw("dtype", dtype)) a.pos.insert(a.pos.begin(), dtype);
+  if (a.take_kw("shape", shape) && a.pos.size() < 2) a.pos.push_back(shape);
+  a.take_kw("name", name);
+  a.take_kw("needs_grad", v);
+  a.take_kw("needs_dual", v);
+  if (a.take_kw("offset", v) && !v.is_none()) raise("NotImplementedError", "field offsets are not supported yet", a.loc);
+  if (a.take_kw("order", v) && !v.is_none()) raise("NotImplementedError", "field order= is not supported yet", a.loc);
+  if (a.take_kw("layout", v) && !v.is_none()) raise("NotImplementedError", "field layout= is not supported yet", a.loc);
+  no_kwargs(a, "field");
+  expect_args(a, "field", 1, 2);
+  Program& prog = ti_program(ev);
+  Prim p = dtype_prim(ev, a.pos[0], a.loc);
+  std::string nm = name.is_none() ? "" : ev.str(name);
+  auto f = std::make_shared<FieldObj>();
+  f->ti = ev.ti.get();
+  f->generation = ev.ti->generation;
+  Value sh = a.pos.size() == 2 ? a.pos[1] : Value();
+  if (sh.is_none()) {
+    f->info = prog.create_field(p, nm, a.loc);  // placed later with ti.root...place
+  } else {
+    std::vector<int64_t> dims;
+    if (sh.is_int_like()) dims.push_back(sh.as_int());
+    else
+      for (auto& x : ev.to_vector(sh, a.loc)) dims.push_back(arg_int(ev, x, "field", a.loc));
+    f->info = prog.create_dense_field(p, dims, nm, a.loc);
+  }
+  return Value::of(f);
+}
+
+Value decorate(Evaluator& ev, CallArgs& a, bool is_func) {
+  expect_args(a, is_func ? "func" : "kernel", 1, 1);
+  if (a.pos[0].kind != Kind::Function || !a.pos[0].as<FunctionObj>()->def)
+    raise("TypeError", std::string("@ti.") + (is_func ? "func" : "kernel") + " decorates a def", a.loc);
+  auto k = std::make_shared<KernelObj>();
+  k->fn = a.pos[0];
+  k->is_func = is_func;
+  return Value::of(k);
+}
+
+}  // namespace
+
+static Value make_ti(Evaluator& ev) {
+  if (!ev.ti->module.is_none()) return ev.ti->module;
+  auto m = std::make_shared<ModuleObj>();
+  m->name = "taichi";
+  auto def = [&](const std::string& name, NativeFn fn) { m->attrs[name] = make_builtin("ti." + name, std::move(fn)); };
+  def("init", init);
+  def("reset", [](Evaluator& ev, CallArgs&) {
+    ti_reset(ev, ev.ti->program ? ev.ti->program->config : Config{});
+    return Value();
+  });
+  def("sync", [](Evaluator&, CallArgs&) { return Value(); });
+  def("field", field);
+  def("kernel", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, false); });
+  def("func", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, true); });
+  def("data_oriented", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "data_oriented", 1, 1);
+    return a.pos[0];
+  });
+  Value tmpl = Value::of(std::make_shared<TemplateObj>());
+  def("template", [tmpl](Evaluator&, CallArgs&) { return tmpl; });
+  for (int k = 0; k < kNumPrims; k++) {
+    Prim p = (Prim)k;
+    m->attrs[std::string(prim_name(p))] = Value::of(std::make_shared<DTypeObj>(p));
+  }
+  const std::pair<const char*, const char*> aliases[] = {
+      {"int8", "i8"}, {"int16", "i16"}, {"int32", "i32"}, {"int64", "i64"}, {"uint8", "u8"}, {"uint16", "u16"},
+      {"uint32", "u32"}, {"uint64", "u64"}, {"float16", "f16"}, {"float32", "f32"}, {"float64", "f64"}};
+  for (auto& [alias, name] : aliases) m->attrs[alias] = m->attrs[name];
+  for (const char* arch : {"cpu", "x64", "arm64", "gpu", "cuda", "vulkan", "metal", "opengl", "gles", "dx11", "dx12", "amdgpu"})
+    m->attrs[arch] = Value::of(std::make_shared<ArchObj>(arch));
+  const std::pair<const char*, std::vector<int>> axes[] = {
+      {"i", {0}}, {"j", {1}}, {"k", {2}}, {"l", {3}}, {"ij", {0, 1}}, {"ik", {0, 2}}, {"jk", {1, 2}},
+      {"ijk", {0, 1, 2}}, {"ijkl", {0, 1, 2, 3}}};
+  for (auto& [name, ax] : axes) m->attrs[name] = Value::of(std::make_shared<AxisObj>(ax));
+  // ti.root: the open tree of the current Program (a new one after a kernel ran).
+  TiState* ti = ev.ti.get();
+  m->getattr_hook = [ti](Evaluator& ev, const std::string& name, Value& out) {
+    if (name != "root") return false;
+    auto s = std::make_shared<SNodeObj>();
+    s->node = ti_program(ev).open_root();
+    s->ti = ti;
+    s->generation = ti->generation;
+    out = Value::of(s);
+    return true;
+  };
+  install_ti_intrinsics(ev, *m);
+  ev.ti->module = Value::of(m);
+  return ev.ti->module;
+}
+
+void install_module_ti(Evaluator& ev) {
+  ev.ti = std::make_unique<TiState>();
+  ev.ti->host_env = make_host_env(ev);
+  ev.module_factories["taichi"] = make_ti;
+  ev.module_factories["kiln"] = make_ti;
+}
+
 }  // namespace kiln::host

@@ -79,6 +79,7 @@ struct FunctionObj : Object {
   const ScopeInfo* scope = nullptr;
   std::unordered_map<std::string, Value> attrs;  // user-set attributes
   std::weak_ptr<ClassObj> owner_class;   // the class whose body defined it (zero-arg super())
+  bool in_class_body = false;            // a method (kernels: `self` is an implicit template)
   FunctionObj() : Object(Kind::Function) {}
 };
 
@@ -133,6 +134,8 @@ struct HostObj : Object {
   virtual std::string type_name() const = 0;
   virtual std::string repr(Evaluator& ev) const = 0;
   virtual bool callable() const { return false; }
+  // Class attributes that bind `self` when read through an instance (kernels).
+  virtual bool binds_as_method() const { return false; }
   virtual Value call(Evaluator& ev, const Value& self, CallArgs& a);
   virtual bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) {
     return false;

@@ -1,0 +1,296 @@
+// Fields and SNodes on the host: element access straight through
+// Program::element_address (ARCHITECTURE.md: host access must be cheap in
+// loops, so no accessor kernels), shape/dtype/fill, and ti.root building.
+#include <cstring>
+
+#include "vm/host/evaluator.h"
+#include "vm/host/ti_objects.h"
+#include "vm/host/ti_state.h"
+
+namespace kiln::host {
+
+// ---- scalars <-> typed values --------------------------------------------------
+
+ConstVal to_const(Evaluator& ev, const Value& v, Prim p, SourceLoc loc) {
+  switch (v.kind) {
+    case Kind::Bool:
+    case Kind::Int: return ConstVal::make_int(p, v.as_int());
+    case Kind::Float: return ConstVal::make_float(p, v.f);
+    default: break;
+  }
+  Value m;
+  if ((v.kind == Kind::Instance || v.kind == Kind::Host) && ev.try_get_attr(v, "__float__", loc, m))
+    return to_const(ev, ev.call(m, {}, loc), p, loc);
+  raise("TypeError", "expected a number for a " + std::string(prim_name(p)) + " value, got '" + ev.type_name(v) + "'", loc);
+}
+
+Value from_const(const ConstVal& c) {
+  if (prim_is_float(c.prim)) return Value::floating(c.as_double());
+  return Value::integer(c.as_int64());
+}
+
+Value load_element(const FieldInfo& f, const void* p) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, (size_t)prim_bits(f.dtype) / 8);
+  return from_const(const_from_bits(f.dtype, bits));
+}
+
+void store_element(Evaluator& ev, const FieldInfo& f, void* p, const Value& v, SourceLoc loc) {
+  uint64_t bits = const_to_bits(to_const(ev, v, f.dtype, loc));
+  std::memcpy(p, &bits, (size_t)prim_bits(f.dtype) / 8);
+}
+
+Value DTypeObj::call(Evaluator& ev, const Value&, CallArgs& a) {
+  expect_args(a, prim_name(prim).data(), 1, 1);
+  return from_const(to_const(ev, a.pos[0], prim, a.loc));
+}
+
+std::string AxisObj::repr(Evaluator&) const {
+  static const char names[] = "ijklmnopqrst";
+  std::string s = "Axis(";
+  for (int a : axes) s += names[a];
+  return s + ")";
+}
+
+// ---- fields ----------------------------------------------------------------------
+
+FieldInfo& FieldObj::checked(SourceLoc loc) const {
+  if (generation != ti->generation)
+    raise("RuntimeError", "field '" + (info && !info->name.empty() ? info->name : std::string("field")) +
+                              "' belongs to a program that ti.init() has reset", loc);
+  return *info;
+}
+
+// A field index: None (0-D), an int, or a tuple/list of ints.
+static std::vector<int64_t> field_index(Evaluator& ev, const FieldInfo& f, const Value& key, SourceLoc loc) {
+  std::vector<Value> parts;
+  if (key.is_none()) {
+  } else if (key.kind == Kind::Tuple || key.kind == Kind::List) {
+    parts = ev.to_vector(key, loc);
+  } else {
+    parts.push_back(key);
+  }
+  if (parts.size() != f.shape.size())
+    raise("AssertionError", "Slicing is not supported on ti.field", loc);
+  std::vector<int64_t> idx;
+  for (auto& p : parts) {
+    if (!p.is_int_like())
+      raise("TypeError", "Detected illegal element of type: <class '" + ev.type_name(p) +
+                             "'>. Please be aware that slicing a ti.field is not supported so far.", loc);
+    idx.push_back(p.as_int());
+  }
+  return idx;
+}
+
+bool FieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
+  FieldInfo& f = checked(loc);
+  auto idx = field_index(ev, f, key, loc);
+  out = load_element(f, ti->program->element_address(f, idx.data(), (int)idx.size(), loc));
+  return true;
+}
+
+bool FieldObj::set_item(Evaluator& ev, const Value& key, const Value& v, SourceLoc loc) {
+  FieldInfo& f = checked(loc);
+  auto idx = field_index(ev, f, key, loc);
+  store_element(ev, f, ti->program->element_address(f, idx.data(), (int)idx.size(), loc), v, loc);
+  return true;
+}
+
+static Value shape_tuple(const std::vector<int64_t>& shape) {
+  std::vector<Value> items;
+  for (auto n : shape) items.push_back(Value::integer(n));
+  return make_tuple(std::move(items));
+}
+
+// Calls fn(address) for every element of f in row-major index order.
+template <class F> static void each_element(Program& prog, const FieldInfo& f, SourceLoc loc, F&& fn) {
+  std::vector<int64_t> idx(f.shape.size(), 0);
+  for (auto n : f.shape)
+    if (n == 0) return;
+  while (true) {
+    fn(prog.element_address(f, idx.data(), (int)idx.size(), loc), idx);
+    int d = (int)idx.size() - 1;
+    while (d >= 0 && ++idx[d] == f.shape[d]) idx[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) {
+  auto me = self.ptr<FieldObj>();
+  if (name == "shape") {
+    out = shape_tuple(checked(loc).shape);
+    return true;
+  }
+  if (name == "dtype") {
+    out = Value::of(std::make_shared<DTypeObj>(checked(loc).dtype));
+    return true;
+  }
+  if (name == "name") {
+    out = Value::str(checked(loc).name);
+    return true;
+  }
+  if (name == "snode") {
+    auto s = std::make_shared<SNodeObj>();
+    s->node = checked(loc).place;
+    s->generation = generation;
+    s->ti = ti;
+    if (!s->node) raise("RuntimeError", checked(loc).describe() + " is not placed yet", loc);
+    out = Value::of(s);
+    return true;
+  }
+  if (name == "fill") {
+    out = make_builtin("fill", [me](Evaluator& ev, CallArgs& a) {
+      expect_args(a, "fill", 1, 1);
+      FieldInfo& f = me->checked(a.loc);
+      uint64_t bits = const_to_bits(to_const(ev, a.pos[0], f.dtype, a.loc));
+      size_t width = (size_t)prim_bits(f.dtype) / 8;
+      each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
+      return Value();
+    });
+    return true;
+  }
+  if (name == "parent") {
+    out = make_builtin("parent", [me](Evaluator& ev, CallArgs& a) {
+      FieldInfo& f = me->checked(a.loc);
+      int64_t n = a.pos.empty() ? 1 : arg_int(ev, a.pos[0], "parent", a.loc);
+      SNode* s = f.place;
+      for (int64_t k = 0; k < n && s; k++) s = s->parent;
+      if (!s) return Value();
+      auto o = std::make_shared<SNodeObj>();
+      o->node = s;
+      o->generation = me->generation;
+      o->ti = me->ti;
+      return Value::of(o);
+    });
+    return true;
+  }
+  if (name == "__len__") {
+    out = make_builtin("__len__", [me](Evaluator&, CallArgs& a) -> Value {
+      FieldInfo& f = me->checked(a.loc);
+      if (f.shape.empty()) raise("TypeError", "len() of a 0-D field", a.loc);
+      return Value::integer(f.shape[0]);
+    });
+    return true;
+  }
+  if (name == "to_list") {  // Kiln: the elements as nested Python lists
+    out = make_builtin("to_list", [me](Evaluator&, CallArgs& a) {
+      FieldInfo& f = me->checked(a.loc);
+      if (f.shape.empty()) return load_element(f, me->ti->program->element_address(f, nullptr, 0, a.loc));
+      std::vector<Value> flat;
+      each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { flat.push_back(load_element(f, p)); });
+      // Regroup the flat row-major list, innermost axis first.
+      for (size_t d = f.shape.size(); d-- > 1;) {
+        std::vector<Value> grouped;
+        size_t n = (size_t)f.shape[d];
+        for (size_t k = 0; k < flat.size(); k += n) grouped.push_back(make_list(std::vector<Value>(flat.begin() + k, flat.begin() + k + n)));
+        flat = std::move(grouped);
+      }
+      return make_list(std::move(flat));
+    });
+    return true;
+  }
+  return false;
+}
+
+// ---- SNodes ------------------------------------------------------------------------
+
+std::string SNodeObj::repr(Evaluator&) const { return node ? node->name() : "SNode"; }
+
+static std::vector<int64_t> snode_sizes(Evaluator& ev, const Value& v, size_t naxes, SourceLoc loc) {
+  std::vector<int64_t> sizes;
+  if (v.is_int_like()) {
+    sizes.assign(naxes, v.as_int());  // dense(ti.ij, 4) is (4, 4)
+  } else {
+    for (auto& x : ev.to_vector(v, loc)) sizes.push_back(arg_int(ev, x, "dense", loc));
+  }
+  return sizes;
+}
+
+static std::vector<int> axes_of(Evaluator& ev, const Value& v, SourceLoc loc) {
+  if (v.kind == Kind::Host)
+    if (auto* a = dynamic_cast<AxisObj*>(v.as<HostObj>())) return a->axes;
+  if (v.kind == Kind::Tuple || v.kind == Kind::List) {
+    std::vector<int> out;
+    for (auto& x : ev.to_vector(v, loc)) {
+      auto more = axes_of(ev, x, loc);
+      out.insert(out.end(), more.begin(), more.end());
+    }
+    return out;
+  }
+  raise("TypeError", "SNode axes must be ti.i, ti.j, ti.ij, ..., not '" + ev.type_name(v) + "'", loc);
+}
+
+bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) {
+  auto me = self.ptr<SNodeObj>();
+  auto check = [me](SourceLoc l) {
+    if (me->generation != me->ti->generation) raise("RuntimeError", "this SNode belongs to a program that ti.init() has reset", l);
+  };
+  auto wrap = [me](SNode* s) {
+    auto o = std::make_shared<SNodeObj>();
+    o->node = s;
+    o->generation = me->generation;
+    o->ti = me->ti;
+    return Value::of(o);
+  };
+  static const std::map<std::string, SNodeKind> containers = {
+      {"dense", SNodeKind::dense}, {"pointer", SNodeKind::pointer}, {"bitmasked", SNodeKind::bitmasked}, {"dynamic", SNodeKind::dynamic}};
+  auto c = containers.find(name);
+  if (c != containers.end()) {
+    SNodeKind kind = c->second;
+    out = make_builtin(name, [me, kind, check, wrap, name](Evaluator& ev, CallArgs& a) {
+      check(a.loc);
+      Value axes_v, size_v, chunk;
+      a.take_kw("chunk_size", chunk);
+      if (a.take_kw("axis", axes_v)) a.pos.insert(a.pos.begin(), axes_v);
+      if (a.take_kw("dimensions", size_v) || a.take_kw("shape", size_v) || a.take_kw("n", size_v)) a.pos.push_back(size_v);
+      no_kwargs(a, name.c_str());
+      expect_args(a, name.c_str(), 2, 2);
+      auto axes = axes_of(ev, a.pos[0], a.loc);
+      auto sizes = snode_sizes(ev, a.pos[1], axes.size(), a.loc);
+      return wrap(me->ti->program->add_container(me->node, kind, axes, sizes, a.loc));
+    });
+    return true;
+  }
+  if (name == "place") {
+    out = make_builtin("place", [me, check, self](Evaluator& ev, CallArgs& a) {
+      check(a.loc);
+      Value offset;
+      a.take_kw("offset", offset);
+      no_kwargs(a, "place");
+      for (auto& v : a.pos) {
+        auto* f = v.kind == Kind::Host ? dynamic_cast<FieldObj*>(v.as<HostObj>()) : nullptr;
+        if (!f) raise("TypeError", "place() takes fields, not '" + ev.type_name(v) + "'", a.loc);
+        me->ti->program->place(me->node, &f->checked(a.loc), a.loc);
+      }
+      return self;
+    });
+    return true;
+  }
+  if (name == "parent") {
+    out = make_builtin("parent", [me, wrap](Evaluator& ev, CallArgs& a) {
+      int64_t n = a.pos.empty() ? 1 : arg_int(ev, a.pos[0], "parent", a.loc);
+      SNode* s = me->node;
+      for (int64_t k = 0; k < n && s; k++) s = s->parent;
+      return s ? wrap(s) : Value();
+    });
+    return true;
+  }
+  if (name == "shape") {
+    check(loc);
+    std::vector<int64_t> shape;
+    for (int v : node->physical_index_position) {
+      int64_t n = 1;
+      for (const SNode* s = node; s; s = s->parent) n *= s->extent[v] ? s->extent[v] : 1;
+      shape.push_back(n);
+    }
+    out = shape_tuple(shape);
+    return true;
+  }
+  if (name == "id") {
+    out = Value::integer(node->id);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace kiln::host

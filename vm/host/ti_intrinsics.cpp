@@ -1,0 +1,164 @@
+// The ti intrinsics as host builtins. Inside kernels the frontend knows them
+// by name ("ti.sqrt"); called from host code they compute on Python values,
+// in f64 for floats and i64 for ints.
+#include <cmath>
+
+#include "vm/host/evaluator.h"
+#include "vm/host/ti_objects.h"
+
+namespace kiln::host {
+
+namespace {
+
+double fnum(Evaluator& ev, const Value& v, const std::string& fname, SourceLoc loc) {
+  if (v.is_number()) return v.as_double();
+  raise("TypeError", "ti." + fname + "() expects a number, got '" + ev.type_name(v) + "'", loc);
+}
+
+// ti.ndrange(...) on the host: the index tuples in row-major order.
+Value ndrange_values(Evaluator& ev, CallArgs& a) {
+  std::vector<std::pair<int64_t, int64_t>> dims;
+  for (auto& v : a.pos) {
+    if (v.is_int_like()) {
+      dims.emplace_back(0, v.as_int());
+    } else {
+      auto be = ev.to_vector(v, a.loc);
+      if (be.size() != 2) raise("TypeError", "ti.ndrange() takes ints or (begin, end) pairs", a.loc);
+      dims.emplace_back(arg_int(ev, be[0], "ndrange", a.loc), arg_int(ev, be[1], "ndrange", a.loc));
+    }
+  }
+  std::vector<Value> out;
+  std::vector<int64_t> idx;
+  for (auto& d : dims) {
+    if (d.second <= d.first) return make_list({});
+    idx.push_back(d.first);
+  }
+  while (true) {
+    std::vector<Value> t;
+    for (auto x : idx) t.push_back(Value::integer(x));
+    out.push_back(make_tuple(std::move(t)));
+    int k = (int)idx.size() - 1;
+    while (k >= 0 && ++idx[k] == dims[k].second) {
+      idx[k] = dims[k].first;
+      k--;
+    }
+    if (k < 0) break;
+  }
+  return make_list(std::move(out));
+}
+
+Value prim_result(const Value& like, double r) {
+  return Value::floating(r);
+}
+
+}  // namespace
+
+void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
+  auto def = [&](const std::string& name, NativeFn fn) { m.attrs[name] = make_builtin("ti." + name, std::move(fn)); };
+  using F1 = double (*)(double);
+  const std::pair<const char*, F1> unary[] = {
+      {"sqrt", [](double x) { return std::sqrt(x); }},  {"rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
+      {"sin", [](double x) { return std::sin(x); }},    {"cos", [](double x) { return std::cos(x); }},
+      {"tan", [](double x) { return std::tan(x); }},    {"asin", [](double x) { return std::asin(x); }},
+      {"acos", [](double x) { return std::acos(x); }},  {"atan", [](double x) { return std::atan(x); }},
+      {"tanh", [](double x) { return std::tanh(x); }},  {"exp", [](double x) { return std::exp(x); }},
+      {"log", [](double x) { return std::log(x); }},
+  };
+  for (auto& [name, f] : unary) {
+    std::string n = name;
+    F1 fn = f;
+    def(n, [n, fn](Evaluator& ev, CallArgs& a) {
+      expect_args(a, ("ti." + n).c_str(), 1, 1);
+      return prim_result(a.pos[0], fn(fnum(ev, a.pos[0], n, a.loc)));
+    });
+  }
+  const std::pair<const char*, F1> rounding[] = {
+      {"floor", [](double x) { return std::floor(x); }},
+      {"ceil", [](double x) { return std::ceil(x); }},
+      {"round", [](double x) { return std::nearbyint(x); }},
+  };
+  for (auto& [name, f] : rounding) {
+    std::string n = name;
+    F1 fn = f;
+    def(n, [n, fn](Evaluator& ev, CallArgs& a) {
+      expect_args(a, ("ti." + n).c_str(), 1, 2);
+      if (a.pos[0].is_int_like()) return Value::integer(a.pos[0].as_int());
+      double r = fn(fnum(ev, a.pos[0], n, a.loc));
+      if (a.pos.size() == 2) return from_const(ConstVal::make_float(dtype_prim(ev, a.pos[1], a.loc), r));
+      return Value::floating(r);
+    });
+  }
+  def("abs", [](Evaluator& ev, CallArgs& a) { return ev.call(ev.builtins["abs"], a); });
+  def("max", [](Evaluator& ev, CallArgs& a) { return ev.call(ev.builtins["max"], a); });
+  def("min", [](Evaluator& ev, CallArgs& a) { return ev.call(ev.builtins["min"], a); });
+  def("pow", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.pow", 2, 2);
+    return ev.binop(ast::BinOpKind::Pow, a.pos[0], a.pos[1], a.loc);
+  });
+  def("atan2", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.atan2", 2, 2);
+    return Value::floating(std::atan2(fnum(ev, a.pos[0], "atan2", a.loc), fnum(ev, a.pos[1], "atan2", a.loc)));
+  });
+  def("cast", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.cast", 2, 2);
+    return from_const(to_const(ev, a.pos[0], dtype_prim(ev, a.pos[1], a.loc), a.loc));
+  });
+  def("raw_div", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.raw_div", 2, 2);
+    if (a.pos[0].is_int_like() && a.pos[1].is_int_like()) {
+      int64_t x = a.pos[0].as_int(), y = a.pos[1].as_int();
+      if (y == 0) raise("ZeroDivisionError", "integer division by zero", a.loc);
+      if (x == INT64_MIN && y == -1) overflow(a.loc);
+      return Value::integer(x / y);  // C: truncates toward zero
+    }
+    return ev.binop(ast::BinOpKind::Div, a.pos[0], a.pos[1], a.loc);
+  });
+  def("raw_mod", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.raw_mod", 2, 2);
+    if (a.pos[0].is_int_like() && a.pos[1].is_int_like()) {
+      int64_t x = a.pos[0].as_int(), y = a.pos[1].as_int();
+      if (y == 0) raise("ZeroDivisionError", "integer modulo by zero", a.loc);
+      return Value::integer(y == -1 ? 0 : x % y);  // C: sign of the dividend
+    }
+    return Value::floating(std::fmod(fnum(ev, a.pos[0], "raw_mod", a.loc), fnum(ev, a.pos[1], "raw_mod", a.loc)));
+  });
+  def("bit_shr", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.bit_shr", 2, 2);
+    uint64_t x = (uint64_t)arg_int(ev, a.pos[0], "bit_shr", a.loc);
+    int64_t n = arg_int(ev, a.pos[1], "bit_shr", a.loc);
+    return Value::integer(n >= 64 || n < 0 ? 0 : (int64_t)(x >> n));  // logical
+  });
+  def("select", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.select", 3, 3);
+    return ev.truthy(a.pos[0], a.loc) ? a.pos[1] : a.pos[2];
+  });
+  def("static", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.static", 1, 2);
+    return a.pos[0];
+  });
+  def("ndrange", ndrange_values);
+  def("grouped", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.grouped", 1, 1);
+    return a.pos[0];
+  });
+  def("loop_config", [](Evaluator&, CallArgs&) { return Value(); });
+  def("static_print", [](Evaluator& ev, CallArgs& a) { return ev.call(ev.builtins["print"], a); });
+  def("static_assert", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.static_assert", 1, 2);
+    if (!ev.truthy(a.pos[0], a.loc)) raise("AssertionError", a.pos.size() == 2 ? ev.str(a.pos[1]) : "", a.loc);
+    return Value();
+  });
+  def("bit_cast", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.bit_cast", 2, 2);
+    raise("NotImplementedError", "ti.bit_cast is only available inside kernels", a.loc);
+    return Value();
+  });
+  for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"}) {
+    std::string n = op;
+    def(n, [n](Evaluator&, CallArgs& a) -> Value {
+      raise("RuntimeError", "ti." + n + "() is only available inside kernels (it updates global data in place)", a.loc);
+    });
+  }
+}
+
+}  // namespace kiln::host

@@ -1,0 +1,195 @@
+// Calling a @ti.kernel from the host: bind arguments, classify parameters by
+// their annotations, look the compiled kernel up by (kernel, template
+// arguments by identity, scalar types), compile on a miss (frontend -> passes
+// -> engine), launch, and convert the returns to Python values.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "vm/frontend/frontend.h"
+#include "vm/host/evaluator.h"
+#include "vm/host/ti_objects.h"
+#include "vm/host/ti_state.h"
+#include "vm/ir/passes/passes.h"
+
+namespace kiln::host {
+
+std::string KernelObj::repr(Evaluator& ev) const { return ev.repr(fn); }
+
+bool KernelObj::get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) {
+  return ev.try_get_attr(fn, name, loc, out);
+}
+
+namespace {
+
+bool is_template(const Value& ann) {
+  return ann.kind == Kind::Host && dynamic_cast<TemplateObj*>(ann.as<HostObj>()) != nullptr;
+}
+
+// Part of the cache key for a template argument: objects by identity,
+// Python scalars by value (Taichi specialises on both).
+std::string identity(const Value& v) {
+  char buf[64];
+  switch (v.kind) {
+    case Kind::None: return "n";
+    case Kind::Bool: return v.b ? "T" : "F";
+    case Kind::Int: return "i" + std::to_string(v.i);
+    case Kind::Float: {
+      uint64_t bits;
+      std::memcpy(&bits, &v.f, 8);
+      std::snprintf(buf, sizeof buf, "f%" PRIx64, bits);
+      return buf;
+    }
+    case Kind::Str: return "s" + std::to_string(str_of(v).size()) + ":" + str_of(v);
+    case Kind::Tuple:
+    case Kind::List: {
+      std::string s = "(";
+      for (auto& x : v.kind == Kind::Tuple ? v.as<TupleObj>()->items : v.as<ListObj>()->items) s += identity(x) + ",";
+      return s + ")";
+    }
+    case Kind::Host:
+      if (auto* f = dynamic_cast<FieldObj*>(v.as<HostObj>())) {
+        std::snprintf(buf, sizeof buf, "F%p", (void*)f->info);
+        return buf;
+      }
+      break;
+    default: break;
+  }
+  std::snprintf(buf, sizeof buf, "p%p", (void*)v.obj.get());
+  return buf;
+}
+
+uint64_t width_mask(Prim p) {
+  int bits = prim_bits(p);
+  return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1);
+}
+
+}  // namespace
+
+Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
+  const FunctionObj& fn = function();
+  const ast::FunctionDef* def = fn.def;
+  if (is_func)
+    raise("RuntimeError", "Taichi functions cannot be called from Python-scope: '" + fn.name +
+                              "' is a @ti.func; call it from a @ti.kernel", a.loc);
+  const ast::Arguments& params = def->args;
+  if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
+    raise("TypeError", "kernel '" + fn.name + "' may only have plain positional parameters", def->loc);
+
+  // ---- bind arguments (Python's rules, with the kernel's name in messages)
+  size_t np = params.args.size();
+  std::vector<Value> vals(np);
+  std::vector<bool> set(np, false);
+  if (a.pos.size() > np)
+    raise("TypeError", fn.qualname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
+                           " but " + std::to_string(a.pos.size()) + (a.pos.size() == 1 ? " was" : " were") + " given", a.loc);
+  for (size_t k = 0; k < a.pos.size(); k++) {
+    vals[k] = a.pos[k];
+    set[k] = true;
+  }
+  for (auto& [name, v] : a.kw) {
+    size_t k = 0;
+    while (k < np && params.args[k]->name != name) k++;
+    if (k == np) raise("TypeError", fn.qualname + "() got an unexpected keyword argument '" + name + "'", a.loc);
+    if (set[k]) raise("TypeError", fn.qualname + "() got multiple values for argument '" + name + "'", a.loc);
+    vals[k] = v;
+    set[k] = true;
+  }
+  size_t first_default = np - fn.defaults.size();
+  for (size_t k = 0; k < np; k++) {
+    if (set[k]) continue;
+    if (k >= first_default) vals[k] = fn.defaults[k - first_default];
+    else raise("TypeError", fn.qualname + "() missing 1 required positional argument: '" + params.args[k]->name + "'", a.loc);
+  }
+
+  // ---- annotations, evaluated once in the def's scope
+  if (!annotations_done) {
+    annotations.clear();
+    for (auto* p : params.args) annotations.push_back(p->annotation ? ev.eval(p->annotation, *fn.closure) : Value());
+    annotations_done = true;
+  }
+
+  Program& prog = ti_program(ev);
+  TiState& ti = *ev.ti;
+  bool is_method = fn.in_class_body;
+  std::vector<frontend::ArgSpec> specs(np);
+  std::vector<Prim> prims(np, Prim::none);
+  char head[32];
+  std::snprintf(head, sizeof head, "K%p|", (void*)this);
+  std::string key = head;
+  for (size_t k = 0; k < np; k++) {
+    const Value& ann = annotations[k];
+    const ast::Arg* p = params.args[k];
+    specs[k].name = p->name;
+    // `self` of a kernel method (@ti.data_oriented) is an implicit template.
+    if (is_template(ann) || (k == 0 && is_method && ann.is_none())) {
+      specs[k].kind = frontend::ArgSpec::Kind::template_;
+      specs[k].value = to_static(ev, vals[k]);
+      key += "T" + identity(vals[k]) + "|";
+    } else if (ann.is_none()) {
+      raise("TypeError", "parameter '" + p->name + "' of kernel '" + fn.name +
+                             "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", p->loc);
+    } else {
+      prims[k] = dtype_prim(ev, ann, p->annotation->loc);
+      specs[k].kind = frontend::ArgSpec::Kind::scalar;
+      specs[k].prim = prims[k];
+      key += "S" + std::string(prim_name(prims[k])) + "|";
+    }
+  }
+
+  // ---- compile on a cache miss
+  auto it = ti.cache.find(key);
+  if (it == ti.cache.end()) {
+    frontend::KernelRequest req;
+    req.def = def;
+    req.env = std::static_pointer_cast<void>(fn.closure);
+    req.args = specs;
+    req.qualified_name = fn.qualname;
+    frontend::LoweredKernel lk = frontend::lower_kernel(req, *ti.host_env, prog);
+    for (auto& w : lk.warnings) ev.err(w.empty() || w.back() == '\n' ? w : w + "\n");
+    ir::run_pipeline(*lk.kernel, true);
+    std::string ir_text = ir::print_kernel(*lk.kernel);
+    if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
+    auto entry = std::make_unique<CompiledEntry>();
+    entry->code = prog.engine->compile(*lk.kernel, prog);
+    entry->arg_slot = lk.arg_slot;
+    entry->arg_prims = prims;
+    entry->rets = lk.rets;
+    entry->num_args = (int)lk.kernel->args.size();
+    entry->num_global_temps = lk.kernel->num_global_temps;
+    for (size_t k = 0; k < np; k++)
+      if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k]);
+    ti.dumps.push_back(KernelDump{fn.qualname, ir_text, entry->code->disassemble()});
+    it = ti.cache.emplace(key, std::move(entry)).first;
+  }
+  CompiledEntry& ce = *it->second;
+
+  // ---- launch
+  prog.materialize();
+  LaunchContext ctx;
+  ctx.program = &prog;
+  ctx.args.assign((size_t)ce.num_args, 0);
+  for (size_t k = 0; k < np; k++) {
+    int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
+    if (slot < 0) continue;
+    Prim p = ce.arg_prims[k];
+    ConstVal c = to_const(ev, vals[k], p, a.loc);
+    // ints sign/zero-extended in the slot; floats as their bits (f32 in the low 4 bytes)
+    ctx.args[(size_t)slot] = prim_is_float(p) ? const_to_bits(c) : c.u;
+  }
+  ctx.rets.assign(ce.rets.size(), 0);
+  ctx.tree_bases = prog.tree_bases();
+  ctx.temps.assign((size_t)ce.num_global_temps, 0);
+  ce.code->launch(ctx);
+
+  std::vector<Value> rets;
+  for (size_t k = 0; k < ce.rets.size(); k++) {
+    Prim p = ce.rets[k].prim;
+    rets.push_back(from_const(const_from_bits(p, ctx.rets[k] & width_mask(p))));
+  }
+  if (rets.empty()) return Value();
+  if (rets.size() == 1) return rets[0];
+  return make_tuple(std::move(rets));
+}
+
+}  // namespace kiln::host

@@ -1,0 +1,99 @@
+// Host objects of the `ti` module: dtypes, fields, SNodes, axes, archs,
+// kernels and ti.funcs as the host evaluator sees them.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vm/host/objects.h"
+#include "vm/runtime/program.h"
+#include "vm/types/value.h"
+
+namespace kiln::host {
+
+class Evaluator;
+struct TiState;
+
+// ti.f32, ti.i32, ...: a primitive type. Calling one on the host casts.
+struct DTypeObj : HostObj {
+  Prim prim;
+  explicit DTypeObj(Prim p) : prim(p) {}
+  std::string type_name() const override { return "DataType"; }
+  std::string repr(Evaluator&) const override { return std::string(prim_name(prim)); }
+  bool callable() const override { return true; }
+  Value call(Evaluator& ev, const Value& self, CallArgs& a) override;
+};
+
+// ti.template(): the marker annotation of template kernel parameters.
+struct TemplateObj : HostObj {
+  std::string type_name() const override { return "Template"; }
+  std::string repr(Evaluator&) const override { return "<ti.template>"; }
+};
+
+// ti.cpu, ti.gpu, ...
+struct ArchObj : HostObj {
+  std::string name;
+  explicit ArchObj(std::string n) : name(std::move(n)) {}
+  std::string type_name() const override { return "Arch"; }
+  std::string repr(Evaluator&) const override { return name; }
+};
+
+// ti.i, ti.ij, ...: physical axes for SNode containers.
+struct AxisObj : HostObj {
+  std::vector<int> axes;
+  explicit AxisObj(std::vector<int> a) : axes(std::move(a)) {}
+  std::string type_name() const override { return "Axis"; }
+  std::string repr(Evaluator&) const override;
+};
+
+// A field. `generation` is the ti.init it belongs to: a field outlives the
+// Program that ti.init replaced, and then every access is an error.
+struct FieldObj : HostObj {
+  FieldInfo* info = nullptr;
+  int generation = 0;
+  TiState* ti = nullptr;
+  std::string type_name() const override { return "ScalarField"; }
+  std::string repr(Evaluator&) const override { return "<ti.field>"; }
+  FieldInfo& checked(SourceLoc loc) const;
+  bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;
+  bool get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) override;
+  bool set_item(Evaluator& ev, const Value& key, const Value& v, SourceLoc loc) override;
+};
+
+// ti.root and the containers under it.
+struct SNodeObj : HostObj {
+  SNode* node = nullptr;
+  int generation = 0;
+  TiState* ti = nullptr;
+  std::string type_name() const override { return "SNode"; }
+  std::string repr(Evaluator&) const override;
+  bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;
+};
+
+// @ti.kernel and @ti.func: the decorated def, compiled on call.
+struct KernelObj : HostObj {
+  Value fn;                     // the FunctionObj
+  bool is_func = false;         // @ti.func (not callable from the host)
+  std::vector<Value> annotations;  // evaluated once, per parameter (None when absent)
+  bool annotations_done = false;
+  std::string type_name() const override { return is_func ? "Func" : "Kernel"; }
+  std::string repr(Evaluator&) const override;
+  bool callable() const override { return true; }
+  bool binds_as_method() const override { return true; }
+  Value call(Evaluator& ev, const Value& self, CallArgs& a) override;
+  bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;
+  const FunctionObj& function() const { return *fn.as<FunctionObj>(); }
+};
+
+// Reads / writes one field element as a Python value (f32 reads give the
+// double of the f32; writes cast like Taichi: float -> int truncates).
+Value load_element(const FieldInfo& f, const void* p);
+void store_element(Evaluator& ev, const FieldInfo& f, void* p, const Value& v, SourceLoc loc);
+// A Python number as a ConstVal of type `p` (TypeError for non-numbers).
+ConstVal to_const(Evaluator& ev, const Value& v, Prim p, SourceLoc loc);
+Value from_const(const ConstVal& c);
+// A dtype argument: ti.f32 etc., or `int` / `float` meaning default_ip / default_fp.
+Prim dtype_prim(Evaluator& ev, const Value& v, SourceLoc loc);
+
+}  // namespace kiln::host
