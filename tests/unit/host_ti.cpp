@@ -48,8 +48,8 @@ TEST_CASE("field host access: f32 reads give the f64 of the f32; writes cast lik
   CHECK(run(std::string(kInit) + "s = ti.field(ti.f64, shape=())\ns[None] = 0.1\nprint(s[None], s.shape)") == "0.1 ()\n");
   CHECK(run(std::string(kInit) + "x = ti.field(int, shape=3)\ny = ti.field(float, shape=3)\nprint(x.dtype, y.dtype)") == "i32 f32\n");
   CHECK(run("import taichi as ti\nti.init(default_fp=ti.f64)\ny = ti.field(float, shape=1)\nprint(y.dtype)") == "f64\n");
-  CHECK(run(std::string(kInit) + "x = ti.field(ti.f32, shape=3)\nx.fill(2.5)\nprint([x[i] for i in range(3)], x)") ==
-        "[2.5, 2.5, 2.5] <ti.field>\n");
+  CHECK(run(std::string(kInit) + "x = ti.field(ti.f32, shape=3)\nx.fill(2.5)\nprint([x[i] for i in range(3)], x, repr(x))") ==
+        "[2.5, 2.5, 2.5] [2.5 2.5 2.5] <ti.field>\n");
 }
 
 TEST_CASE("field host access errors") {

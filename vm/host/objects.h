@@ -133,6 +133,7 @@ struct HostObj : Object {
   HostObj() : Object(Kind::Host) {}
   virtual std::string type_name() const = 0;
   virtual std::string repr(Evaluator& ev) const = 0;
+  virtual std::string str(Evaluator& ev) { return repr(ev); }
   virtual bool callable() const { return false; }
   // Class attributes that bind `self` when read through an instance (kernels).
   virtual bool binds_as_method() const { return false; }

@@ -155,6 +155,7 @@ std::string Evaluator::str(const Value& v) {
     }
     if (inst->cls->is_exception) return exception_str(*this, *inst);
   }
+  if (v.kind == Kind::Host) return v.as<HostObj>()->str(*this);
   return repr(v);
 }
 

@@ -82,6 +82,8 @@ static std::vector<int64_t> field_index(Evaluator& ev, const FieldInfo& f, const
   return idx;
 }
 
+std::string FieldObj::str(Evaluator& ev) { return field_str(ev, *this, {}); }
+
 bool FieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
   FieldInfo& f = checked(loc);
   auto idx = field_index(ev, f, key, loc);

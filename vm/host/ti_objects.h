@@ -55,6 +55,7 @@ struct FieldObj : HostObj {
   TiState* ti = nullptr;
   std::string type_name() const override { return "ScalarField"; }
   std::string repr(Evaluator&) const override { return "<ti.field>"; }
+  std::string str(Evaluator& ev) override;  // like numpy: str(field.to_numpy())
   FieldInfo& checked(SourceLoc loc) const;
   bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;
   bool get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) override;
@@ -85,6 +86,9 @@ struct KernelObj : HostObj {
   bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;
   const FunctionObj& function() const { return *fn.as<FunctionObj>(); }
 };
+
+// numpy's str() of the field's elements (ti_print.cpp).
+std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc);
 
 // Reads / writes one field element as a Python value (f32 reads give the
 // double of the f32; writes cast like Taichi: float -> int truncates).

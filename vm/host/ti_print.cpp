@@ -1,0 +1,262 @@
+// str(field): Taichi prints a field as str(field.to_numpy()), so this renders
+// the elements the way numpy's array2string does with its default options
+// (precision 8, floatmode 'maxprec', line width 75, summarised beyond 1000
+// elements with 3 edge items).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "vm/host/evaluator.h"
+#include "vm/host/ti_objects.h"
+#include "vm/host/ti_state.h"
+
+namespace kiln::host {
+
+namespace {
+
+constexpr int kPrecision = 8;
+constexpr size_t kLineWidth = 75;
+constexpr int64_t kThreshold = 1000;
+constexpr int64_t kEdge = 3;
+
+// Shortest decimal digits that round-trip in the element's own precision
+// (float32 elements print as "0.1", not "0.10000000149011612"), as
+// (digits, decimal exponent): value = 0.d1d2d3... * 10^exp10.
+void shortest(double v, bool f32, std::string& digits, int& exp10) {
+  char buf[64];
+  for (int p = 1; p <= 17; p++) {
+    std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+    bool ok = f32 ? std::strtof(buf, nullptr) == (float)v : std::strtod(buf, nullptr) == v;
+    if (ok) break;
+  }
+  // buf is "d.ddde[+-]xx"
+  char* e = std::strchr(buf, 'e');
+  int x = std::atoi(e + 1);
+  digits.clear();
+  for (char* c = buf; c < e; c++)
+    if (*c >= '0' && *c <= '9') digits += *c;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  exp10 = x + 1;
+}
+
+// One finite value in positional notation with at most kPrecision fractional
+// digits: "0.1", "2.", "-3.25" (trailing zeros trimmed, the '.' kept).
+std::string positional(double v, bool f32) {
+  std::string digits;
+  int e;
+  shortest(std::fabs(v), f32, digits, e);
+  int frac = std::max<int>(0, (int)digits.size() - e);
+  std::string s;
+  if (frac > kPrecision) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.*f", kPrecision, std::fabs(v));
+    s = buf;
+    while (s.back() == '0') s.pop_back();
+  } else {
+    if (e <= 0) s = "0." + std::string((size_t)-e, '0') + digits;
+    else if ((int)digits.size() <= e) s = digits + std::string((size_t)(e - (int)digits.size()), '0') + ".";
+    else s = digits.substr(0, (size_t)e) + "." + digits.substr((size_t)e);
+  }
+  return (std::signbit(v) ? "-" : "") + s;
+}
+
+// Scientific: "1.5e-05", "1.e+10" (mantissa digits trimmed, exponent >= 2 digits).
+std::string scientific(double v, bool f32) {
+  std::string digits;
+  int e;
+  shortest(std::fabs(v), f32, digits, e);
+  if (v == 0) e = 1;
+  if ((int)digits.size() - 1 > kPrecision) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", kPrecision, std::fabs(v));
+    char* x = std::strchr(buf, 'e');
+    digits.clear();
+    for (char* c = buf; c < x; c++)
+      if (*c >= '0' && *c <= '9') digits += *c;
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    e = std::atoi(x + 1) + 1;
+  }
+  char exp[16];
+  std::snprintf(exp, sizeof exp, "e%c%02d", e - 1 < 0 ? '-' : '+', std::abs(e - 1));
+  return (std::signbit(v) ? "-" : "") + digits.substr(0, 1) + "." + digits.substr(1) + exp;
+}
+
+struct FloatFormat {
+  bool f32 = false, exp = false;
+  size_t pad_left = 0, pad_right = 0;
+
+  std::string special(double v) const { return std::isnan(v) ? "nan" : v < 0 ? "-inf" : "inf"; }
+
+  void fit(const std::vector<double>& vals) {
+    double maxv = 0, minv = INFINITY;
+    bool any = false;
+    for (double v : vals) {
+      if (!std::isfinite(v)) continue;
+      double a = std::fabs(v);
+      maxv = std::max(maxv, a);
+      if (a != 0) minv = std::min(minv, a);
+      any = true;
+    }
+    if (any && minv != INFINITY) exp = maxv >= 1e8 || minv < 1e-4 || maxv / minv > 1e3;
+    for (double v : vals) {
+      if (!std::isfinite(v)) continue;
+      std::string s = exp ? scientific(v, f32) : positional(v, f32);
+      size_t dot = s.find('.');
+      if (exp) {
+        size_t e = s.find('e');
+        pad_left = std::max(pad_left, dot);
+        pad_right = std::max(pad_right, e - dot - 1);
+      } else {
+        pad_left = std::max(pad_left, dot);
+        pad_right = std::max(pad_right, s.size() - dot - 1);
+      }
+    }
+  }
+
+  std::string operator()(double v) const {
+    if (!std::isfinite(v)) {
+      std::string s = special(v);
+      size_t w = pad_left + pad_right + 1;
+      return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
+    }
+    std::string s = exp ? scientific(v, f32) : positional(v, f32);
+    size_t dot = s.find('.');
+    size_t right = exp ? s.find('e') - dot - 1 : s.size() - dot - 1;
+    std::string out = std::string(pad_left > dot ? pad_left - dot : 0, ' ') + s;
+    if (exp) {
+      size_t ep = out.find('e');
+      out.insert(ep, std::string(pad_right > right ? pad_right - right : 0, '0'));
+    } else {
+      out += std::string(pad_right > right ? pad_right - right : 0, ' ');
+    }
+    return out;
+  }
+};
+
+void extend_line(std::string& s, std::string& line, const std::string& word, size_t width, const std::string& prefix) {
+  bool wrap = line.size() + word.size() > width && line.size() > prefix.size();
+  if (wrap) {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    s += line + "\n";
+    line = prefix;
+  }
+  line += word;
+}
+
+struct ArrayPrinter {
+  const std::vector<int64_t>& shape;
+  const std::vector<std::string>& cells;  // formatted elements, row-major
+  bool summarize;
+
+  std::string rec(std::vector<int64_t>& index, const std::string& hanging, size_t width) const {
+    size_t axis = index.size();
+    if (axis == shape.size()) {
+      size_t flat = 0;
+      for (size_t d = 0; d < shape.size(); d++) flat = flat * (size_t)shape[d] + (size_t)index[d];
+      return cells[flat];
+    }
+    std::string next_hanging = hanging + " ";
+    size_t next_width = width - 1;
+    int64_t n = shape[axis];
+    bool summary = summarize && 2 * kEdge < n;
+    int64_t leading = summary ? kEdge : 0, trailing = summary ? kEdge : n;
+    size_t left = shape.size() - axis;
+    std::string s;
+    auto item = [&](int64_t i) {
+      index.push_back(i < 0 ? n + i : i);
+      std::string r = rec(index, next_hanging, next_width);
+      index.pop_back();
+      return r;
+    };
+    if (left == 1) {
+      std::string line = hanging;
+      for (int64_t i = 0; i < leading; i++) {
+        extend_line(s, line, item(i), width, hanging);
+        line += " ";
+      }
+      if (summary) {
+        extend_line(s, line, "...", width, hanging);
+        line += " ";
+      }
+      for (int64_t i = trailing; i > 1; i--) {
+        extend_line(s, line, item(-i), width, hanging);
+        line += " ";
+      }
+      extend_line(s, line, item(-1), width, hanging);
+      s += line;
+    } else {
+      std::string sep = std::string(left - 1, '\n');
+      for (int64_t i = 0; i < leading; i++) s += hanging + item(i) + sep;
+      if (summary) s += hanging + "..." + sep;
+      for (int64_t i = trailing; i > 1; i--) s += hanging + item(-i) + sep;
+      s += hanging + item(-1);
+    }
+    return "[" + s.substr(hanging.size()) + "]";
+  }
+};
+
+}  // namespace
+
+std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
+  FieldInfo& info = f.checked(loc);
+  Program& prog = *f.ti->program;
+  int64_t total = 1;
+  for (auto n : info.shape) total *= n;
+  bool summarize = total > kThreshold;
+  // The elements that will be shown (all, or the edges of each axis).
+  std::vector<int64_t> idx(info.shape.size(), 0);
+  auto shown = [&](const std::vector<int64_t>& at) {
+    if (!summarize) return true;
+    for (size_t d = 0; d < at.size(); d++)
+      if (2 * kEdge < info.shape[d] && at[d] >= kEdge && at[d] < info.shape[d] - kEdge) return false;
+    return true;
+  };
+  std::vector<Value> vals((size_t)total);
+  std::vector<double> fvals;
+  for (int64_t k = 0; k < total; k++) {
+    int64_t r = k;
+    for (size_t d = info.shape.size(); d-- > 0;) {
+      idx[d] = r % info.shape[d];
+      r /= info.shape[d];
+    }
+    if (!shown(idx)) continue;
+    vals[(size_t)k] = load_element(info, prog.element_address(info, idx.data(), (int)idx.size(), loc));
+    if (vals[(size_t)k].kind == Kind::Float) fvals.push_back(vals[(size_t)k].f);
+  }
+  bool is_float = prim_is_float(info.dtype);
+  std::vector<std::string> cells((size_t)total);
+  if (is_float) {
+    FloatFormat ff;
+    ff.f32 = info.dtype != Prim::f64;
+    ff.fit(fvals);
+    if (info.shape.empty()) {
+      // A 0-d array prints like its scalar: Python's float repr of the
+      // shortest digits of the element's own precision (f32 0.1 -> "0.1").
+      double v = vals[0].f;
+      if (ff.f32 && std::isfinite(v)) {
+        std::string digits;
+        int e;
+        shortest(std::fabs(v), true, digits, e);
+        v = std::copysign(std::strtod(("0." + digits + "e" + std::to_string(e)).c_str(), nullptr), v);
+      }
+      return ev.repr(Value::floating(v));
+    }
+    for (size_t k = 0; k < cells.size(); k++)
+      if (vals[k].kind == Kind::Float) cells[k] = ff(vals[k].f);
+  } else {
+    if (info.shape.empty()) return std::to_string(vals[0].i);
+    size_t w = 0;
+    for (auto& v : vals)
+      if (v.kind == Kind::Int) w = std::max(w, std::to_string(v.i).size());
+    for (size_t k = 0; k < cells.size(); k++)
+      if (vals[k].kind == Kind::Int) {
+        std::string s = std::to_string(vals[k].i);
+        cells[k] = std::string(w - s.size(), ' ') + s;
+      }
+  }
+  std::vector<int64_t> index;
+  return ArrayPrinter{info.shape, cells, summarize}.rec(index, " ", kLineWidth);
+}
+
+}  // namespace kiln::host
