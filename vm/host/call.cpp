@@ -100,6 +100,7 @@ struct FrameGuard {
 Value call_function(Evaluator& ev, const std::shared_ptr<FunctionObj>& fn, CallArgs& a) {
   if ((int)ev.frames.size() >= ev.max_depth)
     raise("RecursionError", "maximum recursion depth exceeded", a.loc);
+  ev.check_stack(a.loc);
   auto env = Env::make(Env::Type::Function, fn->closure, fn->closure->module);
   env->scope = fn->scope;
   bind_args(ev, *fn, a, *env);

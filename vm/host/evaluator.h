@@ -130,6 +130,15 @@ class Evaluator {
   std::vector<Frame> frames;
   std::vector<std::exception_ptr> handling;  // exceptions being handled (bare `raise`)
   int max_depth = 1000;
+  // The C++ stack is the real limit of a tree-walker: deep recursion raises
+  // RecursionError before it can overflow (set by host.cpp when a run starts).
+  const char* stack_base = nullptr;
+  size_t stack_budget = 0;
+  void check_stack(SourceLoc loc) {
+    const char* here = (const char*)__builtin_frame_address(0);
+    if (stack_base && stack_base > here && (size_t)(stack_base - here) > stack_budget)
+      raise("RecursionError", "maximum recursion depth exceeded", loc);
+  }
   std::vector<const Object*> repr_active;    // containers being repr'd (prints [...] on cycles)
   Frame& frame() { return frames.back(); }
 

@@ -1,6 +1,11 @@
 // host.h: sessions over one Evaluator.
 #include "vm/host/host.h"
 
+#include <pthread.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+
 #include "vm/host/evaluator.h"
 #include "vm/host/ti_state.h"
 #include "vm/lang/ast.h"
@@ -36,8 +41,37 @@ namespace {
   throw SystemExit(1);
 }
 
+// How much of this thread's stack the evaluator may use: all but a margin
+// for the native code below it (kernel compilation, printing).
+size_t stack_budget() {
+  size_t size = 8u << 20;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    size_t s = 0;
+    if (pthread_attr_getstacksize(&attr, &s) == 0 && s) size = s;
+    pthread_attr_destroy(&attr);
+  }
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < size) size = rl.rlim_cur;
+  size_t margin = std::min<size_t>(size / 4, 1u << 20);
+  return size > margin ? size - margin : size / 2;
+}
+
 void run(Host& h, const std::string& path, std::string text, bool interactive) {
   host::Evaluator& ev = *h.ev;
+  // Nested runs (a kernel compile calling back into host code) keep the outer base.
+  bool outer = ev.stack_base == nullptr;
+  if (outer) {
+    ev.stack_base = (const char*)__builtin_frame_address(0);
+    ev.stack_budget = stack_budget();
+  }
+  struct Reset {
+    host::Evaluator& ev;
+    bool outer;
+    ~Reset() {
+      if (outer) ev.stack_base = nullptr;
+    }
+  } reset{ev, outer};
   const SourceFile* file = ev.sources.add(path, std::move(text));
   ev.asts.push_back(ast::parse(file));
   const ast::Module& m = *ev.asts.back();

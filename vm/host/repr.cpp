@@ -64,6 +64,7 @@ std::string exception_str(Evaluator& ev, const InstanceObj& e) {
 }  // namespace
 
 std::string Evaluator::repr(const Value& v) {
+  check_stack({});
   switch (v.kind) {
     case Kind::None: return "None";
     case Kind::Bool: return v.b ? "True" : "False";
