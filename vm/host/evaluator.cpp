@@ -18,6 +18,7 @@ Evaluator::Evaluator() {
   install_builtins(*this);
   install_module_math(*this);
   install_module_sys_time(*this);
+  install_module_random(*this);
   install_module_ti(*this);
   main_env = Env::make(Env::Type::Module, nullptr, nullptr);
   main_env->module_name = "__main__";

@@ -177,6 +177,7 @@ void install_builtins_numeric(Evaluator& ev);
 void install_exceptions(Evaluator& ev);
 void install_module_math(Evaluator& ev);
 void install_module_sys_time(Evaluator& ev);
+void install_module_random(Evaluator& ev);
 void install_module_ti(Evaluator& ev);
 
 // Methods of builtin types (methods_str.cpp, methods_list_dict.cpp): the

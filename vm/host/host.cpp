@@ -73,6 +73,7 @@ void run(Host& h, const std::string& path, std::string text, bool interactive) {
     }
   } reset{ev, outer};
   const SourceFile* file = ev.sources.add(path, std::move(text));
+  if (!interactive) ev.main_env->vars["__file__"] = host::Value::str(path);
   ev.asts.push_back(ast::parse(file));
   const ast::Module& m = *ev.asts.back();
   try {
