@@ -7,6 +7,7 @@
 // operation needs them, typed by default_ip/default_fp as Taichi types literals.
 #pragma once
 #include <string>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -72,7 +73,7 @@ struct Lowerer {
   TypeConfig types;
   bool debug = false;
   std::vector<ir::Block*> blocks;   // insertion points, innermost last
-  std::vector<Frame> frames;        // innermost last
+  std::deque<Frame> frames;         // innermost last (a deque: Frame& stays valid across inlining)
   std::vector<std::string> warnings;
   int func_depth = 0;
   bool serialize_next = false;      // ti.loop_config(serialize=True) seen

@@ -205,6 +205,11 @@ void run_pipeline(Kernel& k, bool check) {
   verify_if();
   constant_fold(k);
   eliminate_dead_code(k);
+  // Serial tasks left empty (their constants folded into the loops' bounds)
+  // would still cost a launch each.
+  auto& tasks = k.root.stmts;
+  for (size_t i = tasks.size(); i-- > 0;)
+    if (tasks[i]->task == Task::serial && tasks[i]->body->stmts.empty()) tasks.erase(tasks.begin() + i);
   verify_if();
   k.renumber();
 }
