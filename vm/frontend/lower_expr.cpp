@@ -9,6 +9,11 @@ using ir::Stmt;
 using ir::StmtKind;
 
 static std::string pname(Prim p) { return std::string(prim_name(p)); }
+// "an i32 value", "a f32 value" reads wrong; types starting with a vowel sound take "an".
+static std::string a_value(Prim p) {
+  std::string n = pname(p);
+  return (n[0] == 'i' || n[0] == 'f' ? "an " : "a ") + n + " value";
+}
 
 KVal Lowerer::load_name(const ast::Name* n) {
   if (Binding* b = find_local(n->id)) {
@@ -199,7 +204,7 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
     return base.is_tuple() ? base.elems[i] : KVal::of(base.s.elems[i]);
   }
   if (base.is_value())
-    raise("TypeError", "a " + pname(base.v->type.prim) + " value is not subscriptable", s->loc);
+    raise("TypeError", a_value(base.v->type.prim) + " is not subscriptable", s->loc);
   raise("TypeError", describe_static(base.s) + " is not subscriptable in a kernel", s->loc);
 }
 
@@ -235,7 +240,7 @@ KVal Lowerer::lower_expr(const ast::Expr* e) {
       auto* a = e->as<ast::Attribute>();
       KVal base = lower_expr(a->value);
       if (!base.is_static())
-        raise("AttributeError", "a " + (base.is_value() ? pname(base.v->type.prim) + " value" : std::string("tuple")) +
+        raise("AttributeError", (base.is_value() ? a_value(base.v->type.prim) : std::string("a tuple")) +
                                     " has no attribute '" + a->attr + "'", e->loc);
       return KVal::of(host.attr(base.s, a->attr, e->loc));
     }
