@@ -476,3 +476,31 @@ TEST_CASE("parallel prints never interleave within a line") {
   CHECK(ok);
   CHECK(lines == 2000);
 }
+
+TEST_CASE("registers are reused, but never while a loop still needs the value") {
+  ir::Kernel k;
+  k.name = "regs";
+  ir::Builder b(k.root);
+  Stmt* t = b.offloaded(Task::serial);
+  b.in(*t->body);
+  Stmt* c = b.const_int(Prim::i32, 1000);  // last used inside the loop
+  Stmt* acc = b.alloca(Type::scalar(Prim::i32));
+  Stmt* w = b.range_for(b.const_int(Prim::i32, 0), b.const_int(Prim::i32, 3));
+  b.in(*w->body);
+  Stmt* i = b.loop_index(w);
+  Stmt* x = b.binary(BinaryOp::mul, i, b.const_int(Prim::i32, 2));
+  Stmt* y = b.binary(BinaryOp::add, x, c);  // c's last use
+  b.const_int(Prim::i32, 77);                // must not land in c's register
+  b.local_store(acc, b.binary(BinaryOp::add, b.local_load(acc), y));
+  b.in(*t->body);
+  print_value(b, "acc", b.local_load(acc));  // 3000 + 0 + 2 + 4
+  // a long straight-line chain needs only a handful of registers
+  Stmt* v = b.const_int(Prim::i64, 0);
+  for (int n = 0; n < 70000; n++) v = b.binary(BinaryOp::add, v, b.const_int(Prim::i64, 3));
+  print_value(b, "chain", v);
+  bc::Kernel code = bc::lower_kernel(k);
+  CHECK(code.tasks[0].fn.num_regs < 16);
+  LaunchContext ctx;
+  interp::launch(code, ctx);
+  CHECK(ctx.print_buffer == "acc 3006\nchain 210000\n");
+}

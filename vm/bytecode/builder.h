@@ -2,6 +2,7 @@
 // statements and control flow, lower_expr.cpp value computations).
 #pragma once
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "vm/bytecode/function.h"
@@ -15,6 +16,12 @@ struct Builder {
   uint32_t next_reg = 0;
   SourceLoc loc;  // of the statement being lowered; every emitted insn gets it
   std::unordered_map<const ir::Stmt*, int> uses;  // operand uses of each statement
+  // Register reuse: values die after the statements liveness.cpp names; a
+  // register returns to `free_regs` when the last value using it dies.
+  std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dies_after;
+  std::vector<uint16_t> free_regs;
+  std::vector<int> refs;  // values sharing each register; 0 = not reusable (loop registers)
+  std::unordered_set<const ir::Stmt*> fused;  // values stored straight into a local's register
   const ir::Stmt* last_stmt = nullptr;  // the statement lowered just before
   uint32_t last_start = 0;              // ... and the pc its code starts at
 
@@ -36,12 +43,17 @@ struct Builder {
   uint32_t emit_d(Op op, uint16_t a, int32_t d);
   void patch(uint32_t pc, uint32_t target) { fn.code[pc].set_d((int32_t)target); }
   uint16_t reg(const ir::Stmt* s) const;
-  uint16_t def(const ir::Stmt* s) { return reg_of[s] = new_reg(); }
+  uint16_t def(const ir::Stmt* s);
+  void share(const ir::Stmt* s, uint16_t r);  // s's value lives in r too
+  void release(uint16_t r);
   // Loads a register representation into `r` (immediate when it fits).
   void load_bits(uint16_t r, uint64_t bits);
   uint16_t add_const(uint64_t bits);
   uint16_t add_string(const std::string& s);
 };
+
+// liveness.cpp: statement -> the values whose last use it is.
+std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dying_after(const ir::Block& body);
 
 // The register representation of a constant (opcodes.h).
 uint64_t const_bits(const ir::Const& c);

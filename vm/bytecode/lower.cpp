@@ -14,7 +14,33 @@ void Builder::fail(const std::string& what) const {
   raise("InternalError", "bytecode lowering of '" + fn.name + "': " + what, loc);
 }
 
-uint16_t Builder::new_reg() { return new_regs(1); }
+uint16_t Builder::new_reg() {
+  if (!free_regs.empty()) {
+    uint16_t r = free_regs.back();
+    free_regs.pop_back();
+    return r;
+  }
+  return new_regs(1);
+}
+
+uint16_t Builder::def(const ir::Stmt* s) {
+  uint16_t r = new_reg();
+  reg_of[s] = r;
+  if (refs.size() <= r) refs.resize(r + 1, 0);
+  refs[r] = 1;
+  return r;
+}
+
+// Registers not handed out by def() (loop indices, counters, temporaries)
+// have no count and are never reused.
+void Builder::share(const ir::Stmt* s, uint16_t r) {
+  reg_of[s] = r;
+  if (r < refs.size() && refs[r] > 0) refs[r]++;
+}
+
+void Builder::release(uint16_t r) {
+  if (r < refs.size() && refs[r] > 0 && --refs[r] == 0) free_regs.push_back(r);
+}
 
 uint16_t Builder::new_regs(int n) {
   // Registers are 16-bit operands; 0xffff stays free so it never aliases kNoStr.
@@ -214,7 +240,9 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
       if (is_reg(info.b) && in.b == from) in.b = to;
       if (is_reg(info.c) && in.c == from) in.c = to;
     }
+    b.release(from);
     b.reg_of[v] = to;
+    b.fused.insert(v);  // its register is the local's now: its death frees nothing
     return;
   }
   b.emit(Op::mov, to, from);
@@ -227,6 +255,12 @@ void lower_stmt(Builder& b, const ir::Stmt& s) {
   lower_stmt_kind(b, s);
   b.last_stmt = &s;
   b.last_start = start;
+  auto d = b.dies_after.find(&s);
+  if (d != b.dies_after.end())
+    for (const ir::Stmt* v : d->second) {
+      auto r = b.reg_of.find(v);
+      if (r != b.reg_of.end() && !b.fused.count(v)) b.release(r->second);
+    }
 }
 
 void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
@@ -258,7 +292,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::loop_index: {
       Builder::Loop* l = find_loop(b, s.loop);
       if (!l || l->stmt->kind == ir::StmtKind::while_) b.fail("loop index of a loop not enclosing it");
-      b.reg_of[&s] = l->index_reg;  // read-only inside the body: no copy needed
+      b.share(&s, l->index_reg);  // read-only inside the body: no copy needed
       return;
     }
     case ir::StmtKind::break_:
@@ -302,10 +336,12 @@ Prim task_index_prim(const ir::Stmt& task) {
 TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
   Builder b;
   b.loc = task.loc;
-  if (task.body)
+  if (task.body) {
     ir::walk(*task.body, [&](ir::Stmt* s) {
       for (ir::Stmt* o : s->ops) b.uses[o]++;
     });
+    b.dies_after = dying_after(*task.body);
+  }
   b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
   TaskCode tc;
   tc.kind = task.task;

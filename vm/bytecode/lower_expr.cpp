@@ -82,7 +82,7 @@ void lower_unary(Builder& b, const ir::Stmt& s) {
   if (identity) {
     // Value registers are written only by their defining statement (loop
     // indices only between iterations), so sharing one is safe.
-    b.reg_of[&s] = a;
+    b.share(&s, a);
     return;
   }
   uint16_t d = b.def(&s);
