@@ -70,7 +70,8 @@ void install_exceptions(Evaluator& ev) {
   }
   // BaseException.__init__ stores its arguments; SystemExit also keeps `code`.
   ev.exc_classes["BaseException"]->attrs["__init__"] = make_builtin("BaseException.__init__", [](Evaluator& ev, CallArgs& a) {
-    if (a.pos.empty()) raise("TypeError", "descriptor '__init__' of 'BaseException' object needs an argument", a.loc);
+    if (a.pos.empty() || a.pos[0].kind != Kind::Instance || !a.pos[0].as<InstanceObj>()->cls->is_exception)
+      raise("TypeError", "descriptor '__init__' of 'BaseException' object needs an argument", a.loc);
     auto* self = a.pos[0].as<InstanceObj>();
     std::vector<Value> args(a.pos.begin() + 1, a.pos.end());
     self->attrs["args"] = make_tuple(args);

@@ -173,6 +173,8 @@ template <class Pred> Value all_chars(CallArgs& a, Pred p) {
 
 Value pad(Evaluator& ev, CallArgs& a, char align) {
   expect_args(a, "pad", 2, 3);
+  if (a.pos.size() == 3 && a.pos[2].kind != Kind::Str)
+    raise("TypeError", "The fill character must be a unicode character, not " + ev.type_name(a.pos[2]), a.loc);
   std::string fill = a.pos.size() == 3 ? str_of(a.pos[2]) : " ";
   if (utf8_length(fill) != 1) raise("TypeError", "The fill character must be exactly one character long", a.loc);
   int64_t w = arg_int(ev, a.pos[1], "pad", a.loc);
