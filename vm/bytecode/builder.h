@@ -14,6 +14,7 @@ struct Builder {
   std::unordered_map<const ir::Stmt*, uint16_t> reg_of;
   std::unordered_map<uint64_t, uint16_t> const_index;
   uint32_t next_reg = 0;
+  int num_args = 0, num_rets = 0, num_temps = 0;  // slots arg/ret/gtemp may name (launch sizes ctx by them)
   SourceLoc loc;  // of the statement being lowered; every emitted insn gets it
   std::unordered_map<const ir::Stmt*, int> uses;  // operand uses of each statement
   // Register reuse: values die after the statements liveness.cpp names; a

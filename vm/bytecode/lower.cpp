@@ -210,6 +210,7 @@ void lower_assert(Builder& b, const ir::Stmt& s) {
 // Return slots use the LaunchContext representation: as registers, except
 // that f16/bf16 travel as their 16-bit encoding.
 void lower_return(Builder& b, const ir::Stmt& s) {
+  if ((int)s.ops.size() > b.num_rets) b.fail("return of more values than the kernel declares");
   for (size_t i = 0; i < s.ops.size(); i++) {
     uint16_t r = b.reg(s.ops[i]);
     Prim p = s.ops[i]->type.prim;
@@ -267,6 +268,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
   if (s.loc.known()) b.loc = s.loc;
   switch (s.kind) {
     case ir::StmtKind::arg_load: {
+      if (s.index < 0 || s.index >= b.num_args) b.fail("argument " + std::to_string(s.index) + " does not exist");
       uint16_t r = b.def(&s);
       b.emit_d(Op::arg, r, s.index);
       Prim p = s.type.prim;
@@ -284,6 +286,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       return;
     case ir::StmtKind::local_store: lower_local_store(b, s); return;
     case ir::StmtKind::global_temp:
+      if (s.index < 0 || s.index >= b.num_temps) b.fail("global temporary " + std::to_string(s.index) + " does not exist");
       b.emit_d(Op::gtemp, b.def(&s), s.index);
       return;
     case ir::StmtKind::if_: lower_if(b, s); return;
@@ -336,6 +339,9 @@ Prim task_index_prim(const ir::Stmt& task) {
 TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
   Builder b;
   b.loc = task.loc;
+  b.num_args = (int)k.args.size();
+  b.num_rets = (int)k.rets.size();
+  b.num_temps = k.num_global_temps;
   if (task.body) {
     ir::walk(*task.body, [&](ir::Stmt* s) {
       for (ir::Stmt* o : s->ops) b.uses[o]++;
