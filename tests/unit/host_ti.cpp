@@ -133,4 +133,6 @@ TEST_CASE("ti intrinsics and dtypes on host values") {
   CHECK(run(std::string(kInit) + "print(ti.raw_div(-7, 2), ti.raw_mod(-7, 2), -7 // 2, ti.bit_shr(16, 2), ti.i32, ti.float32)") ==
         "-3 -1 -4 4 i32 f32\n");
   CHECK(run("import kiln as ti\nprint([t for t in ti.ndrange(2, (1, 3))])") == "[(0, 1), (0, 2), (1, 1), (1, 2)]\n");
+  CHECK(run(std::string(kInit) + "x = ti.field(ti.f32, shape=2)\nprint(x.dtype == ti.f32, x.dtype != ti.i32, {ti.f32: 1}[x.dtype])") ==
+        "True True 1\n");
 }

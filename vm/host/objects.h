@@ -134,6 +134,9 @@ struct HostObj : Object {
   virtual std::string type_name() const = 0;
   virtual std::string repr(Evaluator& ev) const = 0;
   virtual std::string str(Evaluator& ev) { return repr(ev); }
+  // Value semantics for objects that have them (x.dtype == ti.f32).
+  virtual bool equals(const HostObj& other) const { return this == &other; }
+  virtual uint64_t hash() const { return (uint64_t)(uintptr_t)this; }
   virtual bool callable() const { return false; }
   // Class attributes that bind `self` when read through an instance (kernels).
   virtual bool binds_as_method() const { return false; }

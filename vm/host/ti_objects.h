@@ -21,6 +21,11 @@ struct DTypeObj : HostObj {
   explicit DTypeObj(Prim p) : prim(p) {}
   std::string type_name() const override { return "DataType"; }
   std::string repr(Evaluator&) const override { return std::string(prim_name(prim)); }
+  bool equals(const HostObj& o) const override {
+    auto* d = dynamic_cast<const DTypeObj*>(&o);
+    return d && d->prim == prim;
+  }
+  uint64_t hash() const override { return 0xd7e0 + (uint64_t)prim; }
   bool callable() const override { return true; }
   Value call(Evaluator& ev, const Value& self, CallArgs& a) override;
 };

@@ -109,6 +109,7 @@ uint64_t hash_value(const Value& v, SourceLoc loc) {
     case Kind::Dict:
     case Kind::Slice:
       raise("TypeError", std::string("unhashable type: '") + kind_name(v.kind) + "'", loc);
+    case Kind::Host: return mix(v.as<HostObj>()->hash());
     default: return mix((uint64_t)(uintptr_t)v.obj.get());
   }
 }
@@ -160,6 +161,7 @@ bool values_equal(const Value& a, const Value& b) {
       if (x->start != y->start) return false;
       return n == 1 || x->step == y->step;
     }
+    case Kind::Host: return a.as<HostObj>()->equals(*b.as<HostObj>());
     default: return a.obj == b.obj;
   }
 }
