@@ -89,7 +89,7 @@ std::string format_insn(const Function& fn, uint32_t pc) {
   add(info.a, in.a);
   add(info.b, in.b);
   if (!mode_is_d(info.b)) add(info.c, in.c);
-  return out + ops;
+  return ops.empty() ? name : out + ops;
 }
 
 std::string disassemble(const Function& fn) {
