@@ -134,7 +134,8 @@ struct Lowerer {
   KVal lower_subscript(const ast::Subscript* s);
   ir::Stmt* global_ptr(const StaticValue& field, const KVal& index, SourceLoc loc);
   KVal lower_call(const ast::Call* c);
-  KVal inline_func(const StaticValue& fn, const ast::Call* c);
+  // `self` is the object of a method call (`self.helper(x)` in a data_oriented class).
+  KVal inline_func(const StaticValue& fn, const ast::Call* c, const StaticValue* self = nullptr);
   KVal call_builtin(const std::string& name, const ast::Call* c);
 
   // ---- compile-time evaluation (lower_static.cpp) --------------------------

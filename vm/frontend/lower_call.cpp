@@ -21,7 +21,23 @@ static void want_args(const ast::Call* c, size_t lo, size_t hi, const std::strin
 }
 
 KVal Lowerer::lower_call(const ast::Call* c) {
-  KVal fn = lower_expr(c->func);
+  // A method call on a host object binds the object to the func's `self`.
+  StaticValue self;
+  bool has_self = false;
+  KVal fn;
+  if (c->func->kind == ast::ExprKind::Attribute) {
+    auto* a = c->func->as<ast::Attribute>();
+    KVal base = lower_expr(a->value);
+    if (!base.is_static()) return lower_expr(c->func);  // reports the attribute error
+    fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));
+    const ast::FunctionDef* d = fn.s.kind == StaticValue::Kind::func ? fn.s.def : nullptr;
+    if (d && base.s.kind == StaticValue::Kind::object && !d->args.args.empty() && d->args.args[0]->name == "self") {
+      self = base.s;
+      has_self = true;
+    }
+  } else {
+    fn = lower_expr(c->func);
+  }
   if (!fn.is_static()) raise("TypeError", "this value is not callable", c->func->loc);
   const StaticValue& f = fn.s;
   for (auto* a : c->args)
@@ -42,7 +58,7 @@ KVal Lowerer::lower_call(const ast::Call* c) {
       return KVal::of(emit_cast(value_of(v, c->loc), f.prim, c->loc));
     }
     case StaticValue::Kind::builtin: return call_builtin(f.s, c);
-    case StaticValue::Kind::func: return inline_func(f, c);
+    case StaticValue::Kind::func: return inline_func(f, c, has_self ? &self : nullptr);
     case StaticValue::Kind::kernel:
       raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
     default: break;
@@ -245,18 +261,19 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
 
 // Inlines a ti.func call: arguments are passed by value (a fresh local each),
 // ti.template() parameters bind the caller's object itself.
-KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c) {
+KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const StaticValue* self) {
   const ast::FunctionDef* def = fn.def;
   if (++func_depth > 64) raise("RecursionError", "ti.func '" + def->name + "' recurses too deeply (recursion needs ti.static to end at compile time)", c->loc);
   const ast::Arguments& params = def->args;
   size_t np = params.args.size();
+  size_t first = self ? 1 : 0;  // parameters filled by the call's own arguments start here
   if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
     raise("TypeError", "ti.func '" + def->name + "' may only have plain parameters", def->loc);
-  if (c->args.size() > np)
-    raise("TypeError", def->name + "() takes " + std::to_string(np) + " arguments (" + std::to_string(c->args.size()) + " given)", c->loc);
+  if (c->args.size() + first > np)
+    raise("TypeError", def->name + "() takes " + std::to_string(np - first) + " arguments (" + std::to_string(c->args.size()) + " given)", c->loc);
   // Evaluate the arguments in the caller's frame.
   std::vector<const ast::Expr*> exprs(np, nullptr);
-  for (size_t i = 0; i < c->args.size(); i++) exprs[i] = c->args[i];
+  for (size_t i = 0; i < c->args.size(); i++) exprs[first + i] = c->args[i];
   for (auto* kw : c->keywords) {
     size_t i = 0;
     while (i < np && params.args[i]->name != kw->arg) i++;
@@ -267,7 +284,9 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c) {
   std::vector<KVal> vals(np);
   size_t first_default = np - params.defaults.size();
   for (size_t i = 0; i < np; i++) {
-    if (exprs[i]) {
+    if (i == 0 && self) {
+      vals[i] = KVal::of(*self);
+    } else if (exprs[i]) {
       vals[i] = lower_expr(exprs[i]);
     } else if (i >= first_default) {
       vals[i] = KVal::of(eval_static(params.defaults[i - first_default]));

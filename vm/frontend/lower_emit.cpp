@@ -175,7 +175,7 @@ std::string describe_static(const StaticValue& v) {
     case K::string: return "the string '" + v.s + "'";
     case K::tuple: return "a tuple of " + std::to_string(v.elems.size());
     case K::dtype: return "the type " + std::string(prim_name(v.prim));
-    case K::field: return "the field '" + (v.field && !v.field->name.empty() ? v.field->name : std::string("?")) + "'";
+    case K::field: return v.field ? "the " + v.field->describe() : "a field";
     case K::func: return "the ti.func '" + (v.def ? v.def->name : std::string("?")) + "'";
     case K::kernel: return "the kernel '" + (v.def ? v.def->name : std::string("?")) + "'";
     case K::builtin: return "the function '" + v.s + "'";

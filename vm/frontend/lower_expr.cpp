@@ -167,7 +167,7 @@ static void flatten_index(Lowerer& L, const ast::Expr* slice, std::vector<KVal>&
 
 Stmt* Lowerer::global_ptr(const StaticValue& f, const KVal& index, SourceLoc loc) {
   const FieldInfo& field = *f.field;
-  std::string fname = field.name.empty() ? "field" : "field '" + field.name + "'";
+  std::string fname = field.describe();
   if (index.elems.size() != field.shape.size())
     raise("IndexError", fname + " has " + std::to_string(field.shape.size()) + " dimension" +
                             (field.shape.size() == 1 ? "" : "s") + " but was indexed with " +

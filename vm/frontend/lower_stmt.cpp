@@ -181,10 +181,10 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       }
       Stmt* ptr = global_ptr(base.s, idx, target->loc);
       if (v.is_tuple())
-        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) + " values into an element of the scalar field '" +
-                               base.s.field->name + "'", loc);
+        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) + " values into an element of the scalar " +
+                               base.s.field->describe(), loc);
       Stmt* x = value_of(v, loc);
-      emit_store(ptr, convert_for_store(x, base.s.field->dtype, "an element of '" + base.s.field->name + "'", loc), loc);
+      emit_store(ptr, convert_for_store(x, base.s.field->dtype, "an element of " + base.s.field->describe(), loc), loc);
       return;
     }
     default: break;
@@ -231,7 +231,7 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
         if ((aop == ir::AtomicOp::bit_and || aop == ir::AtomicOp::bit_or || aop == ir::AtomicOp::bit_xor) &&
             (prim_is_float(dt) || prim_is_float(prim_of(rhs, loc))))
           raise("TypeError", std::string("'") + ast::op_symbol(s->op) + "=' needs integers", loc);
-        Stmt* v = convert_for_store(value_of(rhs, loc), dt, "an element of '" + base.s.field->name + "'", loc);
+        Stmt* v = convert_for_store(value_of(rhs, loc), dt, "an element of " + base.s.field->describe(), loc);
         auto a = std::make_unique<Stmt>(StmtKind::atomic);
         a->aop = aop;
         a->ops = {ptr, v};
@@ -241,7 +241,7 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
       }
       KVal old = KVal::of(emit_load(ptr, loc));
       Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);
-      emit_store(ptr, convert_for_store(r, dt, "an element of '" + base.s.field->name + "'", loc), loc);
+      emit_store(ptr, convert_for_store(r, dt, "an element of " + base.s.field->describe(), loc), loc);
       return;
     }
   }
@@ -253,6 +253,37 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     if (b->kind != Binding::Kind::local)
       raise("SyntaxError", "'" + name + "' is a compile-time name and cannot be updated with " + ast::op_symbol(s->op) + "=", loc);
     Stmt* slot = b->stmt;
+    // `total += x[i]` where `total` lives outside the parallel loop is a
+    // reduction: many iterations update it at once, so it must be atomic (as
+    // Taichi makes it). Offloading then moves `total` into a global temporary.
+    bool in_parallel = false;
+    for (auto& fr : frames)
+      for (auto& l : fr.loops) in_parallel |= l.parallel;
+    ir::AtomicOp aop{};
+    bool reducible = true;
+    switch (s->op) {
+      case ast::BinOpKind::Add: aop = ir::AtomicOp::add; break;
+      case ast::BinOpKind::Sub: aop = ir::AtomicOp::sub; break;
+      case ast::BinOpKind::BitAnd: aop = ir::AtomicOp::bit_and; break;
+      case ast::BinOpKind::BitOr: aop = ir::AtomicOp::bit_or; break;
+      case ast::BinOpKind::BitXor: aop = ir::AtomicOp::bit_xor; break;
+      default: reducible = false;
+    }
+    if (in_parallel && slot->parent == &kernel.root) {
+      if (!reducible)
+        raise("SyntaxError", "'" + name + "' is defined outside the parallel loop, so '" + ast::op_symbol(s->op) +
+                                 "=' on it would race between iterations (only += -= &= |= ^= are atomic)", loc);
+      Prim t = slot->type.prim;
+      if (aop != ir::AtomicOp::add && aop != ir::AtomicOp::sub && prim_is_float(t))
+        raise("TypeError", std::string("'") + ast::op_symbol(s->op) + "=' needs integers", loc);
+      Stmt* v = convert_for_store(value_of(lower_expr(s->value), loc), t, "'" + name + "'", loc);
+      auto a = std::make_unique<Stmt>(StmtKind::atomic);
+      a->aop = aop;
+      a->ops = {slot, v};
+      a->type = Type::scalar(t);
+      emit(std::move(a), loc);
+      return;
+    }
     KVal old = KVal::of(emit_load(slot, loc));
     KVal rhs = lower_expr(s->value);
     Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);

@@ -1,5 +1,6 @@
 // Statements: assignment targets, control flow, def/class, try/except, imports.
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_objects.h"
 
 namespace kiln::host {
 
@@ -35,11 +36,15 @@ static void unpack(Evaluator& ev, const ast::ExprList& elts, const Value& v, Env
 
 void Evaluator::assign(const ast::Expr* t, const Value& v, Env& env) {
   switch (t->kind) {
-    case ExprKind::Name: store_name(env, t->as<ast::Name>()->id, v); return;
+    case ExprKind::Name:
+      name_field_if_unnamed(v, t->as<ast::Name>()->id);
+      store_name(env, t->as<ast::Name>()->id, v);
+      return;
     case ExprKind::Tuple: unpack(*this, t->as<ast::Tuple>()->elts, v, env, t->loc); return;
     case ExprKind::List: unpack(*this, t->as<ast::List>()->elts, v, env, t->loc); return;
     case ExprKind::Attribute: {
       auto* a = t->as<ast::Attribute>();
+      name_field_if_unnamed(v, a->attr);
       set_attr(eval(a->value, env), a->attr, v, t->loc);
       return;
     }

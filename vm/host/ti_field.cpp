@@ -295,4 +295,10 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
   return false;
 }
 
+void name_field_if_unnamed(const Value& v, const std::string& name) {
+  if (v.kind != Kind::Host) return;
+  auto* f = dynamic_cast<FieldObj*>(v.as<HostObj>());
+  if (f && f->info && f->info->name.empty()) f->info->name = name;
+}
+
 }  // namespace kiln::host

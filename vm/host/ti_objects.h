@@ -94,6 +94,9 @@ struct KernelObj : HostObj {
 
 // numpy's str() of the field's elements (ti_print.cpp).
 std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc);
+// `x = ti.field(...)` names an unnamed field "x" (and `self.v = ...` names it
+// "v"), so that errors can say which field they mean, as the user spelled it.
+void name_field_if_unnamed(const Value& v, const std::string& name);
 
 // Reads / writes one field element as a Python value (f32 reads give the
 // double of the f32; writes cast like Taichi: float -> int truncates).

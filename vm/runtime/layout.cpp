@@ -7,6 +7,7 @@
 // i * 16. One zeroed buffer holds the whole tree, so reading a never-written
 // element gives 0 as Taichi promises.
 #include <mimalloc.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -94,6 +95,14 @@ void Program::materialize() {
     // of a tree's first elements are aligned.
     size_t alloc_align = (size_t)std::max<int64_t>(align, 64);
     size_t bytes = (size_t)std::max<int64_t>(t.root->container_size, 1);
+    // Zeroed pages are only promised by the kernel; touching more than the
+    // machine has would get the process killed later, far from the cause.
+    // Refuse here instead, with a message that names the size.
+    uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    if (phys && bytes > phys) {
+      raise("MemoryError", "the fields of SNode tree " + std::to_string(i) + " need " + std::to_string(bytes) +
+                               " bytes, more than this machine's memory (" + std::to_string(phys) + " bytes)");
+    }
     void* mem = mi_zalloc_aligned(bytes, alloc_align);
     if (!mem)
       raise("RuntimeError", "out of memory: cannot allocate " + std::to_string(bytes) +

@@ -202,6 +202,7 @@ void run_pipeline(Kernel& k, bool check) {
   eliminate_dead_code(k);
   verify_if();
   offload(k);
+  demote_atomics(k);
   verify_if();
   constant_fold(k);
   eliminate_dead_code(k);

@@ -17,6 +17,9 @@ bool eliminate_dead_code(Kernel& k);
 // become serial tasks. Values crossing task boundaries move through global
 // temporaries (range_for bounds, locals defined in one task and used later).
 void offload(Kernel& k);
+// Rewrites atomics on locals that offloading left private to one task as
+// load/op/store (they need no atomicity; engines only do atomics on memory).
+bool demote_atomics(Kernel& k);
 // The standard pipeline: fold, dce, offload, fold, dce; verify after each when
 // `check` is set.
 void run_pipeline(Kernel& k, bool check);
