@@ -9,6 +9,7 @@ def check():
 
 for i in range(8):
     x[i] = i
+x[5] = 0
 x[6] = 3
 x[7] = 4
 check()

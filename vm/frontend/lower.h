@@ -142,6 +142,7 @@ struct Lowerer {
   StaticValue eval_static(const ast::Expr* e);
 };
 
-std::string describe_static(const StaticValue& v);  // "field 'x'", "int 3", "function 'f'"
+std::string describe_static(const StaticValue& v);
+std::string a_value(Prim p);  // "an i32 value", "a u8 value"  // "field 'x'", "int 3", "function 'f'"
 
 }  // namespace kiln::frontend

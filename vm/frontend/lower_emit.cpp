@@ -159,10 +159,16 @@ Stmt* Lowerer::convert_for_store(Stmt* v, Prim to, const std::string& target, So
                      (prim_is_float(from) ? (prim_is_float(to) || v->value.f == std::trunc(v->value.f))
                                           : true);
   if (!exact_const && cast_loses_precision(from, to))
-    warn("assigning a " + std::string(prim_name(from)) + " value to " + target + " of type " +
+    warn("assigning " + a_value(from) + " to " + target + " of type " +
              std::string(prim_name(to)) + " may lose precision",
          loc);
   return emit_cast(v, to, loc);
+}
+
+// Types whose name starts with a vowel sound ("i32", "f32") take "an".
+std::string a_value(Prim p) {
+  std::string n(prim_name(p));
+  return (n[0] == 'i' || n[0] == 'f' ? "an " : "a ") + n + " value";
 }
 
 std::string describe_static(const StaticValue& v) {

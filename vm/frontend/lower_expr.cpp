@@ -9,11 +9,7 @@ using ir::Stmt;
 using ir::StmtKind;
 
 static std::string pname(Prim p) { return std::string(prim_name(p)); }
-// "an i32 value", "a f32 value" reads wrong; types starting with a vowel sound take "an".
-static std::string a_value(Prim p) {
-  std::string n = pname(p);
-  return (n[0] == 'i' || n[0] == 'f' ? "an " : "a ") + n + " value";
-}
+
 
 KVal Lowerer::load_name(const ast::Name* n) {
   if (Binding* b = find_local(n->id)) {
