@@ -97,7 +97,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("a range-for becomes a parallel task; constants fold") {
+TEST_CASE("a range-for becomes a parallel task, constants fold") {
   Fixture f(R"(
 @ti.kernel
 def k():
@@ -111,7 +111,7 @@ def k():
   CHECK(ir.find("print") != std::string::npos);
 }
 
-TEST_CASE("top-level statements around a loop become serial tasks; locals cross through temps") {
+TEST_CASE("top-level statements around a loop become serial tasks, locals cross through temps") {
   Fixture f(R"(
 @ti.kernel
 def k(n: ti.i32) -> ti.i32:

@@ -199,7 +199,7 @@ TEST_CASE("sys.exit surfaces as kiln::SystemExit with the code") {
   CHECK(run("import sys\ntry:\n    sys.exit(2)\nexcept SystemExit as e:\n    print('caught', e.code)") == "caught 2\n");
 }
 
-TEST_CASE("the session keeps globals across runs; run_interactive echoes values") {
+TEST_CASE("the session keeps globals across runs, run_interactive echoes values") {
   Run r;
   run_source(*r.host, "a.py", "x = 20");
   run_interactive(*r.host, "<stdin>", "x + 1\ny = 2\nNone\n'text'");

@@ -39,7 +39,7 @@ const char* kInit = "import taichi as ti\nti.init(arch=ti.cpu)\n";
 
 }  // namespace
 
-TEST_CASE("field host access: f32 reads give the f64 of the f32; writes cast like Taichi") {
+TEST_CASE("field host access: f32 reads give the f64 of the f32, writes cast like Taichi") {
   CHECK(run(std::string(kInit) + "x = ti.field(ti.f32, shape=4)\nx[1] = 0.1\nprint(x[1], x[0], x.shape, x.dtype)") ==
         "0.10000000149011612 0.0 (4,) f32\n");
   CHECK(run(std::string(kInit) + "x = ti.field(ti.i32, shape=(2, 3))\nx[1, 2] = 7.9\nx[0, 0] = -3\nprint(x[1, 2], x[0, 0], x.shape)") ==
@@ -110,12 +110,12 @@ TEST_CASE("data_oriented classes: self is a template") {
             "s = Sim(4)\ns.step(0.5)\ns.step(0.25)\nprint(s.total())") == "3.0\n");
 }
 
-TEST_CASE("ti.init resets the program; old fields are invalid") {
+TEST_CASE("ti.init resets the program, old fields are invalid") {
   CHECK(error(std::string(kInit) + "x = ti.field(ti.i32, shape=2)\nti.init()\nx[0]").rfind("RuntimeError: ", 0) == 0);
   CHECK(run(std::string(kInit) + "x = ti.field(ti.i32, shape=2)\nx[0] = 3\nti.init()\ny = ti.field(ti.i32, shape=2)\nprint(y[0])") == "0\n");
 }
 
-TEST_CASE("print_ir writes the IR to err; forced options from the CLI") {
+TEST_CASE("print_ir writes the IR to err, forced options from the CLI") {
   Run r;
   r(std::string("import taichi as ti\nti.init(print_ir=True)\n@ti.kernel\ndef k():\n    print(1)\nk()"));
   CHECK(r.out == "1\n");

@@ -394,7 +394,7 @@ TEST_CASE("integer division by zero raises ZeroDivisionError at the statement") 
   CHECK(run(k) == "q -2147483648\nr 0\nf inf\n");
 }
 
-TEST_CASE("assert raises AssertionError with its message; return writes ctx.rets") {
+TEST_CASE("assert raises AssertionError with its message, return writes ctx.rets") {
   Src src;
   ir::Kernel k;
   k.name = "asr";

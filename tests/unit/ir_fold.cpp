@@ -127,7 +127,7 @@ TEST_CASE("shifts and bitwise ops") {
   CHECK_FALSE(bin(BinaryOp::bit_and, F(Prim::f32, 1), F(Prim::f32, 1)));
 }
 
-TEST_CASE("comparisons give i32 0/1; max and min") {
+TEST_CASE("comparisons give i32 0/1, max and min") {
   Prim p = Prim::i32;
   CHECK(ibin(BinaryOp::cmp_lt, I(p, -1), I(p, 0)) == 1);
   CHECK(ibin(BinaryOp::cmp_lt, U(Prim::u32, 0xFFFFFFFF), U(Prim::u32, 0)) == 0);
@@ -232,7 +232,7 @@ const Type i32 = Type::scalar(Prim::i32);
 PrintPart val(int op) { return PrintPart{true, op, ""}; }
 }  // namespace
 
-TEST_CASE("constant_fold folds chains and casts; DCE removes what is left") {
+TEST_CASE("constant_fold folds chains and casts, DCE removes what is left") {
   Kernel k;
   Builder b(k.root);
   Stmt* two = b.const_int(Prim::i32, 2);

@@ -252,7 +252,7 @@ TEST_CASE("extent-1 levels add no terms") {
   check_field(p, x, [](auto& i) { return i[1] * 4; });
 }
 
-TEST_CASE("materialize twice keeps memory; a later field opens a second tree") {
+TEST_CASE("materialize twice keeps memory, a later field opens a second tree") {
   Program p(one_thread());
   FieldInfo* x = p.create_dense_field(Prim::i32, {4}, "x", {});
   p.materialize();

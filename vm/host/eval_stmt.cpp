@@ -251,7 +251,7 @@ static Flow exec_try(Evaluator& ev, const ast::Try* t, Env& env) {
   return result;
 }
 
-static void exec_raise(Evaluator& ev, const ast::Raise* r, Env& env) {
+[[noreturn]] static void exec_raise(Evaluator& ev, const ast::Raise* r, Env& env) {
   if (!r->exc) {
     if (ev.handling.empty()) raise("RuntimeError", "No active exception to reraise", r->loc);
     std::rethrow_exception(ev.handling.back());
