@@ -132,7 +132,8 @@ struct Lowerer {
   KVal lower_boolop(const ast::BoolOp* b);
   KVal lower_unary(const ast::UnaryOp* u);
   KVal lower_subscript(const ast::Subscript* s);
-  ir::Stmt* global_ptr(const StaticValue& field, const KVal& index, SourceLoc loc);
+  // The address of field[slice]: x[i, j], x[I] (a grouped index), x[None].
+  ir::Stmt* global_ptr(const StaticValue& field, const ast::Expr* slice, SourceLoc loc);
   KVal lower_call(const ast::Call* c);
   // `self` is the object of a method call (`self.helper(x)` in a data_oriented class).
   KVal inline_func(const StaticValue& fn, const ast::Call* c, const StaticValue* self = nullptr);

@@ -226,16 +226,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     if (target->kind == ast::ExprKind::Subscript) {
       auto* sub = target->as<ast::Subscript>();
       KVal base = lower_expr(sub->value);
-      if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
-        KVal idx;
-        idx.kind = KVal::Kind::tuple;
-        if (sub->slice->kind == ast::ExprKind::Tuple)
-          for (auto* e : sub->slice->as<ast::Tuple>()->elts) idx.elems.push_back(lower_expr(e));
-        else if (!(sub->slice->kind == ast::ExprKind::Constant &&
-                   sub->slice->as<ast::Constant>()->tag == ast::Constant::Tag::None))
-          idx.elems.push_back(lower_expr(sub->slice));
-        ptr = global_ptr(base.s, idx, target->loc);
-      }
+      if (base.is_static() && base.s.kind == StaticValue::Kind::field) ptr = global_ptr(base.s, sub->slice, target->loc);
     } else if (target->kind == ast::ExprKind::Name) {
       Binding* b = find_local(target->as<ast::Name>()->id);
       if (b && b->kind == Binding::Kind::local) ptr = b->stmt;

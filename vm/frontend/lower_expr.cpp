@@ -161,8 +161,10 @@ static void flatten_index(Lowerer& L, const ast::Expr* slice, std::vector<KVal>&
   }
 }
 
-Stmt* Lowerer::global_ptr(const StaticValue& f, const KVal& index, SourceLoc loc) {
+Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLoc loc) {
   const FieldInfo& field = *f.field;
+  KVal index;
+  flatten_index(*this, slice, index.elems);
   std::string fname = field.describe();
   if (index.elems.size() != field.shape.size())
     raise("IndexError", fname + " has " + std::to_string(field.shape.size()) + " dimension" +
@@ -185,10 +187,7 @@ Stmt* Lowerer::global_ptr(const StaticValue& f, const KVal& index, SourceLoc loc
 KVal Lowerer::lower_subscript(const ast::Subscript* s) {
   KVal base = lower_expr(s->value);
   if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
-    KVal idx;
-    idx.kind = KVal::Kind::tuple;
-    flatten_index(*this, s->slice, idx.elems);
-    return KVal::of(emit_load(global_ptr(base.s, idx, s->loc), s->loc));
+    return KVal::of(emit_load(global_ptr(base.s, s->slice, s->loc), s->loc));
   }
   // Compile-time indexing of tuples: I[0] of a grouped index, x.shape[1].
   if (base.is_tuple() || (base.is_static() && base.s.kind == StaticValue::Kind::tuple)) {

@@ -164,22 +164,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       KVal base = lower_expr(sub->value);
       if (!(base.is_static() && base.s.kind == StaticValue::Kind::field))
         raise("TypeError", "only field elements can be assigned through [] in a kernel", target->loc);
-      KVal idx;
-      idx.kind = KVal::Kind::tuple;
-      std::vector<KVal> flat;
-      const ast::Expr* sl = sub->slice;
-      if (sl->kind == ast::ExprKind::Tuple) {
-        for (auto* e : sl->as<ast::Tuple>()->elts) {
-          KVal k = lower_expr(e);
-          if (k.is_tuple()) for (auto& x : k.elems) idx.elems.push_back(x);
-          else idx.elems.push_back(k);
-        }
-      } else if (!(sl->kind == ast::ExprKind::Constant && sl->as<ast::Constant>()->tag == ast::Constant::Tag::None)) {
-        KVal k = lower_expr(sl);
-        if (k.is_tuple()) idx.elems = k.elems;
-        else idx.elems.push_back(k);
-      }
-      Stmt* ptr = global_ptr(base.s, idx, target->loc);
+      Stmt* ptr = global_ptr(base.s, sub->slice, target->loc);
       if (v.is_tuple())
         raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) + " values into an element of the scalar " +
                                base.s.field->describe(), loc);
@@ -210,21 +195,7 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
         case K::BitXor: aop = ir::AtomicOp::bit_xor; break;
         default: atomic = false;
       }
-      KVal idx;
-      idx.kind = KVal::Kind::tuple;
-      const ast::Expr* sl = sub->slice;
-      if (sl->kind == ast::ExprKind::Tuple) {
-        for (auto* e : sl->as<ast::Tuple>()->elts) {
-          KVal k = lower_expr(e);
-          if (k.is_tuple()) for (auto& x : k.elems) idx.elems.push_back(x);
-          else idx.elems.push_back(k);
-        }
-      } else if (!(sl->kind == ast::ExprKind::Constant && sl->as<ast::Constant>()->tag == ast::Constant::Tag::None)) {
-        KVal k = lower_expr(sl);
-        if (k.is_tuple()) idx.elems = k.elems;
-        else idx.elems.push_back(k);
-      }
-      Stmt* ptr = global_ptr(base.s, idx, s->target->loc);
+      Stmt* ptr = global_ptr(base.s, sub->slice, s->target->loc);
       Prim dt = base.s.field->dtype;
       KVal rhs = lower_expr(s->value);
       if (atomic) {

@@ -122,10 +122,21 @@ void offload(Kernel& k) {
     tasks.push_back(std::move(task));
   }
 
+  // Stores value `v` into slot `s` right after v's definition in its task.
+  auto store_after_def = [&](Stmt* v, int s) {
+    Block& def_body = *tasks[home[v]]->body;
+    size_t pos = 0;
+    while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
+    Stmt* g = def_body.insert(pos + 1, make_temp(s, v->type.prim, v->loc));
+    auto st = std::make_unique<Stmt>(StmtKind::global_store);
+    st->ops = {g, v};
+    st->loc = v->loc;
+    def_body.insert(pos + 2, std::move(st));
+  };
+
   // 4. Route cross-task values through temps.
   for (auto& [v, using_tasks] : users) {
     int def_task = home[v];
-    Block& def_body = *tasks[def_task]->body;
     if (v->kind == StmtKind::const_ || v->kind == StmtKind::arg_load) {
       for (int t : using_tasks) {
         auto c = std::make_unique<Stmt>(v->kind);
@@ -157,13 +168,7 @@ void offload(Kernel& k) {
       continue;
     }
     // A value: store after its definition, load where used.
-    size_t pos = 0;
-    while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
-    Stmt* g = def_body.insert(pos + 1, make_temp(s, v->type.prim, v->loc));
-    auto st = std::make_unique<Stmt>(StmtKind::global_store);
-    st->ops = {g, v};
-    st->loc = v->loc;
-    def_body.insert(pos + 2, std::move(st));
+    store_after_def(v, s);
     for (int t : using_tasks) {
       Block& body = *tasks[t]->body;
       Stmt* gt = body.insert(0, make_temp(s, v->type.prim, v->loc));
@@ -178,17 +183,8 @@ void offload(Kernel& k) {
   }
   // Bounds computed by serial code but used by no statement in another task
   // still need their store (the launcher reads the slot).
-  for (auto& [v, s] : slot_of) {
-    if (users.count(v)) continue;
-    Block& def_body = *tasks[home[v]]->body;
-    size_t pos = 0;
-    while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
-    Stmt* g = def_body.insert(pos + 1, make_temp(s, v->type.prim, v->loc));
-    auto st = std::make_unique<Stmt>(StmtKind::global_store);
-    st->ops = {g, v};
-    st->loc = v->loc;
-    def_body.insert(pos + 2, std::move(st));
-  }
+  for (auto& [v, s] : slot_of)
+    if (!users.count(v)) store_after_def(v, s);
 
   for (auto& t : tasks) k.root.add(std::move(t));
 }
