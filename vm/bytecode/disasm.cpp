@@ -46,10 +46,13 @@ std::string operand(const Function& fn, Mode m, uint16_t v, int32_t d) {
       return fn.accesses[v].field.empty() ? "field" : "field '" + fn.accesses[v].field + "'";
     case Mode::cvt: return prim_str(v & 0xff) + "->" + prim_str(v >> 8);
     case Mode::imm: return std::to_string(d);
-    case Mode::kst:
-      if ((uint32_t)d >= fn.consts.size()) return "K?" + std::to_string(d);
-      std::snprintf(buf, sizeof buf, "K%d=0x%llx", d, (unsigned long long)fn.consts[d]);
+    case Mode::kc:
+    case Mode::kst: {
+      uint32_t k = m == Mode::kc ? v : (uint32_t)d;
+      if (k >= fn.consts.size()) return "K?" + std::to_string(k);
+      std::snprintf(buf, sizeof buf, "K%u=0x%llx", k, (unsigned long long)fn.consts[k]);
       return buf;
+    }
     case Mode::jmp: std::snprintf(buf, sizeof buf, "-> %04d", d); return buf;
     case Mode::arg: return "arg" + std::to_string(d);
     case Mode::ret: return "ret" + std::to_string(d);

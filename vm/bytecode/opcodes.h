@@ -25,6 +25,7 @@
 //   ___ unused   dst register written   reg register read   acc read and written
 //   lit small literal   prm a Prim number   str string-table index (0xffff = none)
 //   trm address-term index   acd access-description index   cvt from|to<<8 prims
+//   kc constant-pool index held in one 16-bit field
 //   D-modes (b and c together): imm signed immediate   kst constant-pool index
 //   jmp absolute target pc   arg argument slot   ret return slot   tmp global temp
 //   asr assert-table index   sd string-table index
@@ -123,7 +124,7 @@ namespace kiln::bc {
   /* global memory: loads give the register representation, stores narrow */         \
   KILN_BC_P12(_, ld, dst, reg, ___)                                                  \
   KILN_BC_P12(_, st, reg, reg, ___)  /* *a = b */                                    \
-  _(addr_base, dst, lit, kst)    /* a = tree_bases[b] + consts[c] */                 \
+  _(addr_base, dst, lit, kc)     /* a = tree_bases[b] + consts[c] */                 \
   _(addr_idx, acc, reg, trm)     /* a += ((b / div) % mod) * stride */               \
   _(bound, reg, lit, acd)        /* IndexError unless 0 <= a < shape[b] */           \
   _(gtemp, dst, tmp, ___)        /* a = &ctx.temps[D] */                             \
@@ -161,7 +162,7 @@ constexpr int kNumOps = (int)Op::count_;
 
 // Operand modes, as named in the table.
 enum class Mode : uint8_t {
-  ___, dst, reg, acc, lit, prm, str, trm, acd, cvt,
+  ___, dst, reg, acc, lit, prm, str, trm, acd, cvt, kc,
   imm, kst, jmp, arg, ret, tmp, asr, sd,
 };
 inline bool mode_is_d(Mode m) { return m >= Mode::imm; }
