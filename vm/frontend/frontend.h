@@ -31,6 +31,17 @@ struct StaticValue {
     builtin,   // an intrinsic the frontend knows by `name`: "ti.sqrt", "range", "print", ...
     module,    // a host module (`ti`, `math`): attributes through HostEnv::attr
     object,    // any other host object (class instance, ...): attributes through HostEnv::attr
+    // ---- compound types (vectors, matrices, structs) ----
+    matrix,        // a host ti.Vector / ti.Matrix value: elems (numbers) row-major, rows, cols
+    matrix_field,  // ti.Vector.field / ti.Matrix.field: `fields` (rows*cols component
+                   // fields, row-major, each a scalar field of the same shape), rows, cols
+    struct_type,   // ti.types.struct(...) / @ti.dataclass: `names` + `elems` (member types:
+                   // dtype or struct_type); `handle` is the host's type object, through
+                   // which HostEnv::attr finds the dataclass's @ti.func methods
+    struct_value,  // a host struct instance: `names` + `elems` (member values); its
+                   // struct_type in `ctype`
+    struct_field,  // ti.Struct.field / Dataclass.field: `names` + `elems` (member fields:
+                   // field, matrix_field or struct_field)
   };
   Kind kind = Kind::none;
   bool b = false;
@@ -42,6 +53,15 @@ struct StaticValue {
   FieldInfo* field = nullptr;
   const ast::FunctionDef* def = nullptr;  // func / kernel
   std::shared_ptr<void> handle;    // the host's own object (env of a func, module, instance)
+
+  // Compound types. A dtype with rows > 0 is a vector (cols == 0) or matrix
+  // type: ti.types.vector(3, ti.f32) is {dtype, prim f32, rows 3, cols 0};
+  // ti.types.matrix(2, 2, ti.f32) is {dtype, f32, 2, 2}. matrix and
+  // matrix_field use rows/cols the same way.
+  int rows = 0, cols = 0;
+  std::vector<std::string> names;         // struct_type / struct_value / struct_field members
+  std::vector<FieldInfo*> fields;         // matrix_field components, row-major
+  std::shared_ptr<StaticValue> ctype;     // struct_value / struct_field: its struct_type
 
   static StaticValue of_int(int64_t v) { StaticValue s; s.kind = Kind::integer; s.i = v; return s; }
   static StaticValue of_float(double v) { StaticValue s; s.kind = Kind::floating; s.f = v; return s; }
@@ -67,11 +87,16 @@ struct HostEnv {
 };
 
 // A kernel argument as the host passes it at a call.
+// Compound arguments and return values travel flattened: a vector or matrix
+// as rows*cols scalar slots (row-major), a struct as its members' slots in
+// declaration order (recursively). The host flattens arguments and rebuilds
+// return values by the same rule.
 struct ArgSpec {
   std::string name;
-  enum class Kind : uint8_t { scalar, template_ } kind = Kind::scalar;
+  enum class Kind : uint8_t { scalar, template_, compound } kind = Kind::scalar;
   Prim prim = Prim::none;   // scalar: the annotated type
   StaticValue value;        // template_: the object passed (field, value, ...)
+  StaticValue type;         // compound: the annotation (dtype with rows > 0, or struct_type)
 };
 
 struct KernelRequest {
@@ -84,8 +109,13 @@ struct KernelRequest {
 // The result: IR before passes, plus what the host needs to call it.
 struct LoweredKernel {
   std::unique_ptr<ir::Kernel> kernel;
-  std::vector<int> arg_slot;         // for each ArgSpec: its ir arg index, -1 for templates
-  std::vector<Type> rets;            // return types (empty when the kernel returns nothing)
+  std::vector<int> arg_slot;         // for each ArgSpec: its first ir arg index, -1 for templates
+  std::vector<Type> rets;            // flattened scalar return slots (empty: returns nothing)
+  // The shape of the returned value: empty when nothing is returned; one entry
+  // (a dtype, possibly with rows > 0, or a struct_type) for a single value;
+  // several for a tuple return (`-> (ti.i32, ti.f32)`).
+  std::vector<StaticValue> ret_types;
+  bool ret_is_tuple = false;
   std::vector<std::string> warnings; // formatted warnings (implicit casts), printed by the host
 };
 

@@ -39,7 +39,10 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
 
   if (def->returns) {
     StaticValue rt = L.eval_static(def->returns);
-    if (rt.kind == StaticValue::Kind::dtype) k.rets.push_back(Type::scalar(rt.prim));
+    if (rt.kind == StaticValue::Kind::dtype && rt.rows == 0) {
+      k.rets.push_back(Type::scalar(rt.prim));
+      out.ret_types.push_back(rt);
+    }
     else if (rt.kind != StaticValue::Kind::none)
       raise("TypeError", "kernel '" + def->name + "' has an unsupported return type annotation " + describe_static(rt) +
                              " (scalar types such as ti.i32 are supported)", def->returns->loc);
