@@ -6,6 +6,7 @@
 
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
+#include "vm/runtime/program.h"
 
 namespace kiln::interp {
 
@@ -93,7 +94,7 @@ template <class S> inline void store(uint64_t addr, S v) {
 
 }  // namespace
 
-void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end) {
+void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook) {
   // The frame: registers on the C stack when they fit. Zeroed so that a
   // debugger (or a bug) never sees another call's values.
   constexpr uint32_t kLocal = 128;
@@ -109,11 +110,15 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   R[0] = (uint64_t)begin;
   R[1] = (uint64_t)end;
   std::string line;  // the print statement being assembled
+  // Ctrl-C: polled at loop back-edges (forl/loop), the only way a task runs long.
+  static const std::atomic<bool> kNever{false};
+  const std::atomic<bool>& stop = ctx.program ? ctx.program->interrupt_requested : kNever;
 
   const Insn* const code = fn.code.data();
   const uint64_t* const K = fn.consts.data();
   const Insn* ip = code;
   Insn I;
+  const int64_t hotloop = hook ? hook->hotloop : INT64_MAX;
 
   static const void* const kLabels[kNumOps] = {
 #define KILN_LABEL(name, a, b, c) &&L_##name,
@@ -324,6 +329,7 @@ L_forl_i32: {
   R[I.a] = (uint64_t)(int64_t)i;
   R[I.a + 2]++;
   if (i < (int32_t)R[I.a + 1]) ip = code + I.d();
+  if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
 L_fori_i64: if (!((int64_t)R[I.a] < (int64_t)R[I.a + 1])) ip = code + I.d(); NEXT();
@@ -332,9 +338,13 @@ L_forl_i64: {
   R[I.a] = (uint64_t)i;
   R[I.a + 2]++;
   if (i < (int64_t)R[I.a + 1]) ip = code + I.d();
+  if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
-L_loop: R[I.a]++; NEXT();
+L_loop:
+  R[I.a]++;
+  if (stop.load(std::memory_order_relaxed)) goto interrupted;
+  NEXT();
 L_end: return;
 
   // ---- print and assert ----
@@ -353,6 +363,8 @@ L_assert_:
   if (R[I.a] == 0) fail(fn, ip, "AssertionError", assert_message(fn.asserts[I.d()], R));
   NEXT();
 
+interrupted:
+  fail(fn, ip, "KeyboardInterrupt", "interrupted (Ctrl-C)");
 zero_div:
   fail(fn, ip, "ZeroDivisionError", "integer division by zero");
 zero_pow:

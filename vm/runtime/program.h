@@ -3,6 +3,7 @@
 // output stream, and statistics. No global state: several Programs may live in
 // one process (one per embedding VM).
 #pragma once
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -44,6 +45,10 @@ struct Program {
   std::function<void(std::string_view)> out;       // print sink (stdout by default)
   std::map<std::string, double> stats;             // seed 001 statistics counters
   int next_snode_id = 0;
+  // Set (from a SIGINT handler, so only by an atomic store) to stop running
+  // kernels: engines poll it at loop back-edges and raise KeyboardInterrupt.
+  // Whoever sets it clears it before the next launch (the REPL, per input).
+  std::atomic<bool> interrupt_requested{false};
 
   explicit Program(Config cfg);
   ~Program();
