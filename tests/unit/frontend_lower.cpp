@@ -202,3 +202,54 @@ TEST_CASE("compile errors name the line") {
     CHECK(f.error("k", {Prim::i32}) == "NameError: name 'm' is not defined @5:12");
   }
 }
+
+TEST_CASE("vectors and matrices stay whole until scalarize") {
+  Fixture f(R"(
+@ti.kernel
+def k(a: ti.f32) -> ti.f32:
+    v = ti.Vector([1.0, 2.0, a])
+    w = v * 2 + ti.Vector([0.5, 0.5, 0.5])
+    m = ti.Matrix([[1.0, 2.0], [3.0, 4.0]])
+    u = m @ ti.Vector([1.0, 1.0])
+    v[1] = 7.0
+    v.x = u.y
+    return w.dot(v) + m.determinant() + m.inverse()[0, 1] + v.norm() + u.sum()
+)");
+  // Before scalarize the IR keeps tensor types; after, none remain.
+  KernelRequest req;
+  req.def = f.host.globals.at("k").def;
+  ArgSpec a;
+  a.name = "a";
+  a.prim = Prim::f32;
+  req.args.push_back(a);
+  LoweredKernel lk = lower_kernel(req, f.host, f.prog);
+  std::string before = ir::print_kernel(*lk.kernel);
+  CHECK(before.find("<[Tensor (3) f32]>") != std::string::npos);
+  CHECK(before.find("<[Tensor (2, 2) f32]>") != std::string::npos);
+  ir::run_pipeline(*lk.kernel, true);
+  std::string after = ir::print_kernel(*lk.kernel);
+  CHECK(after.find("Tensor") == std::string::npos);
+}
+
+TEST_CASE("vector errors name the line") {
+  SUBCASE("scalar <- vector") {
+    Fixture f("@ti.kernel\ndef k():\n    x = 1\n    x = ti.Vector([1, 1])\n");
+    CHECK(f.error("k") == "TypeError: cannot assign a 2-vector of i32 to the scalar variable 'x' (a local keeps the type of its first assignment) @4:5");
+  }
+  SUBCASE("matmul shapes") {
+    Fixture f("@ti.kernel\ndef k():\n    m = ti.Matrix([[1, 2], [3, 4]])\n    v = ti.Vector([1, 2, 3])\n    w = m @ v\n");
+    CHECK(f.error("k").rfind("TypeError: cannot multiply a 2x2 matrix by a 3-vector", 0) == 0);
+  }
+  SUBCASE("swizzle out of range") {
+    Fixture f("@ti.kernel\ndef k():\n    v = ti.Vector([1, 2])\n    a = v.z\n");
+    CHECK(f.error("k") == "AttributeError: swizzle 'z' is out of range for a 2-vector @4:9");
+  }
+  SUBCASE("inverse of a non-square matrix") {
+    Fixture f("@ti.kernel\ndef k():\n    m = ti.Matrix([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]])\n    n = m.inverse()\n");
+    CHECK(f.error("k").rfind("TypeError: inverse() needs a square matrix, got a 2x3 matrix", 0) == 0);
+  }
+  SUBCASE("shape mismatch in arithmetic") {
+    Fixture f("@ti.kernel\ndef k():\n    a = ti.Vector([1, 2]) + ti.Vector([1, 2, 3])\n");
+    CHECK(f.error("k").rfind("TypeError: the operands of + have different shapes: a 2-vector and a 3-vector", 0) == 0);
+  }
+}

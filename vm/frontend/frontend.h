@@ -47,7 +47,8 @@ struct StaticValue {
   bool b = false;
   int64_t i = 0;
   double f = 0;
-  std::string s;                   // string value; builtin name; module/object type name
+  std::string s;                   // string value; builtin name; module/object type name;
+                                   // the user's name of a matrix_field/struct_field/struct_type
   Prim prim = Prim::none;          // dtype
   std::vector<StaticValue> elems;  // tuple
   FieldInfo* field = nullptr;

@@ -94,6 +94,24 @@ struct Lowerer {
   ir::Block* push_block(ir::Stmt* owner, bool else_branch = false);
   void pop_block();
 
+  // ---- tensors: vectors and matrices (lower_matrix.cpp) --------------------
+  static Type shaped(const ir::Stmt* like, Prim p) { return Type{p, like->type.rows, like->type.cols, false}; }
+  static bool is_tensor(const KVal& k) { return k.is_value() && k.v->type.rows > 0; }
+  static int num_elems(const Type& t) { return t.rows * (t.cols ? t.cols : 1); }
+  // A tensor from scalars (cast to their common type); cols == 0 is a vector.
+  ir::Stmt* make_tensor(std::vector<ir::Stmt*> elems, int rows, int cols, SourceLoc loc);
+  ir::Stmt* element(ir::Stmt* t, int i, SourceLoc loc);          // flat, row-major
+  std::vector<ir::Stmt*> elements(ir::Stmt* t, SourceLoc loc);
+  ir::Stmt* broadcast(ir::Stmt* scalar, const Type& shape, SourceLoc loc);
+  KVal tensor_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc);
+  KVal matmul(ir::Stmt* a, ir::Stmt* b, SourceLoc loc);
+  KVal tensor_index(ir::Stmt* t, const std::vector<KVal>& idx, SourceLoc loc);
+  ir::Stmt* tensor_with(ir::Stmt* t, const std::vector<KVal>& idx, ir::Stmt* v, SourceLoc loc);  // t with t[idx] = v
+  KVal swizzle(ir::Stmt* t, const std::string& name, SourceLoc loc);
+  KVal tensor_method(ir::Stmt* t, const std::string& name, const ast::Call* c);
+  KVal construct_tensor(const StaticValue& type_or_ctor, const ast::Call* c);
+  ir::Stmt* reduce(ir::Stmt* t, ir::BinaryOp op, SourceLoc loc);
+
   // ---- values -------------------------------------------------------------
   // The IR value of `k`: statics become constants (int -> default_ip,
   // float -> default_fp, bool -> i32), with out-of-range errors at `loc`.
@@ -128,10 +146,17 @@ struct Lowerer {
   // ---- expressions (lower_expr.cpp) -----------------------------------------
   KVal lower_expr(const ast::Expr* e);
   KVal lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc);
+  KVal elementwise_binop(ast::BinOpKind op, ir::Stmt* a, ir::Stmt* b, SourceLoc loc);
   KVal lower_compare(const ast::Compare* c);
   KVal lower_boolop(const ast::BoolOp* b);
   KVal lower_unary(const ast::UnaryOp* u);
   KVal lower_subscript(const ast::Subscript* s);
+  // The indices of a subscript, flattened: x[i, j], x[I] (a grouped index), x[None].
+  void flatten_index(const ast::Expr* slice, std::vector<KVal>& out);
+  // Component k (row-major) of a vector/matrix field, or the component named
+  // by a subscript slice (x[i][j], x[i][j, k]).
+  StaticValue component_field(const StaticValue& mf, int k);
+  StaticValue component_field(const StaticValue& mf, const ast::Expr* slice);
   // The address of field[slice]: x[i, j], x[I] (a grouped index), x[None].
   ir::Stmt* global_ptr(const StaticValue& field, const ast::Expr* slice, SourceLoc loc);
   KVal lower_call(const ast::Call* c);
@@ -144,6 +169,7 @@ struct Lowerer {
 };
 
 std::string describe_static(const StaticValue& v);
-std::string a_value(Prim p);  // "an i32 value", "a u8 value"  // "field 'x'", "int 3", "function 'f'"
+std::string a_value(Prim p);  // "an i32 value", "a u8 value"
+std::string shape_phrase(const Type& t);  // "an f32 value", "a 3-vector of f32", "a 2x2 matrix of f32"  // "field 'x'", "int 3", "function 'f'"
 
 }  // namespace kiln::frontend

@@ -20,6 +20,21 @@ static void want_args(const ast::Call* c, size_t lo, size_t hi, const std::strin
   }
 }
 
+// ti.f32(x), ti.u8(250): a cast, or for a literal a typed constant that must
+// fit its type.
+static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
+  want_args(c, 1, 1, std::string(prim_name(to)));
+  KVal v = L.lower_expr(c->args[0]);
+  if (v.is_static() && (v.s.kind == StaticValue::Kind::integer || v.s.kind == StaticValue::Kind::boolean) && prim_is_int(to)) {
+    Prim save = L.types.default_ip;
+    L.types.default_ip = to;
+    Stmt* s = L.value_of(v, c->loc);
+    L.types.default_ip = save;
+    return KVal::of(s);
+  }
+  return KVal::of(L.emit_cast(L.value_of(v, c->loc), to, c->loc));
+}
+
 KVal Lowerer::lower_call(const ast::Call* c) {
   // A method call on a host object binds the object to the func's `self`.
   StaticValue self;
@@ -28,6 +43,7 @@ KVal Lowerer::lower_call(const ast::Call* c) {
   if (c->func->kind == ast::ExprKind::Attribute) {
     auto* a = c->func->as<ast::Attribute>();
     KVal base = lower_expr(a->value);
+    if (is_tensor(base)) return tensor_method(base.v, a->attr, c);
     if (!base.is_static()) return lower_expr(c->func);  // reports the attribute error
     fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));
     const ast::FunctionDef* d = fn.s.kind == StaticValue::Kind::func ? fn.s.def : nullptr;
@@ -43,21 +59,13 @@ KVal Lowerer::lower_call(const ast::Call* c) {
   for (auto* a : c->args)
     if (a->kind == ast::ExprKind::Starred) raise("SyntaxError", "*args calls are not supported in kernels", a->loc);
   switch (f.kind) {
-    case StaticValue::Kind::dtype: {  // ti.f32(x), ti.u8(250): casts and typed literals
-      want_args(c, 1, 1, std::string(prim_name(f.prim)));
-      KVal v = lower_expr(c->args[0]);
-      if (v.is_static() && v.s.kind != StaticValue::Kind::floating) {
-        // A typed literal: range-checked against the target type.
-        KVal lit = v;
-        Prim save = types.default_ip;
-        if (prim_is_int(f.prim)) types.default_ip = f.prim;
-        Stmt* s = prim_is_int(f.prim) ? value_of(lit, c->loc) : emit_cast(value_of(lit, c->loc), f.prim, c->loc);
-        types.default_ip = save;
-        return KVal::of(s);
-      }
-      return KVal::of(emit_cast(value_of(v, c->loc), f.prim, c->loc));
-    }
-    case StaticValue::Kind::builtin: return call_builtin(f.s, c);
+    case StaticValue::Kind::dtype:
+      if (f.rows) return construct_tensor(f, c);  // vec3(1, 2, 3)
+      return typed_cast(*this, f.prim, c);
+    case StaticValue::Kind::builtin:
+      if (f.s == "ti.Vector" || f.s == "ti.Matrix" || f.s.rfind("ti.Vector.", 0) == 0 || f.s.rfind("ti.Matrix.", 0) == 0)
+        return construct_tensor(f, c);
+      return call_builtin(f.s, c);
     case StaticValue::Kind::func: return inline_func(f, c, has_self ? &self : nullptr);
     case StaticValue::Kind::kernel:
       raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
@@ -153,13 +161,13 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     want_args(c, 1, 1, full);
     Stmt* v = value_of(arg(0), loc);
     Prim p = prim_is_float(v->type.prim) ? v->type.prim : types.default_fp;
-    return KVal::of(emit_unary(it->second, emit_cast(v, p, loc), Type::scalar(p), loc));
+    return KVal::of(emit_unary(it->second, emit_cast(v, p, loc), shaped(v, p), loc));
   }
   if (auto it = kRound.find(name); it != kRound.end() && is_ti) {
     want_args(c, 1, 2, full);
     Stmt* v = value_of(arg(0), loc);
     Prim p = prim_is_float(v->type.prim) ? v->type.prim : types.default_fp;
-    Stmt* r = emit_unary(it->second, emit_cast(v, p, loc), Type::scalar(p), loc);
+    Stmt* r = emit_unary(it->second, emit_cast(v, p, loc), shaped(v, p), loc);
     if (c->args.size() == 2) {
       StaticValue t = eval_static(c->args[1]);
       if (t.kind != StaticValue::Kind::dtype) raise("TypeError", full + "() needs a type as its second argument", loc);
@@ -178,9 +186,16 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     for (size_t i = 1; i < c->args.size(); i++) {
       KVal b = arg(i);
       Prim t = promote(prim_of(acc, loc), prim_of(b, loc));
-      Stmt* x = emit_cast(value_of(acc, loc), t, loc);
-      Stmt* y = emit_cast(value_of(b, loc), t, loc);
-      acc = KVal::of(emit_binary(name == "max" ? BinaryOp::max : BinaryOp::min, x, y, Type::scalar(t), loc));
+      Stmt* x = value_of(acc, loc);
+      Stmt* y = value_of(b, loc);
+      if (x->type.rows != y->type.rows || x->type.cols != y->type.cols) {  // a scalar broadcasts
+        if (x->type.rows && y->type.rows) raise("TypeError", full + "() of tensors with different shapes", loc);
+        if (!x->type.rows) x = broadcast(x, y->type, loc);
+        if (!y->type.rows) y = broadcast(y, x->type, loc);
+      }
+      x = emit_cast(x, t, loc);
+      y = emit_cast(y, t, loc);
+      acc = KVal::of(emit_binary(name == "max" ? BinaryOp::max : BinaryOp::min, x, y, x->type, loc));
     }
     return acc;
   }

@@ -31,7 +31,7 @@ Stmt* Lowerer::emit_unary(ir::UnaryOp op, Stmt* v, Type t, SourceLoc loc) {
 
 Stmt* Lowerer::emit_cast(Stmt* v, Prim to, SourceLoc loc) {
   if (v->type.prim == to) return v;
-  return emit_unary(ir::UnaryOp::cast_value, v, Type::scalar(to), loc);
+  return emit_unary(ir::UnaryOp::cast_value, v, shaped(v, to), loc);  // element-wise on tensors
 }
 
 Stmt* Lowerer::emit_binary(ir::BinaryOp op, Stmt* a, Stmt* b, Type t, SourceLoc loc) {
@@ -51,7 +51,8 @@ Stmt* Lowerer::emit_alloca(Type t, SourceLoc loc) {
 Stmt* Lowerer::emit_load(Stmt* p, SourceLoc loc) {
   bool local = p->kind == StmtKind::alloca;
   auto s = std::make_unique<Stmt>(local ? StmtKind::local_load : StmtKind::global_load);
-  s->type = Type::scalar(p->type.prim);
+  s->type = p->type;
+  s->type.is_ptr = false;
   s->ops = {p};
   return emit(std::move(s), loc);
 }
@@ -115,6 +116,14 @@ Prim Lowerer::prim_of(const KVal& k, SourceLoc loc) {
       case StaticValue::Kind::integer:
       case StaticValue::Kind::boolean: return types.default_ip;
       case StaticValue::Kind::floating: return types.default_fp;
+      case StaticValue::Kind::matrix: {  // a host vector/matrix constant
+        Prim p = Prim::none;
+        for (auto& e : k.s.elems) {
+          Prim q = prim_of(KVal::of(e), loc);
+          p = p == Prim::none ? q : promote(p, q);
+        }
+        return p == Prim::none ? types.default_fp : p;
+      }
       default: break;
     }
     raise("TypeError", describe_static(k.s) + " cannot be used as a value in a kernel", loc);
@@ -126,6 +135,11 @@ Prim Lowerer::prim_of(const KVal& k, SourceLoc loc) {
 Stmt* Lowerer::value_of(const KVal& k, SourceLoc loc) {
   if (k.is_value()) return k.v;
   Prim p = prim_of(k, loc);
+  if (k.is_static() && k.s.kind == StaticValue::Kind::matrix) {
+    std::vector<Stmt*> elems;
+    for (auto& e : k.s.elems) elems.push_back(emit_const(make_const(e, p, loc), loc));
+    return make_tensor(elems, k.s.rows, k.s.cols, loc);
+  }
   return emit_const(make_const(k.s, p, loc), loc);
 }
 
@@ -171,6 +185,13 @@ std::string a_value(Prim p) {
   return (n[0] == 'i' || n[0] == 'f' ? "an " : "a ") + n + " value";
 }
 
+std::string shape_phrase(const Type& t) {
+  if (!t.rows) return a_value(t.prim);
+  std::string p(prim_name(t.prim));
+  return t.cols ? "a " + std::to_string(t.rows) + "x" + std::to_string(t.cols) + " matrix of " + p
+                : "a " + std::to_string(t.rows) + "-vector of " + p;
+}
+
 std::string describe_static(const StaticValue& v) {
   using K = StaticValue::Kind;
   switch (v.kind) {
@@ -187,6 +208,12 @@ std::string describe_static(const StaticValue& v) {
     case K::builtin: return "the function '" + v.s + "'";
     case K::module: return "the module '" + v.s + "'";
     case K::object: return "a " + (v.s.empty() ? std::string("Python object") : v.s + " object");
+    case K::matrix: return v.cols ? "a matrix constant" : "a vector constant";
+    case K::matrix_field:
+      return std::string(v.cols ? "the matrix field" : "the vector field") + (v.s.empty() ? "" : " '" + v.s + "'");
+    case K::struct_type: return "the struct type" + (v.s.empty() ? std::string() : " '" + v.s + "'");
+    case K::struct_value: return "a struct constant";
+    case K::struct_field: return "the struct field" + (v.s.empty() ? std::string() : " '" + v.s + "'");
   }
   return "?";
 }

@@ -25,15 +25,24 @@ KVal Lowerer::load_name(const ast::Name* n) {
 }
 
 KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc) {
-  using K = ast::BinOpKind;
-  if (a.is_tuple() || b.is_tuple() || op == K::MatMult)
+  if (a.is_tuple() || b.is_tuple())
     raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) +
-                           " in a kernel (vectors and matrices come with ti.Vector/ti.Matrix)", loc);
-  Prim pa = prim_of(a, loc), pb = prim_of(b, loc);
-  Stmt* va = value_of(a, loc);
-  Stmt* vb = value_of(b, loc);
+                           ": a tuple (use ti.Vector([...]) for vector arithmetic)", loc);
+  if (is_tensor(a) || is_tensor(b) || op == ast::BinOpKind::MatMult ||
+      (a.is_static() && a.s.kind == StaticValue::Kind::matrix) || (b.is_static() && b.s.kind == StaticValue::Kind::matrix))
+    return tensor_binop(op, a, b, loc);
+  prim_of(a, loc);  // reports non-numeric operands before anything is emitted
+  prim_of(b, loc);
+  return elementwise_binop(op, value_of(a, loc), value_of(b, loc), loc);
+}
+
+// Seed 000's typing of a binary operator, applied to two scalars or two
+// tensors of one shape (element-wise).
+KVal Lowerer::elementwise_binop(ast::BinOpKind op, Stmt* va, Stmt* vb, SourceLoc loc) {
+  using K = ast::BinOpKind;
+  Prim pa = va->type.prim, pb = vb->type.prim;
   auto arith = [&](BinaryOp bop, Prim t) {
-    return KVal::of(emit_binary(bop, emit_cast(va, t, loc), emit_cast(vb, t, loc), Type::scalar(t), loc));
+    return KVal::of(emit_binary(bop, emit_cast(va, t, loc), emit_cast(vb, t, loc), shaped(va, t), loc));
   };
   auto need_int = [&](const char* what) {
     if (!prim_is_int(pa) || !prim_is_int(pb))
@@ -57,7 +66,7 @@ KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, Sourc
       need_int(op == K::LShift ? "'<<'" : "'>>'");
       // Shifts keep the left operand's type (seed 000); >> is arithmetic on signed.
       BinaryOp bop = op == K::LShift ? BinaryOp::bit_shl : prim_is_signed(pa) ? BinaryOp::bit_sar : BinaryOp::bit_shr;
-      return KVal::of(emit_binary(bop, va, vb, Type::scalar(pa), loc));
+      return KVal::of(emit_binary(bop, va, vb, va->type, loc));
     }
     case K::MatMult: break;
   }
@@ -86,10 +95,18 @@ KVal Lowerer::lower_compare(const ast::Compare* c) {
     SourceLoc loc = c->comparators[i]->loc;
     BinaryOp op = cmp_of(c->ops[i], c->loc);
     Prim t = promote(prim_of(left, loc), prim_of(right, loc));
-    Stmt* a = emit_cast(value_of(left, loc), t, loc);
-    Stmt* b = emit_cast(value_of(right, loc), t, loc);
-    Stmt* r = emit_binary(op, a, b, Type::scalar(Prim::i32), c->loc);
-    result = result ? emit_binary(BinaryOp::bit_and, result, r, Type::scalar(Prim::i32), c->loc) : r;
+    Stmt* a = value_of(left, loc);
+    Stmt* b = value_of(right, loc);
+    if (a->type.rows || b->type.rows) {  // element-wise on vectors, a scalar broadcast
+      if (a->type.rows && b->type.rows && (a->type.rows != b->type.rows || a->type.cols != b->type.cols))
+        raise("TypeError", "cannot compare " + type_name(a->type) + " with " + type_name(b->type), loc);
+      if (!a->type.rows) a = broadcast(a, b->type, loc);
+      if (!b->type.rows) b = broadcast(b, a->type, loc);
+    }
+    a = emit_cast(a, t, loc);
+    b = emit_cast(b, t, loc);
+    Stmt* r = emit_binary(op, a, b, shaped(a, Prim::i32), c->loc);
+    result = result ? emit_binary(BinaryOp::bit_and, result, r, r->type, c->loc) : r;
     left = KVal::of(b);
   }
   return KVal::of(result);
@@ -134,7 +151,7 @@ KVal Lowerer::lower_unary(const ast::UnaryOp* u) {
   switch (u->op) {
     case ast::UnaryOpKind::UAdd: return KVal::of(x);
     case ast::UnaryOpKind::USub: return KVal::of(emit_unary(ir::UnaryOp::neg, x, x->type, u->loc));
-    case ast::UnaryOpKind::Not: return KVal::of(emit_unary(ir::UnaryOp::logic_not, x, Type::scalar(Prim::i32), u->loc));
+    case ast::UnaryOpKind::Not: return KVal::of(emit_unary(ir::UnaryOp::logic_not, x, shaped(x, Prim::i32), u->loc));
     case ast::UnaryOpKind::Invert:
       if (!prim_is_int(p)) raise("TypeError", "'~' needs an integer operand, got " + pname(p), u->loc);
       return KVal::of(emit_unary(ir::UnaryOp::bit_not, x, x->type, u->loc));
@@ -144,14 +161,14 @@ KVal Lowerer::lower_unary(const ast::UnaryOp* u) {
 
 // The index expressions of a subscript, flattened: x[i, j], x[I] (a grouped
 // index), x[None] (0-D).
-static void flatten_index(Lowerer& L, const ast::Expr* slice, std::vector<KVal>& out) {
+void Lowerer::flatten_index(const ast::Expr* slice, std::vector<KVal>& out) {
   if (slice->kind == ast::ExprKind::Tuple) {
-    for (auto* e : slice->as<ast::Tuple>()->elts) flatten_index(L, e, out);
+    for (auto* e : slice->as<ast::Tuple>()->elts) flatten_index(e, out);
     return;
   }
   if (slice->kind == ast::ExprKind::Constant && slice->as<ast::Constant>()->tag == ast::Constant::Tag::None) return;
   if (slice->kind == ast::ExprKind::Slice) raise("TypeError", "slices are not supported in kernels", slice->loc);
-  KVal k = L.lower_expr(slice);
+  KVal k = lower_expr(slice);
   if (k.is_tuple()) {
     for (auto& e : k.elems) out.push_back(e);
   } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
@@ -161,10 +178,36 @@ static void flatten_index(Lowerer& L, const ast::Expr* slice, std::vector<KVal>&
   }
 }
 
+StaticValue Lowerer::component_field(const StaticValue& mf, int k) {
+  StaticValue f;
+  f.kind = StaticValue::Kind::field;
+  f.field = mf.fields.at(k);
+  return f;
+}
+
+StaticValue Lowerer::component_field(const StaticValue& mf, const ast::Expr* slice) {
+  std::vector<KVal> idx;
+  flatten_index(slice, idx);
+  size_t want = mf.cols ? 2 : 1;
+  std::vector<int64_t> at;
+  for (auto& k : idx) {
+    if (!k.is_static() || k.s.kind != StaticValue::Kind::integer)
+      raise("TypeError", "the component index of " + describe_static(mf) + " must be a compile-time integer", slice->loc);
+    at.push_back(k.s.i);
+  }
+  if (at.size() != want)
+    raise("TypeError", describe_static(mf) + " has " + std::string(mf.cols ? "matrix" : "vector") + " elements: give " +
+                           std::to_string(want) + " component index" + (want == 1 ? "" : "es"), slice->loc);
+  int cols = mf.cols ? mf.cols : 1;
+  if (at[0] < 0 || at[0] >= mf.rows || (mf.cols && (at[1] < 0 || at[1] >= mf.cols)))
+    raise("IndexError", "component index out of range for " + describe_static(mf), slice->loc);
+  return component_field(mf, (int)(at[0] * cols + (mf.cols ? at[1] : 0)));
+}
+
 Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLoc loc) {
   const FieldInfo& field = *f.field;
   KVal index;
-  flatten_index(*this, slice, index.elems);
+  flatten_index(slice, index.elems);
   std::string fname = field.describe();
   if (index.elems.size() != field.shape.size())
     raise("IndexError", fname + " has " + std::to_string(field.shape.size()) + " dimension" +
@@ -188,6 +231,22 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
   KVal base = lower_expr(s->value);
   if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
     return KVal::of(emit_load(global_ptr(base.s, s->slice, s->loc), s->loc));
+  }
+  if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
+    // x[i] of a vector/matrix field: one load per component field.
+    std::vector<Stmt*> e;
+    for (FieldInfo* f : base.s.fields) {
+      StaticValue fv;
+      fv.kind = StaticValue::Kind::field;
+      fv.field = f;
+      e.push_back(emit_load(global_ptr(fv, s->slice, s->loc), s->loc));
+    }
+    return KVal::of(make_tensor(e, base.s.rows, base.s.cols, s->loc));
+  }
+  if (is_tensor(base)) {
+    std::vector<KVal> idx;
+    flatten_index(s->slice, idx);
+    return tensor_index(base.v, idx, s->loc);
   }
   // Compile-time indexing of tuples: I[0] of a grouped index, x.shape[1].
   if (base.is_tuple() || (base.is_static() && base.s.kind == StaticValue::Kind::tuple)) {
@@ -234,6 +293,7 @@ KVal Lowerer::lower_expr(const ast::Expr* e) {
     case EK::Attribute: {
       auto* a = e->as<ast::Attribute>();
       KVal base = lower_expr(a->value);
+      if (is_tensor(base)) return swizzle(base.v, a->attr, e->loc);
       if (!base.is_static())
         raise("AttributeError", (base.is_value() ? a_value(base.v->type.prim) : std::string("a tuple")) +
                                     " has no attribute '" + a->attr + "'", e->loc);
@@ -260,9 +320,17 @@ KVal Lowerer::lower_expr(const ast::Expr* e) {
       Stmt* cond = as_condition(c, x->test->loc);
       KVal a = lower_expr(x->body), b = lower_expr(x->orelse);
       Prim t = promote(prim_of(a, e->loc), prim_of(b, e->loc));
+      Stmt* va = value_of(a, e->loc);
+      Stmt* vb = value_of(b, e->loc);
+      if (va->type.rows != vb->type.rows || va->type.cols != vb->type.cols) {
+        if (va->type.rows && vb->type.rows)
+          raise("TypeError", "the branches have different shapes: " + type_name(va->type) + " and " + type_name(vb->type), e->loc);
+        if (!va->type.rows) va = broadcast(va, vb->type, e->loc);
+        if (!vb->type.rows) vb = broadcast(vb, va->type, e->loc);
+      }
       auto s = std::make_unique<Stmt>(StmtKind::select);
-      s->ops = {cond, emit_cast(value_of(a, e->loc), t, e->loc), emit_cast(value_of(b, e->loc), t, e->loc)};
-      s->type = Type::scalar(t);
+      s->ops = {cond, emit_cast(va, t, e->loc), emit_cast(vb, t, e->loc)};
+      s->type = shaped(va, t);
       return KVal::of(emit(std::move(s), e->loc));
     }
     case EK::JoinedStr:

@@ -8,7 +8,6 @@ using ir::BinaryOp;
 using ir::Stmt;
 using ir::StmtKind;
 
-static std::string pname(Prim p) { return std::string(prim_name(p)); }
 
 void Lowerer::lower_body(const ast::Body& body) {
   for (auto* s : body) lower_stmt(s);
@@ -112,11 +111,21 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       if (Binding* b = find_local(name)) {
         switch (b->kind) {
           case Binding::Kind::local: {
+            const Type& lt = b->stmt->type;
             if (v.is_tuple())
-              raise("TypeError", "cannot assign a tuple of " + std::to_string(v.elems.size()) +
-                                     " values to the scalar variable '" + name + "' of type " + pname(b->stmt->type.prim), loc);
+              raise("TypeError", "cannot assign a tuple of " + std::to_string(v.elems.size()) + " values to '" + name +
+                                     "' of type " + type_name(lt), loc);
             Stmt* x = value_of(v, loc);
-            emit_store(b->stmt, convert_for_store(x, b->stmt->type.prim, "'" + name + "'", loc), loc);
+            if (x->type.rows != lt.rows || x->type.cols != lt.cols) {
+              if (!lt.rows)
+                raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the scalar variable '" + name +
+                                       "' (a local keeps the type of its first assignment)", loc);
+              if (x->type.rows)
+                raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to '" + name + "', which is " +
+                                       shape_phrase(lt), loc);
+              x = broadcast(x, lt, loc);  // v = 0 sets every element, as Taichi allows
+            }
+            emit_store(b->stmt, convert_for_store(x, lt.prim, "'" + name + "'", loc), loc);
             return;
           }
           case Binding::Kind::value:
@@ -139,7 +148,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       } else {
         Stmt* x = value_of(v, loc);
         b.kind = Binding::Kind::local;
-        b.stmt = emit_alloca(Type::scalar(x->type.prim), loc);
+        b.stmt = emit_alloca(x->type, loc);
         emit_store(b.stmt, x, loc);
       }
       bind(name, b);
@@ -161,15 +170,76 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
     }
     case ast::ExprKind::Subscript: {
       auto* sub = target->as<ast::Subscript>();
-      KVal base = lower_expr(sub->value);
-      if (!(base.is_static() && base.s.kind == StaticValue::Kind::field))
-        raise("TypeError", "only field elements can be assigned through [] in a kernel", target->loc);
-      Stmt* ptr = global_ptr(base.s, sub->slice, target->loc);
       if (v.is_tuple())
-        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) + " values into an element of the scalar " +
-                               base.s.field->describe(), loc);
+        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) +
+                               " values through [] (use ti.Vector([...]))", loc);
+      // x[i][j] = s: one component of a vector/matrix field element.
+      if (sub->value->kind == ast::ExprKind::Subscript) {
+        auto* inner = sub->value->as<ast::Subscript>();
+        KVal ib = lower_expr(inner->value);
+        if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
+          StaticValue f = component_field(ib.s, sub->slice);
+          Stmt* ptr = global_ptr(f, inner->slice, target->loc);
+          emit_store(ptr, convert_for_store(value_of(v, loc), f.field->dtype, "a component of " + f.field->describe(), loc), loc);
+          return;
+        }
+      }
+      // v[i] = s on a local vector: the local gets a copy with that element replaced.
+      if (sub->value->kind == ast::ExprKind::Name) {
+        Binding* b = find_local(sub->value->as<ast::Name>()->id);
+        if (b && b->kind == Binding::Kind::local && b->stmt->type.rows) {
+          std::vector<KVal> idx;
+          flatten_index(sub->slice, idx);
+          Stmt* cur = emit_load(b->stmt, loc);
+          emit_store(b->stmt, tensor_with(cur, idx, value_of(v, loc), loc), loc);
+          return;
+        }
+      }
+      KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
+        Stmt* x = value_of(v, loc);
+        Type ft{base.s.fields[0]->dtype, (uint8_t)base.s.rows, (uint8_t)base.s.cols, false};
+        if (!x->type.rows) x = broadcast(x, ft, loc);
+        if (x->type.rows != ft.rows || x->type.cols != ft.cols)
+          raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of " + describe_static(base.s) +
+                                 ", whose elements are " + shape_phrase(ft).substr(2), loc);
+        std::vector<Stmt*> el = elements(x, loc);
+        for (size_t k = 0; k < el.size(); k++) {
+          StaticValue f = component_field(base.s, (int)k);
+          Stmt* ptr = global_ptr(f, sub->slice, target->loc);
+          emit_store(ptr, convert_for_store(el[k], f.field->dtype, "an element of " + describe_static(base.s), loc), loc);
+        }
+        return;
+      }
+      if (!(base.is_static() && base.s.kind == StaticValue::Kind::field))
+        raise("TypeError", "only field elements and local vectors can be assigned through [] in a kernel", target->loc);
+      Stmt* ptr = global_ptr(base.s, sub->slice, target->loc);
       Stmt* x = value_of(v, loc);
+      if (x->type.rows)
+        raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of the scalar " + base.s.field->describe(), loc);
       emit_store(ptr, convert_for_store(x, base.s.field->dtype, "an element of " + base.s.field->describe(), loc), loc);
+      return;
+    }
+    case ast::ExprKind::Attribute: {
+      // v.x = s, v.xy = w on a local vector.
+      auto* a = target->as<ast::Attribute>();
+      Binding* b = a->value->kind == ast::ExprKind::Name ? find_local(a->value->as<ast::Name>()->id) : nullptr;
+      if (!b || b->kind != Binding::Kind::local || !b->stmt->type.rows || b->stmt->type.cols) break;
+      Stmt* cur = emit_load(b->stmt, loc);
+      Stmt* x = value_of(v, loc);
+      std::vector<Stmt*> parts = x->type.rows ? elements(x, loc) : std::vector<Stmt*>(a->attr.size(), x);
+      if (parts.size() != a->attr.size())
+        raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the swizzle '." + a->attr + "'", loc);
+      for (size_t i = 0; i < a->attr.size(); i++) {
+        KVal one = swizzle(cur, std::string(1, a->attr[i]), target->loc);  // validates the letter
+        (void)one;
+        static const std::string letters[3] = {"xyzw", "rgba", "stpq"};
+        int k = -1;
+        for (auto& l : letters)
+          if (l.find(a->attr[i]) != std::string::npos) k = (int)l.find(a->attr[i]);
+        cur = tensor_with(cur, {KVal::of(StaticValue::of_int(k))}, parts[i], loc);
+      }
+      emit_store(b->stmt, cur, loc);
       return;
     }
     default: break;
@@ -404,7 +474,20 @@ void Lowerer::lower_print(const ast::Call* c) {
       }
       return text("]");
     }
-    value(value_of(k, e->loc), spec);
+    Stmt* v = value_of(k, e->loc);
+    if (v->type.rows) {  // vectors print as [a, b], matrices as [[a, b], [c, d]]
+      std::vector<Stmt*> el = elements(v, e->loc);
+      int cols = v->type.cols;
+      text("[");
+      for (int i = 0; i < (int)el.size(); i++) {
+        if (cols && i % cols == 0) text(i ? ", [" : "[");
+        else if (i) text(", ");
+        value(el[i], spec);
+        if (cols && i % cols == cols - 1) text("]");
+      }
+      return text("]");
+    }
+    value(v, spec);
   };
   for (size_t i = 0; i < c->args.size(); i++) {
     if (i) text(sep);

@@ -26,6 +26,8 @@ namespace kiln::ir {
   _(unary, "unary")                 /* uop, ops[0]; cast_value/cast_bits use type */  \
   _(binary, "binary")               /* bop, ops[0], ops[1] */                         \
   _(select, "select")               /* ops: cond, if_true, if_false */                \
+  _(matrix_init, "matrix init")     /* ops = elements, row-major; type is a tensor */ \
+  _(matrix_extract, "matrix extract") /* ops[0] = tensor; index = flat element */     \
   _(alloca, "alloca")               /* a mutable local of `type` */                   \
   _(local_load, "local load")       /* ops[0] = alloca */                             \
   _(local_store, "local store")     /* ops[0] = alloca, ops[1] = value */             \
@@ -51,6 +53,12 @@ enum class StmtKind : uint8_t {
 #undef KILN_IR_ENUM
 };
 const char* stmt_kind_name(StmtKind k);
+
+// Tensors (vectors, matrices) are values of a Type with rows > 0. Until the
+// scalarize pass splits them, unary/binary/select/cast apply element-wise to
+// tensors of one shape, and alloca/local_load/local_store hold whole tensors;
+// matrix_init builds one from scalars and matrix_extract reads an element.
+// Nothing after scalarize (offload, bytecode) sees a tensor.
 
 // Unary ops. cast_value converts numerically to `type`, cast_bits reinterprets.
 #define KILN_IR_UNARY(_) \

@@ -4,6 +4,7 @@
 // its own block or in any enclosing block (that is dominance, since blocks have
 // no side entries). Values defined inside a nested block are out of scope once
 // the block ends, so a value cannot leak out of an if, a loop, or a task.
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -77,9 +78,26 @@ struct Verifier {
       case StmtKind::binary: binary(s); break;
       case StmtKind::select:
         arity(s, 3);
-        check(is_int_scalar(s->ops[0]->type), s, "select condition is not an integer scalar");
+        check(prim_is_int(s->ops[0]->type.prim) && !s->ops[0]->type.is_ptr &&
+                  (s->ops[0]->type.rows == 0 || (s->ops[0]->type.rows == s->type.rows && s->ops[0]->type.cols == s->type.cols)),
+              s, "select condition is not an integer scalar or a tensor of the select's shape");
         check(s->ops[1]->type == s->type && s->ops[2]->type == s->type, s, "select operand types differ from its type");
         break;
+      case StmtKind::matrix_init: {
+        int n = s->type.rows * std::max<int>(1, s->type.cols);
+        check(s->type.rows > 0 && !s->type.is_ptr, s, "matrix init of a non-tensor type");
+        check((int)s->ops.size() == n, s, "matrix init has " + std::to_string(s->ops.size()) + " elements for " + tn(s->type));
+        for (const Stmt* e : s->ops) check(e->type == Type::scalar(s->type.prim), s, "matrix init element of another type");
+        break;
+      }
+      case StmtKind::matrix_extract: {
+        arity(s, 1);
+        const Type& t = s->ops[0]->type;
+        check(t.rows > 0, s, "matrix extract from a non-tensor");
+        check(s->index >= 0 && s->index < t.rows * std::max<int>(1, t.cols), s, "matrix extract index out of range");
+        check(s->type == Type::scalar(t.prim), s, "matrix extract type differs from the element type");
+        break;
+      }
       case StmtKind::alloca:
         arity(s, 0);
         check(!s->type.is_ptr, s, "alloca of a pointer");

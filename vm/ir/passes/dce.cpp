@@ -21,6 +21,8 @@ bool is_pure(const Stmt* s) {
     case StmtKind::unary:
     case StmtKind::binary:
     case StmtKind::select:
+    case StmtKind::matrix_init:
+    case StmtKind::matrix_extract:
     case StmtKind::alloca:
     case StmtKind::local_load:
     case StmtKind::global_ptr:

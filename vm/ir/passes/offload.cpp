@@ -194,6 +194,8 @@ void run_pipeline(Kernel& k, bool check) {
     if (check) verify(k);
   };
   verify_if();
+  scalarize(k);
+  verify_if();
   constant_fold(k);
   eliminate_dead_code(k);
   verify_if();

@@ -5,6 +5,10 @@
 
 namespace kiln::ir {
 
+// Splits every tensor-typed statement into one scalar statement per element
+// (matrix_init/matrix_extract disappear; tensor allocas become one alloca per
+// element). Runs first: the other passes and every engine see scalars only.
+void scalarize(Kernel& k);
 // Folds unary/binary/select/cast on constants into const_ statements, with the
 // exact semantics the interpreter has (wrapping ints, f32 rounding, Python
 // floor division); never folds an operation that would trap (int div by zero).

@@ -1,0 +1,231 @@
+// Vectors and matrices in kernels. A tensor is one IR value of a Type with
+// rows > 0 (vm/ir/ir.h); element-wise arithmetic stays whole until the
+// scalarize pass, while operations that mix elements (@, dot, cross,
+// determinant, inverse, indexing) are expanded here into element operations,
+// as Taichi's frontend expands them.
+#include <cmath>
+
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::BinaryOp;
+using ir::Stmt;
+using ir::StmtKind;
+using ir::UnaryOp;
+
+static std::string shape_text(const Type& t) {
+  if (t.rows == 0) return "a scalar";
+  return t.cols ? std::to_string(t.rows) + "x" + std::to_string(t.cols) + " matrix"
+                : std::to_string(t.rows) + "-vector";
+}
+
+Stmt* Lowerer::make_tensor(std::vector<Stmt*> elems, int rows, int cols, SourceLoc loc) {
+  if (elems.empty()) raise("TypeError", "a vector needs at least one element", loc);
+  Prim p = elems[0]->type.prim;
+  for (Stmt* e : elems) {
+    if (e->type.rows) raise("TypeError", "vector elements must be scalars, got a " + shape_text(e->type), loc);
+    p = promote(p, e->type.prim);
+  }
+  auto s = std::make_unique<Stmt>(StmtKind::matrix_init);
+  for (Stmt* e : elems) s->ops.push_back(emit_cast(e, p, loc));
+  s->type = Type{p, (uint8_t)rows, (uint8_t)cols, false};
+  return emit(std::move(s), loc);
+}
+
+Stmt* Lowerer::element(Stmt* t, int i, SourceLoc loc) {
+  if (t->kind == StmtKind::matrix_init) return t->ops[i];  // no need to read back what we just built
+  auto s = std::make_unique<Stmt>(StmtKind::matrix_extract);
+  s->ops = {t};
+  s->index = i;
+  s->type = Type::scalar(t->type.prim);
+  return emit(std::move(s), loc);
+}
+
+std::vector<Stmt*> Lowerer::elements(Stmt* t, SourceLoc loc) {
+  std::vector<Stmt*> out;
+  for (int i = 0; i < num_elems(t->type); i++) out.push_back(element(t, i, loc));
+  return out;
+}
+
+Stmt* Lowerer::broadcast(Stmt* scalar, const Type& shape, SourceLoc loc) {
+  return make_tensor(std::vector<Stmt*>(num_elems(shape), scalar), shape.rows, shape.cols, loc);
+}
+
+KVal Lowerer::tensor_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc) {
+  Stmt* va = value_of(a, loc);
+  Stmt* vb = value_of(b, loc);
+  if (op == ast::BinOpKind::MatMult) return matmul(va, vb, loc);
+  if (va->type.rows && vb->type.rows && (va->type.rows != vb->type.rows || va->type.cols != vb->type.cols))
+    raise("TypeError", std::string("the operands of ") + ast::op_symbol(op) + " have different shapes: a " +
+                           shape_text(va->type) + " and a " + shape_text(vb->type), loc);
+  if (!va->type.rows) va = broadcast(va, vb->type, loc);
+  if (!vb->type.rows) vb = broadcast(vb, va->type, loc);
+  return elementwise_binop(op, va, vb, loc);
+}
+
+// Matrix product. A vector on the left is a row vector, on the right a column.
+KVal Lowerer::matmul(Stmt* a, Stmt* b, SourceLoc loc) {
+  const Type &ta = a->type, &tb = b->type;
+  if (!ta.rows || !tb.rows) raise("TypeError", "'@' needs vectors or matrices on both sides", loc);
+  int ar = ta.cols ? ta.rows : 1, ac = ta.cols ? ta.cols : ta.rows;  // left: vector = 1 x n
+  int br = tb.rows, bc = tb.cols ? tb.cols : 1;                       // right: vector = n x 1
+  if (!ta.cols && !tb.cols)
+    raise("TypeError", "'@' of two vectors is ambiguous; use a.dot(b) or a.outer_product(b)", loc);
+  if (ac != br)
+    raise("TypeError", "cannot multiply a " + shape_text(ta) + " by a " + shape_text(tb) + ": inner sizes " +
+                           std::to_string(ac) + " and " + std::to_string(br) + " differ", loc);
+  Prim p = promote(ta.prim, tb.prim);
+  std::vector<Stmt*> ea = elements(emit_cast(a, p, loc), loc), eb = elements(emit_cast(b, p, loc), loc);
+  std::vector<Stmt*> out;
+  Type st = Type::scalar(p);
+  for (int i = 0; i < ar; i++)
+    for (int j = 0; j < bc; j++) {
+      Stmt* acc = nullptr;
+      for (int k = 0; k < ac; k++) {
+        Stmt* m = emit_binary(BinaryOp::mul, ea[i * ac + k], eb[k * bc + j], st, loc);
+        acc = acc ? emit_binary(BinaryOp::add, acc, m, st, loc) : m;
+      }
+      out.push_back(acc);
+    }
+  // Shapes: (1 x c) row-vector results and (r x 1) column results are vectors.
+  if (!ta.cols) return KVal::of(make_tensor(out, bc, 0, loc));
+  if (!tb.cols) return KVal::of(make_tensor(out, ar, 0, loc));
+  return KVal::of(make_tensor(out, ar, bc, loc));
+}
+
+// t[i], t[i, j], and for a matrix t[i] (a row). Runtime indices pick with a
+// chain of selects: a local vector has no memory to index.
+KVal Lowerer::tensor_index(Stmt* t, const std::vector<KVal>& idx, SourceLoc loc) {
+  const Type& tt = t->type;
+  int rows = tt.rows, cols = tt.cols;
+  if (idx.empty() || idx.size() > (cols ? 2u : 1u))
+    raise("TypeError", "a " + shape_text(tt) + " takes " + (cols ? "1 or 2 indices" : "1 index") + ", got " +
+                           std::to_string(idx.size()), loc);
+  auto pick = [&](const std::vector<Stmt*>& cands, const KVal& k, int n) -> Stmt* {
+    if (k.is_static()) {
+      if (k.s.kind != StaticValue::Kind::integer) raise("TypeError", "vector indices must be integers", loc);
+      int64_t i = k.s.i;
+      if (i < 0 || i >= n)
+        raise("IndexError", "index " + std::to_string(i) + " is out of range for a " + shape_text(tt), loc);
+      return cands[i];
+    }
+    Stmt* iv = value_of(k, loc);
+    if (!prim_is_int(iv->type.prim) || iv->type.rows) raise("TypeError", "vector indices must be integers", loc);
+    Stmt* r = cands[0];
+    for (int i = 1; i < n; i++) {
+      Stmt* c = emit_binary(BinaryOp::cmp_eq, iv, emit_const(ir::Const::of_int(iv->type.prim, i), loc),
+                            Type::scalar(Prim::i32), loc);
+      auto s = std::make_unique<Stmt>(StmtKind::select);
+      s->ops = {c, cands[i], r};
+      s->type = cands[i]->type;
+      r = emit(std::move(s), loc);
+    }
+    return r;
+  };
+  std::vector<Stmt*> e = elements(t, loc);
+  if (!cols) return KVal::of(pick(e, idx[0], rows));
+  if (idx.size() == 2) {
+    // Pick the row's elements for each column, then the column.
+    std::vector<Stmt*> col_of_rows;
+    for (int j = 0; j < cols; j++) {
+      std::vector<Stmt*> column;
+      for (int i = 0; i < rows; i++) column.push_back(e[i * cols + j]);
+      col_of_rows.push_back(pick(column, idx[0], rows));
+    }
+    return KVal::of(pick(col_of_rows, idx[1], cols));
+  }
+  std::vector<Stmt*> row;
+  for (int j = 0; j < cols; j++) {
+    std::vector<Stmt*> column;
+    for (int i = 0; i < rows; i++) column.push_back(e[i * cols + j]);
+    row.push_back(pick(column, idx[0], rows));
+  }
+  return KVal::of(make_tensor(row, cols, 0, loc));
+}
+
+// A copy of t with t[idx] replaced by v (for `v[i] = x` on a local vector).
+Stmt* Lowerer::tensor_with(Stmt* t, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
+  const Type& tt = t->type;
+  std::vector<Stmt*> e = elements(t, loc);
+  if (idx.size() != (tt.cols ? 2u : 1u))
+    raise("TypeError", "assigning into a " + shape_text(tt) + " needs " + (tt.cols ? "2 indices" : "1 index"), loc);
+  v = emit_cast(value_of(KVal::of(v), loc), tt.prim, loc);
+  if (v->type.rows) raise("TypeError", "cannot store a " + shape_text(v->type) + " into one element", loc);
+  std::vector<Stmt*> iv;
+  std::vector<bool> is_static;
+  for (size_t d = 0; d < idx.size(); d++) {
+    if (idx[d].is_static()) {
+      int n = d == 0 ? tt.rows : tt.cols;
+      if (idx[d].s.kind != StaticValue::Kind::integer || idx[d].s.i < 0 || idx[d].s.i >= n)
+        raise("IndexError", "index out of range for a " + shape_text(tt), loc);
+      iv.push_back(nullptr);
+      is_static.push_back(true);
+    } else {
+      iv.push_back(value_of(idx[d], loc));
+      is_static.push_back(false);
+    }
+  }
+  int cols = tt.cols ? tt.cols : 1;
+  for (int i = 0; i < (int)e.size(); i++) {
+    int coord[2] = {i / cols, i % cols};
+    Stmt* hit = nullptr;  // runtime condition, or null when statically decided
+    bool miss = false;
+    for (size_t d = 0; d < idx.size(); d++) {
+      if (is_static[d]) {
+        if (idx[d].s.i != coord[d]) miss = true;
+        continue;
+      }
+      Stmt* c = emit_binary(BinaryOp::cmp_eq, iv[d], emit_const(ir::Const::of_int(iv[d]->type.prim, coord[d]), loc),
+                            Type::scalar(Prim::i32), loc);
+      hit = hit ? emit_binary(BinaryOp::bit_and, hit, c, c->type, loc) : c;
+    }
+    if (miss) continue;
+    if (!hit) {
+      e[i] = v;
+      continue;
+    }
+    auto s = std::make_unique<Stmt>(StmtKind::select);
+    s->ops = {hit, v, e[i]};
+    s->type = v->type;
+    e[i] = emit(std::move(s), loc);
+  }
+  return make_tensor(e, tt.rows, tt.cols, loc);
+}
+
+static int swizzle_index(char c) {
+  switch (c) {
+    case 'x': case 'r': case 's': return 0;
+    case 'y': case 'g': case 't': return 1;
+    case 'z': case 'b': case 'p': return 2;
+    case 'w': case 'a': case 'q': return 3;
+  }
+  return -1;
+}
+
+KVal Lowerer::swizzle(Stmt* t, const std::string& name, SourceLoc loc) {
+  if (name == "n") return KVal::of(StaticValue::of_int(t->type.rows));
+  if (name == "m") return KVal::of(StaticValue::of_int(t->type.cols ? t->type.cols : 1));
+  bool all = !name.empty() && name.size() <= 4;
+  for (char c : name) all &= swizzle_index(c) >= 0;
+  if (!all || t->type.cols)
+    raise("AttributeError", "a " + shape_text(t->type) + " has no attribute '" + name + "'", loc);
+  std::vector<Stmt*> picked;
+  for (char c : name) {
+    int i = swizzle_index(c);
+    if (i >= t->type.rows)
+      raise("AttributeError", std::string("swizzle '") + c + "' is out of range for a " + shape_text(t->type), loc);
+    picked.push_back(element(t, i, loc));
+  }
+  if (picked.size() == 1) return KVal::of(picked[0]);
+  return KVal::of(make_tensor(picked, (int)picked.size(), 0, loc));
+}
+
+Stmt* Lowerer::reduce(Stmt* t, BinaryOp op, SourceLoc loc) {
+  std::vector<Stmt*> e = elements(t, loc);
+  Stmt* acc = e[0];
+  for (size_t i = 1; i < e.size(); i++) acc = emit_binary(op, acc, e[i], acc->type, loc);
+  return acc;
+}
+
+}  // namespace kiln::frontend

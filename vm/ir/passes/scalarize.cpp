@@ -1,0 +1,117 @@
+// Scalarize: tensors (vectors and matrices) become their elements.
+//
+// The frontend keeps a vector whole (`<[Tensor (3) f32]> $7 = add $5 $6`) so
+// that print_ir shows the program as written; this pass rewrites each tensor
+// statement as one scalar statement per element, placed where the tensor
+// statement was, and forwards element reads (matrix_extract) to them. It walks
+// statements in order, so a tensor's operands are always split before it.
+#include <unordered_map>
+
+#include "vm/ir/passes/passes.h"
+
+namespace kiln::ir {
+
+namespace {
+
+int num_elements(const Type& t) { return t.rows * (t.cols ? t.cols : 1); }
+bool is_tensor(const Type& t) { return t.rows > 0; }
+
+struct Scalarizer {
+  Kernel& k;
+  std::unordered_map<const Stmt*, std::vector<Stmt*>> elems;  // tensor value -> its scalars
+  std::unordered_map<const Stmt*, Stmt*> forward;             // removed extract -> element
+
+  // The i-th element of operand `v` (a tensor already split, or a scalar
+  // broadcast: select's condition may be a scalar for a tensor select).
+  Stmt* elem(Stmt* v, int i) {
+    auto it = elems.find(v);
+    return it == elems.end() ? v : it->second.at(i);
+  }
+
+  std::unique_ptr<Stmt> like(const Stmt* s, Type t) {
+    auto n = std::make_unique<Stmt>(s->kind);
+    n->type = t;
+    n->loc = s->loc;
+    n->uop = s->uop;
+    n->bop = s->bop;
+    n->aop = s->aop;
+    return n;
+  }
+
+  std::vector<std::unique_ptr<Stmt>> removed;  // kept alive: later operands still name them
+
+  void run(Block& b) {
+    size_t i = 0;
+    while (i < b.stmts.size()) {
+      Stmt* s = b.stmts[i].get();
+      for (auto& o : s->ops) {
+        auto f = forward.find(o);
+        if (f != forward.end()) o = f->second;
+      }
+      if (s->body) run(*s->body);
+      if (s->else_body) run(*s->else_body);
+      size_t added = split(b, i, s);
+      if (added == SIZE_MAX) {  // not a tensor statement
+        i++;
+        continue;
+      }
+      removed.push_back(b.take(i + added));
+      i += added;
+    }
+  }
+
+  // Inserts the scalar statements for `s` before it; returns how many, or
+  // SIZE_MAX when `s` is not a tensor statement.
+  size_t split(Block& b, size_t pos, Stmt* s) {
+    switch (s->kind) {
+      case StmtKind::matrix_init:
+        elems[s] = s->ops;
+        return 0;
+      case StmtKind::matrix_extract:
+        forward[s] = elem(s->ops[0], s->index);
+        return 0;
+      case StmtKind::local_store:
+        if (!is_tensor(s->ops[1]->type)) return SIZE_MAX;
+        {
+          size_t n = num_elements(s->ops[1]->type);
+          for (size_t e = 0; e < n; e++) {
+            auto st = like(s, Type::none());
+            st->ops = {elem(s->ops[0], (int)e), elem(s->ops[1], (int)e)};
+            b.insert(pos + e, std::move(st));
+          }
+          return n;
+        }
+      case StmtKind::alloca:
+      case StmtKind::local_load:
+      case StmtKind::unary:
+      case StmtKind::binary:
+      case StmtKind::select: {
+        if (!is_tensor(s->type)) return SIZE_MAX;
+        size_t n = num_elements(s->type);
+        Type et = Type::scalar(s->type.prim);
+        std::vector<Stmt*> out;
+        for (size_t e = 0; e < n; e++) {
+          auto st = like(s, et);
+          for (Stmt* o : s->ops) st->ops.push_back(elem(o, (int)e));
+          out.push_back(b.insert(pos + e, std::move(st)));
+        }
+        elems[s] = out;
+        return n;
+      }
+      default:
+        for (Stmt* o : s->ops)
+          if (is_tensor(o->type))
+            raise("InternalError", std::string("scalarize: ") + stmt_kind_name(s->kind) + " has a tensor operand", s->loc);
+        return SIZE_MAX;
+    }
+  }
+};
+
+}  // namespace
+
+void scalarize(Kernel& k) {
+  Scalarizer z{k, {}, {}, {}};
+  z.run(k.root);
+}
+
+}  // namespace kiln::ir
