@@ -76,6 +76,8 @@ struct Lowerer {
   std::deque<Frame> frames;         // innermost last (a deque: Frame& stays valid across inlining)
   std::vector<std::string> warnings;
   int func_depth = 0;
+  std::vector<StaticValue> ret_types;  // the kernel's return annotation (see LoweredKernel)
+  bool ret_is_tuple = false;
   bool serialize_next = false;      // ti.loop_config(serialize=True) seen
 
   Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}
@@ -136,6 +138,7 @@ struct Lowerer {
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
   void lower_aug_assign(const ast::AugAssign* s);
+  void emit_atomic_update(ir::Stmt* ptr, ir::AtomicOp aop, ir::Stmt* v, const std::string& what, SourceLoc loc);
   void lower_if(const ast::If* s);
   void lower_for(const ast::For* s);
   void lower_while(const ast::While* s);

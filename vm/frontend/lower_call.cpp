@@ -329,17 +329,21 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const Stati
       }
     } else {
       Stmt* v = value_of(vals[i], c->loc);
-      Prim t = ann.kind == StaticValue::Kind::dtype ? ann.prim : v->type.prim;
+      Type t = ann.kind == StaticValue::Kind::dtype ? Type{ann.prim, (uint8_t)ann.rows, (uint8_t)ann.cols, false} : v->type;
+      if (t.rows && !v->type.rows) v = broadcast(v, t, c->loc);
+      if (t.rows != v->type.rows || t.cols != v->type.cols)
+        raise("TypeError", "parameter '" + p->name + "' of '" + def->name + "' is " + shape_phrase(t) + ", got " +
+                               shape_phrase(v->type), exprs[i] ? exprs[i]->loc : c->loc);
       b.kind = Binding::Kind::local;
-      b.stmt = emit_alloca(Type::scalar(t), p->loc);
-      emit_store(b.stmt, convert_for_store(v, t, "parameter '" + p->name + "'", c->loc), c->loc);
+      b.stmt = emit_alloca(t, p->loc);
+      emit_store(b.stmt, convert_for_store(v, t.prim, "parameter '" + p->name + "'", c->loc), c->loc);
     }
     frame().scopes.back().vars[p->name] = b;
   }
   if (def->returns) {
     StaticValue rt = eval_static(def->returns);
     if (rt.kind == StaticValue::Kind::dtype) {
-      frame().ret_type = Type::scalar(rt.prim);
+      frame().ret_type = Type{rt.prim, (uint8_t)rt.rows, (uint8_t)rt.cols, false};
       frame().has_ret_annotation = true;
     } else if (rt.kind != StaticValue::Kind::none) {
       raise("TypeError", "unsupported return type annotation for ti.func '" + def->name + "'", def->returns->loc);

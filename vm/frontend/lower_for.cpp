@@ -73,7 +73,7 @@ void Lowerer::lower_for(const ast::For* s) {
   }
   if (kind.empty()) {
     KVal v = lower_expr(it);
-    if (v.is_static() && v.s.kind == StaticValue::Kind::field) {
+    if (v.is_static() && (v.s.kind == StaticValue::Kind::field || v.s.kind == StaticValue::Kind::matrix_field)) {
       iter_static = v.s;
       kind = "field";
     } else {
@@ -145,8 +145,11 @@ void Lowerer::lower_for(const ast::For* s) {
       dims.push_back(d);
     }
   } else {
-    const FieldInfo* f = iter_static.field;
-    if (iter_static.kind != StaticValue::Kind::field || !f)
+    // A vector field loops over the shape its components share.
+    const FieldInfo* f = iter_static.kind == StaticValue::Kind::matrix_field && !iter_static.fields.empty()
+                             ? iter_static.fields[0]
+                             : iter_static.field;
+    if ((iter_static.kind != StaticValue::Kind::field && iter_static.kind != StaticValue::Kind::matrix_field) || !f)
       raise("TypeError", "struct-for loops iterate over fields, not " + describe_static(iter_static), it->loc);
     what = "field '" + f->name + "'";
     for (int64_t n : f->shape) dims.push_back({KVal::of(StaticValue::of_int(0)), KVal::of(StaticValue::of_int(n))});

@@ -1,5 +1,7 @@
 // Entry point of the frontend: sets up the kernel's arguments and return
 // type, lowers its body, and hands back the IR.
+#include <algorithm>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -39,14 +41,21 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
 
   if (def->returns) {
     StaticValue rt = L.eval_static(def->returns);
-    if (rt.kind == StaticValue::Kind::dtype && rt.rows == 0) {
-      k.rets.push_back(Type::scalar(rt.prim));
+    if (rt.kind == StaticValue::Kind::tuple) {  // -> (ti.i32, ti.f32)
+      out.ret_is_tuple = true;
+      out.ret_types = rt.elems;
+    } else if (rt.kind != StaticValue::Kind::none) {
       out.ret_types.push_back(rt);
     }
-    else if (rt.kind != StaticValue::Kind::none)
-      raise("TypeError", "kernel '" + def->name + "' has an unsupported return type annotation " + describe_static(rt) +
-                             " (scalar types such as ti.i32 are supported)", def->returns->loc);
+    for (auto& t : out.ret_types) {
+      if (t.kind != StaticValue::Kind::dtype)
+        raise("TypeError", "kernel '" + def->name + "' has an unsupported return type annotation: " + describe_static(t) +
+                               " (use a type such as ti.i32, a vector/matrix type, or a tuple of them)", def->returns->loc);
+      for (int i = 0; i < std::max(1, t.rows * std::max(1, t.cols)); i++) k.rets.push_back(Type::scalar(t.prim));
+    }
   }
+  L.ret_types = out.ret_types;
+  L.ret_is_tuple = out.ret_is_tuple;
   out.rets = k.rets;
 
   const auto& params = def->args.args;
@@ -59,13 +68,21 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
       b.s = a.value;
       out.arg_slot.push_back(-1);
     } else {
-      auto s = std::make_unique<Stmt>(StmtKind::arg_load);
-      s->index = (int)k.args.size();
-      s->type = Type::scalar(a.prim);
+      // Scalars take one slot; a vector/matrix argument one slot per element.
+      StaticValue t = a.kind == ArgSpec::Kind::compound ? a.type : StaticValue::of_dtype(a.prim);
+      if (t.kind != StaticValue::Kind::dtype)
+        raise("TypeError", "parameter '" + a.name + "' has an unsupported type: " + describe_static(t), loc);
       out.arg_slot.push_back((int)k.args.size());
-      k.args.push_back({a.name, Type::scalar(a.prim)});
+      std::vector<Stmt*> elems;
+      for (int e = 0; e < std::max(1, t.rows * std::max(1, t.cols)); e++) {
+        auto s = std::make_unique<Stmt>(StmtKind::arg_load);
+        s->index = (int)k.args.size();
+        s->type = Type::scalar(t.prim);
+        k.args.push_back({t.rows ? a.name + "[" + std::to_string(e) + "]" : a.name, Type::scalar(t.prim)});
+        elems.push_back(L.emit(std::move(s), loc));
+      }
       b.kind = Binding::Kind::value;
-      b.stmt = L.emit(std::move(s), loc);
+      b.stmt = t.rows ? L.make_tensor(elems, t.rows, t.cols, loc) : elems[0];
       b.what = "kernel argument";
     }
     L.bind(a.name, b);

@@ -1,5 +1,7 @@
 // Kernel-scope statements: assignment with seed 000's implicit casts, control
 // flow, loops (the kernel's outermost loop is the parallel one), print.
+#include <optional>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -247,42 +249,82 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
   raise("SyntaxError", "cannot assign to '" + ast::unparse(target) + "' in a kernel", target->loc);
 }
 
+// The atomic op for an augmented assignment, if it has one.
+static std::optional<ir::AtomicOp> atomic_of(ast::BinOpKind op) {
+  switch (op) {
+    case ast::BinOpKind::Add: return ir::AtomicOp::add;
+    case ast::BinOpKind::Sub: return ir::AtomicOp::sub;
+    case ast::BinOpKind::BitAnd: return ir::AtomicOp::bit_and;
+    case ast::BinOpKind::BitOr: return ir::AtomicOp::bit_or;
+    case ast::BinOpKind::BitXor: return ir::AtomicOp::bit_xor;
+    default: return std::nullopt;
+  }
+}
+
+// `*ptr op= v` as one atomic statement (a pointer to global memory or a local).
+void Lowerer::emit_atomic_update(Stmt* ptr, ir::AtomicOp aop, Stmt* v, const std::string& what, SourceLoc loc) {
+  bool bitwise = aop == ir::AtomicOp::bit_and || aop == ir::AtomicOp::bit_or || aop == ir::AtomicOp::bit_xor;
+  if (bitwise && (prim_is_float(ptr->type.prim) || prim_is_float(v->type.prim)))
+    raise("TypeError", "bitwise updates (&= |= ^=) need integers", loc);
+  Type t = ptr->type;
+  t.is_ptr = false;
+  if (t.rows && !v->type.rows) v = broadcast(v, t, loc);
+  if (t.rows != v->type.rows || t.cols != v->type.cols)
+    raise("TypeError", "cannot update " + what + " (" + shape_phrase(t) + ") with " + shape_phrase(v->type), loc);
+  auto a = std::make_unique<Stmt>(StmtKind::atomic);
+  a->aop = aop;
+  a->ops = {ptr, convert_for_store(v, t.prim, what, loc)};
+  a->type = t;
+  emit(std::move(a), loc);
+}
+
 void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
-  using K = ast::BinOpKind;
   SourceLoc loc = s->loc;
+  std::optional<ir::AtomicOp> aop = atomic_of(s->op);
   if (s->target->kind == ast::ExprKind::Subscript) {
+    // Augmented assignment to global data is atomic (so parallel loops can reduce).
     auto* sub = s->target->as<ast::Subscript>();
-    KVal base = lower_expr(sub->value);
-    if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
-      // Augmented assignment to global data is atomic (so parallel loops can reduce).
-      ir::AtomicOp aop{};
-      bool atomic = true;
-      switch (s->op) {
-        case K::Add: aop = ir::AtomicOp::add; break;
-        case K::Sub: aop = ir::AtomicOp::sub; break;
-        case K::BitAnd: aop = ir::AtomicOp::bit_and; break;
-        case K::BitOr: aop = ir::AtomicOp::bit_or; break;
-        case K::BitXor: aop = ir::AtomicOp::bit_xor; break;
-        default: atomic = false;
+    std::vector<std::pair<StaticValue, const ast::Expr*>> targets;  // (scalar field, its index)
+    std::string what;
+    if (sub->value->kind == ast::ExprKind::Subscript) {  // x[i][j] op= v
+      auto* inner = sub->value->as<ast::Subscript>();
+      KVal ib = lower_expr(inner->value);
+      if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
+        targets.push_back({component_field(ib.s, sub->slice), inner->slice});
+        what = "a component of " + describe_static(ib.s);
       }
-      Stmt* ptr = global_ptr(base.s, sub->slice, s->target->loc);
-      Prim dt = base.s.field->dtype;
-      KVal rhs = lower_expr(s->value);
-      if (atomic) {
-        if ((aop == ir::AtomicOp::bit_and || aop == ir::AtomicOp::bit_or || aop == ir::AtomicOp::bit_xor) &&
-            (prim_is_float(dt) || prim_is_float(prim_of(rhs, loc))))
-          raise("TypeError", std::string("'") + ast::op_symbol(s->op) + "=' needs integers", loc);
-        Stmt* v = convert_for_store(value_of(rhs, loc), dt, "an element of " + base.s.field->describe(), loc);
-        auto a = std::make_unique<Stmt>(StmtKind::atomic);
-        a->aop = aop;
-        a->ops = {ptr, v};
-        a->type = Type::scalar(dt);
-        emit(std::move(a), loc);
-        return;
+    }
+    if (targets.empty()) {
+      KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
+        targets.push_back({base.s, sub->slice});
+        what = "an element of " + base.s.field->describe();
+      } else if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
+        for (size_t k = 0; k < base.s.fields.size(); k++) targets.push_back({component_field(base.s, (int)k), sub->slice});
+        what = "an element of " + describe_static(base.s);
       }
-      KVal old = KVal::of(emit_load(ptr, loc));
-      Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);
-      emit_store(ptr, convert_for_store(r, dt, "an element of " + base.s.field->describe(), loc), loc);
+    }
+    if (!targets.empty()) {
+      Stmt* rhs = value_of(lower_expr(s->value), loc);
+      std::vector<Stmt*> parts;
+      if (targets.size() == 1) {
+        parts.push_back(rhs);
+      } else {
+        Type ft{targets[0].first.field->dtype, (uint8_t)targets.size(), 0, false};
+        if (!rhs->type.rows) rhs = broadcast(rhs, ft, loc);
+        if (num_elems(rhs->type) != (int)targets.size())
+          raise("TypeError", "cannot update " + what + " with " + shape_phrase(rhs->type), loc);
+        parts = elements(rhs, loc);
+      }
+      for (size_t k = 0; k < targets.size(); k++) {
+        Stmt* ptr = global_ptr(targets[k].first, targets[k].second, s->target->loc);
+        if (aop) {
+          emit_atomic_update(ptr, *aop, parts[k], what, loc);
+        } else {
+          Stmt* r = value_of(lower_binop(s->op, KVal::of(emit_load(ptr, loc)), KVal::of(parts[k]), loc), loc);
+          emit_store(ptr, convert_for_store(r, ptr->type.prim, what, loc), loc);
+        }
+      }
       return;
     }
   }
@@ -300,35 +342,24 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     bool in_parallel = false;
     for (auto& fr : frames)
       for (auto& l : fr.loops) in_parallel |= l.parallel;
-    ir::AtomicOp aop{};
-    bool reducible = true;
-    switch (s->op) {
-      case ast::BinOpKind::Add: aop = ir::AtomicOp::add; break;
-      case ast::BinOpKind::Sub: aop = ir::AtomicOp::sub; break;
-      case ast::BinOpKind::BitAnd: aop = ir::AtomicOp::bit_and; break;
-      case ast::BinOpKind::BitOr: aop = ir::AtomicOp::bit_or; break;
-      case ast::BinOpKind::BitXor: aop = ir::AtomicOp::bit_xor; break;
-      default: reducible = false;
-    }
     if (in_parallel && slot->parent == &kernel.root) {
-      if (!reducible)
+      if (!aop)
         raise("SyntaxError", "'" + name + "' is defined outside the parallel loop, so '" + ast::op_symbol(s->op) +
                                  "=' on it would race between iterations (only += -= &= |= ^= are atomic)", loc);
-      Prim t = slot->type.prim;
-      if (aop != ir::AtomicOp::add && aop != ir::AtomicOp::sub && prim_is_float(t))
-        raise("TypeError", std::string("'") + ast::op_symbol(s->op) + "=' needs integers", loc);
-      Stmt* v = convert_for_store(value_of(lower_expr(s->value), loc), t, "'" + name + "'", loc);
-      auto a = std::make_unique<Stmt>(StmtKind::atomic);
-      a->aop = aop;
-      a->ops = {slot, v};
-      a->type = Type::scalar(t);
-      emit(std::move(a), loc);
+      emit_atomic_update(slot, *aop, value_of(lower_expr(s->value), loc), "'" + name + "'", loc);
       return;
     }
     KVal old = KVal::of(emit_load(slot, loc));
     KVal rhs = lower_expr(s->value);
     Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);
-    emit_store(slot, convert_for_store(r, slot->type.prim, "'" + name + "'", loc), loc);
+    lower_assign(s->target, KVal::of(r), loc);
+    return;
+  }
+  if (s->target->kind == ast::ExprKind::Subscript || s->target->kind == ast::ExprKind::Attribute) {
+    // v[i] op= x, v.x op= y on local vectors: read, compute, write back.
+    KVal old = lower_expr(s->target);
+    KVal rhs = lower_expr(s->value);
+    lower_assign(s->target, lower_binop(s->op, old, rhs, loc), loc);
     return;
   }
   raise("SyntaxError", "cannot assign to '" + ast::unparse(s->target) + "' in a kernel", s->target->loc);
@@ -400,9 +431,32 @@ void Lowerer::lower_return(const ast::Return* s) {
     for (auto& l : f.loops)
       if (l.parallel) raise("SyntaxError", "return is not allowed inside the parallel for loop of a kernel", s->loc);
     KVal v = lower_expr(s->value);
-    if (v.is_tuple()) raise("TypeError", "kernel '" + f.def->name + "' returns a tuple but is annotated to return a scalar", s->loc);
+    std::vector<KVal> vals;
+    if (ret_is_tuple) {
+      if (!v.is_tuple() || v.elems.size() != ret_types.size())
+        raise("TypeError", "kernel '" + f.def->name + "' is annotated to return a tuple of " +
+                               std::to_string(ret_types.size()) + " values", s->loc);
+      vals = v.elems;
+    } else {
+      if (v.is_tuple())
+        raise("TypeError", "kernel '" + f.def->name + "' returns a tuple but its annotation is a single type", s->loc);
+      vals.push_back(v);
+    }
     auto st = std::make_unique<Stmt>(StmtKind::return_);
-    st->ops = {convert_for_store(value_of(v, s->loc), kernel.rets[0].prim, "the return value", s->loc)};
+    for (size_t i = 0; i < vals.size(); i++) {
+      const StaticValue& t = ret_types[i];
+      Type want{t.prim, (uint8_t)t.rows, (uint8_t)t.cols, false};
+      Stmt* x = value_of(vals[i], s->loc);
+      if (want.rows && !x->type.rows) x = broadcast(x, want, s->loc);
+      if (x->type.rows != want.rows || x->type.cols != want.cols)
+        raise("TypeError", "kernel '" + f.def->name + "' returns " + shape_phrase(x->type) + " but is annotated to return " +
+                               shape_phrase(want), s->loc);
+      x = convert_for_store(x, want.prim, "the return value", s->loc);
+      if (x->type.rows)
+        for (Stmt* e : elements(x, s->loc)) st->ops.push_back(e);
+      else
+        st->ops.push_back(x);
+    }
     emit(std::move(st), s->loc);
     return;
   }
@@ -415,12 +469,17 @@ void Lowerer::lower_return(const ast::Return* s) {
       if (f.returns_seen++ && !f.has_ret_annotation)
         raise("SyntaxError", "a ti.func without a return type annotation may return only once", s->loc);
       auto a = std::make_unique<Stmt>(StmtKind::alloca);
-      a->type = Type::scalar(prim_of(v, s->loc));
+      a->type = value_of(v, s->loc)->type;
       a->loc = s->loc;
       f.ret_type = a->type;
       f.ret_slot = f.call_block->insert(f.call_pos, std::move(a));
     }
-    emit_store(f.ret_slot, convert_for_store(value_of(v, s->loc), f.ret_type.prim, "the return value", s->loc), s->loc);
+    Stmt* x = value_of(v, s->loc);
+    if (f.ret_type.rows && !x->type.rows) x = broadcast(x, f.ret_type, s->loc);
+    if (x->type.rows != f.ret_type.rows || x->type.cols != f.ret_type.cols)
+      raise("TypeError", "ti.func '" + f.def->name + "' returns " + shape_phrase(x->type) + " but returns " +
+                             shape_phrase(f.ret_type) + " elsewhere or in its annotation", s->loc);
+    emit_store(f.ret_slot, convert_for_store(x, f.ret_type.prim, "the return value", s->loc), s->loc);
   } else if (f.has_ret_annotation) {
     raise("SyntaxError", "ti.func '" + f.def->name + "' must return a value", s->loc);
   }

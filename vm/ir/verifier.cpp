@@ -142,8 +142,11 @@ struct Verifier {
         // On global memory, or on a local (ti.atomic_add(local, v); reductions
         // into a local that offloading later moves to a global temporary).
         check(s->ops[0]->type.is_ptr || s->ops[0]->kind == StmtKind::alloca, s, "atomic on a non-pointer");
-        check(Type::scalar(s->ops[0]->type.prim) == s->ops[1]->type && s->type == s->ops[1]->type, s,
-              "atomic operand types differ");
+        {
+          Type target = s->ops[0]->type;
+          target.is_ptr = false;
+          check(target == s->ops[1]->type && s->type == s->ops[1]->type, s, "atomic operand types differ");
+        }
         break;
       case StmtKind::if_:
         wants_value = false;

@@ -81,6 +81,7 @@ struct Scalarizer {
           }
           return n;
         }
+      case StmtKind::atomic:  // on a tensor local (a vector reduction): one atomic per element
       case StmtKind::alloca:
       case StmtKind::local_load:
       case StmtKind::unary:
