@@ -11,7 +11,11 @@ kiln=$1; engine=$2; prog=$3
 name=${prog%.py}
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-KILN_ENGINE=$engine timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
+# The JIT compiles every loop on its first back edge, so that each program
+# exercises recording, traces and side exits.
+jit_env=
+[ "$engine" = jit ] && jit_env=hotloop=1
+KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
   echo "FAIL $prog [$engine]: exit status $rc (crash or timeout)"; cat "$err"; exit 1

@@ -8,6 +8,7 @@
 #include "vm/host/evaluator.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
+#include "jit/jit.h"
 #include "vm/interp/interp.h"
 
 namespace kiln::host {
@@ -26,11 +27,15 @@ void ti_reset(Evaluator& ev, Config cfg) {
   if (o.force_print_ir) cfg.print_ir = true;
   if (!o.engine.empty()) cfg.engine = o.engine;
   else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
-  // Only the interpreter exists so far; other engines (and GPU archs) fall back to it.
+  // The CPU engines by name; GPU archs fall back to the CPU until they exist.
+  std::unique_ptr<Engine> engine;
+  if (cfg.engine.empty() || cfg.engine == "interp") engine = make_interp_engine();
+  else if (cfg.engine == "jit") engine = make_jit_engine();
+  else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
   ti.cache.clear();
   ti.program.reset();
   ti.program = std::make_unique<Program>(cfg);
-  ti.program->engine = make_interp_engine();
+  ti.program->engine = std::move(engine);
   ti.program->out = ev.out;
   ti.generation++;
 }

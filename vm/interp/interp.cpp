@@ -328,7 +328,10 @@ L_forl_i32: {
   int32_t i = (int32_t)((uint32_t)R[I.a] + 1u);
   R[I.a] = (uint64_t)(int64_t)i;
   R[I.a + 2]++;
-  if (i < (int32_t)R[I.a + 1]) ip = code + I.d();
+  if (i < (int32_t)R[I.a + 1]) {
+    ip = code + I.d();
+    if ((int64_t)R[I.a + 2] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
+  }
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
@@ -337,12 +340,16 @@ L_forl_i64: {
   int64_t i = (int64_t)(R[I.a] + 1);
   R[I.a] = (uint64_t)i;
   R[I.a + 2]++;
-  if (i < (int64_t)R[I.a + 1]) ip = code + I.d();
+  if (i < (int64_t)R[I.a + 1]) {
+    ip = code + I.d();
+    if ((int64_t)R[I.a + 2] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
+  }
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
 L_loop:
   R[I.a]++;
+  if ((int64_t)R[I.a] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)(ip - code), R, ctx);
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 L_end: return;

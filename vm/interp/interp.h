@@ -15,19 +15,33 @@ std::unique_ptr<Engine> make_interp_engine();
 
 namespace interp {
 
+// The JIT's one entry point into the interpreter. A loop's back edge (forl
+// taken, or a while loop's `loop` op) whose hot counter is at or above
+// `hotloop` calls hot() with the pc the interpreter would run next (the loop
+// body's first instruction) and the live frame. The hook may record, compile
+// or run a trace, which advances the frame; it returns the pc to continue at.
+// It may also lower the counter register to back off. Without a hook the
+// check is one compare per back edge.
+struct LoopHook {
+  int64_t hotloop = INT64_MAX;
+  virtual ~LoopHook() = default;
+  virtual uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) = 0;
+};
+
 // Runs one task Function to its `end`. For a range_for task, [begin, end)
 // is the chunk of iterations (registers 0 and 1); serial tasks ignore them.
 // Throws kiln::Error (IndexError, ZeroDivisionError, AssertionError, ...)
 // located at the failing instruction's source.
-void run_function(const bc::Function& fn, LaunchContext& ctx, int64_t begin = 0, int64_t end = 0);
+void run_function(const bc::Function& fn, LaunchContext& ctx, int64_t begin = 0, int64_t end = 0,
+                  LoopHook* hook = nullptr);
 
 // Runs every task of `k` in order, range_for tasks split over
 // ctx.program->pool (serially when there is no program or pool, when the task
 // says serialize, when the range is tiny, or in debug mode so that parallel
 // prints appear in iteration order). Kernel print output is flushed to
 // ctx.program->print (when there is a program) after the launch, also when it
-// throws.
-void launch(const bc::Kernel& k, LaunchContext& ctx);
+// throws. `hooks`, when given, holds one LoopHook (or null) per task.
+void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks = nullptr);
 
 // A CompiledKernel holding bytecode, for engines (the JIT) that reuse the
 // interpreter's launcher.

@@ -24,9 +24,9 @@ int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) 
   }
 }
 
-void run_task(const bc::TaskCode& t, LaunchContext& ctx) {
+void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
   if (t.kind == ir::Task::serial) {
-    run_function(t.fn, ctx);
+    run_function(t.fn, ctx, 0, 0, hook);
     return;
   }
   int64_t begin = bound_value(ctx, t.begin_const, t.begin, t.index_prim);
@@ -37,12 +37,12 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx) {
   bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
                 prog->config.debug;  // debug: parallel prints in iteration order
   if (serial) {
-    run_function(t.fn, ctx, begin, end);
+    run_function(t.fn, ctx, begin, end, hook);
     return;
   }
   int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
   prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int) {
-    run_function(t.fn, ctx, begin + b, begin + e);
+    run_function(t.fn, ctx, begin + b, begin + e, hook);
   });
 }
 
@@ -58,14 +58,14 @@ void flush_prints(LaunchContext& ctx) {
 
 }  // namespace
 
-void launch(const bc::Kernel& k, LaunchContext& ctx) {
+void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks) {
   if ((int)ctx.args.size() < k.num_args)
     raise("InternalError", "kernel '" + k.name + "' launched with " + std::to_string(ctx.args.size()) +
                                " arguments, it takes " + std::to_string(k.num_args));
   if ((int)ctx.rets.size() < k.num_rets) ctx.rets.resize(k.num_rets);
   if ((int)ctx.temps.size() < k.num_global_temps) ctx.temps.resize(k.num_global_temps);
   try {
-    for (auto& t : k.tasks) run_task(t, ctx);
+    for (size_t i = 0; i < k.tasks.size(); i++) run_task(k.tasks[i], ctx, hooks ? hooks[i] : nullptr);
   } catch (...) {
     flush_prints(ctx);
     throw;

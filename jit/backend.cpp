@@ -1,0 +1,355 @@
+// Trace IR -> x86-64 (backend.h). Register use: rbx = the frame R, r12 = the
+// TraceEnv, rsp-relative slots for values; rax, rcx, rdx, rdi, rsi, xmm0,
+// xmm1 are scratch within one instruction. Calls go to eval.cpp's functions,
+// so anything not inlined here still computes the interpreter's result.
+#include "jit/backend.h"
+
+#include <asmjit/x86.h>
+
+#include <cstddef>
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+namespace {
+
+struct ThrowOnError : ErrorHandler {
+  std::string msg;
+  void handleError(asmjit::Error, const char* m, BaseEmitter*) override {
+    if (msg.empty()) msg = m;
+  }
+};
+
+bool is_float(CT t) { return t == CT::f32 || t == CT::f64; }
+bool is_signed(CT t) { return t == CT::i32 || t == CT::i64; }
+
+struct Gen {
+  const Trace& t;
+  x86::Assembler& a;
+  std::vector<Label> exits;  // per snapshot
+  int32_t nslots;
+
+  x86::Mem slot(Ref r) const { return x86::qword_ptr(x86::rsp, 8 * r); }
+
+  void ld(const x86::Gp& reg, Ref r) {
+    if (t.is_const(r)) {
+      int64_t v = t.ins[r].k;
+      if (v == 0) a.xor_(reg.r32(), reg.r32());
+      else if (v > 0 && v <= 0xffffffffll) a.mov(reg.r32(), Imm(v));
+      else a.mov(reg, Imm(v));
+    } else {
+      a.mov(reg, slot(r));
+    }
+  }
+  void ldx(const x86::Xmm& x, Ref r, CT ct) {
+    ld(x86::rax, r);
+    if (ct == CT::f32) a.movd(x, x86::eax);
+    else a.movq(x, x86::rax);
+  }
+  void stx(Ref i, const x86::Xmm& x, CT ct) {
+    if (ct == CT::f32) a.movd(x86::eax, x);
+    else a.movq(x86::rax, x);
+    a.mov(slot(i), x86::rax);
+  }
+  void st(Ref i) { a.mov(slot(i), x86::rax); }
+
+  // rax = fn(rdi, rsi, rdx): every call site loads its own arguments.
+  void call(const void* fn) {
+    a.mov(x86::rax, Imm((uint64_t)(uintptr_t)fn));
+    a.call(x86::rax);
+  }
+  void call_eval(const Ins& in, Ref i) {
+    ld(x86::rdi, in.a);
+    if (in.b >= 0) ld(x86::rsi, in.b);
+    else a.xor_(x86::esi, x86::esi);
+    a.mov(x86::rdx, Imm((uint64_t)in.op | (uint64_t)in.t << 8 | (uint64_t)in.k << 16));
+    call((const void*)&eval_call);
+    st(i);
+  }
+  // Fixes a 32-bit result in eax to the register representation.
+  void fix32(CT ct) {
+    if (ct == CT::i32) a.movsxd(x86::rax, x86::eax);
+    // u32: writing eax already zeroed the upper half
+  }
+
+  bool int_binop(const Ins& in, Ref i) {
+    bool w32 = in.t == CT::i32 || in.t == CT::u32;
+    ld(x86::rax, in.a);
+    ld(x86::rcx, in.b);
+    x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx);
+    switch (in.op) {
+      case IrOp::add: a.add(A, C); break;
+      case IrOp::sub: a.sub(A, C); break;
+      case IrOp::mul: a.imul(A, C); break;
+      case IrOp::band: a.and_(x86::rax, x86::rcx); st(i); return true;
+      case IrOp::bor: a.or_(x86::rax, x86::rcx); st(i); return true;
+      case IrOp::bxor: a.xor_(x86::rax, x86::rcx); st(i); return true;
+      default: return false;
+    }
+    fix32(in.t);
+    st(i);
+    return true;
+  }
+  bool float_binop(const Ins& in, Ref i) {
+    bool s = in.t == CT::f32;
+    ldx(x86::xmm0, in.a, in.t);
+    ldx(x86::xmm1, in.b, in.t);
+    switch (in.op) {
+      case IrOp::add: s ? a.addss(x86::xmm0, x86::xmm1) : a.addsd(x86::xmm0, x86::xmm1); break;
+      case IrOp::sub: s ? a.subss(x86::xmm0, x86::xmm1) : a.subsd(x86::xmm0, x86::xmm1); break;
+      case IrOp::mul: s ? a.mulss(x86::xmm0, x86::xmm1) : a.mulsd(x86::xmm0, x86::xmm1); break;
+      case IrOp::div: s ? a.divss(x86::xmm0, x86::xmm1) : a.divsd(x86::xmm0, x86::xmm1); break;
+      default: return false;
+    }
+    stx(i, x86::xmm0, in.t);
+    return true;
+  }
+  void compare(const Ins& in, Ref i) {
+    if (is_float(in.t)) {
+      bool s = in.t == CT::f32;
+      ldx(x86::xmm0, in.a, in.t);
+      ldx(x86::xmm1, in.b, in.t);
+      // Unordered (NaN) compares are false except !=.
+      auto ucom = [&](const x86::Xmm& p, const x86::Xmm& q) { s ? a.ucomiss(p, q) : a.ucomisd(p, q); };
+      switch (in.op) {
+        case IrOp::lt: ucom(x86::xmm1, x86::xmm0); a.seta(x86::al); break;
+        case IrOp::le: ucom(x86::xmm1, x86::xmm0); a.setae(x86::al); break;
+        case IrOp::eq: ucom(x86::xmm0, x86::xmm1); a.sete(x86::al); a.setnp(x86::cl); a.and_(x86::al, x86::cl); break;
+        default: ucom(x86::xmm0, x86::xmm1); a.setne(x86::al); a.setp(x86::cl); a.or_(x86::al, x86::cl); break;
+      }
+    } else {
+      ld(x86::rcx, in.a);
+      ld(x86::rdx, in.b);
+      a.cmp(x86::rcx, x86::rdx);  // registers hold both widths comparably (opcodes.h)
+      bool sg = is_signed(in.t);
+      switch (in.op) {
+        case IrOp::lt: sg ? a.setl(x86::al) : a.setb(x86::al); break;
+        case IrOp::le: sg ? a.setle(x86::al) : a.setbe(x86::al); break;
+        case IrOp::eq: a.sete(x86::al); break;
+        default: a.setne(x86::al); break;
+      }
+    }
+    a.movzx(x86::eax, x86::al);
+    st(i);
+  }
+  bool conv(const Ins& in, Ref i) {
+    ld(x86::rax, in.a);
+    switch ((bc::Op)in.k) {
+      case bc::Op::sext8: a.movsx(x86::rax, x86::al); break;
+      case bc::Op::sext16: a.movsx(x86::rax, x86::ax); break;
+      case bc::Op::sext32: a.movsxd(x86::rax, x86::eax); break;
+      case bc::Op::zext8: a.movzx(x86::eax, x86::al); break;
+      case bc::Op::zext16: a.movzx(x86::eax, x86::ax); break;
+      case bc::Op::zext32: a.mov(x86::eax, x86::eax); break;
+      case bc::Op::i64_f32: a.xorps(x86::xmm0, x86::xmm0); a.cvtsi2ss(x86::xmm0, x86::rax); a.movd(x86::eax, x86::xmm0); break;
+      case bc::Op::i64_f64: a.xorps(x86::xmm0, x86::xmm0); a.cvtsi2sd(x86::xmm0, x86::rax); a.movq(x86::rax, x86::xmm0); break;
+      case bc::Op::f32_f64: a.movd(x86::xmm0, x86::eax); a.cvtss2sd(x86::xmm0, x86::xmm0); a.movq(x86::rax, x86::xmm0); break;
+      case bc::Op::f64_f32: a.movq(x86::xmm0, x86::rax); a.cvtsd2ss(x86::xmm0, x86::xmm0); a.movd(x86::eax, x86::xmm0); break;
+      default: return false;
+    }
+    st(i);
+    return true;
+  }
+  void load(const Ins& in, Ref i) {
+    ld(x86::rax, in.a);
+    switch ((Prim)in.k) {
+      case Prim::i8: a.movsx(x86::rax, x86::byte_ptr(x86::rax)); break;
+      case Prim::i16: a.movsx(x86::rax, x86::word_ptr(x86::rax)); break;
+      case Prim::i32: a.movsxd(x86::rax, x86::dword_ptr(x86::rax)); break;
+      case Prim::u8: a.movzx(x86::eax, x86::byte_ptr(x86::rax)); break;
+      case Prim::u16: a.movzx(x86::eax, x86::word_ptr(x86::rax)); break;
+      case Prim::u32: case Prim::f32: a.mov(x86::eax, x86::dword_ptr(x86::rax)); break;
+      case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::rax, x86::qword_ptr(x86::rax)); break;
+      default:
+        a.mov(x86::rdi, x86::rax);
+        a.mov(x86::esi, Imm(in.k));
+        call((const void*)&load_prim);
+    }
+    st(i);
+  }
+  void store(const Ins& in) {
+    ld(x86::rax, in.a);
+    ld(x86::rcx, in.b);
+    switch ((Prim)in.k) {
+      case Prim::i8: case Prim::u8: a.mov(x86::byte_ptr(x86::rax), x86::cl); break;
+      case Prim::i16: case Prim::u16: a.mov(x86::word_ptr(x86::rax), x86::cx); break;
+      case Prim::i32: case Prim::u32: case Prim::f32: a.mov(x86::dword_ptr(x86::rax), x86::ecx); break;
+      case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::qword_ptr(x86::rax), x86::rcx); break;
+      default:
+        a.mov(x86::rdi, x86::rax);
+        a.mov(x86::rsi, x86::rcx);
+        a.mov(x86::edx, Imm(in.k));
+        call((const void*)&store_prim);
+    }
+  }
+  void atomic(const Ins& in, Ref i) {
+    Prim p = (Prim)(in.k & 0xff);
+    int aop = (int)(in.k >> 8);  // sem::AOp: add, sub, ...
+    bool w32 = p == Prim::i32 || p == Prim::u32, w64 = p == Prim::i64 || p == Prim::u64;
+    if ((aop == 0 || aop == 1) && (w32 || w64)) {
+      // Integer add/sub: one locked xadd returns the old value.
+      ld(x86::rax, in.a);
+      ld(x86::rcx, in.b);
+      if (aop == 1) a.neg(x86::rcx);
+      if (w32) {
+        a.lock().xadd(x86::dword_ptr(x86::rax), x86::ecx);
+        if (p == Prim::i32) a.movsxd(x86::rcx, x86::ecx);
+        else a.mov(x86::ecx, x86::ecx);
+      } else {
+        a.lock().xadd(x86::qword_ptr(x86::rax), x86::rcx);
+      }
+      a.mov(slot(i), x86::rcx);
+      return;
+    }
+    ld(x86::rdi, in.a);
+    ld(x86::rsi, in.b);
+    a.mov(x86::rdx, Imm(in.k));
+    call((const void*)&atomic_call);
+    st(i);
+  }
+  void guard(const Ins& in) {
+    Label exit = exits[in.snap];
+    ld(x86::rax, in.a);
+    if (in.op == IrOp::guard_ult) {
+      ld(x86::rcx, in.b);
+      a.cmp(x86::rax, x86::rcx);
+      a.jae(exit);
+    } else {
+      a.test(x86::rax, x86::rax);
+      if (in.op == IrOp::guard_nz) a.jz(exit);
+      else a.jnz(exit);
+    }
+  }
+
+  std::string body(Label epilogue) {
+    Label top;
+    std::vector<std::pair<Ref, Ref>> phis;
+    for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live) continue;
+      switch (in.op) {
+        case IrOp::kval: break;
+        case IrOp::sload: a.mov(x86::rax, x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k)); st(i); break;
+        case IrOp::arg:
+        case IrOp::base: {
+          int32_t off = in.op == IrOp::arg ? offsetof(TraceEnv, args) : offsetof(TraceEnv, tree_bases);
+          a.mov(x86::rax, x86::qword_ptr(x86::r12, off));
+          a.mov(x86::rax, x86::qword_ptr(x86::rax, 8 * (int32_t)in.k));
+          st(i);
+          break;
+        }
+        case IrOp::gtemp:
+          a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, temps)));
+          a.add(x86::rax, Imm(8 * in.k));
+          st(i);
+          break;
+        case IrOp::copy: ld(x86::rax, in.a); st(i); break;
+        case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::band: case IrOp::bor: case IrOp::bxor:
+          if (is_float(in.t) ? !float_binop(in, i) : !int_binop(in, i)) call_eval(in, i);
+          break;
+        case IrOp::div:
+          if (!is_float(in.t) || !float_binop(in, i)) call_eval(in, i);
+          break;
+        case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: compare(in, i); break;
+        case IrOp::neg:
+          ld(x86::rax, in.a);
+          if (in.t == CT::f32) a.xor_(x86::eax, Imm(0x80000000u));
+          else if (in.t == CT::f64) a.btc(x86::rax, Imm(63));
+          else if (in.t == CT::i64 || in.t == CT::u64) a.neg(x86::rax);
+          else { a.neg(x86::eax); fix32(in.t); }
+          st(i);
+          break;
+        case IrOp::sqrt:
+          ldx(x86::xmm0, in.a, in.t);
+          in.t == CT::f32 ? a.sqrtss(x86::xmm0, x86::xmm0) : a.sqrtsd(x86::xmm0, x86::xmm0);
+          stx(i, x86::xmm0, in.t);
+          break;
+        case IrOp::conv: if (!conv(in, i)) call_eval(in, i); break;
+        case IrOp::sel:
+          ld(x86::rax, in.a);
+          ld(x86::rcx, in.b);
+          ld(x86::rdx, in.c);
+          a.test(x86::rax, x86::rax);
+          a.cmovz(x86::rcx, x86::rdx);
+          a.mov(slot(i), x86::rcx);
+          break;
+        case IrOp::load: load(in, i); break;
+        case IrOp::store: store(in); break;
+        case IrOp::atomic: atomic(in, i); break;
+        case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: guard(in); break;
+        case IrOp::loop: top = a.newLabel(); a.bind(top); break;
+        case IrOp::phi: phis.push_back({in.a, in.b}); break;
+        default:
+          if (kIrOps[(int)in.op].flags & P) call_eval(in, i);
+          else return std::string("no code for ") + kIrOps[(int)in.op].name;
+      }
+    }
+    if (!top.isValid()) return "trace has no loop";
+    // The back edge: a parallel copy (sources first, then destinations).
+    int32_t tmp = (int32_t)t.ins.size();
+    for (size_t j = 0; j < phis.size(); j++) {
+      ld(x86::rax, phis[j].second);
+      a.mov(slot(tmp + (Ref)j), x86::rax);
+    }
+    for (size_t j = 0; j < phis.size(); j++) {
+      a.mov(x86::rax, slot(tmp + (Ref)j));
+      a.mov(slot(phis[j].first), x86::rax);
+    }
+    a.jmp(top);
+    // Side exits: the snapshot into the frame, then the resume pc.
+    for (size_t s = 0; s < t.snaps.size(); s++) {
+      a.bind(exits[s]);
+      for (auto& [reg, ref] : t.snaps[s].regs) {
+        ld(x86::rax, ref);
+        a.mov(x86::qword_ptr(x86::rbx, 8 * (int32_t)reg), x86::rax);
+      }
+      a.mov(x86::eax, Imm(t.snaps[s].pc));
+      a.jmp(epilogue);
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool want_listing) {
+  CodeHolder code;
+  code.init(rt.environment());
+  ThrowOnError eh;
+  code.setErrorHandler(&eh);
+  StringLogger logger;
+  if (want_listing) code.setLogger(&logger);
+  x86::Assembler a(&code);
+
+  size_t nphi = 0;
+  for (auto& in : t.ins) nphi += in.op == IrOp::phi;
+  int64_t bytes = 8 * (int64_t)(t.ins.size() + nphi);
+  if (bytes % 16 != 8) bytes += 8;  // 6 pushes + return address = 56: keep calls 16-aligned
+  if (bytes > (1 << 20)) return "trace frame too large";
+
+  const x86::Gp saved[] = {x86::rbp, x86::rbx, x86::r12, x86::r13, x86::r14, x86::r15};
+  for (auto& r : saved) a.push(r);
+  a.sub(x86::rsp, Imm(bytes));
+  a.mov(x86::rbx, x86::rdi);
+  a.mov(x86::r12, x86::rsi);
+
+  Gen g{t, a, {}, 0};
+  for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
+  Label epilogue = a.newLabel();
+  std::string why = g.body(epilogue);
+  if (!why.empty()) return why;
+  a.bind(epilogue);
+  a.add(x86::rsp, Imm(bytes));
+  for (int j = 5; j >= 0; j--) a.pop(saved[j]);
+  a.ret();
+  if (!eh.msg.empty()) return "asmjit: " + eh.msg;
+
+  out.code_size = code.codeSize();
+  if (asmjit::Error e = rt.add(&out.fn, &code)) return std::string("asmjit: ") + DebugUtils::errorAsString(e);
+  if (want_listing) out.listing = logger.data();
+  return "";
+}
+
+}  // namespace kiln::jit

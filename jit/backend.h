@@ -1,0 +1,34 @@
+// The x86-64 backend: trace IR -> machine code with asmjit's Assembler.
+//
+// Why the Assembler and not the Compiler: a side exit must know where every
+// snapshot value lives, and the Compiler's allocator hides that (and costs
+// 10-20x more compile time, DEPENDENCIES.md). This first allocator is the
+// simplest one that is always right: every IR value has a stack slot, ops
+// work in fixed scratch registers. Loop-carried values are phis that the
+// back edge copies slot to slot.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <asmjit/core.h>
+
+#include "jit/recorder.h"
+#include "jit/trace.h"
+
+
+namespace kiln::jit {
+
+// A compiled trace: runs the loop from the frame R until a guard fails,
+// writes that guard's snapshot into R and returns the pc to resume at.
+using TraceFn = uint32_t (*)(uint64_t* R, const TraceEnv* env);
+
+struct Compiled {
+  TraceFn fn = nullptr;
+  size_t code_size = 0;
+  std::string listing;  // the machine code as text, when asked for
+};
+
+// Returns "" on success, else why the trace cannot be compiled.
+std::string compile_trace(const Trace& t, asmjit::JitRuntime& rt, Compiled& out, bool want_listing = false);
+
+}  // namespace kiln::jit

@@ -1,0 +1,23 @@
+// The tracing JIT as an Engine ("jit"): kernels compile to bytecode exactly
+// as for the interpreter, and each task function gets a LoopHook that
+// records and compiles its hot loops (ARCHITECTURE.md, "Tracing JIT").
+#pragma once
+#include <memory>
+#include <string>
+
+#include "vm/runtime/engine.h"
+
+namespace kiln {
+
+std::unique_ptr<Engine> make_jit_engine();
+
+namespace jit {
+// What the JIT did in this process so far, for `kiln dis --trace` and the
+// benchmarks: every trace's IR, snapshots and machine code, and every abort.
+std::string trace_report();
+// Keep every trace's IR dump and machine code listing for trace_report()
+// (off by default: it costs time and memory).
+void keep_traces(bool on);
+}  // namespace jit
+
+}  // namespace kiln

@@ -1,0 +1,185 @@
+// Fold/CSE on emit, loop peeling and DCE (see opt.h). LuaJIT's design, in
+// small: no instruction is stored that an earlier one already computes, so
+// the second (peeled) copy of the loop body keeps only what varies.
+#include "jit/opt.h"
+
+#include <algorithm>
+
+namespace kiln::jit {
+
+using bc::CT;
+
+namespace {
+bool is64(CT t) { return t == CT::i64 || t == CT::u64; }
+bool is_value_source(IrOp op) {
+  return op == IrOp::kval || op == IrOp::sload || op == IrOp::arg || op == IrOp::base || op == IrOp::gtemp ||
+         op == IrOp::load;
+}
+}  // namespace
+
+Ref Emitter::lookup_or_add(const Key& key, const Ins& ins) {
+  auto it = cse_.find(key);
+  if (it != cse_.end() && (!may_reuse || may_reuse(it->second))) return it->second;
+  Ref r = (Ref)t_.ins.size();
+  t_.ins.push_back(ins);
+  cse_[key] = r;
+  return r;
+}
+
+Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
+  const IrOpInfo& info = kIrOps[(int)op];
+  if ((info.flags & P) && !is_value_source(op) && info.nops > 0) {
+    bool all_const = t_.is_const(a) && (info.nops < 2 || t_.is_const(b)) && (info.nops < 3 || t_.is_const(c));
+    if (all_const) {
+      uint64_t out;
+      auto kv = [&](Ref r) { return r == kNoRef ? 0 : (uint64_t)t_.ins[r].k; };
+      if (eval_pure(op, t, k, kv(a), kv(b), kv(c), out)) return kval(out);
+    }
+    // Identities that hold for every register representation of the type.
+    if (is64(t) && t_.is_const(b)) {
+      int64_t y = t_.ins[b].k;
+      if ((op == IrOp::add || op == IrOp::sub || op == IrOp::bor || op == IrOp::bxor || op == IrOp::shl ||
+           op == IrOp::shr || op == IrOp::sar) && y == 0)
+        return a;
+      if ((op == IrOp::mul || op == IrOp::div) && y == 1) return a;
+    }
+    if (op == IrOp::sel && t_.is_const(a)) return t_.ins[a].k != 0 ? b : c;
+  }
+  Ins ins;
+  ins.op = op;
+  ins.t = t;
+  ins.a = a;
+  ins.b = b;
+  ins.c = c;
+  ins.k = k;
+  if (op == IrOp::load) ins.epoch = epoch_;
+  return lookup_or_add(Key{op, t, a, b, c, k, ins.epoch}, ins);
+}
+
+Ref Emitter::effect(IrOp op, Ref a, Ref b, int64_t k) {
+  epoch_++;
+  t_.has_mem_effects = true;
+  Ins ins;
+  ins.op = op;
+  ins.a = a;
+  ins.b = b;
+  ins.k = k;
+  t_.ins.push_back(ins);
+  return (Ref)t_.ins.size() - 1;
+}
+
+bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
+  if (op == IrOp::guard_nz && t_.is_const(a)) return t_.ins[a].k != 0;
+  if (op == IrOp::guard_z && t_.is_const(a)) return t_.ins[a].k == 0;
+  if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b))
+    return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
+  Key key{op, CT::i64, a, b, kNoRef, 0, 0};
+  auto it = cse_.find(key);
+  // An earlier guard on the same operands implies this one only if those
+  // operands still hold the same values (while peeling: invariant ones).
+  if (it != cse_.end() && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))))) return true;
+  Ins ins;
+  ins.op = op;
+  ins.a = a;
+  ins.b = b;
+  ins.snap = (int32_t)t_.snaps.size();
+  t_.snaps.push_back(std::move(snap));
+  t_.ins.push_back(ins);
+  cse_[key] = (Ref)t_.ins.size() - 1;
+  return true;
+}
+
+Ref Emitter::raw(IrOp op, Ref a, Ref b) {
+  Ins ins;
+  ins.op = op;
+  ins.a = a;
+  ins.b = b;
+  t_.ins.push_back(ins);
+  return (Ref)t_.ins.size() - 1;
+}
+
+void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs) {
+  const Ref n1 = (Ref)t.ins.size();
+  auto is_sload_of = [&](Ref r, size_t reg) {
+    return r >= 0 && t.ins[r].op == IrOp::sload && t.ins[r].k == (int64_t)reg;
+  };
+  // Which first-iteration values change from one iteration to the next.
+  std::vector<bool> variant(n1, false);
+  for (Ref i = 0; i < n1; i++) {
+    const Ins& in = t.ins[i];
+    switch (in.op) {
+      case IrOp::kval: case IrOp::arg: case IrOp::base: case IrOp::gtemp: break;
+      case IrOp::sload: {
+        Ref end = end_regs[in.k];
+        variant[i] = end != kNoRef && end != i;
+        break;
+      }
+      case IrOp::load: variant[i] = t.has_mem_effects || variant[in.a]; break;
+      default: {
+        const IrOpInfo& info = kIrOps[(int)in.op];
+        bool v = !(info.flags & P);
+        if (in.a >= 0) v |= variant[in.a];
+        if (in.b >= 0) v |= variant[in.b];
+        if (in.c >= 0) v |= variant[in.c];
+        variant[i] = v;
+      }
+    }
+  }
+  e.may_reuse = [&variant, n1](Ref r) { return r >= n1 || !variant[r]; };
+  t.loop_ref = e.raw(IrOp::loop);
+
+  std::vector<Ref> subst(n1, kNoRef);
+  auto S = [&](Ref r) { return r == kNoRef ? kNoRef : subst[r]; };
+  for (Ref i = 0; i < n1; i++) {
+    Ins in = t.ins[i];  // a copy: emitting grows the vector
+    switch (in.op) {
+      case IrOp::kval: case IrOp::arg: case IrOp::base: case IrOp::gtemp: subst[i] = i; break;
+      case IrOp::sload: {
+        Ref end = end_regs[in.k];
+        subst[i] = end == kNoRef ? i : end;
+        break;
+      }
+      case IrOp::store: case IrOp::atomic: subst[i] = e.effect(in.op, S(in.a), S(in.b), in.k); break;
+      case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: {
+        const Snapshot& s1 = t.snaps[in.snap];
+        Snapshot s2;
+        s2.pc = s1.pc;
+        std::vector<Ref> regs(end_regs);
+        for (auto& [reg, ref] : s1.regs) regs[reg] = S(ref);
+        for (size_t r = 0; r < regs.size(); r++)
+          if (regs[r] != kNoRef && !is_sload_of(regs[r], r)) s2.regs.push_back({(uint16_t)r, regs[r]});
+        e.guard(in.op, S(in.a), S(in.b), std::move(s2));
+        break;
+      }
+      default: subst[i] = e.emit(in.op, in.t, S(in.a), S(in.b), S(in.c), in.k); break;
+    }
+  }
+  e.may_reuse = nullptr;
+  // Registers carried around the loop: the back edge moves the second
+  // iteration's value into the first iteration's slot.
+  std::vector<Ref> done;
+  for (size_t r = 0; r < end_regs.size(); r++) {
+    Ref m1 = end_regs[r];
+    if (m1 == kNoRef || m1 >= n1) continue;
+    Ref m2 = subst[m1];
+    if (m2 == m1 || std::find(done.begin(), done.end(), m1) != done.end()) continue;
+    done.push_back(m1);
+    e.raw(IrOp::phi, m1, m2);
+  }
+}
+
+void dce(Trace& t) {
+  for (auto& in : t.ins) in.live = false;
+  for (Ref i = (Ref)t.ins.size() - 1; i >= 0; i--) {
+    Ins& in = t.ins[i];
+    uint8_t f = kIrOps[(int)in.op].flags;
+    if ((f & (G | M)) || in.op == IrOp::phi || in.op == IrOp::loop) in.live = true;
+    if (!in.live) continue;
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0) t.ins[r].live = true;
+    if (in.snap >= 0)
+      for (auto& [reg, ref] : t.snaps[in.snap].regs) t.ins[ref].live = true;
+  }
+}
+
+}  // namespace kiln::jit

@@ -1,0 +1,70 @@
+// The optimizer: folding and CSE happen as each instruction is emitted (so
+// the recorder never stores a foldable op); peeling and DCE run once the
+// iteration is recorded.
+#pragma once
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/trace.h"
+
+namespace kiln::jit {
+
+class Emitter {
+ public:
+  explicit Emitter(Trace& t) : t_(t) {}
+
+  // A value: folded when every operand is a constant, else an existing
+  // identical instruction (CSE), else a new one.
+  Ref emit(IrOp op, bc::CT t, Ref a = kNoRef, Ref b = kNoRef, Ref c = kNoRef, int64_t k = 0);
+  Ref kval(uint64_t bits) { return emit(IrOp::kval, bc::CT::i64, kNoRef, kNoRef, kNoRef, (int64_t)bits); }
+  // Memory effects: new instructions always; loads after them see a new epoch.
+  Ref effect(IrOp op, Ref a, Ref b, int64_t k);
+  // A guard with its snapshot. A guard implied by an earlier identical one, or
+  // on a constant that passes, emits nothing. Returns false when the guard is
+  // on a constant that fails (the recording is then wrong: abort).
+  bool guard(IrOp op, Ref a, Ref b, Snapshot snap);
+  // A fresh instruction with no folding (loop, phi, copy).
+  Ref raw(IrOp op, Ref a = kNoRef, Ref b = kNoRef);
+
+  // While peeling: may a CSE hit reuse this earlier instruction? (Pre-loop
+  // values that change per iteration must be recomputed, not reused.)
+  std::function<bool(Ref)> may_reuse;
+
+ private:
+  struct Key {
+    IrOp op;
+    bc::CT t;
+    Ref a, b, c;
+    int64_t k;
+    uint32_t epoch;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = (uint64_t)k.op * 0x9e3779b97f4a7c15ull ^ (uint64_t)k.t << 7;
+      h = (h ^ (uint64_t)(uint32_t)k.a) * 0x100000001b3ull;
+      h = (h ^ (uint64_t)(uint32_t)k.b) * 0x100000001b3ull;
+      h = (h ^ (uint64_t)(uint32_t)k.c) * 0x100000001b3ull;
+      h = (h ^ (uint64_t)k.k) * 0x100000001b3ull;
+      return h ^ k.epoch;
+    }
+  };
+  Ref lookup_or_add(const Key& key, const Ins& ins);
+
+  Trace& t_;
+  uint32_t epoch_ = 0;
+  std::unordered_map<Key, Ref, KeyHash> cse_;
+};
+
+// Peels the recorded iteration: appends `loop`, then the iteration again with
+// every entry value (sload) replaced by the first iteration's final value of
+// its register, so whatever is invariant CSEs to the first copy and leaves the
+// loop; then phis for the registers carried around the loop. `end_regs` is
+// the register -> ref map at the end of the recorded iteration.
+void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs);
+
+// Clears Ins::live of instructions nothing observable depends on.
+void dce(Trace& t);
+
+}  // namespace kiln::jit

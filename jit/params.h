@@ -1,0 +1,30 @@
+// The JIT's tunables, in one table. KILN_JIT="hotloop=1,maxtrace=2000" sets
+// them (unknown names are ignored with a warning on stderr, so a typo never
+// changes results, only speed).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace kiln::jit {
+
+// name, default, meaning
+#define KILN_JIT_PARAMS(_)                                                                   \
+  _(hotloop, 56, "back edges of one loop (per task call) before it is recorded")            \
+  _(tryagain, 4, "failed recordings of one loop before it is blacklisted")                  \
+  _(backoff, 64, "back edges to wait after a failed recording (doubles each time)")         \
+  _(maxtrace, 4000, "trace IR instructions before a recording aborts")                      \
+  _(enable, 1, "0: the jit engine only interprets")                                       \
+  _(verbose, 0, "1: report each trace (compile time, size) and abort on stderr")
+
+struct Params {
+#define KILN_JIT_FIELD(name, def, doc) int64_t name = def;
+  KILN_JIT_PARAMS(KILN_JIT_FIELD)
+#undef KILN_JIT_FIELD
+};
+
+// Parses "a=1,b=2" over the defaults. Returns the first problem, or "".
+std::string parse_params(const std::string& text, Params& p);
+// The defaults overridden by $KILN_JIT (read once per call).
+Params params_from_env();
+
+}  // namespace kiln::jit

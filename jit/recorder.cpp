@@ -1,0 +1,263 @@
+// Bytecode -> trace IR, executing as it goes (recorder.h). Ops the trace IR
+// cannot express abort the recording with a reason; the interpreter then
+// simply continues at that op.
+#include "jit/recorder.h"
+
+#include <cstring>
+
+#include "jit/opt.h"
+
+namespace kiln::jit {
+
+using bc::CT;
+using bc::Op;
+
+namespace {
+
+// The typed bytecode families and the IR op each becomes.
+struct Family {
+  Op first;
+  IrOp ir;
+  int n;       // variants: 6 (all CTs), 4 (ints), 2 (floats)
+  CT first_t;
+};
+const Family kFamilies[] = {
+    {Op::add_i32, IrOp::add, 6, CT::i32},       {Op::sub_i32, IrOp::sub, 6, CT::i32},
+    {Op::mul_i32, IrOp::mul, 6, CT::i32},       {Op::div_i32, IrOp::div, 6, CT::i32},
+    {Op::floordiv_i32, IrOp::floordiv, 6, CT::i32}, {Op::mod_i32, IrOp::mod, 6, CT::i32},
+    {Op::raw_mod_i32, IrOp::raw_mod, 6, CT::i32}, {Op::pow_i32, IrOp::pow, 6, CT::i32},
+    {Op::max_i32, IrOp::max, 6, CT::i32},       {Op::min_i32, IrOp::min, 6, CT::i32},
+    {Op::atan2_f32, IrOp::atan2, 2, CT::f32},   {Op::band_i32, IrOp::band, 4, CT::i32},
+    {Op::bor_i32, IrOp::bor, 4, CT::i32},       {Op::bxor_i32, IrOp::bxor, 4, CT::i32},
+    {Op::shl_i32, IrOp::shl, 4, CT::i32},       {Op::shr_i32, IrOp::shr, 4, CT::i32},
+    {Op::sar_i32, IrOp::sar, 4, CT::i32},       {Op::cmp_lt_i32, IrOp::lt, 6, CT::i32},
+    {Op::cmp_le_i32, IrOp::le, 6, CT::i32},     {Op::cmp_eq_i32, IrOp::eq, 6, CT::i32},
+    {Op::cmp_ne_i32, IrOp::ne, 6, CT::i32},     {Op::neg_i32, IrOp::neg, 6, CT::i32},
+    {Op::abs_i32, IrOp::abs, 6, CT::i32},       {Op::lnot_i32, IrOp::lnot, 6, CT::i32},
+    {Op::bnot_i32, IrOp::bnot, 4, CT::i32},     {Op::sqrt_f32, IrOp::sqrt, 2, CT::f32},
+    {Op::rsqrt_f32, IrOp::rsqrt, 2, CT::f32},   {Op::sin_f32, IrOp::sin, 2, CT::f32},
+    {Op::cos_f32, IrOp::cos, 2, CT::f32},       {Op::tan_f32, IrOp::tan, 2, CT::f32},
+    {Op::asin_f32, IrOp::asin, 2, CT::f32},     {Op::acos_f32, IrOp::acos, 2, CT::f32},
+    {Op::atan_f32, IrOp::atan, 2, CT::f32},     {Op::tanh_f32, IrOp::tanh, 2, CT::f32},
+    {Op::exp_f32, IrOp::exp, 2, CT::f32},       {Op::log_f32, IrOp::log, 2, CT::f32},
+    {Op::floor_f32, IrOp::floor, 2, CT::f32},   {Op::ceil_f32, IrOp::ceil, 2, CT::f32},
+    {Op::round_f32, IrOp::round, 2, CT::f32},
+};
+
+bool find_family(Op op, IrOp& ir, CT& t) {
+  for (const Family& f : kFamilies)
+    if ((int)op >= (int)f.first && (int)op < (int)f.first + f.n) {
+      ir = f.ir;
+      t = (CT)((int)f.first_t + ((int)op - (int)f.first));
+      return true;
+    }
+  return false;
+}
+
+bool in_range(Op op, Op first, Op last) { return (int)op >= (int)first && (int)op <= (int)last; }
+
+struct Rec {
+  const bc::Function& fn;
+  uint64_t* R;
+  const TraceEnv& env;
+  const Params& p;
+  Recording out;
+  Trace& t = out.trace;
+  Emitter e{t};
+  std::vector<Ref> map;  // register -> its current value's ref (kNoRef: untouched)
+
+  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp) : fn(f), R(r), env(en), p(pp) {
+    map.assign(fn.num_regs < 3 ? 3 : fn.num_regs, kNoRef);
+  }
+
+  Ref get(uint16_t r) {
+    if (map[r] == kNoRef) map[r] = e.emit(IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r);
+    return map[r];
+  }
+  void set(uint16_t r, Ref v, uint64_t bits) {
+    map[r] = v;
+    R[r] = bits;
+  }
+  Snapshot snap(uint32_t pc) {
+    Snapshot s;
+    s.pc = pc;
+    for (size_t r = 0; r < map.size(); r++) {
+      Ref v = map[r];
+      if (v == kNoRef || (t.ins[v].op == IrOp::sload && t.ins[v].k == (int64_t)r)) continue;
+      s.regs.push_back({(uint16_t)r, v});
+    }
+    return s;
+  }
+  // A pure op: executed with the same semantics it is emitted with.
+  bool pure(IrOp op, CT ct, uint16_t dst, uint16_t ra, int rb, int64_t k = 0) {
+    uint64_t v;
+    if (!eval_pure(op, ct, k, R[ra], rb >= 0 ? R[rb] : 0, 0, v)) return false;
+    Ref ref = e.emit(op, ct, get(ra), rb >= 0 ? get((uint16_t)rb) : kNoRef, kNoRef, k);
+    set(dst, ref, v);
+    return true;
+  }
+  bool abort(uint32_t pc, std::string why) {
+    out.ok = false;
+    out.resume_pc = pc;
+    out.why = std::move(why);
+    return false;
+  }
+  bool run(uint32_t head);
+};
+
+bool Rec::run(uint32_t head) {
+  const bc::Insn* code = fn.code.data();
+  const bool while_loop = head > 0 && code[head - 1].op == Op::loop;
+  uint32_t pc = head;
+  for (;;) {
+    if ((int64_t)t.ins.size() > p.maxtrace) return abort(pc, "trace too long");
+    const bc::Insn I = code[pc];
+    const Op op = I.op;
+    IrOp ir;
+    CT ct;
+    if (find_family(op, ir, ct)) {
+      bool is_int = ct != CT::f32 && ct != CT::f64;
+      bool divides = ir == IrOp::div || ir == IrOp::floordiv || ir == IrOp::mod || ir == IrOp::raw_mod;
+      if (is_int && divides) {
+        if (R[I.c] == 0) return abort(pc, "integer division by zero");
+        if (!e.guard(IrOp::guard_nz, get(I.c), kNoRef, snap(pc))) return abort(pc, "constant guard failed");
+      }
+      if (is_int && ir == IrOp::pow) {
+        // Only a constant non-negative exponent can never raise.
+        Ref ex = get(I.c);
+        if (!t.is_const(ex) || (ct == CT::i32 ? (int32_t)R[I.c] < 0 : ct == CT::i64 && (int64_t)R[I.c] < 0))
+          return abort(pc, "integer pow with a variable exponent");
+      }
+      int nops = kIrOps[(int)ir].nops;
+      if (!pure(ir, ct, I.a, I.b, nops > 1 ? I.c : -1)) return abort(pc, "operation raises");
+      pc++;
+      continue;
+    }
+    if (in_range(op, Op::sext8, Op::f64_u64)) {
+      pure(IrOp::conv, CT::i64, I.a, I.b, -1, (int64_t)op);
+      pc++;
+      continue;
+    }
+    if (in_range(op, Op::ld_i8, Op::ld_f64)) {
+      int prim = (int)op - (int)Op::ld_i8;
+      Ref v = e.emit(IrOp::load, CT::i64, get(I.b), kNoRef, kNoRef, prim);
+      set(I.a, v, load_prim(R[I.b], prim));
+      pc++;
+      continue;
+    }
+    if (in_range(op, Op::st_i8, Op::st_f64)) {
+      int prim = (int)op - (int)Op::st_i8;
+      e.effect(IrOp::store, get(I.a), get(I.b), prim);
+      store_prim(R[I.a], R[I.b], prim);
+      pc++;
+      continue;
+    }
+    if (in_range(op, Op::atom_add_i8, Op::atom_xor_u64)) {
+      int idx = (int)op - (int)Op::atom_add_i8, aop, prim;
+      if (idx < 48) aop = idx / 12, prim = idx % 12;
+      else aop = 4 + (idx - 48) / 8, prim = (idx - 48) % 8;
+      int64_t k = prim | aop << 8;
+      Ref v = e.effect(IrOp::atomic, get(I.b), get(I.c), k);
+      set(I.a, v, atomic_call(R[I.b], R[I.c], (uint64_t)k));
+      pc++;
+      continue;
+    }
+    switch (op) {
+      case Op::nop: break;
+      case Op::mov: set(I.a, get(I.b), R[I.b]); break;
+      case Op::kimm: set(I.a, e.kval((uint64_t)(int64_t)I.d()), (uint64_t)(int64_t)I.d()); break;
+      case Op::kload: set(I.a, e.kval(fn.consts[I.d()]), fn.consts[I.d()]); break;
+      case Op::arg: set(I.a, e.emit(IrOp::arg, CT::i64, kNoRef, kNoRef, kNoRef, I.d()), env.args[I.d()]); break;
+      case Op::sel: {
+        uint64_t v = R[I.a] != 0 ? R[I.b] : R[I.c];
+        set(I.a, e.emit(IrOp::sel, CT::i64, get(I.a), get(I.b), get(I.c)), v);
+        break;
+      }
+      case Op::addr_base: {
+        if (I.b >= env.num_trees || !env.tree_bases[I.b]) return abort(pc, "tree without memory");
+        Ref b = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, I.b);
+        if (!e.guard(IrOp::guard_nz, b, kNoRef, snap(pc))) return abort(pc, "constant guard failed");
+        uint64_t k = fn.consts[I.c];
+        set(I.a, e.emit(IrOp::add, CT::i64, b, e.kval(k)), (uint64_t)env.tree_bases[I.b] + k);
+        break;
+      }
+      case Op::addr_idx: {
+        const bc::AddrTerm& term = fn.terms[I.c];
+        if (term.div == 0) return abort(pc, "address term divides by zero");
+        Ref i = get(I.b);
+        int64_t iv = (int64_t)R[I.b] / term.div;
+        if (term.div != 1) i = e.emit(IrOp::div, CT::i64, i, e.kval((uint64_t)term.div));
+        if (term.mod) {
+          i = e.emit(IrOp::raw_mod, CT::i64, i, e.kval((uint64_t)term.mod));
+          iv %= term.mod;
+        }
+        i = e.emit(IrOp::mul, CT::i64, i, e.kval((uint64_t)term.stride));
+        set(I.a, e.emit(IrOp::add, CT::i64, get(I.a), i), R[I.a] + (uint64_t)(iv * term.stride));
+        break;
+      }
+      case Op::bound: {
+        uint64_t shape = (uint64_t)fn.accesses[I.c].shape[I.b];
+        if (R[I.a] >= shape) return abort(pc, "index out of bounds");
+        if (!e.guard(IrOp::guard_ult, get(I.a), e.kval(shape), snap(pc))) return abort(pc, "constant guard failed");
+        break;
+      }
+      case Op::gtemp:
+        set(I.a, e.emit(IrOp::gtemp, CT::i64, kNoRef, kNoRef, kNoRef, I.d()), (uint64_t)&env.temps[I.d()]);
+        break;
+      case Op::jmp:
+        pc = (uint32_t)I.d();
+        if (while_loop && pc == head - 1) goto closed;
+        continue;
+      case Op::jz:
+      case Op::jnz: {
+        bool zero = R[I.a] == 0;
+        bool taken = (op == Op::jz) == zero;
+        uint32_t other = taken ? pc + 1 : (uint32_t)I.d();
+        if (!e.guard(zero ? IrOp::guard_z : IrOp::guard_nz, get(I.a), kNoRef, snap(other)))
+          return abort(pc, "constant guard failed");
+        pc = taken ? (uint32_t)I.d() : pc + 1;
+        continue;
+      }
+      case Op::forl_i32:
+      case Op::forl_i64: {
+        if ((uint32_t)I.d() != head) return abort(pc, "inner loop");
+        bool i32 = op == Op::forl_i32;
+        CT it = i32 ? CT::i32 : CT::i64;
+        Ref next = e.emit(IrOp::add, it, get(I.a), e.kval(1));
+        uint64_t nv;
+        eval_pure(IrOp::add, it, 0, R[I.a], 1, 0, nv);
+        set(I.a, next, nv);
+        R[I.a + 2]++;  // the hot counter: not part of the trace
+        uint64_t more;
+        eval_pure(IrOp::lt, it, 0, R[I.a], R[I.a + 1], 0, more);
+        Ref cond = e.emit(IrOp::lt, it, next, get(I.a + 1));
+        if (!more) return abort(pc + 1, "loop left while recording");
+        if (!e.guard(IrOp::guard_nz, cond, kNoRef, snap(pc + 1))) return abort(pc, "constant guard failed");
+        goto closed;
+      }
+      case Op::fori_i32: case Op::fori_i64: return abort(pc, "inner loop");
+      case Op::loop: return abort(pc, "inner loop");
+      default: return abort(pc, std::string("unsupported op ") + bc::op_name(op));
+    }
+    pc++;
+  }
+closed:
+  if (while_loop) R[code[head - 1].a]++;  // the `loop` op's counter, as the interpreter would
+  peel(t, e, map);
+  dce(t);
+  out.ok = true;
+  out.resume_pc = head;
+  return true;
+}
+
+}  // namespace
+
+Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p) {
+  Rec rec(fn, R, env, p);
+  rec.t.fn_name = fn.name;
+  rec.t.head_pc = head;
+  rec.run(head);
+  return std::move(rec.out);
+}
+
+}  // namespace kiln::jit

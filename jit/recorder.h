@@ -1,0 +1,36 @@
+// The recorder: runs one iteration of a hot loop on the live interpreter
+// frame (so recording is also execution) and emits each executed bytecode op
+// as trace IR through the Emitter. Branch outcomes become guards whose
+// snapshots resume the interpreter on the other path.
+#pragma once
+#include <string>
+
+#include "jit/params.h"
+#include "jit/trace.h"
+#include "vm/bytecode/function.h"
+
+namespace kiln::jit {
+
+// What a trace reads besides the frame: the launch's arguments, tree base
+// pointers and global temporaries (they differ per launch, so traces load
+// them instead of baking them in).
+struct TraceEnv {
+  const uint64_t* args = nullptr;
+  uint8_t* const* tree_bases = nullptr;
+  uint64_t num_trees = 0;
+  uint64_t* temps = nullptr;
+};
+
+struct Recording {
+  bool ok = false;
+  std::string why;          // the abort reason
+  uint32_t resume_pc = 0;   // where the interpreter continues (after an abort)
+  Trace trace;              // optimized (peeled, DCE'd) when ok
+};
+
+// Records the loop whose body starts at `head`. The frame R is advanced by
+// what was executed; on abort the interpreter resumes at resume_pc (which may
+// be an op that raises: recording never raises itself).
+Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p);
+
+}  // namespace kiln::jit

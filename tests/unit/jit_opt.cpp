@@ -1,0 +1,99 @@
+// The trace optimizer on traces built directly: fold and CSE on emit,
+// invariant hoisting by peeling, DCE.
+#include <doctest/doctest.h>
+
+#include "jit/opt.h"
+#include "vm/types/type.h"
+
+using namespace kiln;
+using namespace kiln::jit;
+using bc::CT;
+
+namespace {
+int count_after_loop(const Trace& t, IrOp op) {
+  int n = 0;
+  for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++) n += t.ins[i].op == op && t.ins[i].live;
+  return n;
+}
+Ref sload(Emitter& e, int r) { return e.emit(IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r); }
+}  // namespace
+
+TEST_CASE("jit opt: constants fold with the interpreter's semantics") {
+  Trace t;
+  Emitter e(t);
+  Ref s = e.emit(IrOp::add, CT::i32, e.kval(0x7fffffff), e.kval(1));
+  REQUIRE(t.is_const(s));
+  CHECK(t.ins[s].k == (int64_t)INT32_MIN);  // i32 wraps, register is sign-extended
+  Ref m = e.emit(IrOp::mod, CT::i32, e.kval((uint64_t)-7), e.kval(3));
+  CHECK(t.ins[m].k == 2);  // Python mod
+  Ref d = e.emit(IrOp::div, CT::i32, e.kval(1), e.kval(0));
+  CHECK_FALSE(t.is_const(d));  // division by zero is left to run time
+}
+
+TEST_CASE("jit opt: identical pure ops are one instruction and loads CSE only within an epoch") {
+  Trace t;
+  Emitter e(t);
+  Ref a = sload(e, 0), b = sload(e, 1);
+  CHECK(sload(e, 0) == a);
+  Ref x = e.emit(IrOp::mul, CT::f32, a, b);
+  CHECK(e.emit(IrOp::mul, CT::f32, a, b) == x);
+  CHECK(e.emit(IrOp::mul, CT::f64, a, b) != x);
+  Ref l1 = e.emit(IrOp::load, CT::i64, a, kNoRef, kNoRef, (int)Prim::f32);
+  CHECK(e.emit(IrOp::load, CT::i64, a, kNoRef, kNoRef, (int)Prim::f32) == l1);
+  e.effect(IrOp::store, b, x, (int)Prim::f32);
+  CHECK(e.emit(IrOp::load, CT::i64, a, kNoRef, kNoRef, (int)Prim::f32) != l1);
+  Ref z = e.emit(IrOp::add, CT::i64, a, e.kval(0));
+  CHECK(z == a);
+}
+
+TEST_CASE("jit opt: peeling hoists invariants and carries the index in a phi") {
+  // for i in range(r0, r1): x[i] = arg0 * 2 (address base + i*4)
+  Trace t;
+  Emitter e(t);
+  std::vector<Ref> regs(6, kNoRef);
+  Ref i = sload(e, 0);
+  regs[0] = i;
+  Ref two = e.emit(IrOp::mul, CT::f32, e.emit(IrOp::arg, CT::i64, kNoRef, kNoRef, kNoRef, 0), e.kval(0x40000000));
+  Ref base = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, 0);
+  e.guard(IrOp::guard_ult, i, e.kval(100), Snapshot{5, {}});
+  Ref addr = e.emit(IrOp::add, CT::i64, base, e.emit(IrOp::mul, CT::i64, i, e.kval(4)));
+  e.effect(IrOp::store, addr, two, (int)Prim::f32);
+  regs[3] = two;
+  regs[4] = addr;
+  Ref next = e.emit(IrOp::add, CT::i32, i, e.kval(1));
+  regs[0] = next;
+  Snapshot s{9, {{0, next}, {3, two}, {4, addr}}};
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i32, next, sload(e, 1)), kNoRef, s);
+  peel(t, e, regs);
+  dce(t);
+  REQUIRE(t.loop_ref > 0);
+  CHECK(count_after_loop(t, IrOp::arg) == 0);     // invariant: stays before the loop
+  CHECK(count_after_loop(t, IrOp::base) == 0);
+  CHECK(count_after_loop(t, IrOp::store) == 1);   // effects repeat
+  CHECK(count_after_loop(t, IrOp::guard_ult) == 1);  // the index varies: its bound check repeats
+  CHECK(count_after_loop(t, IrOp::phi) == 2);     // i and the address are carried
+  bool mul_f32_in_loop = false;
+  for (Ref r = t.loop_ref; r < (Ref)t.ins.size(); r++)
+    mul_f32_in_loop |= t.ins[r].op == IrOp::mul && t.ins[r].t == CT::f32;
+  CHECK_FALSE(mul_f32_in_loop);
+  // The loop's exit snapshot holds the current values of everything written.
+  const Ins& last_guard = t.ins[t.ins.size() - 3];
+  REQUIRE(last_guard.op == IrOp::guard_nz);
+  CHECK(t.snaps[last_guard.snap].regs.size() == 3);
+  CHECK(dump_trace(t).find("loop") != std::string::npos);
+}
+
+TEST_CASE("jit opt: DCE drops values nothing observes") {
+  Trace t;
+  Emitter e(t);
+  std::vector<Ref> regs(2, kNoRef);
+  Ref i = sload(e, 0);
+  Ref unused = e.emit(IrOp::mul, CT::i64, i, i);
+  Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
+  regs[0] = next;
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{3, {{0, next}}});
+  peel(t, e, regs);
+  dce(t);
+  CHECK_FALSE(t.ins[unused].live);
+  CHECK(t.ins[next].live);
+}
