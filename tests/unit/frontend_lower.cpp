@@ -253,3 +253,53 @@ TEST_CASE("vector errors name the line") {
     CHECK(f.error("k").rfind("TypeError: the operands of + have different shapes: a 2-vector and a 3-vector", 0) == 0);
   }
 }
+
+TEST_CASE("structs are aggregates of their members") {
+  Fixture f(R"(
+@ti.kernel
+def k(a: ti.f32) -> ti.f32:
+    r = Ray(vec3(0), t=a)
+    r.t = r.t * 2
+    r.rd = vec3(1, 0, 0)
+    q = Ray(1)
+    rays[3] = r
+    s = rays[3]
+    rays[2].t = 5.0
+    return s.t + s.rd.x + q.ro.y
+)");
+  StaticValue vec3 = StaticValue::of_dtype(Prim::f32);
+  vec3.rows = 3;
+  StaticValue ray;
+  ray.kind = StaticValue::Kind::struct_type;
+  ray.s = "Ray";
+  ray.names = {"ro", "rd", "t"};
+  ray.elems = {vec3, vec3, StaticValue::of_dtype(Prim::f32)};
+  f.host.globals["vec3"] = vec3;
+  f.host.globals["Ray"] = ray;
+  // rays = Ray.field(shape=8): one field per scalar member, one vector field per vector member.
+  StaticValue sf;
+  sf.kind = StaticValue::Kind::struct_field;
+  sf.names = ray.names;
+  sf.ctype = std::make_shared<StaticValue>(ray);
+  for (int m = 0; m < 2; m++) {
+    StaticValue mf;
+    mf.kind = StaticValue::Kind::matrix_field;
+    mf.rows = 3;
+    for (int c = 0; c < 3; c++) mf.fields.push_back(f.prog.create_dense_field(Prim::f32, {8}, "rays.m" + std::to_string(m), {}));
+    sf.elems.push_back(mf);
+  }
+  StaticValue tf;
+  tf.kind = StaticValue::Kind::field;
+  tf.field = f.prog.create_dense_field(Prim::f32, {8}, "rays.t", {});
+  sf.elems.push_back(tf);
+  f.host.globals["rays"] = sf;
+  std::string ir = f.lower("k", {Prim::f32});
+  CHECK(ir.find("Tensor") == std::string::npos);
+  CHECK(ir.find("global store") != std::string::npos);
+  SUBCASE("unknown member") {
+    Fixture g("@ti.kernel\ndef k():\n    r = Ray()\n    a = r.speed\n");
+    g.host.globals["vec3"] = vec3;
+    g.host.globals["Ray"] = ray;
+    CHECK(g.error("k") == "AttributeError: the struct type 'Ray' has no member 'speed' (its members: ro, rd, t) @4:9");
+  }
+}

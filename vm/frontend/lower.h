@@ -16,7 +16,8 @@
 namespace kiln::frontend {
 
 struct KVal {
-  enum class Kind : uint8_t { none, value, static_, tuple } kind = Kind::none;
+  // struct_: a struct value; `s` is its struct_type, `elems` its members in order.
+  enum class Kind : uint8_t { none, value, static_, tuple, struct_ } kind = Kind::none;
   ir::Stmt* v = nullptr;
   StaticValue s;
   std::vector<KVal> elems;
@@ -26,14 +27,17 @@ struct KVal {
   bool is_value() const { return kind == Kind::value; }
   bool is_static() const { return kind == Kind::static_; }
   bool is_tuple() const { return kind == Kind::tuple; }
+  bool is_struct() const { return kind == Kind::struct_; }
 };
 
 // What a name means inside the kernel.
 struct Binding {
-  enum class Kind : uint8_t { local, value, static_, tuple } kind = Kind::local;
+  // struct_: a struct local, one Binding per member (`s` is the struct_type).
+  enum class Kind : uint8_t { local, value, static_, tuple, struct_ } kind = Kind::local;
   ir::Stmt* stmt = nullptr;   // local: the alloca; value: an immutable SSA value
-  StaticValue s;              // static_
-  KVal tuple;                 // tuple (ti.grouped index)
+  StaticValue s;              // static_; struct_: the type
+  KVal tuple;                 // tuple (ti.grouped index); value: a struct argument's value
+  std::vector<Binding> members;
   const char* what = "";      // for immutable values: "kernel argument", "loop variable"
 };
 
@@ -64,6 +68,10 @@ struct Frame {
   // its first return (its type is that value's) but must sit before the body.
   ir::Block* call_block = nullptr;
   size_t call_pos = 0;
+  // A struct return value lives in one local per member.
+  bool has_ret_struct = false;
+  Binding ret_struct;
+  StaticValue ret_struct_type;  // a struct return annotation
 };
 
 struct Lowerer {
@@ -113,6 +121,24 @@ struct Lowerer {
   KVal tensor_method(ir::Stmt* t, const std::string& name, const ast::Call* c);
   KVal construct_tensor(const StaticValue& type_or_ctor, const ast::Call* c);
   ir::Stmt* reduce(ir::Stmt* t, ir::BinaryOp op, SourceLoc loc);
+
+  // ---- structs (lower_struct.cpp) -------------------------------------------
+  KVal construct_struct(const StaticValue& type, const ast::Call* c);
+  KVal zero_of(const StaticValue& type, SourceLoc loc);           // a dtype or struct_type
+  KVal convert_to(const KVal& v, const StaticValue& type, const std::string& what, SourceLoc loc);
+  Binding struct_local(const KVal& v, SourceLoc loc);              // fresh locals holding v
+  KVal load_binding(const Binding& b, SourceLoc loc);
+  void store_binding(Binding& b, const KVal& v, const std::string& what, SourceLoc loc);
+  KVal struct_member(const KVal& sv, const std::string& name, SourceLoc loc);
+  KVal load_struct_field(const StaticValue& sf, const ast::Expr* slice, SourceLoc loc);
+  void store_struct_field(const StaticValue& sf, const ast::Expr* slice, const KVal& v, SourceLoc loc);
+  int member_index(const StaticValue& type, const std::string& name, SourceLoc loc);
+  // The binding of a struct local named by `e` (`s`, `s.a`), or null.
+  Binding* struct_member_binding(const ast::Expr* e);
+  // Flattened scalar slots of a value of `type` (kernel args and returns).
+  int slot_count(const StaticValue& type);
+  void flatten(const KVal& v, const StaticValue& type, std::vector<ir::Stmt*>& out, SourceLoc loc);
+  KVal from_slots(const StaticValue& type, const std::vector<ir::Stmt*>& slots, size_t& pos, SourceLoc loc);
 
   // ---- values -------------------------------------------------------------
   // The IR value of `k`: statics become constants (int -> default_ip,
@@ -164,7 +190,7 @@ struct Lowerer {
   ir::Stmt* global_ptr(const StaticValue& field, const ast::Expr* slice, SourceLoc loc);
   KVal lower_call(const ast::Call* c);
   // `self` is the object of a method call (`self.helper(x)` in a data_oriented class).
-  KVal inline_func(const StaticValue& fn, const ast::Call* c, const StaticValue* self = nullptr);
+  KVal inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self = nullptr);
   KVal call_builtin(const std::string& name, const ast::Call* c);
 
   // ---- compile-time evaluation (lower_static.cpp) --------------------------

@@ -36,19 +36,27 @@ static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
 }
 
 KVal Lowerer::lower_call(const ast::Call* c) {
-  // A method call on a host object binds the object to the func's `self`.
-  StaticValue self;
+  // A method call on a host object or a struct binds it to the func's `self`.
+  KVal self;
   bool has_self = false;
   KVal fn;
   if (c->func->kind == ast::ExprKind::Attribute) {
     auto* a = c->func->as<ast::Attribute>();
     KVal base = lower_expr(a->value);
     if (is_tensor(base)) return tensor_method(base.v, a->attr, c);
-    if (!base.is_static()) return lower_expr(c->func);  // reports the attribute error
-    fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));
+    if (base.is_struct()) {
+      for (auto& n : base.s.names)
+        if (n == a->attr) raise("TypeError", "member '" + n + "' is not callable", c->func->loc);
+      fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));  // a @ti.func method of the dataclass
+    } else if (!base.is_static()) {
+      return lower_expr(c->func);  // reports the attribute error
+    } else {
+      fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));
+    }
     const ast::FunctionDef* d = fn.s.kind == StaticValue::Kind::func ? fn.s.def : nullptr;
-    if (d && base.s.kind == StaticValue::Kind::object && !d->args.args.empty() && d->args.args[0]->name == "self") {
-      self = base.s;
+    if (d && (base.is_struct() || base.s.kind == StaticValue::Kind::object) && !d->args.args.empty() &&
+        d->args.args[0]->name == "self") {
+      self = base;
       has_self = true;
     }
   } else {
@@ -67,6 +75,7 @@ KVal Lowerer::lower_call(const ast::Call* c) {
         return construct_tensor(f, c);
       return call_builtin(f.s, c);
     case StaticValue::Kind::func: return inline_func(f, c, has_self ? &self : nullptr);
+    case StaticValue::Kind::struct_type: return construct_struct(f, c);
     case StaticValue::Kind::kernel:
       raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
     default: break;
@@ -267,7 +276,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
 
 // Inlines a ti.func call: arguments are passed by value (a fresh local each),
 // ti.template() parameters bind the caller's object itself.
-KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const StaticValue* self) {
+KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self) {
   const ast::FunctionDef* def = fn.def;
   if (++func_depth > 64) raise("RecursionError", "ti.func '" + def->name + "' recurses too deeply (recursion needs ti.static to end at compile time)", c->loc);
   const ast::Arguments& params = def->args;
@@ -291,7 +300,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const Stati
   size_t first_default = np - params.defaults.size();
   for (size_t i = 0; i < np; i++) {
     if (i == 0 && self) {
-      vals[i] = KVal::of(*self);
+      vals[i] = *self;
     } else if (exprs[i]) {
       vals[i] = lower_expr(exprs[i]);
     } else if (i >= first_default) {
@@ -313,6 +322,11 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const Stati
     if (p->annotation) ann = eval_static(p->annotation);
     bool is_template = ann.kind == StaticValue::Kind::builtin && ann.s == "ti.template";
     Binding b;
+    if (vals[i].is_struct()) {  // structs pass by value: the func gets its own copy
+      KVal v = ann.kind == StaticValue::Kind::struct_type ? convert_to(vals[i], ann, "parameter '" + p->name + "'", c->loc) : vals[i];
+      frame().scopes.back().vars[p->name] = struct_local(v, p->loc);
+      continue;
+    }
     if (is_template || vals[i].is_tuple() || (vals[i].is_static() && vals[i].s.kind != StaticValue::Kind::integer &&
                                              vals[i].s.kind != StaticValue::Kind::floating &&
                                              vals[i].s.kind != StaticValue::Kind::boolean)) {
@@ -345,6 +359,8 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const Stati
     if (rt.kind == StaticValue::Kind::dtype) {
       frame().ret_type = Type{rt.prim, (uint8_t)rt.rows, (uint8_t)rt.cols, false};
       frame().has_ret_annotation = true;
+    } else if (rt.kind == StaticValue::Kind::struct_type) {
+      frame().ret_struct_type = rt;
     } else if (rt.kind != StaticValue::Kind::none) {
       raise("TypeError", "unsupported return type annotation for ti.func '" + def->name + "'", def->returns->loc);
     }
@@ -389,6 +405,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const Stati
   }
   KVal result;
   if (frame().ret_slot) result = KVal::of(emit_load(frame().ret_slot, c->loc));
+  if (frame().has_ret_struct) result = load_binding(frame().ret_struct, c->loc);
   frames.pop_back();
   func_depth--;
   return result;

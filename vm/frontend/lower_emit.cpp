@@ -129,6 +129,7 @@ Prim Lowerer::prim_of(const KVal& k, SourceLoc loc) {
     raise("TypeError", describe_static(k.s) + " cannot be used as a value in a kernel", loc);
   }
   if (k.is_tuple()) raise("TypeError", "a tuple of " + std::to_string(k.elems.size()) + " values cannot be used as a scalar here", loc);
+  if (k.is_struct()) raise("TypeError", describe_static(k.s) + " value cannot be used as a number here", loc);
   raise("TypeError", "this expression has no value", loc);
 }
 

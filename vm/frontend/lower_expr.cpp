@@ -12,14 +12,7 @@ static std::string pname(Prim p) { return std::string(prim_name(p)); }
 
 
 KVal Lowerer::load_name(const ast::Name* n) {
-  if (Binding* b = find_local(n->id)) {
-    switch (b->kind) {
-      case Binding::Kind::local: return KVal::of(emit_load(b->stmt, n->loc));
-      case Binding::Kind::value: return KVal::of(b->stmt);
-      case Binding::Kind::static_: return KVal::of(b->s);
-      case Binding::Kind::tuple: return b->tuple;
-    }
-  }
+  if (Binding* b = find_local(n->id)) return load_binding(*b, n->loc);
   if (auto v = host.lookup(frame().env, n->id)) return KVal::of(*v);
   raise("NameError", "name '" + n->id + "' is not defined", n->loc);
 }
@@ -243,6 +236,7 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
     }
     return KVal::of(make_tensor(e, base.s.rows, base.s.cols, s->loc));
   }
+  if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) return load_struct_field(base.s, s->slice, s->loc);
   if (is_tensor(base)) {
     std::vector<KVal> idx;
     flatten_index(s->slice, idx);
@@ -294,6 +288,7 @@ KVal Lowerer::lower_expr(const ast::Expr* e) {
       auto* a = e->as<ast::Attribute>();
       KVal base = lower_expr(a->value);
       if (is_tensor(base)) return swizzle(base.v, a->attr, e->loc);
+      if (base.is_struct()) return struct_member(base, a->attr, e->loc);
       if (!base.is_static())
         raise("AttributeError", (base.is_value() ? a_value(base.v->type.prim) : std::string("a tuple")) +
                                     " has no attribute '" + a->attr + "'", e->loc);

@@ -20,6 +20,15 @@ Binding* Lowerer::find_local(const std::string& name) {
 
 void Lowerer::bind(const std::string& name, Binding b) { frame().scopes.back().vars[name] = std::move(b); }
 
+// The scalar type of each flattened slot of a value of type `t`.
+static void slot_prims(const StaticValue& t, std::vector<Prim>& out) {
+  if (t.kind == StaticValue::Kind::struct_type) {
+    for (auto& m : t.elems) slot_prims(m, out);
+    return;
+  }
+  for (int i = 0; i < std::max(1, t.rows * std::max(1, t.cols)); i++) out.push_back(t.prim);
+}
+
 LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog) {
   const ast::FunctionDef* def = req.def;
   LoweredKernel out;
@@ -47,12 +56,15 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
     } else if (rt.kind != StaticValue::Kind::none) {
       out.ret_types.push_back(rt);
     }
+    std::vector<Prim> prims;
     for (auto& t : out.ret_types) {
-      if (t.kind != StaticValue::Kind::dtype)
+      if (t.kind != StaticValue::Kind::dtype && t.kind != StaticValue::Kind::struct_type)
         raise("TypeError", "kernel '" + def->name + "' has an unsupported return type annotation: " + describe_static(t) +
-                               " (use a type such as ti.i32, a vector/matrix type, or a tuple of them)", def->returns->loc);
-      for (int i = 0; i < std::max(1, t.rows * std::max(1, t.cols)); i++) k.rets.push_back(Type::scalar(t.prim));
+                               " (use a type such as ti.i32, a vector/matrix/struct type, or a tuple of them)",
+              def->returns->loc);
+      slot_prims(t, prims);
     }
+    for (Prim p : prims) k.rets.push_back(Type::scalar(p));
   }
   L.ret_types = out.ret_types;
   L.ret_is_tuple = out.ret_is_tuple;
@@ -68,21 +80,26 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
       b.s = a.value;
       out.arg_slot.push_back(-1);
     } else {
-      // Scalars take one slot; a vector/matrix argument one slot per element.
+      // Scalars take one slot; vectors, matrices and structs one per scalar inside.
       StaticValue t = a.kind == ArgSpec::Kind::compound ? a.type : StaticValue::of_dtype(a.prim);
-      if (t.kind != StaticValue::Kind::dtype)
+      if (t.kind != StaticValue::Kind::dtype && t.kind != StaticValue::Kind::struct_type)
         raise("TypeError", "parameter '" + a.name + "' has an unsupported type: " + describe_static(t), loc);
       out.arg_slot.push_back((int)k.args.size());
-      std::vector<Stmt*> elems;
-      for (int e = 0; e < std::max(1, t.rows * std::max(1, t.cols)); e++) {
+      std::vector<Prim> prims;
+      slot_prims(t, prims);
+      std::vector<Stmt*> slots;
+      for (size_t e = 0; e < prims.size(); e++) {
         auto s = std::make_unique<Stmt>(StmtKind::arg_load);
         s->index = (int)k.args.size();
-        s->type = Type::scalar(t.prim);
-        k.args.push_back({t.rows ? a.name + "[" + std::to_string(e) + "]" : a.name, Type::scalar(t.prim)});
-        elems.push_back(L.emit(std::move(s), loc));
+        s->type = Type::scalar(prims[e]);
+        k.args.push_back({prims.size() > 1 ? a.name + "[" + std::to_string(e) + "]" : a.name, Type::scalar(prims[e])});
+        slots.push_back(L.emit(std::move(s), loc));
       }
+      size_t pos = 0;
+      KVal v = L.from_slots(t, slots, pos, loc);
       b.kind = Binding::Kind::value;
-      b.stmt = t.rows ? L.make_tensor(elems, t.rows, t.cols, loc) : elems[0];
+      if (v.is_struct()) b.tuple = v;
+      else b.stmt = v.v;
       b.what = "kernel argument";
     }
     L.bind(a.name, b);

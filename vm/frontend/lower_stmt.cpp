@@ -110,8 +110,23 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
   switch (target->kind) {
     case ast::ExprKind::Name: {
       const std::string& name = target->as<ast::Name>()->id;
-      if (Binding* b = find_local(name)) {
+      Binding* existing = find_local(name);
+      if (existing && existing->kind == Binding::Kind::struct_) {
+        store_binding(*existing, v, "'" + name + "'", loc);
+        return;
+      }
+      if (v.is_struct()) {
+        if (existing && existing->kind == Binding::Kind::local)
+          raise("TypeError", "cannot assign " + describe_static(v.s) + " value to '" + name + "', which is " +
+                                 shape_phrase(existing->stmt->type), loc);
+        if (existing && existing->kind == Binding::Kind::value)
+          raise("SyntaxError", std::string("cannot assign to the ") + existing->what + " '" + name + "'", loc);
+        bind(name, struct_local(v, loc));
+        return;
+      }
+      if (Binding* b = existing) {
         switch (b->kind) {
+          case Binding::Kind::struct_: break;
           case Binding::Kind::local: {
             const Type& lt = b->stmt->type;
             if (v.is_tuple())
@@ -198,6 +213,10 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         }
       }
       KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
+        store_struct_field(base.s, sub->slice, v, loc);
+        return;
+      }
       if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
         Stmt* x = value_of(v, loc);
         Type ft{base.s.fields[0]->dtype, (uint8_t)base.s.rows, (uint8_t)base.s.cols, false};
@@ -223,8 +242,33 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       return;
     }
     case ast::ExprKind::Attribute: {
-      // v.x = s, v.xy = w on a local vector.
       auto* a = target->as<ast::Attribute>();
+      // s.member = v on a struct local (members of members too: s.a.b = v).
+      if (Binding* sb = struct_member_binding(a->value)) {
+        int i = member_index(sb->s, a->attr, target->loc);
+        store_binding(sb->members[i], v, "member '" + a->attr + "'", loc);
+        return;
+      }
+      // x[i].member = v on a struct field: store that member's field.
+      if (a->value->kind == ast::ExprKind::Subscript) {
+        auto* sub = a->value->as<ast::Subscript>();
+        KVal base = lower_expr(sub->value);
+        if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
+          int i = member_index(base.s.ctype ? *base.s.ctype : base.s, a->attr, target->loc);
+          const StaticValue& m = base.s.elems[i];
+          StaticValue single;  // a one-member struct field, to reuse the member store
+          single.kind = StaticValue::Kind::struct_field;
+          single.names = {a->attr};
+          single.elems = {m};
+          KVal one;
+          one.kind = KVal::Kind::struct_;
+          one.s.names = {a->attr};
+          one.elems = {v};
+          store_struct_field(single, sub->slice, one, loc);
+          return;
+        }
+      }
+      // v.x = s, v.xy = w on a local vector.
       Binding* b = a->value->kind == ast::ExprKind::Name ? find_local(a->value->as<ast::Name>()->id) : nullptr;
       if (!b || b->kind != Binding::Kind::local || !b->stmt->type.rows || b->stmt->type.cols) break;
       Stmt* cur = emit_load(b->stmt, loc);
@@ -443,20 +487,7 @@ void Lowerer::lower_return(const ast::Return* s) {
       vals.push_back(v);
     }
     auto st = std::make_unique<Stmt>(StmtKind::return_);
-    for (size_t i = 0; i < vals.size(); i++) {
-      const StaticValue& t = ret_types[i];
-      Type want{t.prim, (uint8_t)t.rows, (uint8_t)t.cols, false};
-      Stmt* x = value_of(vals[i], s->loc);
-      if (want.rows && !x->type.rows) x = broadcast(x, want, s->loc);
-      if (x->type.rows != want.rows || x->type.cols != want.cols)
-        raise("TypeError", "kernel '" + f.def->name + "' returns " + shape_phrase(x->type) + " but is annotated to return " +
-                               shape_phrase(want), s->loc);
-      x = convert_for_store(x, want.prim, "the return value", s->loc);
-      if (x->type.rows)
-        for (Stmt* e : elements(x, s->loc)) st->ops.push_back(e);
-      else
-        st->ops.push_back(x);
-    }
+    for (size_t i = 0; i < vals.size(); i++) flatten(vals[i], ret_types[i], st->ops, s->loc);
     emit(std::move(st), s->loc);
     return;
   }
@@ -464,6 +495,16 @@ void Lowerer::lower_return(const ast::Return* s) {
   if (!f.loops.empty()) raise("SyntaxError", "return inside a loop of a ti.func is not supported yet", s->loc);
   if (s->value) {
     KVal v = lower_expr(s->value);
+    if (v.is_struct() || f.ret_struct_type.kind == StaticValue::Kind::struct_type) {
+      if (f.ret_loop)
+        raise("SyntaxError", "a ti.func that returns a struct must have one return, at its end", s->loc);
+      if (f.ret_struct_type.kind == StaticValue::Kind::struct_type)
+        v = convert_to(v, f.ret_struct_type, "the return value", s->loc);
+      if (!v.is_struct()) raise("TypeError", "ti.func '" + f.def->name + "' must return a struct", s->loc);
+      f.ret_struct = struct_local(v, s->loc);
+      f.has_ret_struct = true;
+      return;
+    }
     if (!f.ret_slot) {
       // No annotation: as in Taichi, an inlined func returns its value's type.
       if (f.returns_seen++ && !f.has_ret_annotation)
