@@ -36,6 +36,16 @@ static std::vector<std::string> target_names(const ast::Expr* t) {
   return out;
 }
 
+// The first scalar field inside a field, vector field or struct field.
+static const FieldInfo* first_component(const StaticValue& v) {
+  switch (v.kind) {
+    case StaticValue::Kind::field: return v.field;
+    case StaticValue::Kind::matrix_field: return v.fields.empty() ? nullptr : v.fields[0];
+    case StaticValue::Kind::struct_field: return v.elems.empty() ? nullptr : first_component(v.elems[0]);
+    default: return nullptr;
+  }
+}
+
 void Lowerer::lower_for(const ast::For* s) {
   if (!s->orelse.empty()) raise("SyntaxError", "for-else is not supported in kernels", s->loc);
   SourceLoc loc = s->loc;
@@ -73,7 +83,8 @@ void Lowerer::lower_for(const ast::For* s) {
   }
   if (kind.empty()) {
     KVal v = lower_expr(it);
-    if (v.is_static() && (v.s.kind == StaticValue::Kind::field || v.s.kind == StaticValue::Kind::matrix_field)) {
+    if (v.is_static() && (v.s.kind == StaticValue::Kind::field || v.s.kind == StaticValue::Kind::matrix_field ||
+                          v.s.kind == StaticValue::Kind::struct_field)) {
       iter_static = v.s;
       kind = "field";
     } else {
@@ -145,11 +156,9 @@ void Lowerer::lower_for(const ast::For* s) {
       dims.push_back(d);
     }
   } else {
-    // A vector field loops over the shape its components share.
-    const FieldInfo* f = iter_static.kind == StaticValue::Kind::matrix_field && !iter_static.fields.empty()
-                             ? iter_static.fields[0]
-                             : iter_static.field;
-    if ((iter_static.kind != StaticValue::Kind::field && iter_static.kind != StaticValue::Kind::matrix_field) || !f)
+    // Vector and struct fields loop over the shape their components share.
+    const FieldInfo* f = first_component(iter_static);
+    if (!f)
       raise("TypeError", "struct-for loops iterate over fields, not " + describe_static(iter_static), it->loc);
     what = "field '" + f->name + "'";
     for (int64_t n : f->shape) dims.push_back({KVal::of(StaticValue::of_int(0)), KVal::of(StaticValue::of_int(n))});

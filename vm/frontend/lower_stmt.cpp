@@ -253,6 +253,28 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       if (a->value->kind == ast::ExprKind::Subscript) {
         auto* sub = a->value->as<ast::Subscript>();
         KVal base = lower_expr(sub->value);
+        // x[i].y = v, x[i].xy = w on a vector field: store those components.
+        if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field && !base.s.cols) {
+          std::vector<int> comps;
+          for (char ch : a->attr) {
+            size_t k = std::string("xyzw").find(ch);
+            if (k == std::string::npos) k = std::string("rgba").find(ch);
+            if (k == std::string::npos || (int)k >= base.s.rows)
+              raise("AttributeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
+                                          std::to_string(base.s.rows) + "-vector)", target->loc);
+            comps.push_back((int)k);
+          }
+          Stmt* x = value_of(v, loc);
+          std::vector<Stmt*> parts = x->type.rows ? elements(x, loc) : std::vector<Stmt*>(comps.size(), x);
+          if (parts.size() != comps.size())
+            raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the swizzle '." + a->attr + "'", loc);
+          for (size_t i = 0; i < comps.size(); i++) {
+            StaticValue f = component_field(base.s, comps[i]);
+            emit_store(global_ptr(f, sub->slice, target->loc),
+                       convert_for_store(parts[i], f.field->dtype, "a component of " + describe_static(base.s), loc), loc);
+          }
+          return;
+        }
         if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
           int i = member_index(base.s.ctype ? *base.s.ctype : base.s, a->attr, target->loc);
           const StaticValue& m = base.s.elems[i];
