@@ -242,7 +242,7 @@ TEST_CASE("vector errors name the line") {
   }
   SUBCASE("swizzle out of range") {
     Fixture f("@ti.kernel\ndef k():\n    v = ti.Vector([1, 2])\n    a = v.z\n");
-    CHECK(f.error("k") == "AttributeError: swizzle 'z' is out of range for a 2-vector @4:9");
+    CHECK(f.error("k") == "TypeError: swizzle 'z' is out of range for a 2-vector @4:9");
   }
   SUBCASE("inverse of a non-square matrix") {
     Fixture f("@ti.kernel\ndef k():\n    m = ti.Matrix([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]])\n    n = m.inverse()\n");
@@ -300,6 +300,6 @@ def k(a: ti.f32) -> ti.f32:
     Fixture g("@ti.kernel\ndef k():\n    r = Ray()\n    a = r.speed\n");
     g.host.globals["vec3"] = vec3;
     g.host.globals["Ray"] = ray;
-    CHECK(g.error("k") == "AttributeError: the struct type 'Ray' has no member 'speed' (its members: ro, rd, t) @4:9");
+    CHECK(g.error("k") == "TypeError: the struct type 'Ray' has no member 'speed' (its members: ro, rd, t) @4:9");
   }
 }

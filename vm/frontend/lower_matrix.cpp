@@ -209,12 +209,12 @@ KVal Lowerer::swizzle(Stmt* t, const std::string& name, SourceLoc loc) {
   bool all = !name.empty() && name.size() <= 4;
   for (char c : name) all &= swizzle_index(c) >= 0;
   if (!all || t->type.cols)
-    raise("AttributeError", "a " + shape_text(t->type) + " has no attribute '" + name + "'", loc);
+    raise("TypeError", "a " + shape_text(t->type) + " has no attribute '" + name + "'", loc);
   std::vector<Stmt*> picked;
   for (char c : name) {
     int i = swizzle_index(c);
     if (i >= t->type.rows)
-      raise("AttributeError", std::string("swizzle '") + c + "' is out of range for a " + shape_text(t->type), loc);
+      raise("TypeError", std::string("swizzle '") + c + "' is out of range for a " + shape_text(t->type), loc);
     picked.push_back(element(t, i, loc));
   }
   if (picked.size() == 1) return KVal::of(picked[0]);

@@ -223,7 +223,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         if (!x->type.rows) x = broadcast(x, ft, loc);
         if (x->type.rows != ft.rows || x->type.cols != ft.cols)
           raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of " + describe_static(base.s) +
-                                 ", whose elements are " + shape_phrase(ft).substr(2), loc);
+                                 ", which holds " + shape_phrase(ft), loc);
         std::vector<Stmt*> el = elements(x, loc);
         for (size_t k = 0; k < el.size(); k++) {
           StaticValue f = component_field(base.s, (int)k);
@@ -260,7 +260,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
             size_t k = std::string("xyzw").find(ch);
             if (k == std::string::npos) k = std::string("rgba").find(ch);
             if (k == std::string::npos || (int)k >= base.s.rows)
-              raise("AttributeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
+              raise("TypeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
                                           std::to_string(base.s.rows) + "-vector)", target->loc);
             comps.push_back((int)k);
           }

@@ -17,7 +17,7 @@ int Lowerer::member_index(const StaticValue& type, const std::string& name, Sour
     if (type.names[i] == name) return (int)i;
   std::string all;
   for (auto& n : type.names) all += (all.empty() ? "" : ", ") + n;
-  raise("AttributeError", describe_static(type) + " has no member '" + name + "' (its members: " + all + ")", loc);
+  raise("TypeError", describe_static(type) + " has no member '" + name + "' (its members: " + all + ")", loc);
 }
 
 Binding* Lowerer::struct_member_binding(const ast::Expr* e) {
