@@ -120,7 +120,10 @@ struct Lowerer {
   KVal swizzle(ir::Stmt* t, const std::string& name, SourceLoc loc);
   KVal tensor_method(ir::Stmt* t, const std::string& name, const ast::Call* c);
   KVal construct_tensor(const StaticValue& type_or_ctor, const ast::Call* c);
+  KVal call_math(const std::string& name, const ast::Call* c);  // ti.math.clamp, mix, normalize, ...
   ir::Stmt* reduce(ir::Stmt* t, ir::BinaryOp op, SourceLoc loc);
+  ir::Stmt* norm_of(ir::Stmt* t, ir::Stmt* eps, SourceLoc loc);
+  ir::Stmt* cross_of(ir::Stmt* a, ir::Stmt* b, SourceLoc loc);
 
   // ---- structs (lower_struct.cpp) -------------------------------------------
   KVal construct_struct(const StaticValue& type, const ast::Call* c);

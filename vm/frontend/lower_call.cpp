@@ -104,6 +104,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
   SourceLoc loc = c->loc;
   auto arg = [&](size_t i) { return lower_expr(c->args[i]); };
 
+  if (is_ti && name.rfind("math.", 0) == 0) return call_math(name.substr(5), c);
   if (name == "static") {
     want_args(c, 1, 2, full);
     return KVal::of(eval_static(c->args[0]));

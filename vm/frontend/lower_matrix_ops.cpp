@@ -47,6 +47,30 @@ static Stmt* square_float(Lowerer& L, Stmt* m, const char* what, SourceLoc loc) 
   return m;
 }
 
+// sqrt(sum of squares [+ eps]), in floating point.
+Stmt* Lowerer::norm_of(Stmt* t, Stmt* eps, SourceLoc loc) {
+  Prim fp = prim_is_float(t->type.prim) ? t->type.prim : types.default_fp;
+  Stmt* f = emit_cast(t, fp, loc);
+  Stmt* sq = reduce(emit_binary(BinaryOp::mul, f, f, f->type, loc), BinaryOp::add, loc);
+  if (eps) sq = emit_binary(BinaryOp::add, sq, emit_cast(eps, fp, loc), sq->type, loc);
+  return emit_unary(UnaryOp::sqrt, sq, sq->type, loc);
+}
+
+// a x b for 3-vectors; the scalar z of the 3-D product for 2-vectors.
+Stmt* Lowerer::cross_of(Stmt* t, Stmt* o, SourceLoc loc) {
+  if (t->type.cols || (t->type.rows != 2 && t->type.rows != 3) || o->type.rows != t->type.rows || o->type.cols)
+    raise("TypeError", "cross() needs two 2-vectors or two 3-vectors, got " + shape_of(t->type) + " and " + shape_of(o->type), loc);
+  Prim p = promote(t->type.prim, o->type.prim);
+  std::vector<Stmt*> a = elements(emit_cast(t, p, loc), loc), b = elements(emit_cast(o, p, loc), loc);
+  Type st = Type::scalar(p);
+  auto x = [&](int i, int j) {
+    return emit_binary(BinaryOp::sub, emit_binary(BinaryOp::mul, a[i], b[j], st, loc),
+                       emit_binary(BinaryOp::mul, a[j], b[i], st, loc), st, loc);
+  };
+  if (t->type.rows == 2) return x(0, 1);
+  return make_tensor({x(1, 2), x(2, 0), x(0, 1)}, 3, 0, loc);
+}
+
 KVal Lowerer::tensor_method(Stmt* t, const std::string& name, const ast::Call* c) {
   SourceLoc loc = c->loc;
   auto arg = [&](size_t i) { return value_of(lower_expr(c->args.at(i)), loc); };
@@ -72,28 +96,16 @@ KVal Lowerer::tensor_method(Stmt* t, const std::string& name, const ast::Call* c
   }
   if (name == "norm" || name == "normalized") {
     nargs(0, 1);
-    Stmt* f = emit_cast(t, fp, loc);
-    Stmt* sq = reduce(emit_binary(BinaryOp::mul, f, f, f->type, loc), BinaryOp::add, loc);
-    if (!c->args.empty()) sq = emit_binary(BinaryOp::add, sq, emit_cast(arg(0), fp, loc), sq->type, loc);
-    Stmt* n = emit_unary(UnaryOp::sqrt, sq, sq->type, loc);
+    Stmt* n = norm_of(t, c->args.empty() ? nullptr : arg(0), loc);
     if (name == "norm") return KVal::of(n);
+    Stmt* f = emit_cast(t, n->type.prim, loc);
     return KVal::of(emit_binary(BinaryOp::div, f, broadcast(n, f->type, loc), f->type, loc));
   }
   if (name == "cross") {
     nargs(1, 1);
     Stmt* o = arg(0);
     same_shape(o);
-    if (t->type.cols || (t->type.rows != 2 && t->type.rows != 3))
-      raise("TypeError", "cross() needs 2- or 3-vectors, got " + shape_of(t->type), loc);
-    Prim p = promote(t->type.prim, o->type.prim);
-    std::vector<Stmt*> a = elements(emit_cast(t, p, loc), loc), b = elements(emit_cast(o, p, loc), loc);
-    Type st = Type::scalar(p);
-    auto x = [&](int i, int j) {
-      return emit_binary(BinaryOp::sub, emit_binary(BinaryOp::mul, a[i], b[j], st, loc),
-                         emit_binary(BinaryOp::mul, a[j], b[i], st, loc), st, loc);
-    };
-    if (t->type.rows == 2) return KVal::of(x(0, 1));
-    return KVal::of(make_tensor({x(1, 2), x(2, 0), x(0, 1)}, 3, 0, loc));
+    return KVal::of(cross_of(t, o, loc));
   }
   if (name == "outer_product") {
     nargs(1, 1);
@@ -304,6 +316,106 @@ KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {
     return KVal::of(make_tensor(e, n, 0, loc));
   }
   raise("TypeError", "'" + name + "' cannot be called inside a kernel", loc);
+}
+
+// ti.math's GLSL-style helpers, element-wise on vectors with scalars
+// broadcast; ti.math.sqrt and friends are the ti.* intrinsics.
+KVal Lowerer::call_math(const std::string& name, const ast::Call* c) {
+  SourceLoc loc = c->loc;
+  std::vector<KVal> a;
+  for (auto* e : c->args) a.push_back(lower_expr(e));
+  auto need = [&](size_t n) {
+    if (a.size() != n)
+      raise("TypeError", "ti.math." + name + "() takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", got " +
+                             std::to_string(a.size()), loc);
+  };
+  using O = ast::BinOpKind;
+  auto bin = [&](O op, const KVal& x, const KVal& y) { return lower_binop(op, x, y, loc); };
+  auto num = [&](double v) { return KVal::of(StaticValue::of_float(v)); };
+  auto vec = [&](const KVal& k) {
+    Stmt* v = value_of(k, loc);
+    if (!v->type.rows) raise("TypeError", "ti.math." + name + "() needs a vector, got " + shape_phrase(v->type), loc);
+    return v;
+  };
+  auto minmax = [&](BinaryOp op, const KVal& x, const KVal& y) {
+    Stmt* p = value_of(x, loc);
+    Stmt* q = value_of(y, loc);
+    if (p->type.rows && !q->type.rows) q = broadcast(q, p->type, loc);
+    if (q->type.rows && !p->type.rows) p = broadcast(p, q->type, loc);
+    Prim t = promote(p->type.prim, q->type.prim);
+    p = emit_cast(p, t, loc);
+    return KVal::of(emit_binary(op, p, emit_cast(q, t, loc), p->type, loc));
+  };
+  if (name == "clamp") {
+    need(3);
+    return minmax(BinaryOp::min, minmax(BinaryOp::max, a[0], a[1]), a[2]);
+  }
+  if (name == "mix") {
+    need(3);
+    return bin(O::Add, bin(O::Mult, a[0], bin(O::Sub, num(1.0), a[2])), bin(O::Mult, a[1], a[2]));
+  }
+  if (name == "fract") {
+    need(1);
+    Stmt* x = value_of(a[0], loc);
+    Prim p = prim_is_float(x->type.prim) ? x->type.prim : types.default_fp;
+    x = emit_cast(x, p, loc);
+    return KVal::of(emit_binary(BinaryOp::sub, x, emit_unary(UnaryOp::floor, x, x->type, loc), x->type, loc));
+  }
+  if (name == "step") {  // 0 where x < edge, else 1
+    need(2);
+    Stmt* lt = value_of(lower_binop(O::Sub, a[1], a[0], loc), loc);
+    Stmt* zero = emit_const(prim_is_float(lt->type.prim) ? ir::Const::of_float(lt->type.prim, 0) : ir::Const::of_int(lt->type.prim, 0), loc);
+    Stmt* ge = emit_binary(BinaryOp::cmp_ge, lt, lt->type.rows ? broadcast(zero, lt->type, loc) : zero, shaped(lt, Prim::i32), loc);
+    Prim p = prim_is_float(lt->type.prim) ? lt->type.prim : types.default_fp;
+    return KVal::of(emit_cast(ge, p, loc));
+  }
+  if (name == "smoothstep") {
+    need(3);
+    KVal t = bin(O::Div, bin(O::Sub, a[2], a[0]), bin(O::Sub, a[1], a[0]));
+    t = minmax(BinaryOp::min, minmax(BinaryOp::max, t, num(0.0)), num(1.0));
+    return bin(O::Mult, bin(O::Mult, t, t), bin(O::Sub, num(3.0), bin(O::Mult, num(2.0), t)));
+  }
+  if (name == "sign") {
+    need(1);
+    Stmt* x = value_of(a[0], loc);
+    Stmt* zero = emit_const(prim_is_float(x->type.prim) ? ir::Const::of_float(x->type.prim, 0) : ir::Const::of_int(x->type.prim, 0), loc);
+    if (x->type.rows) zero = broadcast(zero, x->type, loc);
+    Stmt* pos = emit_cast(emit_binary(BinaryOp::cmp_gt, x, zero, shaped(x, Prim::i32), loc), x->type.prim, loc);
+    Stmt* neg = emit_cast(emit_binary(BinaryOp::cmp_lt, x, zero, shaped(x, Prim::i32), loc), x->type.prim, loc);
+    return KVal::of(emit_binary(BinaryOp::sub, pos, neg, x->type, loc));
+  }
+  if (name == "length" || name == "normalize") {
+    need(1);
+    Stmt* v = vec(a[0]);
+    Stmt* n = norm_of(v, nullptr, loc);
+    if (name == "length") return KVal::of(n);
+    Stmt* f = emit_cast(v, n->type.prim, loc);
+    return KVal::of(emit_binary(BinaryOp::div, f, broadcast(n, f->type, loc), f->type, loc));
+  }
+  if (name == "dot" || name == "cross") {
+    need(2);
+    Stmt* v = vec(a[0]);
+    Stmt* w = vec(a[1]);
+    if (v->type.rows != w->type.rows) raise("TypeError", "ti.math." + name + "() of vectors of different lengths", loc);
+    Prim p = promote(v->type.prim, w->type.prim);
+    v = emit_cast(v, p, loc);
+    w = emit_cast(w, p, loc);
+    if (name == "dot") return KVal::of(reduce(emit_binary(BinaryOp::mul, v, w, v->type, loc), BinaryOp::add, loc));
+    return KVal::of(cross_of(v, w, loc));
+  }
+  if (name == "distance") {
+    need(2);
+    return KVal::of(norm_of(vec(bin(O::Sub, a[0], a[1])), nullptr, loc));
+  }
+  if (name == "reflect") {  // I - 2 dot(N, I) N
+    need(2);
+    Stmt* i = vec(a[0]);
+    Stmt* n = vec(a[1]);
+    KVal d = KVal::of(reduce(emit_binary(BinaryOp::mul, n, emit_cast(i, n->type.prim, loc), n->type, loc), BinaryOp::add, loc));
+    return bin(O::Sub, KVal::of(i), bin(O::Mult, bin(O::Mult, num(2.0), d), KVal::of(n)));
+  }
+  // ti.math.sqrt(x) and the other scalar intrinsics are ti.sqrt(x) and so on.
+  return call_builtin("ti." + name, c);
 }
 
 }  // namespace kiln::frontend
