@@ -1,8 +1,10 @@
 // Trace IR -> x86-64 (backend.h). Register use: rbx = the frame R, r12 = the
-// TraceEnv, rsp-relative slots for values; rax, rcx, rdx, rdi, rsi, xmm0,
-// xmm1 are scratch within one instruction. Calls go to eval.cpp's functions,
-// so anything not inlined here still computes the interpreter's result.
+// TraceEnv; values live in one of eight allocated registers (regalloc.h) or
+// in their rsp-relative slot; rax, rcx, rdx, rdi, rsi, xmm0, xmm1 are
+// scratch within one instruction. Calls go to eval.cpp's functions, so
+// anything not inlined here still computes the interpreter's result.
 #include "jit/backend.h"
+#include "jit/regalloc.h"
 
 #include <asmjit/x86.h>
 
@@ -29,9 +31,19 @@ struct Gen {
   const Trace& t;
   x86::Assembler& a;
   std::vector<Label> exits;  // per snapshot
-  int32_t nslots;
+  std::vector<int8_t> reg;   // per ref: index into kAllocatable, or -1 (its slot)
 
   x86::Mem slot(Ref r) const { return x86::qword_ptr(x86::rsp, 8 * r); }
+  x86::Gp home(Ref r) const { return x86::Gpq(kAllocatable[reg[r]]); }
+  bool in_reg(Ref r) const { return r >= 0 && r < (Ref)reg.size() && reg[r] >= 0; }
+  // Writes `src` to the value's home (its register or its slot).
+  void put(Ref i, const x86::Gp& src) {
+    if (in_reg(i)) {
+      if (home(i).id() != src.id()) a.mov(home(i), src);
+    } else {
+      a.mov(slot(i), src);
+    }
+  }
 
   void ld(const x86::Gp& reg, Ref r) {
     if (t.is_const(r)) {
@@ -39,6 +51,8 @@ struct Gen {
       if (v == 0) a.xor_(reg.r32(), reg.r32());
       else if (v > 0 && v <= 0xffffffffll) a.mov(reg.r32(), Imm(v));
       else a.mov(reg, Imm(v));
+    } else if (in_reg(r)) {
+      if (home(r).id() != reg.id()) a.mov(reg, home(r));
     } else {
       a.mov(reg, slot(r));
     }
@@ -51,14 +65,18 @@ struct Gen {
   void stx(Ref i, const x86::Xmm& x, CT ct) {
     if (ct == CT::f32) a.movd(x86::eax, x);
     else a.movq(x86::rax, x);
-    a.mov(slot(i), x86::rax);
+    put(i, x86::rax);
   }
-  void st(Ref i) { a.mov(slot(i), x86::rax); }
+  void st(Ref i) { put(i, x86::rax); }
 
   // rax = fn(rdi, rsi, rdx): every call site loads its own arguments.
+  // The allocatable caller-saved registers are saved around it (4 pushes
+  // keep the stack 16-byte aligned).
   void call(const void* fn) {
+    for (int j = kFirstCallerSaved; j < kNumAllocatable; j++) a.push(x86::Gpq(kAllocatable[j]));
     a.mov(x86::rax, Imm((uint64_t)(uintptr_t)fn));
     a.call(x86::rax);
+    for (int j = kNumAllocatable - 1; j >= kFirstCallerSaved; j--) a.pop(x86::Gpq(kAllocatable[j]));
   }
   void call_eval(const Ins& in, Ref i) {
     ld(x86::rdi, in.a);
@@ -200,7 +218,7 @@ struct Gen {
       } else {
         a.lock().xadd(x86::qword_ptr(x86::rax), x86::rcx);
       }
-      a.mov(slot(i), x86::rcx);
+      put(i, x86::rcx);
       return;
     }
     ld(x86::rdi, in.a);
@@ -220,6 +238,46 @@ struct Gen {
       a.test(x86::rax, x86::rax);
       if (in.op == IrOp::guard_nz) a.jz(exit);
       else a.jnz(exit);
+    }
+  }
+
+  // The phis as one parallel move: a move runs once no pending move still
+  // reads its destination; a cycle is broken through a spare slot.
+  void back_edge(std::vector<std::pair<Ref, Ref>> moves) {
+    auto same = [&](Ref x, Ref y) {
+      if (x == y) return true;
+      return in_reg(x) && in_reg(y) && reg[x] == reg[y];
+    };
+    auto reads = [&](Ref loc) {
+      for (auto& m : moves)
+        if (same(m.second, loc)) return true;
+      return false;
+    };
+    const Ref spare = (Ref)t.ins.size();  // the frame has one slot per phi beyond the IR
+    while (!moves.empty()) {
+      bool progress = false;
+      for (size_t j = 0; j < moves.size(); j++) {
+        auto [dst, src] = moves[j];
+        moves.erase(moves.begin() + (long)j);
+        if (!reads(dst)) {
+          if (!same(dst, src)) {
+            ld(x86::rax, src);
+            put(dst, x86::rax);
+          }
+          progress = true;
+          break;
+        }
+        moves.insert(moves.begin() + (long)j, {dst, src});
+      }
+      if (progress) continue;
+      // Every destination is still read: park one source in the spare slot.
+      auto& m = moves.front();
+      ld(x86::rax, m.second);
+      a.mov(slot(spare), x86::rax);
+      Ref parked = m.second;
+      for (auto& mm : moves)
+        if (same(mm.second, parked)) mm.second = spare;
+      reg.resize(std::max<size_t>(reg.size(), spare + 1), -1);
     }
   }
 
@@ -273,7 +331,7 @@ struct Gen {
           ld(x86::rdx, in.c);
           a.test(x86::rax, x86::rax);
           a.cmovz(x86::rcx, x86::rdx);
-          a.mov(slot(i), x86::rcx);
+          put(i, x86::rcx);
           break;
         case IrOp::load: load(in, i); break;
         case IrOp::store: store(in); break;
@@ -287,16 +345,7 @@ struct Gen {
       }
     }
     if (!top.isValid()) return "trace has no loop";
-    // The back edge: a parallel copy (sources first, then destinations).
-    int32_t tmp = (int32_t)t.ins.size();
-    for (size_t j = 0; j < phis.size(); j++) {
-      ld(x86::rax, phis[j].second);
-      a.mov(slot(tmp + (Ref)j), x86::rax);
-    }
-    for (size_t j = 0; j < phis.size(); j++) {
-      a.mov(x86::rax, slot(tmp + (Ref)j));
-      a.mov(slot(phis[j].first), x86::rax);
-    }
+    back_edge(phis);
     a.jmp(top);
     // Side exits: the snapshot into the frame, then the resume pc.
     for (size_t s = 0; s < t.snaps.size(); s++) {
@@ -335,7 +384,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   a.mov(x86::rbx, x86::rdi);
   a.mov(x86::r12, x86::rsi);
 
-  Gen g{t, a, {}, 0};
+  Gen g{t, a, {}, allocate_registers(t)};
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel();
   std::string why = g.body(epilogue);

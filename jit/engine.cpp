@@ -81,7 +81,7 @@ class FunctionJit : public interp::LoopHook {
     }
     auto t1 = std::chrono::steady_clock::now();
     Compiled c;
-    std::string why = compile_trace(rec.trace, runtime(), c, keep.load());
+    std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2);
     auto t2 = std::chrono::steady_clock::now();
     if (!why.empty()) {
       s->blacklisted = true;
@@ -95,6 +95,7 @@ class FunctionJit : public interp::LoopHook {
                   fn.name.c_str(), pc, rec.trace.ins.size(), rec.trace.snaps.size(), c.code_size, rec_us, asm_us);
     note(buf);
     if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
+    if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
     s->fn.store(c.fn, std::memory_order_release);
     return c.fn(R, &env);
   }

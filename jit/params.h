@@ -14,7 +14,7 @@ namespace kiln::jit {
   _(backoff, 64, "back edges to wait after a failed recording (doubles each time)")         \
   _(maxtrace, 4000, "trace IR instructions before a recording aborts")                      \
   _(enable, 1, "0: the jit engine only interprets")                                       \
-  _(verbose, 0, "1: report each trace (compile time, size) and abort on stderr")
+  _(verbose, 0, "1: each trace and abort on stderr; 2: also the IR; 3: and machine code")
 
 struct Params {
 #define KILN_JIT_FIELD(name, def, doc) int64_t name = def;

@@ -1,0 +1,29 @@
+// Baseline for mandelbrot.py (f32 like the kernel's default float).
+#include <chrono>
+#include <cstdio>
+#include <vector>
+int main() {
+  const int W = 1024;
+  std::vector<int> img(W * W);
+  auto run = [&] {
+    for (int i = 0; i < W; i++)
+      for (int j = 0; j < W; j++) {
+        float cx = -2.0f + 3.0f * (float)i / W, cy = -1.5f + 3.0f * (float)j / W, x = 0, y = 0;
+        int n = 0;
+        while (n < 200 && x * x + y * y < 4.0f) {
+          float nx = x * x - y * y + cx;
+          y = 2.0f * x * y + cy;
+          x = nx;
+          n++;
+        }
+        img[i * W + j] = n;
+      }
+  };
+  run();
+  auto t = std::chrono::steady_clock::now();
+  run();
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  long long s = 0;
+  for (int v : img) s += v;
+  std::printf("checksum %lld\ntime_ms %f\n", s, ms);
+}
