@@ -1,0 +1,339 @@
+// Assignment in kernels: to locals (with seed 000's implicit casts and their
+// precision-loss warning), to field elements and components, to vector
+// elements and swizzles, to struct members; augmented assignment, which is
+// atomic on global data and on reductions into locals outside a parallel loop.
+#include <optional>
+
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::Stmt;
+using ir::StmtKind;
+
+void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc) {
+  switch (target->kind) {
+    case ast::ExprKind::Name: {
+      const std::string& name = target->as<ast::Name>()->id;
+      Binding* existing = find_local(name);
+      if (existing && existing->kind == Binding::Kind::struct_) {
+        store_binding(*existing, v, "'" + name + "'", loc);
+        return;
+      }
+      if (v.is_struct()) {
+        if (existing && existing->kind == Binding::Kind::local)
+          raise("TypeError", "cannot assign " + describe_static(v.s) + " value to '" + name + "', which is " +
+                                 shape_phrase(existing->stmt->type), loc);
+        if (existing && existing->kind == Binding::Kind::value)
+          raise("SyntaxError", std::string("cannot assign to the ") + existing->what + " '" + name + "'", loc);
+        bind(name, struct_local(v, loc));
+        return;
+      }
+      if (Binding* b = existing) {
+        switch (b->kind) {
+          case Binding::Kind::struct_: break;
+          case Binding::Kind::local: {
+            const Type& lt = b->stmt->type;
+            if (v.is_tuple())
+              raise("TypeError", "cannot assign a tuple of " + std::to_string(v.elems.size()) + " values to '" + name +
+                                     "' of type " + type_name(lt), loc);
+            Stmt* x = value_of(v, loc);
+            if (x->type.rows != lt.rows || x->type.cols != lt.cols) {
+              if (!lt.rows)
+                raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the scalar variable '" + name +
+                                       "' (a local keeps the type of its first assignment)", loc);
+              if (x->type.rows)
+                raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to '" + name + "', which is " +
+                                       shape_phrase(lt), loc);
+              x = broadcast(x, lt, loc);  // v = 0 sets every element, as Taichi allows
+            }
+            emit_store(b->stmt, convert_for_store(x, lt.prim, "'" + name + "'", loc), loc);
+            return;
+          }
+          case Binding::Kind::value:
+            if (std::string(b->what) == "kernel argument")
+              raise("SyntaxError", "kernel argument '" + name + "' is immutable in the kernel; assign it to a new variable first", loc);
+            raise("SyntaxError", std::string("cannot assign to the ") + b->what + " '" + name + "'", loc);
+          case Binding::Kind::static_:
+          case Binding::Kind::tuple:
+            break;  // rebinding a compile-time name is allowed, as in Python
+        }
+      }
+      Binding b;
+      if (v.is_tuple()) {
+        b.kind = Binding::Kind::tuple;
+        b.tuple = v;
+      } else if (v.is_static() && v.s.kind != StaticValue::Kind::integer && v.s.kind != StaticValue::Kind::floating &&
+                 v.s.kind != StaticValue::Kind::boolean) {
+        b.kind = Binding::Kind::static_;  // an alias of a field, func, type, ...
+        b.s = v.s;
+      } else {
+        Stmt* x = value_of(v, loc);
+        b.kind = Binding::Kind::local;
+        b.stmt = emit_alloca(x->type, loc);
+        emit_store(b.stmt, x, loc);
+      }
+      bind(name, b);
+      return;
+    }
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+      const ast::ExprList& elts = target->kind == ast::ExprKind::Tuple ? target->as<ast::Tuple>()->elts : target->as<ast::List>()->elts;
+      std::vector<KVal> vals;
+      if (v.is_tuple()) vals = v.elems;
+      else if (v.is_static() && v.s.kind == StaticValue::Kind::tuple)
+        for (auto& e : v.s.elems) vals.push_back(KVal::of(e));
+      else raise("TypeError", "cannot unpack a non-tuple value", loc);
+      if (vals.size() != elts.size())
+        raise("ValueError", std::string(vals.size() > elts.size() ? "too many" : "not enough") + " values to unpack (expected " +
+                                std::to_string(elts.size()) + ", got " + std::to_string(vals.size()) + ")", loc);
+      for (size_t i = 0; i < elts.size(); i++) lower_assign(elts[i], vals[i], elts[i]->loc);
+      return;
+    }
+    case ast::ExprKind::Subscript: {
+      auto* sub = target->as<ast::Subscript>();
+      if (v.is_tuple())
+        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) +
+                               " values through [] (use ti.Vector([...]))", loc);
+      // x[i][j] = s: one component of a vector/matrix field element.
+      if (sub->value->kind == ast::ExprKind::Subscript) {
+        auto* inner = sub->value->as<ast::Subscript>();
+        KVal ib = lower_expr(inner->value);
+        if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
+          StaticValue f = component_field(ib.s, sub->slice);
+          Stmt* ptr = global_ptr(f, inner->slice, target->loc);
+          emit_store(ptr, convert_for_store(value_of(v, loc), f.field->dtype, "a component of " + f.field->describe(), loc), loc);
+          return;
+        }
+      }
+      // v[i] = s on a local vector: the local gets a copy with that element replaced.
+      if (sub->value->kind == ast::ExprKind::Name) {
+        Binding* b = find_local(sub->value->as<ast::Name>()->id);
+        if (b && b->kind == Binding::Kind::local && b->stmt->type.rows) {
+          std::vector<KVal> idx;
+          flatten_index(sub->slice, idx);
+          Stmt* cur = emit_load(b->stmt, loc);
+          emit_store(b->stmt, tensor_with(cur, idx, value_of(v, loc), loc), loc);
+          return;
+        }
+      }
+      KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
+        store_struct_field(base.s, sub->slice, v, loc);
+        return;
+      }
+      if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
+        Stmt* x = value_of(v, loc);
+        Type ft{base.s.fields[0]->dtype, (uint8_t)base.s.rows, (uint8_t)base.s.cols, false};
+        if (!x->type.rows) x = broadcast(x, ft, loc);
+        if (x->type.rows != ft.rows || x->type.cols != ft.cols)
+          raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of " + describe_static(base.s) +
+                                 ", which holds " + shape_phrase(ft), loc);
+        std::vector<Stmt*> el = elements(x, loc);
+        for (size_t k = 0; k < el.size(); k++) {
+          StaticValue f = component_field(base.s, (int)k);
+          Stmt* ptr = global_ptr(f, sub->slice, target->loc);
+          emit_store(ptr, convert_for_store(el[k], f.field->dtype, "an element of " + describe_static(base.s), loc), loc);
+        }
+        return;
+      }
+      if (!(base.is_static() && base.s.kind == StaticValue::Kind::field))
+        raise("TypeError", "only field elements and local vectors can be assigned through [] in a kernel", target->loc);
+      Stmt* ptr = global_ptr(base.s, sub->slice, target->loc);
+      Stmt* x = value_of(v, loc);
+      if (x->type.rows)
+        raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of the scalar " + base.s.field->describe(), loc);
+      emit_store(ptr, convert_for_store(x, base.s.field->dtype, "an element of " + base.s.field->describe(), loc), loc);
+      return;
+    }
+    case ast::ExprKind::Attribute: {
+      auto* a = target->as<ast::Attribute>();
+      // s.member = v on a struct local (members of members too: s.a.b = v).
+      if (Binding* sb = struct_member_binding(a->value)) {
+        int i = member_index(sb->s, a->attr, target->loc);
+        store_binding(sb->members[i], v, "member '" + a->attr + "'", loc);
+        return;
+      }
+      // x[i].member = v on a struct field: store that member's field.
+      if (a->value->kind == ast::ExprKind::Subscript) {
+        auto* sub = a->value->as<ast::Subscript>();
+        KVal base = lower_expr(sub->value);
+        // x[i].y = v, x[i].xy = w on a vector field: store those components.
+        if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field && !base.s.cols) {
+          std::vector<int> comps;
+          for (char ch : a->attr) {
+            size_t k = std::string("xyzw").find(ch);
+            if (k == std::string::npos) k = std::string("rgba").find(ch);
+            if (k == std::string::npos || (int)k >= base.s.rows)
+              raise("TypeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
+                                          std::to_string(base.s.rows) + "-vector)", target->loc);
+            comps.push_back((int)k);
+          }
+          Stmt* x = value_of(v, loc);
+          std::vector<Stmt*> parts = x->type.rows ? elements(x, loc) : std::vector<Stmt*>(comps.size(), x);
+          if (parts.size() != comps.size())
+            raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the swizzle '." + a->attr + "'", loc);
+          for (size_t i = 0; i < comps.size(); i++) {
+            StaticValue f = component_field(base.s, comps[i]);
+            emit_store(global_ptr(f, sub->slice, target->loc),
+                       convert_for_store(parts[i], f.field->dtype, "a component of " + describe_static(base.s), loc), loc);
+          }
+          return;
+        }
+        if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
+          int i = member_index(base.s.ctype ? *base.s.ctype : base.s, a->attr, target->loc);
+          const StaticValue& m = base.s.elems[i];
+          StaticValue single;  // a one-member struct field, to reuse the member store
+          single.kind = StaticValue::Kind::struct_field;
+          single.names = {a->attr};
+          single.elems = {m};
+          KVal one;
+          one.kind = KVal::Kind::struct_;
+          one.s.names = {a->attr};
+          one.elems = {v};
+          store_struct_field(single, sub->slice, one, loc);
+          return;
+        }
+      }
+      // v.x = s, v.xy = w on a local vector.
+      Binding* b = a->value->kind == ast::ExprKind::Name ? find_local(a->value->as<ast::Name>()->id) : nullptr;
+      if (!b || b->kind != Binding::Kind::local || !b->stmt->type.rows || b->stmt->type.cols) break;
+      Stmt* cur = emit_load(b->stmt, loc);
+      Stmt* x = value_of(v, loc);
+      std::vector<Stmt*> parts = x->type.rows ? elements(x, loc) : std::vector<Stmt*>(a->attr.size(), x);
+      if (parts.size() != a->attr.size())
+        raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the swizzle '." + a->attr + "'", loc);
+      for (size_t i = 0; i < a->attr.size(); i++) {
+        KVal one = swizzle(cur, std::string(1, a->attr[i]), target->loc);  // validates the letter
+        (void)one;
+        static const std::string letters[3] = {"xyzw", "rgba", "stpq"};
+        int k = -1;
+        for (auto& l : letters)
+          if (l.find(a->attr[i]) != std::string::npos) k = (int)l.find(a->attr[i]);
+        cur = tensor_with(cur, {KVal::of(StaticValue::of_int(k))}, parts[i], loc);
+      }
+      emit_store(b->stmt, cur, loc);
+      return;
+    }
+    default: break;
+  }
+  raise("SyntaxError", "cannot assign to '" + ast::unparse(target) + "' in a kernel", target->loc);
+}
+
+// The atomic op for an augmented assignment, if it has one.
+static std::optional<ir::AtomicOp> atomic_of(ast::BinOpKind op) {
+  switch (op) {
+    case ast::BinOpKind::Add: return ir::AtomicOp::add;
+    case ast::BinOpKind::Sub: return ir::AtomicOp::sub;
+    case ast::BinOpKind::BitAnd: return ir::AtomicOp::bit_and;
+    case ast::BinOpKind::BitOr: return ir::AtomicOp::bit_or;
+    case ast::BinOpKind::BitXor: return ir::AtomicOp::bit_xor;
+    default: return std::nullopt;
+  }
+}
+
+// `*ptr op= v` as one atomic statement (a pointer to global memory or a local).
+void Lowerer::emit_atomic_update(Stmt* ptr, ir::AtomicOp aop, Stmt* v, const std::string& what, SourceLoc loc) {
+  bool bitwise = aop == ir::AtomicOp::bit_and || aop == ir::AtomicOp::bit_or || aop == ir::AtomicOp::bit_xor;
+  if (bitwise && (prim_is_float(ptr->type.prim) || prim_is_float(v->type.prim)))
+    raise("TypeError", "bitwise updates (&= |= ^=) need integers", loc);
+  Type t = ptr->type;
+  t.is_ptr = false;
+  if (t.rows && !v->type.rows) v = broadcast(v, t, loc);
+  if (t.rows != v->type.rows || t.cols != v->type.cols)
+    raise("TypeError", "cannot update " + what + " (" + shape_phrase(t) + ") with " + shape_phrase(v->type), loc);
+  auto a = std::make_unique<Stmt>(StmtKind::atomic);
+  a->aop = aop;
+  a->ops = {ptr, convert_for_store(v, t.prim, what, loc)};
+  a->type = t;
+  emit(std::move(a), loc);
+}
+
+void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
+  SourceLoc loc = s->loc;
+  std::optional<ir::AtomicOp> aop = atomic_of(s->op);
+  if (s->target->kind == ast::ExprKind::Subscript) {
+    // Augmented assignment to global data is atomic (so parallel loops can reduce).
+    auto* sub = s->target->as<ast::Subscript>();
+    std::vector<std::pair<StaticValue, const ast::Expr*>> targets;  // (scalar field, its index)
+    std::string what;
+    if (sub->value->kind == ast::ExprKind::Subscript) {  // x[i][j] op= v
+      auto* inner = sub->value->as<ast::Subscript>();
+      KVal ib = lower_expr(inner->value);
+      if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
+        targets.push_back({component_field(ib.s, sub->slice), inner->slice});
+        what = "a component of " + describe_static(ib.s);
+      }
+    }
+    if (targets.empty()) {
+      KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
+        targets.push_back({base.s, sub->slice});
+        what = "an element of " + base.s.field->describe();
+      } else if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
+        for (size_t k = 0; k < base.s.fields.size(); k++) targets.push_back({component_field(base.s, (int)k), sub->slice});
+        what = "an element of " + describe_static(base.s);
+      }
+    }
+    if (!targets.empty()) {
+      Stmt* rhs = value_of(lower_expr(s->value), loc);
+      std::vector<Stmt*> parts;
+      if (targets.size() == 1) {
+        parts.push_back(rhs);
+      } else {
+        Type ft{targets[0].first.field->dtype, (uint8_t)targets.size(), 0, false};
+        if (!rhs->type.rows) rhs = broadcast(rhs, ft, loc);
+        if (num_elems(rhs->type) != (int)targets.size())
+          raise("TypeError", "cannot update " + what + " with " + shape_phrase(rhs->type), loc);
+        parts = elements(rhs, loc);
+      }
+      for (size_t k = 0; k < targets.size(); k++) {
+        Stmt* ptr = global_ptr(targets[k].first, targets[k].second, s->target->loc);
+        if (aop) {
+          emit_atomic_update(ptr, *aop, parts[k], what, loc);
+        } else {
+          Stmt* r = value_of(lower_binop(s->op, KVal::of(emit_load(ptr, loc)), KVal::of(parts[k]), loc), loc);
+          emit_store(ptr, convert_for_store(r, ptr->type.prim, what, loc), loc);
+        }
+      }
+      return;
+    }
+  }
+  if (s->target->kind == ast::ExprKind::Name) {
+    const std::string& name = s->target->as<ast::Name>()->id;
+    Binding* b = find_local(name);
+    if (!b) raise("NameError", "name '" + name + "' is not defined", s->target->loc);
+    if (b->kind == Binding::Kind::value) lower_assign(s->target, KVal::of(StaticValue::of_int(0)), loc);  // raises
+    if (b->kind != Binding::Kind::local)
+      raise("SyntaxError", "'" + name + "' is a compile-time name and cannot be updated with " + ast::op_symbol(s->op) + "=", loc);
+    Stmt* slot = b->stmt;
+    // `total += x[i]` where `total` lives outside the parallel loop is a
+    // reduction: many iterations update it at once, so it must be atomic (as
+    // Taichi makes it). Offloading then moves `total` into a global temporary.
+    bool in_parallel = false;
+    for (auto& fr : frames)
+      for (auto& l : fr.loops) in_parallel |= l.parallel;
+    if (in_parallel && slot->parent == &kernel.root) {
+      if (!aop)
+        raise("SyntaxError", "'" + name + "' is defined outside the parallel loop, so '" + ast::op_symbol(s->op) +
+                                 "=' on it would race between iterations (only += -= &= |= ^= are atomic)", loc);
+      emit_atomic_update(slot, *aop, value_of(lower_expr(s->value), loc), "'" + name + "'", loc);
+      return;
+    }
+    KVal old = KVal::of(emit_load(slot, loc));
+    KVal rhs = lower_expr(s->value);
+    Stmt* r = value_of(lower_binop(s->op, old, rhs, loc), loc);
+    lower_assign(s->target, KVal::of(r), loc);
+    return;
+  }
+  if (s->target->kind == ast::ExprKind::Subscript || s->target->kind == ast::ExprKind::Attribute) {
+    // v[i] op= x, v.x op= y on local vectors: read, compute, write back.
+    KVal old = lower_expr(s->target);
+    KVal rhs = lower_expr(s->value);
+    lower_assign(s->target, lower_binop(s->op, old, rhs, loc), loc);
+    return;
+  }
+  raise("SyntaxError", "cannot assign to '" + ast::unparse(s->target) + "' in a kernel", s->target->loc);
+}
+
+}  // namespace kiln::frontend
