@@ -1,7 +1,5 @@
-// Kernel-scope statements: assignment with seed 000's implicit casts, control
-// flow, loops (the kernel's outermost loop is the parallel one), print.
-#include <optional>
-
+// Kernel-scope statements: control flow, return, assert, print (assignment is
+// in lower_assign.cpp, loops in lower_for.cpp).
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
