@@ -32,6 +32,8 @@ struct Gen {
   x86::Assembler& a;
   std::vector<Label> exits;  // per snapshot
   std::vector<int8_t> reg;   // per ref: index into kAllocatable, or -1 (its slot)
+  std::vector<int> uses;     // per ref: live operand and snapshot uses
+  std::vector<bool> fused;   // compares emitted as their guard's flags
 
   x86::Mem slot(Ref r) const { return x86::qword_ptr(x86::rsp, 8 * r); }
   x86::Gp home(Ref r) const { return x86::Gpq(kAllocatable[reg[r]]); }
@@ -95,6 +97,21 @@ struct Gen {
   bool int_binop(const Ins& in, Ref i) {
     bool w32 = in.t == CT::i32 || in.t == CT::u32;
     ld(x86::rax, in.a);
+    if (in_reg(in.b) && in.op != IrOp::mul) {  // the register operand directly
+      x86::Gp B = w32 ? x86::Gp(home(in.b).r32()) : x86::Gp(home(in.b));
+      x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax);
+      switch (in.op) {
+        case IrOp::add: a.add(A, B); break;
+        case IrOp::sub: a.sub(A, B); break;
+        case IrOp::band: a.and_(x86::rax, home(in.b)); st(i); return true;
+        case IrOp::bor: a.or_(x86::rax, home(in.b)); st(i); return true;
+        case IrOp::bxor: a.xor_(x86::rax, home(in.b)); st(i); return true;
+        default: return false;
+      }
+      fix32(in.t);
+      st(i);
+      return true;
+    }
     ld(x86::rcx, in.b);
     x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx);
     switch (in.op) {
@@ -227,12 +244,63 @@ struct Gen {
     call((const void*)&atomic_call);
     st(i);
   }
+  // cmp rax, b with b as an immediate, its register or its slot.
+  void cmp_rax(Ref b) {
+    if (t.is_const(b) && t.ins[b].k == (int32_t)t.ins[b].k) a.cmp(x86::rax, Imm(t.ins[b].k));
+    else if (in_reg(b)) a.cmp(x86::rax, home(b));
+    else if (!t.is_const(b)) a.cmp(x86::rax, slot(b));
+    else {
+      ld(x86::rcx, b);
+      a.cmp(x86::rax, x86::rcx);
+    }
+  }
+  // May the compare at i become the flags of the guard right after it?
+  // (Its only use, and no float ==/!= which need two flags.)
+  bool fusible(Ref i) {
+    const Ins& c = t.ins[i];
+    if (uses[i] != 1 || (is_float(c.t) && (c.op == IrOp::eq || c.op == IrOp::ne))) return false;
+    for (Ref j = i + 1; j < (Ref)t.ins.size(); j++) {
+      const Ins& g = t.ins[j];
+      if (!g.live || g.op == IrOp::kval) continue;
+      return (g.op == IrOp::guard_nz || g.op == IrOp::guard_z) && g.a == i;
+    }
+    return false;
+  }
+  // A guard on a fused compare: compare, then leave when it does not hold.
+  void fused_guard(const Ins& g, const Ins& c) {
+    Label exit = exits[g.snap];
+    bool want = g.op == IrOp::guard_nz;  // the compare must be true to stay
+    using CC = x86::CondCode;
+    CC stay;
+    if (is_float(c.t)) {
+      bool s = c.t == CT::f32;
+      ldx(x86::xmm0, c.a, c.t);
+      ldx(x86::xmm1, c.b, c.t);
+      s ? a.ucomiss(x86::xmm1, x86::xmm0) : a.ucomisd(x86::xmm1, x86::xmm0);
+      stay = c.op == IrOp::lt ? CC::kA : CC::kAE;  // false when unordered
+    } else {
+      ld(x86::rax, c.a);
+      cmp_rax(c.b);
+      bool sg = is_signed(c.t);
+      switch (c.op) {
+        case IrOp::lt: stay = sg ? CC::kL : CC::kB; break;
+        case IrOp::le: stay = sg ? CC::kLE : CC::kBE; break;
+        case IrOp::eq: stay = CC::kE; break;
+        default: stay = CC::kNE; break;
+      }
+    }
+    a.j(want ? x86::negateCond(stay) : stay, exit);
+  }
+
   void guard(const Ins& in) {
     Label exit = exits[in.snap];
+    if (in.a >= 0 && fused[in.a]) {
+      fused_guard(in, t.ins[in.a]);
+      return;
+    }
     ld(x86::rax, in.a);
     if (in.op == IrOp::guard_ult) {
-      ld(x86::rcx, in.b);
-      a.cmp(x86::rax, x86::rcx);
+      cmp_rax(in.b);
       a.jae(exit);
     } else {
       a.test(x86::rax, x86::rax);
@@ -282,6 +350,15 @@ struct Gen {
   }
 
   std::string body(Label epilogue) {
+    uses.assign(t.ins.size(), 0);
+    fused.assign(t.ins.size(), false);
+    for (const Ins& in : t.ins) {
+      if (!in.live) continue;
+      for (Ref r : {in.a, in.b, in.c})
+        if (r >= 0) uses[r]++;
+      if (in.snap >= 0)
+        for (auto& [reg, ref] : t.snaps[in.snap].regs) uses[ref]++;
+    }
     Label top;
     std::vector<std::pair<Ref, Ref>> phis;
     for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
@@ -310,7 +387,10 @@ struct Gen {
         case IrOp::div:
           if (!is_float(in.t) || !float_binop(in, i)) call_eval(in, i);
           break;
-        case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: compare(in, i); break;
+        case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
+          if (fusible(i)) fused[i] = true;
+          else compare(in, i);
+          break;
         case IrOp::neg:
           ld(x86::rax, in.a);
           if (in.t == CT::f32) a.xor_(x86::eax, Imm(0x80000000u));
