@@ -69,7 +69,8 @@ class FunctionJit : public interp::LoopHook {
     }
     if (TraceFn f = s->fn.load(std::memory_order_acquire)) return f(R, &env);
     auto t0 = std::chrono::steady_clock::now();
-    Recording rec = record(fn, pc, R, env, p_);
+    if (!live_) live_ = std::make_unique<Liveness>(fn);
+    Recording rec = record(fn, pc, R, env, p_, live_.get());
     if (!rec.ok) {
       s->attempts++;
       if (s->attempts >= p_.tryagain) s->blacklisted = true;
@@ -109,6 +110,7 @@ class FunctionJit : public interp::LoopHook {
   const bc::Function& fn_;
   const Params& p_;
   std::vector<std::unique_ptr<LoopSlot>> slots_;
+  std::unique_ptr<Liveness> live_;  // computed when the first loop gets hot (under mu_)
   std::mutex mu_;
 };
 

@@ -98,7 +98,7 @@ Ref Emitter::raw(IrOp op, Ref a, Ref b) {
   return (Ref)t_.ins.size() - 1;
 }
 
-void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs) {
+void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& live) {
   const Ref n1 = (Ref)t.ins.size();
   auto is_sload_of = [&](Ref r, size_t reg) {
     return r >= 0 && t.ins[r].op == IrOp::sload && t.ins[r].k == (int64_t)reg;
@@ -147,7 +147,8 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs) {
         std::vector<Ref> regs(end_regs);
         for (auto& [reg, ref] : s1.regs) regs[reg] = S(ref);
         for (size_t r = 0; r < regs.size(); r++)
-          if (regs[r] != kNoRef && !is_sload_of(regs[r], r)) s2.regs.push_back({(uint16_t)r, regs[r]});
+          if (regs[r] != kNoRef && !is_sload_of(regs[r], r) && (!live || live(s2.pc, (uint16_t)r)))
+            s2.regs.push_back({(uint16_t)r, regs[r]});
         e.guard(in.op, S(in.a), S(in.b), std::move(s2));
         break;
       }
@@ -169,16 +170,39 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs) {
 }
 
 void dce(Trace& t) {
-  for (auto& in : t.ins) in.live = false;
-  for (Ref i = (Ref)t.ins.size() - 1; i >= 0; i--) {
-    Ins& in = t.ins[i];
-    uint8_t f = kIrOps[(int)in.op].flags;
-    if ((f & (G | M)) || in.op == IrOp::phi || in.op == IrOp::loop) in.live = true;
-    if (!in.live) continue;
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0) t.ins[r].live = true;
-    if (in.snap >= 0)
-      for (auto& [reg, ref] : t.snaps[in.snap].regs) t.ins[ref].live = true;
+  // Roots: effects and guards. A phi is needed only while the loop reads its
+  // destination (an operand or a snapshot entry after `loop`), which is known
+  // only after a pass: iterate to a fixed point (phis are few).
+  std::vector<bool> phi_live(t.ins.size(), false);
+  for (;;) {
+    for (auto& in : t.ins) in.live = false;
+    for (Ref i = (Ref)t.ins.size() - 1; i >= 0; i--) {
+      Ins& in = t.ins[i];
+      uint8_t f = kIrOps[(int)in.op].flags;
+      if ((f & (G | M)) || in.op == IrOp::loop || (in.op == IrOp::phi && phi_live[i])) in.live = true;
+      if (!in.live) continue;
+      for (Ref r : {in.a, in.b, in.c})
+        if (r >= 0) t.ins[r].live = true;
+      if (in.snap >= 0)
+        for (auto& [reg, ref] : t.snaps[in.snap].regs) t.ins[ref].live = true;
+    }
+    if (t.loop_ref < 0) return;
+    std::vector<bool> read_in_loop(t.ins.size(), false);
+    for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live || in.op == IrOp::phi) continue;
+      for (Ref r : {in.a, in.b, in.c})
+        if (r >= 0) read_in_loop[r] = true;
+      if (in.snap >= 0)
+        for (auto& [reg, ref] : t.snaps[in.snap].regs) read_in_loop[ref] = true;
+    }
+    bool changed = false;
+    for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++)
+      if (t.ins[i].op == IrOp::phi && !phi_live[i] && read_in_loop[t.ins[i].a]) {
+        phi_live[i] = true;
+        changed = true;
+      }
+    if (!changed) return;
   }
 }
 

@@ -62,9 +62,12 @@ class Emitter {
 // its register, so whatever is invariant CSEs to the first copy and leaves the
 // loop; then phis for the registers carried around the loop. `end_regs` is
 // the register -> ref map at the end of the recorded iteration.
-void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs);
+// `live` (optional) says which registers a snapshot at a pc must hold.
+using LiveFn = std::function<bool(uint32_t pc, uint16_t reg)>;
+void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& live = nullptr);
 
-// Clears Ins::live of instructions nothing observable depends on.
+// Clears Ins::live of instructions nothing observable depends on, and of
+// phis whose destination the loop never reads.
 void dce(Trace& t);
 
 }  // namespace kiln::jit

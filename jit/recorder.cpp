@@ -61,12 +61,14 @@ struct Rec {
   uint64_t* R;
   const TraceEnv& env;
   const Params& p;
+  const Liveness* live;
   Recording out;
   Trace& t = out.trace;
   Emitter e{t};
   std::vector<Ref> map;  // register -> its current value's ref (kNoRef: untouched)
 
-  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp) : fn(f), R(r), env(en), p(pp) {
+  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp, const Liveness* lv)
+      : fn(f), R(r), env(en), p(pp), live(lv) {
     map.assign(fn.num_regs < 3 ? 3 : fn.num_regs, kNoRef);
   }
 
@@ -84,6 +86,7 @@ struct Rec {
     for (size_t r = 0; r < map.size(); r++) {
       Ref v = map[r];
       if (v == kNoRef || (t.ins[v].op == IrOp::sload && t.ins[v].k == (int64_t)r)) continue;
+      if (live && !live->live(pc, (uint16_t)r)) continue;
       s.regs.push_back({(uint16_t)r, v});
     }
     return s;
@@ -243,7 +246,8 @@ bool Rec::run(uint32_t head) {
   }
 closed:
   if (while_loop) R[code[head - 1].a]++;  // the `loop` op's counter, as the interpreter would
-  peel(t, e, map);
+  if (live) peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); });
+  else peel(t, e, map);
   dce(t);
   out.ok = true;
   out.resume_pc = head;
@@ -252,8 +256,9 @@ closed:
 
 }  // namespace
 
-Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p) {
-  Rec rec(fn, R, env, p);
+Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p,
+                 const Liveness* live) {
+  Rec rec(fn, R, env, p, live);
   rec.t.fn_name = fn.name;
   rec.t.head_pc = head;
   rec.run(head);

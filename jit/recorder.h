@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 
+#include "jit/liveness.h"
 #include "jit/params.h"
 #include "jit/trace.h"
 #include "vm/bytecode/function.h"
@@ -31,6 +32,8 @@ struct Recording {
 // Records the loop whose body starts at `head`. The frame R is advanced by
 // what was executed; on abort the interpreter resumes at resume_pc (which may
 // be an op that raises: recording never raises itself).
-Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p);
+// `live` prunes snapshots to the registers the interpreter may still read.
+Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p,
+                 const Liveness* live = nullptr);
 
 }  // namespace kiln::jit

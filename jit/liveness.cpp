@@ -1,0 +1,85 @@
+// Backward dataflow over the bytecode's control flow (liveness.h). Reads and
+// writes come from each op's operand modes; the few ops that touch registers
+// their modes do not name (fori/forl's end and counter, assert arguments) are
+// spelled out.
+#include "jit/liveness.h"
+
+namespace kiln::jit {
+
+using bc::Mode;
+using bc::Op;
+
+namespace {
+
+struct UseDef {
+  std::vector<uint16_t> use, def;
+  uint32_t succ[2] = {UINT32_MAX, UINT32_MAX};
+};
+
+UseDef use_def(const bc::Function& fn, uint32_t pc) {
+  const bc::Insn& I = fn.code[pc];
+  const bc::OpInfo& info = bc::kOpInfo[(int)I.op];
+  UseDef u;
+  auto mode = [&](Mode m, uint16_t r) {
+    if (m == Mode::reg || m == Mode::acc) u.use.push_back(r);
+    if (m == Mode::dst || m == Mode::acc) u.def.push_back(r);
+  };
+  mode(info.a, I.a);
+  if (!bc::mode_is_d(info.b)) {
+    mode(info.b, I.b);
+    mode(info.c, I.c);
+  }
+  u.succ[0] = pc + 1;
+  switch (I.op) {
+    case Op::jmp: u.succ[0] = (uint32_t)I.d(); break;
+    case Op::jz: case Op::jnz: u.succ[1] = (uint32_t)I.d(); break;
+    case Op::fori_i32: case Op::fori_i64:
+      u.use.push_back(I.a + 1);
+      u.succ[1] = (uint32_t)I.d();
+      break;
+    case Op::forl_i32: case Op::forl_i64:
+      u.use.push_back(I.a + 1);
+      u.use.push_back(I.a + 2);
+      u.succ[1] = (uint32_t)I.d();
+      break;
+    case Op::end: u.succ[0] = UINT32_MAX; break;
+    case Op::assert_:
+      if (I.d() >= 0 && (size_t)I.d() < fn.asserts.size())
+        for (uint16_t r : fn.asserts[I.d()].regs) u.use.push_back(r);
+      break;
+    default: break;
+  }
+  return u;
+}
+
+}  // namespace
+
+Liveness::Liveness(const bc::Function& fn) {
+  npc_ = (uint32_t)fn.code.size();
+  nreg_ = fn.num_regs < 3 ? 3 : fn.num_regs;
+  words_ = (nreg_ + 63) / 64;
+  if ((uint64_t)npc_ * words_ > (1u << 20)) return;  // too large: no pruning
+  std::vector<UseDef> ud(npc_);
+  for (uint32_t pc = 0; pc < npc_; pc++) ud[pc] = use_def(fn, pc);
+  bits_.assign((size_t)npc_ * words_, 0);
+  std::vector<uint64_t> out(words_);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t pc = npc_; pc-- > 0;) {
+      std::fill(out.begin(), out.end(), 0);
+      for (uint32_t s : ud[pc].succ)
+        if (s < npc_)
+          for (uint32_t w = 0; w < words_; w++) out[w] |= bits_[(size_t)s * words_ + w];
+      for (uint16_t r : ud[pc].def) out[r / 64] &= ~(1ull << (r % 64));
+      for (uint16_t r : ud[pc].use) out[r / 64] |= 1ull << (r % 64);
+      uint64_t* in = &bits_[(size_t)pc * words_];
+      for (uint32_t w = 0; w < words_; w++)
+        if (in[w] != out[w]) {
+          in[w] = out[w];
+          changed = true;
+        }
+    }
+  }
+}
+
+}  // namespace kiln::jit

@@ -1,0 +1,28 @@
+// Which interpreter registers each bytecode pc may still read (live-in), so
+// that snapshots hold only those: a register the interpreter overwrites
+// before reading needs no value at an exit, and a loop then carries fewer
+// values in phis. Computed from the operand modes in opcodes.h.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "vm/bytecode/function.h"
+
+namespace kiln::jit {
+
+class Liveness {
+ public:
+  // Empty (everything counts as live) when the function is too large for a
+  // bit matrix of pcs x registers.
+  explicit Liveness(const bc::Function& fn);
+  bool live(uint32_t pc, uint16_t reg) const {
+    if (bits_.empty() || pc >= npc_ || reg >= nreg_) return true;
+    return bits_[(size_t)pc * words_ + reg / 64] >> (reg % 64) & 1;
+  }
+
+ private:
+  uint32_t npc_ = 0, nreg_ = 0, words_ = 0;
+  std::vector<uint64_t> bits_;
+};
+
+}  // namespace kiln::jit
