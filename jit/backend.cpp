@@ -127,6 +127,49 @@ struct Gen {
     st(i);
     return true;
   }
+  // Integer division family inline (the guard before it ruled out b == 0):
+  // idiv/div, then Python's floor corrections, and x / -1 and x % -1
+  // without idiv's overflow trap (interp_ops.h's rules).
+  bool divide(const Ins& in, Ref i) {
+    bool w32 = in.t == CT::i32 || in.t == CT::u32, sg = is_signed(in.t);
+    x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx),
+            D = w32 ? x86::Gp(x86::edx) : x86::Gp(x86::rdx);
+    bool is_div = in.op == IrOp::div || in.op == IrOp::floordiv;
+    ld(x86::rax, in.a);
+    ld(x86::rcx, in.b);
+    Label done = a.newLabel(), normal = a.newLabel();
+    bool maybe_m1 = sg && !(t.is_const(in.b) && t.ins[in.b].k != -1);
+    if (maybe_m1) {
+      a.cmp(C, -1);
+      a.jne(normal);
+      if (is_div) a.neg(A);
+      else a.xor_(x86::eax, x86::eax);
+      a.jmp(done);
+      a.bind(normal);
+    }
+    if (sg) {
+      w32 ? a.cdq() : a.cqo();
+      a.idiv(D, A, C);
+    } else {
+      a.xor_(x86::edx, x86::edx);
+      a.div(D, A, C);
+    }
+    if (!is_div) a.mov(A, D);
+    if (sg && (in.op == IrOp::mod || in.op == IrOp::floordiv)) {
+      // The remainder is nonzero and its sign differs from b's: floor it.
+      a.test(D, D);
+      a.jz(done);
+      a.xor_(D, C);
+      a.jns(done);
+      if (in.op == IrOp::mod) a.add(A, C);
+      else a.sub(A, 1);
+    }
+    a.bind(done);
+    fix32(in.t);
+    st(i);
+    return true;
+  }
+
   bool float_binop(const Ins& in, Ref i) {
     bool s = in.t == CT::f32;
     ldx(x86::xmm0, in.a, in.t);
@@ -385,7 +428,10 @@ struct Gen {
           if (is_float(in.t) ? !float_binop(in, i) : !int_binop(in, i)) call_eval(in, i);
           break;
         case IrOp::div:
-          if (!is_float(in.t) || !float_binop(in, i)) call_eval(in, i);
+          if (is_float(in.t) ? !float_binop(in, i) : !divide(in, i)) call_eval(in, i);
+          break;
+        case IrOp::floordiv: case IrOp::mod: case IrOp::raw_mod:
+          if (is_float(in.t) || !divide(in, i)) call_eval(in, i);
           break;
         case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
           if (fusible(i)) fused[i] = true;

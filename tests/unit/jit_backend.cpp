@@ -97,3 +97,46 @@ TEST_CASE("jit backend: a bounds guard exits at its own pc before the store") {
   CHECK(data[9] == 9.0f);
   CHECK(data[10] == 0.0f);
 }
+
+// acc = acc * 31 + (i OP d) for i in [lo, hi), d a constant or register r2:
+// the inline division code against eval_pure (the interpreter's templates).
+// Signed types only: the index's i64 register is also a valid i32 register
+// while it stays in i32's range.
+static void check_divide(IrOp op, CT ct, int64_t lo, int64_t hi, int64_t d, bool d_const) {
+  Trace t;
+  Emitter e(t);
+  std::vector<Ref> regs(4, kNoRef);
+  Ref i = sload(e, 0);
+  Ref q = e.emit(op, ct, i, d_const ? e.kval((uint64_t)d) : sload(e, 2));
+  Ref acc = e.emit(IrOp::add, CT::i64, e.emit(IrOp::mul, CT::i64, sload(e, 3), e.kval(31)), q);
+  regs[3] = acc;
+  Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
+  regs[0] = next;
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{7, {{0, next}, {3, acc}}});
+  peel(t, e, regs);
+  dce(t);
+  Compiled c;
+  REQUIRE(compile_trace(t, rt, c) == "");
+  uint64_t want = 0;
+  for (int64_t x = lo; x < hi; x++) {
+    uint64_t r;
+    REQUIRE(eval_pure(op, ct, 0, (uint64_t)x, (uint64_t)d, 0, r));
+    want = want * 31 + r;
+  }
+  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, (uint64_t)d, 0};
+  TraceEnv env;
+  CHECK(c.fn(R, &env) == 7);
+  CHECK(R[3] == want);
+}
+
+TEST_CASE("jit backend: inline integer division matches the interpreter (signs, -1, INT_MIN)") {
+  for (IrOp op : {IrOp::div, IrOp::floordiv, IrOp::mod, IrOp::raw_mod})
+    for (int64_t d : {-7, -1, 1, 3, 1000}) {
+      check_divide(op, CT::i64, -50, 50, d, true);
+      check_divide(op, CT::i64, -50, 50, d, false);
+      check_divide(op, CT::i64, INT64_MIN, INT64_MIN + 3, d, false);
+      check_divide(op, CT::i32, -50, 50, d, true);
+      check_divide(op, CT::i32, -50, 50, d, false);
+      check_divide(op, CT::i32, INT32_MIN, INT32_MIN + 3, d, false);
+    }
+}
