@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/jit.h"
 #include "vm/host/host.h"
 
 #ifndef KILN_VERSION
@@ -35,6 +36,8 @@ const char* kUsage =
     "      --engine=NAME         CPU engine: interp (default; also $KILN_ENGINE)\n"
     "  kiln dis FILE [KERNEL]    run FILE, then print the IR and the bytecode (with\n"
     "                            source lines) of every kernel it compiled, or of KERNEL\n"
+    "      --trace               run on the JIT with every loop hot at once and also\n"
+    "                            print each trace: IR, snapshots and machine code\n"
     "  kiln --version            print the version\n"
     "  kiln --help               print this help\n"
     "\n"
@@ -132,8 +135,18 @@ int cmd_run(int argc, char** argv) {
 }
 
 int cmd_dis(int argc, char** argv) {
+  // --trace: the JIT records every loop on its first back edge (unless
+  // $KILN_JIT says otherwise) and keeps its traces for the listing.
+  bool trace = false;
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; i++) {
+    if (std::strcmp(argv[i], "--trace") == 0) trace = true;
+    else rest.push_back(argv[i]);
+  }
+  argc = (int)rest.size();
+  argv = rest.data();
   if (argc < 1 || argc > 2) {
-    std::fputs("usage: kiln dis FILE [KERNEL]\n", stderr);
+    std::fputs("usage: kiln dis [--trace] FILE [KERNEL]\n", stderr);
     return 2;
   }
   RunArgs ra;
@@ -143,6 +156,11 @@ int cmd_dis(int argc, char** argv) {
   std::unique_ptr<kiln::Host> host;
   // The program's own output goes to stderr so that stdout is the listing.
   ra.opts.out = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); };
+  if (trace) {
+    ra.opts.engine = "jit";
+    setenv("KILN_JIT", "hotloop=1", 0);
+    kiln::jit::keep_traces(true);
+  }
   int status = run_program(ra, nullptr, &host);
   if (!host) return status;
   bool found = false;
@@ -152,6 +170,7 @@ int cmd_dis(int argc, char** argv) {
     std::printf("=== kernel %s: IR ===\n%s\n=== kernel %s: bytecode ===\n%s\n", k.name.c_str(), k.ir.c_str(),
                 k.name.c_str(), k.bytecode.c_str());
   }
+  if (trace && found) std::printf("=== traces ===\n%s", kiln::jit::trace_report().c_str());
   if (!found) {
     if (!only.empty())
       std::fprintf(stderr, "kiln dis: no kernel named '%s' was compiled while running %s\n", only.c_str(), ra.file.c_str());
