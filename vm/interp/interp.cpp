@@ -94,7 +94,7 @@ template <class S> inline void store(uint64_t addr, S v) {
 
 }  // namespace
 
-void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end) {
+void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook) {
   // The frame: registers on the C stack when they fit. Zeroed so that a
   // debugger (or a bug) never sees another call's values.
   constexpr uint32_t kLocal = 128;
@@ -118,6 +118,7 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   const uint64_t* const K = fn.consts.data();
   const Insn* ip = code;
   Insn I;
+  const int64_t hotloop = hook ? hook->hotloop : INT64_MAX;
 
   static const void* const kLabels[kNumOps] = {
 #define KILN_LABEL(name, a, b, c) &&L_##name,
@@ -327,7 +328,10 @@ L_forl_i32: {
   int32_t i = (int32_t)((uint32_t)R[I.a] + 1u);
   R[I.a] = (uint64_t)(int64_t)i;
   R[I.a + 2]++;
-  if (i < (int32_t)R[I.a + 1]) ip = code + I.d();
+  if (i < (int32_t)R[I.a + 1]) {
+    ip = code + I.d();
+    if ((int64_t)R[I.a + 2] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
+  }
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
@@ -336,12 +340,16 @@ L_forl_i64: {
   int64_t i = (int64_t)(R[I.a] + 1);
   R[I.a] = (uint64_t)i;
   R[I.a + 2]++;
-  if (i < (int64_t)R[I.a + 1]) ip = code + I.d();
+  if (i < (int64_t)R[I.a + 1]) {
+    ip = code + I.d();
+    if ((int64_t)R[I.a + 2] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
+  }
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
 L_loop:
   R[I.a]++;
+  if ((int64_t)R[I.a] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)(ip - code), R, ctx);
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 L_end: return;
