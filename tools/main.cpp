@@ -1,7 +1,9 @@
-// The `kiln` executable: run a program, disassemble its kernels.
+// The `kiln` executable: run a program, disassemble its kernels, or start
+// the interactive REPL (repl.cpp).
 //
 //   kiln run FILE [ARGS...] [--print-ir] [--debug] [--engine=NAME]
 //   kiln dis FILE [KERNEL]
+//   kiln repl [--print-ir] [--debug] [--engine=NAME]    (also: `kiln` on a terminal)
 //   kiln --version | --help
 //
 // Exit status: 0 on success, 1 on a user error (message on stderr), the code
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "jit/jit.h"
+#include "tools/repl.h"
 #include "vm/host/host.h"
 
 #ifndef KILN_VERSION
@@ -29,6 +32,15 @@ const char* kUsage =
     "kiln " KILN_VERSION " - a VM for Taichi-dialect Python kernels\n"
     "\n"
     "usage:\n"
+    "  kiln                      on a terminal: the interactive REPL (as `kiln repl`);\n"
+    "                            with a program on stdin: runs it (as `kiln run -`)\n"
+    "  kiln repl                 the interactive REPL: >>> and ... prompts, blocks closed\n"
+    "                            by a blank line, expression values echoed, line editing,\n"
+    "                            history in ~/.kiln_history, TAB completion, Ctrl-C stops\n"
+    "                            a running kernel; :help lists its commands (:ir, :bc,\n"
+    "                            :time, :fields, :load, :reset, :quit). Input that is not\n"
+    "                            a terminal is read without prompts. Takes --print-ir,\n"
+    "                            --debug and --engine=NAME like run\n"
     "  kiln run FILE [ARGS...]   run a program; ARGS become sys.argv[1:]\n"
     "      --print-ir            print each kernel's IR to stderr as it compiles\n"
     "                            (same as ti.init(print_ir=True))\n"
@@ -134,6 +146,24 @@ int cmd_run(int argc, char** argv) {
   return run_program(ra);
 }
 
+int cmd_repl(int argc, char** argv) {
+  kiln::HostOptions opts;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--print-ir") opts.force_print_ir = true;
+    else if (a == "--debug") opts.force_debug = true;
+    else if (a.rfind("--engine=", 0) == 0) opts.engine = a.substr(9);
+    else {
+      std::fprintf(stderr, "kiln repl: unknown argument '%s' (see kiln --help)\n", a.c_str());
+      return 2;
+    }
+  }
+  if (opts.engine.empty())
+    if (const char* e = std::getenv("KILN_ENGINE")) opts.engine = e;
+  opts.argv = {""};  // sys.argv of Python's interactive mode
+  return kiln::repl::run(std::move(opts));
+}
+
 int cmd_dis(int argc, char** argv) {
   // --trace: the JIT records every loop on its first back edge (unless
   // $KILN_JIT says otherwise) and keeps its traces for the listing.
@@ -185,8 +215,8 @@ int cmd_dis(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    // No arguments: a program on a pipe runs like `kiln run -`; the
-    // interactive REPL arrives with its own issue.
+    // No arguments: a program on a pipe runs like `kiln run -` (as
+    // `python3 < prog.py` does); a terminal gets the REPL.
     if (!isatty(0)) {
       RunArgs ra;
       ra.file = "-";
@@ -194,8 +224,7 @@ int main(int argc, char** argv) {
       if (const char* e = std::getenv("KILN_ENGINE")) ra.opts.engine = e;
       return run_program(ra);
     }
-    std::fputs(kUsage, stdout);
-    return 0;
+    return cmd_repl(0, nullptr);
   }
   std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -208,6 +237,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "run") return cmd_run(argc - 2, argv + 2);
   if (cmd == "dis") return cmd_dis(argc - 2, argv + 2);
+  if (cmd == "repl") return cmd_repl(argc - 2, argv + 2);
   std::fprintf(stderr, "kiln: unknown command '%s' (see kiln --help)\n", cmd.c_str());
   return 2;
 }

@@ -12,6 +12,7 @@
 //   repr.cpp        repr()/str()/format()
 //   builtins.cpp, methods_*.cpp, exceptions.cpp, module_*.cpp
 #pragma once
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -138,6 +139,13 @@ class Evaluator {
     const char* here = (const char*)__builtin_frame_address(0);
     if (stack_base && stack_base > here && (size_t)(stack_base - here) > stack_budget)
       raise("RecursionError", "maximum recursion depth exceeded", loc);
+  }
+  // Ctrl-C: set by kiln::request_interrupt (from a SIGINT handler); host
+  // for/while loops poll it each iteration and raise KeyboardInterrupt once.
+  std::atomic<bool> interrupt_requested{false};
+  void check_interrupt(SourceLoc loc) {
+    if (interrupt_requested.load(std::memory_order_relaxed) && interrupt_requested.exchange(false))
+      raise("KeyboardInterrupt", "interrupted (Ctrl-C)", loc);
   }
   std::vector<const Object*> repr_active;    // containers being repr'd (prints [...] on cycles)
   Frame& frame() { return frames.back(); }

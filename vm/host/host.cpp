@@ -121,7 +121,42 @@ void run(Host& h, const std::string& path, std::string text, bool interactive) {
 }  // namespace
 
 void run_source(Host& h, const std::string& path, std::string text) { run(h, path, std::move(text), false); }
-void run_interactive(Host& h, const std::string& name, std::string text) { run(h, name, std::move(text), true); }
+
+void run_interactive(Host& h, const std::string& name, std::string text) {
+  struct Note {
+    Host& h;
+    ~Note() { note_redefinitions(h); }
+  } note{h};
+  run(h, name, std::move(text), true);
+}
+
+void note_redefinitions(Host& h) {
+  host::Evaluator& ev = *h.ev;
+  std::map<std::string, std::shared_ptr<void>> now;
+  for (auto& [name, v] : ev.main_env->vars)
+    if (v.kind == host::Kind::Host || v.kind == host::Kind::Class) now[name] = v.obj;
+  bool changed = false;
+  for (auto& [name, obj] : h.definitions) {
+    auto it = now.find(name);
+    if (it == now.end() || it->second != obj) changed = true;
+  }
+  // The old objects stay referenced until here, so a new one cannot have
+  // reused an old one's address (the cache keys kernels by address).
+  if (changed && ev.ti) ev.ti->cache.clear();
+  h.definitions = std::move(now);
+}
+
+void request_interrupt(Host& h) noexcept {
+  if (!h.ev) return;
+  h.ev->interrupt_requested.store(true, std::memory_order_relaxed);
+  if (h.ev->ti)
+    if (Program* p = h.ev->ti->program.get()) p->interrupt_requested.store(true, std::memory_order_relaxed);
+}
+
+void clear_interrupt(Host& h) {
+  h.ev->interrupt_requested.store(false);
+  if (h.ev->ti && h.ev->ti->program) h.ev->ti->program->interrupt_requested.store(false);
+}
 
 const std::vector<KernelDump>& compiled_kernels(const Host& h) { return host::ti_kernel_dumps(*h.ev); }
 

@@ -16,6 +16,7 @@
 // default stderr, after flushing stdout).
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +44,9 @@ struct HostOptions {
 struct Host {
   HostOptions options;
   std::unique_ptr<host::Evaluator> ev;
+  // Interactive runs: the kernel, func, field and class objects that globals
+  // named after the last run, to notice redefinitions (see run_interactive).
+  std::map<std::string, std::shared_ptr<void>> definitions;
   Host();
   ~Host();
 };
@@ -66,8 +70,24 @@ void run_source(Host& h, const std::string& path, std::string text);
 
 // As run_source, for the REPL: after each top-level expression statement
 // whose value is not None, writes repr(value) + "\n" to out (as Python's
-// interactive mode does).
+// interactive mode does). Afterwards (also when it throws) applies
+// note_redefinitions.
 void run_interactive(Host& h, const std::string& name, std::string text);
+
+// If a global that named a kernel, ti.func, field or class (any Kiln object or
+// class) now names something else, drops every compiled kernel, so that the
+// next call of each recompiles against the new definitions. (Globals are
+// compile-time constants captured at a kernel's first compilation; in a
+// session the user expects a redefinition to take effect.) Plain values
+// (`N = 20`) keep Taichi's capture-at-first-compile rule.
+void note_redefinitions(Host& h);
+
+// Asks running code to stop: kernels at their next loop back-edge, host
+// for/while loops at their next iteration, with KeyboardInterrupt.
+// Async-signal-safe (atomic stores only): meant for a SIGINT handler.
+void request_interrupt(Host& h) noexcept;
+// Forgets a pending request (call before running the next input).
+void clear_interrupt(Host& h);
 
 // Every kernel compiled so far, in compilation order (for `kiln dis`).
 struct KernelDump {
