@@ -36,6 +36,7 @@ void report(const std::string& s) {
 
 struct LoopSlot {
   std::atomic<TraceFn> fn{nullptr};
+  std::atomic<int64_t> hits{0};  // back edges seen while the function's threshold is 1
   uint16_t counter = 0;
   int attempts = 0;
   std::atomic<bool> blacklisted{false};
@@ -62,6 +63,9 @@ class FunctionJit : public interp::LoopHook {
       R[s->counter] = (uint64_t)(INT64_MIN / 2);
       return pc;
     }
+    // Once the function has a trace every back edge reaches here: count this
+    // loop's back edges across its instances until it is hot itself.
+    if (hotloop.load(std::memory_order_relaxed) == 1 && s->hits.fetch_add(1) + 1 < p_.hotloop) return pc;
     std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
     if (!lock.owns_lock()) {  // another thread is recording: keep interpreting a while
       R[s->counter] = (uint64_t)(p_.hotloop - p_.backoff);
@@ -98,6 +102,7 @@ class FunctionJit : public interp::LoopHook {
     if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
     if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
     s->fn.store(c.fn, std::memory_order_release);
+    hotloop.store(1, std::memory_order_relaxed);
     return c.fn(R, &env);
   }
 

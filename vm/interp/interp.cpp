@@ -118,7 +118,10 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   const uint64_t* const K = fn.consts.data();
   const Insn* ip = code;
   Insn I;
-  const int64_t hotloop = hook ? hook->hotloop : INT64_MAX;
+  // Re-read at every check: the JIT lowers a hook's threshold once the
+  // function has a trace, so later loop instances enter it at once.
+  static const std::atomic<int64_t> kNeverHot{INT64_MAX};
+  const std::atomic<int64_t>* const hot = hook ? &hook->hotloop : &kNeverHot;
 
   static const void* const kLabels[kNumOps] = {
 #define KILN_LABEL(name, a, b, c) &&L_##name,
@@ -330,7 +333,7 @@ L_forl_i32: {
   R[I.a + 2]++;
   if (i < (int32_t)R[I.a + 1]) {
     ip = code + I.d();
-    if ((int64_t)R[I.a + 2] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
+    if ((int64_t)R[I.a + 2] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
   }
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
@@ -342,14 +345,14 @@ L_forl_i64: {
   R[I.a + 2]++;
   if (i < (int64_t)R[I.a + 1]) {
     ip = code + I.d();
-    if ((int64_t)R[I.a + 2] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
+    if ((int64_t)R[I.a + 2] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
   }
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 }
 L_loop:
   R[I.a]++;
-  if ((int64_t)R[I.a] >= hotloop) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)(ip - code), R, ctx);
+  if ((int64_t)R[I.a] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)(ip - code), R, ctx);
   if (stop.load(std::memory_order_relaxed)) goto interrupted;
   NEXT();
 L_end: return;

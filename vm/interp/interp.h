@@ -2,6 +2,7 @@
 // "interp". It keeps no global mutable state: each call gets its own frame,
 // so many threads may run one task Function at once.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -20,10 +21,11 @@ namespace interp {
 // `hotloop` calls hot() with the pc the interpreter would run next (the loop
 // body's first instruction) and the live frame. The hook may record, compile
 // or run a trace, which advances the frame; it returns the pc to continue at.
-// It may also lower the counter register to back off. Without a hook the
-// check is one compare per back edge.
+// It may also lower the counter register to back off, or lower `hotloop`
+// itself (read at every check). Without a hook the check is one compare per
+// back edge.
 struct LoopHook {
-  int64_t hotloop = INT64_MAX;
+  std::atomic<int64_t> hotloop{INT64_MAX};
   virtual ~LoopHook() = default;
   virtual uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) = 0;
 };
