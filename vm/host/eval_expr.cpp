@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_compound.h"
 #include "vm/support/format.h"
 
 namespace kiln::host {
@@ -233,12 +234,20 @@ Value Evaluator::eval(const ast::Expr* e, Env& env) {
     case ExprKind::Compare: {
       auto* c = e->as<ast::Compare>();
       Value left = eval(c->left, env);
+      Value last = Value::boolean(true);
       for (size_t k = 0; k < c->ops.size(); k++) {
         Value right = eval(c->comparators[k], env);
-        if (!compare(c->ops[k], left, right, e->loc)) return Value::boolean(false);
+        // Host matrices compare elementwise and give a matrix (numpy's rule).
+        if ((left.kind == Kind::Host || right.kind == Kind::Host) &&
+            host_rich_compare(*this, c->ops[k], left, right, e->loc, last)) {
+          if (!truthy(last, e->loc)) return last;
+        } else {
+          if (!compare(c->ops[k], left, right, e->loc)) return Value::boolean(false);
+          last = Value::boolean(true);
+        }
         left = std::move(right);
       }
-      return Value::boolean(true);
+      return last;
     }
     case ExprKind::Call: return eval_call(*this, e->as<ast::Call>(), env);
     case ExprKind::Attribute: {

@@ -103,7 +103,6 @@ static Flow exec_for(Evaluator& ev, const ast::For* f, Env& env) {
   Flow result = Flow::Normal;
   bool broke = false;
   auto body = [&](const Value& item) {
-    ev.check_interrupt(f->loc);
     ev.assign(f->target, item, env);
     Flow fl = ev.exec_block(f->body, env);
     if (fl == Flow::Break) { broke = true; return false; }
@@ -132,7 +131,6 @@ static Flow exec_for(Evaluator& ev, const ast::For* f, Env& env) {
 
 static Flow exec_while(Evaluator& ev, const ast::While* w, Env& env) {
   while (ev.truthy(ev.eval(w->test, env), w->test->loc)) {
-    ev.check_interrupt(w->loc);
     Flow fl = ev.exec_block(w->body, env);
     if (fl == Flow::Break) return Flow::Normal;
     if (fl == Flow::Return) return fl;
@@ -329,6 +327,13 @@ Flow Evaluator::exec(const ast::Stmt* s, Env& env) {
       case StmtKind::AnnAssign: {
         auto* a = s->as<ast::AnnAssign>();
         if (a->value) assign(a->target, eval(a->value, env), env);
+        // A class body records `name: T` in __annotations__, as Python does
+        // (@ti.dataclass reads its members from there, in order).
+        if (env.type == Env::Type::Class && a->target->kind == ast::ExprKind::Name) {
+          Value& ann = env.vars["__annotations__"];
+          if (ann.kind != Kind::Dict) ann = make_dict();
+          ann.as<DictObj>()->set(Value::str(a->target->as<ast::Name>()->id), eval(a->annotation, env), a->loc);
+        }
         return Flow::Normal;
       }
       case StmtKind::If: {

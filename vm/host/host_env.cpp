@@ -3,6 +3,7 @@
 // closure Env, passed as StaticValue handles), and host values become
 // StaticValues: compile-time constants captured at first compilation.
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 
@@ -48,6 +49,7 @@ StaticValue to_static(Evaluator& ev, const Value& v) {
     case Kind::Host: {
       HostObj* h = v.as<HostObj>();
       if (auto* d = dynamic_cast<DTypeObj*>(h)) return StaticValue::of_dtype(d->prim);
+      if (compound_to_static(ev, v, s)) return s;
       if (dynamic_cast<TemplateObj*>(h)) return StaticValue::of_builtin("ti.template");
       if (auto* f = dynamic_cast<FieldObj*>(h)) {
         s.kind = K::field;
@@ -91,16 +93,29 @@ static Value from_static(Evaluator& ev, const StaticValue& s) {
       for (auto& e : s.elems) items.push_back(from_static(ev, e));
       return make_tuple(std::move(items));
     }
-    case K::dtype: return Value::of(std::make_shared<DTypeObj>(s.prim));
+    case K::dtype:
+      if (s.rows > 0 && s.handle) break;  // a vector/matrix type: its host object
+      return Value::of(std::make_shared<DTypeObj>(s.prim));
     case K::builtin: {
       if (s.s.rfind("ti.", 0) == 0) {
-        Value ti = ev.import_module("taichi", {});
-        return ev.get_attr(ti, s.s.substr(3), {});
+        Value v = ev.import_module("taichi", {});
+        // dotted names ("ti.Matrix.identity") walk attributes
+        for (size_t b = 3, e; b <= s.s.size(); b = e + 1) {
+          e = s.s.find('.', b);
+          if (e == std::string::npos) e = s.s.size();
+          v = ev.get_attr(v, s.s.substr(b, e - b), {});
+        }
+        return v;
       }
       auto it = ev.builtins.find(s.s);
       if (it != ev.builtins.end()) return it->second;
       raise("NameError", "name '" + s.s + "' is not defined");
     }
+    case K::matrix:
+    case K::matrix_field:
+    case K::struct_type:
+    case K::struct_value:
+    case K::struct_field:
     case K::field:
     case K::module:
     case K::object:
@@ -120,6 +135,12 @@ static Value from_static(Evaluator& ev, const StaticValue& s) {
       }
       break;
     }
+  }
+  if (s.handle) {  // vector/matrix types
+    Value v;
+    v.obj = std::static_pointer_cast<Object>(s.handle);
+    v.kind = v.obj->kind;
+    return v;
   }
   raise("TypeError", "this compile-time value cannot be passed to host code");
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 #include "jit/jit.h"
@@ -181,6 +182,7 @@ static Value make_ti(Evaluator& ev) {
     return true;
   };
   install_ti_intrinsics(ev, *m);
+  install_ti_compound(ev, *m);
   ev.ti->module = Value::of(m);
   return ev.ti->module;
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 
@@ -259,10 +260,11 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
       Value offset;
       a.take_kw("offset", offset);
       no_kwargs(a, "place");
+      // A vector/matrix/struct field places all of its components here (AoS).
       for (auto& v : a.pos) {
-        auto* f = v.kind == Kind::Host ? dynamic_cast<FieldObj*>(v.as<HostObj>()) : nullptr;
-        if (!f) raise("TypeError", "place() takes fields, not '" + ev.type_name(v) + "'", a.loc);
-        me->ti->program->place(me->node, &f->checked(a.loc), a.loc);
+        std::vector<FieldInfo*> comps;
+        if (!field_components(v, a.loc, comps)) raise("TypeError", "place() takes fields, not '" + ev.type_name(v) + "'", a.loc);
+        for (auto* f : comps) me->ti->program->place(me->node, f, a.loc);
       }
       return self;
     });
@@ -297,6 +299,7 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
 
 void name_field_if_unnamed(const Value& v, const std::string& name) {
   if (v.kind != Kind::Host) return;
+  name_compound_field(v, name);
   auto* f = dynamic_cast<FieldObj*>(v.as<HostObj>());
   if (f && f->info && f->info->name.empty()) f->info->name = name;
 }

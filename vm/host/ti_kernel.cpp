@@ -8,6 +8,7 @@
 
 #include "vm/frontend/frontend.h"
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 #include "vm/ir/passes/passes.h"
@@ -126,6 +127,11 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
       specs[k].kind = frontend::ArgSpec::Kind::template_;
       specs[k].value = to_static(ev, vals[k]);
       key += "T" + identity(vals[k]) + "|";
+    } else if (is_compound_type(ann)) {
+      // vectors, matrices and structs by value: flattened into slots at launch
+      specs[k].kind = frontend::ArgSpec::Kind::compound;
+      specs[k].type = to_static(ev, ann);
+      key += "C" + type_key(ev, ann) + "|";
     } else if (ann.is_none()) {
       raise("TypeError", "parameter '" + p->name + "' of kernel '" + fn.name +
                              "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", p->loc);
@@ -155,13 +161,12 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     entry->arg_slot = lk.arg_slot;
     entry->arg_prims = prims;
     entry->rets = lk.rets;
+    entry->ret_types = lk.ret_types;
+    entry->ret_is_tuple = lk.ret_is_tuple;
     entry->num_args = (int)lk.kernel->args.size();
     entry->num_global_temps = lk.kernel->num_global_temps;
     for (size_t k = 0; k < np; k++)
       if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k]);
-    // The key names this kernel object by address: keeping it alive stops a
-    // later kernel (a redefinition) from reusing the address and the entry.
-    entry->keep_alive.push_back(self);
     ti.dumps.push_back(KernelDump{fn.qualname, ir_text, entry->code->disassemble()});
     it = ti.cache.emplace(key, std::move(entry)).first;
   }
@@ -175,6 +180,13 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   for (size_t k = 0; k < np; k++) {
     int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
     if (slot < 0) continue;
+    if (specs[k].kind == frontend::ArgSpec::Kind::compound) {
+      std::vector<ConstVal> parts;
+      flatten_arg(ev, annotations[k], vals[k], parts, a.loc);
+      for (size_t i = 0; i < parts.size() && (size_t)slot + i < ctx.args.size(); i++)
+        ctx.args[(size_t)slot + i] = prim_is_float(parts[i].prim) ? const_to_bits(parts[i]) : parts[i].u;
+      continue;
+    }
     Prim p = ce.arg_prims[k];
     ConstVal c = to_const(ev, vals[k], p, a.loc);
     // ints sign/zero-extended in the slot; floats as their bits (f32 in the low 4 bytes)
@@ -185,11 +197,23 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   ctx.temps.assign((size_t)ce.num_global_temps, 0);
   ce.code->launch(ctx);
 
-  std::vector<Value> rets;
+  std::vector<ConstVal> slots;
   for (size_t k = 0; k < ce.rets.size(); k++) {
     Prim p = ce.rets[k].prim;
-    rets.push_back(from_const(const_from_bits(p, ctx.rets[k] & width_mask(p))));
+    slots.push_back(const_from_bits(p, ctx.rets[k] & width_mask(p)));
   }
+  // Vectors, matrices, structs and tuples are rebuilt from their flattened slots.
+  bool compound = ce.ret_is_tuple;
+  for (auto& t : ce.ret_types) compound |= t.kind != frontend::StaticValue::Kind::dtype || t.rows > 0;
+  if (compound) {
+    size_t pos = 0;
+    std::vector<Value> parts;
+    for (auto& t : ce.ret_types) parts.push_back(rebuild_value(ev, t, slots, pos));
+    if (ce.ret_is_tuple) return make_tuple(std::move(parts));
+    return parts.empty() ? Value() : parts[0];
+  }
+  std::vector<Value> rets;
+  for (auto& c : slots) rets.push_back(from_const(c));
   if (rets.empty()) return Value();
   if (rets.size() == 1) return rets[0];
   return make_tuple(std::move(rets));

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 
@@ -198,39 +200,44 @@ struct ArrayPrinter {
 
 }  // namespace
 
-std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
-  FieldInfo& info = f.checked(loc);
-  Program& prog = *f.ti->program;
+std::string ndarray_str(Evaluator& ev, const std::vector<int64_t>& shape, Prim dtype,
+                        const std::function<Value(int64_t)>& get) {
   int64_t total = 1;
-  for (auto n : info.shape) total *= n;
+  for (auto n : shape) total *= n;
   bool summarize = total > kThreshold;
   // The elements that will be shown (all, or the edges of each axis).
-  std::vector<int64_t> idx(info.shape.size(), 0);
+  std::vector<int64_t> idx(shape.size(), 0);
   auto shown = [&](const std::vector<int64_t>& at) {
     if (!summarize) return true;
     for (size_t d = 0; d < at.size(); d++)
-      if (2 * kEdge < info.shape[d] && at[d] >= kEdge && at[d] < info.shape[d] - kEdge) return false;
+      if (2 * kEdge < shape[d] && at[d] >= kEdge && at[d] < shape[d] - kEdge) return false;
     return true;
   };
   std::vector<Value> vals((size_t)total);
+  std::vector<bool> have((size_t)total, false);
   std::vector<double> fvals;
   for (int64_t k = 0; k < total; k++) {
     int64_t r = k;
-    for (size_t d = info.shape.size(); d-- > 0;) {
-      idx[d] = r % info.shape[d];
-      r /= info.shape[d];
+    for (size_t d = shape.size(); d-- > 0;) {
+      idx[d] = r % shape[d];
+      r /= shape[d];
     }
     if (!shown(idx)) continue;
-    vals[(size_t)k] = load_element(info, prog.element_address(info, idx.data(), (int)idx.size(), loc));
+    vals[(size_t)k] = get(k);
+    have[(size_t)k] = true;
     if (vals[(size_t)k].kind == Kind::Float) fvals.push_back(vals[(size_t)k].f);
   }
-  bool is_float = prim_is_float(info.dtype);
   std::vector<std::string> cells((size_t)total);
-  if (is_float) {
+  if (dtype == Prim::none) {
+    // numpy's BoolFormat pads True to the width of False, except in 0-d arrays.
+    if (shape.empty()) return ev.truthy(vals[0]) ? "True" : "False";
+    for (size_t k = 0; k < cells.size(); k++)
+      if (have[k]) cells[k] = ev.truthy(vals[k]) ? " True" : "False";
+  } else if (prim_is_float(dtype)) {
     FloatFormat ff;
-    ff.f32 = info.dtype != Prim::f64;
+    ff.f32 = dtype != Prim::f64;
     ff.fit(fvals);
-    if (info.shape.empty()) {
+    if (shape.empty()) {
       // A 0-d array prints like its scalar: Python's float repr of the
       // shortest digits of the element's own precision (f32 0.1 -> "0.1").
       double v = vals[0].f;
@@ -243,20 +250,33 @@ std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
       return ev.repr(Value::floating(v));
     }
     for (size_t k = 0; k < cells.size(); k++)
-      if (vals[k].kind == Kind::Float) cells[k] = ff(vals[k].f);
+      if (have[k] && vals[k].kind == Kind::Float) cells[k] = ff(vals[k].f);
   } else {
-    if (info.shape.empty()) return std::to_string(vals[0].i);
+    if (shape.empty()) return std::to_string(vals[0].as_int());
     size_t w = 0;
-    for (auto& v : vals)
-      if (v.kind == Kind::Int) w = std::max(w, std::to_string(v.i).size());
     for (size_t k = 0; k < cells.size(); k++)
-      if (vals[k].kind == Kind::Int) {
-        std::string s = std::to_string(vals[k].i);
+      if (have[k]) w = std::max(w, std::to_string(vals[k].as_int()).size());
+    for (size_t k = 0; k < cells.size(); k++)
+      if (have[k]) {
+        std::string s = std::to_string(vals[k].as_int());
         cells[k] = std::string(w - s.size(), ' ') + s;
       }
   }
   std::vector<int64_t> index;
-  return ArrayPrinter{info.shape, cells, summarize}.rec(index, " ", kLineWidth);
+  return ArrayPrinter{shape, cells, summarize}.rec(index, " ", kLineWidth);
+}
+
+std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
+  FieldInfo& info = f.checked(loc);
+  Program& prog = *f.ti->program;
+  std::vector<int64_t> idx(info.shape.size(), 0);
+  return ndarray_str(ev, info.shape, info.dtype, [&](int64_t k) {
+    for (size_t d = info.shape.size(); d-- > 0;) {
+      idx[d] = k % info.shape[d];
+      k /= info.shape[d];
+    }
+    return load_element(info, prog.element_address(info, idx.data(), (int)idx.size(), loc));
+  });
 }
 
 }  // namespace kiln::host

@@ -22,6 +22,8 @@ struct CompiledEntry {
   std::vector<int> arg_slot;     // per parameter: kernel arg index, -1 for templates
   std::vector<Prim> arg_prims;   // per parameter: scalar type (none for templates)
   std::vector<Type> rets;
+  std::vector<frontend::StaticValue> ret_types;  // the returned value's shape (LoweredKernel)
+  bool ret_is_tuple = false;
   int num_args = 0;
   int num_global_temps = 0;
   std::vector<Value> keep_alive; // template arguments (their identity is in the key)
