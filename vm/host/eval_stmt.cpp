@@ -103,6 +103,7 @@ static Flow exec_for(Evaluator& ev, const ast::For* f, Env& env) {
   Flow result = Flow::Normal;
   bool broke = false;
   auto body = [&](const Value& item) {
+    ev.check_interrupt(f->loc);
     ev.assign(f->target, item, env);
     Flow fl = ev.exec_block(f->body, env);
     if (fl == Flow::Break) { broke = true; return false; }
@@ -131,6 +132,7 @@ static Flow exec_for(Evaluator& ev, const ast::For* f, Env& env) {
 
 static Flow exec_while(Evaluator& ev, const ast::While* w, Env& env) {
   while (ev.truthy(ev.eval(w->test, env), w->test->loc)) {
+    ev.check_interrupt(w->loc);
     Flow fl = ev.exec_block(w->body, env);
     if (fl == Flow::Break) return Flow::Normal;
     if (fl == Flow::Return) return fl;

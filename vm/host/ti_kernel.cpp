@@ -167,6 +167,9 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     entry->num_global_temps = lk.kernel->num_global_temps;
     for (size_t k = 0; k < np; k++)
       if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k]);
+    // The key names this kernel object by address: keeping it alive stops a
+    // later kernel (a redefinition) from reusing the address and the entry.
+    entry->keep_alive.push_back(self);
     ti.dumps.push_back(KernelDump{fn.qualname, ir_text, entry->code->disassemble()});
     it = ti.cache.emplace(key, std::move(entry)).first;
   }
