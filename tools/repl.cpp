@@ -54,6 +54,7 @@ namespace {
 std::atomic<Host*> g_host{nullptr};   // the session's host (null while it is replaced)
 std::atomic<bool> g_running{false};   // user code is running (else: at the prompt)
 std::atomic<int> g_sigints{0};        // Ctrl-Cs since the last input started
+std::atomic<bool> g_resized{false};   // SIGWINCH: libedit must learn the new width
 int g_wake[2] = {-1, -1};             // self-pipe: wakes select() at the prompt
 
 void on_sigint(int) {
@@ -73,6 +74,15 @@ void on_sigint(int) {
   errno = saved;
 }
 
+// libedit's own handlers are off (rl_catch_signals = 0), so a resize is ours
+// to pass on; it is applied in the prompt loop, outside the handler.
+void on_sigwinch(int) {
+  int saved = errno;
+  g_resized.store(true);
+  if (g_wake[1] >= 0) (void)!write(g_wake[1], "", 1);
+  errno = saved;
+}
+
 void install_sigint() {
   if (pipe(g_wake) == 0) {
     for (int fd : g_wake) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -83,6 +93,9 @@ void install_sigint() {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: select() must return EINTR
   sigaction(SIGINT, &sa, nullptr);
+  sa.sa_handler = on_sigwinch;
+  sa.sa_flags = SA_RESTART;  // a resize while code runs must not interrupt a read or write
+  sigaction(SIGWINCH, &sa, nullptr);
 }
 
 void drain_wake() {
@@ -348,6 +361,7 @@ Read read_terminal_line(const char* prompt, std::string& out) {
       rl_callback_handler_remove();
       return Read::interrupt;
     }
+    if (g_resized.exchange(false)) rl_resize_terminal();
     if (r < 0) {
       if (errno == EINTR) continue;
       rl_callback_handler_remove();

@@ -8,14 +8,17 @@ errors, completion, Ctrl-C, history, commands) and through pipes.
 Every wait is bounded (EXPECT_TIMEOUT) and the child is killed on the way out,
 so a broken REPL fails the test instead of hanging CI.
 """
+import fcntl
 import os
 import pty
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 EXPECT_TIMEOUT = 20.0  # seconds; generous for a loaded CI machine
@@ -143,6 +146,8 @@ def case_prompts(kiln):
         p.expect(r"kiln \S+ .*:help")
         p.prompt()
         check(p.run("1 + 2").strip() == "3", "1 + 2 is echoed as 3", p)
+        fcntl.ioctl(p.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # SIGWINCH
+        check(p.run("3 + 4").strip() == "7", "a terminal resize changes nothing else", p)
         check(p.run("'a' * 2").strip() == "'aa'", "a str is echoed with its repr", p)
         check(p.run("None").strip() == "", "None echoes nothing", p)
         p.line("def twice(v):")
@@ -166,6 +171,14 @@ def case_prompts(kiln):
         check(p.run("x[5]").strip() == "8", "the kernel ran", p)
         p.line(":quit")
         check(p.wait() == 0, "':quit' exits with status 0", p)
+    finally:
+        p.close()
+    p = Pty(kiln, args=())  # plain `kiln` on a terminal is the REPL too
+    try:
+        p.prompt()
+        check(p.run("2 ** 10").strip() == "1024", "`kiln` with no arguments starts the REPL", p)
+        p.send(b"\x04")
+        check(p.wait() == 0, "Ctrl-D exits with status 0", p)
     finally:
         p.close()
 
