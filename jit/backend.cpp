@@ -60,11 +60,19 @@ struct Gen {
     }
   }
   void ldx(const x86::Xmm& x, Ref r, CT ct) {
+    if (in_reg(r)) {
+      ct == CT::f32 ? a.movd(x, home(r).r32()) : a.movq(x, home(r));
+      return;
+    }
     ld(x86::rax, r);
     if (ct == CT::f32) a.movd(x, x86::eax);
     else a.movq(x, x86::rax);
   }
   void stx(Ref i, const x86::Xmm& x, CT ct) {
+    if (in_reg(i)) {  // movd zero-extends, as an f32 register needs
+      ct == CT::f32 ? a.movd(home(i).r32(), x) : a.movq(home(i), x);
+      return;
+    }
     if (ct == CT::f32) a.movd(x86::eax, x);
     else a.movq(x86::rax, x);
     put(i, x86::rax);
@@ -94,37 +102,39 @@ struct Gen {
     // u32: writing eax already zeroed the upper half
   }
 
+  // add/sub/mul/and/or/xor, computed in the result's own register when it
+  // has one (unless b lives there), with b as an immediate, register or slot.
   bool int_binop(const Ins& in, Ref i) {
-    bool w32 = in.t == CT::i32 || in.t == CT::u32;
-    ld(x86::rax, in.a);
-    if (in_reg(in.b) && in.op != IrOp::mul) {  // the register operand directly
-      x86::Gp B = w32 ? x86::Gp(home(in.b).r32()) : x86::Gp(home(in.b));
-      x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax);
+    bool logic = in.op == IrOp::band || in.op == IrOp::bor || in.op == IrOp::bxor;
+    if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
+    bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
+    x86::Gp D = in_reg(i) && !(in_reg(in.b) && reg[in.b] == reg[i]) ? home(i) : x86::Gp(x86::rax);
+    x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
+    ld(D, in.a);
+    auto op = [&](const auto& B) {
       switch (in.op) {
-        case IrOp::add: a.add(A, B); break;
-        case IrOp::sub: a.sub(A, B); break;
-        case IrOp::band: a.and_(x86::rax, home(in.b)); st(i); return true;
-        case IrOp::bor: a.or_(x86::rax, home(in.b)); st(i); return true;
-        case IrOp::bxor: a.xor_(x86::rax, home(in.b)); st(i); return true;
-        default: return false;
+        case IrOp::add: a.add(Dw, B); break;
+        case IrOp::sub: a.sub(Dw, B); break;
+        case IrOp::mul: a.imul(Dw, B); break;
+        case IrOp::band: a.and_(Dw, B); break;
+        case IrOp::bor: a.or_(Dw, B); break;
+        default: a.xor_(Dw, B); break;
       }
-      fix32(in.t);
-      st(i);
-      return true;
+    };
+    int64_t k = t.is_const(in.b) ? t.ins[in.b].k : 0;
+    if (t.is_const(in.b) && k == (int32_t)k) {
+      if (in.op == IrOp::mul) a.imul(Dw, Dw, Imm(k));
+      else op(Imm(k));
+    } else if (in_reg(in.b)) {
+      op(w32 ? x86::Gp(home(in.b).r32()) : home(in.b));
+    } else if (!t.is_const(in.b)) {
+      op(w32 ? x86::dword_ptr(x86::rsp, 8 * in.b) : slot(in.b));
+    } else {
+      ld(x86::rcx, in.b);
+      op(w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx));
     }
-    ld(x86::rcx, in.b);
-    x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx);
-    switch (in.op) {
-      case IrOp::add: a.add(A, C); break;
-      case IrOp::sub: a.sub(A, C); break;
-      case IrOp::mul: a.imul(A, C); break;
-      case IrOp::band: a.and_(x86::rax, x86::rcx); st(i); return true;
-      case IrOp::bor: a.or_(x86::rax, x86::rcx); st(i); return true;
-      case IrOp::bxor: a.xor_(x86::rax, x86::rcx); st(i); return true;
-      default: return false;
-    }
-    fix32(in.t);
-    st(i);
+    if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+    if (D.id() == x86::Gp::kIdAx) st(i);
     return true;
   }
   // Integer division family inline (the guard before it ruled out b == 0):
