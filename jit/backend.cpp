@@ -382,8 +382,12 @@ struct Gen {
         moves.erase(moves.begin() + (long)j);
         if (!reads(dst)) {
           if (!same(dst, src)) {
-            ld(x86::rax, src);
-            put(dst, x86::rax);
+            if (in_reg(dst) && !t.is_const(src)) {
+              ld(home(dst), src);
+            } else {
+              ld(x86::rax, src);
+              put(dst, x86::rax);
+            }
           }
           progress = true;
           break;

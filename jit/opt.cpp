@@ -69,6 +69,15 @@ Ref Emitter::effect(IrOp op, Ref a, Ref b, int64_t k) {
 }
 
 bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
+  // A guard on (y == 0) or (y != 0) for an integer y is a guard on y itself:
+  // registers of every integer type are zero exactly when the value is.
+  while ((op == IrOp::guard_nz || op == IrOp::guard_z) && a >= 0) {
+    const Ins& c = t_.ins[a];
+    bool int_t = c.t != CT::f32 && c.t != CT::f64;
+    if (!int_t || (c.op != IrOp::eq && c.op != IrOp::ne) || !t_.is_const(c.b) || t_.ins[c.b].k != 0) break;
+    if (c.op == IrOp::eq) op = op == IrOp::guard_nz ? IrOp::guard_z : IrOp::guard_nz;
+    a = c.a;
+  }
   if (op == IrOp::guard_nz && t_.is_const(a)) return t_.ins[a].k != 0;
   if (op == IrOp::guard_z && t_.is_const(a)) return t_.ins[a].k == 0;
   if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b))
