@@ -291,6 +291,27 @@ struct Gen {
       put(i, x86::rcx);
       return;
     }
+    if ((aop == 0 || aop == 1) && (p == Prim::f32 || p == Prim::f64)) {
+      // Float add/sub: a compare-exchange loop, the update computed in SSE
+      // exactly as interp_ops.h's atomic_rmw computes it.
+      bool s = p == Prim::f32;
+      CT ct = s ? CT::f32 : CT::f64;
+      ldx(x86::xmm1, in.b, ct);
+      ld(x86::rdx, in.a);
+      x86::Gp A = s ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = s ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx);
+      x86::Mem m = s ? x86::dword_ptr(x86::rdx) : x86::qword_ptr(x86::rdx);
+      Label retry = a.newLabel();
+      a.mov(A, m);
+      a.bind(retry);
+      s ? a.movd(x86::xmm0, x86::eax) : a.movq(x86::xmm0, x86::rax);
+      if (aop == 0) s ? a.addss(x86::xmm0, x86::xmm1) : a.addsd(x86::xmm0, x86::xmm1);
+      else s ? a.subss(x86::xmm0, x86::xmm1) : a.subsd(x86::xmm0, x86::xmm1);
+      s ? a.movd(x86::ecx, x86::xmm0) : a.movq(x86::rcx, x86::xmm0);
+      a.lock().cmpxchg(m, C, A);
+      a.jne(retry);
+      put(i, x86::rax);  // the old value (a 32-bit load zero-extended it)
+      return;
+    }
     ld(x86::rdi, in.a);
     ld(x86::rsi, in.b);
     a.mov(x86::rdx, Imm(in.k));
