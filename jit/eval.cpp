@@ -122,10 +122,6 @@ bool convert(Op op, uint64_t r, uint64_t& out) {
   }
 }
 
-template <class S, sem::AOp op> uint64_t atom_int(uint64_t addr, uint64_t v) {
-  return sem::atomic_rmw<S, op, 0>(addr, v);
-}
-
 template <sem::AOp op> uint64_t atom_by_prim(int p, uint64_t addr, uint64_t v) {
   switch ((Prim)p) {
     case Prim::i8: return sem::atomic_rmw<int8_t, op, 0>(addr, v);
