@@ -52,6 +52,7 @@ bool compound_to_static(Evaluator& ev, const Value& v, StaticValue& s) {
     s.rows = mf->n;
     s.cols = mf->ndim == 1 ? 0 : mf->m;
     s.fields = mf->comps;
+    s.s = mf->comps.empty() ? "" : mf->comps[0]->name;  // components carry the field's name
     s.field = mf->comps[0];
     s.prim = mf->comps[0]->dtype;
     s.handle = v.obj;
@@ -83,6 +84,7 @@ bool compound_to_static(Evaluator& ev, const Value& v, StaticValue& s) {
   if (auto* sf = dynamic_cast<StructFieldObj*>(h)) {
     s.kind = K::struct_field;
     s.names = sf->names;
+    if (sf->name != "<Struct>") s.s = sf->name;
     for (auto& m : sf->members) s.elems.push_back(to_static(ev, m));
     if (sf->type) s.ctype = std::make_shared<StaticValue>(to_static(ev, Value::of(sf->type)));
     s.handle = v.obj;
