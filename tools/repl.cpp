@@ -243,6 +243,22 @@ void Session::show_code(const std::string& name, bool ir) {
   }
 }
 
+// The (n, m) of the vector / matrix field a global `name` holds, if it does.
+bool compound_dims(host::Evaluator& ev, const std::string& name, int64_t& n, int64_t& m) {
+  auto it = ev.main_env->vars.find(name);
+  if (it == ev.main_env->vars.end() || it->second.kind != host::Kind::Host) return false;
+  host::Value nv, mv;
+  try {
+    if (!ev.try_get_attr(it->second, "n", {}, nv) || !nv.is_int_like()) return false;
+    if (!ev.try_get_attr(it->second, "m", {}, mv) || !mv.is_int_like()) mv = host::Value::integer(1);
+  } catch (const Error&) {
+    return false;
+  }
+  n = nv.as_int();
+  m = mv.as_int();
+  return n > 0 && m > 0;
+}
+
 void Session::show_fields() {
   host::TiState& ti = *host->ev->ti;
   if (!ti.program || ti.program->fields.empty()) {
@@ -254,27 +270,51 @@ void Session::show_fields() {
   };
   std::vector<Row> rows{{"name", "shape", "dtype", "snode path", "bytes"}};
   int64_t total = 0;
-  for (auto& f : ti.program->fields) {
+  auto& fields = ti.program->fields;
+  for (size_t k = 0; k < fields.size();) {
+    const FieldInfo& f = *fields[k];
     Row r;
-    r.name = f->name.empty() ? "(unnamed)" : f->name;
-    r.shape = format_shape(f->shape);
-    r.dtype = prim_name(f->dtype);
-    int64_t bytes = prim_bits(f->dtype) / 8;
-    if (!f->place) {
+    r.name = f.name.empty() ? "(unnamed)" : f.name;
+    r.shape = format_shape(f.shape);
+    r.dtype = prim_name(f.dtype);
+    // A vector or matrix field is n*m scalar component fields of one name
+    // placed under one parent: it gets one row.
+    size_t e = k + 1;
+    int64_t n = 0, m = 0;
+    if (!f.name.empty() && f.place && compound_dims(*host->ev, f.name, n, m) && n * m > 1) {
+      while (e < fields.size() && (int64_t)(e - k) < n * m && fields[e]->name == f.name && fields[e]->place &&
+             fields[e]->place->parent == f.place->parent && fields[e]->dtype == f.dtype)
+        e++;
+      if ((int64_t)(e - k) == n * m)
+        r.dtype = (m > 1 ? "mat" + std::to_string(n) + "x" + std::to_string(m) : "vec" + std::to_string(n)) + "<" +
+                  r.dtype + ">";
+      else
+        e = k + 1;
+    }
+    int64_t bytes = 0;
+    if (!f.place) {
       r.path = "(not placed)";
-      bytes = 0;
     } else {
+      int64_t slots = 1;  // how many elements the tree allocates for one component
       std::vector<const SNode*> chain;
-      for (const SNode* s = f->place; s; s = s->parent) chain.push_back(s);
+      for (const SNode* s = f.place->parent; s; s = s->parent) chain.push_back(s);
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        if (!r.path.empty()) r.path += "->";
-        r.path += (*it)->name();
-        if (*it != f->place) bytes *= (*it)->num_cells();  // slots the tree allocates for it
+        r.path += (*it)->name() + "->";
+        slots *= (*it)->num_cells();
       }
+      if (e == k + 1) {
+        r.path += f.place->name();
+      } else {
+        std::string ids;
+        for (size_t c = k; c < e; c++) ids += (ids.empty() ? "{S" : ",S") + std::to_string(fields[c]->place->id);
+        r.path += ids + "}place<" + std::string(prim_name(f.dtype)) + ">";
+      }
+      bytes = slots * (prim_bits(f.dtype) / 8) * (int64_t)(e - k);
     }
     total += bytes;
     r.bytes = std::to_string(bytes);
     rows.push_back(std::move(r));
+    k = e;
   }
   size_t w[4] = {0, 0, 0, 0};
   for (auto& r : rows) {

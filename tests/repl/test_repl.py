@@ -381,6 +381,10 @@ def case_commands(kiln):
         p.run(":reset")
         check("NameError" in p.run("loaded"), ":reset forgets the session", p)
         check("no fields" in p.run(":fields"), ":reset forgets fields", p)
+        p.block(["import taichi as ti", "w = ti.Vector.field(2, ti.i32, shape=3)"])
+        out = p.run(":fields")
+        check(re.search(r"w\s+\(3,\)\s+vec2<i32>\s+S0root->S1dense->\{S2,S3\}place<i32>\s+24", out),
+              ":fields shows a vector field as one row", p)
         p.run("import sys")
         p.line("sys.exit(3)")
         check(p.wait() == 3, "sys.exit(n) leaves with status n", p)
