@@ -108,9 +108,12 @@ struct Gen {
     bool logic = in.op == IrOp::band || in.op == IrOp::bor || in.op == IrOp::bxor;
     if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
     bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
-    x86::Gp D = in_reg(i) && !(in_reg(in.b) && reg[in.b] == reg[i]) ? home(i) : x86::Gp(x86::rax);
+    Ref A = in.a, B = in.b;
+    bool commutes = in.op != IrOp::sub;
+    if (commutes && in_reg(i) && in_reg(B) && reg[B] == reg[i] && !t.is_const(A)) std::swap(A, B);
+    x86::Gp D = in_reg(i) && !(in_reg(B) && reg[B] == reg[i]) ? home(i) : x86::Gp(x86::rax);
     x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
-    ld(D, in.a);
+    ld(D, A);
     auto op = [&](const auto& B) {
       switch (in.op) {
         case IrOp::add: a.add(Dw, B); break;
@@ -121,16 +124,16 @@ struct Gen {
         default: a.xor_(Dw, B); break;
       }
     };
-    int64_t k = t.is_const(in.b) ? t.ins[in.b].k : 0;
-    if (t.is_const(in.b) && k == (int32_t)k) {
+    int64_t k = t.is_const(B) ? t.ins[B].k : 0;
+    if (t.is_const(B) && k == (int32_t)k) {
       if (in.op == IrOp::mul) a.imul(Dw, Dw, Imm(k));
       else op(Imm(k));
-    } else if (in_reg(in.b)) {
-      op(w32 ? x86::Gp(home(in.b).r32()) : home(in.b));
-    } else if (!t.is_const(in.b)) {
-      op(w32 ? x86::dword_ptr(x86::rsp, 8 * in.b) : slot(in.b));
+    } else if (in_reg(B)) {
+      op(w32 ? x86::Gp(home(B).r32()) : home(B));
+    } else if (!t.is_const(B)) {
+      op(w32 ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
     } else {
-      ld(x86::rcx, in.b);
+      ld(x86::rcx, B);
       op(w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx));
     }
     if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
@@ -240,34 +243,43 @@ struct Gen {
     st(i);
     return true;
   }
+  // The address from its register when it has one, else through rax.
+  x86::Gp address(Ref r) {
+    if (in_reg(r)) return home(r);
+    ld(x86::rax, r);
+    return x86::rax;
+  }
   void load(const Ins& in, Ref i) {
-    ld(x86::rax, in.a);
+    x86::Gp P = address(in.a);
+    x86::Gp D = in_reg(i) ? home(i) : x86::Gp(x86::rax);
     switch ((Prim)in.k) {
-      case Prim::i8: a.movsx(x86::rax, x86::byte_ptr(x86::rax)); break;
-      case Prim::i16: a.movsx(x86::rax, x86::word_ptr(x86::rax)); break;
-      case Prim::i32: a.movsxd(x86::rax, x86::dword_ptr(x86::rax)); break;
-      case Prim::u8: a.movzx(x86::eax, x86::byte_ptr(x86::rax)); break;
-      case Prim::u16: a.movzx(x86::eax, x86::word_ptr(x86::rax)); break;
-      case Prim::u32: case Prim::f32: a.mov(x86::eax, x86::dword_ptr(x86::rax)); break;
-      case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::rax, x86::qword_ptr(x86::rax)); break;
+      case Prim::i8: a.movsx(D, x86::byte_ptr(P)); break;
+      case Prim::i16: a.movsx(D, x86::word_ptr(P)); break;
+      case Prim::i32: a.movsxd(D, x86::dword_ptr(P)); break;
+      case Prim::u8: a.movzx(D.r32(), x86::byte_ptr(P)); break;
+      case Prim::u16: a.movzx(D.r32(), x86::word_ptr(P)); break;
+      case Prim::u32: case Prim::f32: a.mov(D.r32(), x86::dword_ptr(P)); break;  // zero-extends
+      case Prim::i64: case Prim::u64: case Prim::f64: a.mov(D, x86::qword_ptr(P)); break;
       default:
-        a.mov(x86::rdi, x86::rax);
+        a.mov(x86::rdi, P);
         a.mov(x86::esi, Imm(in.k));
         call((const void*)&load_prim);
+        D = x86::rax;
     }
-    st(i);
+    if (D.id() == x86::Gp::kIdAx) st(i);
   }
   void store(const Ins& in) {
-    ld(x86::rax, in.a);
-    ld(x86::rcx, in.b);
+    x86::Gp P = address(in.a);
+    x86::Gp V = in_reg(in.b) ? home(in.b) : x86::Gp(x86::rcx);
+    if (!in_reg(in.b)) ld(x86::rcx, in.b);
     switch ((Prim)in.k) {
-      case Prim::i8: case Prim::u8: a.mov(x86::byte_ptr(x86::rax), x86::cl); break;
-      case Prim::i16: case Prim::u16: a.mov(x86::word_ptr(x86::rax), x86::cx); break;
-      case Prim::i32: case Prim::u32: case Prim::f32: a.mov(x86::dword_ptr(x86::rax), x86::ecx); break;
-      case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::qword_ptr(x86::rax), x86::rcx); break;
+      case Prim::i8: case Prim::u8: a.mov(x86::byte_ptr(P), V.r8()); break;
+      case Prim::i16: case Prim::u16: a.mov(x86::word_ptr(P), V.r16()); break;
+      case Prim::i32: case Prim::u32: case Prim::f32: a.mov(x86::dword_ptr(P), V.r32()); break;
+      case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::qword_ptr(P), V); break;
       default:
-        a.mov(x86::rdi, x86::rax);
-        a.mov(x86::rsi, x86::rcx);
+        a.mov(x86::rdi, P);
+        a.mov(x86::rsi, V);
         a.mov(x86::edx, Imm(in.k));
         call((const void*)&store_prim);
     }
@@ -318,14 +330,17 @@ struct Gen {
     call((const void*)&atomic_call);
     st(i);
   }
-  // cmp rax, b with b as an immediate, its register or its slot.
-  void cmp_rax(Ref b) {
-    if (t.is_const(b) && t.ins[b].k == (int32_t)t.ins[b].k) a.cmp(x86::rax, Imm(t.ins[b].k));
-    else if (in_reg(b)) a.cmp(x86::rax, home(b));
-    else if (!t.is_const(b)) a.cmp(x86::rax, slot(b));
+  // cmp a, b: a from its register (or rax), b as an immediate, its register
+  // or its slot.
+  void cmp_values(Ref av, Ref b) {
+    x86::Gp A = in_reg(av) ? home(av) : x86::Gp(x86::rax);
+    if (!in_reg(av)) ld(x86::rax, av);
+    if (t.is_const(b) && t.ins[b].k == (int32_t)t.ins[b].k) a.cmp(A, Imm(t.ins[b].k));
+    else if (in_reg(b)) a.cmp(A, home(b));
+    else if (!t.is_const(b)) a.cmp(A, slot(b));
     else {
       ld(x86::rcx, b);
-      a.cmp(x86::rax, x86::rcx);
+      a.cmp(A, x86::rcx);
     }
   }
   // May the compare at i become the flags of the guard right after it?
@@ -353,8 +368,7 @@ struct Gen {
       s ? a.ucomiss(x86::xmm1, x86::xmm0) : a.ucomisd(x86::xmm1, x86::xmm0);
       stay = c.op == IrOp::lt ? CC::kA : CC::kAE;  // false when unordered
     } else {
-      ld(x86::rax, c.a);
-      cmp_rax(c.b);
+      cmp_values(c.a, c.b);
       bool sg = is_signed(c.t);
       switch (c.op) {
         case IrOp::lt: stay = sg ? CC::kL : CC::kB; break;
@@ -372,11 +386,13 @@ struct Gen {
       fused_guard(in, t.ins[in.a]);
       return;
     }
-    ld(x86::rax, in.a);
     if (in.op == IrOp::guard_ult) {
-      cmp_rax(in.b);
+      cmp_values(in.a, in.b);
       a.jae(exit);
-    } else {
+      return;
+    }
+    ld(x86::rax, in.a);
+    {
       a.test(x86::rax, x86::rax);
       if (in.op == IrOp::guard_nz) a.jz(exit);
       else a.jnz(exit);
