@@ -136,8 +136,10 @@ struct Lowerer {
   KVal load_struct_field(const StaticValue& sf, const ast::Expr* slice, SourceLoc loc);
   void store_struct_field(const StaticValue& sf, const ast::Expr* slice, const KVal& v, SourceLoc loc);
   int member_index(const StaticValue& type, const std::string& name, SourceLoc loc);
-  // The binding of a struct local named by `e` (`s`, `s.a`), or null.
-  Binding* struct_member_binding(const ast::Expr* e);
+  // The binding a place names: a local (`v`) or a member of a struct local
+  // (`s.a`, `s.a.b`); null for anything else.
+  Binding* place_binding(const ast::Expr* e);
+  Binding* struct_member_binding(const ast::Expr* e);  // place_binding, if it is a struct
   // Flattened scalar slots of a value of `type` (kernel args and returns).
   int slot_count(const StaticValue& type);
   void flatten(const KVal& v, const StaticValue& type, std::vector<ir::Stmt*>& out, SourceLoc loc);

@@ -106,9 +106,10 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           return;
         }
       }
-      // v[i] = s on a local vector: the local gets a copy with that element replaced.
-      if (sub->value->kind == ast::ExprKind::Name) {
-        Binding* b = find_local(sub->value->as<ast::Name>()->id);
+      // v[i] = s on a local vector (or a vector member of a struct local): the
+      // local gets a copy with that element replaced.
+      {
+        Binding* b = place_binding(sub->value);
         if (b && b->kind == Binding::Kind::local && b->stmt->type.rows) {
           std::vector<KVal> idx;
           flatten_index(sub->slice, idx);
@@ -195,8 +196,8 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           return;
         }
       }
-      // v.x = s, v.xy = w on a local vector.
-      Binding* b = a->value->kind == ast::ExprKind::Name ? find_local(a->value->as<ast::Name>()->id) : nullptr;
+      // v.x = s, v.xy = w on a local vector (or a vector member of a struct local).
+      Binding* b = place_binding(a->value);
       if (!b || b->kind != Binding::Kind::local || !b->stmt->type.rows || b->stmt->type.cols) break;
       Stmt* cur = emit_load(b->stmt, loc);
       Stmt* x = value_of(v, loc);

@@ -20,19 +20,20 @@ int Lowerer::member_index(const StaticValue& type, const std::string& name, Sour
   raise("TypeError", describe_static(type) + " has no member '" + name + "' (its members: " + all + ")", loc);
 }
 
-Binding* Lowerer::struct_member_binding(const ast::Expr* e) {
-  if (e->kind == ast::ExprKind::Name) {
-    Binding* b = find_local(e->as<ast::Name>()->id);
-    return b && b->kind == Binding::Kind::struct_ ? b : nullptr;
-  }
+Binding* Lowerer::place_binding(const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::Name) return find_local(e->as<ast::Name>()->id);
   if (e->kind == ast::ExprKind::Attribute) {
     auto* a = e->as<ast::Attribute>();
-    Binding* outer = struct_member_binding(a->value);
-    if (!outer) return nullptr;
-    Binding& m = outer->members[member_index(outer->s, a->attr, e->loc)];
-    return m.kind == Binding::Kind::struct_ ? &m : nullptr;
+    Binding* outer = place_binding(a->value);
+    if (!outer || outer->kind != Binding::Kind::struct_) return nullptr;
+    return &outer->members[member_index(outer->s, a->attr, e->loc)];
   }
   return nullptr;
+}
+
+Binding* Lowerer::struct_member_binding(const ast::Expr* e) {
+  Binding* b = place_binding(e);
+  return b && b->kind == Binding::Kind::struct_ ? b : nullptr;
 }
 
 KVal Lowerer::zero_of(const StaticValue& t, SourceLoc loc) {
