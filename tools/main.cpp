@@ -45,8 +45,8 @@ const char* kUsage =
     "      --print-ir            print each kernel's IR to stderr as it compiles\n"
     "                            (same as ti.init(print_ir=True))\n"
     "      --debug               enable kernel asserts (same as ti.init(debug=True))\n"
-    "      --engine=NAME         CPU engine: interp (the default; the reference) or jit
-                            (the tracing JIT); also $KILN_ENGINE or ti.init(engine=)\n"
+    "      --engine=NAME         CPU engine: interp (the default; the reference) or jit\n"
+    "                            (the tracing JIT); also $KILN_ENGINE or ti.init(engine=)\n"
     "  kiln dis FILE [KERNEL]    run FILE, then print the IR and the bytecode (with\n"
     "                            source lines) of every kernel it compiled, or of KERNEL\n"
     "      --trace               run on the JIT with every loop hot at once and also\n"
