@@ -176,6 +176,9 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   CompiledEntry& ce = *it->second;
 
   // ---- launch
+  // A Ctrl-C that came before this Program existed (the first kernel call
+  // creates it) only reached the evaluator's flag.
+  ev.check_interrupt(a.loc);
   prog.materialize();
   LaunchContext ctx;
   ctx.program = &prog;
