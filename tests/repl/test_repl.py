@@ -272,6 +272,7 @@ def case_ctrl_c(kiln):
                  "    while s >= 0:", "        s = (s + 1) % 1000", "    return s", "",
                  "kept = 'still here'"])
         p.line("spin()")
+        p.expect(r"spin\(\)\n")  # the line was taken: it runs now
         time.sleep(1.0)  # let it get deep into the loop
         p.send(b"\x03")
         out = p.prompt()
@@ -281,6 +282,7 @@ def case_ctrl_c(kiln):
         p.block(["x = ti.field(ti.i32, shape=64)", "@ti.kernel", "def par():", "    for i in x:",
                  "        j = 1", "        while j > 0:", "            j = j % 7 + 1", "        x[i] = j", ""])
         p.line("par()")
+        p.expect(r"par\(\)\n")
         time.sleep(1.0)
         p.send(b"\x03")
         check("KeyboardInterrupt" in p.prompt(), "Ctrl-C interrupts a parallel kernel", p)
@@ -289,11 +291,13 @@ def case_ctrl_c(kiln):
                  "    for i in range(2000000000):", "        for j in range(2000000000):",
                  "            s += i ^ j", "    return s", ""])
         p.line("long_sum()")
+        p.expect(r"long_sum\(\)\n")
         time.sleep(1.0)
         p.send(b"\x03")
         check("KeyboardInterrupt" in p.prompt(), "Ctrl-C interrupts a range-for kernel", p)
         # a host loop
         p.line("while True: pass")
+        p.expect(r"pass\n")
         time.sleep(0.5)
         p.send(b"\x03")
         check("KeyboardInterrupt" in p.prompt(), "Ctrl-C interrupts a host loop", p)
