@@ -12,6 +12,8 @@
 
 namespace kiln::jit {
 
+static_assert(sizeof(std::atomic<bool>) == 1, "the back edge tests the interrupt flag as one byte");
+
 using namespace asmjit;
 using bc::CT;
 
@@ -523,6 +525,11 @@ struct Gen {
     }
     if (!top.isValid()) return "trace has no loop";
     back_edge(phis);
+    if (t.loop_snap >= 0) {  // Ctrl-C: leave at the loop head, the interpreter raises
+      a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
+      a.cmp(x86::byte_ptr(x86::rax), 0);
+      a.jne(exits[t.loop_snap]);
+    }
     a.jmp(top);
     // Side exits: the snapshot into the frame, then the resume pc.
     for (size_t s = 0; s < t.snaps.size(); s++) {

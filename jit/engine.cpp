@@ -13,6 +13,7 @@
 #include "jit/params.h"
 #include "jit/recorder.h"
 #include "vm/interp/interp.h"
+#include "vm/runtime/program.h"
 
 namespace kiln::jit {
 
@@ -57,7 +58,8 @@ class FunctionJit : public interp::LoopHook {
   uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) override {
     LoopSlot* s = pc < slots_.size() ? slots_[pc].get() : nullptr;
     if (!s) return pc;
-    TraceEnv env{ctx.args.data(), ctx.tree_bases.data(), ctx.tree_bases.size(), ctx.temps.data()};
+    TraceEnv env{ctx.args.data(), ctx.tree_bases.data(), ctx.tree_bases.size(), ctx.temps.data(),
+                 ctx.program ? &ctx.program->interrupt_requested : &kNoInterrupt};
     if (TraceFn f = s->fn.load(std::memory_order_acquire)) return f(R, &env);
     if (s->blacklisted.load(std::memory_order_relaxed)) {
       R[s->counter] = (uint64_t)(INT64_MIN / 2);

@@ -165,6 +165,15 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
     }
   }
   e.may_reuse = nullptr;
+  // The frame at the loop head, once the back edge has moved the phis: each
+  // register's first-iteration slot then holds its current value.
+  Snapshot head;
+  head.pc = t.head_pc;
+  for (size_t r = 0; r < end_regs.size(); r++)
+    if (end_regs[r] != kNoRef && !is_sload_of(end_regs[r], r) && (!live || live(head.pc, (uint16_t)r)))
+      head.regs.push_back({(uint16_t)r, end_regs[r]});
+  t.loop_snap = (int32_t)t.snaps.size();
+  t.snaps.push_back(std::move(head));
   // Registers carried around the loop: the back edge moves the second
   // iteration's value into the first iteration's slot.
   std::vector<Ref> done;
@@ -197,6 +206,8 @@ void dce(Trace& t) {
     }
     if (t.loop_ref < 0) return;
     std::vector<bool> read_in_loop(t.ins.size(), false);
+    if (t.loop_snap >= 0)
+      for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) t.ins[ref].live = read_in_loop[ref] = true;
     for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++) {
       const Ins& in = t.ins[i];
       if (!in.live || in.op == IrOp::phi) continue;

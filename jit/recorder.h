@@ -3,6 +3,7 @@
 // as trace IR through the Emitter. Branch outcomes become guards whose
 // snapshots resume the interpreter on the other path.
 #pragma once
+#include <atomic>
 #include <string>
 
 #include "jit/liveness.h"
@@ -15,11 +16,13 @@ namespace kiln::jit {
 // What a trace reads besides the frame: the launch's arguments, tree base
 // pointers and global temporaries (they differ per launch, so traces load
 // them instead of baking them in).
+inline const std::atomic<bool> kNoInterrupt{false};
 struct TraceEnv {
   const uint64_t* args = nullptr;
   uint8_t* const* tree_bases = nullptr;
   uint64_t num_trees = 0;
   uint64_t* temps = nullptr;
+  const std::atomic<bool>* stop = &kNoInterrupt;  // Ctrl-C: polled at each back edge
 };
 
 struct Recording {

@@ -85,6 +85,7 @@ struct Trace {
   std::vector<Ins> ins;
   std::vector<Snapshot> snaps;
   Ref loop_ref = kNoRef;    // the `loop` instruction (kNoRef: not yet peeled)
+  int32_t loop_snap = -1;   // the state at the loop head, for leaving at a back edge (Ctrl-C)
   bool has_mem_effects = false;
 
   bool is_const(Ref r) const { return r >= 0 && ins[r].op == IrOp::kval; }
