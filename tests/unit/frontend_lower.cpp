@@ -303,3 +303,63 @@ def k(a: ti.f32) -> ti.f32:
     CHECK(g.error("k") == "TypeError: the struct type 'Ray' has no member 'speed' (its members: ro, rd, t) @4:9");
   }
 }
+
+TEST_CASE("dtype support: a kernel using a type its engine lacks fails, or maps under a casting mode") {
+  const char* src = R"(
+@ti.kernel
+def k(a: ti.f64) -> ti.f64:
+    b = a * 2.0
+    c = ti.cast(b, ti.i64) + 1
+    y[0] = b
+    return b + c
+)";
+  auto lower_for = [&](Fixture& f, CastMode mode) {
+    f.field("y", Prim::f64, {4});
+    KernelRequest req;
+    req.def = f.host.globals.at("k").def;
+    ArgSpec a;
+    a.name = "a";
+    a.prim = Prim::f64;
+    req.args.push_back(a);
+    LoweredKernel lk = lower_kernel(req, f.host, f.prog);
+    ir::legalize_dtypes(*lk.kernel, vulkan_core_supports, "vulkan", mode, TypeConfig{});
+    ir::run_pipeline(*lk.kernel, true);
+    return ir::print_kernel(*lk.kernel);
+  };
+  SUBCASE("no casting mode: the dtype, the engine and the line") {
+    Fixture f(src);
+    try {
+      lower_for(f, CastMode::none);
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(e.kind == "TypeError");
+      CHECK(e.message.rfind("f64 is not supported by the vulkan engine", 0) == 0);
+      CHECK(e.loc.line == 3);
+    }
+  }
+  SUBCASE("downcast: f64 computes in f32, i64 in i32; storage keeps f64") {
+    Fixture f(src);
+    std::string ir = lower_for(f, CastMode::downcast);
+    CHECK(ir.find("<f64> $") != std::string::npos);  // the argument and the field stay f64...
+    CHECK(ir.find("mul") != std::string::npos);
+    CHECK(ir.find("<f64> $2 = mul") == std::string::npos);
+    CHECK(ir.find("<i64>") == std::string::npos);    // ...but nothing computes in i64
+  }
+  SUBCASE("upcast finds nothing wider than f64") {
+    Fixture f(src);
+    CHECK_THROWS_WITH_AS(lower_for(f, CastMode::upcast),
+                         doctest::Contains("dtype_cast_mode=\"upcast\" finds no type"), Error);
+  }
+  SUBCASE("the mapping rules") {
+    TypeConfig d;
+    CHECK(map_dtype(Prim::u8, vulkan_core_supports, CastMode::upcast, d) == Prim::u32);
+    CHECK(map_dtype(Prim::i64, vulkan_core_supports, CastMode::downcast, d) == Prim::i32);
+    CHECK(map_dtype(Prim::i64, vulkan_core_supports, CastMode::upcast, d) == std::nullopt);
+    CHECK(map_dtype(Prim::i64, vulkan_core_supports, CastMode::crosscast, d) == Prim::f32);
+    CHECK(map_dtype(Prim::f64, vulkan_core_supports, CastMode::crosscast, d) == Prim::i32);
+    CHECK(map_dtype(Prim::i8, vulkan_core_supports, CastMode::cast, d) == Prim::f32);  // crosscast first
+    CHECK(map_dtype(Prim::f32, vulkan_core_supports, CastMode::none, d) == Prim::f32);
+    CHECK(cast_mode_from_name("upcast") == CastMode::upcast);
+    CHECK(cast_mode_from_name("sideways") == std::nullopt);
+  }
+}

@@ -78,12 +78,18 @@ Value init(Evaluator& ev, CallArgs& a) {
   if (a.take_kw("cpu_max_num_threads", v)) cfg.num_threads = (int)arg_int(ev, v, "init", a.loc);
   if (a.take_kw("random_seed", v)) cfg.random_seed = (uint64_t)arg_int(ev, v, "init", a.loc);
   if (a.take_kw("engine", v)) cfg.engine = ev.str(v);
+  if (a.take_kw("dtype_cast_mode", v)) {
+    std::optional<CastMode> m = v.kind == Kind::None ? CastMode::none : cast_mode_from_name(ev.str(v));
+    if (!m)
+      raise("ValueError", "dtype_cast_mode must be \"upcast\", \"downcast\", \"crosscast\", \"cast\" or None, not " + ev.repr(v), a.loc);
+    cfg.dtype_cast_mode = *m;
+  }
   // Accepted and ignored: they change nothing observable here.
   for (auto& [k, val] : a.kw) {
     static const char* ignored[] = {"offline_cache", "kernel_profiler", "log_level", "advanced_optimization",
                                     "fast_math", "device_memory_GB", "device_memory_fraction", "packed",
                                     "dynamic_index", "verbose", "check_out_of_bound", "excepthook", "ad_stack_size",
-                                    "offline_cache_file_path", "default_up", "dtype_cast_mode", "cfg_optimization",
+                                    "offline_cache_file_path", "default_up", "cfg_optimization",
                                     "opt_level", "print_kernel_llvm_ir", "unrolling_limit"};
     bool ok = false;
     for (auto* n : ignored) ok |= k == n;

@@ -153,6 +153,11 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     req.qualified_name = fn.qualname;
     frontend::LoweredKernel lk = frontend::lower_kernel(req, *ti.host_env, prog);
     for (auto& w : lk.warnings) ev.err(w.empty() || w.back() == '\n' ? w : w + "\n");
+    // The engine computes only in the types it declares (seed 000's table);
+    // the others fail here, or map under ti.init(dtype_cast_mode=...).
+    Engine* eng = prog.engine.get();
+    ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
+                        prog.config.types);
     ir::run_pipeline(*lk.kernel, true);
     std::string ir_text = ir::print_kernel(*lk.kernel);
     if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vm/ir/ir.h"
+#include "vm/types/dtype_support.h"
 #include "vm/runtime/engine.h"
 #include "vm/runtime/snode.h"
 #include "vm/runtime/thread_pool.h"
@@ -27,6 +28,7 @@ struct Config {
   int num_threads = 0;        // 0 = hardware concurrency
   TypeConfig types;
   uint64_t random_seed = 0;
+  CastMode dtype_cast_mode = CastMode::none;  // what to do with types the engine lacks
 };
 
 struct SNodeTree {

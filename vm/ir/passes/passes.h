@@ -1,7 +1,11 @@
 // The IR passes, one file each under vm/ir/passes/. Every pass runs on any
 // kernel and leaves it valid for ir::verify.
 #pragma once
+#include <functional>
+#include <string>
+
 #include "vm/ir/ir.h"
+#include "vm/types/dtype_support.h"
 
 namespace kiln::ir {
 
@@ -24,6 +28,11 @@ void offload(Kernel& k);
 // Rewrites atomics on locals that offloading left private to one task as
 // load/op/store (they need no atomicity; engines only do atomics on memory).
 bool demote_atomics(Kernel& k);
+// Makes the kernel compute only in types `supported` accepts (see
+// legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
+// type, the engine and the line when `mode` cannot map a type.
+void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, const std::string& engine, CastMode mode,
+                     const TypeConfig& types);
 // The standard pipeline: fold, dce, offload, fold, dce; verify after each when
 // `check` is set.
 void run_pipeline(Kernel& k, bool check);
