@@ -124,6 +124,14 @@ TEST_CASE("compound fields: AoS placement, element views, fill and names") {
   CHECK(r("e = a[1]\ne.z = 4\na[2] = 7\nprint(a[1], a[2], a.shape)") == "[0. 0. 4.] [7. 7. 7.] (4,)\n");
   CHECK(r("m = ti.Matrix.field(2, 2, ti.f32, shape=())\nm[None] = ti.Matrix([[1, 2], [3, 4]])\nm.fill([[0, 1], [2, 3]])\nprint(m[None], repr(m))") ==
         "[[0. 1.]\n [2. 3.]] <2x2 ti.Matrix.field>\n");
+  // layout=ti.Layout.SOA: each component under its own dense
+  CHECK(r("s = ti.Vector.field(2, ti.i32, shape=3, layout=ti.Layout.SOA)\ns[1] = [5, 6]\n"
+          "print(s, s.get_scalar_field(0).snode.parent().id != s.get_scalar_field(1).snode.parent().id)") ==
+        "[[0 0]\n [5 6]\n [0 0]] True\n");
+  // a struct field's SoA keeps each vector member's components together
+  CHECK(r("S2 = ti.types.struct(a=ti.i32, v=ti.math.vec2)\nq = S2.field(shape=2, layout=ti.Layout.SOA)\n"
+          "pa = q.a.snode.parent().id\nv0 = q.v.get_scalar_field(0).snode.parent().id\n"
+          "print(pa != v0, v0 == q.v.get_scalar_field(1).snode.parent().id)") == "True True\n");
   std::string e = error("x = ti.Vector.field(2, ti.f32, shape=3)\nx[3] = [1, 2]");
   CHECK(e.rfind("IndexError: ", 0) == 0);
   CHECK(e.find("field 'x'") != std::string::npos);

@@ -38,8 +38,9 @@ std::vector<int64_t> element_index(Evaluator& ev, const FieldInfo& f, const Valu
 
 Program& program_of(TiState* ti) { return *ti->program; }
 
-// Creates unplaced components, or places them under one new dense when `shape` is given.
-void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const Value& shape, SourceLoc loc) {
+// Places the components under one new dense when `shape` is given (AoS), or
+// each under its own dense (layout=ti.Layout.SOA).
+void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const Value& shape, bool soa, SourceLoc loc) {
   if (shape.is_none()) return;
   std::vector<int64_t> dims;
   if (shape.is_int_like()) dims.push_back(shape.as_int());
@@ -48,18 +49,21 @@ void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const Value&
   for (auto d : dims)
     if (d <= 0) raise("ValueError", "field shape " + format_shape(dims) + " must be positive", loc);
   Program& prog = ti_program(ev);
-  SNode* parent = prog.open_root();
-  if (!dims.empty()) {
+  auto container = [&]() {
+    SNode* parent = prog.open_root();
+    if (dims.empty()) return parent;
     std::vector<int> axes(dims.size());
     for (size_t i = 0; i < axes.size(); i++) axes[i] = (int)i;
-    parent = prog.add_container(parent, SNodeKind::dense, axes, dims, loc);
-  }
-  for (auto* f : comps) prog.place(parent, f, loc);
+    return prog.add_container(parent, SNodeKind::dense, axes, dims, loc);
+  };
+  SNode* parent = soa ? nullptr : container();
+  for (auto* f : comps) prog.place(soa ? container() : parent, f, loc);
 }
 
 struct FieldOpts {
   Value shape;
   std::string name;
+  bool soa = false;
 };
 
 FieldOpts field_opts(Evaluator& ev, CallArgs& a, const char* fname, std::string default_name) {
@@ -68,7 +72,12 @@ FieldOpts field_opts(Evaluator& ev, CallArgs& a, const char* fname, std::string 
   Value v;
   a.take_kw("shape", o.shape);
   if (a.take_kw("name", v) && !v.is_none()) o.name = ev.str(v);
-  for (const char* ignored : {"needs_grad", "needs_dual", "ndim", "layout"}) a.take_kw(ignored, v);
+  for (const char* ignored : {"needs_grad", "needs_dual", "ndim"}) a.take_kw(ignored, v);
+  if (a.take_kw("layout", v) && !v.is_none()) {
+    std::string l = ev.str(v);
+    if (l != "Layout.AOS" && l != "Layout.SOA") raise("TypeError", "layout must be ti.Layout.AOS or ti.Layout.SOA", a.loc);
+    o.soa = l == "Layout.SOA";
+  }
   if (a.take_kw("offset", v) && !v.is_none()) raise("NotImplementedError", "field offsets are not supported yet", a.loc);
   if (a.take_kw("order", v) && !v.is_none()) raise("NotImplementedError", "field order= is not supported yet", a.loc);
   no_kwargs(a, fname);
@@ -92,7 +101,7 @@ Value create_matrix_field(Evaluator& ev, int n, int m, int ndim, Prim dtype, Cal
   mf->ti = ev.ti.get();
   mf->generation = ev.ti->generation;
   for (int k = 0; k < n * mf->m; k++) mf->comps.push_back(prog.create_field(dtype, o.name, a.loc));
-  place_all(ev, mf->comps, o.shape, a.loc);
+  place_all(ev, mf->comps, o.shape, o.soa, a.loc);
   return Value::of(mf);
 }
 
@@ -121,9 +130,15 @@ Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, Ca
       sf->members.push_back(Value::of(f));
     }
   }
-  std::vector<FieldInfo*> comps;
-  field_components(Value::of(sf), a.loc, comps);
-  place_all(ev, comps, o.shape, a.loc);
+  // AoS: every member's components under one dense; SoA: a dense per member
+  // (a vector member keeps its components together, as Taichi places it).
+  std::vector<std::vector<FieldInfo*>> groups(1);
+  for (auto& m : sf->members) {
+    if (o.soa) groups.emplace_back();
+    field_components(m, a.loc, groups.back());
+  }
+  for (auto& g : groups)
+    if (!g.empty()) place_all(ev, g, o.shape, false, a.loc);
   return Value::of(sf);
 }
 

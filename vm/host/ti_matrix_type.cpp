@@ -279,6 +279,13 @@ void install_ti_compound(Evaluator& ev, ModuleObj& ti) {
   ti.attrs["Struct"] = struct_class(ev);
   ti.attrs["dataclass"] = make_builtin("ti.dataclass", dataclass_decorator);
 
+  // ti.Layout.AOS / SOA for compound fields' layout= (compared by value)
+  auto layout = std::make_shared<ModuleObj>();
+  layout->name = "Layout";
+  layout->attrs["AOS"] = Value::str("Layout.AOS");
+  layout->attrs["SOA"] = Value::str("Layout.SOA");
+  ti.attrs["Layout"] = Value::of(layout);
+
   auto types = std::make_shared<ModuleObj>();
   types->name = "taichi.types";
   types->attrs["vector"] = make_builtin("ti.types.vector", types_vector);
