@@ -179,6 +179,7 @@ struct Lowerer {
 
   // ---- expressions (lower_expr.cpp) -----------------------------------------
   KVal lower_expr(const ast::Expr* e);
+  KVal lower_expr_raw(const ast::Expr* e);  // lower_expr without turning host matrices into tensors
   KVal lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc);
   KVal elementwise_binop(ast::BinOpKind op, ir::Stmt* a, ir::Stmt* b, SourceLoc loc);
   KVal lower_compare(const ast::Compare* c);

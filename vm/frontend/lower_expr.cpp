@@ -257,6 +257,13 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
 }
 
 KVal Lowerer::lower_expr(const ast::Expr* e) {
+  KVal k = lower_expr_raw(e);
+  // A host vector/matrix read as a global is a constant tensor in the kernel.
+  if (k.is_static() && k.s.kind == StaticValue::Kind::matrix) return KVal::of(value_of(k, e->loc));
+  return k;
+}
+
+KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
   using EK = ast::ExprKind;
   switch (e->kind) {
     case EK::Constant: {
