@@ -242,6 +242,7 @@ std::string matrix_class_builtin(const Value& v) {
 }
 
 Value types_struct(Evaluator& ev, CallArgs& a);
+void install_ti_math_funcs(Evaluator& ev, ModuleObj& math);
 Value struct_class(Evaluator& ev);
 Value dataclass_decorator(Evaluator& ev, CallArgs& a);
 
@@ -313,6 +314,11 @@ void install_ti_compound(Evaluator& ev, ModuleObj& ti) {
   math->attrs["e"] = Value::floating(2.718281828459045);
   math->attrs["inf"] = Value::floating(INFINITY);
   math->attrs["nan"] = Value::floating(NAN);
+  install_ti_math_funcs(ev, *math);
+  // ti.math.sqrt and the other scalar intrinsics are the ti.* ones.
+  for (const char* n : {"sqrt", "sin", "cos", "tan", "asin", "acos", "atan2", "tanh", "exp", "log", "floor", "ceil",
+                        "round", "pow", "max", "min", "abs"})
+    if (ti.attrs.count(n)) math->attrs[n] = ti.attrs[n];
   ti.attrs["math"] = Value::of(math);
 }
 
