@@ -72,6 +72,8 @@ struct Frame {
   bool has_ret_struct = false;
   Binding ret_struct;
   StaticValue ret_struct_type;  // a struct return annotation
+  bool has_ret_tuple = false;   // `return a, b`: one local per element
+  std::vector<Binding> ret_tuple;
 };
 
 struct Lowerer {

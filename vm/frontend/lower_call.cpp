@@ -407,6 +407,10 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
   KVal result;
   if (frame().ret_slot) result = KVal::of(emit_load(frame().ret_slot, c->loc));
   if (frame().has_ret_struct) result = load_binding(frame().ret_struct, c->loc);
+  if (frame().has_ret_tuple) {
+    result.kind = KVal::Kind::tuple;
+    for (auto& b : frame().ret_tuple) result.elems.push_back(load_binding(b, c->loc));
+  }
   frames.pop_back();
   func_depth--;
   return result;

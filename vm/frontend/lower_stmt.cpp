@@ -190,6 +190,12 @@ void Lowerer::lower_return(const ast::Return* s) {
   if (!f.loops.empty()) raise("SyntaxError", "return inside a loop of a ti.func is not supported yet", s->loc);
   if (s->value) {
     KVal v = lower_expr(s->value);
+    if (v.is_tuple()) {  // return a, b from an inlined func
+      if (f.ret_loop) raise("SyntaxError", "a ti.func that returns a tuple must have one return, at its end", s->loc);
+      for (auto& e : v.elems) f.ret_tuple.push_back(struct_local(e, s->loc));
+      f.has_ret_tuple = true;
+      return;
+    }
     if (v.is_struct() || f.ret_struct_type.kind == StaticValue::Kind::struct_type) {
       if (f.ret_loop)
         raise("SyntaxError", "a ti.func that returns a struct must have one return, at its end", s->loc);
