@@ -95,6 +95,11 @@ void lower_unary(Builder& b, const ir::Stmt& s) {
       b.emit(t6(Op::bnot_i32, ct), d, a);
       emit_fixup(b, rp, d);
       return;
+    case U::popcnt:
+    case U::clz:
+      if (ct_float(ct)) b.fail("popcnt/clz on a float");
+      b.emit(s.uop == U::popcnt ? Op::popcnt : Op::clz, d, a, (uint16_t)prim_bits(ap));
+      return;
     case U::cast_value: lower_cast(b, d, a, ap, rp); return;
     case U::cast_bits:
       if (prim_bits(ap) != prim_bits(rp)) b.fail("bit cast between different widths");

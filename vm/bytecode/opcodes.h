@@ -87,6 +87,8 @@ namespace kiln::bc {
   KILN_BC_T6(_, abs, dst, reg, ___)                                                  \
   KILN_BC_T6(_, lnot, dst, reg, ___)                                                 \
   KILN_BC_TI(_, bnot, dst, reg, ___)                                                 \
+  _(popcnt, dst, reg, lit)       /* set bits of the c-bit pattern of b */            \
+  _(clz, dst, reg, lit)          /* leading zeros of the c-bit pattern of b */       \
   KILN_BC_TF(_, sqrt, dst, reg, ___)                                                 \
   KILN_BC_TF(_, rsqrt, dst, reg, ___)                                                \
   KILN_BC_TF(_, sin, dst, reg, ___)                                                  \

@@ -185,6 +185,12 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     }
     return KVal::of(r);
   }
+  if ((name == "popcnt" || name == "clz") && is_ti) {
+    want_args(c, 1, 1, full);
+    Stmt* v = value_of(arg(0), loc);
+    if (!prim_is_int(v->type.prim)) raise("TypeError", full + "() needs an integer, got " + shape_phrase(v->type), loc);
+    return KVal::of(emit_unary(name == "popcnt" ? UnaryOp::popcnt : UnaryOp::clz, v, v->type, loc));
+  }
   if (name == "abs") {
     want_args(c, 1, 1, full);
     Stmt* v = value_of(arg(0), loc);

@@ -61,6 +61,15 @@ void install_ti_math_funcs(Evaluator& ev, ModuleObj& math) {
     double t = std::min(std::max((x - e0) / (e1 - e0), 0.0), 1.0);
     return num(t * t * (3 - 2 * t));
   });
+  // Host ints are Python ints: count in their 64-bit two's-complement pattern,
+  // as an i64 would (kernels count in their operand's own width).
+  def("popcnt", 1, [](Evaluator& e, CallArgs& a) {
+    return Value::integer(__builtin_popcountll((uint64_t)arg_int(e, a.pos[0], "ti.math.popcnt", a.loc)));
+  });
+  def("clz", 1, [](Evaluator& e, CallArgs& a) {
+    uint64_t x = (uint64_t)arg_int(e, a.pos[0], "ti.math.clz", a.loc);
+    return Value::integer(x ? __builtin_clzll(x) : 64);
+  });
   def("length", 1, [](Evaluator& e, CallArgs& a) { return method(e, a.pos[0], "norm", {}, a.loc); });
   def("normalize", 1, [](Evaluator& e, CallArgs& a) { return method(e, a.pos[0], "normalized", {}, a.loc); });
   def("dot", 2, [](Evaluator& e, CallArgs& a) { return method(e, a.pos[0], "dot", {a.pos[1]}, a.loc); });

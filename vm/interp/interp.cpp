@@ -214,6 +214,17 @@ L_atan2_f64: PUT(f64, std::atan2(GET(f64, I.b), GET(f64, I.c))); NEXT();
   EACH6(H_UNT, abs, sem::abs_)
   EACH6(H_LNOT, lnot, _)
   EACHI(H_BNOT, bnot, _)
+  // The register holds the value sign- or zero-extended; count in its c-bit pattern.
+L_popcnt: {
+    uint64_t x = I.c >= 64 ? R[I.b] : R[I.b] & ((uint64_t(1) << I.c) - 1);
+    sem::put<int64_t>(R, I.a, __builtin_popcountll(x));
+    NEXT();
+  }
+L_clz: {
+    uint64_t x = I.c >= 64 ? R[I.b] : R[I.b] & ((uint64_t(1) << I.c) - 1);
+    sem::put<int64_t>(R, I.a, x ? __builtin_clzll(x) - (64 - I.c) : I.c);
+    NEXT();
+  }
   EACHF(H_UNF, sqrt, std::sqrt)
   EACHF(H_UNT, rsqrt, sem::rsqrt)
   EACHF(H_UNF, sin, std::sin)

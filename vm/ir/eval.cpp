@@ -91,6 +91,13 @@ std::optional<Const> int_unary(UnaryOp op, const Const& a) {
     case UnaryOp::neg: return norm(p, 0 - a.u);
     case UnaryOp::bit_not: return norm(p, ~a.u);
     case UnaryOp::abs: return prim_is_signed(p) && a.i < 0 ? norm(p, 0 - a.u) : a;
+    case UnaryOp::popcnt:
+    case UnaryOp::clz: {
+      int bits = prim_bits(p);
+      uint64_t x = bits == 64 ? a.u : a.u & ((uint64_t(1) << bits) - 1);
+      if (op == UnaryOp::popcnt) return norm(p, (uint64_t)__builtin_popcountll(x));
+      return norm(p, x ? (uint64_t)(__builtin_clzll(x) - (64 - bits)) : (uint64_t)bits);
+    }
     case UnaryOp::floor:
     case UnaryOp::ceil:
     case UnaryOp::round: return a;

@@ -61,10 +61,11 @@ const char* stmt_kind_name(StmtKind k);
 // Nothing after scalarize (offload, bytecode) sees a tensor.
 
 // Unary ops. cast_value converts numerically to `type`, cast_bits reinterprets.
+// popcnt and clz count the bits of an integer's width-bit pattern.
 #define KILN_IR_UNARY(_) \
   _(neg) _(bit_not) _(logic_not) _(abs) _(sqrt) _(rsqrt) _(sin) _(cos) _(tan) \
   _(asin) _(acos) _(atan) _(tanh) _(exp) _(log) _(floor) _(ceil) _(round)   \
-  _(cast_value) _(cast_bits)
+  _(cast_value) _(cast_bits) _(popcnt) _(clz)
 enum class UnaryOp : uint8_t {
 #define KILN_IR_ENUM(k) k,
   KILN_IR_UNARY(KILN_IR_ENUM)
