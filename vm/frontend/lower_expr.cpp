@@ -164,6 +164,8 @@ void Lowerer::flatten_index(const ast::Expr* slice, std::vector<KVal>& out) {
   KVal k = lower_expr(slice);
   if (k.is_tuple()) {
     for (auto& e : k.elems) out.push_back(e);
+  } else if (is_tensor(k) && !k.v->type.cols) {  // x[I] with I a grouped index vector
+    for (Stmt* e : elements(k.v, slice->loc)) out.push_back(KVal::of(e));
   } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
     for (auto& e : k.s.elems) out.push_back(KVal::of(e));
   } else {

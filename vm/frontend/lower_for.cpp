@@ -222,11 +222,13 @@ void Lowerer::lower_for(const ast::For* s) {
   }
   frame().loops.push_back({loop, parallel});
   push_scope();
-  if (grouped) {
+  if (grouped) {  // I is an integer vector, as in Taichi (x[I], I.sum(), I * 2 all work)
     Binding b;
-    b.kind = Binding::Kind::tuple;
-    b.tuple.kind = KVal::Kind::tuple;
-    b.tuple.elems = idx;
+    b.kind = Binding::Kind::value;
+    std::vector<Stmt*> e;
+    for (auto& k : idx) e.push_back(k.v);
+    b.stmt = make_tensor(e, (int)e.size(), 0, loc);
+    b.what = "loop variable";
     frame().scopes.back().vars[names[0]] = b;
   } else {
     for (size_t i = 0; i < names.size(); i++) {
