@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "vm/host/evaluator.h"
-#include "vm/host/host.h"
+#include "tests/unit/host_session.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_state.h"
 
@@ -13,23 +13,11 @@ using namespace kiln;
 
 namespace {
 
-struct Run {
-  std::string out, err;
-  std::unique_ptr<Host> host;
-  Run() {
-    HostOptions o;
-    o.out = [this](std::string_view s) { out += s; };
-    o.err = [this](std::string_view s) { err += s; };
-    host = make_host(o);
-  }
-  bool started = false;
-  std::string operator()(const std::string& src) {
-    out.clear();
-    // ti.init once per session: later snippets keep the fields made earlier
-    run_source(*host, "t.py", (started ? "" : "import taichi as ti\nti.init(arch=ti.cpu)\n") + src);
-    started = true;
-    return out;
-  }
+const char* kInit = "import taichi as ti\nti.init(arch=ti.cpu)\n";
+
+// A session that starts with ti.init: later snippets keep the fields made earlier.
+struct Run : test::HostSession {
+  Run() : HostSession({}, kInit) {}
   frontend::StaticValue static_of(const std::string& name) {
     host::Value* v = host->ev->lookup(*host->ev->main_env, name);
     REQUIRE(v);
@@ -37,17 +25,8 @@ struct Run {
   }
 };
 
-std::string run(const std::string& src) { return Run()(src); }
-
-std::string error(const std::string& src) {
-  Run r;
-  try {
-    r(src);
-  } catch (const Error& e) {
-    return e.kind + ": " + e.message;
-  }
-  return "no error";
-}
+std::string run(const std::string& src) { return test::run_snippet(src, kInit); }
+std::string error(const std::string& src) { return test::error_of(src, kInit); }
 
 }  // namespace
 

@@ -2,41 +2,15 @@
 // text a program prints (the same contract as tests/lang, but small cases).
 #include <doctest/doctest.h>
 
-#include "vm/host/host.h"
+#include "tests/unit/host_session.h"
 
 using namespace kiln;
 
 namespace {
 
-struct Run {
-  std::string out, err;
-  std::unique_ptr<Host> host;
-  Run() {
-    HostOptions o;
-    o.argv = {"t.py"};
-    o.out = [this](std::string_view s) { out += s; };
-    o.err = [this](std::string_view s) { err += s; };
-    host = make_host(o);
-  }
-};
-
-// Runs `src` and returns what it printed.
-std::string run(const std::string& src) {
-  Run r;
-  run_source(*r.host, "t.py", src);
-  return r.out;
-}
-
-// Runs `src`, which must fail; returns "Kind: message".
-std::string error(const std::string& src) {
-  Run r;
-  try {
-    run_source(*r.host, "t.py", src);
-  } catch (const Error& e) {
-    return e.kind + ": " + e.message;
-  }
-  return "no error";
-}
+using Run = test::HostSession;
+std::string run(const std::string& src) { return test::run_snippet(src); }
+std::string error(const std::string& src) { return test::error_of(src); }
 
 }  // namespace
 

@@ -2,38 +2,15 @@
 // cache, ti.init, and ordering of host and kernel output.
 #include <doctest/doctest.h>
 
-#include "vm/host/host.h"
+#include "tests/unit/host_session.h"
 
 using namespace kiln;
 
 namespace {
 
-struct Run {
-  std::string out, err;
-  std::unique_ptr<Host> host;
-  explicit Run(HostOptions o = {}) {
-    o.out = [this](std::string_view s) { out += s; };
-    o.err = [this](std::string_view s) { err += s; };
-    host = make_host(o);
-  }
-  std::string operator()(const std::string& src) {
-    out.clear();
-    run_source(*host, "t.py", src);
-    return out;
-  }
-};
-
-std::string run(const std::string& src) { return Run()(src); }
-
-std::string error(const std::string& src) {
-  Run r;
-  try {
-    r(src);
-  } catch (const Error& e) {
-    return e.kind + ": " + e.message;
-  }
-  return "no error";
-}
+using Run = test::HostSession;
+std::string run(const std::string& src) { return test::run_snippet(src); }
+std::string error(const std::string& src) { return test::error_of(src); }
 
 const char* kInit = "import taichi as ti\nti.init(arch=ti.cpu)\n";
 
