@@ -2,24 +2,13 @@
 // exact line:col, and which error wins when a file has several.
 #include <doctest/doctest.h>
 
-#include "vm/lang/ast.h"
+#include "tests/unit/lang_helpers.h"
 
 using namespace kiln;
 
 namespace {
 
-std::vector<std::unique_ptr<SourceFile>> g_files;  // errors point at their file
-
-// "Kind: message @line:col", or "ok".
-std::string err(const std::string& src) {
-  g_files.push_back(std::make_unique<SourceFile>("t.py", src));
-  try {
-    ast::parse(g_files.back().get());
-  } catch (const Error& e) {
-    return e.kind + ": " + e.message + " @" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col);
-  }
-  return "ok";
-}
+std::string err(const std::string& src) { return test::parse_error(src); }
 
 }  // namespace
 

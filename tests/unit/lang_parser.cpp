@@ -3,38 +3,16 @@
 // lang_parse_errors.cpp, rendering and precedence in lang_unparse.cpp.
 #include <doctest/doctest.h>
 
-#include "vm/lang/ast.h"
+#include "tests/unit/lang_helpers.h"
 
 using namespace kiln;
 using namespace kiln::ast;
 
 namespace {
 
-std::vector<std::unique_ptr<SourceFile>> g_files;  // nodes point at their file
-
-std::unique_ptr<Module> parse_src(const std::string& src) {
-  g_files.push_back(std::make_unique<SourceFile>("t.py", src));
-  return parse(g_files.back().get());
-}
-
-// The first statement's expression, unparsed.
-std::string ex(const std::string& src) {
-  static std::vector<std::unique_ptr<Module>> keep;
-  keep.push_back(parse_src(src + "\n"));
-  auto* s = keep.back()->body.at(0);
-  REQUIRE(s->kind == StmtKind::ExprStmt);
-  return unparse(s->as<ExprStmt>()->value);
-}
-
-// "Kind: message @line:col", or "ok".
-std::string err(const std::string& src) {
-  try {
-    parse_src(src);
-  } catch (const Error& e) {
-    return e.kind + ": " + e.message + " @" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col);
-  }
-  return "ok";
-}
+using test::ex;
+using test::parse_src;
+std::string err(const std::string& src) { return test::parse_error(src); }
 
 std::string pos(const Node* n) { return std::to_string(n->loc.line) + ":" + std::to_string(n->loc.col); }
 std::string span(const Node* n) { return pos(n) + "-" + std::to_string(n->end.line) + ":" + std::to_string(n->end.col); }

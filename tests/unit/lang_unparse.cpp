@@ -2,28 +2,15 @@
 // produced by CPython 3.11, and operator precedence via ast::unparse.
 #include <doctest/doctest.h>
 
-#include "vm/lang/ast.h"
+#include "tests/unit/lang_helpers.h"
 
 using namespace kiln;
 using namespace kiln::ast;
 
 namespace {
 
-std::vector<std::unique_ptr<SourceFile>> g_files;  // nodes point at their file
-
-std::unique_ptr<Module> parse_src(const std::string& src) {
-  g_files.push_back(std::make_unique<SourceFile>("t.py", src));
-  return parse(g_files.back().get());
-}
-
-// The first statement's expression, unparsed.
-std::string ex(const std::string& src) {
-  static std::vector<std::unique_ptr<Module>> keep;
-  keep.push_back(parse_src(src + "\n"));
-  auto* s = keep.back()->body.at(0);
-  REQUIRE(s->kind == StmtKind::ExprStmt);
-  return unparse(s->as<ExprStmt>()->value);
-}
+using test::ex;
+using test::parse_src;
 
 // Renders statements the way Python's ast.unparse does (without its blank
 // lines), so expected strings can come straight from CPython.
