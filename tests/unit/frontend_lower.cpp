@@ -248,6 +248,15 @@ TEST_CASE("vector errors name the line") {
     Fixture f("@ti.kernel\ndef k():\n    m = ti.Matrix([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]])\n    n = m.inverse()\n");
     CHECK(f.error("k").rfind("TypeError: inverse() needs a square matrix, got a 2x3 matrix", 0) == 0);
   }
+  SUBCASE("shape mismatch in comparisons, conditional expressions and ti.max") {
+    Fixture f("@ti.kernel\ndef k():\n    a = ti.Vector([1, 2]) < ti.Vector([1, 2, 3])\n");
+    CHECK(f.error("k") == "TypeError: the operands of < have different shapes: a 2-vector and a 3-vector @3:9");
+    Fixture g("@ti.kernel\ndef k(c: ti.i32):\n    a = ti.Vector([1, 2]) if c else ti.Vector([1, 2, 3])\n");
+    CHECK(g.error("k", {Prim::i32}) ==
+          "TypeError: the operands of 'a if c else b' have different shapes: a 2-vector and a 3-vector @3:9");
+    Fixture h("@ti.kernel\ndef k():\n    a = ti.max(ti.Vector([1, 2]), ti.Vector([1, 2, 3]))\n");
+    CHECK(h.error("k") == "TypeError: the operands of ti.max() have different shapes: a 2-vector and a 3-vector @3:9");
+  }
   SUBCASE("shape mismatch in arithmetic") {
     Fixture f("@ti.kernel\ndef k():\n    a = ti.Vector([1, 2]) + ti.Vector([1, 2, 3])\n");
     CHECK(f.error("k").rfind("TypeError: the operands of + have different shapes: a 2-vector and a 3-vector", 0) == 0);

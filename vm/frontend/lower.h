@@ -115,6 +115,9 @@ struct Lowerer {
   ir::Stmt* element(ir::Stmt* t, int i, SourceLoc loc);          // flat, row-major
   std::vector<ir::Stmt*> elements(ir::Stmt* t, SourceLoc loc);
   ir::Stmt* broadcast(ir::Stmt* scalar, const Type& shape, SourceLoc loc);
+  // Brings two operands to one shape: a scalar broadcasts to the other's
+  // shape; two tensors of different shapes are a TypeError naming `what`.
+  void match_shapes(ir::Stmt*& a, ir::Stmt*& b, const std::string& what, SourceLoc loc);
   KVal tensor_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc);
   KVal matmul(ir::Stmt* a, ir::Stmt* b, SourceLoc loc);
   KVal tensor_index(ir::Stmt* t, const std::vector<KVal>& idx, SourceLoc loc);
@@ -206,6 +209,7 @@ struct Lowerer {
 };
 
 std::string describe_static(const StaticValue& v);
+bool static_truthy(const StaticValue& v);  // Python's truth of a compile-time value
 std::string a_value(Prim p);  // "an i32 value", "a u8 value"
 std::string shape_phrase(const Type& t);  // "an f32 value", "a 3-vector of f32", "a 2x2 matrix of f32"  // "field 'x'", "int 3", "function 'f'"
 

@@ -204,11 +204,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       Prim t = promote(prim_of(acc, loc), prim_of(b, loc));
       Stmt* x = value_of(acc, loc);
       Stmt* y = value_of(b, loc);
-      if (x->type.rows != y->type.rows || x->type.cols != y->type.cols) {  // a scalar broadcasts
-        if (x->type.rows && y->type.rows) raise("TypeError", full + "() of tensors with different shapes", loc);
-        if (!x->type.rows) x = broadcast(x, y->type, loc);
-        if (!y->type.rows) y = broadcast(y, x->type, loc);
-      }
+      match_shapes(x, y, full + "()", loc);
       x = emit_cast(x, t, loc);
       y = emit_cast(y, t, loc);
       acc = KVal::of(emit_binary(name == "max" ? BinaryOp::max : BinaryOp::min, x, y, x->type, loc));

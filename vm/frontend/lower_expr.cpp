@@ -90,12 +90,7 @@ KVal Lowerer::lower_compare(const ast::Compare* c) {
     Prim t = promote(prim_of(left, loc), prim_of(right, loc));
     Stmt* a = value_of(left, loc);
     Stmt* b = value_of(right, loc);
-    if (a->type.rows || b->type.rows) {  // element-wise on vectors, a scalar broadcast
-      if (a->type.rows && b->type.rows && (a->type.rows != b->type.rows || a->type.cols != b->type.cols))
-        raise("TypeError", "cannot compare " + type_name(a->type) + " with " + type_name(b->type), loc);
-      if (!a->type.rows) a = broadcast(a, b->type, loc);
-      if (!b->type.rows) b = broadcast(b, a->type, loc);
-    }
+    match_shapes(a, b, ast::op_symbol(c->ops[i]), c->loc);  // element-wise on vectors
     a = emit_cast(a, t, loc);
     b = emit_cast(b, t, loc);
     Stmt* r = emit_binary(op, a, b, shaped(a, Prim::i32), c->loc);
@@ -315,23 +310,14 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       auto* x = e->as<ast::IfExp>();
       KVal c = lower_expr(x->test);
       if (c.is_static()) {  // a Python-constant condition picks a branch, as Python would
-        bool truth = c.s.kind == StaticValue::Kind::boolean ? c.s.b
-                     : c.s.kind == StaticValue::Kind::integer ? c.s.i != 0
-                     : c.s.kind == StaticValue::Kind::floating ? c.s.f != 0
-                     : c.s.kind != StaticValue::Kind::none;
-        return lower_expr(truth ? x->body : x->orelse);
+        return lower_expr(static_truthy(c.s) ? x->body : x->orelse);
       }
       Stmt* cond = as_condition(c, x->test->loc);
       KVal a = lower_expr(x->body), b = lower_expr(x->orelse);
       Prim t = promote(prim_of(a, e->loc), prim_of(b, e->loc));
       Stmt* va = value_of(a, e->loc);
       Stmt* vb = value_of(b, e->loc);
-      if (va->type.rows != vb->type.rows || va->type.cols != vb->type.cols) {
-        if (va->type.rows && vb->type.rows)
-          raise("TypeError", "the branches have different shapes: " + type_name(va->type) + " and " + type_name(vb->type), e->loc);
-        if (!va->type.rows) va = broadcast(va, vb->type, e->loc);
-        if (!vb->type.rows) vb = broadcast(vb, va->type, e->loc);
-      }
+      match_shapes(va, vb, "'a if c else b'", e->loc);
       auto s = std::make_unique<Stmt>(StmtKind::select);
       s->ops = {cond, emit_cast(va, t, e->loc), emit_cast(vb, t, e->loc)};
       s->type = shaped(va, t);

@@ -52,15 +52,20 @@ Stmt* Lowerer::broadcast(Stmt* scalar, const Type& shape, SourceLoc loc) {
   return make_tensor(std::vector<Stmt*>(num_elems(shape), scalar), shape.rows, shape.cols, loc);
 }
 
+void Lowerer::match_shapes(Stmt*& a, Stmt*& b, const std::string& what, SourceLoc loc) {
+  if (a->type.rows == b->type.rows && a->type.cols == b->type.cols) return;
+  if (a->type.rows && b->type.rows)
+    raise("TypeError", "the operands of " + what + " have different shapes: a " + shape_text(a->type) + " and a " +
+                           shape_text(b->type), loc);
+  if (!a->type.rows) a = broadcast(a, b->type, loc);
+  if (!b->type.rows) b = broadcast(b, a->type, loc);
+}
+
 KVal Lowerer::tensor_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc) {
   Stmt* va = value_of(a, loc);
   Stmt* vb = value_of(b, loc);
   if (op == ast::BinOpKind::MatMult) return matmul(va, vb, loc);
-  if (va->type.rows && vb->type.rows && (va->type.rows != vb->type.rows || va->type.cols != vb->type.cols))
-    raise("TypeError", std::string("the operands of ") + ast::op_symbol(op) + " have different shapes: a " +
-                           shape_text(va->type) + " and a " + shape_text(vb->type), loc);
-  if (!va->type.rows) va = broadcast(va, vb->type, loc);
-  if (!vb->type.rows) vb = broadcast(vb, va->type, loc);
+  match_shapes(va, vb, ast::op_symbol(op), loc);
   return elementwise_binop(op, va, vb, loc);
 }
 

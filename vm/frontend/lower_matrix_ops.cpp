@@ -340,8 +340,7 @@ KVal Lowerer::call_math(const std::string& name, const ast::Call* c) {
   auto minmax = [&](BinaryOp op, const KVal& x, const KVal& y) {
     Stmt* p = value_of(x, loc);
     Stmt* q = value_of(y, loc);
-    if (p->type.rows && !q->type.rows) q = broadcast(q, p->type, loc);
-    if (q->type.rows && !p->type.rows) p = broadcast(p, q->type, loc);
+    match_shapes(p, q, "ti.math." + name + "()", loc);
     Prim t = promote(p->type.prim, q->type.prim);
     p = emit_cast(p, t, loc);
     return KVal::of(emit_binary(op, p, emit_cast(q, t, loc), p->type, loc));

@@ -12,7 +12,7 @@ using K = StaticValue::Kind;
 static bool is_num(const StaticValue& v) { return v.kind == K::integer || v.kind == K::floating || v.kind == K::boolean; }
 static double as_f(const StaticValue& v) { return v.kind == K::floating ? v.f : v.kind == K::boolean ? (double)v.b : (double)v.i; }
 static int64_t as_i(const StaticValue& v) { return v.kind == K::boolean ? (int64_t)v.b : v.i; }
-static bool truthy(const StaticValue& v) {
+bool static_truthy(const StaticValue& v) {
   switch (v.kind) {
     case K::none: return false;
     case K::boolean: return v.b;
@@ -183,7 +183,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       auto* u = e->as<ast::UnaryOp>();
       StaticValue v = eval_static(u->operand);
       switch (u->op) {
-        case ast::UnaryOpKind::Not: return StaticValue::of_bool(!truthy(v));
+        case ast::UnaryOpKind::Not: return StaticValue::of_bool(!static_truthy(v));
         case ast::UnaryOpKind::UAdd: return v;
         case ast::UnaryOpKind::USub:
           if (v.kind == K::floating) return StaticValue::of_float(-v.f);
@@ -200,7 +200,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       StaticValue v;
       for (auto* x : b->values) {
         v = eval_static(x);
-        if ((b->op == ast::BoolOpKind::And) != truthy(v)) return v;
+        if ((b->op == ast::BoolOpKind::And) != static_truthy(v)) return v;
       }
       return v;
     }
@@ -216,7 +216,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
     }
     case EK::IfExp: {
       auto* x = e->as<ast::IfExp>();
-      return eval_static(truthy(eval_static(x->test)) ? x->body : x->orelse);
+      return eval_static(static_truthy(eval_static(x->test)) ? x->body : x->orelse);
     }
     case EK::Call: {
       auto* c = e->as<ast::Call>();

@@ -27,17 +27,6 @@ static bool is_static_call(Lowerer& L, const ast::Expr* e) {
   return v.kind == StaticValue::Kind::builtin && v.s == "ti.static";
 }
 
-static bool truthy(const StaticValue& v) {
-  switch (v.kind) {
-    case StaticValue::Kind::none: return false;
-    case StaticValue::Kind::boolean: return v.b;
-    case StaticValue::Kind::integer: return v.i != 0;
-    case StaticValue::Kind::floating: return v.f != 0;
-    case StaticValue::Kind::string: return !v.s.empty();
-    case StaticValue::Kind::tuple: return !v.elems.empty();
-    default: return true;
-  }
-}
 
 void Lowerer::lower_stmt(const ast::Stmt* s) {
   using SK = ast::StmtKind;
@@ -108,7 +97,7 @@ void Lowerer::lower_if(const ast::If* s) {
   if (is_static_call(*this, s->test)) {
     StaticValue v = eval_static(s->test->as<ast::Call>()->args.at(0));
     push_scope();
-    lower_body(truthy(v) ? s->body : s->orelse);
+    lower_body(static_truthy(v) ? s->body : s->orelse);
     pop_scope();
     return;
   }
