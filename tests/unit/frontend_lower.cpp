@@ -354,6 +354,20 @@ def k(a: ti.f64) -> ti.f64:
     CHECK(ir.find("<f64> $2 = mul") == std::string::npos);
     CHECK(ir.find("<i64>") == std::string::npos);    // ...but nothing computes in i64
   }
+  SUBCASE("atomics on an unsupported storage type fail whatever the mode") {
+    Fixture f("@ti.kernel\ndef k():\n    for i in range(4):\n        z[i] += 1.0\n");
+    f.field("z", Prim::f64, {4});
+    KernelRequest req;
+    req.def = f.host.globals.at("k").def;
+    LoweredKernel lk = lower_kernel(req, f.host, f.prog);
+    try {
+      ir::legalize_dtypes(*lk.kernel, vulkan_core_supports, "vulkan", CastMode::downcast, TypeConfig{});
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(e.message == "atomics on f64 are not supported by the vulkan engine, whatever the casting mode");
+      CHECK(e.loc.line == 4);
+    }
+  }
   SUBCASE("upcast finds nothing wider than f64") {
     Fixture f(src);
     CHECK_THROWS_WITH_AS(lower_for(f, CastMode::upcast),
@@ -371,4 +385,30 @@ def k(a: ti.f64) -> ti.f64:
     CHECK(cast_mode_from_name("upcast") == CastMode::upcast);
     CHECK(cast_mode_from_name("sideways") == std::nullopt);
   }
+}
+
+TEST_CASE("more compile errors, each with its message and line") {
+  auto check = [](const char* src, const char* want, std::vector<Prim> args = {}) {
+    Fixture f(src);
+    CHECK(f.error("k", args) == want);
+  };
+  check("@ti.kernel\ndef k():\n    for i in 5:\n        pass\n",
+        "TypeError: kernels can loop over range(), ti.ndrange(), ti.grouped(), ti.static() or a field, not '5' @3:14");
+  check("@ti.kernel\ndef k():\n    for i, j in range(4):\n        pass\n",
+        "SyntaxError: the loop over range has 1 index but 2 targets were given @3:9");
+  check("@ti.kernel\ndef k():\n    a, b = 1, 2, 3\n",
+        "ValueError: too many values to unpack (expected 2, got 3) @3:5");
+  check("@ti.kernel\ndef k():\n    a = ti.cast(1, 2)\n", "TypeError: ti.cast() needs a type as its second argument @3:20");
+  check("@ti.kernel\ndef k():\n    a = 1.5 & 1\n", "TypeError: '&' needs integer operands, got f32 and i32 @3:9");
+  check("@ti.kernel\ndef k():\n    while True:\n        break\n    else:\n        pass\n",
+        "SyntaxError: while-else is not supported in kernels @3:5");
+  check("@ti.kernel\ndef k():\n    import math\n", "SyntaxError: import is not allowed inside a kernel or ti.func @3:5");
+  check("@ti.kernel\ndef k():\n    continue\n", "SyntaxError: 'continue' outside loop @3:5");
+  check("@ti.kernel\ndef k():\n    a = ti.sqrt(1, 2)\n", "TypeError: ti.sqrt() takes 1 argument (2 given) @3:9");
+  check("@ti.kernel\ndef k():\n    v = ti.Vector([1, 2])\n    a = v.frobnicate()\n",
+        "AttributeError: a 2-vector has no method 'frobnicate' @4:9");
+  check("@ti.kernel\ndef k():\n    v = ti.Vector([1.0, 2.0])\n    a = v.dot(ti.Vector([1.0, 2.0, 3.0]))\n",
+        "TypeError: dot() needs a 2-vector, got a 3-vector @4:9");
+  check("@ti.kernel\ndef k():\n    v = ti.Vector([1, 2])\n    a = v[2]\n", "IndexError: index 2 is out of range for a 2-vector @4:9");
+  check("@ti.kernel\ndef k():\n    a = ti.static(n)\n", "NameError: name 'n' is not defined @3:19");
 }
