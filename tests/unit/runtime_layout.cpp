@@ -323,11 +323,9 @@ TEST_CASE("host access errors") {
 TEST_CASE("building errors") {
   Program p(one_thread());
   SNode* root = p.open_root();
-  Error e = error_of([&] { p.add_container(root, SNodeKind::pointer, {0}, {4}, {}); });
-  CHECK(e.kind == "NotImplementedError");
-  CHECK(e.message == "pointer SNodes are not supported yet");
-  e = error_of([&] { p.add_container(root, SNodeKind::bitmasked, {0}, {4}, {}); });
-  CHECK(e.message == "bitmasked SNodes are not supported yet");
+  Error e = error_of([&] { p.add_container(root, SNodeKind::place, {0}, {4}, {}); });
+  CHECK(e.kind == "TypeError");
+  CHECK(e.message == "cannot add a place SNode as a container");
   e = error_of([&] { p.add_container(root, SNodeKind::dense, {0}, {0}, {}); });
   CHECK(e.kind == "ValueError");
   CHECK(e.message == "the size of ti.i must be positive, got 0");

@@ -208,6 +208,8 @@ void lower_binary(Builder& b, const ir::Stmt& s) {
 
 void lower_global_ptr(Builder& b, const ir::Stmt& s) {
   const ir::Access& acc = s.access;
+  if (acc.sparse_place >= 0)
+    raise("NotImplementedError", "kernels cannot access fields under sparse SNodes yet", s.loc);
   uint16_t d = b.def(&s);
   if (acc.checked) {
     if (acc.shape.size() != s.ops.size()) b.fail("global_ptr index count differs from the field's shape");

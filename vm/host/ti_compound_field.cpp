@@ -207,13 +207,13 @@ std::string MatrixFieldObj::str(Evaluator& ev) {
       idx[d] = e % f0.shape[d];
       e /= f0.shape[d];
     }
-    return load_element(*comps[(size_t)c], prog.element_address(*comps[(size_t)c], idx.data(), (int)idx.size(), {}));
+    return load_element(*comps[(size_t)c], prog.element_read_address(*comps[(size_t)c], idx.data(), (int)idx.size(), {}));
   });
 }
 
 static Value matrix_element(Evaluator& ev, const std::shared_ptr<MatrixFieldObj>& mf, std::vector<int64_t> idx, SourceLoc loc) {
   const FieldInfo& f0 = mf->checked(loc);
-  program_of(mf->ti).element_address(f0, idx.data(), (int)idx.size(), loc);  // bounds check now, not on first use
+  program_of(mf->ti).element_read_address(f0, idx.data(), (int)idx.size(), loc);  // bounds check now, not on first use
   auto mo = std::make_shared<MatrixObj>();
   mo->n = mf->n;
   mo->m = mf->m;
@@ -375,7 +375,7 @@ Value struct_field_member(Evaluator& ev, const StructObj& s, int k, SourceLoc lo
   const Value& mf = s.field->members[(size_t)k];
   if (auto* f = host_as<FieldObj>(mf)) {
     FieldInfo& info = f->checked(loc);
-    return load_element(info, program_of(f->ti).element_address(info, s.index.data(), (int)s.index.size(), loc));
+    return load_element(info, program_of(f->ti).element_read_address(info, s.index.data(), (int)s.index.size(), loc));
   }
   if (host_as<MatrixFieldObj>(mf)) return matrix_element(ev, mf.ptr<MatrixFieldObj>(), s.index, loc);
   return struct_element(mf.ptr<StructFieldObj>(), s.index);
@@ -401,7 +401,7 @@ void struct_field_set_member(Evaluator& ev, const StructObj& s, int k, const Val
 bool StructFieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
   const FieldInfo& f0 = first_component(*this, loc);
   auto idx = element_index(ev, f0, key, loc);
-  program_of(ev.ti.get()).element_address(f0, idx.data(), (int)idx.size(), loc);
+  program_of(ev.ti.get()).element_read_address(f0, idx.data(), (int)idx.size(), loc);
   out = struct_element(shared_from_this(), std::move(idx));
   return true;
 }

@@ -88,7 +88,7 @@ std::string FieldObj::str(Evaluator& ev) { return field_str(ev, *this, {}); }
 bool FieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
   FieldInfo& f = checked(loc);
   auto idx = field_index(ev, f, key, loc);
-  out = load_element(f, ti->program->element_address(f, idx.data(), (int)idx.size(), loc));
+  out = load_element(f, ti->program->element_read_address(f, idx.data(), (int)idx.size(), loc));
   return true;
 }
 
@@ -105,13 +105,20 @@ static Value shape_tuple(const std::vector<int64_t>& shape) {
   return make_tuple(std::move(items));
 }
 
-// Calls fn(address) for every element of f in row-major index order.
-template <class F> static void each_element(Program& prog, const FieldInfo& f, SourceLoc loc, F&& fn) {
+// Calls fn(address) for every element of f in row-major index order. Under
+// sparse SNodes only active elements are visited (as a struct-for would:
+// fill() never activates) unless `all`, when inactive ones read as zeros;
+// nothing is activated.
+template <class F> static void each_element(Program& prog, const FieldInfo& f, SourceLoc loc, F&& fn, bool all = false) {
   std::vector<int64_t> idx(f.shape.size(), 0);
   for (auto n : f.shape)
     if (n == 0) return;
+  prog.materialize();
+  bool sparse = f.place && f.place->sparse;
   while (true) {
-    fn(prog.element_address(f, idx.data(), (int)idx.size(), loc), idx);
+    if (!sparse) fn(prog.element_address(f, idx.data(), (int)idx.size(), loc), idx);
+    else if (all || prog.snode_op(Program::SNodeOp::is_active, f.place->id, idx.data()))
+      fn(prog.sparse_element(f.place->id, idx.data(), false), idx);
     int d = (int)idx.size() - 1;
     while (d >= 0 && ++idx[d] == f.shape[d]) idx[d--] = 0;
     if (d < 0) return;
@@ -178,9 +185,9 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
   if (name == "to_list") {  // Kiln: the elements as nested Python lists
     out = make_builtin("to_list", [me](Evaluator&, CallArgs& a) {
       FieldInfo& f = me->checked(a.loc);
-      if (f.shape.empty()) return load_element(f, me->ti->program->element_address(f, nullptr, 0, a.loc));
+      if (f.shape.empty()) return load_element(f, me->ti->program->element_read_address(f, nullptr, 0, a.loc));
       std::vector<Value> flat;
-      each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { flat.push_back(load_element(f, p)); });
+      each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { flat.push_back(load_element(f, p)); }, true);
       // Regroup the flat row-major list, innermost axis first.
       for (size_t d = f.shape.size(); d-- > 1;) {
         std::vector<Value> grouped;

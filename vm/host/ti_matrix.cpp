@@ -50,7 +50,7 @@ Value MatrixObj::get(int64_t k, SourceLoc loc) const {
   if (!field) return elems[(size_t)k];
   FieldInfo& f = live_component(*this, k, loc);
   Program& prog = *field->ti->program;
-  return load_element(f, prog.element_address(f, index.data(), (int)index.size(), loc));
+  return load_element(f, prog.element_read_address(f, index.data(), (int)index.size(), loc));
 }
 
 void MatrixObj::set(Evaluator& ev, int64_t k, const Value& v, SourceLoc loc) {

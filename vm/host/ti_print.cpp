@@ -275,7 +275,7 @@ std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
       idx[d] = k % info.shape[d];
       k /= info.shape[d];
     }
-    return load_element(info, prog.element_address(info, idx.data(), (int)idx.size(), loc));
+    return load_element(info, prog.element_read_address(info, idx.data(), (int)idx.size(), loc));
   });
 }
 

@@ -131,6 +131,12 @@ struct Access {
   std::string field;             // the field's name for messages ("x")
   std::string snode;             // printed name, e.g. "S2place<f32>"
   bool checked = true;           // false once proven in bounds
+  // Under pointer/bitmasked/dynamic SNodes there is no affine formula: the
+  // address comes from the runtime's lookup of place SNode `sparse_place`
+  // (terms are empty). `activate` is set (mark_activation) when the pointer
+  // is written: writes activate, reads of inactive cells give 0.
+  int sparse_place = -1;
+  bool activate = false;
 };
 
 // One piece of a print statement: a literal string, or an operand with a

@@ -50,9 +50,30 @@ int64_t lay_out(SNode& s) {
       raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
     align = std::max(align, a);
   }
-  s.cell_size = align_up(offset, align, s);
-  s.container_size = checked_mul(s.num_cells(), s.cell_size, s);
-  return align;
+  s.cell_size = align_up(std::max<int64_t>(offset, 1), align, s);
+  int64_t n = s.num_cells();
+  switch (s.kind) {
+    case SNodeKind::pointer:
+      // Inline: one cell pointer per cell; the cells come from the pool.
+      s.block_bytes = s.cell_size;
+      s.container_size = checked_mul(n, 8, s);
+      return 8;
+    case SNodeKind::dynamic: {
+      // Inline: the length, then one pointer per chunk of chunk_size cells.
+      int64_t chunks = (n + s.chunk_size - 1) / s.chunk_size;
+      s.block_bytes = checked_mul(s.chunk_size, s.cell_size, s);
+      s.container_size = checked_mul(chunks + 1, 8, s);
+      return 8;
+    }
+    case SNodeKind::bitmasked:
+      // Inline cells, then one activity bit per cell in 64-bit words.
+      s.mask_offset = align_up(checked_mul(n, s.cell_size, s), 8, s);
+      s.container_size = s.mask_offset + (n + 63) / 64 * 8;
+      return std::max<int64_t>(align, 8);
+    default:
+      s.container_size = checked_mul(n, s.cell_size, s);
+      return align;
+  }
 }
 
 // The containers above a place, root first.
@@ -110,6 +131,7 @@ void Program::materialize() {
     t.memory = static_cast<uint8_t*>(mem);
     t.size = t.root->container_size;
     t.materialized = true;
+    prepare_sparse(t);
     stat_add("snode_tree_bytes", (double)t.size);
   }
 }
@@ -123,6 +145,10 @@ ir::Access Program::access_of(const FieldInfo& f) {
   acc.shape = f.shape;
   acc.field = f.name;
   acc.snode = place->name();
+  if (place->sparse) {
+    acc.sparse_place = place->id;
+    return acc;
+  }
 
   const auto& pip = place->physical_index_position;
   std::vector<const SNode*> levels = levels_above(place);
@@ -158,7 +184,8 @@ ir::Access Program::access_of(const FieldInfo& f) {
   return acc;
 }
 
-void* Program::element_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
+// Materializes, then checks the index count and range of a host access.
+void Program::check_index(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
   materialize();
   int dims = (int)f.shape.size();
   if (n != dims)
@@ -171,7 +198,18 @@ void* Program::element_address(const FieldInfo& f, const int64_t* idx, int n, So
                               std::to_string(a) + " of " + f.describe() + " with shape " +
                               format_shape(f.shape),
             loc);
+}
 
+const void* Program::element_read_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
+  check_index(f, idx, n, loc);
+  if (f.place->sparse) return sparse_element(f.place->id, idx, false);
+  return element_address(f, idx, n, loc);
+}
+
+void* Program::element_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
+  check_index(f, idx, n, loc);
+  int dims = (int)f.shape.size();
+  if (f.place->sparse) return sparse_element(f.place->id, idx, true);
   // Walks the levels bottom-up without building an Access: host loops index
   // fields element by element, and this path allocates nothing. It is also an
   // independent derivation of the same layout that access_of() describes,

@@ -5,6 +5,7 @@
 
 #include <mimalloc.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace kiln {
@@ -69,11 +70,8 @@ SNode* Program::open_root() {
 }
 
 SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<int>& axes,
-                              const std::vector<int64_t>& sizes, SourceLoc loc) {
-  if (kind == SNodeKind::pointer || kind == SNodeKind::bitmasked || kind == SNodeKind::dynamic)
-    raise("NotImplementedError",
-          std::string(snode_kind_name(kind)) + " SNodes are not supported yet", loc);
-  if (kind != SNodeKind::dense)
+                              const std::vector<int64_t>& sizes, SourceLoc loc, int64_t chunk_size) {
+  if (kind == SNodeKind::root || kind == SNodeKind::place)
     raise("TypeError", std::string("cannot add a ") + snode_kind_name(kind) +
                            " SNode as a container", loc);
   if (!parent) raise("RuntimeError", "SNode has no parent", loc);
@@ -85,11 +83,18 @@ SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<i
           "cannot add SNodes under " + parent->name() +
               ": its tree is already materialized (a kernel ran or a field was accessed)",
           loc);
-  if (axes.empty()) raise("TypeError", "a dense SNode needs at least one axis", loc);
+  std::string kname = snode_kind_name(kind);
+  if (axes.empty()) raise("TypeError", "a " + kname + " SNode needs at least one axis", loc);
   if (axes.size() != sizes.size())
-    raise("TypeError", "dense SNode over " + std::to_string(axes.size()) + " axes was given " +
+    raise("TypeError", kname + " SNode over " + std::to_string(axes.size()) + " axes was given " +
                            std::to_string(sizes.size()) + " sizes",
           loc);
+  if (kind == SNodeKind::dynamic) {
+    if (axes.size() != 1)
+      raise("ValueError", "a dynamic SNode has exactly one axis, got " + std::to_string(axes.size()), loc);
+    if (chunk_size < 0 || (chunk_size == 0 && sizes[0] <= 0))
+      raise("ValueError", "the chunk_size of a dynamic SNode must be positive, got " + std::to_string(chunk_size), loc);
+  }
 
   // Validate everything before taking an SNode id, so that a rejected call
   // (the REPL carries on after it) leaves no gap in the S<id> numbering.
@@ -110,6 +115,7 @@ SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<i
   }
   auto s = blank_snode(*this, kind, parent);
   for (size_t i = 0; i < axes.size(); ++i) s->extent[axes[i]] = sizes[i];
+  if (kind == SNodeKind::dynamic) s->chunk_size = std::min(chunk_size > 0 ? chunk_size : sizes[0], sizes[0]);
   // Virtual indices are numbered by first appearance from the root down
   // (seed 001: dense(ti.j).dense(ti.i) is column-major, {0: 1, 1: 0}); axes new
   // at this level are appended in physical order, as Taichi does.

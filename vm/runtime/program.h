@@ -15,6 +15,7 @@
 #include "vm/ir/ir.h"
 #include "vm/types/dtype_support.h"
 #include "vm/runtime/engine.h"
+#include "vm/runtime/pool.h"
 #include "vm/runtime/snode.h"
 #include "vm/runtime/thread_pool.h"
 
@@ -46,6 +47,7 @@ struct Program {
   std::unique_ptr<Engine> engine;
   std::function<void(std::string_view)> out;       // print sink (stdout by default)
   std::map<std::string, double> stats;             // seed 001 statistics counters
+  std::map<const SNode*, std::vector<ListElem>> lists;  // generated lists (sparse.cpp)
   int next_snode_id = 0;
   // Set (from a SIGINT handler, so only by an atomic store) to stop running
   // kernels: engines poll it at loop back-edges and raise KeyboardInterrupt.
@@ -64,8 +66,9 @@ struct Program {
   // (physical axis numbers, ti.i = 0, ti.j = 1, ...) with `sizes`.
   // Throws kiln::Error for bad input (non-positive size, axis repeated, tree
   // already materialized), located at `loc`.
+  // dynamic takes one axis and `chunk_size` (0: the whole extent in one chunk).
   SNode* add_container(SNode* parent, SNodeKind kind, const std::vector<int>& axes,
-                       const std::vector<int64_t>& sizes, SourceLoc loc);
+                       const std::vector<int64_t>& sizes, SourceLoc loc, int64_t chunk_size = 0);
   // Creates a field without placing it (`x = ti.field(ti.f32)`).
   FieldInfo* create_field(Prim dtype, std::string name, SourceLoc loc);
   // Places a field under `parent` (`.place(x)`); its shape follows from the
@@ -81,10 +84,49 @@ struct Program {
   // The Access description a global_ptr needs for field `f` (materializes first).
   ir::Access access_of(const FieldInfo& f);
   // Host element access (`x[i, j]` at top level): bounds-checked address of an
-  // element. Throws IndexError naming the field, index and shape.
+  // element. Throws IndexError naming the field, index and shape. This is the
+  // write path: under sparse SNodes it activates the element.
   void* element_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
+  // The read path: an inactive sparse element reads as zero (the address of
+  // a zero block) and stays inactive.
+  const void* element_read_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
+  void check_index(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
   // Base pointers of every tree, indexed by tree id (kernels read these at launch).
   std::vector<uint8_t*> tree_bases();
+
+  // ---- sparse SNodes (sparse.cpp) ----
+  std::vector<SNode*> snode_by_id;   // every materialized SNode, by id
+  // Counters kept by the runtime with atomics (kernels run on many threads);
+  // folded into `stats` by collect_stats().
+  std::atomic<int64_t> n_activations{0}, n_deactivations{0}, n_listgen_elements{0};
+  void prepare_sparse(SNodeTree& t);  // paths, flags, pools (materialize calls it)
+  SNode* snode(int id) const;
+  // The container of `target` that holds physical index `phys` (for a place:
+  // the element's address). null when an ancestor cell is inactive and
+  // `activate` is false; with `activate` every cell on the way is activated.
+  uint8_t* locate(const SNode* target, const int64_t* phys, bool activate);
+  // Element address for kernel access by virtual index: reads of an inactive
+  // element get a block of zeros, writes (`activate`) activate it.
+  void* sparse_element(int place_id, const int64_t* idx, bool activate);
+  enum class SNodeOp : uint8_t { activate, deactivate, is_active, append, length };
+  // ti.activate / ti.deactivate / ti.is_active / ti.append / ti.length on
+  // SNode `snode_id` at virtual index `idx`. append returns the old length
+  // (the index to write) and never grows past the capacity (it then returns
+  // the capacity, which the caller's bounds check reports).
+  int64_t snode_op(SNodeOp op, int snode_id, const int64_t* idx);
+  void deactivate_all(SNode* s);      // snode.deactivate_all()
+  void deactivate_all_snodes();       // ti.deactivate_all_snodes()
+  // List generation (seed 001): level `level` of `target`'s path from the
+  // list of the level above it (the root's one-element list for level 0).
+  void clear_list(const SNode* target, int level);
+  void listgen(const SNode* target, int level);
+  const std::vector<ListElem>& list_of(const SNode* s);
+  // Virtual indices of every active cell of the containers list[b, e) of
+  // `target` (the last level of its path), appended to `out`, `nidx` per cell.
+  void active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out);
+  int64_t pool_blocks_in_use() const;  // over every pool: blocks handed out
+  int64_t pool_blocks_reserved() const;  // over every pool: blocks obtained from the system
+  void collect_stats();
 
   void print(std::string_view s) { out(s); }
   void stat_add(const std::string& key, double v) { stats[key] += v; }

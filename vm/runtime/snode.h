@@ -2,9 +2,11 @@
 //
 // A tree is built by the host (`ti.root.dense(ti.ij, (4, 8)).place(x)`, or
 // implicitly by `ti.field(..., shape=...)`), then materialized: sizes and
-// offsets are computed and one buffer is allocated for the whole tree. This
-// issue needs root, dense and place; pointer/bitmasked/dynamic come later and
-// will keep this shape (a container kind with per-axis extents).
+// offsets are computed and one buffer is allocated for the whole tree.
+// Dense, bitmasked and root containers live inline in that buffer; a pointer
+// container is an array of cell pointers whose cells come from the SNode's
+// pool on activation, and a dynamic container is a length plus an array of
+// chunk pointers (chunks of chunk_size cells, also pooled). See sparse.cpp.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -16,6 +18,8 @@
 #include "vm/types/type.h"
 
 namespace kiln {
+
+struct SNodePool;  // pool.h
 
 constexpr int kMaxIndices = 12;  // Taichi's taichi_max_num_indices
 
@@ -47,6 +51,33 @@ struct SNode {
   std::vector<int> physical_index_position;
 
   std::string name() const;    // "S3place<f32>", "S1dense", "S0root"
+
+  // ---- sparse SNodes (filled by materialize(); see sparse.cpp) ----
+  int64_t chunk_size = 0;      // dynamic: cells per chunk
+  int64_t mask_offset = 0;     // bitmasked: byte offset of the activity bits in a container
+  int64_t block_bytes = 0;     // pointer: bytes of one pooled cell; dynamic: of one chunk
+  // below[p]: how many full-resolution indices along physical axis p one cell
+  // of this SNode covers (the product of the extents under it, along the path
+  // to its first place). A cell's first index is container_base + c * below.
+  std::array<int64_t, kMaxIndices> below{};
+  std::vector<int> split_axes;  // physical axes with extent > 1, in order
+  // From the root's child down to this SNode: the levels whose cells an
+  // index passes through, and each level's `below` along this SNode's path to
+  // its first place (a place uses its own path). Indices of sparse lookups,
+  // activation and list generation for this SNode decompose with these.
+  std::vector<SNode*> path;
+  std::vector<std::array<int64_t, kMaxIndices>> path_below;
+  bool sparse = false;         // this SNode or an ancestor is pointer/bitmasked/dynamic
+  bool has_sparse_below = false;  // some descendant (or this) is pointer/bitmasked/dynamic
+  std::shared_ptr<SNodePool> pool;  // pointer and dynamic SNodes
+  bool is_container() const { return kind != SNodeKind::place; }
+};
+
+// One entry of an SNode's list (list generation, seed 001): an active
+// container and the full-resolution physical index of its first element.
+struct ListElem {
+  uint8_t* container = nullptr;
+  std::array<int32_t, kMaxIndices> base{};
 };
 
 // A field: a place SNode plus what users see (name, shape, dtype).
