@@ -43,6 +43,15 @@ UseDef use_def(const bc::Function& fn, uint32_t pc) {
       u.succ[1] = (uint32_t)I.d();
       break;
     case Op::end: u.succ[0] = UINT32_MAX; break;
+    case Op::rng_init:
+      u.def.push_back(I.a + 1);
+      u.def.push_back(I.a + 2);
+      break;
+    case Op::rand:  // reads and advances the task's stream registers
+      for (uint16_t k = 0; k < 3; k++) u.use.push_back(fn.rng_reg + k);
+      u.def.push_back(fn.rng_reg + 1);
+      u.def.push_back(fn.rng_reg + 2);
+      break;
     case Op::assert_:
       if (I.d() >= 0 && (size_t)I.d() < fn.asserts.size())
         for (uint16_t r : fn.asserts[I.d()].regs) u.use.push_back(r);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "jit/opt.h"
+#include "vm/runtime/rng.h"
 
 namespace kiln::jit {
 
@@ -106,7 +107,51 @@ struct Rec {
     return false;
   }
   bool run(uint32_t head);
+  bool random(uint32_t pc, const bc::Insn& I);
+  Ref mix(Ref z);
 };
+
+// rng.h's rng_mix as trace ops.
+Ref Rec::mix(Ref z) {
+  auto u = [&](IrOp op, Ref a, Ref b) { return e.emit(op, CT::u64, a, b); };
+  z = u(IrOp::mul, u(IrOp::bxor, z, u(IrOp::shr, z, e.kval(30))), e.kval(0xbf58476d1ce4e5b9ull));
+  z = u(IrOp::mul, u(IrOp::bxor, z, u(IrOp::shr, z, e.kval(27))), e.kval(0x94d049bb133111ebull));
+  return u(IrOp::bxor, z, u(IrOp::shr, z, e.kval(31)));
+}
+
+// ti.random: rng_next and rng_to_reg spelled in trace ops over the stream
+// registers, with a guard on whether the iteration index changed (in a
+// parallel loop's trace it always does, in an inner loop it never does).
+bool Rec::random(uint32_t pc, const bc::Insn& I) {
+  const uint16_t S = fn.rng_reg;
+  if (S == 0xffff) return abort(pc, "ti.random without a stream");
+  Ref idx = get(I.b), st = get(S + 2);
+  bool fresh = R[I.b] != R[S + 1];
+  Ref same = e.emit(IrOp::eq, CT::u64, idx, get(S + 1));
+  if (!e.guard(fresh ? IrOp::guard_z : IrOp::guard_nz, same, kNoRef, snap(pc))) return abort(pc, "constant guard failed");
+  if (fresh) st = mix(e.emit(IrOp::bxor, CT::u64, get(S), mix(idx)));
+  st = e.emit(IrOp::add, CT::u64, st, e.kval(kRngGamma));
+  uint64_t bits = rng_next(R + S, R[I.b]);
+  map[S + 1] = idx;
+  map[S + 2] = st;
+  Ref v = mix(st);
+  auto shr = [&](int n) { return e.emit(IrOp::shr, CT::u64, v, e.kval((uint64_t)n)); };
+  switch ((Prim)I.c) {
+    case Prim::f32:
+      v = e.emit(IrOp::mul, CT::f32, e.emit(IrOp::conv, CT::i64, shr(40), kNoRef, kNoRef, (int64_t)Op::u64_f32),
+                 e.kval(std::bit_cast<uint32_t>(0x1.0p-24f)));
+      break;
+    case Prim::f64:
+      v = e.emit(IrOp::mul, CT::f64, e.emit(IrOp::conv, CT::i64, shr(11), kNoRef, kNoRef, (int64_t)Op::u64_f64),
+                 e.kval(std::bit_cast<uint64_t>(0x1.0p-53)));
+      break;
+    case Prim::i32: v = e.emit(IrOp::conv, CT::i64, shr(32), kNoRef, kNoRef, (int64_t)Op::sext32); break;
+    case Prim::u32: v = shr(32); break;
+    default: break;
+  }
+  set(I.a, v, rng_to_reg(bits, (Prim)I.c));
+  return true;
+}
 
 bool Rec::run(uint32_t head) {
   const bc::Insn* code = fn.code.data();
@@ -238,6 +283,9 @@ bool Rec::run(uint32_t head) {
         if (!e.guard(IrOp::guard_nz, cond, kNoRef, snap(pc + 1))) return abort(pc, "constant guard failed");
         goto closed;
       }
+      case Op::rand:
+        if (!random(pc, I)) return false;
+        break;
       case Op::fori_i32: case Op::fori_i64: return abort(pc, "inner loop");
       case Op::loop: return abort(pc, "inner loop");
       default: return abort(pc, std::string("unsupported op ") + bc::op_name(op));

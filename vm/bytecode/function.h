@@ -59,6 +59,8 @@ struct Function {
   std::vector<AssertDesc> asserts;
   std::vector<LoopInfo> loops;
   uint32_t num_regs = 0;
+  uint32_t task_no = 0;             // the task's position in its kernel (random streams)
+  uint16_t rng_reg = 0xffff;        // ti.random's three stream registers (none: 0xffff)
 
   SourceLoc loc_at(uint32_t pc) const { return pc < lines.size() ? lines[pc] : SourceLoc{}; }
 };

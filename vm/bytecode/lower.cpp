@@ -308,6 +308,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     }
     case ir::StmtKind::print: lower_print(b, s); return;
     case ir::StmtKind::assert_: lower_assert(b, s); return;
+    case ir::StmtKind::random: b.emit(Op::rand, b.def(&s), b.reg(s.ops[0]), (uint16_t)s.type.prim); return;
     case ir::StmtKind::return_: lower_return(b, s); return;
     case ir::StmtKind::offloaded: b.fail("offloaded task nested inside a task");
     default:
@@ -336,6 +337,17 @@ Prim task_index_prim(const ir::Stmt& task) {
   return p;
 }
 
+// A task that draws ti.random keeps its stream in three registers for its
+// whole run (key, iteration index, state; vm/runtime/rng.h), set up once at
+// entry; being ordinary registers, the JIT's snapshots carry them.
+void init_random(Builder& b, const ir::Stmt& task) {
+  bool draws = false;
+  if (task.body) ir::walk(*task.body, [&](ir::Stmt* s) { draws |= s->kind == ir::StmtKind::random; });
+  if (!draws) return;
+  b.fn.rng_reg = b.new_regs(3);
+  b.emit(Op::rng_init, b.fn.rng_reg);
+}
+
 TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
   Builder b;
   b.loc = task.loc;
@@ -349,6 +361,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
     b.dies_after = dying_after(*task.body);
   }
   b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
+  b.fn.task_no = (uint32_t)n;
   TaskCode tc;
   tc.kind = task.task;
   tc.begin_const = task.begin_const;
@@ -359,11 +372,13 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
   tc.block_dim = task.block_dim;
   switch (task.task) {
     case ir::Task::serial:
+      init_random(b, task);
       if (task.body) lower_block(b, *task.body);
       break;
     case ir::Task::range_for: {
       tc.index_prim = task_index_prim(task);
       uint16_t base = b.new_regs(3);  // chunk begin (the index), chunk end, hot counter
+      init_random(b, task);
       counted_loop(b, &task, base, tc.index_prim, [&] {
         if (task.body) lower_block(b, *task.body);
       });

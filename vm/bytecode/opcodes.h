@@ -152,7 +152,9 @@ namespace kiln::bc {
   _(pr_str, ___, sd, ___)                                                            \
   _(pr_val, reg, prm, str)       /* c: format spec, 0xffff = the type's default */   \
   _(pr_flush, ___, ___, ___)                                                         \
-  _(assert_, reg, asr, ___)      /* AssertionError unless a != 0 */
+  _(assert_, reg, asr, ___)      /* AssertionError unless a != 0 */                 \
+  _(rng_init, acc, ___, ___)     /* a..a+2 = this task's random stream (rng.h) */    \
+  _(rand, dst, reg, prm)         /* a = next draw of type c in iteration b's stream */
 
 enum class Op : uint16_t {
 #define KILN_BC_ENUM(name, a, b, c) name,

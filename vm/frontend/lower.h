@@ -89,6 +89,9 @@ struct Lowerer {
   std::vector<StaticValue> ret_types;  // the kernel's return annotation (see LoweredKernel)
   bool ret_is_tuple = false;
   bool serialize_next = false;      // ti.loop_config(serialize=True) seen
+  // The linear index of the parallel loop being lowered (null outside one):
+  // ti.random draws from that iteration's stream (vm/runtime/rng.h).
+  ir::Stmt* rng_index = nullptr;
 
   Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}
 

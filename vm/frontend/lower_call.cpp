@@ -185,6 +185,27 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     }
     return KVal::of(r);
   }
+  if (name == "random" && is_ti) {
+    // ti.random(dtype=float): uniform in [0, 1) for floats, any value for ints.
+    want_args(c, 0, 1, full);
+    Prim p = types.default_fp;
+    const ast::Expr* dt = c->args.empty() ? nullptr : c->args[0];
+    for (auto* kw : c->keywords) {
+      if (kw->arg != "dtype" || dt) raise("TypeError", full + "() got an unexpected keyword argument '" + kw->arg + "'", kw->loc);
+      dt = kw->value;
+    }
+    if (dt) {
+      StaticValue t = eval_static(dt);
+      if (t.kind != StaticValue::Kind::dtype) raise("TypeError", full + "() takes a dtype, not " + describe_static(t), dt->loc);
+      p = t.prim;
+    }
+    if (prim_bits(p) < 32)
+      raise("TypeError", full + "() draws f32, f64, i32, u32, i64 or u64, not " + std::string(prim_name(p)), dt ? dt->loc : loc);
+    auto r = std::make_unique<Stmt>(StmtKind::random);
+    r->type = Type::scalar(p);
+    r->ops = {rng_index ? rng_index : emit_const(ir::Const::of_int(Prim::i32, 0), loc)};
+    return KVal::of(emit(std::move(r), loc));
+  }
   if ((name == "popcnt" || name == "clz") && is_ti) {
     want_args(c, 1, 1, full);
     Stmt* v = value_of(arg(0), loc);

@@ -239,7 +239,10 @@ void Lowerer::lower_for(const ast::For* s) {
       frame().scopes.back().vars[names[i]] = b;
     }
   }
+  Stmt* outer_rng = rng_index;
+  if (parallel) rng_index = k;
   lower_body(s->body);
+  rng_index = outer_rng;
   pop_scope();
   frame().loops.pop_back();
   pop_block();

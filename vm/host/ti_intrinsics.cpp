@@ -5,6 +5,8 @@
 
 #include "vm/host/evaluator.h"
 #include "vm/host/ti_objects.h"
+#include "vm/host/ti_state.h"
+#include "vm/runtime/rng.h"
 
 namespace kiln::host {
 
@@ -152,6 +154,22 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     expect_args(a, "ti.bit_cast", 2, 2);
     raise("NotImplementedError", "ti.bit_cast is only available inside kernels", a.loc);
     return Value();
+  });
+  // Host-scope ti.random: one stream of its own, seeded by ti.init(random_seed=).
+  def("random", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.random", 0, 1);
+    Program& prog = ti_program(ev);
+    Prim p = prog.config.types.default_fp;
+    Value dt = a.pos.empty() ? Value() : a.pos[0];
+    a.take_kw("dtype", dt);
+    if (!dt.is_none()) p = dtype_prim(ev, dt, a.loc);
+    if (prim_bits(p) < 32 || p == Prim::u64)  // host ints are i64: no u64 draws here
+      raise("TypeError", "ti.random() in host code draws f32, f64, i32, u32 or i64, not " + std::string(prim_name(p)), a.loc);
+    uint64_t bits = rng_mix(rng_mix(prog.config.random_seed ^ 0x686f7374ull) + ++prog.host_draws * kRngGamma);
+    uint64_t r = rng_to_reg(bits, p);
+    if (p == Prim::f32) return Value::floating(std::bit_cast<float>((uint32_t)r));
+    if (p == Prim::f64) return Value::floating(std::bit_cast<double>(r));
+    return Value::integer((int64_t)r);
   });
   for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"}) {
     std::string n = op;

@@ -12,6 +12,7 @@
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 #include "vm/ir/passes/passes.h"
+#include "vm/runtime/rng.h"
 
 namespace kiln::host {
 
@@ -206,6 +207,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   ctx.rets.assign(ce.rets.size(), 0);
   ctx.tree_bases = prog.tree_bases();
   ctx.temps.assign((size_t)ce.num_global_temps, 0);
+  ctx.rng_key = rng_mix(prog.config.random_seed * kRngGamma + prog.launches++);
   ce.code->launch(ctx);
 
   std::vector<ConstVal> slots;

@@ -7,6 +7,7 @@
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/runtime/program.h"
+#include "vm/runtime/rng.h"
 
 namespace kiln::interp {
 
@@ -386,6 +387,12 @@ L_pr_flush:
   NEXT();
 L_assert_:
   if (R[I.a] == 0) fail(fn, ip, "AssertionError", assert_message(fn.asserts[I.d()], R));
+  NEXT();
+L_rng_init:
+  rng_init(R + I.a, rng_task_key(ctx.rng_key, fn.task_no));
+  NEXT();
+L_rand:
+  R[I.a] = rng_to_reg(rng_next(R + fn.rng_reg, R[I.b]), (Prim)I.c);
   NEXT();
 
 interrupted:

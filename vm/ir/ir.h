@@ -44,6 +44,7 @@ namespace kiln::ir {
   _(continue_, "continue")          /* loop = the innermost while/range_for/task */   \
   _(print, "print")                 /* ops + print_parts */                           \
   _(assert_, "assert")              /* ops[0] = cond, ops[1..] = format args; text */ \
+  _(random, "rand")                 /* ops[0] = stream key (int); a draw of `type` */ \
   _(return_, "return")              /* ops = returned values */                       \
   _(offloaded, "offloaded")         /* task, body; see Task */
 

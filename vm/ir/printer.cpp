@@ -148,6 +148,7 @@ struct Printer {
       case StmtKind::atomic:
         return std::string("atomic ") + atomic_op_name(s->aop) + "(" + op(s, 0) + ", " + op(s, 1) + ")";
       case StmtKind::loop_index: return "loop " + name(s->loop) + " index " + std::to_string(s->index);
+      case StmtKind::random: return "rand " + op(s, 0);
       default: return stmt_kind_name(s->kind);
     }
   }

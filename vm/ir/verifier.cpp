@@ -191,6 +191,11 @@ struct Verifier {
         for (auto& p : s->print_parts)
           if (p.is_value) check(p.op >= 0 && (size_t)p.op < s->ops.size(), s, "print part names a missing operand");
         break;
+      case StmtKind::random:
+        arity(s, 1);
+        check(is_int_scalar(s->ops[0]->type), s, "random stream key is not an integer scalar");
+        check(s->type.is_scalar() && prim_bits(s->type.prim) >= 32, s, "random draws f32, f64 or 32/64-bit ints");
+        break;
       case StmtKind::assert_:
         wants_value = false;
         check(!s->ops.empty() && is_int_scalar(s->ops[0]->type), s, "assert condition is not an integer scalar");

@@ -24,6 +24,7 @@ struct LaunchContext {
   std::vector<uint64_t> rets;
   std::vector<uint8_t*> tree_bases;
   std::vector<uint64_t> temps;            // Kernel::num_global_temps slots
+  uint64_t rng_key = 0;                   // ti.random: this launch's key (vm/runtime/rng.h)
   std::string print_buffer;               // kernel print output, flushed at kernel end
   std::mutex print_mu;
 };

@@ -53,6 +53,8 @@ struct Program {
   // kernels: engines poll it at loop back-edges and raise KeyboardInterrupt.
   // Whoever sets it clears it before the next launch (the REPL, per input).
   std::atomic<bool> interrupt_requested{false};
+  uint64_t launches = 0;    // kernel launches so far: each draws new ti.random streams
+  uint64_t host_draws = 0;  // ti.random() calls from host code
 
   explicit Program(Config cfg);
   ~Program();

@@ -123,7 +123,9 @@ void offload(Kernel& k) {
   }
 
   // Stores value `v` into slot `s` right after v's definition in its task.
+  std::unordered_set<Stmt*> stored;
   auto store_after_def = [&](Stmt* v, int s) {
+    stored.insert(v);
     Block& def_body = *tasks[home[v]]->body;
     size_t pos = 0;
     while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
@@ -181,10 +183,11 @@ void offload(Kernel& k) {
       loaded->ops[0] = gt;  // replace_uses must not touch the load's own pointer
     }
   }
-  // Bounds computed by serial code but used by no statement in another task
-  // still need their store (the launcher reads the slot).
+  // Bounds computed by serial code need their store (the launcher reads the
+  // slot) also when no statement of another task uses them, or when the
+  // other tasks recompute them (constants and arguments).
   for (auto& [v, s] : slot_of)
-    if (!users.count(v)) store_after_def(v, s);
+    if (!stored.count(v) && v->kind != StmtKind::alloca) store_after_def(v, s);
 
   for (auto& t : tasks) k.root.add(std::move(t));
 }
