@@ -76,7 +76,13 @@ ir::Block* Lowerer::push_block(Stmt* owner, bool else_branch) {
 
 void Lowerer::pop_block() { blocks.pop_back(); }
 
-void Lowerer::warn(const std::string& msg, SourceLoc loc) { warnings.push_back(format_warning(msg, loc)); }
+// One warning per message and place: a vector store warns once, not per element.
+void Lowerer::warn(const std::string& msg, SourceLoc loc) {
+  std::string w = format_warning(msg, loc);
+  for (auto& seen : warnings)
+    if (seen == w) return;
+  warnings.push_back(std::move(w));
+}
 
 static bool fits(int64_t v, Prim p) {
   switch (p) {

@@ -187,27 +187,26 @@ KVal Lowerer::tensor_method(Stmt* t, const std::string& name, const ast::Call* c
 }
 
 // Elements of constructor arguments, GLSL-style: scalars and vectors concatenate.
-static void flatten_args(Lowerer& L, const ast::Call* c, size_t from, std::vector<Stmt*>& out) {
-  for (size_t i = from; i < c->args.size(); i++) {
-    const ast::Expr* a = c->args[i];
-    if (a->kind == ast::ExprKind::List || a->kind == ast::ExprKind::Tuple) {
-      for (auto* e : a->kind == ast::ExprKind::List ? a->as<ast::List>()->elts : a->as<ast::Tuple>()->elts) {
-        KVal k = L.lower_expr(e);
-        Stmt* v = L.value_of(k, e->loc);
-        if (v->type.rows) for (Stmt* x : L.elements(v, e->loc)) out.push_back(x);
-        else out.push_back(v);
-      }
-      continue;
-    }
-    KVal k = L.lower_expr(a);
-    if (k.is_tuple()) {
-      for (auto& e : k.elems) out.push_back(L.value_of(e, a->loc));
-      continue;
-    }
-    Stmt* v = L.value_of(k, a->loc);
-    if (v->type.rows) for (Stmt* x : L.elements(v, a->loc)) out.push_back(x);
-    else out.push_back(v);
+// The scalars of a constructor argument, row-major: nested lists
+// (mat2([[1, 2], [3, 4]])), vectors, grouped indices and scalars.
+static void flatten_expr(Lowerer& L, const ast::Expr* a, std::vector<Stmt*>& out) {
+  if (a->kind == ast::ExprKind::List || a->kind == ast::ExprKind::Tuple) {
+    for (auto* e : a->kind == ast::ExprKind::List ? a->as<ast::List>()->elts : a->as<ast::Tuple>()->elts)
+      flatten_expr(L, e, out);
+    return;
   }
+  KVal k = L.lower_expr(a);
+  if (k.is_tuple()) {
+    for (auto& e : k.elems) out.push_back(L.value_of(e, a->loc));
+    return;
+  }
+  Stmt* v = L.value_of(k, a->loc);
+  if (v->type.rows) for (Stmt* x : L.elements(v, a->loc)) out.push_back(x);
+  else out.push_back(v);
+}
+
+static void flatten_args(Lowerer& L, const ast::Call* c, size_t from, std::vector<Stmt*>& out) {
+  for (size_t i = from; i < c->args.size(); i++) flatten_expr(L, c->args[i], out);
 }
 
 KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {

@@ -1,5 +1,6 @@
 // Kernel-scope statements: control flow, return, assert, print (assignment is
 // in lower_assign.cpp, loops in lower_for.cpp).
+#include <functional>
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -253,20 +254,28 @@ void Lowerer::lower_print(const ast::Call* c) {
     st->print_parts.push_back({true, (int)st->ops.size(), std::move(spec)});
     st->ops.push_back(v);
   };
-  auto one = [&](const ast::Expr* e, const std::string& spec) {
-    KVal k = lower_expr(e);
+  std::function<void(const KVal&, const std::string&, SourceLoc)> print_kval;
+  print_kval = [&](const KVal& k, const std::string& spec, SourceLoc loc) {
     if (k.is_static() && k.s.kind == StaticValue::Kind::string) return text(k.s.s);
     if (k.is_tuple()) {  // a grouped index prints like a vector: [1, 2]
       text("[");
       for (size_t i = 0; i < k.elems.size(); i++) {
         if (i) text(", ");
-        value(value_of(k.elems[i], e->loc), spec);
+        value(value_of(k.elems[i], loc), spec);
       }
       return text("]");
     }
-    Stmt* v = value_of(k, e->loc);
+    if (k.is_struct()) {  // as host code prints a struct: {'pos': [1.0, 2.0], 'mass': 3.0}
+      text("{");
+      for (size_t i = 0; i < k.elems.size(); i++) {
+        text((i ? ", '" : "'") + (i < k.s.names.size() ? k.s.names[i] : "?") + "': ");
+        print_kval(k.elems[i], spec, loc);
+      }
+      return text("}");
+    }
+    Stmt* v = value_of(k, loc);
     if (v->type.rows) {  // vectors print as [a, b], matrices as [[a, b], [c, d]]
-      std::vector<Stmt*> el = elements(v, e->loc);
+      std::vector<Stmt*> el = elements(v, loc);
       int cols = v->type.cols;
       text("[");
       for (int i = 0; i < (int)el.size(); i++) {
@@ -279,6 +288,7 @@ void Lowerer::lower_print(const ast::Call* c) {
     }
     value(v, spec);
   };
+  auto one = [&](const ast::Expr* e, const std::string& spec) { print_kval(lower_expr(e), spec, e->loc); };
   for (size_t i = 0; i < c->args.size(); i++) {
     if (i) text(sep);
     const ast::Expr* a = c->args[i];
