@@ -240,7 +240,7 @@ Value Evaluator::eval(const ast::Expr* e, Env& env) {
         // Host matrices compare elementwise and give a matrix (numpy's rule).
         if ((left.kind == Kind::Host || right.kind == Kind::Host) &&
             host_rich_compare(*this, c->ops[k], left, right, e->loc, last)) {
-          if (!truthy(last, e->loc)) return last;
+          if (k + 1 < c->ops.size() && !truthy(last, e->loc)) return last;
         } else {
           if (!compare(c->ops[k], left, right, e->loc)) return Value::boolean(false);
           last = Value::boolean(true);

@@ -20,6 +20,7 @@ Evaluator::Evaluator() {
   install_module_sys_time(*this);
   install_module_random(*this);
   install_module_ti(*this);
+  install_module_numpy(*this);
   main_env = Env::make(Env::Type::Module, nullptr, nullptr);
   main_env->module_name = "__main__";
   main_env->vars["__name__"] = Value::str("__main__");

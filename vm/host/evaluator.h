@@ -187,6 +187,7 @@ void install_module_math(Evaluator& ev);
 void install_module_sys_time(Evaluator& ev);
 void install_module_random(Evaluator& ev);
 void install_module_ti(Evaluator& ev);
+void install_module_numpy(Evaluator& ev);
 
 // Methods of builtin types (methods_str.cpp, methods_list_dict.cpp): the
 // native function for `obj.name`, or null.

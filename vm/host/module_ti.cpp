@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
@@ -47,6 +48,11 @@ const std::vector<KernelDump>& ti_kernel_dumps(const Evaluator& ev) { return ev.
 Prim dtype_prim(Evaluator& ev, const Value& v, SourceLoc loc) {
   if (v.kind == Kind::Host)
     if (auto* d = dynamic_cast<DTypeObj*>(v.as<HostObj>())) return d->prim;
+  // numpy dtypes (np.float32) name the same primitive types; numpy's bool has no Taichi twin
+  if (v.kind == Kind::Host && host_as<NpArrayObj>(v) == nullptr && v.as<HostObj>()->type_name() == "type") {
+    Prim p = np_dtype_arg(ev, v, loc);
+    if (p != Prim::none) return p;
+  }
   if (v.kind == Kind::Class && v.as<ClassObj>()->builtin_type) {
     const std::string& n = v.as<ClassObj>()->name;
     if (n == "int") return ti_program(ev).config.types.default_ip;

@@ -169,9 +169,10 @@ std::string Evaluator::format(const Value& v, std::string_view spec, SourceLoc l
       case Kind::Int: return py_format_int(v.i, spec);
       case Kind::Float: return py_format_float(v.f, spec);
       case Kind::Str: return py_format_str(str_of(v), spec);
-      case Kind::Instance: {
+      case Kind::Instance:
+      case Kind::Host: {
         Value m;
-        if (try_get_attr(v, "__format__", loc, m)) {
+        if ((v.kind == Kind::Instance || !spec.empty()) && try_get_attr(v, "__format__", loc, m)) {
           Value r = call(m, {Value::str(std::string(spec))}, loc);
           if (r.kind != Kind::Str) raise("TypeError", "__format__ must return a str, not " + type_name(r), loc);
           return str_of(r);

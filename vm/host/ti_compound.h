@@ -150,6 +150,8 @@ Value instantiate_type(Evaluator& ev, const Value& type, CallArgs& a);
 // placement order; false if `v` is not a field.
 bool field_components(const Value& v, SourceLoc loc, std::vector<FieldInfo*>& out);
 // Rich comparison for host matrices (elementwise); false when neither side is one.
+// One element of `x op y` compared in numpy dtype `ct` (ti_matrix_ops.cpp).
+bool np_compare_scalar(ast::CmpOpKind op, const Value& x, const Value& y, Prim ct);
 bool host_rich_compare(Evaluator& ev, ast::CmpOpKind op, const Value& a, const Value& b, SourceLoc loc, Value& out);
 // Names a compound field after its variable (`x = ti.Vector.field(...)`).
 void name_compound_field(const Value& v, const std::string& name);

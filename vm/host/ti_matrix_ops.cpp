@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 
 namespace kiln::host {
@@ -179,9 +180,8 @@ Value np_scalar_op(Evaluator& ev, BinOpKind op, const Value& x, const Value& y, 
   return np_cast(ev, Value::integer(r), ct, loc);
 }
 
-namespace {
-
-bool np_compare(Evaluator& ev, CmpOpKind op, const Value& x, const Value& y, Prim ct) {
+// One element of `x op y` compared in dtype `ct` (NaN compares unequal to everything).
+bool np_compare_scalar(CmpOpKind op, const Value& x, const Value& y, Prim ct) {
   int c;
   if (prim_is_float(ct)) {
     double a = x.as_double(), b = y.as_double();
@@ -203,6 +203,9 @@ bool np_compare(Evaluator& ev, CmpOpKind op, const Value& x, const Value& y, Pri
     default: return c >= 0;
   }
 }
+
+namespace {
+
 
 std::string shape_str(const std::vector<int64_t>& s) {
   std::string r = "(";
@@ -267,6 +270,7 @@ bool matrix_binop(Evaluator& ev, BinOpKind op, const Value& a, const Value& b, S
 }
 
 bool host_rich_compare(Evaluator& ev, CmpOpKind op, const Value& a, const Value& b, SourceLoc loc, Value& out) {
+  if (np_as(a) || np_as(b)) return np_compare(ev, op, a, b, loc, out);
   if (!host_as<MatrixObj>(a) && !host_as<MatrixObj>(b)) return false;
   if (op != CmpOpKind::Eq && op != CmpOpKind::NotEq && op != CmpOpKind::Lt && op != CmpOpKind::LtE &&
       op != CmpOpKind::Gt && op != CmpOpKind::GtE)
@@ -282,7 +286,7 @@ bool host_rich_compare(Evaluator& ev, CmpOpKind op, const Value& a, const Value&
   int64_t total = 1;
   for (auto d : shape) total *= d;
   std::vector<Value> vals;
-  for (int64_t k = 0; k < total; k++) vals.push_back(Value::boolean(np_compare(ev, op, at(x, shape, k), at(y, shape, k), ct)));
+  for (int64_t k = 0; k < total; k++) vals.push_back(Value::boolean(np_compare_scalar(op, at(x, shape, k), at(y, shape, k), ct)));
   out = from_shape(ev, shape, Prim::none, std::move(vals), loc);
   return true;
 }

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
@@ -87,6 +88,7 @@ std::string scientific(double v, bool f32) {
 struct FloatFormat {
   bool f32 = false, exp = false;
   size_t pad_left = 0, pad_right = 0;
+  size_t exp_digits = 2;  // numpy pads every exponent to the longest one
 
   std::string special(double v) const { return std::isnan(v) ? "nan" : v < 0 ? "-inf" : "inf"; }
 
@@ -109,10 +111,23 @@ struct FloatFormat {
         size_t e = s.find('e');
         pad_left = std::max(pad_left, dot);
         pad_right = std::max(pad_right, e - dot - 1);
+        exp_digits = std::max(exp_digits, s.size() - e - 2);
       } else {
         pad_left = std::max(pad_left, dot);
         pad_right = std::max(pad_right, s.size() - dot - 1);
       }
+    }
+    // numpy widens the integer part so that nan / inf / -inf fit
+    bool nonfinite = false, neginf = false;
+    for (double v : vals) {
+      if (std::isfinite(v)) continue;
+      nonfinite = true;
+      neginf |= std::isinf(v) && v < 0;
+    }
+    if (nonfinite) {
+      int offset = (int)pad_right + 1;
+      int need = std::max(3 - offset, 3 + (neginf ? 1 : 0) - offset);
+      if (need > (int)pad_left) pad_left = (size_t)need;
     }
   }
 
@@ -129,6 +144,8 @@ struct FloatFormat {
     if (exp) {
       size_t ep = out.find('e');
       out.insert(ep, std::string(pad_right > right ? pad_right - right : 0, '0'));
+      size_t digits = out.size() - (out.find('e') + 2);
+      if (digits < exp_digits) out.insert(out.find('e') + 2, std::string(exp_digits - digits, '0'));
     } else {
       out += std::string(pad_right > right ? pad_right - right : 0, ' ');
     }
@@ -136,6 +153,7 @@ struct FloatFormat {
   }
 };
 
+// numpy's _extendLine: wrap before `word` unless the line holds only the prefix.
 void extend_line(std::string& s, std::string& line, const std::string& word, size_t width, const std::string& prefix) {
   bool wrap = line.size() + word.size() > width && line.size() > prefix.size();
   if (wrap) {
@@ -146,10 +164,12 @@ void extend_line(std::string& s, std::string& line, const std::string& word, siz
   line += word;
 }
 
+// numpy's _formatArray (1.24, non-legacy): `sep` is ' ' for str, ', ' for repr.
 struct ArrayPrinter {
   const std::vector<int64_t>& shape;
   const std::vector<std::string>& cells;  // formatted elements, row-major
   bool summarize;
+  std::string sep;
 
   std::string rec(std::vector<int64_t>& index, const std::string& hanging, size_t width) const {
     size_t axis = index.size();
@@ -171,40 +191,60 @@ struct ArrayPrinter {
       index.pop_back();
       return r;
     };
+    std::string sep_r = sep;
+    while (!sep_r.empty() && sep_r.back() == ' ') sep_r.pop_back();
     if (left == 1) {
+      size_t elem_width = width - std::max<size_t>(sep_r.size(), 1);
       std::string line = hanging;
       for (int64_t i = 0; i < leading; i++) {
-        extend_line(s, line, item(i), width, hanging);
-        line += " ";
+        extend_line(s, line, item(i), elem_width, hanging);
+        line += sep;
       }
       if (summary) {
-        extend_line(s, line, "...", width, hanging);
-        line += " ";
+        extend_line(s, line, "...", elem_width, hanging);
+        line += sep;
       }
       for (int64_t i = trailing; i > 1; i--) {
-        extend_line(s, line, item(-i), width, hanging);
-        line += " ";
+        extend_line(s, line, item(-i), elem_width, hanging);
+        line += sep;
       }
-      extend_line(s, line, item(-1), width, hanging);
+      extend_line(s, line, item(-1), elem_width, hanging);
       s += line;
     } else {
-      std::string sep = std::string(left - 1, '\n');
-      for (int64_t i = 0; i < leading; i++) s += hanging + item(i) + sep;
-      if (summary) s += hanging + "..." + sep;
-      for (int64_t i = trailing; i > 1; i--) s += hanging + item(-i) + sep;
+      std::string line_sep = sep_r + std::string(left - 1, '\n');
+      for (int64_t i = 0; i < leading; i++) s += hanging + item(i) + line_sep;
+      if (summary) s += hanging + "..." + line_sep;
+      for (int64_t i = trailing; i > 1; i--) s += hanging + item(-i) + line_sep;
       s += hanging + item(-1);
     }
     return "[" + s.substr(hanging.size()) + "]";
   }
 };
 
-}  // namespace
+// A 0-d value as numpy's scalar types print it: float32 with the shortest
+// digits of its own precision (0.1, not 0.10000000149011612).
+std::string scalar_text(Evaluator& ev, Prim dtype, const Value& v) {
+  if (dtype == Prim::none) return ev.truthy(v) ? "True" : "False";
+  if (!prim_is_float(dtype)) return std::to_string(v.as_int());
+  double d = v.as_double();
+  if (dtype != Prim::f64 && std::isfinite(d)) {
+    std::string digits;
+    int e;
+    shortest(std::fabs(d), true, digits, e);
+    d = std::copysign(std::strtod(("0." + digits + "e" + std::to_string(e)).c_str(), nullptr), d);
+  }
+  return ev.repr(Value::floating(d));
+}
 
-std::string ndarray_str(Evaluator& ev, const std::vector<int64_t>& shape, Prim dtype,
-                        const std::function<Value(int64_t)>& get) {
+// The formatted text of every shown element (numpy's format function is
+// fitted to the shown elements only).
+std::string format_array(Evaluator& ev, const std::vector<int64_t>& shape, Prim dtype,
+                         const std::function<Value(int64_t)>& get, const std::string& sep,
+                         const std::string& next_line_prefix, size_t line_width) {
   int64_t total = 1;
   for (auto n : shape) total *= n;
   bool summarize = total > kThreshold;
+  if (shape.empty()) return scalar_text(ev, dtype, get(0));
   // The elements that will be shown (all, or the edges of each axis).
   std::vector<int64_t> idx(shape.size(), 0);
   auto shown = [&](const std::vector<int64_t>& at) {
@@ -229,30 +269,16 @@ std::string ndarray_str(Evaluator& ev, const std::vector<int64_t>& shape, Prim d
   }
   std::vector<std::string> cells((size_t)total);
   if (dtype == Prim::none) {
-    // numpy's BoolFormat pads True to the width of False, except in 0-d arrays.
-    if (shape.empty()) return ev.truthy(vals[0]) ? "True" : "False";
+    // numpy's BoolFormat pads True to the width of False.
     for (size_t k = 0; k < cells.size(); k++)
       if (have[k]) cells[k] = ev.truthy(vals[k]) ? " True" : "False";
   } else if (prim_is_float(dtype)) {
     FloatFormat ff;
     ff.f32 = dtype != Prim::f64;
     ff.fit(fvals);
-    if (shape.empty()) {
-      // A 0-d array prints like its scalar: Python's float repr of the
-      // shortest digits of the element's own precision (f32 0.1 -> "0.1").
-      double v = vals[0].f;
-      if (ff.f32 && std::isfinite(v)) {
-        std::string digits;
-        int e;
-        shortest(std::fabs(v), true, digits, e);
-        v = std::copysign(std::strtod(("0." + digits + "e" + std::to_string(e)).c_str(), nullptr), v);
-      }
-      return ev.repr(Value::floating(v));
-    }
     for (size_t k = 0; k < cells.size(); k++)
       if (have[k] && vals[k].kind == Kind::Float) cells[k] = ff(vals[k].f);
   } else {
-    if (shape.empty()) return std::to_string(vals[0].as_int());
     size_t w = 0;
     for (size_t k = 0; k < cells.size(); k++)
       if (have[k]) w = std::max(w, std::to_string(vals[k].as_int()).size());
@@ -263,7 +289,46 @@ std::string ndarray_str(Evaluator& ev, const std::vector<int64_t>& shape, Prim d
       }
   }
   std::vector<int64_t> index;
-  return ArrayPrinter{shape, cells, summarize}.rec(index, " ", kLineWidth);
+  return ArrayPrinter{shape, cells, summarize, sep}.rec(index, next_line_prefix, line_width);
+}
+
+}  // namespace
+
+std::string ndarray_str(Evaluator& ev, const std::vector<int64_t>& shape, Prim dtype,
+                        const std::function<Value(int64_t)>& get) {
+  for (auto n : shape)
+    if (n == 0) return "[]";
+  return format_array(ev, shape, dtype, get, " ", " ", kLineWidth);
+}
+
+std::string np_scalar_str(Evaluator& ev, Prim dt, const Value& v) { return scalar_text(ev, dt, v); }
+
+std::string np_array_str(Evaluator& ev, const NpArrayObj& a) {
+  return ndarray_str(ev, a.shape, a.dtype, [&](int64_t k) { return a.get_flat(k); });
+}
+
+// numpy's _array_repr_implementation: "array([...], dtype=float32)", the
+// dtype left out when implied (float64, int64, bool) and moved to its own
+// line when it would pass the line width.
+std::string np_array_repr(Evaluator& ev, const NpArrayObj& a) {
+  bool implied = a.dtype == Prim::f64 || a.dtype == Prim::i64 || a.dtype == Prim::none;
+  bool skip_dtype = implied && a.size() > 0;
+  std::string prefix = "array(", suffix = skip_dtype ? ")" : ",";
+  std::string lst;
+  if (a.size() > 0)
+    lst = format_array(ev, a.shape, a.dtype, [&](int64_t k) { return a.get_flat(k); }, ", ",
+                       " " + std::string(prefix.size(), ' '), kLineWidth - suffix.size());
+  else if (a.shape.size() == 1)
+    lst = "[]";
+  else
+    lst = "[], shape=" + np_shape_str(a.shape);
+  std::string s = prefix + lst + suffix;
+  if (skip_dtype) return s;
+  std::string dtype_str = "dtype=" + np_dtype_name(a.dtype) + ")";
+  size_t nl = s.rfind('\n');
+  size_t last_line = s.size() - (nl == std::string::npos ? 0 : nl + 1);
+  std::string spacer = last_line + dtype_str.size() + 1 > kLineWidth ? "\n" + std::string(prefix.size(), ' ') : " ";
+  return s + spacer + dtype_str;
 }
 
 std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
