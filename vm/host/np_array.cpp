@@ -10,12 +10,12 @@
 
 namespace kiln::host {
 
-NpBuffer::NpBuffer(int64_t bytes) : size(bytes) {
+NpBuffer::NpBuffer(int64_t bytes, bool zero) : size(bytes) {
   size_t n = (size_t)((bytes + 63) / 64 * 64);
   if (n == 0) n = 64;
   data = static_cast<uint8_t*>(std::aligned_alloc(64, n));
   if (!data) throw std::bad_alloc();
-  std::memset(data, 0, n);
+  if (zero) std::memset(data, 0, n);
 }
 NpBuffer::~NpBuffer() { std::free(data); }
 
@@ -106,14 +106,14 @@ void NpArrayObj::store(Evaluator& ev, Prim dt, uint8_t* p, const Value& v, Sourc
 
 NpArrayObj* np_as(const Value& v) { return host_as<NpArrayObj>(v); }
 
-std::shared_ptr<NpArrayObj> np_new(Prim dt, std::vector<int64_t> shape) {
+std::shared_ptr<NpArrayObj> np_new(Prim dt, std::vector<int64_t> shape, bool zero) {
   auto a = std::make_shared<NpArrayObj>();
   a->dtype = dt;
   a->strides = c_strides(shape, dt);
   int64_t n = np_itemsize(dt);
   for (auto d : shape) n *= d;
   a->shape = std::move(shape);
-  a->buf = std::make_shared<NpBuffer>(n);
+  a->buf = std::make_shared<NpBuffer>(n, zero);
   return a;
 }
 
@@ -129,9 +129,10 @@ std::shared_ptr<NpArrayObj> np_view(const NpArrayObj& a, std::vector<int64_t> sh
 }
 
 std::shared_ptr<NpArrayObj> np_copy(Evaluator& ev, const NpArrayObj& a, Prim dt, SourceLoc loc) {
-  auto r = np_new(dt, a.shape);
+  bool whole = dt == a.dtype && a.contiguous();
+  auto r = np_new(dt, a.shape, !whole);
   int64_t n = a.size();
-  if (dt == a.dtype && a.contiguous()) {
+  if (whole) {
     std::memcpy(r->data(), a.data(), (size_t)(n * a.itemsize()));
     return r;
   }

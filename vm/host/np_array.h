@@ -23,7 +23,8 @@ namespace kiln::host {
 struct NpBuffer {
   uint8_t* data = nullptr;
   int64_t size = 0;
-  explicit NpBuffer(int64_t bytes);  // zero-filled, 64-byte aligned
+  // 64-byte aligned; zero-filled unless the caller overwrites every byte at once
+  explicit NpBuffer(int64_t bytes, bool zero = true);
   ~NpBuffer();
   NpBuffer(const NpBuffer&) = delete;
   NpBuffer& operator=(const NpBuffer&) = delete;
@@ -68,7 +69,7 @@ int64_t np_itemsize(Prim dt);
 std::string np_dtype_name(Prim dt);
 std::vector<int64_t> c_strides(const std::vector<int64_t>& shape, Prim dt);
 // A new zero-filled C-contiguous array.
-std::shared_ptr<NpArrayObj> np_new(Prim dt, std::vector<int64_t> shape);
+std::shared_ptr<NpArrayObj> np_new(Prim dt, std::vector<int64_t> shape, bool zero = true);
 // A C-contiguous copy with dtype `dt` (values cast as numpy's astype does).
 std::shared_ptr<NpArrayObj> np_copy(Evaluator& ev, const NpArrayObj& a, Prim dt, SourceLoc loc);
 // A view sharing a's buffer.
@@ -114,6 +115,11 @@ Value np_ufunc1(Evaluator& ev, const std::string& name, const Value& x, SourceLo
 
 // ---- methods (np_methods.cpp) -----------------------------------------------------------
 bool np_method(Evaluator& ev, const std::shared_ptr<NpArrayObj>& a, const std::string& name, SourceLoc loc, Value& out);
+
+// ---- fields <-> arrays (ti_numpy.cpp): the to_numpy / from_numpy methods ------------------
+bool scalar_field_numpy(Evaluator& ev, const std::shared_ptr<FieldObj>& me, const std::string& name, Value& out);
+bool matrix_field_numpy(Evaluator& ev, const std::shared_ptr<MatrixFieldObj>& me, const std::string& name, Value& out);
+bool struct_field_numpy(Evaluator& ev, const std::shared_ptr<StructFieldObj>& me, const std::string& name, Value& out);
 
 // ---- .npy files (np_io.cpp) -------------------------------------------------------------
 void np_save(Evaluator& ev, const std::string& path, const NpArrayObj& a, SourceLoc loc);

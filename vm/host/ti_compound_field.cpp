@@ -6,6 +6,7 @@
 // (Taichi's SNodeHostAccess entries), so `x[i][j] = v` and `s[i].v.x = 1`
 // update the field.
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_state.h"
 
@@ -323,6 +324,7 @@ bool MatrixFieldObj::get_attr(Evaluator& ev, const Value& self, const std::strin
     });
     return true;
   }
+  if (matrix_field_numpy(ev, me, name, out)) return true;
   if (name == "get_scalar_field") {
     out = make_builtin("get_scalar_field", [me](Evaluator& ev, CallArgs& a) {
       expect_args(a, "get_scalar_field", 1, 2);
@@ -445,6 +447,7 @@ bool StructFieldObj::get_attr(Evaluator& ev, const Value& self, const std::strin
     });
     return true;
   }
+  if (struct_field_numpy(ev, me, name, out)) return true;
   if (name == "get_member_field") {
     out = make_builtin("get_member_field", [me](Evaluator& ev, CallArgs& a) {
       expect_args(a, "get_member_field", 1, 1);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
@@ -182,6 +183,7 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
     });
     return true;
   }
+  if (scalar_field_numpy(ev, me, name, out)) return true;
   if (name == "to_list") {  // Kiln: the elements as nested Python lists
     out = make_builtin("to_list", [me](Evaluator&, CallArgs& a) {
       FieldInfo& f = me->checked(a.loc);
