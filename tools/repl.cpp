@@ -433,6 +433,9 @@ int run(HostOptions options) {
     rl_catch_signals = 0;  // see the top of this file
     rl_readline_name = "kiln";
     rl_attempted_completion_function = attempt_completion;
+    // The ti module alone has over a hundred members: list them without
+    // asking "Display all N possibilities?" first.
+    rl_completion_query_items = 1000;
     // '.' and ':' are not word breaks: "ti.fi" and ":lo" complete as a whole.
     static char breaks[] = " \t\n\"\\'`@$><=;|&{}()[],+-*/%^~!";
     rl_basic_word_break_characters = breaks;

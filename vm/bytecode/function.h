@@ -23,6 +23,20 @@ struct AccessDesc {
   std::vector<int64_t> shape;
 };
 
+// A sparse element lookup (op sptr): the place SNode, how many index
+// registers follow the op's b, and whether the access writes (activates).
+struct SparseDesc {
+  int32_t place = -1;
+  uint8_t nidx = 0;
+  bool activate = false;
+};
+// ti.activate & co (op snop): which op (ir::SNodeOpKind), on which SNode.
+struct SNodeOpDesc {
+  uint8_t op = 0;
+  int32_t snode = -1;
+  uint8_t nidx = 0;
+};
+
 // An assert's message: printf-style text ("x is %d") and the registers (with
 // their types) that fill its conversions, in order.
 struct AssertDesc {
@@ -58,6 +72,8 @@ struct Function {
   std::vector<std::string> strings; // print literals and format specs
   std::vector<AssertDesc> asserts;
   std::vector<LoopInfo> loops;
+  std::vector<SparseDesc> sparse;
+  std::vector<SNodeOpDesc> snode_ops;
   uint32_t num_regs = 0;
   uint32_t task_no = 0;             // the task's position in its kernel (random streams)
   uint16_t rng_reg = 0xffff;        // ti.random's three stream registers (none: 0xffff)
@@ -68,6 +84,10 @@ struct Function {
 // One offloaded task. A range_for task's Function receives [chunk_begin,
 // chunk_end) in registers 0 and 1 and loops over them itself (register 2 is
 // that loop's hot counter); the launcher splits [begin, end) into chunks.
+// A struct_for task loops the same way over cells whose indices the launcher
+// put in a table (register 3 points at it, num_indices int64s per cell).
+// clear_list and listgen tasks have no code: the launcher runs them on
+// `snode`'s path at `level`.
 struct TaskCode {
   ir::Task kind = ir::Task::serial;
   Function fn;
@@ -76,6 +96,9 @@ struct TaskCode {
   bool serialize = false;
   int block_dim = 0;
   Prim index_prim = Prim::i32;      // type of the task's loop index
+  int snode = -1;                   // struct_for / clear_list / listgen
+  int level = 0;                    // clear_list / listgen
+  int num_indices = 0;              // struct_for
 };
 
 struct Kernel {

@@ -295,6 +295,13 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::loop_index: {
       Builder::Loop* l = find_loop(b, s.loop);
       if (!l || l->stmt->kind == ir::StmtKind::while_) b.fail("loop index of a loop not enclosing it");
+      if (l->stmt->kind == ir::StmtKind::offloaded && l->stmt->task == ir::Task::struct_for) {
+        // The cell's index comes from the launcher's table (register 3).
+        int n = l->stmt->num_loop_indices;
+        if (s.index < 0 || s.index >= n || n > 255) b.fail("struct-for index out of range");
+        b.emit(Op::sfidx, b.def(&s), l->index_reg, (uint16_t)(s.index | n << 8));
+        return;
+      }
       b.share(&s, l->index_reg);  // read-only inside the body: no copy needed
       return;
     }
@@ -384,6 +391,21 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
       });
       break;
     }
+    case ir::Task::struct_for: {
+      tc.snode = task.snode;
+      tc.num_indices = task.num_loop_indices;
+      uint16_t base = b.new_regs(3);  // cell begin (the counter), cell end, hot counter
+      if (b.new_regs(1) != 3) b.fail("struct-for index table is not register 3");
+      counted_loop(b, &task, base, Prim::i32, [&] {
+        if (task.body) lower_block(b, *task.body);
+      });
+      break;
+    }
+    case ir::Task::clear_list:
+    case ir::Task::listgen:
+      tc.snode = task.snode;
+      tc.level = task.index;
+      break;
     default:
       b.fail(std::string("task kind '") + ir::task_name(task.task) + "' is not supported yet");
   }

@@ -2,6 +2,9 @@
 // computation type, the width fixups of narrow types, casts, and the global
 // memory statements (address computation with bounds checks, loads, stores,
 // atomics).
+#include <algorithm>
+#include <cstdint>
+
 #include "vm/bytecode/builder.h"
 
 namespace kiln::bc {
@@ -206,16 +209,38 @@ void lower_binary(Builder& b, const ir::Stmt& s) {
   emit_fixup(b, ap, d);
 }
 
+// The sparse ops read their indices from consecutive registers.
+uint16_t copy_indices(Builder& b, const std::vector<ir::Stmt*>& ops, size_t n = SIZE_MAX) {
+  n = std::min(n, ops.size());
+  uint16_t base = b.new_regs((int)std::max<size_t>(n, 1));
+  for (size_t k = 0; k < n; k++) b.emit(Op::mov, (uint16_t)(base + k), b.reg(ops[k]));
+  return base;
+}
+
+void lower_snode_op(Builder& b, const ir::Stmt& s) {
+  uint16_t base = copy_indices(b, s.ops);
+  uint16_t d = s.has_value() ? b.def(&s) : b.new_reg();
+  if (b.fn.snode_ops.size() >= 0xffff) b.fail("too many SNode ops in one task");
+  b.fn.snode_ops.push_back(SNodeOpDesc{(uint8_t)s.sop, s.snode, (uint8_t)s.ops.size()});
+  b.emit(Op::snop, d, base, (uint16_t)(b.fn.snode_ops.size() - 1));
+}
+
 void lower_global_ptr(Builder& b, const ir::Stmt& s) {
   const ir::Access& acc = s.access;
-  if (acc.sparse_place >= 0)
-    raise("NotImplementedError", "kernels cannot access fields under sparse SNodes yet", s.loc);
   uint16_t d = b.def(&s);
   if (acc.checked) {
     if (acc.shape.size() != s.ops.size()) b.fail("global_ptr index count differs from the field's shape");
     b.fn.accesses.push_back(AccessDesc{acc.field, acc.shape});
     uint16_t desc = (uint16_t)(b.fn.accesses.size() - 1);
     for (size_t k = 0; k < s.ops.size(); k++) b.emit(Op::bound, b.reg(s.ops[k]), (uint16_t)k, desc);
+  }
+  if (acc.sparse_place >= 0) {
+    // No affine formula under sparse SNodes: the runtime walks the tree.
+    uint16_t base = copy_indices(b, s.ops);
+    if (b.fn.sparse.size() >= 0xffff) b.fail("too many sparse accesses in one task");
+    b.fn.sparse.push_back(SparseDesc{acc.sparse_place, (uint8_t)s.ops.size(), acc.activate});
+    b.emit(Op::sptr, d, base, (uint16_t)(b.fn.sparse.size() - 1));
+    return;
   }
   if (acc.tree < 0 || acc.tree > 0xffff) b.fail("tree id out of range");
   b.emit(Op::addr_base, d, (uint16_t)acc.tree, b.add_const((uint64_t)acc.offset));
@@ -282,6 +307,7 @@ bool lower_value(Builder& b, const ir::Stmt& s) {
       b.emit(pr(Op::st_i8, s.ops[0]->type.prim), b.reg(s.ops[0]), b.reg(s.ops[1]));
       return true;
     case ir::StmtKind::atomic: lower_atomic(b, s); return true;
+    case ir::StmtKind::snode_op: lower_snode_op(b, s); return true;
     default: return false;
   }
 }

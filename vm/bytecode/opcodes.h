@@ -130,6 +130,10 @@ namespace kiln::bc {
   _(addr_idx, acc, reg, trm)     /* a += ((b / div) % mod) * stride */               \
   _(bound, reg, lit, acd)        /* IndexError unless 0 <= a < shape[b] */           \
   _(gtemp, dst, tmp, ___)        /* a = &ctx.temps[D] */                             \
+  /* sparse SNodes: index registers b, b+1, ... (see Function::sparse/snode_ops) */   \
+  _(sptr, dst, reg, lit)         /* a = element address by lookup sparse[c] */        \
+  _(snop, dst, reg, lit)         /* a = ti.activate/is_active/... snode_ops[c] */     \
+  _(sfidx, dst, reg, lit)        /* a = struct-for index c&255 of cell b (r3 table) */ \
   /* atomics: a = old *b; *b = old op c */                                           \
   KILN_BC_P12(_, atom_add, dst, reg, reg)                                            \
   KILN_BC_P12(_, atom_sub, dst, reg, reg)                                            \

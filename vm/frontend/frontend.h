@@ -42,6 +42,7 @@ struct StaticValue {
                    // struct_type in `ctype`
     struct_field,  // ti.Struct.field / Dataclass.field: `names` + `elems` (member fields:
                    // field, matrix_field or struct_field)
+    snode,         // an SNode (ti.root.pointer(...), x.parent(), x.snode): `snode`
   };
   Kind kind = Kind::none;
   bool b = false;
@@ -52,6 +53,7 @@ struct StaticValue {
   Prim prim = Prim::none;          // dtype
   std::vector<StaticValue> elems;  // tuple
   FieldInfo* field = nullptr;
+  SNode* snode = nullptr;          // snode
   const ast::FunctionDef* def = nullptr;  // func / kernel
   std::shared_ptr<void> handle;    // the host's own object (env of a func, module, instance)
 

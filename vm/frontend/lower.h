@@ -207,11 +207,24 @@ struct Lowerer {
   KVal inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self = nullptr);
   KVal call_builtin(const std::string& name, const ast::Call* c);
 
+  // ---- sparse SNodes (lower_sparse.cpp) -------------------------------------
+  SNode* snode_of(const StaticValue& v, const std::string& what, SourceLoc loc);
+  // The SNode a struct-for over `v` visits through lists; null for purely
+  // dense fields, which loop over their shape instead.
+  const SNode* struct_for_target(const StaticValue& v, SourceLoc loc);
+  void lower_struct_for(const ast::For* s, const SNode* target, const std::vector<std::string>& names,
+                        bool grouped, bool serialize);
+  KVal snode_parent(const StaticValue& base, const ast::Call* c);
+  std::vector<ir::Stmt*> snode_indices(const ast::Expr* e, SourceLoc loc);
+  KVal call_sparse_builtin(const std::string& name, const ast::Call* c);  // ti.activate & co
+
   // ---- compile-time evaluation (lower_static.cpp) --------------------------
   StaticValue eval_static(const ast::Expr* e);
 };
 
 std::string describe_static(const StaticValue& v);
+// The first scalar field inside a field, vector field or struct field (null otherwise).
+const FieldInfo* first_component(const StaticValue& v);
 bool static_truthy(const StaticValue& v);  // Python's truth of a compile-time value
 std::string a_value(Prim p);  // "an i32 value", "a u8 value"
 std::string shape_phrase(const Type& t);  // "an f32 value", "a 3-vector of f32", "a 2x2 matrix of f32"  // "field 'x'", "int 3", "function 'f'"

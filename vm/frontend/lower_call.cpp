@@ -50,6 +50,10 @@ KVal Lowerer::lower_call(const ast::Call* c) {
       fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));  // a @ti.func method of the dataclass
     } else if (!base.is_static()) {
       return lower_expr(c->func);  // reports the attribute error
+    } else if (a->attr == "parent" && (base.s.kind == StaticValue::Kind::snode || base.s.kind == StaticValue::Kind::field ||
+                                       base.s.kind == StaticValue::Kind::matrix_field ||
+                                       base.s.kind == StaticValue::Kind::struct_field)) {
+      return snode_parent(base.s, c);
     } else {
       fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));
     }
@@ -113,6 +117,9 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     lower_print(c);
     return {};
   }
+  if (is_ti && (name == "activate" || name == "deactivate" || name == "is_active" || name == "append" ||
+                name == "length" || name == "rescale_index"))
+    return call_sparse_builtin(name, c);
   if (name == "loop_config") {
     for (auto* kw : c->keywords) {
       if (kw->arg == "serialize") {

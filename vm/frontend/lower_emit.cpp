@@ -221,6 +221,7 @@ std::string describe_static(const StaticValue& v) {
     case K::struct_type: return "the struct type" + (v.s.empty() ? std::string() : " '" + v.s + "'");
     case K::struct_value: return "a struct constant";
     case K::struct_field: return "the struct field" + (v.s.empty() ? std::string() : " '" + v.s + "'");
+    case K::snode: return v.snode ? "the SNode " + v.snode->name() : "an SNode";
   }
   return "?";
 }

@@ -36,8 +36,7 @@ static std::vector<std::string> target_names(const ast::Expr* t) {
   return out;
 }
 
-// The first scalar field inside a field, vector field or struct field.
-static const FieldInfo* first_component(const StaticValue& v) {
+const FieldInfo* first_component(const StaticValue& v) {
   switch (v.kind) {
     case StaticValue::Kind::field: return v.field;
     case StaticValue::Kind::matrix_field: return v.fields.empty() ? nullptr : v.fields[0];
@@ -84,7 +83,7 @@ void Lowerer::lower_for(const ast::For* s) {
   if (kind.empty()) {
     KVal v = lower_expr(it);
     if (v.is_static() && (v.s.kind == StaticValue::Kind::field || v.s.kind == StaticValue::Kind::matrix_field ||
-                          v.s.kind == StaticValue::Kind::struct_field)) {
+                          v.s.kind == StaticValue::Kind::struct_field || v.s.kind == StaticValue::Kind::snode)) {
       iter_static = v.s;
       kind = "field";
     } else {
@@ -118,6 +117,14 @@ void Lowerer::lower_for(const ast::For* s) {
       pop_scope();
     }
     return;
+  }
+
+  // Sparse fields and SNodes: a struct-for over lists of active cells.
+  if (kind == "field") {
+    if (const SNode* target = struct_for_target(iter_static, it->loc)) {
+      lower_struct_for(s, target, names, grouped, serialize);
+      return;
+    }
   }
 
   // Dimensions of the iteration space.

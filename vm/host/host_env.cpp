@@ -57,6 +57,12 @@ StaticValue to_static(Evaluator& ev, const Value& v) {
         s.handle = v.obj;
         return s;
       }
+      if (auto* sn = dynamic_cast<SNodeObj*>(h)) {
+        s.kind = K::snode;
+        s.snode = sn->node;
+        s.handle = v.obj;
+        return s;
+      }
       if (auto* k = dynamic_cast<KernelObj*>(h)) {
         s.kind = k->is_func ? K::func : K::kernel;
         s.def = k->function().def;
@@ -117,6 +123,7 @@ static Value from_static(Evaluator& ev, const StaticValue& s) {
     case K::struct_value:
     case K::struct_field:
     case K::field:
+    case K::snode:
     case K::module:
     case K::object:
       if (s.handle) {

@@ -259,7 +259,13 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
       expect_args(a, name.c_str(), 2, 2);
       auto axes = axes_of(ev, a.pos[0], a.loc);
       auto sizes = snode_sizes(ev, a.pos[1], axes.size(), a.loc);
-      return wrap(me->ti->program->add_container(me->node, kind, axes, sizes, a.loc));
+      int64_t cs = 0;
+      if (!chunk.is_none()) {
+        if (kind != SNodeKind::dynamic) raise("TypeError", name + "() got an unexpected keyword argument 'chunk_size'", a.loc);
+        cs = arg_int(ev, chunk, "chunk_size", a.loc);
+        if (cs <= 0) raise("ValueError", "the chunk_size of a dynamic SNode must be positive, got " + std::to_string(cs), a.loc);
+      }
+      return wrap(me->ti->program->add_container(me->node, kind, axes, sizes, a.loc, cs));
     });
     return true;
   }
@@ -301,6 +307,15 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
   }
   if (name == "id") {
     out = Value::integer(node->id);
+    return true;
+  }
+  if (name == "deactivate_all") {
+    out = make_builtin("deactivate_all", [me, check](Evaluator&, CallArgs& a) {
+      check(a.loc);
+      expect_args(a, "deactivate_all", 0, 0);
+      me->ti->program->deactivate_all(me->node);
+      return Value();
+    });
     return true;
   }
   return false;

@@ -171,6 +171,17 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     if (p == Prim::f64) return Value::floating(std::bit_cast<double>(r));
     return Value::integer((int64_t)r);
   });
+  for (const char* op : {"activate", "deactivate", "is_active", "append", "length", "rescale_index"}) {
+    std::string n = op;
+    def(n, [n](Evaluator&, CallArgs& a) -> Value {
+      raise("RuntimeError", "ti." + n + "() is only available inside kernels", a.loc);
+    });
+  }
+  def("deactivate_all_snodes", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.deactivate_all_snodes", 0, 0);
+    ti_program(ev).deactivate_all_snodes();
+    return Value();
+  });
   for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"}) {
     std::string n = op;
     def(n, [n](Evaluator&, CallArgs& a) -> Value {

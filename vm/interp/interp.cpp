@@ -84,6 +84,17 @@ __attribute__((noinline)) void print_value(const Function& fn, const Insn* ip, s
   }
 }
 
+// A runtime SNode operation, its errors (index out of range) located at the op.
+__attribute__((noinline)) int64_t snode_op_at(const Function& fn, const Insn* ip, Program& prog,
+                                              const SNodeOpDesc& d, const int64_t* idx) {
+  try {
+    return prog.snode_op((Program::SNodeOp)d.op, d.snode, idx);
+  } catch (Error& e) {
+    if (!e.loc.known()) e.loc = fn.loc_at((uint32_t)(ip - fn.code.data()) - 1);
+    throw;
+  }
+}
+
 template <class S> inline S load(uint64_t addr) {
   S v;
   std::memcpy(&v, reinterpret_cast<const void*>(addr), sizeof(S));
@@ -95,14 +106,15 @@ template <class S> inline void store(uint64_t addr, S v) {
 
 }  // namespace
 
-void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook) {
+void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
+                  const int64_t* cells) {
   // The frame: registers on the C stack when they fit. Zeroed so that a
   // debugger (or a bug) never sees another call's values.
   constexpr uint32_t kLocal = 128;
   uint64_t local[kLocal];
   std::unique_ptr<uint64_t[]> heap;
   uint64_t* R = local;
-  uint32_t n = fn.num_regs < 3 ? 3 : fn.num_regs;
+  uint32_t n = fn.num_regs < 4 ? 4 : fn.num_regs;
   if (n > kLocal) {
     heap.reset(new uint64_t[n]);
     R = heap.get();
@@ -110,6 +122,7 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   std::memset(R, 0, n * sizeof(uint64_t));
   R[0] = (uint64_t)begin;
   R[1] = (uint64_t)end;
+  if (cells) R[3] = (uint64_t)cells;  // struct_for: the cells' index table
   std::string line;  // the print statement being assembled
   // Ctrl-C: polled at loop back-edges (forl/loop), the only way a task runs
   // long; at every 1024th back-edge of this frame (a load per back-edge cost
@@ -317,6 +330,27 @@ L_bound: {
   NEXT();
 }
 L_gtemp: R[I.a] = (uint64_t)&ctx.temps[I.d()]; NEXT();
+L_sptr: {
+  const SparseDesc& d = fn.sparse[I.c];
+  if (!ctx.program) fail(fn, ip, "RuntimeError", "sparse field access without a program");
+  int64_t idx[kMaxIndices] = {};
+  for (int k = 0; k < d.nidx && k < kMaxIndices; k++) idx[k] = (int64_t)R[I.b + k];
+  R[I.a] = (uint64_t)ctx.program->sparse_element(d.place, idx, d.activate);
+  NEXT();
+}
+L_snop: {
+  const SNodeOpDesc& d = fn.snode_ops[I.c];
+  if (!ctx.program) fail(fn, ip, "RuntimeError", "SNode operation without a program");
+  int64_t idx[kMaxIndices] = {};
+  for (int k = 0; k < d.nidx && k < kMaxIndices; k++) idx[k] = (int64_t)R[I.b + k];
+  R[I.a] = (uint64_t)snode_op_at(fn, ip, *ctx.program, d, idx);
+  NEXT();
+}
+L_sfidx: {
+  const int64_t* table = reinterpret_cast<const int64_t*>(R[3]);
+  R[I.a] = (uint64_t)table[(int64_t)R[I.b] * (I.c >> 8) + (I.c & 0xff)];
+  NEXT();
+}
 
   // ---- atomics ----
 #define H_ATOM(op, sfx, S, aop, half) \

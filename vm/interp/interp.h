@@ -34,8 +34,9 @@ struct LoopHook {
 // is the chunk of iterations (registers 0 and 1); serial tasks ignore them.
 // Throws kiln::Error (IndexError, ZeroDivisionError, AssertionError, ...)
 // located at the failing instruction's source.
+// A struct_for task also gets `cells`: the index table of its cells.
 void run_function(const bc::Function& fn, LaunchContext& ctx, int64_t begin = 0, int64_t end = 0,
-                  LoopHook* hook = nullptr);
+                  LoopHook* hook = nullptr, const int64_t* cells = nullptr);
 
 // Runs every task of `k` in order, range_for tasks split over
 // ctx.program->pool (serially when there is no program or pool, when the task

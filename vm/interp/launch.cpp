@@ -1,5 +1,7 @@
 // Launching a bytecode kernel: tasks in order, range_for tasks in chunks on
 // the Program's thread pool; and the interpreter as an Engine.
+#include <algorithm>
+
 #include "vm/interp/interp.h"
 #include "vm/runtime/program.h"
 
@@ -24,9 +26,46 @@ int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) 
   }
 }
 
+// A struct_for: the active cells of the containers in the target's list
+// (listgen made it just before), in pieces of the list on the thread pool.
+// Each piece gathers its cells' indices into a table and runs the task's
+// loop over them.
+void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
+  Program* prog = ctx.program;
+  if (!prog) raise("InternalError", "struct_for task launched without a program");
+  const SNode* target = prog->snode(t.snode);
+  size_t n = prog->list_of(target).size();
+  int nidx = std::max(t.num_indices, 1);
+  auto piece = [&](size_t b, size_t e) {
+    std::vector<int64_t> cells;
+    prog->active_cells(target, b, e, nidx, cells);
+    int64_t count = (int64_t)(cells.size() / (size_t)nidx);
+    if (count) run_function(t.fn, ctx, 0, count, hook, cells.data());
+  };
+  bool serial = t.serialize || n < 2 || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
+  if (serial) {
+    piece(0, n);
+    return;
+  }
+  prog->pool->parallel_for((int64_t)n, t.block_dim > 0 ? t.block_dim : 0,
+                           [&](int64_t b, int64_t e, int) { piece((size_t)b, (size_t)e); });
+}
+
 void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
   if (t.kind == ir::Task::serial) {
     run_function(t.fn, ctx, 0, 0, hook);
+    return;
+  }
+  if (t.kind == ir::Task::clear_list || t.kind == ir::Task::listgen) {
+    Program* prog = ctx.program;
+    if (!prog) raise("InternalError", "list task launched without a program");
+    const SNode* target = prog->snode(t.snode);
+    if (t.kind == ir::Task::clear_list) prog->clear_list(target, t.level);
+    else prog->listgen(target, t.level);
+    return;
+  }
+  if (t.kind == ir::Task::struct_for) {
+    run_struct_for(t, ctx, hook);
     return;
   }
   int64_t begin = bound_value(ctx, t.begin_const, t.begin, t.index_prim);

@@ -41,6 +41,17 @@ const char* atomic_op_name(AtomicOp op) {
   return "?";
 }
 
+const char* snode_op_name(SNodeOpKind k) {
+  switch (k) {
+    case SNodeOpKind::activate: return "activate";
+    case SNodeOpKind::deactivate: return "deactivate";
+    case SNodeOpKind::is_active: return "is_active";
+    case SNodeOpKind::append: return "append";
+    case SNodeOpKind::length: return "length";
+  }
+  return "?";
+}
+
 const char* task_name(Task t) {
   switch (t) {
     case Task::serial: return "serial";

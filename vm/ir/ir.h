@@ -46,6 +46,7 @@ namespace kiln::ir {
   _(assert_, "assert")              /* ops[0] = cond, ops[1..] = format args; text */ \
   _(random, "rand")                 /* ops[0] = stream key (int); a draw of `type` */ \
   _(return_, "return")              /* ops = returned values */                       \
+  _(snode_op, "snode op")           /* sop on SNode `snode`; ops = indices (+ value) */ \
   _(offloaded, "offloaded")         /* task, body; see Task */
 
 enum class StmtKind : uint8_t {
@@ -97,6 +98,12 @@ enum class AtomicOp : uint8_t {
 #undef KILN_IR_ENUM
 };
 const char* atomic_op_name(AtomicOp op);
+
+// ti.activate / ti.deactivate / ti.is_active / ti.append / ti.length on an
+// SNode (indices are virtual, full resolution). append's value is stored by
+// the frontend through a global_ptr at the returned index.
+enum class SNodeOpKind : uint8_t { activate, deactivate, is_active, append, length };
+const char* snode_op_name(SNodeOpKind k);
 
 // A typed constant. Ints are kept sign- or zero-extended to 64 bits according
 // to the type; floats of every width are kept as the double of their value
@@ -182,6 +189,18 @@ struct Stmt {
   int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
   int block_dim = 0;
   bool serialize = false;            // ti.loop_config(serialize=True)
+  // Sparse SNodes. A range_for with snode >= 0 is a struct-for over that
+  // SNode's active cells (num_loop_indices indices; its bounds are unused)
+  // until offload splits it into clear_list/listgen tasks and a struct_for
+  // task. Those tasks and snode_op name their SNode here (id, and printed
+  // name in `text`); listgen's `index` is the level of the target's path it
+  // generates (0 = the root's child).
+  int snode = -1;
+  SNodeOpKind sop{};
+  // A struct-for's SNode path, root first, ending with the SNode it visits:
+  // ids and printed names ("S0root", "S1dense", ...), for offload's lists.
+  std::vector<int> path_ids;
+  std::vector<std::string> path_names;
 
   explicit Stmt(StmtKind k) : kind(k) {}
   bool has_value() const { return !type.is_none(); }

@@ -147,7 +147,13 @@ struct Printer {
       case StmtKind::global_load: return "global load " + op(s, 0);
       case StmtKind::atomic:
         return std::string("atomic ") + atomic_op_name(s->aop) + "(" + op(s, 0) + ", " + op(s, 1) + ")";
-      case StmtKind::loop_index: return "loop " + name(s->loop) + " index " + std::to_string(s->index);
+      case StmtKind::loop_index:
+        // Seed 001 prints a struct_for's indices without naming the task.
+        if (s->loop && s->loop->kind == StmtKind::offloaded && s->loop->task == Task::struct_for)
+          return "loop index " + std::to_string(s->index);
+        return "loop " + name(s->loop) + " index " + std::to_string(s->index);
+      case StmtKind::snode_op:
+        return std::string(snode_op_name(s->sop)) + " " + s->text + " [" + names(s->ops) + "]";
       case StmtKind::random: return "rand " + op(s, 0);
       default: return stmt_kind_name(s->kind);
     }
@@ -180,8 +186,11 @@ struct Printer {
                 ") grid_dim=0 block_dim=" + std::to_string(s->block_dim);
         break;
       case Task::struct_for:
-        head += "struct_for(" + s->text + ") grid_dim=0 block_dim=" + std::to_string(s->block_dim);
-        break;
+        // Seed 001's form: the body opens on the task's line.
+        line(head + "struct_for(" + s->text + ") block_dim=" + std::to_string(s->block_dim) + " {");
+        block(s->body.get());
+        line("}");
+        return;
       case Task::clear_list: line(head + "clear_list " + s->text); return;
       case Task::listgen: line(head + "listgen " + s->text); return;
       case Task::gc: line(head + "gc (snode=" + s->text + ")"); return;

@@ -172,7 +172,7 @@ struct Verifier {
         bool enclosing = false;
         for (auto* l : loops) enclosing |= l == s->loop;
         check(s->loop && enclosing && s->loop->kind != StmtKind::while_, s, "loop index of a loop that does not enclose it");
-        int n = s->loop->kind == StmtKind::range_for ? 1 : s->loop->num_loop_indices;
+        int n = s->loop->kind == StmtKind::range_for && s->loop->snode < 0 ? 1 : s->loop->num_loop_indices;
         check(s->index >= 0 && s->index < n, s, "loop index number out of range");
         break;
       }
@@ -201,6 +201,13 @@ struct Verifier {
         check(!s->ops.empty() && is_int_scalar(s->ops[0]->type), s, "assert condition is not an integer scalar");
         break;
       case StmtKind::return_: wants_value = false; break;
+      case StmtKind::snode_op: {
+        bool gives = s->sop == SNodeOpKind::is_active || s->sop == SNodeOpKind::append || s->sop == SNodeOpKind::length;
+        wants_value = gives;
+        check(s->snode >= 0, s, "snode op without an SNode");
+        for (const Stmt* i : s->ops) check(is_int_scalar(i->type), s, "snode op index is not an integer");
+        break;
+      }
       case StmtKind::offloaded:
         wants_value = false;
         arity(s, 0);

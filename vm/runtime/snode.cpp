@@ -27,6 +27,16 @@ int64_t SNode::num_cells() const {
   return n;
 }
 
+std::vector<int64_t> SNode::shape() const {
+  std::vector<int64_t> out;
+  for (int p : physical_index_position) {
+    int64_t n = 1;
+    for (const SNode* s = this; s; s = s->parent) n *= s->extent[p] > 0 ? s->extent[p] : 1;
+    out.push_back(n);
+  }
+  return out;
+}
+
 std::string SNode::name() const {
   // Same spelling as Taichi's IR printer (seed 001): S<id><kind>, and places
   // carry their element type, e.g. "S3place<f32>".

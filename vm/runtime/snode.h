@@ -51,6 +51,9 @@ struct SNode {
   std::vector<int> physical_index_position;
 
   std::string name() const;    // "S3place<f32>", "S1dense", "S0root"
+  // The virtual shape this SNode's index space has (snode.shape): per virtual
+  // axis, the product of its physical axis's extents from the root down to here.
+  std::vector<int64_t> shape() const;
 
   // ---- sparse SNodes (filled by materialize(); see sparse.cpp) ----
   int64_t chunk_size = 0;      // dynamic: cells per chunk

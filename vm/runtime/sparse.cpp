@@ -283,6 +283,15 @@ void* Program::sparse_element(int place_id, const int64_t* idx, bool activate) {
 
 int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
   const SNode* s = snode(snode_id);
+  // Indices wrap inside a level's cells, but a negative one would not: check
+  // them all, as field accesses do. (append and length ignore the dynamic axis.)
+  // The index space is the full resolution under s (its place's shape).
+  std::vector<int64_t> shape = s->shape();
+  for (size_t v = 0; v < shape.size(); v++) shape[v] *= s->below[s->physical_index_position[v]];
+  for (size_t v = 0; v < shape.size(); v++)
+    if (idx[v] < 0 || idx[v] >= shape[v])
+      raise("IndexError", "index " + std::to_string(idx[v]) + " is out of bounds for axis " + std::to_string(v) +
+                              " of SNode " + s->name() + " with shape " + format_shape(shape));
   int64_t phys[kMaxIndices];
   to_physical(*s, idx, phys);
   const std::array<int64_t, kMaxIndices>& below = s->path_below.back();

@@ -36,7 +36,8 @@ void offload(Kernel& k) {
   // 1. Partition the top level.
   std::vector<Part> parts;
   for (auto& s : k.root.stmts) {
-    bool par = s->kind == StmtKind::range_for && !s->serialize;
+    // A struct-for over sparse SNodes needs its lists even when serialized.
+    bool par = s->kind == StmtKind::range_for && (!s->serialize || s->snode >= 0);
     if (par) {
       parts.emplace_back();
       parts.back().parallel = true;
@@ -65,7 +66,8 @@ void offload(Kernel& k) {
     };
     for (auto& s : parts[t].stmts) {
       if (parts[t].parallel) {
-        // The loop's bounds are read by the launcher, not by the task.
+        // The loop's bounds are read by the launcher, not by the task (a
+        // struct-for's are placeholders).
         if (s->body) walk(*s->body, visit);
       } else {
         visit(s.get());
@@ -91,12 +93,41 @@ void offload(Kernel& k) {
   };
 
   std::vector<std::unique_ptr<Stmt>> tasks;
+  // List generation before each struct_for (seed 001): per level of the
+  // SNode's path below the root, clear its list and generate it from the
+  // level above. The root's one-container list is never regenerated.
+  std::vector<std::vector<std::unique_ptr<Stmt>>> lists(parts.size());
   for (size_t t = 0; t < parts.size(); t++) {
     Part& p = parts[t];
     auto task = std::make_unique<Stmt>(StmtKind::offloaded);
     task->body = std::make_unique<Block>();
     task->body->owner = task.get();
-    if (p.parallel) {
+    if (p.parallel && p.loop->snode >= 0) {
+      Stmt* loop = p.loop;
+      for (size_t l = 1; l < loop->path_ids.size(); l++) {
+        for (Task kind : {Task::clear_list, Task::listgen}) {
+          auto lt = std::make_unique<Stmt>(StmtKind::offloaded);
+          lt->task = kind;
+          lt->loc = loop->loc;
+          lt->snode = loop->snode;
+          lt->index = (int)l - 1;
+          lt->text = kind == Task::clear_list ? loop->path_names[l] : loop->path_names[l - 1] + "->" + loop->path_names[l];
+          lists[t].push_back(std::move(lt));
+        }
+      }
+      task->task = Task::struct_for;
+      task->loc = loop->loc;
+      task->snode = loop->snode;
+      task->text = loop->path_names.back();
+      task->num_loop_indices = loop->num_loop_indices;
+      task->serialize = loop->serialize;
+      task->block_dim = loop->block_dim;
+      for (auto& s : loop->body->stmts) task->body->add(std::move(s));
+      walk(*task->body, [&](Stmt* s) {
+        if (s->loop == loop) s->loop = task.get();
+      });
+      p.stmts.clear();
+    } else if (p.parallel) {
       Stmt* loop = p.loop;
       task->task = Task::range_for;
       task->loc = loop->loc;
@@ -189,7 +220,10 @@ void offload(Kernel& k) {
   for (auto& [v, s] : slot_of)
     if (!stored.count(v) && v->kind != StmtKind::alloca) store_after_def(v, s);
 
-  for (auto& t : tasks) k.root.add(std::move(t));
+  for (size_t t = 0; t < tasks.size(); t++) {
+    for (auto& l : lists[t]) k.root.add(std::move(l));
+    k.root.add(std::move(tasks[t]));
+  }
 }
 
 void run_pipeline(Kernel& k, bool check) {
@@ -198,6 +232,7 @@ void run_pipeline(Kernel& k, bool check) {
   };
   verify_if();
   scalarize(k);
+  mark_activation(k);
   verify_if();
   constant_fold(k);
   eliminate_dead_code(k);

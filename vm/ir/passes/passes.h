@@ -33,6 +33,9 @@ bool demote_atomics(Kernel& k);
 // type, the engine and the line when `mode` cannot map a type.
 void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, const std::string& engine, CastMode mode,
                      const TypeConfig& types);
+// Sets Access::activate on every global_ptr that a store or atomic writes
+// through (sparse SNodes: writes activate, reads do not).
+void mark_activation(Kernel& k);
 // The standard pipeline: fold, dce, offload, fold, dce; verify after each when
 // `check` is set.
 void run_pipeline(Kernel& k, bool check);

@@ -1,0 +1,230 @@
+// Sparse SNodes in kernels: struct-fors over sparse fields and SNodes, the
+// activation intrinsics (ti.activate, ti.deactivate, ti.is_active, ti.append,
+// ti.length), ti.rescale_index and x.parent().
+//
+// Indices are virtual and at full resolution everywhere, as in Taichi: a
+// struct-for over a pointer SNode of 4x4 blocks gives each active block's
+// first index (0, 4, 8, ...), and ti.is_active(block, [i, j]) takes any index
+// inside the block.
+#include <map>
+
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::Stmt;
+using ir::StmtKind;
+
+namespace {
+
+StaticValue of_snode(SNode* s) {
+  StaticValue v;
+  v.kind = StaticValue::Kind::snode;
+  v.snode = s;
+  return v;
+}
+
+}  // namespace
+
+// The SNode a value names: an SNode itself, or a field's place.
+SNode* Lowerer::snode_of(const StaticValue& v, const std::string& what, SourceLoc loc) {
+  if (v.kind == StaticValue::Kind::snode && v.snode) return v.snode;
+  if (const FieldInfo* f = first_component(v))
+    if (f->place) return f->place;
+  raise("TypeError", what + " takes an SNode (or a field), not " + describe_static(v), loc);
+}
+
+const SNode* Lowerer::struct_for_target(const StaticValue& v, SourceLoc loc) {
+  prog.materialize();
+  if (v.kind == StaticValue::Kind::snode) {
+    SNode* s = v.snode;
+    if (s->kind == SNodeKind::root) raise("TypeError", "cannot loop over ti.root: it has no indices", loc);
+    return s->kind == SNodeKind::place ? s->parent : s;
+  }
+  const FieldInfo* f = first_component(v);
+  // Purely dense fields loop over their shape (a range-for): no list needed.
+  if (!f || !f->place || !f->place->sparse) return nullptr;
+  return f->place->parent;
+}
+
+void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std::vector<std::string>& names,
+                               bool grouped, bool serialize) {
+  SourceLoc loc = s->loc;
+  if (blocks.back() != &kernel.root)
+    raise("SyntaxError", "a struct-for over the sparse SNode " + target->name() +
+                             " must be the kernel's outermost loop (it runs over lists of active cells)", loc);
+  int nidx = (int)target->physical_index_position.size();
+  if (nidx == 0) raise("TypeError", "cannot loop over " + target->name() + ": it has no indices", loc);
+  if (grouped) {
+    if (names.size() != 1) raise("SyntaxError", "a ti.grouped loop has exactly one target", s->target->loc);
+  } else if ((int)names.size() != nidx) {
+    raise("SyntaxError", "the loop over " + target->name() + " has " + std::to_string(nidx) + " ind" +
+                             (nidx == 1 ? "ex" : "ices") + " but " + std::to_string(names.size()) + " target" +
+                             (names.size() == 1 ? " was" : "s were") + " given",
+          s->target->loc);
+  }
+  Stmt* zero = emit_const(ir::Const::of_int(Prim::i32, 0), loc);
+  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
+  rf->ops = {zero, zero};  // placeholders: the lists decide what runs
+  rf->serialize = serialize;
+  rf->snode = target->id;
+  rf->num_loop_indices = nidx;
+  const SNode* root = target;
+  while (root->parent) root = root->parent;
+  rf->path_ids.push_back(root->id);
+  rf->path_names.push_back(root->name());
+  for (const SNode* l : target->path) {
+    rf->path_ids.push_back(l->id);
+    rf->path_names.push_back(l->name());
+  }
+  Stmt* loop = emit(std::move(rf), loc);
+  push_block(loop);
+  std::vector<Stmt*> idx;
+  for (int v = 0; v < nidx; v++) {
+    auto li = std::make_unique<Stmt>(StmtKind::loop_index);
+    li->type = Type::scalar(Prim::i32);
+    li->loop = loop;
+    li->index = v;
+    idx.push_back(emit(std::move(li), loc));
+  }
+  frame().loops.push_back({loop, true});
+  push_scope();
+  Binding b;
+  b.kind = Binding::Kind::value;
+  b.what = "loop variable";
+  if (grouped) {
+    b.stmt = make_tensor(idx, nidx, 0, loc);
+    frame().scopes.back().vars[names[0]] = b;
+  } else {
+    for (size_t i = 0; i < names.size(); i++) {
+      b.stmt = idx[i];
+      frame().scopes.back().vars[names[i]] = b;
+    }
+  }
+  lower_body(s->body);
+  pop_scope();
+  frame().loops.pop_back();
+  pop_block();
+}
+
+// x.parent(n) / snode.parent(n): the n-th ancestor SNode, at compile time.
+KVal Lowerer::snode_parent(const StaticValue& base, const ast::Call* c) {
+  SNode* s = snode_of(base, "parent()", c->loc);
+  int64_t n = 1;
+  if (!c->args.empty()) {
+    StaticValue k = eval_static(c->args[0]);
+    if (k.kind != StaticValue::Kind::integer) raise("TypeError", "parent() takes an integer", c->args[0]->loc);
+    n = k.i;
+  }
+  for (int64_t k = 0; k < n && s; k++) s = s->parent;
+  if (!s) return KVal::of(StaticValue());
+  return KVal::of(of_snode(s));
+}
+
+// The integer index values of an SNode op's index argument: a scalar, a
+// tuple/list, or a grouped index vector, each converted to i32.
+std::vector<Stmt*> Lowerer::snode_indices(const ast::Expr* e, SourceLoc loc) {
+  std::vector<KVal> parts;
+  if (e->kind == ast::ExprKind::List) {
+    for (auto* x : e->as<ast::List>()->elts) flatten_index(x, parts);
+  } else {
+    flatten_index(e, parts);
+  }
+  std::vector<Stmt*> out;
+  for (auto& k : parts) {
+    Stmt* v = value_of(k, loc);
+    if (!prim_is_int(v->type.prim) || v->type.rows)
+      raise("TypeError", "SNode indices must be integers, got " + std::string(prim_name(v->type.prim)), loc);
+    out.push_back(emit_cast(v, Prim::i32, loc));
+  }
+  return out;
+}
+
+KVal Lowerer::call_sparse_builtin(const std::string& name, const ast::Call* c) {
+  SourceLoc loc = c->loc;
+  if (name == "rescale_index") {
+    if (c->args.size() != 3) raise("TypeError", "ti.rescale_index() takes 3 arguments (a, b, I)", loc);
+    SNode* a = snode_of(static_of(lower_expr(c->args[0]), "ti.rescale_index()", c->args[0]->loc), "ti.rescale_index()", c->args[0]->loc);
+    SNode* b = snode_of(static_of(lower_expr(c->args[1]), "ti.rescale_index()", c->args[1]->loc), "ti.rescale_index()", c->args[1]->loc);
+    std::vector<Stmt*> I = snode_indices(c->args[2], c->args[2]->loc);
+    std::vector<int64_t> sa = a->shape(), sb = b->shape();
+    for (size_t n = 0; n < I.size() && n < sa.size() && n < sb.size(); n++) {
+      if (sa[n] > sb[n])
+        I[n] = emit_binary(ir::BinaryOp::floordiv, I[n], emit_const(ir::Const::of_int(Prim::i32, sa[n] / sb[n]), loc),
+                           Type::scalar(Prim::i32), loc);
+      else if (sa[n] < sb[n])
+        I[n] = emit_binary(ir::BinaryOp::mul, I[n], emit_const(ir::Const::of_int(Prim::i32, sb[n] / sa[n]), loc),
+                           Type::scalar(Prim::i32), loc);
+    }
+    return KVal::of(make_tensor(I, (int)I.size(), 0, loc));
+  }
+  static const std::map<std::string, ir::SNodeOpKind> kOps = {
+      {"activate", ir::SNodeOpKind::activate}, {"deactivate", ir::SNodeOpKind::deactivate},
+      {"is_active", ir::SNodeOpKind::is_active}, {"append", ir::SNodeOpKind::append},
+      {"length", ir::SNodeOpKind::length}};
+  ir::SNodeOpKind op = kOps.at(name);
+  size_t want = op == ir::SNodeOpKind::append ? 3 : 2;
+  if (c->args.size() != want)
+    raise("TypeError", "ti." + name + "() takes " + std::to_string(want) + " arguments (" +
+                           (want == 3 ? "node, indices, value" : "node, indices") + ")", loc);
+  prog.materialize();
+  std::string what = "ti." + name + "()";
+  SNode* s = snode_of(static_of(lower_expr(c->args[0]), what.c_str(), c->args[0]->loc), what, c->args[0]->loc);
+  bool sparse_kind = s->kind == SNodeKind::pointer || s->kind == SNodeKind::bitmasked || s->kind == SNodeKind::dynamic;
+  if (op == ir::SNodeOpKind::deactivate && !sparse_kind)
+    raise("TypeError", "ti.deactivate() needs a pointer, bitmasked or dynamic SNode, not " + s->name(), c->args[0]->loc);
+  bool on_dynamic = op == ir::SNodeOpKind::append || op == ir::SNodeOpKind::length;
+  if (on_dynamic && s->kind != SNodeKind::dynamic)
+    raise("TypeError", "ti." + name + "() needs a dynamic SNode, not " + s->name(), c->args[0]->loc);
+  std::vector<Stmt*> idx = snode_indices(c->args[1], c->args[1]->loc);
+  int nidx = (int)s->physical_index_position.size();
+  int dyn_v = -1;  // the dynamic axis' virtual position: append/length do not index it
+  // Dynamic lists are addressed without their own axis (ti.length(x.parent(), i));
+  // the full index is accepted too.
+  bool short_dynamic = s->kind == SNodeKind::dynamic && (int)idx.size() == nidx - 1;
+  if (on_dynamic || short_dynamic) {
+    int p_dyn = -1;
+    for (int p = 0; p < kMaxIndices && p_dyn < 0; p++)
+      if (s->extent[p] > 1) p_dyn = p;
+    for (int v = 0; v < nidx; v++)
+      if (s->physical_index_position[v] == p_dyn) dyn_v = v;
+    if (dyn_v < 0) dyn_v = nidx - 1;
+    if (on_dynamic && (int)idx.size() == nidx) idx.erase(idx.begin() + dyn_v);
+    if ((int)idx.size() != nidx - 1)
+      raise("IndexError", "ti." + name + "() on " + s->name() + " takes " + std::to_string(nidx - 1) + " ind" +
+                              (nidx - 1 == 1 ? "ex" : "ices") + ", got " + std::to_string(idx.size()),
+            c->args[1]->loc);
+    idx.insert(idx.begin() + dyn_v, emit_const(ir::Const::of_int(Prim::i32, 0), loc));
+  } else if ((int)idx.size() != nidx) {
+    raise("IndexError", s->name() + " has " + std::to_string(nidx) + " ind" + (nidx == 1 ? "ex" : "ices") +
+                            " but ti." + name + "() was given " + std::to_string(idx.size()),
+          c->args[1]->loc);
+  }
+  auto st = std::make_unique<Stmt>(StmtKind::snode_op);
+  st->sop = op;
+  st->snode = s->id;
+  st->text = s->name();
+  st->ops = idx;
+  if (op == ir::SNodeOpKind::is_active || on_dynamic) st->type = Type::scalar(Prim::i32);
+  Stmt* r = emit(std::move(st), loc);
+  if (op != ir::SNodeOpKind::append) return op == ir::SNodeOpKind::is_active || on_dynamic ? KVal::of(r) : KVal{};
+  // The value goes to the field placed under the dynamic node, at the old length.
+  FieldInfo* f = nullptr;
+  for (auto& ch : s->children)
+    if (ch->kind == SNodeKind::place) {
+      if (f) raise("TypeError", "ti.append() on " + s->name() + ", which holds more than one field", loc);
+      f = prog.fields.at(ch->field).get();
+    }
+  if (!f) raise("TypeError", "ti.append() on " + s->name() + ", which holds no field", loc);
+  idx[dyn_v] = r;
+  auto ptr = std::make_unique<Stmt>(StmtKind::global_ptr);
+  ptr->ops = idx;
+  ptr->access = prog.access_of(*f);
+  ptr->type = Type::ptr(f->dtype);
+  Stmt* p = emit(std::move(ptr), loc);
+  Stmt* v = value_of(lower_expr(c->args[2]), c->args[2]->loc);
+  emit_store(p, convert_for_store(v, f->dtype, f->describe(), loc), loc);
+  return KVal::of(r);
+}
+
+}  // namespace kiln::frontend
