@@ -249,6 +249,12 @@ bool Rec::run(uint32_t head) {
         if (!e.guard(IrOp::guard_ult, get(I.a), e.kval(shape), snap(pc))) return abort(pc, "constant guard failed");
         break;
       }
+      case Op::bndx: {
+        // an ndarray bound: the shape is a launch argument, so the guard compares two values
+        if (R[I.a] >= R[I.b]) return abort(pc, "index out of bounds");
+        if (!e.guard(IrOp::guard_ult, get(I.a), get(I.b), snap(pc))) return abort(pc, "constant guard failed");
+        break;
+      }
       case Op::gtemp:
         set(I.a, e.emit(IrOp::gtemp, CT::i64, kNoRef, kNoRef, kNoRef, I.d()), (uint64_t)&env.temps[I.d()]);
         break;

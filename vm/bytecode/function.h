@@ -21,6 +21,11 @@ struct AddrTerm {
 struct AccessDesc {
   std::string field;
   std::vector<int64_t> shape;
+  // ndarray arguments: the shape is in argument slots ext_arg+1 .. +ndim (bndx
+  // checks read it from registers; the message reads the launch's arguments).
+  int ext_arg = -1;
+  int ndim = 0;
+  int axis = 0;  // the axis a bndx checks (one description per axis)
 };
 
 // A sparse element lookup (op sptr): the place SNode, how many index

@@ -225,8 +225,58 @@ void lower_snode_op(Builder& b, const ir::Stmt& s) {
   b.emit(Op::snop, d, base, (uint16_t)(b.fn.snode_ops.size() - 1));
 }
 
+// An ndarray argument's element (ir::Access::ext_arg): bounds against the
+// shape arguments, then the C-order address from plain i64 arithmetic, so
+// every engine (and the JIT's recorder) sees ordinary ops.
+void lower_ext_ptr(Builder& b, const ir::Stmt& s) {
+  const ir::Access& acc = s.access;
+  if (acc.ext_arg < 0 || acc.ext_arg + (int)s.ops.size() >= b.num_args) b.fail("ndarray argument slots out of range");
+  size_t n = s.ops.size();
+  if (n == 0) b.fail("an ndarray access without indices");
+  uint16_t d = b.def(&s);
+  std::vector<uint16_t> shape(n);
+  for (size_t k = 0; k < n; k++) {
+    shape[k] = b.new_reg();
+    b.emit_d(Op::arg, shape[k], acc.ext_arg + 1 + (int)k);
+  }
+  if (acc.checked) {
+    for (size_t k = 0; k < n; k++) {
+      AccessDesc desc{acc.field, {}};
+      desc.ext_arg = acc.ext_arg;
+      desc.ndim = (int)n;
+      desc.axis = (int)k;
+      b.fn.accesses.push_back(desc);
+      b.emit(Op::bndx, b.reg(s.ops[k]), shape[k], (uint16_t)(b.fn.accesses.size() - 1));
+    }
+  }
+  // d = ((i0 * s1 + i1) * s2 + ...) * comps + comp, then * size + ptr
+  uint16_t t = b.new_reg();
+  b.emit(Op::mov, d, b.reg(s.ops[0]));
+  for (size_t k = 1; k < n; k++) {
+    b.emit(Op::mul_i64, d, d, shape[k]);
+    b.emit(Op::add_i64, d, d, b.reg(s.ops[k]));
+  }
+  int64_t size = prim_bits(s.type.prim) / 8;
+  b.load_bits(t, (uint64_t)(acc.ext_comps * size));
+  b.emit(Op::mul_i64, d, d, t);
+  b.emit_d(Op::arg, t, acc.ext_arg);
+  b.emit(Op::add_i64, d, d, t);
+  if (acc.ext_comp) {
+    b.load_bits(t, (uint64_t)(acc.ext_comp * size));
+    b.emit(Op::add_i64, d, d, t);
+  }
+  // the scratch registers are dead after this statement: hand them back
+  shape.push_back(t);
+  for (uint16_t r : shape) {
+    if (b.refs.size() <= r) b.refs.resize(r + 1, 0);
+    b.refs[r] = 1;
+    b.release(r);
+  }
+}
+
 void lower_global_ptr(Builder& b, const ir::Stmt& s) {
   const ir::Access& acc = s.access;
+  if (acc.ext_arg >= 0) return lower_ext_ptr(b, s);
   uint16_t d = b.def(&s);
   if (acc.checked) {
     if (acc.shape.size() != s.ops.size()) b.fail("global_ptr index count differs from the field's shape");

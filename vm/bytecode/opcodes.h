@@ -129,6 +129,7 @@ namespace kiln::bc {
   _(addr_base, dst, lit, kc)     /* a = tree_bases[b] + consts[c] */                 \
   _(addr_idx, acc, reg, trm)     /* a += ((b / div) % mod) * stride */               \
   _(bound, reg, lit, acd)        /* IndexError unless 0 <= a < shape[b] */           \
+  _(bndx, reg, reg, acd)         /* IndexError unless 0 <= a < b (ndarray shapes) */ \
   _(gtemp, dst, tmp, ___)        /* a = &ctx.temps[D] */                             \
   /* sparse SNodes: index registers b, b+1, ... (see Function::sparse/snode_ops) */   \
   _(sptr, dst, reg, lit)         /* a = element address by lookup sparse[c] */        \

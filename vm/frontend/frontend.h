@@ -96,8 +96,12 @@ struct HostEnv {
 // return values by the same rule.
 struct ArgSpec {
   std::string name;
-  enum class Kind : uint8_t { scalar, template_, compound } kind = Kind::scalar;
-  Prim prim = Prim::none;   // scalar: the annotated type
+  // ndarray: an array passed by reference (ti.types.ndarray()); it takes
+  // 1 + ndim slots: the data pointer (u64), then the shape (i32 each).
+  enum class Kind : uint8_t { scalar, template_, compound, ndarray } kind = Kind::scalar;
+  Prim prim = Prim::none;   // scalar: the annotated type; ndarray: the element's scalar type
+  int ndim = 0;             // ndarray: number of indices (the element's own dims excluded)
+  int rows = 0, cols = 0;   // ndarray of vectors (rows, cols 0) or matrices; 0 for scalars
   StaticValue value;        // template_: the object passed (field, value, ...)
   StaticValue type;         // compound: the annotation (dtype with rows > 0, or struct_type)
 };

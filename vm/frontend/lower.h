@@ -92,6 +92,8 @@ struct Lowerer {
   // The linear index of the parallel loop being lowered (null outside one):
   // ti.random draws from that iteration's stream (vm/runtime/rng.h).
   ir::Stmt* rng_index = nullptr;
+  // ndarray arguments, seen as fields (FieldInfo::ndarray_arg) while lowering.
+  std::deque<FieldInfo> ndarrays;
 
   Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}
 
@@ -202,6 +204,12 @@ struct Lowerer {
   StaticValue component_field(const StaticValue& mf, const ast::Expr* slice);
   // The address of field[slice]: x[i, j], x[I] (a grouped index), x[None].
   ir::Stmt* global_ptr(const StaticValue& field, const ast::Expr* slice, SourceLoc loc);
+  // ndarray arguments (lower_ndarray.cpp): the FieldInfo of an ndarray
+  // argument's static (null for real fields), its shape as i32 values, and
+  // its attributes in kernels (arr.shape, arr.n, arr.m, arr.dtype).
+  static const FieldInfo* ndarray_of(const StaticValue& v);
+  std::vector<KVal> ndarray_shape(const FieldInfo& nd, SourceLoc loc);
+  KVal ndarray_attr(const FieldInfo& nd, const StaticValue& v, const std::string& name, SourceLoc loc);
   KVal lower_call(const ast::Call* c);
   // `self` is the object of a method call (`self.helper(x)` in a data_oriented class).
   KVal inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self = nullptr);

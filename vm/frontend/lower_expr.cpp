@@ -212,6 +212,15 @@ Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLo
       raise("TypeError", fname + " must be indexed with integers, got " + pname(v->type.prim), loc);
     s->ops.push_back(emit_cast(v, Prim::i32, loc));
   }
+  if (field.ndarray_arg >= 0) {
+    s->access.ext_arg = field.ndarray_arg;
+    s->access.ext_comps = field.ndarray_comps;
+    s->access.ext_comp = field.ndarray_comp;
+    s->access.field = field.name;
+    s->access.snode = "ndarray " + field.name + (field.ndarray_comps > 1 ? "[" + std::to_string(field.ndarray_comp) + "]" : "");
+    s->type = Type::ptr(field.dtype);
+    return emit(std::move(s), loc);
+  }
   s->access = prog.access_of(field);
   s->type = Type::ptr(field.dtype);
   return emit(std::move(s), loc);
@@ -296,6 +305,7 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       if (!base.is_static())
         raise("AttributeError", (base.is_value() ? a_value(base.v->type.prim) : std::string("a tuple")) +
                                     " has no attribute '" + a->attr + "'", e->loc);
+      if (const FieldInfo* nd = ndarray_of(base.s)) return ndarray_attr(*nd, base.s, a->attr, e->loc);
       return KVal::of(host.attr(base.s, a->attr, e->loc));
     }
     case EK::Tuple:

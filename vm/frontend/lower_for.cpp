@@ -167,8 +167,12 @@ void Lowerer::lower_for(const ast::For* s) {
     const FieldInfo* f = first_component(iter_static);
     if (!f)
       raise("TypeError", "struct-for loops iterate over fields, not " + describe_static(iter_static), it->loc);
-    what = "field '" + f->name + "'";
-    for (int64_t n : f->shape) dims.push_back({KVal::of(StaticValue::of_int(0)), KVal::of(StaticValue::of_int(n))});
+    what = f->describe();
+    if (f->ndarray_arg >= 0) {  // an ndarray's shape is known at launch only
+      for (auto& n : ndarray_shape(*f, it->loc)) dims.push_back({KVal::of(StaticValue::of_int(0)), n});
+    } else {
+      for (int64_t n : f->shape) dims.push_back({KVal::of(StaticValue::of_int(0)), KVal::of(StaticValue::of_int(n))});
+    }
     if (f->shape.empty()) raise("TypeError", "cannot loop over the 0-D field '" + f->name + "'", it->loc);
   }
   if (grouped) {

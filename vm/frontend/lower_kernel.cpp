@@ -79,6 +79,37 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
       b.kind = Binding::Kind::static_;
       b.s = a.value;
       out.arg_slot.push_back(-1);
+    } else if (a.kind == ArgSpec::Kind::ndarray) {
+      // Indexed like a field whose memory is the argument's (ir::Access::ext_arg);
+      // a vector/matrix ndarray is one such field per component.
+      int slot = (int)k.args.size();
+      out.arg_slot.push_back(slot);
+      k.args.push_back({a.name + ".ptr", Type::scalar(Prim::u64)});
+      for (int d = 0; d < a.ndim; d++) k.args.push_back({a.name + ".shape[" + std::to_string(d) + "]", Type::scalar(Prim::i32)});
+      int comps = a.rows ? a.rows * std::max(1, a.cols) : 1;
+      StaticValue sv;
+      for (int c = 0; c < comps; c++) {
+        FieldInfo& f = L.ndarrays.emplace_back();
+        f.name = a.name;
+        f.dtype = a.prim;
+        f.shape.assign((size_t)a.ndim, -1);
+        f.ndarray_arg = slot;
+        f.ndarray_comps = comps;
+        f.ndarray_comp = c;
+        sv.fields.push_back(&f);
+      }
+      if (a.rows) {
+        sv.kind = StaticValue::Kind::matrix_field;
+        sv.rows = a.rows;
+        sv.cols = a.cols;
+        sv.s = a.name;
+      } else {
+        sv.kind = StaticValue::Kind::field;
+        sv.field = sv.fields[0];
+        sv.fields.clear();
+      }
+      b.kind = Binding::Kind::static_;
+      b.s = sv;
     } else {
       // Scalars take one slot; vectors, matrices and structs one per scalar inside.
       StaticValue t = a.kind == ArgSpec::Kind::compound ? a.type : StaticValue::of_dtype(a.prim);

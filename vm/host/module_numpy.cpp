@@ -110,6 +110,8 @@ Value make_numpy(Evaluator& ev) {
   def("asarray", array_fn(false));
   auto fill_fn = [](const char* name, int value) {
     return [name, value](Evaluator& ev, CallArgs& a) {
+      Value shape;
+      if (a.take_kw("shape", shape)) a.pos.insert(a.pos.begin(), shape);
       Prim dt = take_dtype(ev, a, 1, Prim::f64);
       no_more_kwargs(a, name);
       expect_args(a, name, 1, 2);
@@ -121,6 +123,9 @@ Value make_numpy(Evaluator& ev) {
   def("ones", fill_fn("ones", 1));
   def("full", [](Evaluator& ev, CallArgs& a) {
     bool has = false;
+    Value shape, fill;
+    if (a.take_kw("shape", shape)) a.pos.insert(a.pos.begin(), shape);
+    if (a.take_kw("fill_value", fill)) a.pos.insert(a.pos.begin() + (a.pos.empty() ? 0 : 1), fill);
     Prim dt = take_dtype(ev, a, 2, Prim::f64, &has);
     no_more_kwargs(a, "full");
     expect_args(a, "full", 2, 3);
@@ -301,6 +306,15 @@ Value make_numpy(Evaluator& ev) {
     expect_args(a, "copy", 1, 1);
     auto x = arr_arg(ev, a.pos[0], a.loc);
     return Value::of(np_copy(ev, *x, x->dtype, a.loc));
+  });
+  def("ascontiguousarray", [](Evaluator& ev, CallArgs& a) {
+    bool has = false;
+    Prim dt = take_dtype(ev, a, 1, Prim::none, &has);
+    no_more_kwargs(a, "ascontiguousarray");
+    expect_args(a, "ascontiguousarray", 1, 2);
+    auto x = np_from_value(ev, a.pos[0], has, dt, a.loc);
+    if (!x->contiguous()) x = np_copy(ev, *x, x->dtype, a.loc);
+    return Value::of(x);
   });
   def("save", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "save", 2, 2);

@@ -121,6 +121,16 @@ bool scalar_field_numpy(Evaluator& ev, const std::shared_ptr<FieldObj>& me, cons
 bool matrix_field_numpy(Evaluator& ev, const std::shared_ptr<MatrixFieldObj>& me, const std::string& name, Value& out);
 bool struct_field_numpy(Evaluator& ev, const std::shared_ptr<StructFieldObj>& me, const std::string& name, Value& out);
 
+// ---- ndarrays (ti_ndarray.cpp) ----------------------------------------------------------
+bool is_ndarray_type(const Value& ann);
+// Checks `v` against an ndarray annotation and fills the argument's spec, its
+// cache-key part (dtype, ndim, element shape: never the shape) and its slots
+// (data pointer, then the shape).
+bool ndarray_arg(Evaluator& ev, const Value& ann, const Value& v, const std::string& pname, SourceLoc loc,
+                 frontend::ArgSpec& spec, std::string& key, std::vector<uint64_t>& slots);
+Value matrix_class_ndarray(Evaluator& ev, CallArgs& a, bool vector);
+void install_ti_ndarray(Evaluator& ev, ModuleObj& ti, ModuleObj& types);
+
 // ---- .npy files (np_io.cpp) -------------------------------------------------------------
 void np_save(Evaluator& ev, const std::string& path, const NpArrayObj& a, SourceLoc loc);
 Value np_load(Evaluator& ev, const std::string& path, SourceLoc loc);

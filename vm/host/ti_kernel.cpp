@@ -8,6 +8,7 @@
 
 #include "vm/frontend/frontend.h"
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
@@ -115,6 +116,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   TiState& ti = *ev.ti;
   bool is_method = fn.in_class_body;
   std::vector<frontend::ArgSpec> specs(np);
+  std::vector<std::vector<uint64_t>> nd_slots(np);  // ndarray arguments: pointer, shape
   std::vector<Prim> prims(np, Prim::none);
   char head[32];
   std::snprintf(head, sizeof head, "K%p|", (void*)this);
@@ -128,6 +130,8 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
       specs[k].kind = frontend::ArgSpec::Kind::template_;
       specs[k].value = to_static(ev, vals[k]);
       key += "T" + identity(vals[k]) + "|";
+    } else if (is_ndarray_type(ann)) {
+      ndarray_arg(ev, ann, vals[k], p->name, a.loc, specs[k], key, nd_slots[k]);
     } else if (is_compound_type(ann)) {
       // vectors, matrices and structs by value: flattened into slots at launch
       specs[k].kind = frontend::ArgSpec::Kind::compound;
@@ -192,6 +196,10 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   for (size_t k = 0; k < np; k++) {
     int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
     if (slot < 0) continue;
+    if (specs[k].kind == frontend::ArgSpec::Kind::ndarray) {
+      for (size_t i = 0; i < nd_slots[k].size() && (size_t)slot + i < ctx.args.size(); i++) ctx.args[(size_t)slot + i] = nd_slots[k][i];
+      continue;
+    }
     if (specs[k].kind == frontend::ArgSpec::Kind::compound) {
       std::vector<ConstVal> parts;
       flatten_arg(ev, annotations[k], vals[k], parts, a.loc);

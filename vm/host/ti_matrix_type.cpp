@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_state.h"
 
@@ -138,6 +139,7 @@ bool MatrixClassObj::get_attr(Evaluator& ev, const Value& self, const std::strin
     out = make_builtin(std::string(vec ? "ti.Vector." : "ti.Matrix.") + name, std::move(fn));
     return true;
   };
+  if (name == "ndarray") return def([vec](Evaluator& ev, CallArgs& a) { return matrix_class_ndarray(ev, a, vec); });
   if (name == "field") {
     return def([vec](Evaluator& ev, CallArgs& a) {
       Value v;
@@ -297,6 +299,7 @@ void install_ti_compound(Evaluator& ev, ModuleObj& ti) {
     types->attrs[n] = ti.attrs[n];
   }
   if (ti.attrs.count("template")) types->attrs["template"] = ti.attrs["template"];
+  install_ti_ndarray(ev, ti, *types);
   ti.attrs["types"] = Value::of(types);
 
   // ti.math's vector types are made when taichi is imported, before any

@@ -38,6 +38,17 @@ std::string shape_text(const std::vector<int64_t>& shape) {
            " of " + field + " with shape " + shape_text(d.shape));
 }
 
+// The same for an ndarray argument, whose shape is in the launch's arguments.
+[[noreturn]] __attribute__((noinline, cold)) void fail_bounds_ext(const Function& fn, const Insn* ip, int64_t index,
+                                                                    const LaunchContext& ctx) {
+  const AccessDesc& d = fn.accesses[ip[-1].c];
+  std::vector<int64_t> shape;
+  for (int k = 0; k < d.ndim; k++) shape.push_back((int64_t)(int32_t)ctx.args[(size_t)(d.ext_arg + 1 + k)]);
+  fail(fn, ip, "IndexError",
+       "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(d.axis) + " of " +
+           (d.field.empty() ? std::string("ndarray") : "ndarray '" + d.field + "'") + " with shape " + shape_text(shape));
+}
+
 // A printf-style assert message ("x is %d") filled with its arguments, each
 // conversion formatted the way a kernel print with that spec would.
 std::string assert_message(const AssertDesc& d, const uint64_t* R) {
@@ -327,6 +338,11 @@ L_addr_idx: {
 L_bound: {
   int64_t i = (int64_t)R[I.a];
   if ((uint64_t)i >= (uint64_t)fn.accesses[I.c].shape[I.b]) fail_bounds(fn, ip, i);
+  NEXT();
+}
+L_bndx: {
+  int64_t i = (int64_t)R[I.a];
+  if ((uint64_t)i >= R[I.b]) fail_bounds_ext(fn, ip, i, ctx);
   NEXT();
 }
 L_gtemp: R[I.a] = (uint64_t)&ctx.temps[I.d()]; NEXT();

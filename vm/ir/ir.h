@@ -145,6 +145,15 @@ struct Access {
   // is written: writes activate, reads of inactive cells give 0.
   int sparse_place = -1;
   bool activate = false;
+  // ndarray kernel arguments (seed 003): no SNode tree. The data pointer is
+  // kernel argument `ext_arg` and the shape (i32, one per index) the next
+  // ops.size() arguments; element (i0, ..., in) of component `ext_comp` is at
+  //   ptr + ((i0 * s1 + i1) * s2 + ... + in) * ext_comps + ext_comp) * sizeof(T)
+  // (C order, a vector/matrix element's components innermost). Bounds come
+  // from the same shape arguments.
+  int ext_arg = -1;
+  int ext_comps = 1;
+  int ext_comp = 0;
 };
 
 // One piece of a print statement: a literal string, or an operand with a

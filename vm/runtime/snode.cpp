@@ -51,7 +51,8 @@ std::string SNode::name() const {
 
 
 std::string FieldInfo::describe() const {
-  return name.empty() ? std::string("field") : "field '" + name + "'";
+  const char* kind = ndarray_arg >= 0 ? "ndarray" : "field";
+  return name.empty() ? std::string(kind) : std::string(kind) + " '" + name + "'";
 }
 
 std::string format_shape(const std::vector<int64_t>& shape) {

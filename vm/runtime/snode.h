@@ -91,6 +91,12 @@ struct FieldInfo {
   std::vector<int64_t> shape;  // virtual shape; empty for 0-D fields (x[None])
   SNode* place = nullptr;
   SourceLoc loc;               // where it was created
+  // An ndarray kernel argument seen as a field while its kernel compiles
+  // (the frontend's view; ir::Access::ext_arg): no SNode, shape unknown
+  // (-1 per axis) until launch.
+  int ndarray_arg = -1;
+  int ndarray_comps = 1;
+  int ndarray_comp = 0;
 
   // "field 'x'", or just "field" when unnamed: how every message names it.
   std::string describe() const;

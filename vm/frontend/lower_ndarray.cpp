@@ -1,0 +1,43 @@
+// ndarray kernel arguments (seed 003). An ndarray parameter is bound to a
+// field-like static whose FieldInfo says where its data is (a kernel
+// argument, ir::Access::ext_arg), so indexing, stores, atomics and
+// struct-fors share the field paths; only what depends on the shape, which is
+// known at launch, reads the shape arguments here.
+#include "vm/frontend/lower.h"
+
+namespace kiln::frontend {
+
+using ir::Stmt;
+using ir::StmtKind;
+
+const FieldInfo* Lowerer::ndarray_of(const StaticValue& v) {
+  if (v.kind == StaticValue::Kind::field && v.field && v.field->ndarray_arg >= 0) return v.field;
+  if (v.kind == StaticValue::Kind::matrix_field && !v.fields.empty() && v.fields[0]->ndarray_arg >= 0) return v.fields[0];
+  return nullptr;
+}
+
+std::vector<KVal> Lowerer::ndarray_shape(const FieldInfo& nd, SourceLoc loc) {
+  std::vector<KVal> out;
+  for (size_t d = 0; d < nd.shape.size(); d++) {
+    auto s = std::make_unique<Stmt>(StmtKind::arg_load);
+    s->index = nd.ndarray_arg + 1 + (int)d;
+    s->type = Type::scalar(Prim::i32);
+    out.push_back(KVal::of(emit(std::move(s), loc)));
+  }
+  return out;
+}
+
+KVal Lowerer::ndarray_attr(const FieldInfo& nd, const StaticValue& v, const std::string& name, SourceLoc loc) {
+  if (name == "shape") {
+    KVal t;
+    t.kind = KVal::Kind::tuple;
+    t.elems = ndarray_shape(nd, loc);
+    return t;
+  }
+  if (name == "dtype") return KVal::of(StaticValue::of_dtype(nd.dtype));
+  if (v.kind == StaticValue::Kind::matrix_field && (name == "n" || name == "m"))
+    return KVal::of(StaticValue::of_int(name == "n" ? v.rows : std::max(1, v.cols)));
+  raise("AttributeError", nd.describe() + " has no attribute '" + name + "' in a kernel (it has shape and dtype)", loc);
+}
+
+}  // namespace kiln::frontend
