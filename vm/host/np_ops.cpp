@@ -156,9 +156,14 @@ bool np_binop(Evaluator& ev, BinOpKind op, const Value& a, const Value& b, Sourc
                            "' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''", loc);
   if (op == BinOpKind::Sub && ct == Prim::none)
     raise("TypeError", "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.", loc);
+  // bool with bool: + is or, * is and (still bool); // % ** compute in int8
+  if (ct == Prim::none && (op == BinOpKind::Add || op == BinOpKind::Mult)) {
+    op = op == BinOpKind::Add ? BinOpKind::BitOr : BinOpKind::BitAnd;
+    bitwise = true;
+  }
+  if (ct == Prim::none && (op == BinOpKind::FloorDiv || op == BinOpKind::Mod || op == BinOpKind::Pow)) ct = Prim::i8;
   Prim rt = ct;
   if (op == BinOpKind::Div && !prim_is_float(ct)) rt = Prim::f64;
-  else if (ct == Prim::none && !bitwise) rt = Prim::i64;
   std::vector<Value> vals;
   auto shape = each_pair(*x.arr, *y.arr, loc, [&](int64_t, const Value& p, const Value& q) {
     vals.push_back(np_scalar_op(ev, op, p, q, ct, loc));

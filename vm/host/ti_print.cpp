@@ -26,11 +26,13 @@ constexpr int64_t kEdge = 3;
 // Shortest decimal digits that round-trip in the element's own precision
 // (float32 elements print as "0.1", not "0.10000000149011612"), as
 // (digits, decimal exponent): value = 0.d1d2d3... * 10^exp10.
-void shortest(double v, bool f32, std::string& digits, int& exp10) {
+void shortest(double v, Prim prec, std::string& digits, int& exp10) {
   char buf[64];
   for (int p = 1; p <= 17; p++) {
     std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-    bool ok = f32 ? std::strtof(buf, nullptr) == (float)v : std::strtod(buf, nullptr) == v;
+    bool ok = prec == Prim::f64 ? std::strtod(buf, nullptr) == v
+              : prec == Prim::f16 ? round_to_f16(std::strtod(buf, nullptr)) == v
+                                  : std::strtof(buf, nullptr) == (float)v;
     if (ok) break;
   }
   // buf is "d.ddde[+-]xx"
@@ -45,10 +47,10 @@ void shortest(double v, bool f32, std::string& digits, int& exp10) {
 
 // One finite value in positional notation with at most kPrecision fractional
 // digits: "0.1", "2.", "-3.25" (trailing zeros trimmed, the '.' kept).
-std::string positional(double v, bool f32) {
+std::string positional(double v, Prim prec) {
   std::string digits;
   int e;
-  shortest(std::fabs(v), f32, digits, e);
+  shortest(std::fabs(v), prec, digits, e);
   int frac = std::max<int>(0, (int)digits.size() - e);
   std::string s;
   if (frac > kPrecision) {
@@ -58,17 +60,22 @@ std::string positional(double v, bool f32) {
     while (s.back() == '0') s.pop_back();
   } else {
     if (e <= 0) s = "0." + std::string((size_t)-e, '0') + digits;
-    else if ((int)digits.size() <= e) s = digits + std::string((size_t)(e - (int)digits.size()), '0') + ".";
+    else if ((int)digits.size() <= e) {
+      // the integer part in full: numpy prints its exact digits (float16 61344., not 61340.)
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%.0f.", std::fabs(v));
+      s = buf;
+    }
     else s = digits.substr(0, (size_t)e) + "." + digits.substr((size_t)e);
   }
   return (std::signbit(v) ? "-" : "") + s;
 }
 
 // Scientific: "1.5e-05", "1.e+10" (mantissa digits trimmed, exponent >= 2 digits).
-std::string scientific(double v, bool f32) {
+std::string scientific(double v, Prim prec) {
   std::string digits;
   int e;
-  shortest(std::fabs(v), f32, digits, e);
+  shortest(std::fabs(v), prec, digits, e);
   if (v == 0) e = 1;
   if ((int)digits.size() - 1 > kPrecision) {
     char buf[64];
@@ -86,7 +93,8 @@ std::string scientific(double v, bool f32) {
 }
 
 struct FloatFormat {
-  bool f32 = false, exp = false;
+  Prim prec = Prim::f64;  // the element type whose shortest digits are printed
+  bool exp = false;
   size_t pad_left = 0, pad_right = 0;
   size_t exp_digits = 2;  // numpy pads every exponent to the longest one
 
@@ -105,7 +113,7 @@ struct FloatFormat {
     if (any && minv != INFINITY) exp = maxv >= 1e8 || minv < 1e-4 || maxv / minv > 1e3;
     for (double v : vals) {
       if (!std::isfinite(v)) continue;
-      std::string s = exp ? scientific(v, f32) : positional(v, f32);
+      std::string s = exp ? scientific(v, prec) : positional(v, prec);
       size_t dot = s.find('.');
       if (exp) {
         size_t e = s.find('e');
@@ -134,16 +142,28 @@ struct FloatFormat {
   std::string operator()(double v) const {
     if (!std::isfinite(v)) {
       std::string s = special(v);
-      size_t w = pad_left + pad_right + 1;
+      size_t w = pad_left + pad_right + 1 + (exp ? 2 + exp_digits : 0);  // exp: the "e+XX" too
       return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
     }
-    std::string s = exp ? scientific(v, f32) : positional(v, f32);
+    std::string s = exp ? scientific(v, prec) : positional(v, prec);
     size_t dot = s.find('.');
     size_t right = exp ? s.find('e') - dot - 1 : s.size() - dot - 1;
+    if (exp && pad_right > right) {
+      // numpy's dragon4 fills a short mantissa with the value's exact further
+      // digits (float16 0.1 is 9.9976e-02 next to a 4-digit mantissa): what
+      // printf's correctly rounded %.*e gives
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.*e", (int)pad_right, std::fabs(v));
+      char* e = std::strchr(buf, 'e');
+      int x = std::atoi(e + 1);
+      char ex[16];
+      std::snprintf(ex, sizeof ex, "e%c%02d", x < 0 ? '-' : '+', std::abs(x));
+      s = (std::signbit(v) ? "-" : "") + std::string(buf, e) + ex;
+      dot = s.find('.');
+      right = pad_right;
+    }
     std::string out = std::string(pad_left > dot ? pad_left - dot : 0, ' ') + s;
     if (exp) {
-      size_t ep = out.find('e');
-      out.insert(ep, std::string(pad_right > right ? pad_right - right : 0, '0'));
       size_t digits = out.size() - (out.find('e') + 2);
       if (digits < exp_digits) out.insert(out.find('e') + 2, std::string(exp_digits - digits, '0'));
     } else {
@@ -230,7 +250,7 @@ std::string scalar_text(Evaluator& ev, Prim dtype, const Value& v) {
   if (dtype != Prim::f64 && std::isfinite(d)) {
     std::string digits;
     int e;
-    shortest(std::fabs(d), true, digits, e);
+    shortest(std::fabs(d), dtype == Prim::f16 ? Prim::f16 : Prim::f32, digits, e);
     d = std::copysign(std::strtod(("0." + digits + "e" + std::to_string(e)).c_str(), nullptr), d);
   }
   return ev.repr(Value::floating(d));
@@ -274,7 +294,7 @@ std::string format_array(Evaluator& ev, const std::vector<int64_t>& shape, Prim 
       if (have[k]) cells[k] = ev.truthy(vals[k]) ? " True" : "False";
   } else if (prim_is_float(dtype)) {
     FloatFormat ff;
-    ff.f32 = dtype != Prim::f64;
+    ff.prec = dtype == Prim::f64 || dtype == Prim::f16 ? dtype : Prim::f32;
     ff.fit(fvals);
     for (size_t k = 0; k < cells.size(); k++)
       if (have[k] && vals[k].kind == Kind::Float) cells[k] = ff(vals[k].f);
