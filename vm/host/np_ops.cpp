@@ -7,6 +7,7 @@
 // stays float32. Element math reuses the host matrices' numpy loops
 // (np_scalar_op in ti_matrix_ops.cpp).
 #include <cmath>
+#include <cstring>
 
 #include "vm/host/evaluator.h"
 #include "vm/host/np_array.h"
@@ -137,6 +138,71 @@ template <class F> std::vector<int64_t> each_pair(const NpArrayObj& a, const NpA
   return shape;
 }
 
+// Raw element access for the arithmetic fast path.
+double load_f(Prim dt, const uint8_t* p) {
+  switch (dt) {
+    case Prim::f64: { double d; std::memcpy(&d, p, 8); return d; }
+    case Prim::f32: { float f; std::memcpy(&f, p, 4); return f; }
+    default: return NpArrayObj::load(dt, p).as_double();
+  }
+}
+int64_t load_i(Prim dt, const uint8_t* p) {
+  switch (dt) {
+    case Prim::i64: case Prim::u64: { int64_t v; std::memcpy(&v, p, 8); return v; }
+    case Prim::i32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case Prim::u32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case Prim::i16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case Prim::u16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case Prim::i8: return (int8_t)*p;
+    case Prim::u8: case Prim::none: return *p;
+    default: return NpArrayObj::load(dt, p).as_int();
+  }
+}
+
+// + - * (and / into a float) without boxing each element: the same results
+// as np_scalar_op (floats computed in double and rounded once to the result
+// type, integers wrapping at their width), a hundred times faster on big arrays.
+bool fast_arith(BinOpKind op, const NpArrayObj& a, const NpArrayObj& b, Prim ct, Prim rt,
+                const std::vector<int64_t>& shape, NpArrayObj& r) {
+  bool fl = prim_is_float(rt);
+  if (!(op == BinOpKind::Add || op == BinOpKind::Sub || op == BinOpKind::Mult || (op == BinOpKind::Div && fl))) return false;
+  if (ct == Prim::none || rt == Prim::bf16 || (!fl && !prim_is_int(rt))) return false;
+  auto sa = bstrides(a, shape), sb = bstrides(b, shape);
+  size_t nd = shape.size();
+  std::vector<int64_t> idx(nd, 0);
+  int64_t n = r.size(), is = r.itemsize(), oa = 0, ob = 0;
+  uint8_t* out = r.data();
+  for (int64_t k = 0; k < n; k++) {
+    const uint8_t* pa = a.data() + oa;
+    const uint8_t* pb = b.data() + ob;
+    if (fl) {
+      double x = load_f(a.dtype, pa), y = load_f(b.dtype, pb), v;
+      switch (op) {
+        case BinOpKind::Add: v = x + y; break;
+        case BinOpKind::Sub: v = x - y; break;
+        case BinOpKind::Mult: v = x * y; break;
+        default: v = x / y; break;
+      }
+      if (rt == Prim::f64) std::memcpy(out + k * is, &v, 8);
+      else if (rt == Prim::f32) { float f = (float)v; std::memcpy(out + k * is, &f, 4); }
+      else { uint16_t h = f64_to_f16_bits(v); std::memcpy(out + k * is, &h, 2); }
+    } else {
+      uint64_t x = (uint64_t)load_i(a.dtype, pa), y = (uint64_t)load_i(b.dtype, pb), v;
+      v = op == BinOpKind::Add ? x + y : op == BinOpKind::Sub ? x - y : x * y;
+      std::memcpy(out + k * is, &v, (size_t)is);  // little-endian: the low bytes wrap to the width
+    }
+    for (size_t d = nd; d-- > 0;) {  // next index, row-major
+      oa += sa[d];
+      ob += sb[d];
+      if (++idx[d] < shape[d]) break;
+      oa -= sa[d] * shape[d];
+      ob -= sb[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return true;
+}
+
 Value finish(std::shared_ptr<NpArrayObj> r, bool scalar) {
   if (scalar) return np_scalar_value(r->dtype, r->get_flat(0));
   return Value::of(std::move(r));
@@ -164,6 +230,14 @@ bool np_binop(Evaluator& ev, BinOpKind op, const Value& a, const Value& b, Sourc
   if (ct == Prim::none && (op == BinOpKind::FloorDiv || op == BinOpKind::Mod || op == BinOpKind::Pow)) ct = Prim::i8;
   Prim rt = ct;
   if (op == BinOpKind::Div && !prim_is_float(ct)) rt = Prim::f64;
+  {
+    auto shape = broadcast_shape(*x.arr, *y.arr, loc);
+    auto r = np_new(rt, shape, false);
+    if (fast_arith(op, *x.arr, *y.arr, ct, rt, shape, *r)) {
+      out = finish(r, x.scalar && y.scalar);
+      return true;
+    }
+  }
   std::vector<Value> vals;
   auto shape = each_pair(*x.arr, *y.arr, loc, [&](int64_t, const Value& p, const Value& q) {
     vals.push_back(np_scalar_op(ev, op, p, q, ct, loc));
