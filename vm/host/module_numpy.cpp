@@ -89,6 +89,7 @@ Value make_numpy(Evaluator& ev) {
   m->attrs["inf"] = Value::floating(INFINITY);
   m->attrs["nan"] = Value::floating(NAN);
   m->attrs["newaxis"] = Value();
+  m->attrs["random"] = make_np_random(ev);
 
   def("dtype", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "dtype", 1, 1);

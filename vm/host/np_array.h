@@ -131,6 +131,9 @@ bool ndarray_arg(Evaluator& ev, const Value& ann, const Value& v, const std::str
 Value matrix_class_ndarray(Evaluator& ev, CallArgs& a, bool vector);
 void install_ti_ndarray(Evaluator& ev, ModuleObj& ti, ModuleObj& types);
 
+// ---- np.random (np_random.cpp): numpy's legacy RandomState ---------------------------------
+Value make_np_random(Evaluator& ev);
+
 // ---- .npy files (np_io.cpp) -------------------------------------------------------------
 void np_save(Evaluator& ev, const std::string& path, const NpArrayObj& a, SourceLoc loc);
 Value np_load(Evaluator& ev, const std::string& path, SourceLoc loc);
