@@ -72,6 +72,56 @@ NativeFn reduction_fn(const std::string& what) {
   };
 }
 
+// np.concatenate: every array copied into its slab of the result along `axis`.
+Value concatenate(Evaluator& ev, const std::vector<ArrPtr>& arrs, int64_t axis, SourceLoc loc) {
+  if (arrs.empty()) raise("ValueError", "need at least one array to concatenate", loc);
+  int nd = arrs[0]->ndim();
+  if (nd == 0) raise("ValueError", "zero-dimensional arrays cannot be concatenated", loc);
+  if (axis < -nd || axis >= nd)
+    raise("AxisError", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(nd), loc);
+  if (axis < 0) axis += nd;
+  std::vector<int64_t> shape = arrs[0]->shape;
+  Prim dt = arrs[0]->dtype;
+  shape[(size_t)axis] = 0;
+  for (size_t k = 0; k < arrs.size(); k++) {
+    const NpArrayObj& a = *arrs[k];
+    if (a.ndim() != nd)
+      raise("ValueError", "all the input arrays must have same number of dimensions, but the array at index 0 has " +
+                              std::to_string(nd) + " dimension(s) and the array at index " + std::to_string(k) + " has " +
+                              std::to_string(a.ndim()) + " dimension(s)", loc);
+    for (int d = 0; d < nd; d++)
+      if (d != axis && a.shape[(size_t)d] != arrs[0]->shape[(size_t)d])
+        raise("ValueError", "all the input array dimensions except for the concatenation axis must match exactly, but along dimension " +
+                                std::to_string(d) + ", the array at index 0 has size " + std::to_string(arrs[0]->shape[(size_t)d]) +
+                                " and the array at index " + std::to_string(k) + " has size " + std::to_string(a.shape[(size_t)d]), loc);
+    shape[(size_t)axis] += a.shape[(size_t)axis];
+    if (k) dt = np_promote(dt, a.dtype);
+  }
+  auto r = np_new(dt, shape);
+  int64_t off = 0;
+  for (auto& a : arrs) {
+    auto view = np_view(*r, a->shape, r->strides, r->offset + off * r->strides[(size_t)axis]);
+    np_assign(ev, *view, *a, loc);
+    off += a->shape[(size_t)axis];
+  }
+  return Value::of(r);
+}
+
+// A view of `a` with a new size-1 axis at `axis`.
+ArrPtr with_axis(const ArrPtr& a, int64_t axis) {
+  auto shape = a->shape;
+  auto strides = a->strides;
+  shape.insert(shape.begin() + axis, 1);
+  strides.insert(strides.begin() + axis, 0);
+  return np_view(*a, shape, strides, a->offset);
+}
+
+std::vector<ArrPtr> array_list(Evaluator& ev, const Value& seq, SourceLoc loc) {
+  std::vector<ArrPtr> out;
+  for (auto& v : ev.to_vector(seq, loc)) out.push_back(arr_arg(ev, v, loc));
+  return out;
+}
+
 Value make_numpy(Evaluator& ev) {
   auto m = std::make_shared<ModuleObj>();
   m->name = "numpy";
@@ -294,6 +344,50 @@ Value make_numpy(Evaluator& ev) {
     for (int64_t k = 0; k < e->size(); k++)
       if (!e->get_flat(k).b) return Value::boolean(false);
     return Value::boolean(true);
+  });
+  def("concatenate", [](Evaluator& ev, CallArgs& a) {
+    Value axis = Value::integer(0);
+    a.take_kw("axis", axis);
+    no_more_kwargs(a, "concatenate");
+    expect_args(a, "concatenate", 1, 2);
+    if (a.pos.size() == 2) axis = a.pos[1];
+    auto arrs = array_list(ev, a.pos[0], a.loc);
+    if (axis.is_none()) {  // flattened first
+      for (auto& x : arrs) x = np_from_value(ev, ev.call(ev.get_attr(Value::of(x), "ravel", a.loc), {}, a.loc), false, Prim::none, a.loc);
+      axis = Value::integer(0);
+    }
+    return concatenate(ev, arrs, arg_int(ev, axis, "concatenate", a.loc), a.loc);
+  });
+  def("stack", [](Evaluator& ev, CallArgs& a) {
+    Value axis = Value::integer(0);
+    a.take_kw("axis", axis);
+    no_more_kwargs(a, "stack");
+    expect_args(a, "stack", 1, 2);
+    if (a.pos.size() == 2) axis = a.pos[1];
+    auto arrs = array_list(ev, a.pos[0], a.loc);
+    if (arrs.empty()) raise("ValueError", "need at least one array to stack", a.loc);
+    for (auto& x : arrs)
+      if (x->shape != arrs[0]->shape) raise("ValueError", "all input arrays must have the same shape", a.loc);
+    int64_t nd = arrs[0]->ndim() + 1, ax = arg_int(ev, axis, "stack", a.loc);
+    if (ax < -nd || ax >= nd)
+      raise("AxisError", "axis " + std::to_string(ax) + " is out of bounds for array of dimension " + std::to_string(nd), a.loc);
+    if (ax < 0) ax += nd;
+    for (auto& x : arrs) x = with_axis(x, ax);
+    return concatenate(ev, arrs, ax, a.loc);
+  });
+  def("vstack", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "vstack", 1, 1);
+    auto arrs = array_list(ev, a.pos[0], a.loc);
+    for (auto& x : arrs)
+      if (x->ndim() < 2) x = with_axis(x->ndim() == 0 ? with_axis(x, 0) : x, 0);
+    return concatenate(ev, arrs, 0, a.loc);
+  });
+  def("hstack", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "hstack", 1, 1);
+    auto arrs = array_list(ev, a.pos[0], a.loc);
+    for (auto& x : arrs)
+      if (x->ndim() == 0) x = with_axis(x, 0);
+    return concatenate(ev, arrs, arrs.empty() || arrs[0]->ndim() == 1 ? 0 : 1, a.loc);
   });
   def("transpose", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "transpose", 1, 1);

@@ -25,8 +25,6 @@ std::shared_ptr<NpArrayObj> select(Evaluator& ev, const NpArrayObj& a, const Val
   std::vector<Value> parts;
   if (key.kind == Kind::Tuple) parts = key.as<TupleObj>()->items;
   else parts.push_back(key);
-  if (np_as(key) || key.kind == Kind::List)
-    raise("IndexError", "Kiln's numpy supports basic indexing only (integers, slices, None, ...), not integer or boolean arrays", loc);
   int consumed = 0, ellipses = 0;
   for (auto& p : parts) {
     if (is_ellipsis(p)) ellipses++;
@@ -80,9 +78,66 @@ std::shared_ptr<NpArrayObj> select(Evaluator& ev, const NpArrayObj& a, const Val
   return np_view(a, std::move(shape), std::move(strides), off);
 }
 
+// Advanced indexing by one array: a boolean mask over the leading axes, or
+// integers along axis 0. The selected sub-arrays as views, in order (numpy
+// then copies them into a new array).
+bool fancy(Evaluator& ev, const NpArrayObj& a, const Value& key, SourceLoc loc, std::vector<std::shared_ptr<NpArrayObj>>& parts,
+           std::vector<int64_t>& rest) {
+  std::shared_ptr<NpArrayObj> k;
+  if (auto* arr = np_as(key); arr && arr->ndim() > 0) k = std::static_pointer_cast<NpArrayObj>(key.obj);
+  else if (key.kind == Kind::List) k = np_from_value(ev, key, false, Prim::none, loc);
+  else return false;
+  if (k->size() == 0 && k->dtype != Prim::none) k = np_new(Prim::i64, k->shape);  // [] selects nothing
+  if (k->dtype != Prim::none && prim_is_float(k->dtype)) bad_index(loc);
+  size_t lead = k->dtype == Prim::none ? (size_t)k->ndim() : 1;
+  if (k->size() == 0 && k->dtype != Prim::none) lead = 1;
+  if (lead > a.shape.size())
+    raise("IndexError", "too many indices for array: array is " + std::to_string(a.ndim()) + "-dimensional, but " +
+                            std::to_string(lead) + " were indexed", loc);
+  rest.assign(a.shape.begin() + (long)lead, a.shape.end());
+  std::vector<int64_t> rest_strides(a.strides.begin() + (long)lead, a.strides.end());
+  if (k->dtype == Prim::none) {
+    for (size_t d = 0; d < lead; d++)
+      if (k->shape[d] != a.shape[d])
+        raise("IndexError", "boolean index did not match indexed array along dimension " + std::to_string(d) + "; dimension is " +
+                                std::to_string(a.shape[d]) + " but corresponding boolean dimension is " + std::to_string(k->shape[d]), loc);
+    for (int64_t f = 0; f < k->size(); f++) {
+      if (!k->get_flat(f).b) continue;
+      int64_t off = a.offset, r = f;
+      for (size_t d = lead; d-- > 0;) {
+        off += (r % a.shape[d]) * a.strides[d];
+        r /= a.shape[d];
+      }
+      parts.push_back(np_view(a, rest, rest_strides, off));
+    }
+    return true;
+  }
+  if (k->ndim() != 1) raise("IndexError", "Kiln's numpy indexes with 1-D integer arrays only, got shape " + np_shape_str(k->shape), loc);
+  for (int64_t f = 0; f < k->size(); f++) {
+    int64_t i = k->get_flat(f).as_int(), n = a.shape[0];
+    if (i < -n || i >= n)
+      raise("IndexError", "index " + std::to_string(i) + " is out of bounds for axis 0 with size " + std::to_string(n), loc);
+    parts.push_back(np_view(a, rest, rest_strides, a.offset + (i < 0 ? i + n : i) * a.strides[0]));
+  }
+  return true;
+}
+
 }  // namespace
 
 Value np_get_item(Evaluator& ev, const std::shared_ptr<NpArrayObj>& a, const Value& key, SourceLoc loc) {
+  std::vector<std::shared_ptr<NpArrayObj>> parts;
+  std::vector<int64_t> rest;
+  if (fancy(ev, *a, key, loc, parts, rest)) {
+    std::vector<int64_t> shape = rest;
+    shape.insert(shape.begin(), (int64_t)parts.size());
+    auto r = np_new(a->dtype, shape);
+    for (size_t k = 0; k < parts.size(); k++) {
+      auto slab = np_view(*r, rest, std::vector<int64_t>(r->strides.begin() + 1, r->strides.end()),
+                          (int64_t)k * r->strides[0]);
+      np_assign(ev, *slab, *parts[k], loc);
+    }
+    return Value::of(r);
+  }
   bool element = false;
   auto v = select(ev, *a, key, loc, element);
   if (element) return np_scalar_value(a->dtype, v->get_flat(0));
@@ -128,6 +183,21 @@ void np_assign(Evaluator& ev, NpArrayObj& dst, const NpArrayObj& src, SourceLoc 
 }
 
 void np_set_item(Evaluator& ev, NpArrayObj& a, const Value& key, const Value& v, SourceLoc loc) {
+  std::vector<std::shared_ptr<NpArrayObj>> parts;
+  std::vector<int64_t> rest;
+  if (fancy(ev, a, key, loc, parts, rest)) {
+    // the value broadcast to (selected, *rest) first, then written slab by slab
+    std::vector<int64_t> shape = rest;
+    shape.insert(shape.begin(), (int64_t)parts.size());
+    auto src = np_new(a.dtype, shape);
+    np_assign(ev, *src, *np_from_value(ev, v, false, Prim::none, loc), loc);
+    for (size_t k = 0; k < parts.size(); k++) {
+      auto slab = np_view(*src, rest, std::vector<int64_t>(src->strides.begin() + 1, src->strides.end()),
+                          (int64_t)k * src->strides[0]);
+      np_assign(ev, *parts[k], *slab, loc);
+    }
+    return;
+  }
   bool element = false;
   auto view = select(ev, a, key, loc, element);
   if (element) {
