@@ -122,6 +122,16 @@ std::vector<ArrPtr> array_list(Evaluator& ev, const Value& seq, SourceLoc loc) {
   return out;
 }
 
+// The (sequence of arrays, axis=0) arguments of concatenate and stack.
+std::vector<ArrPtr> seq_and_axis(Evaluator& ev, CallArgs& a, const char* fname, Value& axis) {
+  axis = Value::integer(0);
+  a.take_kw("axis", axis);
+  no_more_kwargs(a, fname);
+  expect_args(a, fname, 1, 2);
+  if (a.pos.size() == 2) axis = a.pos[1];
+  return array_list(ev, a.pos[0], a.loc);
+}
+
 Value make_numpy(Evaluator& ev) {
   auto m = std::make_shared<ModuleObj>();
   m->name = "numpy";
@@ -346,12 +356,8 @@ Value make_numpy(Evaluator& ev) {
     return Value::boolean(true);
   });
   def("concatenate", [](Evaluator& ev, CallArgs& a) {
-    Value axis = Value::integer(0);
-    a.take_kw("axis", axis);
-    no_more_kwargs(a, "concatenate");
-    expect_args(a, "concatenate", 1, 2);
-    if (a.pos.size() == 2) axis = a.pos[1];
-    auto arrs = array_list(ev, a.pos[0], a.loc);
+    Value axis;
+    auto arrs = seq_and_axis(ev, a, "concatenate", axis);
     if (axis.is_none()) {  // flattened first
       for (auto& x : arrs) x = np_from_value(ev, ev.call(ev.get_attr(Value::of(x), "ravel", a.loc), {}, a.loc), false, Prim::none, a.loc);
       axis = Value::integer(0);
@@ -359,12 +365,8 @@ Value make_numpy(Evaluator& ev) {
     return concatenate(ev, arrs, arg_int(ev, axis, "concatenate", a.loc), a.loc);
   });
   def("stack", [](Evaluator& ev, CallArgs& a) {
-    Value axis = Value::integer(0);
-    a.take_kw("axis", axis);
-    no_more_kwargs(a, "stack");
-    expect_args(a, "stack", 1, 2);
-    if (a.pos.size() == 2) axis = a.pos[1];
-    auto arrs = array_list(ev, a.pos[0], a.loc);
+    Value axis;
+    auto arrs = seq_and_axis(ev, a, "stack", axis);
     if (arrs.empty()) raise("ValueError", "need at least one array to stack", a.loc);
     for (auto& x : arrs)
       if (x->shape != arrs[0]->shape) raise("ValueError", "all input arrays must have the same shape", a.loc);
