@@ -4,6 +4,7 @@
 //   kiln run FILE [ARGS...] [--print-ir] [--debug] [--engine=NAME]
 //   kiln dis FILE [KERNEL]
 //   kiln repl [--print-ir] [--debug] [--engine=NAME]    (also: `kiln` on a terminal)
+//   kiln debug [--debug] FILE [ARGS...]                 (tools/debug.cpp, vm/debug)
 //   kiln --version | --help
 //
 // Exit status: 0 on success, 1 on a user error (message on stderr), the code
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "jit/jit.h"
+#include "tools/debug.h"
 #include "tools/repl.h"
 #include "vm/host/host.h"
 
@@ -51,6 +53,15 @@ const char* kUsage =
     "                            source lines) of every kernel it compiled, or of KERNEL\n"
     "      --trace               run on the JIT with every loop hot at once and also\n"
     "                            print each trace: IR, snapshots and machine code\n"
+    "  kiln debug FILE [ARGS...] step-debug a program, gdb style: break [FILE:]LINE [if\n"
+    "                            COND], tbreak, delete, run, continue, next, step (into\n"
+    "                            ti.func bodies), finish, print EXPR, info locals,\n"
+    "                            backtrace, watch EXPR (e.g. x[3]), focus COND (stop\n"
+    "                            only in matching kernel iterations, e.g. focus i == 5),\n"
+    "                            list, quit. Breakpoints work in host and kernel code;\n"
+    "                            kernels run on the interpreter, parallel loops serially\n"
+    "                            in index order; a failed assert or bounds check under\n"
+    "                            --debug stops at the faulting line with the state intact\n"
     "  kiln --version            print the version\n"
     "  kiln --help               print this help\n"
     "\n"
@@ -147,6 +158,33 @@ int cmd_run(int argc, char** argv) {
   return run_program(ra);
 }
 
+int cmd_debug(int argc, char** argv) {
+  kiln::HostOptions opts;
+  std::string file;
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    if (file.empty() && a == "--debug") opts.force_debug = true;
+    else if (file.empty() && a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "kiln debug: unknown option '%s' (see kiln --help)\n", a.c_str());
+      return 2;
+    } else {
+      if (file.empty()) file = a;
+      args.push_back(a);
+    }
+  }
+  if (file.empty()) {
+    std::fputs("kiln debug: missing FILE (see kiln --help)\n", stderr);
+    return 2;
+  }
+  std::string text;
+  if (!read_file(file, text)) {
+    std::fprintf(stderr, "kiln debug: cannot open '%s': %s\n", file.c_str(), std::strerror(errno));
+    return 2;
+  }
+  return kiln::tools::debug(file, text, std::move(args), std::move(opts));
+}
+
 int cmd_repl(int argc, char** argv) {
   kiln::HostOptions opts;
   for (int i = 0; i < argc; i++) {
@@ -239,6 +277,7 @@ int main(int argc, char** argv) {
   if (cmd == "run") return cmd_run(argc - 2, argv + 2);
   if (cmd == "dis") return cmd_dis(argc - 2, argv + 2);
   if (cmd == "repl") return cmd_repl(argc - 2, argv + 2);
+  if (cmd == "debug") return cmd_debug(argc - 2, argv + 2);
   std::fprintf(stderr, "kiln: unknown command '%s' (see kiln --help)\n", cmd.c_str());
   return 2;
 }

@@ -16,6 +16,9 @@ struct Builder {
   uint32_t next_reg = 0;
   int num_args = 0, num_rets = 0, num_temps = 0;  // slots arg/ret/gtemp may name (launch sizes ctx by them)
   SourceLoc loc;  // of the statement being lowered; every emitted insn gets it
+  uint16_t frame = 0;  // ... and its inline frame
+  bool keep_vars = false;          // lower_kernel's keep_vars
+  std::vector<size_t> open_vars;   // fn.vars entries whose range has not ended
   std::unordered_map<const ir::Stmt*, int> uses;  // operand uses of each statement
   // Register reuse: values die after the statements liveness.cpp names; a
   // register returns to `free_regs` when the last value using it dies.
@@ -23,6 +26,7 @@ struct Builder {
   std::vector<uint16_t> free_regs;
   std::vector<int> refs;  // values sharing each register; 0 = not reusable (loop registers)
   std::unordered_set<const ir::Stmt*> fused;  // values stored straight into a local's register
+  std::unordered_set<const ir::Stmt*> hoisted;  // lowered before the task's loop (lower.cpp)
   const ir::Stmt* last_stmt = nullptr;  // the statement lowered just before
   uint32_t last_start = 0;              // ... and the pc its code starts at
 
@@ -32,6 +36,7 @@ struct Builder {
     const ir::Stmt* stmt = nullptr;
     uint16_t index_reg = 0;       // counted loops: the loop index register
     std::vector<uint32_t> breaks, continues;
+    std::vector<size_t> index_vars;  // fn.vars naming the index: in scope up to the back edge
   };
   std::vector<Loop> loops;
 
@@ -47,6 +52,7 @@ struct Builder {
   uint16_t def(const ir::Stmt* s);
   void share(const ir::Stmt* s, uint16_t r);  // s's value lives in r too
   void release(uint16_t r);
+  void close_vars(size_t from, int reg = -1);  // end open ranges (of `reg`, or all) opened since `from`
   // Loads a register representation into `r` (immediate when it fits).
   void load_bits(uint16_t r, uint64_t bits);
   uint16_t add_const(uint64_t bits);

@@ -53,8 +53,10 @@ struct AssertDesc {
 // A register holds a named source variable over pcs [begin, end).
 struct VarRange {
   uint16_t reg = 0;
-  std::string name;
+  std::string name;            // "x", "v[1]", "p.mass"
   uint32_t begin = 0, end = 0;
+  Prim prim = Prim::i32;       // how to read the register
+  uint16_t frame = 0;          // the inline frame it belongs to
 };
 
 // A counted loop (fori/forl) or while loop header, for the JIT and the debugger:
@@ -71,7 +73,9 @@ struct Function {
   std::vector<Insn> code;
   std::vector<uint64_t> consts;     // register representations
   std::vector<SourceLoc> lines;     // lines[pc]: where code[pc] came from
-  std::vector<VarRange> vars;       // empty while the IR carries no names
+  std::vector<VarRange> vars;       // named source variables, for the debugger
+  std::vector<uint16_t> frame_at;   // frame_at[pc]: the inlined ti.func code[pc] came from
+  std::vector<ir::InlineFrame> frames;  // the kernel's inline frames (ir::Kernel::frames)
   std::vector<AddrTerm> terms;
   std::vector<AccessDesc> accesses;
   std::vector<std::string> strings; // print literals and format specs
@@ -117,7 +121,9 @@ struct Kernel {
 // lower.cpp: an offloaded kernel (its root holds only `offloaded` statements,
 // after ir::run_pipeline) to bytecode, one Function per task. Throws
 // kiln::Error("InternalError", ...) for IR it cannot lower.
-Kernel lower_kernel(const ir::Kernel& k);
+// keep_vars (under the debugger): registers of named variables are never
+// reused, so every variable stays readable until its scope ends.
+Kernel lower_kernel(const ir::Kernel& k, bool keep_vars = false);
 
 // disasm.cpp: a listing, one line per instruction, with source lines.
 std::string disassemble(const Function& fn);

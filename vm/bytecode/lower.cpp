@@ -39,7 +39,20 @@ void Builder::share(const ir::Stmt* s, uint16_t r) {
 }
 
 void Builder::release(uint16_t r) {
-  if (r < refs.size() && refs[r] > 0 && --refs[r] == 0) free_regs.push_back(r);
+  if (keep_vars) return;
+  if (r < refs.size() && refs[r] > 0 && --refs[r] == 0) {
+    free_regs.push_back(r);
+    close_vars(0, r);
+  }
+}
+
+void Builder::close_vars(size_t from, int reg) {
+  for (size_t i = open_vars.size(); i-- > from;) {
+    VarRange& v = fn.vars[open_vars[i]];
+    if (reg >= 0 && v.reg != reg) continue;
+    v.end = here();
+    open_vars.erase(open_vars.begin() + (std::ptrdiff_t)i);
+  }
 }
 
 uint16_t Builder::new_regs(int n) {
@@ -54,6 +67,7 @@ uint16_t Builder::new_regs(int n) {
 uint32_t Builder::emit(Op op, uint16_t a, uint16_t b, uint16_t c) {
   fn.code.push_back(Insn{op, a, b, c});
   fn.lines.push_back(loc);
+  fn.frame_at.push_back(frame);
   return here() - 1;
 }
 
@@ -62,6 +76,7 @@ uint32_t Builder::emit_d(Op op, uint16_t a, int32_t d) {
   i.set_d(d);
   fn.code.push_back(i);
   fn.lines.push_back(loc);
+  fn.frame_at.push_back(frame);
   return here() - 1;
 }
 
@@ -160,7 +175,12 @@ void counted_loop(Builder& b, const ir::Stmt* loop, uint16_t base, Prim p, F&& b
   uint32_t top = b.here();
   b.loops.push_back({loop, base, {}, {}});
   body();
+  // The back edge belongs to the loop's own line (a debugger steps through
+  // it between iterations), not to the body's last statement.
+  if (loop->loc.known()) b.loc = loop->loc;
+  b.frame = (uint16_t)loop->frame;
   uint32_t cont = b.emit_d(forl, base, (int32_t)top);
+  for (size_t v : b.loops.back().index_vars) b.fn.vars[v].end = b.here();
   b.fn.loops.push_back(LoopInfo{cont, base, (uint16_t)(base + 2), true});
   b.patch(pre, b.here());
   close_loop(b, cont, b.here());
@@ -252,8 +272,17 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
 void lower_stmt_kind(Builder& b, const ir::Stmt& s);
 
 void lower_stmt(Builder& b, const ir::Stmt& s) {
+  if (b.hoisted.count(&s)) return;  // lowered once, before the task's loop
   uint32_t start = b.here();
   lower_stmt_kind(b, s);
+  if (!s.name.empty() && s.type.is_scalar()) {
+    auto r = b.reg_of.find(&s);
+    Builder::Loop* l = s.kind == ir::StmtKind::loop_index ? find_loop(b, s.loop) : nullptr;
+    if (r != b.reg_of.end()) {
+      (l ? l->index_vars : b.open_vars).push_back(b.fn.vars.size());
+      b.fn.vars.push_back(VarRange{r->second, s.name, b.here(), UINT32_MAX, s.type.prim, (uint16_t)s.frame});
+    }
+  }
   b.last_stmt = &s;
   b.last_start = start;
   auto d = b.dies_after.find(&s);
@@ -266,6 +295,7 @@ void lower_stmt(Builder& b, const ir::Stmt& s) {
 
 void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
   if (s.loc.known()) b.loc = s.loc;
+  b.frame = (uint16_t)s.frame;
   switch (s.kind) {
     case ir::StmtKind::arg_load: {
       if (s.index < 0 || s.index >= b.num_args) b.fail("argument " + std::to_string(s.index) + " does not exist");
@@ -324,7 +354,9 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
 }
 
 void lower_block(Builder& b, const ir::Block& blk) {
+  size_t open = b.open_vars.size();
   for (auto& s : blk.stmts) lower_stmt(b, *s);
+  b.close_vars(open);  // a block's variables go out of scope at its end
 }
 
 // The type of a task's loop index, from the loop_index statements naming it.
@@ -344,6 +376,24 @@ Prim task_index_prim(const ir::Stmt& task) {
   return p;
 }
 
+// A range_for task's body starts with what offload put there: constants,
+// argument loads, global temporaries and loads of values earlier tasks left
+// in them. None changes between iterations, so they run once, before the
+// loop, in registers that are never reused.
+void hoist_invariants(Builder& b, const ir::Block& body) {
+  for (auto& s : body.stmts) {
+    bool invariant = s->kind == ir::StmtKind::const_ || s->kind == ir::StmtKind::arg_load ||
+                     s->kind == ir::StmtKind::global_temp ||
+                     (s->kind == ir::StmtKind::global_load && b.hoisted.count(s->ops[0]));
+    if (!invariant) break;
+    lower_stmt(b, *s);
+    b.hoisted.insert(s.get());
+    uint16_t r = b.reg(s.get());
+    if (r < b.refs.size()) b.refs[r] = 0;  // pinned: its last use inside the loop must not free it
+  }
+  b.last_stmt = nullptr;  // nothing in the loop may fuse into code before it
+}
+
 // A task that draws ti.random keeps its stream in three registers for its
 // whole run (key, iteration index, state; vm/runtime/rng.h), set up once at
 // entry; being ordinary registers, the JIT's snapshots carry them.
@@ -355,8 +405,10 @@ void init_random(Builder& b, const ir::Stmt& task) {
   b.emit(Op::rng_init, b.fn.rng_reg);
 }
 
-TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
+TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars) {
   Builder b;
+  b.keep_vars = keep_vars;
+  b.fn.frames = k.frames;
   b.loc = task.loc;
   b.num_args = (int)k.args.size();
   b.num_rets = (int)k.rets.size();
@@ -386,6 +438,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
       tc.index_prim = task_index_prim(task);
       uint16_t base = b.new_regs(3);  // chunk begin (the index), chunk end, hot counter
       init_random(b, task);
+      if (task.body) hoist_invariants(b, *task.body);
       counted_loop(b, &task, base, tc.index_prim, [&] {
         if (task.body) lower_block(b, *task.body);
       });
@@ -410,6 +463,8 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
       b.fail(std::string("task kind '") + ir::task_name(task.task) + "' is not supported yet");
   }
   b.loc = task.loc;
+  b.frame = 0;
+  b.close_vars(0);
   b.emit(Op::end);
   tc.fn = std::move(b.fn);
   return tc;
@@ -417,7 +472,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n) {
 
 }  // namespace
 
-Kernel lower_kernel(const ir::Kernel& k) {
+Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
   Kernel out;
   out.name = k.name;
   out.num_args = (int)k.args.size();
@@ -430,7 +485,7 @@ Kernel lower_kernel(const ir::Kernel& k) {
             "bytecode lowering of '" + k.name + "': the kernel root holds a '" +
                 ir::stmt_kind_name(s->kind) + "' statement (offload must run first)",
             s->loc);
-    out.tasks.push_back(lower_task(k, *s, n++));
+    out.tasks.push_back(lower_task(k, *s, n++, keep_vars));
   }
   return out;
 }

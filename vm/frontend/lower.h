@@ -94,6 +94,7 @@ struct Lowerer {
   ir::Stmt* rng_index = nullptr;
   // ndarray arguments, seen as fields (FieldInfo::ndarray_arg) while lowering.
   std::deque<FieldInfo> ndarrays;
+  int cur_frame = 0;                // the inlined ti.func being lowered (ir::Kernel::frames)
 
   Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}
 

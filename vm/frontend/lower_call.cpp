@@ -347,6 +347,9 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
   fr.scopes.emplace_back();
   fr.call_block = blocks.back();
   frames.push_back(std::move(fr));
+  kernel.frames.push_back(ir::InlineFrame{cur_frame, def->name, c->loc});
+  const int caller_frame = cur_frame;
+  cur_frame = (int)kernel.frames.size() - 1;
   for (size_t i = 0; i < np; i++) {
     const ast::Arg* p = params.args[i];
     StaticValue ann;
@@ -355,7 +358,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     Binding b;
     if (vals[i].is_struct()) {  // structs pass by value: the func gets its own copy
       KVal v = ann.kind == StaticValue::Kind::struct_type ? convert_to(vals[i], ann, "parameter '" + p->name + "'", c->loc) : vals[i];
-      frame().scopes.back().vars[p->name] = struct_local(v, p->loc);
+      bind(p->name, struct_local(v, p->loc));
       continue;
     }
     if (is_template || vals[i].is_tuple() || (vals[i].is_static() && vals[i].s.kind != StaticValue::Kind::integer &&
@@ -380,10 +383,10 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
         raise("TypeError", "parameter '" + p->name + "' of '" + def->name + "' is " + shape_phrase(t) + ", got " +
                                shape_phrase(v->type), exprs[i] ? exprs[i]->loc : c->loc);
       b.kind = Binding::Kind::local;
-      b.stmt = emit_alloca(t, p->loc);
+      b.stmt = emit_alloca(t, c->loc);  // the prologue sits on the call's line
       emit_store(b.stmt, convert_for_store(v, t.prim, "parameter '" + p->name + "'", c->loc), c->loc);
     }
-    frame().scopes.back().vars[p->name] = b;
+    bind(p->name, b);
   }
   if (def->returns) {
     StaticValue rt = eval_static(def->returns);
@@ -442,6 +445,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     for (auto& b : frame().ret_tuple) result.elems.push_back(load_binding(b, c->loc));
   }
   frames.pop_back();
+  cur_frame = caller_frame;
   func_depth--;
   return result;
 }

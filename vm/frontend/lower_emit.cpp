@@ -11,6 +11,7 @@ using ir::StmtKind;
 
 Stmt* Lowerer::emit(std::unique_ptr<Stmt> s, SourceLoc loc) {
   s->loc = loc;
+  s->frame = cur_frame;
   return blocks.back()->add(std::move(s));
 }
 

@@ -104,13 +104,13 @@ void Lowerer::lower_for(const ast::For* s) {
       b.kind = Binding::Kind::static_;
       if (names.size() == 1) {
         b.s = e;
-        frame().scopes.back().vars[names[0]] = b;
+        bind(names[0], b);
       } else {
         if (e.kind != StaticValue::Kind::tuple || e.elems.size() != names.size())
           raise("ValueError", "cannot unpack the ti.static loop element into " + std::to_string(names.size()) + " names", s->target->loc);
         for (size_t i = 0; i < names.size(); i++) {
           b.s = e.elems[i];
-          frame().scopes.back().vars[names[i]] = b;
+          bind(names[i], b);
         }
       }
       lower_body(s->body);
@@ -240,14 +240,14 @@ void Lowerer::lower_for(const ast::For* s) {
     for (auto& k : idx) e.push_back(k.v);
     b.stmt = make_tensor(e, (int)e.size(), 0, loc);
     b.what = "loop variable";
-    frame().scopes.back().vars[names[0]] = b;
+    bind(names[0], b);
   } else {
     for (size_t i = 0; i < names.size(); i++) {
       Binding b;
       b.kind = Binding::Kind::value;
       b.stmt = idx[i].v;
       b.what = "loop variable";
-      frame().scopes.back().vars[names[i]] = b;
+      bind(names[i], b);
     }
   }
   Stmt* outer_rng = rng_index;

@@ -18,7 +18,34 @@ Binding* Lowerer::find_local(const std::string& name) {
   return nullptr;
 }
 
-void Lowerer::bind(const std::string& name, Binding b) { frame().scopes.back().vars[name] = std::move(b); }
+// Binds `name` in the innermost scope and names the statements holding it,
+// so that the debugger finds "x", "v" (a tensor, split later into v[0], ...)
+// and "p.mass" in the bytecode's variable table.
+static void name_binding(const std::string& name, const Binding& b) {
+  auto tag = [&](ir::Stmt* s) {
+    if (s && s->name.empty()) s->name = name;
+  };
+  switch (b.kind) {
+    case Binding::Kind::local:
+    case Binding::Kind::value:
+      tag(b.stmt);
+      break;
+    case Binding::Kind::struct_:
+      if (b.s.names.size() == b.members.size())
+        for (size_t i = 0; i < b.members.size(); i++) name_binding(name + "." + b.s.names[i], b.members[i]);
+      break;
+    case Binding::Kind::tuple:
+      for (size_t i = 0; i < b.tuple.elems.size(); i++)
+        if (b.tuple.elems[i].is_value()) tag(b.tuple.elems[i].v);
+      break;
+    default: break;
+  }
+}
+
+void Lowerer::bind(const std::string& name, Binding b) {
+  name_binding(name, b);
+  frame().scopes.back().vars[name] = std::move(b);
+}
 
 // The scalar type of each flattened slot of a value of type `t`.
 static void slot_prims(const StaticValue& t, std::vector<Prim>& out) {
@@ -36,6 +63,7 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
   ir::Kernel& k = *out.kernel;
   k.name = req.qualified_name.empty() ? def->name : req.qualified_name;
   k.loc = def->loc;
+  k.frames[0].func = def->name;
 
   Lowerer L(env, prog, k);
   L.types = prog.config.types;

@@ -202,7 +202,8 @@ void Lowerer::lower_return(const ast::Return* s) {
         raise("SyntaxError", "a ti.func without a return type annotation may return only once", s->loc);
       auto a = std::make_unique<Stmt>(StmtKind::alloca);
       a->type = value_of(v, s->loc)->type;
-      a->loc = s->loc;
+      a->frame = cur_frame;
+      a->loc = kernel.frames[cur_frame].call;  // prologue: on the call's line
       f.ret_type = a->type;
       f.ret_slot = f.call_block->insert(f.call_pos, std::move(a));
     }

@@ -316,6 +316,7 @@ Flow Evaluator::exec_block(const ast::Body& b, Env& env) {
 
 Flow Evaluator::exec(const ast::Stmt* s, Env& env) {
   frame().cur = s->loc;
+  if (on_stmt) on_stmt(s, env);
   try {
     switch (s->kind) {
       case StmtKind::ExprStmt: eval(s->as<ast::ExprStmt>()->value, env); return Flow::Normal;

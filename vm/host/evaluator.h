@@ -129,6 +129,8 @@ class Evaluator {
 
   // ---- call frames -----------------------------------------------------------
   std::vector<Frame> frames;
+  // The debugger's hook (vm/debug): called before each statement runs.
+  std::function<void(const ast::Stmt*, Env&)> on_stmt;
   std::vector<std::exception_ptr> handling;  // exceptions being handled (bare `raise`)
   int max_depth = 1000;
   // The C++ stack is the real limit of a tree-walker: deep recursion raises

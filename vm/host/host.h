@@ -29,12 +29,16 @@ namespace kiln {
 namespace host {
 class Evaluator;
 }
+namespace interp {
+struct DebugHook;
+}
 
 struct HostOptions {
   std::vector<std::string> argv;  // sys.argv (argv[0] = the script path)
   bool force_debug = false;       // as if every ti.init passed debug=True
   bool force_print_ir = false;    // as if every ti.init passed print_ir=True
   std::string engine;             // "" = the default ("interp"), else the engine name
+  interp::DebugHook* debugger = nullptr;  // `kiln debug`: kernels run on the interpreter and stop in it
   // Output sinks; empty means stdout / stderr.
   std::function<void(std::string_view)> out;
   std::function<void(std::string_view)> err;

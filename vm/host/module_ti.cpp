@@ -27,7 +27,8 @@ void ti_reset(Evaluator& ev, Config cfg) {
   const HostOptions& o = ti.options;
   if (o.force_debug) cfg.debug = true;
   if (o.force_print_ir) cfg.print_ir = true;
-  if (!o.engine.empty()) cfg.engine = o.engine;
+  if (o.debugger) cfg.engine = "interp";  // the debugger's engine
+  else if (!o.engine.empty()) cfg.engine = o.engine;
   else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
   // The CPU engines by name; GPU archs fall back to the CPU until they exist.
   std::unique_ptr<Engine> engine;
@@ -39,6 +40,7 @@ void ti_reset(Evaluator& ev, Config cfg) {
   ti.program = std::make_unique<Program>(cfg);
   ti.program->engine = std::move(engine);
   ti.program->out = ev.out;
+  ti.program->debugger = o.debugger;
   ti.generation++;
 }
 

@@ -163,6 +163,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     Engine* eng = prog.engine.get();
     ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
                         prog.config.types);
+    lk.kernel->keep_names = prog.debugger != nullptr;
     ir::run_pipeline(*lk.kernel, true);
     std::string ir_text = ir::print_kernel(*lk.kernel);
     if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");

@@ -17,9 +17,14 @@ namespace {
 
 // ---- cold paths: errors, kept out of the loop ------------------------------------
 
+// Where the last user error of this thread was raised: the debugger stops
+// there (run_function's catch), with the frame it left.
+thread_local uint32_t t_fault_pc = 0;
+
 [[noreturn]] __attribute__((noinline, cold)) void fail(const Function& fn, const Insn* ip,
                                                          const char* kind, const std::string& msg) {
-  raise(kind, msg, fn.loc_at((uint32_t)(ip - fn.code.data()) - 1));
+  t_fault_pc = (uint32_t)(ip - fn.code.data()) - 1;
+  raise(kind, msg, fn.loc_at(t_fault_pc));
 }
 
 std::string shape_text(const std::vector<int64_t>& shape) {
@@ -117,6 +122,12 @@ template <class S> inline void store(uint64_t addr, S v) {
 
 }  // namespace
 
+namespace {
+
+void dispatch(const Function& fn, LaunchContext& ctx, uint64_t* R, LoopHook* hook, DebugHook* dbg);
+
+}  // namespace
+
 void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
                   const int64_t* cells) {
   // The frame: registers on the C stack when they fit. Zeroed so that a
@@ -134,6 +145,19 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   R[0] = (uint64_t)begin;
   R[1] = (uint64_t)end;
   if (cells) R[3] = (uint64_t)cells;  // struct_for: the cells' index table
+  DebugHook* dbg = ctx.program ? ctx.program->debugger : nullptr;
+  if (!dbg) return dispatch(fn, ctx, R, hook, nullptr);
+  try {
+    dispatch(fn, ctx, R, hook, dbg);
+  } catch (const Error& e) {
+    if (e.kind != "KeyboardInterrupt") dbg->fault(fn, t_fault_pc, R, ctx, e);
+    throw;
+  }
+}
+
+namespace {
+
+void dispatch(const Function& fn, LaunchContext& ctx, uint64_t* R, LoopHook* hook, DebugHook* dbg) {
   std::string line;  // the print statement being assembled
   // Ctrl-C: polled at loop back-edges (forl/loop), the only way a task runs
   // long; at every 1024th back-edge of this frame (a load per back-edge cost
@@ -157,11 +181,18 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
       KILN_BC_OPS(KILN_LABEL)
 #undef KILN_LABEL
   };
+  // Under the debugger every op first goes through debug_at.
+  static const void* const kDebugLabels[kNumOps] = {
+#define KILN_LABEL(name, a, b, c) &&debug_at,
+      KILN_BC_OPS(KILN_LABEL)
+#undef KILN_LABEL
+  };
+  const void* const* const labels = dbg ? kDebugLabels : kLabels;
 
 #define NEXT()                      \
   do {                              \
     I = *ip++;                      \
-    goto* kLabels[(int)I.op];       \
+    goto* labels[(int)I.op];        \
   } while (0)
 #define T_i32 int32_t
 #define T_u32 uint32_t
@@ -445,6 +476,9 @@ L_rand:
   R[I.a] = rng_to_reg(rng_next(R + fn.rng_reg, R[I.b]), (Prim)I.c);
   NEXT();
 
+debug_at:
+  dbg->at(fn, (uint32_t)(ip - code) - 1, R, ctx);
+  goto* kLabels[(int)I.op];
 interrupted:
   fail(fn, ip, "KeyboardInterrupt", "interrupted (Ctrl-C)");
 zero_div:
@@ -452,5 +486,7 @@ zero_div:
 zero_pow:
   fail(fn, ip, "ZeroDivisionError", "0 cannot be raised to a negative power");
 }
+
+}  // namespace
 
 }  // namespace kiln::interp

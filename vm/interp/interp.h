@@ -30,6 +30,18 @@ struct LoopHook {
   virtual uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) = 0;
 };
 
+// The debugger's view of running bytecode (vm/debug implements it). With
+// Program::debugger set, the interpreter calls at() before each instruction
+// with the live frame, and fault() with the error before raising a user error
+// (a failed assert, a bounds check, a division by zero), so that the debugger
+// can stop with the state intact. Both may block while the user looks around.
+struct DebugHook {
+  virtual ~DebugHook() = default;
+  virtual void at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx) = 0;
+  virtual void fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx,
+                     const Error& e) = 0;
+};
+
 // Runs one task Function to its `end`. For a range_for task, [begin, end)
 // is the chunk of iterations (registers 0 and 1); serial tasks ignore them.
 // Throws kiln::Error (IndexError, ZeroDivisionError, AssertionError, ...)

@@ -74,7 +74,7 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
   int64_t n = end - begin;
   Program* prog = ctx.program;
   bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
-                prog->config.debug;  // debug: parallel prints in iteration order
+                prog->config.debug || prog->debugger;  // parallel prints in iteration order; stepping
   if (serial) {
     run_function(t.fn, ctx, begin, end, hook);
     return;
@@ -117,8 +117,8 @@ namespace {
 struct InterpEngine : Engine {
   const char* name() const override { return "interp"; }
   bool supports(Prim) const override { return true; }
-  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program&) override {
-    return std::make_unique<InterpKernel>(bc::lower_kernel(k));
+  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
+    return std::make_unique<InterpKernel>(bc::lower_kernel(k, prog.debugger != nullptr));
   }
 };
 

@@ -211,6 +211,12 @@ struct Stmt {
   std::vector<int> path_ids;
   std::vector<std::string> path_names;
 
+  // For the debugger: the source variable this value or local holds ("x",
+  // "v[1]", "p.mass"; empty if none) and the inlined ti.func it came from
+  // (an index into Kernel::frames; 0 is the kernel's own body).
+  std::string name;
+  int frame = 0;
+
   explicit Stmt(StmtKind k) : kind(k) {}
   bool has_value() const { return !type.is_none(); }
 };
@@ -222,6 +228,13 @@ struct Block {
   Stmt* add(std::unique_ptr<Stmt> s);                         // append, setting parent
   Stmt* insert(size_t pos, std::unique_ptr<Stmt> s);
   std::unique_ptr<Stmt> take(size_t pos);                     // remove without destroying
+};
+
+// An inlined ti.func call: frame `parent` called `func` at `call`.
+struct InlineFrame {
+  int parent = -1;
+  std::string func;
+  SourceLoc call;
 };
 
 struct KernelArg {
@@ -236,6 +249,8 @@ struct Kernel {
   Block root;
   int num_global_temps = 0;   // 8-byte scratch slots per launch (offload bounds)
   SourceLoc loc;
+  std::vector<InlineFrame> frames{InlineFrame{}};  // [0] = the kernel body itself
+  bool keep_names = false;    // under the debugger: DCE keeps named locals
 
   void renumber();            // assign $ids in print order
 };

@@ -21,6 +21,10 @@
 
 namespace kiln {
 
+namespace interp {
+struct DebugHook;  // vm/interp/interp.h
+}
+
 struct Config {
   std::string arch = "cpu";   // "cpu", "vulkan", "cuda"
   std::string engine = "interp";
@@ -55,6 +59,9 @@ struct Program {
   std::atomic<bool> interrupt_requested{false};
   uint64_t launches = 0;    // kernel launches so far: each draws new ti.random streams
   uint64_t host_draws = 0;  // ti.random() calls from host code
+  // Set by the debugger (vm/debug): kernels compile keeping every named
+  // variable readable, run on the interpreter serially, and stop in it.
+  interp::DebugHook* debugger = nullptr;
 
   explicit Program(Config cfg);
   ~Program();

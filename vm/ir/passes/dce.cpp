@@ -89,9 +89,13 @@ struct Dce {
     if (s->else_body) walk(*s->else_body, fn);
   }
 
+  bool keep_names = false;  // under the debugger: a named value stays to be printed
+
   bool dead(const Stmt* s) {
+    if (keep_names && !s->name.empty()) return false;
     if (s->kind == StmtKind::local_store)
-      return s->ops[0]->kind == StmtKind::alloca && reads[s->ops[0]] == 0;
+      return s->ops[0]->kind == StmtKind::alloca && reads[s->ops[0]] == 0 &&
+             !(keep_names && !s->ops[0]->name.empty());
     if (s->kind == StmtKind::alloca) return uses[s] == 0;
     if (is_pure(s)) return uses[s] == 0;
     if (s->kind == StmtKind::if_) return empty(s->body) && empty(s->else_body);
@@ -121,6 +125,7 @@ bool eliminate_dead_code(Kernel& k) {
   bool any = false;
   for (;;) {
     Dce d;
+    d.keep_names = k.keep_names;
     d.truncate(k.root);
     d.count(k.root);
     d.sweep(k.root);

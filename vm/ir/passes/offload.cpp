@@ -177,6 +177,7 @@ void offload(Kernel& k) {
         c->value = v->value;
         c->index = v->index;
         c->loc = v->loc;
+        c->name = v->name;
         Stmt* copy = tasks[t]->body->insert(0, std::move(c));
         replace_uses(*tasks[t]->body, v, copy);
       }

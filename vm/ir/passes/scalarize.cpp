@@ -35,7 +35,15 @@ struct Scalarizer {
     n->uop = s->uop;
     n->bop = s->bop;
     n->aop = s->aop;
+    n->frame = s->frame;
     return n;
+  }
+
+  // The debugger's name of element e of a named tensor: v[1], m[0, 1].
+  static std::string elem_name(const Stmt* s, size_t e) {
+    if (s->name.empty()) return {};
+    if (!s->type.cols) return s->name + "[" + std::to_string(e) + "]";
+    return s->name + "[" + std::to_string(e / s->type.cols) + ", " + std::to_string(e % s->type.cols) + "]";
   }
 
   std::vector<std::unique_ptr<Stmt>> removed;  // kept alive: later operands still name them
@@ -66,6 +74,8 @@ struct Scalarizer {
     switch (s->kind) {
       case StmtKind::matrix_init:
         elems[s] = s->ops;
+        for (size_t e = 0; e < s->ops.size(); e++)
+          if (s->ops[e]->name.empty()) s->ops[e]->name = elem_name(s, e);
         return 0;
       case StmtKind::matrix_extract:
         forward[s] = elem(s->ops[0], s->index);
@@ -93,6 +103,7 @@ struct Scalarizer {
         std::vector<Stmt*> out;
         for (size_t e = 0; e < n; e++) {
           auto st = like(s, et);
+          if (s->kind != StmtKind::atomic) st->name = elem_name(s, e);
           for (Stmt* o : s->ops) st->ops.push_back(elem(o, (int)e));
           out.push_back(b.insert(pos + e, std::move(st)));
         }

@@ -1,0 +1,102 @@
+// The debugger's state, shared by session.cpp, commands.cpp and inspect.cpp.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vm/bytecode/function.h"
+#include "vm/debug/debugger.h"
+#include "vm/host/evaluator.h"
+#include "vm/interp/interp.h"
+
+namespace kiln::debug {
+
+struct Breakpoint {
+  int id = 0;
+  std::string file;       // as the program names it ("prog.py")
+  uint32_t line = 0;
+  std::string cond;       // empty: always
+  bool temporary = false; // tbreak: deleted when hit
+  int hits = 0;
+};
+
+struct Watch {
+  int id = 0;
+  std::string expr;
+  std::optional<std::string> last;  // its value's text when last seen (none: not readable)
+};
+
+// Where the program is stopped: a host statement, or an instruction of a
+// kernel task with its register frame.
+struct Place {
+  bool kernel = false;
+  SourceLoc loc;
+  int depth = 0;                        // frames below: host frames + kernel + inlined funcs
+  host::Env* env = nullptr;             // host: the statement's scope
+  const bc::Function* fn = nullptr;     // kernel
+  uint32_t pc = 0;
+  const uint64_t* R = nullptr;
+  int frame = 0;                        // the inline frame (bc::Function::frames) it is in
+};
+
+enum class Mode { run, step, next, finish };
+
+// Thrown by `quit` (and the end of input) to leave the running program; not
+// a std::exception, so nothing on the way mistakes it for an error.
+struct Quit {};
+
+struct Session : interp::DebugHook {
+  DebugIO io;
+  std::string path, text;
+  std::vector<std::string> argv;
+  HostOptions base;
+  std::unique_ptr<Host> host;   // the program being debugged (null before `run`)
+  bool running = false;
+
+  std::vector<Breakpoint> breakpoints;
+  std::vector<Watch> watches;
+  int next_id = 1;              // breakpoints and watchpoints share numbers, as in gdb
+  int next_value = 1;           // $1, $2, ... of print
+  std::string focus;            // `focus COND`: kernel stops only where COND holds
+
+  Mode mode = Mode::run;
+  int mode_depth = 0;
+  // `at` runs before every instruction; a place is new when its line differs
+  // from the line last seen at the same depth (so returning from an inlined
+  // func to the line that called it is not a new place). Cleared when host
+  // code runs or another task starts.
+  const bc::Function* last_fn = nullptr;
+  std::vector<std::pair<const SourceFile*, uint32_t>> line_at_depth;
+  const bc::Function* shown_fn = nullptr;  // what the last stop report named
+  std::string shown_where;
+
+  // ---- session.cpp
+  void at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx) override;
+  void fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx, const Error& e) override;
+  void host_stmt(const ast::Stmt* s, host::Env& env);
+  void consider(const Place& p);
+  void stop(const Place& p, const std::string& why);
+  void start();                 // `run`: the program from the top, to its end
+  void say(const std::string& s) { io.out(s); }
+
+  // ---- commands.cpp
+  // Runs one command at a stop (p non-null) or before/after the run. Returns
+  // true when the program should resume (continue, next, step, finish).
+  bool command(const std::string& line, const Place* p);
+
+  // ---- inspect.cpp
+  host::Evaluator& ev() { return *host->ev; }
+  int kernel_depth(int frame, const bc::Function& fn) const;
+  std::string where(const Place& p) const;           // "kernel 'fill'", "<module>", "ti.func 'f'"
+  std::string source_line(const SourceLoc& loc) const;  // "12\t    x[i] = 1\n"
+  std::string list(const Place* p, int center) const;
+  std::string backtrace(const Place& p) const;
+  std::string locals(const Place& p);
+  // The value of `expr` at `p` as text (repr), or throws kiln::Error.
+  std::string value_text(const Place& p, const std::string& expr);
+  bool truthy(const Place& p, const std::string& expr);
+  host::Value eval_at(const Place& p, const std::string& expr);
+};
+
+}  // namespace kiln::debug
