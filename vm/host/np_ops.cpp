@@ -365,6 +365,14 @@ double pairwise(const std::vector<double>& v, size_t lo, size_t n, Prim dt) {
   return rnd(pairwise(v, lo, n2, dt) + pairwise(v, lo + n2, n - n2, dt));
 }
 
+// A float sum in `acc` precision: pairwise along a contiguous run, else in order.
+double float_sum(const std::vector<double>& d, bool pairwise_ok, Prim acc) {
+  if (pairwise_ok) return pairwise(d, 0, d.size(), acc);
+  double s = 0;
+  for (double x : d) s = acc == Prim::f32 ? (double)(float)(s + x) : acc == Prim::f16 ? round_to_f16(s + x) : s + x;
+  return s;
+}
+
 Prim sum_dtype(Prim dt) {
   if (dt == Prim::none) return Prim::i64;
   if (prim_is_float(dt)) return dt;
@@ -422,14 +430,7 @@ Value reduce_line(Evaluator& ev, const std::string& what, Prim dt, const std::ve
     std::vector<double> d;
     d.reserve(n);
     for (auto& x : v) d.push_back(x.as_double());
-    double s;
-    if (pairwise_ok) {
-      s = pairwise(d, 0, n, acc);
-    } else {
-      s = 0;
-      for (double x : d) s = acc == Prim::f32 ? (double)(float)(s + x) : s + x;
-    }
-    r = Value::floating(s);
+    r = Value::floating(float_sum(d, pairwise_ok, acc));
   } else {
     uint64_t s = 0;
     for (auto& x : v) s += (uint64_t)x.as_int();
@@ -456,6 +457,18 @@ Prim reduce_result_dtype(const std::string& what, Prim dt) {
 
 Value np_reduce(Evaluator& ev, const std::string& what, const NpArrayObj& a, bool has_axis, int64_t axis, SourceLoc loc) {
   Prim rt = reduce_result_dtype(what, a.dtype);
+  if (!has_axis && prim_is_float(a.dtype) && a.dtype != Prim::bf16 && (what == "sum" || what == "mean") && a.size() > 0) {
+    // the common whole-array float sum without boxing each element
+    int64_t n = a.size();
+    std::vector<double> d((size_t)n);
+    for (int64_t k = 0; k < n; k++) d[(size_t)k] = load_f(a.dtype, a.data() + a.flat_offset(k));
+    double s = float_sum(d, a.contiguous(), a.dtype);
+    if (what == "mean") {
+      s /= (double)n;
+      if (a.dtype == Prim::f32) s = (double)(float)s;
+    }
+    return np_scalar_value(rt, Value::floating(s));
+  }
   if (!has_axis) {
     std::vector<Value> v;
     int64_t n = a.size();
