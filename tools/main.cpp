@@ -49,6 +49,9 @@ const char* kUsage =
     "      --debug               enable kernel asserts (same as ti.init(debug=True))\n"
     "      --engine=NAME         CPU engine: interp (the default; the reference) or jit\n"
     "                            (the tracing JIT); also $KILN_ENGINE or ti.init(engine=)\n"
+    "      --stats               print the runtime's statistics counters (tasks compiled,\n"
+    "                            SNode activations, listgen elements, ...) to stderr at\n"
+    "                            exit (as ti.print_statistics() does)\n"
     "  kiln dis FILE [KERNEL]    run FILE, then print the IR and the bytecode (with\n"
     "                            source lines) of every kernel it compiled, or of KERNEL\n"
     "      --trace               run on the JIT with every loop hot at once and also\n"
@@ -80,6 +83,7 @@ bool read_file(const std::string& path, std::string& out) {
 }
 
 struct RunArgs {
+  bool stats = false;  // --stats: the statistics counters to stderr at exit
   std::string file;
   std::vector<std::string> argv;
   kiln::HostOptions opts;
@@ -118,6 +122,7 @@ int run_program(RunArgs& ra, kiln::Host** keep = nullptr, std::unique_ptr<kiln::
     status = 1;
   }
   std::fflush(stdout);
+  if (ra.stats) std::fputs(kiln::statistics_text(*host).c_str(), stderr);
   if (owner) *owner = std::move(host);
   return status;
 }
@@ -130,6 +135,7 @@ int cmd_run(int argc, char** argv) {
     if (!flags_done && ra.file.empty() && a.rfind("--", 0) == 0) {
       if (a == "--print-ir") ra.opts.force_print_ir = true;
       else if (a == "--debug") ra.opts.force_debug = true;
+      else if (a == "--stats") ra.stats = true;
       else if (a.rfind("--engine=", 0) == 0) ra.opts.engine = a.substr(9);
       else if (a == "--") flags_done = true;
       else {

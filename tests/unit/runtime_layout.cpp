@@ -202,14 +202,15 @@ TEST_CASE("column-major: ti.root.dense(ti.j, 32).dense(ti.i, 16).place(b)") {
   SNode* i = p.add_container(j, SNodeKind::dense, {0}, {16}, {});
   p.place(i, b, {});
   // seed 001's mapping_a and mapping_b
-  CHECK(a->place->physical_index_position == std::vector<int>{0, 1, 2});
-  CHECK(b->place->physical_index_position == std::vector<int>{1, 0});
-  CHECK(b->shape == std::vector<int64_t>{32, 16});
+  CHECK(a->place->physical_positions() == std::vector<int>{0, 1, 2});
+  CHECK(b->place->physical_positions() == std::vector<int>{1, 0});
+  CHECK(b->place->physical_index_position == std::vector<int>{0, 1});
+  CHECK(b->shape == std::vector<int64_t>{16, 32});  // b[i, j], j outermost in memory
   p.materialize();
   int64_t b_base = a->place->parent->container_size;
   CHECK(b_base == 128 * 32 * 8 * 4);
   check_field(p, a, [](auto& v) { return ((v[0] * 32 + v[1]) * 8 + v[2]) * 4; });
-  check_field(p, b, [&](auto& v) { return b_base + (v[0] * 16 + v[1]) * 4; });
+  check_field(p, b, [&](auto& v) { return b_base + (v[1] * 16 + v[0]) * 4; });
 }
 
 TEST_CASE("an axis that reappears below a split of another one") {
@@ -218,11 +219,11 @@ TEST_CASE("an axis that reappears below a split of another one") {
   SNode* top = p.add_container(p.open_root(), SNodeKind::dense, {1}, {2}, {});
   SNode* low = p.add_container(top, SNodeKind::dense, {0, 1}, {3, 4}, {});
   p.place(low, x, {});
-  // ti.j shows up first, so it is virtual index 0
-  CHECK(x->place->physical_index_position == std::vector<int>{1, 0});
-  CHECK(x->shape == std::vector<int64_t>{8, 3});
+  // x[i, j]; ti.j shows up first, so it is first in memory order
+  CHECK(x->place->physical_positions() == std::vector<int>{1, 0});
+  CHECK(x->shape == std::vector<int64_t>{3, 8});
   p.materialize();
-  check_field(p, x, [](auto& v) { return (v[0] / 4) * 48 + (v[1] * 4 + v[0] % 4) * 4; });
+  check_field(p, x, [](auto& v) { return (v[1] / 4) * 48 + (v[0] * 4 + v[1] % 4) * 4; });
 }
 
 TEST_CASE("0-D fields sit directly under the root") {

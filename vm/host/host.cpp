@@ -122,6 +122,11 @@ void run(Host& h, const std::string& path, std::string text, bool interactive) {
 
 void run_source(Host& h, const std::string& path, std::string text) { run(h, path, std::move(text), false); }
 
+std::string statistics_text(Host& h) {
+  if (!h.ev || !h.ev->ti || !h.ev->ti->program) return "";
+  return h.ev->ti->program->statistics_text();
+}
+
 void run_interactive(Host& h, const std::string& name, std::string text) {
   struct Note {
     Host& h;

@@ -56,6 +56,8 @@ struct Host {
 };
 
 std::unique_ptr<Host> make_host(HostOptions options);
+// The current Program's statistics counters (seed 001), as ti.print_statistics() prints them.
+std::string statistics_text(Host& h);
 
 // sys.exit()/SystemExit reached the top level. `code` is the process exit
 // status (0 for sys.exit() / sys.exit(None), the int given, or 1 when the

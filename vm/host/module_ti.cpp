@@ -115,8 +115,9 @@ Value field(Evaluator& ev, CallArgs& a) {
   a.take_kw("needs_grad", v);
   a.take_kw("needs_dual", v);
   if (a.take_kw("offset", v) && !v.is_none()) raise("NotImplementedError", "field offsets are not supported yet", a.loc);
-  if (a.take_kw("order", v) && !v.is_none()) raise("NotImplementedError", "field order= is not supported yet", a.loc);
-  if (a.take_kw("layout", v) && !v.is_none()) raise("NotImplementedError", "field layout= is not supported yet", a.loc);
+  Value order, layout;
+  a.take_kw("order", order);
+  a.take_kw("layout", layout);
   no_kwargs(a, "field");
   expect_args(a, "field", 1, 2);
   Program& prog = ti_program(ev);
@@ -126,7 +127,9 @@ Value field(Evaluator& ev, CallArgs& a) {
   f->ti = ev.ti.get();
   f->generation = ev.ti->generation;
   Value sh = a.pos.size() == 2 ? a.pos[1] : Value();
-  if (sh.is_none()) {
+  if (FieldInfo* fi = create_ordered_field(ev, p, sh, order, layout, nm, a.loc)) {
+    f->info = fi;
+  } else if (sh.is_none()) {
     f->info = prog.create_field(p, nm, a.loc);  // placed later with ti.root...place
   } else {
     std::vector<int64_t> dims;
@@ -197,6 +200,7 @@ static Value make_ti(Evaluator& ev) {
   };
   install_ti_intrinsics(ev, *m);
   install_ti_compound(ev, *m);
+  install_ti_layout(ev, *m);
   ev.ti->module = Value::of(m);
   return ev.ti->module;
 }

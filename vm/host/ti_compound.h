@@ -169,5 +169,9 @@ bool compound_to_static(Evaluator& ev, const Value& v, frontend::StaticValue& ou
 
 // Installs ti.Vector, ti.Matrix, ti.Struct, ti.types, ti.math and ti.dataclass.
 void install_ti_compound(Evaluator& ev, ModuleObj& ti);
+// ti.layout (ti_layout.cpp) and the field order=/layout= it serves.
+void install_ti_layout(Evaluator& ev, ModuleObj& ti);
+FieldInfo* create_ordered_field(Evaluator& ev, Prim p, const Value& shape, const Value& order, const Value& layout,
+                                const std::string& name, SourceLoc loc);
 
 }  // namespace kiln::host

@@ -309,6 +309,17 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
     out = Value::integer(node->id);
     return true;
   }
+  if (name == "physical_index_position") {  // seed 001: {virtual index: its place in memory order}
+    out = make_builtin("physical_index_position", [me, check](Evaluator&, CallArgs& a) {
+      check(a.loc);
+      expect_args(a, "physical_index_position", 0, 0);
+      Value d = make_dict();
+      std::vector<int> pos = me->node->physical_positions();
+      for (size_t v = 0; v < pos.size(); v++) d.as<DictObj>()->set(Value::integer((int64_t)v), Value::integer(pos[v]));
+      return d;
+    });
+    return true;
+  }
   if (name == "deactivate_all") {
     out = make_builtin("deactivate_all", [me, check](Evaluator&, CallArgs& a) {
       check(a.loc);

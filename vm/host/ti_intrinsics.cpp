@@ -177,6 +177,11 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
       raise("RuntimeError", "ti." + n + "() is only available inside kernels", a.loc);
     });
   }
+  def("print_statistics", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.print_statistics", 0, 0);
+    ev.out(ti_program(ev).statistics_text());
+    return Value();
+  });
   def("deactivate_all_snodes", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "ti.deactivate_all_snodes", 0, 0);
     ti_program(ev).deactivate_all_snodes();

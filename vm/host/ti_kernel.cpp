@@ -165,6 +165,12 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
                         prog.config.types);
     lk.kernel->keep_names = prog.debugger != nullptr;
     ir::run_pipeline(*lk.kernel, true);
+    // Seed 001's statistics: what code generation produced.
+    prog.stat_add("codegen_kernels", 1);
+    prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
+    int64_t n_stmts = 0;
+    ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
+    prog.stat_add("codegen_statements", (double)n_stmts);
     std::string ir_text = ir::print_kernel(*lk.kernel);
     if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
     auto entry = std::make_unique<CompiledEntry>();
@@ -217,6 +223,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   ctx.tree_bases = prog.tree_bases();
   ctx.temps.assign((size_t)ce.num_global_temps, 0);
   ctx.rng_key = rng_mix(prog.config.random_seed * kRngGamma + prog.launches++);
+  prog.stat_add("launched_kernels", 1);
   ce.code->launch(ctx);
 
   std::vector<ConstVal> slots;

@@ -116,15 +116,17 @@ SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<i
   auto s = blank_snode(*this, kind, parent);
   for (size_t i = 0; i < axes.size(); ++i) s->extent[axes[i]] = sizes[i];
   if (kind == SNodeKind::dynamic) s->chunk_size = std::min(chunk_size > 0 ? chunk_size : sizes[0], sizes[0]);
-  // Virtual indices are numbered by first appearance from the root down
-  // (seed 001: dense(ti.j).dense(ti.i) is column-major, {0: 1, 1: 0}); axes new
-  // at this level are appended in physical order, as Taichi does.
+  // Virtual indices are the axes themselves in axis order, as in Taichi:
+  // ti.root.dense(ti.j, 32).dense(ti.i, 16) is a column-major (16, 32) field
+  // indexed b[i, j]. The order levels appear in is the memory order, which
+  // physical_positions() reports (seed 001's {0: 1, 1: 0} for that field).
   for (int a = 0; a < kMaxIndices; ++a) {
     if (!seen[a]) continue;
     bool known = false;
     for (int p : s->physical_index_position) known |= (p == a);
     if (!known) s->physical_index_position.push_back(a);
   }
+  std::sort(s->physical_index_position.begin(), s->physical_index_position.end());
   s->num_axes = (int)s->physical_index_position.size();
   parent->children.push_back(std::move(s));
   return parent->children.back().get();
@@ -191,6 +193,19 @@ FieldInfo* Program::create_dense_field(Prim dtype, const std::vector<int64_t>& s
     for (size_t i = 0; i < axes.size(); ++i) axes[i] = (int)i;
     parent = add_container(parent, SNodeKind::dense, axes, shape, loc);
   }
+  place(parent, f, loc);
+  return f;
+}
+
+FieldInfo* Program::create_layout_field(Prim dtype, const std::vector<std::pair<int, int64_t>>& levels,
+                                       std::string name, SourceLoc loc) {
+  for (auto& [axis, n] : levels) {
+    if (axis < 0 || axis >= kMaxIndices) raise("ValueError", "a layout has at most 12 dimensions", loc);
+    if (n <= 0) raise("ValueError", "layout sizes must be positive, got " + std::to_string(n), loc);
+  }
+  FieldInfo* f = create_field(dtype, std::move(name), loc);
+  SNode* parent = open_root();
+  for (auto& [axis, n] : levels) parent = add_container(parent, SNodeKind::dense, {axis}, {n}, loc);
   place(parent, f, loc);
   return f;
 }

@@ -86,6 +86,12 @@ struct Program {
   // `ti.field(dtype, shape=...)`: create_field + root.dense(axes 0..n-1, shape).place.
   FieldInfo* create_dense_field(Prim dtype, const std::vector<int64_t>& shape, std::string name, SourceLoc loc);
 
+  // A dense field whose levels are `levels` (axis, extent), outermost first:
+  // order="ji" and seed 002 layouts (row_major * column_major ...) become
+  // such chains; an axis split by several levels composes into one dimension.
+  FieldInfo* create_layout_field(Prim dtype, const std::vector<std::pair<int, int64_t>>& levels, std::string name,
+                                 SourceLoc loc);
+
   // Lays out and allocates every open tree. Called before any kernel launch
   // and any host access. Fields declared but never placed are an error here
   // ("field 'x' was declared but never placed").
@@ -136,6 +142,9 @@ struct Program {
   int64_t pool_blocks_in_use() const;  // over every pool: blocks handed out
   int64_t pool_blocks_reserved() const;  // over every pool: blocks obtained from the system
   void collect_stats();
+  // Every counter, "name: value" a line in name order (ti.print_statistics,
+  // kiln run --stats). Counts print as integers.
+  std::string statistics_text();
 
   void print(std::string_view s) { out(s); }
   void stat_add(const std::string& key, double v) { stats[key] += v; }

@@ -37,6 +37,35 @@ std::vector<int64_t> SNode::shape() const {
   return out;
 }
 
+std::vector<int> SNode::physical_positions() const {
+  std::vector<const SNode*> chain;
+  for (const SNode* s = this; s; s = s->parent) chain.push_back(s);
+  std::vector<int> order;  // axes by first appearance from the root down
+  for (size_t k = chain.size(); k-- > 0;) {
+    const SNode* s = chain[k];
+    if (s->kind == SNodeKind::place || s->kind == SNodeKind::root) continue;
+    for (int p = 0; p < kMaxIndices; p++) {
+      bool listed = false;
+      for (int q : order) listed |= q == p;
+      bool here = false;
+      for (int v : s->physical_index_position) here |= v == p;
+      // an axis belongs to this level when it was not in the parent's set
+      bool new_here = here;
+      if (s->parent)
+        for (int v : s->parent->physical_index_position) new_here &= v != p;
+      if (new_here && !listed) order.push_back(p);
+    }
+  }
+  std::vector<int> out;
+  for (int a : physical_index_position) {
+    int rank = 0;
+    for (size_t r = 0; r < order.size(); r++)
+      if (order[r] == a) rank = (int)r;
+    out.push_back(rank);
+  }
+  return out;
+}
+
 std::string SNode::name() const {
   // Same spelling as Taichi's IR printer (seed 001): S<id><kind>, and places
   // carry their element type, e.g. "S3place<f32>".

@@ -47,8 +47,12 @@ struct SNode {
   int64_t container_size = 0;  // bytes of one container = cells * cell_size (place: element size)
   int64_t offset_in_cell = 0;  // byte offset of this container inside its parent's cell
   int64_t num_cells() const;   // product of extents
-  // physical_index_position[v] = which physical axis the v-th virtual index is.
+  // physical_index_position[v] = which axis (ti.i = 0, ti.j = 1, ...) the
+  // v-th virtual index is: the axes used down to here, in axis order.
   std::vector<int> physical_index_position;
+  // Seed 001's x.snode.physical_index_position(): for each virtual index, its
+  // rank in memory order (the order the axes first appear from the root down).
+  std::vector<int> physical_positions() const;
 
   std::string name() const;    // "S3place<f32>", "S1dense", "S0root"
   // The virtual shape this SNode's index space has (snode.shape): per virtual

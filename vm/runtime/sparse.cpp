@@ -469,4 +469,16 @@ void Program::collect_stats() {
   stats["snode_pool_bytes"] = (double)bytes;
 }
 
+std::string Program::statistics_text() {
+  collect_stats();
+  std::string out;
+  for (auto& [k, v] : stats) {
+    char buf[64];
+    if (v == (double)(int64_t)v) snprintf(buf, sizeof buf, "%lld", (long long)v);
+    else snprintf(buf, sizeof buf, "%.6g", v);
+    out += k + ": " + buf + "\n";
+  }
+  return out;
+}
+
 }  // namespace kiln
