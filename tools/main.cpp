@@ -22,6 +22,7 @@
 #include "jit/jit.h"
 #include "tools/debug.h"
 #include "tools/repl.h"
+#include "vm/debug/debugger.h"
 #include "vm/host/host.h"
 
 #ifndef KILN_VERSION
@@ -65,6 +66,10 @@ const char* kUsage =
     "                            kernels run on the interpreter, parallel loops serially\n"
     "                            in index order; a failed assert or bounds check under\n"
     "                            --debug stops at the faulting line with the state intact\n"
+    "  kiln dap                  a Debug Adapter Protocol server on stdio (for VS Code and\n"
+    "                            other DAP clients; see editors/vscode): launch,\n"
+    "                            breakpoints with conditions, stepping, stack, scopes\n"
+    "                            (Locals, Loop indices, Args, Fields), evaluate, pause\n"
     "  kiln --version            print the version\n"
     "  kiln --help               print this help\n"
     "\n"
@@ -284,6 +289,13 @@ int main(int argc, char** argv) {
   if (cmd == "dis") return cmd_dis(argc - 2, argv + 2);
   if (cmd == "repl") return cmd_repl(argc - 2, argv + 2);
   if (cmd == "debug") return cmd_debug(argc - 2, argv + 2);
+  if (cmd == "dap") {
+    if (argc > 2) {
+      std::fputs("kiln dap: takes no arguments (the client's launch request names the program)\n", stderr);
+      return 2;
+    }
+    return kiln::debug::run_dap(std::cin, std::cout, kiln::HostOptions{});
+  }
   std::fprintf(stderr, "kiln: unknown command '%s' (see kiln --help)\n", cmd.c_str());
   return 2;
 }

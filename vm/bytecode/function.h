@@ -57,6 +57,7 @@ struct VarRange {
   uint32_t begin = 0, end = 0;
   Prim prim = Prim::i32;       // how to read the register
   uint16_t frame = 0;          // the inline frame it belongs to
+  uint8_t kind = 0;            // 0 a local, 1 a kernel argument, 2 a loop index
 };
 
 // A counted loop (fori/forl) or while loop header, for the JIT and the debugger:

@@ -280,7 +280,7 @@ void lower_stmt(Builder& b, const ir::Stmt& s) {
     Builder::Loop* l = s.kind == ir::StmtKind::loop_index ? find_loop(b, s.loop) : nullptr;
     if (r != b.reg_of.end()) {
       (l ? l->index_vars : b.open_vars).push_back(b.fn.vars.size());
-      b.fn.vars.push_back(VarRange{r->second, s.name, b.here(), UINT32_MAX, s.type.prim, (uint16_t)s.frame});
+      b.fn.vars.push_back(VarRange{r->second, s.name, b.here(), UINT32_MAX, s.type.prim, (uint16_t)s.frame, s.var_kind});
     }
   }
   b.last_stmt = &s;

@@ -132,7 +132,8 @@ bool Session::command(const std::string& raw, const Place* p) {
       say("The program is already running.\n");
       return false;
     }
-    start();
+    int status = start();
+    say(status == 0 ? "[program exited normally]\n" : "[program exited with code " + std::to_string(status) + "]\n");
     return false;
   }
   if (cmd == "b" || cmd == "break" || cmd == "tbreak") {

@@ -15,6 +15,7 @@
 //   inspect.cpp   reading a stopped place: variables, expressions, frames, source
 #pragma once
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,10 @@ struct DebugIO {
 // Returns 0, or 1 if a command could not start the program.
 int run_session(const std::string& path, const std::string& text, std::vector<std::string> argv,
                 HostOptions base, DebugIO io);
+
+// `kiln dap`: a Debug Adapter Protocol server reading requests from `in` and
+// writing responses and events to `out` (stdio). Returns the exit status.
+int run_dap(std::istream& in, std::ostream& out, HostOptions base);
 
 // The commands, for `help`.
 struct CommandHelp {

@@ -44,6 +44,7 @@ struct Var {
 struct Group {
   std::string base;
   std::vector<Var> parts;
+  int kind = 0;  // bc::VarRange::kind of its first part
 };
 
 std::string base_of(const std::string& n) {
@@ -69,7 +70,7 @@ std::vector<Group> kernel_vars(const Place& p) {
       bool found = false;
       for (auto& g : groups)
         if (g.base == b) found = true;
-      if (!found) groups.push_back({b, {}});
+      if (!found) groups.push_back({b, {}, v->kind});
     }
     for (auto& g : groups)
       if (g.base == b) g.parts.push_back({n, p.R[v->reg], v->prim});
@@ -185,33 +186,84 @@ std::string Session::list(const Place* p, int center) const {
   return out;
 }
 
-std::string Session::backtrace(const Place& p) const {
-  std::string out;
-  int k = 0;
-  auto line = [&](const std::string& what, const SourceLoc& loc) {
-    out += "#" + std::to_string(k++) + "  " + what + " at " + (loc.file ? loc.file->path : "?") + ":" +
-           std::to_string(loc.line) + "\n";
-  };
+std::vector<FrameView> Session::frames(const Place& p) const {
+  std::vector<FrameView> out;
   if (p.kernel) {
     const bc::Function& fn = *p.fn;
-    int f = p.frame;
-    SourceLoc loc = p.loc;
-    while (f > 0 && f < (int)fn.frames.size()) {
-      line("ti.func '" + fn.frames[f].func + "' (inlined)", loc);
-      loc = fn.frames[f].call;
-      f = fn.frames[f].parent;
+    Place v = p;
+    while (v.frame > 0 && v.frame < (int)fn.frames.size()) {
+      out.push_back({"ti.func '" + fn.frames[v.frame].func + "' (inlined)", v.loc, v});
+      v.loc = fn.frames[v.frame].call;
+      v.frame = fn.frames[v.frame].parent;
     }
-    line("kernel '" + (fn.frames.empty() ? fn.name : fn.frames[0].func) + "'", loc);
+    out.push_back({"kernel '" + (fn.frames.empty() ? fn.name : fn.frames[0].func) + "'", v.loc, v});
   }
-  auto& frames = host->ev->frames;
-  for (size_t i = frames.size(); i-- > 0;) line(frames[i].name, frames[i].cur);
+  auto& hf = host->ev->frames;
+  for (size_t i = hf.size(); i-- > 0;) {
+    Place v;
+    v.loc = hf[i].cur;
+    v.env = hf[i].env;
+    v.depth = (int)i + 1;
+    out.push_back({hf[i].name, hf[i].cur, v});
+  }
+  if (!p.kernel && !out.empty()) out[0].view = p;  // the stopped statement's own scope
   return out;
 }
 
-std::string Session::locals(const Place& p) {
+std::string Session::backtrace(const Place& p) const {
   std::string out;
+  int k = 0;
+  for (auto& f : frames(p))
+    out += "#" + std::to_string(k++) + "  " + f.name + " at " + (f.loc.file ? f.loc.file->path : "?") + ":" +
+           std::to_string(f.loc.line) + "\n";
+  return out;
+}
+
+namespace {
+
+VarView group_view(const Group& g, const std::string& prefix, const std::string& label, int kind) {
+  VarView v{label, group_text(g, prefix), kind, {}};
+  if (g.parts.size() == 1 && g.parts[0].name == prefix) return v;
+  // Children: the next level of names under prefix (v[0], p.mass, m[0, 1]).
+  std::vector<Group> sub;
+  std::vector<std::string> labels;
+  for (auto& part : g.parts) {
+    std::string rest = part.name.substr(prefix.size());
+    std::string key;
+    if (rest[0] == '.') key = "." + base_of(rest.substr(1));
+    else key = rest.substr(0, rest.find(',') == std::string::npos ? rest.find(']') + 1 : rest.find(',')) ;
+    if (sub.empty() || labels.back() != key) {
+      sub.push_back({prefix + key, {}});
+      labels.push_back(key);
+    }
+    sub.back().parts.push_back(part);
+  }
+  for (size_t i = 0; i < sub.size(); i++) {
+    std::string child_label = labels[i][0] == '.' ? labels[i].substr(1) : labels[i] + (labels[i].back() == ']' ? "" : "]");
+    if (sub[i].parts.size() == 1 && sub[i].parts[0].name == sub[i].base)
+      v.children.push_back({child_label, reg_text(sub[i].parts[0].bits, sub[i].parts[0].prim), kind, {}});
+    else if (labels[i][0] == '.')
+      v.children.push_back(group_view(sub[i], sub[i].base, child_label, kind));
+    else {  // a matrix row: its elements m[0, 0], m[0, 1]
+      Group row = sub[i];
+      VarView rv{child_label, "[", kind, {}};
+      for (size_t j = 0; j < row.parts.size(); j++) {
+        rv.value += (j ? ", " : "") + reg_text(row.parts[j].bits, row.parts[j].prim);
+        rv.children.push_back({"[" + std::to_string(j) + "]", reg_text(row.parts[j].bits, row.parts[j].prim), kind, {}});
+      }
+      rv.value += "]";
+      v.children.push_back(rv);
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<VarView> Session::variables(const Place& p) {
+  std::vector<VarView> out;
   if (p.kernel) {
-    for (auto& g : kernel_vars(p)) out += g.base + " = " + group_text(g, g.base) + "\n";
+    for (auto& g : kernel_vars(p)) out.push_back(group_view(g, g.base, g.base, g.kind));
     return out;
   }
   std::map<std::string, host::Value> sorted(p.env->vars.begin(), p.env->vars.end());
@@ -220,9 +272,15 @@ std::string Session::locals(const Place& p) {
     if (p.env->type == host::Env::Type::Module &&
         (v.kind == host::Kind::Module || v.kind == host::Kind::Function || v.kind == host::Kind::Class ||
          v.kind == host::Kind::Builtin || v.kind == host::Kind::Host))
-      continue;  // at module level, list data, not definitions
-    out += name + " = " + ev().repr(v) + "\n";
+      continue;
+    out.push_back({name, ev().repr(v), 0, {}});
   }
+  return out;
+}
+
+std::string Session::locals(const Place& p) {
+  std::string out;
+  for (auto& v : variables(p)) out += v.name + " = " + v.value + "\n";
   return out;
 }
 

@@ -55,6 +55,7 @@ void Session::at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchC
   p.pc = pc;
   p.R = R;
   p.frame = frame;
+  p.mid_line = returned;
   consider(p);
 }
 
@@ -67,16 +68,18 @@ void Session::fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, Laun
   p.fn = &fn;
   p.pc = pc;
   p.R = R;
-  stop(p, "Program stopped on " + e.kind + ": " + e.message);
+  stop(p, "Program stopped on " + e.kind + ": " + e.message, "exception");
   // Whatever the user does now, the error goes on (continue shows it).
 }
 
 // A new place: stop if a breakpoint, the stepping mode or a watchpoint says so.
 void Session::consider(const Place& p) {
-  std::string why;
+  if (pending.load(std::memory_order_relaxed) && on_poll) on_poll();
+  if (pause_requested.exchange(false)) return stop(p, "", "pause");
+  std::string why, reason = "step";
   for (size_t i = 0; i < breakpoints.size() && why.empty(); i++) {
     Breakpoint& b = breakpoints[i];
-    if (b.line != p.loc.line || !same_file(p.loc, b.file)) continue;
+    if (p.mid_line || b.line != p.loc.line || !same_file(p.loc, b.file)) continue;
     if (!b.cond.empty()) {
       try {
         if (!truthy(p, b.cond)) continue;
@@ -85,6 +88,7 @@ void Session::consider(const Place& p) {
       }
     }
     b.hits++;
+    reason = "breakpoint";
     why = (b.temporary ? "Temporary breakpoint " : "Breakpoint ") + std::to_string(b.id);
     if (b.temporary) breakpoints.erase(breakpoints.begin() + (std::ptrdiff_t)i);
   }
@@ -99,6 +103,7 @@ void Session::consider(const Place& p) {
     }
     if (w.last && *now != *w.last) {
       if (!why.empty()) why += "\n";
+      reason = "data breakpoint";
       why += "Watchpoint " + std::to_string(w.id) + ": " + w.expr + "\n\nOld value = " + *w.last +
              "\nNew value = " + *now;
     }
@@ -112,11 +117,15 @@ void Session::consider(const Place& p) {
       return;  // the focus names something this place does not have
     }
   }
-  stop(p, why);
+  stop(p, why, reason);
 }
 
 // Reports the stop and reads commands until one resumes the program.
-void Session::stop(const Place& p, const std::string& why) {
+void Session::stop(const Place& p, const std::string& why, const std::string& reason) {
+  if (on_stop) {
+    mode = Mode::run;
+    return on_stop(p, why, reason);
+  }
   std::string where_now = where(p);
   std::string at = where_now + " at " + p.loc.file->path + ":" + std::to_string(p.loc.line) + "\n";
   if (why.find('\n') != std::string::npos) say("\n" + why + "\n" + at);  // a watchpoint's old and new value
@@ -133,7 +142,7 @@ void Session::stop(const Place& p, const std::string& why) {
   }
 }
 
-void Session::start() {
+int Session::start() {
   HostOptions o = base;
   o.argv = argv;
   o.debugger = this;
@@ -161,7 +170,7 @@ void Session::start() {
     throw;
   }
   running = false;
-  say(status == 0 ? "[program exited normally]\n" : "[program exited with code " + std::to_string(status) + "]\n");
+  return status;
 }
 
 int run_session(const std::string& path, const std::string& text, std::vector<std::string> argv, HostOptions base,

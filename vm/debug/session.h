@@ -1,5 +1,7 @@
 // The debugger's state, shared by session.cpp, commands.cpp and inspect.cpp.
 #pragma once
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,9 +40,26 @@ struct Place {
   uint32_t pc = 0;
   const uint64_t* R = nullptr;
   int frame = 0;                        // the inline frame (bc::Function::frames) it is in
+  bool mid_line = false;                // back from an inlined func: its line's breakpoints already fired
 };
 
 enum class Mode { run, step, next, finish };
+
+// A variable as a debugger front end lists it: vectors, matrices and structs
+// have children. kind: 0 a local, 1 a kernel argument, 2 a loop index.
+struct VarView {
+  std::string name, value;
+  int kind = 0;
+  std::vector<VarView> children;
+};
+
+// One frame of a stopped place, innermost first: inlined ti.funcs, the
+// kernel, host functions. view() is the Place to inspect it through.
+struct FrameView {
+  std::string name;
+  SourceLoc loc;
+  Place view;
+};
 
 // Thrown by `quit` (and the end of input) to leave the running program; not
 // a std::exception, so nothing on the way mistakes it for an error.
@@ -71,13 +90,23 @@ struct Session : interp::DebugHook {
   const bc::Function* shown_fn = nullptr;  // what the last stop report named
   std::string shown_where;
 
+  // Front ends other than the command line (the DAP server) take over here.
+  // on_stop replaces the command loop: it returns when the program should
+  // resume, with `mode` set. on_poll runs between places while `pending` is
+  // set (requests that arrived while the program runs); pause_requested
+  // stops at the next place.
+  std::function<void(const Place&, const std::string& why, const std::string& reason)> on_stop;
+  std::function<void()> on_poll;
+  std::atomic<bool> pending{false};
+  std::atomic<bool> pause_requested{false};
+
   // ---- session.cpp
   void at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx) override;
   void fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx, const Error& e) override;
   void host_stmt(const ast::Stmt* s, host::Env& env);
   void consider(const Place& p);
-  void stop(const Place& p, const std::string& why);
-  void start();                 // `run`: the program from the top, to its end
+  void stop(const Place& p, const std::string& why, const std::string& reason);
+  int start();                  // `run`: the program from the top, to its end; its exit status
   void say(const std::string& s) { io.out(s); }
 
   // ---- commands.cpp
@@ -91,8 +120,10 @@ struct Session : interp::DebugHook {
   std::string where(const Place& p) const;           // "kernel 'fill'", "<module>", "ti.func 'f'"
   std::string source_line(const SourceLoc& loc) const;  // "12\t    x[i] = 1\n"
   std::string list(const Place* p, int center) const;
+  std::vector<FrameView> frames(const Place& p) const;
   std::string backtrace(const Place& p) const;
   std::string locals(const Place& p);
+  std::vector<VarView> variables(const Place& p);  // what is in scope at p
   // The value of `expr` at `p` as text (repr), or throws kiln::Error.
   std::string value_text(const Place& p, const std::string& expr);
   bool truthy(const Place& p, const std::string& expr);

@@ -22,8 +22,12 @@ Binding* Lowerer::find_local(const std::string& name) {
 // so that the debugger finds "x", "v" (a tensor, split later into v[0], ...)
 // and "p.mass" in the bytecode's variable table.
 static void name_binding(const std::string& name, const Binding& b) {
+  uint8_t kind = std::string_view(b.what) == "kernel argument" ? 1 : std::string_view(b.what) == "loop variable" ? 2 : 0;
   auto tag = [&](ir::Stmt* s) {
-    if (s && s->name.empty()) s->name = name;
+    if (s && s->name.empty()) {
+      s->name = name;
+      s->var_kind = kind;
+    }
   };
   switch (b.kind) {
     case Binding::Kind::local:

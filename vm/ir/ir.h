@@ -216,6 +216,7 @@ struct Stmt {
   // (an index into Kernel::frames; 0 is the kernel's own body).
   std::string name;
   int frame = 0;
+  uint8_t var_kind = 0;        // what `name` is: 0 a local, 1 a kernel argument, 2 a loop index
 
   explicit Stmt(StmtKind k) : kind(k) {}
   bool has_value() const { return !type.is_none(); }

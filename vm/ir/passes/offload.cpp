@@ -77,6 +77,14 @@ void offload(Kernel& k) {
     }
   }
 
+  // Under the debugger every task can show the kernel's arguments.
+  if (k.keep_names)
+    for (size_t t = 0; t < parts.size(); t++)
+      for (auto& s : parts[t].stmts)
+        if (s->kind == StmtKind::arg_load && !s->name.empty())
+          for (size_t u = 0; u < parts.size(); u++)
+            if (u != t) users[s.get()].insert((int)u);
+
   // 3. Build the tasks.
   std::unordered_map<Stmt*, int> slot_of;  // values and allocas given a temp slot
   auto slot = [&](Stmt* v) {
@@ -178,6 +186,7 @@ void offload(Kernel& k) {
         c->index = v->index;
         c->loc = v->loc;
         c->name = v->name;
+        c->var_kind = v->var_kind;
         Stmt* copy = tasks[t]->body->insert(0, std::move(c));
         replace_uses(*tasks[t]->body, v, copy);
       }

@@ -75,7 +75,10 @@ struct Scalarizer {
       case StmtKind::matrix_init:
         elems[s] = s->ops;
         for (size_t e = 0; e < s->ops.size(); e++)
-          if (s->ops[e]->name.empty()) s->ops[e]->name = elem_name(s, e);
+          if (s->ops[e]->name.empty()) {
+            s->ops[e]->name = elem_name(s, e);
+            s->ops[e]->var_kind = s->var_kind;
+          }
         return 0;
       case StmtKind::matrix_extract:
         forward[s] = elem(s->ops[0], s->index);
@@ -103,7 +106,10 @@ struct Scalarizer {
         std::vector<Stmt*> out;
         for (size_t e = 0; e < n; e++) {
           auto st = like(s, et);
-          if (s->kind != StmtKind::atomic) st->name = elem_name(s, e);
+          if (s->kind != StmtKind::atomic) {
+            st->name = elem_name(s, e);
+            st->var_kind = s->var_kind;
+          }
           for (Stmt* o : s->ops) st->ops.push_back(elem(o, (int)e));
           out.push_back(b.insert(pos + e, std::move(st)));
         }
