@@ -67,7 +67,7 @@ const char* kUsage =
     "                            in index order; a failed assert or bounds check under\n"
     "                            --debug stops at the faulting line with the state intact\n"
     "  kiln dap                  a Debug Adapter Protocol server on stdio (for VS Code and\n"
-    "                            other DAP clients; see editors/vscode): launch,\n"
+    "                            other DAP clients; see tools/vscode): launch,\n"
     "                            breakpoints with conditions, stepping, stack, scopes\n"
     "                            (Locals, Loop indices, Args, Fields), evaluate, pause\n"
     "  kiln --version            print the version\n"

@@ -24,6 +24,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "jit/jit.h"
 #include "tools/repl.h"
 #include "vm/host/evaluator.h"
 #include "vm/host/ti_state.h"
@@ -39,6 +40,7 @@ const std::vector<Command>& commands() {
       {":help", "", "this list"},
       {":ir", "NAME", "the IR of kernel NAME as last compiled (after the pass pipeline)"},
       {":bc", "NAME", "the bytecode of kernel NAME as last compiled, with source lines"},
+      {":trace", "NAME", "the JIT's traces of kernel NAME: IR, snapshots, machine code, aborts (--engine=jit)"},
       {":time", "STMT", "run STMT and print the wall time it took"},
       {":fields", "", "every field: name, shape, dtype, SNode path, bytes"},
       {":load", "FILE", "run FILE in this session (its globals stay)"},
@@ -168,9 +170,33 @@ struct Session {
 
   void command(const std::string& line);
   void show_code(const std::string& name, bool ir);
+  void show_traces(const std::string& name);
   void show_fields();
   void load(const std::string& path);
 };
+
+// The JIT's report holds one entry per trace or abort, each starting with a
+// "trace KERNEL.taskN_kind @pc: ..." or "abort KERNEL.taskN_kind @pc: ..." line.
+void Session::show_traces(const std::string& name) {
+  Program& prog = host::ti_program(*host->ev);
+  if (std::string(prog.engine->name()) != "jit") {
+    std::printf("this session runs kernels on the %s engine; start it with --engine=jit (or call\n"
+                "ti.init(engine=\"jit\")) to trace their loops\n", prog.engine->name());
+    return;
+  }
+  std::string report = jit::trace_report(), out;
+  bool keep = false;
+  size_t pos = 0;
+  while (pos < report.size()) {
+    size_t nl = report.find('\n', pos);
+    std::string line = report.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos + 1);
+    pos = nl == std::string::npos ? report.size() : nl + 1;
+    if (line.rfind("trace ", 0) == 0 || line.rfind("abort ", 0) == 0) keep = line.compare(6, name.size() + 1, name + ".") == 0;
+    if (keep) out += line;
+  }
+  if (out.empty()) std::printf("no traces of kernel '%s' yet (a loop becomes a trace once it is hot)\n", name.c_str());
+  else std::fputs(out.c_str(), stdout);
+}
 
 void Session::command(const std::string& line) {
   size_t sp = line.find_first_of(" \t");
@@ -192,6 +218,8 @@ void Session::command(const std::string& line) {
     }
   } else if (cmd == ":ir" || cmd == ":bc") {
     if (need_arg("NAME")) show_code(arg, cmd == ":ir");
+  } else if (cmd == ":trace") {
+    if (need_arg("NAME")) show_traces(arg);
   } else if (cmd == ":time") {
     if (!need_arg("STMT")) return;
     auto t0 = std::chrono::steady_clock::now();
@@ -424,6 +452,7 @@ std::string history_file() {
 }  // namespace
 
 int run(HostOptions options) {
+  jit::keep_traces(true);  // for :trace
   Session s(std::move(options));
   bool tty = isatty(0);
   std::string history;

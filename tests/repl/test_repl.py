@@ -424,6 +424,21 @@ def case_pipe_repl(kiln):
     check(b"NameError" in r.stderr and b">>>" not in r.stdout, f"errors go on: {r.stderr!r}")
 
 
+def case_trace(kiln):
+    text = ("import taichi as ti\nti.init(engine='jit')\nx = ti.field(ti.f32, shape=4096)\n"
+            "@ti.kernel\ndef f():\n    for i in x:\n        x[i] = i * 2\n\n"
+            "f()\n:trace f\n:trace nothing\n")
+    r = subprocess.run([kiln, "repl"], input=text.encode(), capture_output=True, timeout=EXPECT_TIMEOUT * 2,
+                       env=dict(os.environ, KILN_JIT="hotloop=1"))
+    out = r.stdout.decode()
+    check(r.returncode == 0, f":trace session exits 0: {r.stderr!r}")
+    check("trace f.task0_range_for" in out and "---- machine code" in out and "guard_ult" in out,
+          f":trace prints the kernel's traces with IR and machine code: {out!r}")
+    check("no traces of kernel 'nothing'" in out, f":trace of a kernel without traces says so: {out!r}")
+    r = run_pipe(kiln, ["repl"], ":trace f\n")
+    check(b"start it with --engine=jit" in r.stdout, f":trace on the interpreter says how to get traces: {r.stdout!r}")
+
+
 def case_example(kiln):
     path = os.path.join(ROOT, "examples", "repl_session.txt")
     with open(path) as f:

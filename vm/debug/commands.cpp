@@ -15,7 +15,7 @@ const std::vector<CommandHelp> kCommands = {
     {"tbreak", "[FILE:]LINE [if COND]", "a breakpoint deleted when first hit"},
     {"delete", "[N]", "delete breakpoint or watchpoint N, or all of them (d)"},
     {"watch", "EXPR", "stop when the value of EXPR changes (e.g. watch x[3])"},
-    {"focus", "[COND]", "in kernels, stop only where COND holds (focus i == 5); no COND clears it"},
+    {"focus", "[COND]", "in kernels, stop only where COND holds (focus i=5, focus i > j); no COND clears it"},
     {"continue", "", "run to the next breakpoint (c)"},
     {"next", "", "run to the next line, stepping over calls (n)"},
     {"step", "", "run to the next line, stepping into calls and ti.func bodies (s)"},
@@ -227,6 +227,11 @@ bool Session::command(const std::string& raw, const Place* p) {
     return false;
   }
   if (cmd == "focus") {
+    // `focus i=5` (the short form) means `focus i == 5`.
+    size_t eq = arg.find('=');
+    if (eq != std::string::npos && eq > 0 && arg.find("==") == std::string::npos &&
+        std::string("!<>").find(arg[eq - 1]) == std::string::npos)
+      arg = trim(arg.substr(0, eq)) + " == " + trim(arg.substr(eq + 1));
     focus = arg;
     say(arg.empty() ? "Focus cleared: kernels stop in every iteration.\n"
                     : "Kernels stop only where " + arg + ".\n");

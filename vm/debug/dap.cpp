@@ -103,7 +103,10 @@ struct Dap {
     while (read_message(in, body)) {
       json m = json::parse(body, nullptr, false);
       if (m.is_discarded() || !m.is_object()) continue;
-      if (m.value("command", "") == "pause") s.pause_requested = true;
+      if (m.value("command", "") == "pause") {
+        s.pause_requested = true;
+        s.changed();
+      }
       std::lock_guard<std::mutex> lock(q_mu);
       queue.push_back(std::move(m));
       s.pending = true;
@@ -164,6 +167,7 @@ struct Dap {
       result.push_back({{"id", b.id}, {"verified", true}, {"line", b.line}});
     }
     respond(req, {{"breakpoints", result}});
+    s.changed();
   }
 
   // Requests that make sense whether the program runs or not. Returns false

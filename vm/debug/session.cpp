@@ -27,6 +27,14 @@ void Session::host_stmt(const ast::Stmt* s, host::Env& env) {
   consider(p);
 }
 
+bool Session::wants(const bc::Function& fn) {
+  if (mode != Mode::run || !watches.empty() || pause_requested.load()) return true;
+  for (auto& b : breakpoints)
+    for (auto& loc : fn.lines)
+      if (loc.line == b.line && same_file(loc, b.file)) return true;
+  return false;
+}
+
 void Session::at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext&) {
   SourceLoc loc = fn.loc_at(pc);
   if (!loc.known()) return;
@@ -124,7 +132,8 @@ void Session::consider(const Place& p) {
 void Session::stop(const Place& p, const std::string& why, const std::string& reason) {
   if (on_stop) {
     mode = Mode::run;
-    return on_stop(p, why, reason);
+    on_stop(p, why, reason);
+    return changed();
   }
   std::string where_now = where(p);
   std::string at = where_now + " at " + p.loc.file->path + ":" + std::to_string(p.loc.line) + "\n";
@@ -138,7 +147,9 @@ void Session::stop(const Place& p, const std::string& why, const std::string& re
   std::string line;
   for (;;) {
     if (!io.read("(kdb) ", line)) throw Quit{};
-    if (command(line, &p)) return;
+    bool resume = command(line, &p);
+    changed();
+    if (resume) return;
   }
 }
 

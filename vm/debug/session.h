@@ -101,6 +101,8 @@ struct Session : interp::DebugHook {
   std::atomic<bool> pause_requested{false};
 
   // ---- session.cpp
+  bool wants(const bc::Function& fn) override;
+  void changed() { epoch.fetch_add(1); }
   void at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx) override;
   void fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx, const Error& e) override;
   void host_stmt(const ast::Stmt* s, host::Env& env);

@@ -187,7 +187,24 @@ void dispatch(const Function& fn, LaunchContext& ctx, uint64_t* R, LoopHook* hoo
       KILN_BC_OPS(KILN_LABEL)
 #undef KILN_LABEL
   };
-  const void* const* const labels = dbg ? kDebugLabels : kLabels;
+  // The debugger looks at every instruction only while it needs to (stepping,
+  // a breakpoint in this function, a watchpoint, a pause); otherwise the
+  // function runs at full speed and the choice is revisited when the
+  // debugger's state changes (its epoch), at the next poll.
+  const void* const* labels = kLabels;
+  uint32_t dbg_epoch = 0;
+  if (dbg) {
+    dbg_epoch = dbg->epoch.load();
+    if (dbg->wants(fn)) labels = kDebugLabels;
+  }
+#define POLL()                                                                  \
+  do {                                                                          \
+    if (stop.load(std::memory_order_relaxed)) goto interrupted;                 \
+    if (dbg && dbg->epoch.load(std::memory_order_relaxed) != dbg_epoch) {       \
+      dbg_epoch = dbg->epoch.load();                                            \
+      labels = dbg->wants(fn) ? kDebugLabels : kLabels;                         \
+    }                                                                           \
+  } while (0)
 
 #define NEXT()                      \
   do {                              \
@@ -432,7 +449,7 @@ L_forl_i32: {
     ip = code + I.d();
     if ((int64_t)R[I.a + 2] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
   }
-  if ((++polls & 1023) == 0 && stop.load(std::memory_order_relaxed)) [[unlikely]] goto interrupted;
+  if ((++polls & 1023) == 0) [[unlikely]] POLL();
   NEXT();
 }
 L_fori_i64: if (!((int64_t)R[I.a] < (int64_t)R[I.a + 1])) ip = code + I.d(); NEXT();
@@ -444,13 +461,13 @@ L_forl_i64: {
     ip = code + I.d();
     if ((int64_t)R[I.a + 2] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)I.d(), R, ctx);
   }
-  if ((++polls & 1023) == 0 && stop.load(std::memory_order_relaxed)) [[unlikely]] goto interrupted;
+  if ((++polls & 1023) == 0) [[unlikely]] POLL();
   NEXT();
 }
 L_loop:
   R[I.a]++;
   if ((int64_t)R[I.a] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->hot(fn, (uint32_t)(ip - code), R, ctx);
-  if ((++polls & 1023) == 0 && stop.load(std::memory_order_relaxed)) [[unlikely]] goto interrupted;
+  if ((++polls & 1023) == 0) [[unlikely]] POLL();
   NEXT();
 L_end: return;
 

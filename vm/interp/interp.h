@@ -36,7 +36,12 @@ struct LoopHook {
 // (a failed assert, a bounds check, a division by zero), so that the debugger
 // can stop with the state intact. Both may block while the user looks around.
 struct DebugHook {
+  // Bumped whenever what the debugger wants may have changed (a breakpoint,
+  // a step, a pause): running functions then ask wants() again.
+  std::atomic<uint32_t> epoch{0};
   virtual ~DebugHook() = default;
+  // Whether `fn` must call at() before each instruction now.
+  virtual bool wants(const bc::Function& fn) = 0;
   virtual void at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx) = 0;
   virtual void fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx,
                      const Error& e) = 0;
