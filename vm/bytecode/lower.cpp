@@ -345,7 +345,10 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     }
     case ir::StmtKind::print: lower_print(b, s); return;
     case ir::StmtKind::assert_: lower_assert(b, s); return;
-    case ir::StmtKind::random: b.emit(Op::rand, b.def(&s), b.reg(s.ops[0]), (uint16_t)s.type.prim); return;
+    case ir::StmtKind::random:
+      if (b.fn.rng_reg == 0xffff) b.fail("ti.random in a task that set up no random stream");
+      b.emit(Op::rand, b.def(&s), b.reg(s.ops[0]), (uint16_t)s.type.prim);
+      return;
     case ir::StmtKind::return_: lower_return(b, s); return;
     case ir::StmtKind::offloaded: b.fail("offloaded task nested inside a task");
     default:
@@ -449,6 +452,8 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
       tc.num_indices = task.num_loop_indices;
       uint16_t base = b.new_regs(3);  // cell begin (the counter), cell end, hot counter
       if (b.new_regs(1) != 3) b.fail("struct-for index table is not register 3");
+      init_random(b, task);
+      if (task.body) hoist_invariants(b, *task.body);
       counted_loop(b, &task, base, Prim::i32, [&] {
         if (task.body) lower_block(b, *task.body);
       });

@@ -94,14 +94,24 @@ void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std
   b.what = "loop variable";
   if (grouped) {
     b.stmt = make_tensor(idx, nidx, 0, loc);
-    frame().scopes.back().vars[names[0]] = b;
+    bind(names[0], b);
   } else {
     for (size_t i = 0; i < names.size(); i++) {
       b.stmt = idx[i];
-      frame().scopes.back().vars[names[i]] = b;
+      bind(names[i], b);
     }
   }
+  // ti.random's stream key: one number per cell, whatever the chunking
+  // (unused, DCE removes it).
+  Stmt* key = idx[0];
+  for (int v = 1; v < nidx; v++)
+    key = emit_binary(ir::BinaryOp::add, emit_binary(ir::BinaryOp::mul, key, emit_const(ir::Const::of_int(Prim::i32, 1000003), loc),
+                                                 Type::scalar(Prim::i32), loc),
+                      idx[v], Type::scalar(Prim::i32), loc);
+  Stmt* outer_rng = rng_index;
+  rng_index = key;
   lower_body(s->body);
+  rng_index = outer_rng;
   pop_scope();
   frame().loops.pop_back();
   pop_block();
