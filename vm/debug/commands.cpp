@@ -278,8 +278,13 @@ bool Session::command(const std::string& raw, const Place* p) {
     }
     if (arg == "locals" || arg == "args") {
       if (!need_stop()) return false;
-      std::string l = locals(*p);
-      say(l.empty() ? "No locals.\n" : l);
+      // In kernels, arguments are listed apart (gdb's split); host scopes
+      // list everything under locals.
+      bool args = arg == "args";
+      std::string l;
+      for (auto& v : variables(*p))
+        if (!p->kernel ? !args : (v.kind == 1) == args) l += v.name + " = " + v.value + "\n";
+      say(!l.empty() ? l : args ? "No arguments.\n" : "No locals.\n");
       return false;
     }
     say("Undefined info command: \"" + arg + "\". Try \"help\".\n");
