@@ -182,6 +182,16 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     ev.out(ti_program(ev).statistics_text());
     return Value();
   });
+  // Kiln: the counters as a dict, timers included (listgen_time_ms), for
+  // programs that measure themselves (bench/sparse_grid.py).
+  def("statistics", [](Evaluator& ev, CallArgs& a) {
+    expect_args(a, "ti.statistics", 0, 0);
+    Program& prog = ti_program(ev);
+    prog.collect_stats();
+    Value d = make_dict();
+    for (auto& [k, v] : prog.stats) d.as<DictObj>()->set(Value::str(k), Value::floating(v));
+    return d;
+  });
   def("deactivate_all_snodes", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "ti.deactivate_all_snodes", 0, 0);
     ti_program(ev).deactivate_all_snodes();

@@ -1,6 +1,7 @@
 // Launching a bytecode kernel: tasks in order, range_for tasks in chunks on
 // the Program's thread pool; and the interpreter as an Engine.
 #include <algorithm>
+#include <chrono>
 
 #include "vm/interp/interp.h"
 #include "vm/runtime/program.h"
@@ -60,8 +61,12 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
     Program* prog = ctx.program;
     if (!prog) raise("InternalError", "list task launched without a program");
     const SNode* target = prog->snode(t.snode);
+    auto t0 = std::chrono::steady_clock::now();
     if (t.kind == ir::Task::clear_list) prog->clear_list(target, t.level);
     else prog->listgen(target, t.level);
+    prog->listgen_ns.fetch_add(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
+        std::memory_order_relaxed);
     return;
   }
   if (t.kind == ir::Task::struct_for) {

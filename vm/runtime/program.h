@@ -114,6 +114,7 @@ struct Program {
   // Counters kept by the runtime with atomics (kernels run on many threads);
   // folded into `stats` by collect_stats().
   std::atomic<int64_t> n_activations{0}, n_deactivations{0}, n_listgen_elements{0};
+  std::atomic<int64_t> listgen_ns{0};  // wall time spent in clear_list/listgen tasks
   void prepare_sparse(SNodeTree& t);  // paths, flags, pools (materialize calls it)
   SNode* snode(int id) const;
   // The container of `target` that holds physical index `phys` (for a place:
@@ -143,7 +144,8 @@ struct Program {
   int64_t pool_blocks_reserved() const;  // over every pool: blocks obtained from the system
   void collect_stats();
   // Every counter, "name: value" a line in name order (ti.print_statistics,
-  // kiln run --stats). Counts print as integers.
+  // kiln run --stats). Counts print as integers. Timers (*_time_ms) are left
+  // out: they differ from run to run; ti.statistics() has them.
   std::string statistics_text();
 
   void print(std::string_view s) { out(s); }
