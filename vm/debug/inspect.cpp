@@ -286,20 +286,24 @@ std::string Session::locals(const Place& p) {
 
 namespace {
 
-// Parses `expr` as one Python expression (kept alive by the evaluator).
-const ast::Expr* parse_expr(host::Evaluator& ev, const std::string& expr) {
+// Parses `expr` as one Python expression (kept alive by the evaluator; each
+// text once: a breakpoint condition is evaluated at every pass).
+const ast::Expr* parse_expr(host::Evaluator& ev, const std::string& expr,
+                            std::map<std::string, const ast::Expr*>& cache) {
+  auto it = cache.find(expr);
+  if (it != cache.end()) return it->second;
   const SourceFile* f = ev.sources.add("<debugger>", expr);
   ev.asts.push_back(ast::parse(f));
   const ast::Module& m = *ev.asts.back();
   if (m.body.size() != 1 || m.body[0]->kind != ast::StmtKind::ExprStmt)
     raise("SyntaxError", "'" + expr + "' is not an expression");
-  return m.body[0]->as<ast::ExprStmt>()->value;
+  return cache[expr] = m.body[0]->as<ast::ExprStmt>()->value;
 }
 
 }  // namespace
 
 host::Value Session::eval_at(const Place& p, const std::string& expr) {
-  const ast::Expr* e = parse_expr(ev(), expr);
+  const ast::Expr* e = parse_expr(ev(), expr, parsed);
   if (!p.kernel) return ev().eval(e, *p.env);
   // Kernel locals in a scope of their own over the module's globals.
   host::Env* globals = ev().frames.empty() ? ev().main_env.get() : ev().frames.back().env->module;

@@ -160,6 +160,7 @@ int Session::start() {
   o.out = io.out;
   o.err = io.err;
   host = make_host(o);
+  parsed.clear();  // their ASTs lived in the previous run's evaluator
   host->ev->on_stmt = [this](const ast::Stmt* s, host::Env& env) { host_stmt(s, env); };
   running = true;
   mode = Mode::run;

@@ -2,6 +2,7 @@
 #pragma once
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,7 @@ struct Session : interp::DebugHook {
   int next_id = 1;              // breakpoints and watchpoints share numbers, as in gdb
   int next_value = 1;           // $1, $2, ... of print
   std::string focus;            // `focus COND`: kernel stops only where COND holds
+  std::map<std::string, const ast::Expr*> parsed;  // expressions and conditions, parsed once
 
   Mode mode = Mode::run;
   int mode_depth = 0;
