@@ -17,7 +17,9 @@ NpBuffer::NpBuffer(int64_t bytes, bool zero) : size(bytes) {
   if (!data) throw std::bad_alloc();
   if (zero) std::memset(data, 0, n);
 }
-NpBuffer::~NpBuffer() { std::free(data); }
+NpBuffer::~NpBuffer() {
+  if (owned) std::free(data);
+}
 
 int64_t np_itemsize(Prim dt) { return dt == Prim::none ? 1 : prim_bits(dt) / 8; }
 

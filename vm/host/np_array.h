@@ -24,7 +24,11 @@ struct NpBuffer {
   uint8_t* data = nullptr;
   int64_t size = 0;
   // 64-byte aligned; zero-filled unless the caller overwrites every byte at once
+  bool owned = true;
   explicit NpBuffer(int64_t bytes, bool zero = true);
+  // Memory the embedding application owns (the C API's zero-copy arrays):
+  // never freed here; the caller keeps it alive while the array is used.
+  NpBuffer(uint8_t* external, int64_t bytes) : data(external), size(bytes), owned(false) {}
   ~NpBuffer();
   NpBuffer(const NpBuffer&) = delete;
   NpBuffer& operator=(const NpBuffer&) = delete;
@@ -120,6 +124,11 @@ bool np_method(Evaluator& ev, const std::shared_ptr<NpArrayObj>& a, const std::s
 bool scalar_field_numpy(Evaluator& ev, const std::shared_ptr<FieldObj>& me, const std::string& name, Value& out);
 bool matrix_field_numpy(Evaluator& ev, const std::shared_ptr<MatrixFieldObj>& me, const std::string& name, Value& out);
 bool struct_field_numpy(Evaluator& ev, const std::shared_ptr<StructFieldObj>& me, const std::string& name, Value& out);
+// Copies between a field's components and `data`, a C-order buffer of shape
+// field.shape + comp_shape in the field's dtype (not bf16) that the caller
+// owns: the C API's bulk copies, with to_numpy's memcpy fast path.
+void copy_field_buffer(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comps,
+                       const std::vector<int64_t>& comp_shape, void* data, bool to_buffer, SourceLoc loc);
 
 // ---- ndarrays (ti_ndarray.cpp) ----------------------------------------------------------
 bool is_ndarray_type(const Value& ann);

@@ -231,6 +231,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     Prim p = ce.rets[k].prim;
     slots.push_back(const_from_bits(p, ctx.rets[k] & width_mask(p)));
   }
+  last_rets = slots;
   // Vectors, matrices, structs and tuples are rebuilt from their flattened slots.
   bool compound = ce.ret_is_tuple;
   for (auto& t : ce.ret_types) compound |= t.kind != frontend::StaticValue::Kind::dtype || t.rows > 0;

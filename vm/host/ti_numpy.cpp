@@ -165,6 +165,18 @@ std::string field_shape_text(const FieldInfo& f) { return np_shape_str(f.shape);
 
 }  // namespace
 
+void copy_field_buffer(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comps,
+                       const std::vector<int64_t>& comp_shape, void* data, bool to_buffer, SourceLoc loc) {
+  prog.materialize();
+  NpArrayObj arr;
+  arr.dtype = comps[0]->dtype;
+  arr.shape = comps[0]->shape;
+  arr.shape.insert(arr.shape.end(), comp_shape.begin(), comp_shape.end());
+  arr.strides = c_strides(arr.shape, arr.dtype);
+  arr.buf = std::make_shared<NpBuffer>(static_cast<uint8_t*>(data), arr.size() * arr.itemsize());
+  copy_fields(ev, prog, comps, arr, to_buffer, loc);
+}
+
 bool scalar_field_numpy(Evaluator& ev, const std::shared_ptr<FieldObj>& me, const std::string& name, Value& out) {
   if (name == "to_numpy") {
     out = make_builtin("to_numpy", [me](Evaluator& ev, CallArgs& a) {

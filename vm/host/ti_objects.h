@@ -83,6 +83,9 @@ struct KernelObj : HostObj {
   bool is_func = false;         // @ti.func (not callable from the host)
   std::vector<Value> annotations;  // evaluated once, per parameter (None when absent)
   bool annotations_done = false;
+  // The last call's return values as flat typed slots (a vector's components,
+  // a tuple's members in order): what the C API hands back.
+  std::vector<ConstVal> last_rets;
   std::string type_name() const override { return is_func ? "Func" : "Kernel"; }
   std::string repr(Evaluator&) const override;
   bool callable() const override { return true; }

@@ -1,0 +1,133 @@
+// The C API's kernels: look a @ti.kernel up in the VM's globals and call it
+// through the host evaluator's own KernelObj::call (the same binding, cache
+// and launch as a call from Python), with typed arguments checked against the
+// annotations first and host arrays wrapped without a copy.
+#include <cstring>
+
+#include "vm/capi/capi_state.h"
+#include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
+#include "vm/host/ti_compound.h"
+#include "vm/host/ti_objects.h"
+
+using namespace kiln;
+using namespace kiln::capi;
+using namespace kiln::host;
+
+namespace {
+
+std::string dims_str(const int64_t* d, int n) {
+  std::vector<int64_t> v(d, d + n);
+  return np_shape_str(v);
+}
+
+// A host array as a numpy array over the caller's memory (no copy).
+Value wrap_ndarray(const kiln_ndarray* nd, size_t k, const std::string& pname) {
+  std::string what = "argument " + std::to_string(k + 1) + " ('" + pname + "')";
+  if (!nd) invalid(what + ": the kiln_ndarray pointer is NULL");
+  if (!nd->data) invalid(what + ": ndarray data is NULL");
+  if (nd->ndim < 1 || nd->ndim > 8) throw Error("ValueError", what + ": ndarray ndim must be 1..8, got " + std::to_string(nd->ndim));
+  if (!nd->shape) invalid(what + ": ndarray shape is NULL");
+  Prim p = prim_of(nd->dtype);
+  if (p == Prim::none || p == Prim::bf16)
+    throw Error("TypeError", what + ": ndarray dtype " + kiln_dtype_name(nd->dtype) + " cannot be passed to kernels");
+  for (int d = 0; d < nd->ndim; d++)
+    if (nd->shape[d] <= 0) throw Error("ValueError", what + ": ndarray dimensions must be positive, got shape " + dims_str(nd->shape, nd->ndim));
+  auto a = std::make_shared<NpArrayObj>();
+  a->dtype = p;
+  a->shape.assign(nd->shape, nd->shape + nd->ndim);
+  a->strides = c_strides(a->shape, p);
+  if (nd->strides && std::memcmp(nd->strides, a->strides.data(), sizeof(int64_t) * (size_t)nd->ndim) != 0)
+    throw Error("ValueError", what + ": the ndarray must be C-contiguous: shape " + dims_str(nd->shape, nd->ndim) +
+                                  " has strides " + np_shape_str(a->strides) + " in C order, got " + dims_str(nd->strides, nd->ndim));
+  a->buf = std::make_shared<NpBuffer>(static_cast<uint8_t*>(nd->data), a->size() * a->itemsize());
+  return Value::of(a);
+}
+
+bool is_template_ann(const Value& ann) { return host_as<TemplateObj>(ann) != nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+kiln_status kiln_module_kernel(kiln_module* m, const char* name, kiln_kernel** out) {
+  return guard(m ? m->vm : nullptr, [&] {
+    const Value& v = module_global(m, name, out, "kernel");
+    auto* k = host_as<KernelObj>(v);
+    if (!k || k->is_func)
+      throw Error("TypeError", std::string("'") + name + "' is a " + m->vm->host->ev->type_name(v) + ", not a @ti.kernel");
+    auto h = std::make_unique<kiln_kernel>();
+    h->vm = m->vm;
+    h->kernel = v;
+    h->name = name;
+    *out = h.release();
+  });
+}
+
+void kiln_kernel_destroy(kiln_kernel* k) { delete k; }
+
+kiln_status kiln_kernel_num_params(const kiln_kernel* k, size_t* out) {
+  return guard(k ? k->vm : nullptr, [&] {
+    need(k, "kernel");
+    need(out, "out");
+    *out = k->kernel.as<KernelObj>()->function().def->args.args.size();
+  });
+}
+
+kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t nargs, kiln_value* rets, size_t max_rets,
+                             size_t* nrets) {
+  return guard(k ? k->vm : nullptr, [&] {
+    need(k, "kernel");
+    if (nargs && !args) invalid("args is NULL but nargs is " + std::to_string(nargs));
+    if (max_rets && !rets) invalid("rets is NULL but max_rets is " + std::to_string(max_rets));
+    Evaluator& ev = *k->vm->host->ev;
+    auto* ko = k->kernel.as<KernelObj>();
+    const FunctionObj& fn = ko->function();
+    const auto& params = fn.def->args.args;
+    if (nargs != params.size())
+      throw Error("TypeError", "kernel '" + fn.qualname + "' takes " + std::to_string(params.size()) + " argument" +
+                                   (params.size() == 1 ? "" : "s") + ", got " + std::to_string(nargs), fn.def->loc);
+    if (!ko->annotations_done) {
+      ko->annotations.clear();
+      for (auto* p : params) ko->annotations.push_back(p->annotation ? ev.eval(p->annotation, *fn.closure) : Value());
+      ko->annotations_done = true;
+    }
+    // C has no implicit conversions to guess at: a scalar's dtype is its parameter's.
+    CallArgs ca;
+    ca.pos.resize(nargs);
+    for (size_t i = 0; i < nargs; i++) {
+      const Value& ann = ko->annotations[i];
+      const std::string& pname = params[i]->name;
+      SourceLoc ploc = params[i]->loc;
+      std::string what = "argument " + std::to_string(i + 1) + " ('" + pname + "') of kernel '" + fn.qualname + "'";
+      if (is_template_ann(ann) || ann.is_none())
+        throw Error("TypeError", what + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
+      if (is_ndarray_type(ann)) {
+        if (args[i].dtype != KILN_NDARRAY)
+          throw Error("TypeError", what + " is an ndarray, got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
+        ca.pos[i] = wrap_ndarray(args[i].v.nd, i, pname);
+        continue;
+      }
+      if (is_compound_type(ann))
+        throw Error("TypeError", what + " is a vector, matrix or struct; the C API passes scalars and ndarrays only", ploc);
+      Prim want = dtype_prim(ev, ann, ploc);
+      Prim got = prim_of(args[i].dtype);
+      if (got != want)
+        throw Error("TypeError", what + " is " + std::string(prim_name(want)) + ", got " + kiln_dtype_name(args[i].dtype), ploc);
+      ConstVal c = from_value(args[i], "argument");
+      ca.pos[i] = prim_is_float(want) ? Value::floating(c.as_double())
+                  : prim_is_signed(want) ? Value::integer(c.as_int64())
+                                         : Value::integer((int64_t)c.as_uint64());
+    }
+    ev.call(k->kernel, ca);
+    const auto& r = ko->last_rets;
+    size_t n = r.size() < max_rets ? r.size() : max_rets;
+    for (size_t i = 0; i < n; i++) rets[i] = to_value(r[i]);
+    if (nrets) *nrets = r.size();
+    if (r.size() > max_rets)
+      throw Error("ValueError", "kernel '" + fn.qualname + "' returned " + std::to_string(r.size()) + " values but rets holds " +
+                                    std::to_string(max_rets) + " (the kernel ran; the first " + std::to_string(max_rets) + " were written)");
+  });
+}
+
+}  // extern "C"
