@@ -23,22 +23,22 @@ std::string dims_str(const int64_t* d, int n) {
 
 // A host array as a numpy array over the caller's memory (no copy).
 Value wrap_ndarray(const kiln_ndarray* nd, size_t k, const std::string& pname) {
-  std::string what = "argument " + std::to_string(k + 1) + " ('" + pname + "')";
-  if (!nd) invalid(what + ": the kiln_ndarray pointer is NULL");
-  if (!nd->data) invalid(what + ": ndarray data is NULL");
-  if (nd->ndim < 1 || nd->ndim > 8) throw Error("ValueError", what + ": ndarray ndim must be 1..8, got " + std::to_string(nd->ndim));
-  if (!nd->shape) invalid(what + ": ndarray shape is NULL");
+  auto what = [&] { return "argument " + std::to_string(k + 1) + " ('" + pname + "')"; };
+  if (!nd) invalid(what() + ": the kiln_ndarray pointer is NULL");
+  if (!nd->data) invalid(what() + ": ndarray data is NULL");
+  if (nd->ndim < 1 || nd->ndim > 8) throw Error("ValueError", what() + ": ndarray ndim must be 1..8, got " + std::to_string(nd->ndim));
+  if (!nd->shape) invalid(what() + ": ndarray shape is NULL");
   Prim p = prim_of(nd->dtype);
   if (p == Prim::none || p == Prim::bf16)
-    throw Error("TypeError", what + ": ndarray dtype " + kiln_dtype_name(nd->dtype) + " cannot be passed to kernels");
+    throw Error("TypeError", what() + ": ndarray dtype " + kiln_dtype_name(nd->dtype) + " cannot be passed to kernels");
   for (int d = 0; d < nd->ndim; d++)
-    if (nd->shape[d] <= 0) throw Error("ValueError", what + ": ndarray dimensions must be positive, got shape " + dims_str(nd->shape, nd->ndim));
+    if (nd->shape[d] <= 0) throw Error("ValueError", what() + ": ndarray dimensions must be positive, got shape " + dims_str(nd->shape, nd->ndim));
   auto a = std::make_shared<NpArrayObj>();
   a->dtype = p;
   a->shape.assign(nd->shape, nd->shape + nd->ndim);
   a->strides = c_strides(a->shape, p);
   if (nd->strides && std::memcmp(nd->strides, a->strides.data(), sizeof(int64_t) * (size_t)nd->ndim) != 0)
-    throw Error("ValueError", what + ": the ndarray must be C-contiguous: shape " + dims_str(nd->shape, nd->ndim) +
+    throw Error("ValueError", what() + ": the ndarray must be C-contiguous: shape " + dims_str(nd->shape, nd->ndim) +
                                   " has strides " + np_shape_str(a->strides) + " in C order, got " + dims_str(nd->strides, nd->ndim));
   a->buf = std::make_shared<NpBuffer>(static_cast<uint8_t*>(nd->data), a->size() * a->itemsize());
   return Value::of(a);
@@ -99,21 +99,22 @@ kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t narg
       const Value& ann = ko->annotations[i];
       const std::string& pname = params[i]->name;
       SourceLoc ploc = params[i]->loc;
-      std::string what = "argument " + std::to_string(i + 1) + " ('" + pname + "') of kernel '" + fn.qualname + "'";
+      // built only for a message: calls are hot
+      auto what = [&] { return "argument " + std::to_string(i + 1) + " ('" + pname + "') of kernel '" + fn.qualname + "'"; };
       if (is_template_ann(ann) || ann.is_none())
-        throw Error("TypeError", what + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
+        throw Error("TypeError", what() + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
       if (is_ndarray_type(ann)) {
         if (args[i].dtype != KILN_NDARRAY)
-          throw Error("TypeError", what + " is an ndarray, got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
+          throw Error("TypeError", what() + " is an ndarray, got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
         ca.pos[i] = wrap_ndarray(args[i].v.nd, i, pname);
         continue;
       }
       if (is_compound_type(ann))
-        throw Error("TypeError", what + " is a vector, matrix or struct; the C API passes scalars and ndarrays only", ploc);
+        throw Error("TypeError", what() + " is a vector, matrix or struct; the C API passes scalars and ndarrays only", ploc);
       Prim want = dtype_prim(ev, ann, ploc);
       Prim got = prim_of(args[i].dtype);
       if (got != want)
-        throw Error("TypeError", what + " is " + std::string(prim_name(want)) + ", got " + kiln_dtype_name(args[i].dtype), ploc);
+        throw Error("TypeError", what() + " is " + std::string(prim_name(want)) + ", got " + kiln_dtype_name(args[i].dtype), ploc);
       ConstVal c = from_value(args[i], "argument");
       ca.pos[i] = prim_is_float(want) ? Value::floating(c.as_double())
                   : prim_is_signed(want) ? Value::integer(c.as_int64())
