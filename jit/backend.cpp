@@ -4,6 +4,7 @@
 // scratch within one instruction. Calls go to eval.cpp's functions, so
 // anything not inlined here still computes the interpreter's result.
 #include "jit/backend.h"
+#include "jit/rtcall.h"
 #include "jit/regalloc.h"
 
 #include <asmjit/x86.h>
@@ -515,6 +516,13 @@ struct Gen {
         case IrOp::load: load(in, i); break;
         case IrOp::store: store(in); break;
         case IrOp::atomic: atomic(in, i); break;
+        case IrOp::rtcall:
+          ld(x86::rdi, in.a);
+          ld(x86::rsi, in.b);
+          a.mov(x86::rdx, Imm(in.k));
+          call((const void*)&rt_call);
+          st(i);
+          break;
         case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: guard(in); break;
         case IrOp::loop: top = a.newLabel(); a.bind(top); break;
         case IrOp::phi: phis.push_back({in.a, in.b}); break;

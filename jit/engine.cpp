@@ -10,6 +10,7 @@
 
 #include "jit/backend.h"
 #include "jit/jit.h"
+#include "jit/rtcall.h"
 #include "jit/params.h"
 #include "jit/recorder.h"
 #include "vm/interp/interp.h"
@@ -59,8 +60,8 @@ class FunctionJit : public interp::LoopHook {
     LoopSlot* s = pc < slots_.size() ? slots_[pc].get() : nullptr;
     if (!s) return pc;
     TraceEnv env{ctx.args.data(), ctx.tree_bases.data(), ctx.tree_bases.size(), ctx.temps.data(),
-                 ctx.program ? &ctx.program->interrupt_requested : &kNoInterrupt};
-    if (TraceFn f = s->fn.load(std::memory_order_acquire)) return f(R, &env);
+                 ctx.program ? &ctx.program->interrupt_requested : &kNoInterrupt, ctx.program};
+    if (TraceFn f = s->fn.load(std::memory_order_acquire)) return run(f, R, env);
     if (s->blacklisted.load(std::memory_order_relaxed)) {
       R[s->counter] = (uint64_t)(INT64_MIN / 2);
       return pc;
@@ -73,7 +74,7 @@ class FunctionJit : public interp::LoopHook {
       R[s->counter] = (uint64_t)(p_.hotloop - p_.backoff);
       return pc;
     }
-    if (TraceFn f = s->fn.load(std::memory_order_acquire)) return f(R, &env);
+    if (TraceFn f = s->fn.load(std::memory_order_acquire)) return run(f, R, env);
     auto t0 = std::chrono::steady_clock::now();
     if (!live_) live_ = std::make_unique<Liveness>(fn);
     Recording rec = record(fn, pc, R, env, p_, live_.get());
@@ -105,10 +106,17 @@ class FunctionJit : public interp::LoopHook {
     if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
     s->fn.store(c.fn, std::memory_order_release);
     hotloop.store(1, std::memory_order_relaxed);
-    return c.fn(R, &env);
+    return run(c.fn, R, env);
   }
 
  private:
+  // A trace run; an error a runtime call raised inside it surfaces here.
+  static uint32_t run(TraceFn f, uint64_t* R, TraceEnv& env) {
+    uint32_t pc = f(R, &env);
+    rethrow_pending();
+    return pc;
+  }
+
   void note(const std::string& s) {
     if (keep.load()) report(s);
     if (p_.verbose) std::fprintf(stderr, "jit: %s", s.c_str());

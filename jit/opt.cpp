@@ -148,7 +148,7 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
         subst[i] = end == kNoRef ? i : end;
         break;
       }
-      case IrOp::store: case IrOp::atomic: subst[i] = e.effect(in.op, S(in.a), S(in.b), in.k); break;
+      case IrOp::store: case IrOp::atomic: case IrOp::rtcall: subst[i] = e.effect(in.op, S(in.a), S(in.b), in.k); break;
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: {
         const Snapshot& s1 = t.snaps[in.snap];
         Snapshot s2;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "jit/opt.h"
+#include "jit/rtcall.h"
 #include "vm/runtime/rng.h"
 
 namespace kiln::jit {
@@ -292,6 +293,32 @@ bool Rec::run(uint32_t head) {
       case Op::rand:
         if (!random(pc, I)) return false;
         break;
+      case Op::sptr: {  // a sparse element's address: a runtime call (activation, pools)
+        const bc::SparseDesc& d = fn.sparse[I.c];
+        if (!env.program || d.nidx > 2) return abort(pc, "sparse access with more than 2 indices");
+        RtCall c;
+        c.fn = &sparse_lookup;
+        c.program = env.program;
+        c.place = d.place;
+        c.nidx = d.nidx;
+        c.activate = d.activate;
+        const RtCall* kept = keep_rtcall(c);
+        uint64_t b = d.nidx > 1 ? R[I.b + 1] : 0;
+        uint64_t v = rt_call(R[I.b], b, (uint64_t)kept);
+        rethrow_pending();  // while recording, an error is the interpreter's to report
+        Ref r = e.effect(IrOp::rtcall, get(I.b), d.nidx > 1 ? get(I.b + 1) : e.kval(0), (int64_t)(uintptr_t)kept);
+        set(I.a, r, v);
+        break;
+      }
+      case Op::sfidx: {  // struct-for cell index: table[b * stride + k], the table in r3
+        uint64_t stride = I.c >> 8, k = I.c & 0xff;
+        const int64_t* table = reinterpret_cast<const int64_t*>(R[3]);
+        uint64_t v = (uint64_t)table[(int64_t)R[I.b] * (int64_t)stride + (int64_t)k];
+        Ref off = e.emit(IrOp::add, CT::i64, e.emit(IrOp::mul, CT::i64, get(I.b), e.kval(stride)), e.kval(k));
+        Ref addr = e.emit(IrOp::add, CT::i64, get(3), e.emit(IrOp::mul, CT::i64, off, e.kval(8)));
+        set(I.a, e.emit(IrOp::load, CT::i64, addr, kNoRef, kNoRef, (int64_t)Prim::i64), v);
+        break;
+      }
       case Op::fori_i32: case Op::fori_i64: return abort(pc, "inner loop");
       case Op::loop: return abort(pc, "inner loop");
       default: return abort(pc, std::string("unsupported op ") + bc::op_name(op));

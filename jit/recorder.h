@@ -11,6 +11,10 @@
 #include "jit/trace.h"
 #include "vm/bytecode/function.h"
 
+namespace kiln {
+struct Program;
+}
+
 namespace kiln::jit {
 
 // What a trace reads besides the frame: the launch's arguments, tree base
@@ -23,6 +27,7 @@ struct TraceEnv {
   uint64_t num_trees = 0;
   uint64_t* temps = nullptr;
   const std::atomic<bool>* stop = &kNoInterrupt;  // Ctrl-C: polled at each back edge
+  Program* program = nullptr;                       // runtime calls (sparse lookups)
 };
 
 struct Recording {

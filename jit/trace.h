@@ -39,6 +39,7 @@ namespace kiln::jit {
   _(load, 1, P)       /* *a as storage Prim k (CSE only within one epoch) */ \
   _(store, 2, M)      /* *a = b as storage Prim k */                       \
   _(atomic, 2, M)     /* old *a; *a = old op b: k = Prim | AOp << 8 */     \
+  _(rtcall, 2, M)     /* rt_call(a, b, k): k = an RtCall* (rtcall.h) */      \
   _(guard_nz, 1, G)   /* exit unless a != 0 */                             \
   _(guard_z, 1, G)    /* exit unless a == 0 */                             \
   _(guard_ult, 2, G)  /* exit unless (u64)a < (u64)b */                    \

@@ -1,0 +1,33 @@
+// Calls from compiled traces into the runtime (sparse SNode lookups). The
+// trace IR's `rtcall` op passes two operand values and a pointer to an
+// RtCall, which names the function and what it needs. A C++ exception must
+// not unwind through machine code without unwind tables, so rt_call catches
+// it, parks it in a thread-local and returns a harmless scratch address; the
+// engine rethrows it when the trace returns (rethrow_pending()).
+#pragma once
+#include <cstdint>
+
+namespace kiln {
+struct Program;
+}
+
+namespace kiln::jit {
+
+struct RtCall {
+  uint64_t (*fn)(uint64_t a, uint64_t b, const RtCall& c) = nullptr;
+  Program* program = nullptr;
+  int32_t place = -1;   // sparse lookups: the place SNode
+  uint8_t nidx = 0;
+  bool activate = false;
+};
+
+// The trampoline compiled code calls: rdi = a, rsi = b, rdx = the RtCall.
+uint64_t rt_call(uint64_t a, uint64_t b, uint64_t call);
+// An RtCall that lives as long as the process (traces are never freed).
+const RtCall* keep_rtcall(const RtCall& c);
+// Rethrows an exception a runtime call raised inside the last trace run.
+void rethrow_pending();
+// The element address of sparse[place] at indices (a, b): Program::sparse_element.
+uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c);
+
+}  // namespace kiln::jit
