@@ -57,9 +57,11 @@ std::string AxisObj::repr(Evaluator&) const {
 // ---- fields ----------------------------------------------------------------------
 
 FieldInfo& FieldObj::checked(SourceLoc loc) const {
+  // After a reset `info` points into the freed Program: only the kept name may be read.
   if (generation != ti->generation)
-    raise("RuntimeError", "field '" + (info && !info->name.empty() ? info->name : std::string("field")) +
+    raise("RuntimeError", "field '" + (name.empty() ? std::string("field") : name) +
                               "' belongs to a program that ti.init() has reset", loc);
+  if (name.empty() && info) name = info->name;
   return *info;
 }
 

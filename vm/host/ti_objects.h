@@ -55,8 +55,9 @@ struct AxisObj : HostObj {
 // A field. `generation` is the ti.init it belongs to: a field outlives the
 // Program that ti.init replaced, and then every access is an error.
 struct FieldObj : HostObj {
-  FieldInfo* info = nullptr;
+  FieldInfo* info = nullptr;  // owned by the Program: dangling once ti.init() replaced it
   int generation = 0;
+  mutable std::string name;   // info->name, kept for the message after a reset
   TiState* ti = nullptr;
   std::string type_name() const override { return "ScalarField"; }
   std::string repr(Evaluator&) const override { return "<ti.field>"; }
