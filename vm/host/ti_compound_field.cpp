@@ -18,24 +18,6 @@ namespace {
 
 std::string shape_str(const std::vector<int64_t>& s) { return format_shape(s); }
 
-std::vector<int64_t> element_index(Evaluator& ev, const FieldInfo& f, const Value& key, SourceLoc loc) {
-  std::vector<Value> parts;
-  if (key.is_none()) {
-  } else if (key.kind == Kind::Tuple || key.kind == Kind::List) {
-    parts = ev.to_vector(key, loc);
-  } else {
-    parts.push_back(key);
-  }
-  if (parts.size() != f.shape.size()) raise("AssertionError", "Slicing is not supported on ti.field", loc);
-  std::vector<int64_t> idx;
-  for (auto& p : parts) {
-    if (!p.is_int_like())
-      raise("TypeError", "Detected illegal element of type: <class '" + ev.type_name(p) +
-                             "'>. Please be aware that slicing a ti.field is not supported so far.", loc);
-    idx.push_back(p.as_int());
-  }
-  return idx;
-}
 
 Program& program_of(TiState* ti) { return *ti->program; }
 
@@ -263,12 +245,12 @@ void assign_matrix(Evaluator& ev, MatrixObj& dst, const Value& v, const std::str
 }
 
 bool MatrixFieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
-  out = matrix_element(ev, shared_from_this(), element_index(ev, checked(loc), key, loc), loc);
+  out = matrix_element(ev, shared_from_this(), field_index(ev, checked(loc), key, loc), loc);
   return true;
 }
 
 bool MatrixFieldObj::set_item(Evaluator& ev, const Value& key, const Value& v, SourceLoc loc) {
-  Value e = matrix_element(ev, shared_from_this(), element_index(ev, checked(loc), key, loc), loc);
+  Value e = matrix_element(ev, shared_from_this(), field_index(ev, checked(loc), key, loc), loc);
   assign_matrix(ev, *host_as<MatrixObj>(e), v, "an element of " + what_field(*comps[0], ndim == 1 ? "vector" : "matrix"), loc);
   return true;
 }
@@ -402,7 +384,7 @@ void struct_field_set_member(Evaluator& ev, const StructObj& s, int k, const Val
 
 bool StructFieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
   const FieldInfo& f0 = first_component(*this, loc);
-  auto idx = element_index(ev, f0, key, loc);
+  auto idx = field_index(ev, f0, key, loc);
   program_of(ev.ti.get()).element_read_address(f0, idx.data(), (int)idx.size(), loc);
   out = struct_element(shared_from_this(), std::move(idx));
   return true;

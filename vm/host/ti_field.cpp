@@ -65,8 +65,8 @@ FieldInfo& FieldObj::checked(SourceLoc loc) const {
   return *info;
 }
 
-// A field index: None (0-D), an int, or a tuple/list of ints.
-static std::vector<int64_t> field_index(Evaluator& ev, const FieldInfo& f, const Value& key, SourceLoc loc) {
+// A field index: None (0-D), an int, or a tuple/list of ints (ti_objects.h).
+std::vector<int64_t> field_index(Evaluator& ev, const FieldInfo& f, const Value& key, SourceLoc loc) {
   std::vector<Value> parts;
   if (key.is_none()) {
   } else if (key.kind == Kind::Tuple || key.kind == Kind::List) {

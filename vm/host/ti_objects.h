@@ -54,6 +54,10 @@ struct AxisObj : HostObj {
 
 // A field. `generation` is the ti.init it belongs to: a field outlives the
 // Program that ti.init replaced, and then every access is an error.
+// A host index into field `f` (None for 0-D, an int, a tuple/list of ints), checked
+// for rank and int-ness with Taichi's messages (ti_field.cpp).
+std::vector<int64_t> field_index(Evaluator& ev, const FieldInfo& f, const Value& key, SourceLoc loc);
+
 struct FieldObj : HostObj {
   FieldInfo* info = nullptr;  // owned by the Program: dangling once ti.init() replaced it
   int generation = 0;
