@@ -1,6 +1,6 @@
 // Kiln's C++ API: a thin RAII layer over the C API (kiln.h), header only.
 //
-//   kiln::VM vm;                                  // kiln::Config for engine/threads/debug
+//   kiln::VM vm;                                  // kiln::VMConfig for engine/threads/debug
 //   kiln::Module m = vm.load(source, "sim.py");
 //   std::vector<float> pos(2 * n);
 //   m.kernel("step")(0.01f, std::span<float>(pos));   // a span is a 1-D ndarray, no copy
@@ -171,13 +171,15 @@ class Module {
   kiln_module* m_ = nullptr;
 };
 
-struct Config : kiln_config {
-  Config() { kiln_config_init(this); }
+// (Not `Config`: the VM's own kiln::Config lives in the same namespace, and two
+// classes of one name in one program break the one-definition rule.)
+struct VMConfig : kiln_config {
+  VMConfig() { kiln_config_init(this); }
 };
 
 class VM {
  public:
-  explicit VM(const Config& cfg = Config()) { check(kiln_vm_create(&cfg, &vm_)); }
+  explicit VM(const VMConfig& cfg = VMConfig()) { check(kiln_vm_create(&cfg, &vm_)); }
   VM(VM&& o) noexcept : vm_(std::exchange(o.vm_, nullptr)) {}
   VM& operator=(VM&& o) noexcept { std::swap(vm_, o.vm_); return *this; }
   ~VM() { kiln_vm_destroy(vm_); }

@@ -27,7 +27,7 @@ def two() -> (ti.i32, ti.f64):
 )";
 
 TEST_CASE("kiln.hpp: load, call with spans and scalars, read returns and fields") {
-  kiln::Config cfg;
+  kiln::VMConfig cfg;
   cfg.engine = "jit";
   kiln::VM vm(cfg);
   kiln::Module m = vm.load(kSrc, "cpp.py");
