@@ -3,7 +3,11 @@
 
 #include <algorithm>
 
+#include "vm/types/type.h"
+
 namespace kiln::jit {
+
+using bc::CT;
 
 namespace {
 bool has_value(const Ins& in) {
@@ -11,19 +15,40 @@ bool has_value(const Ins& in) {
     case IrOp::kval: case IrOp::store: case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult:
     case IrOp::loop: case IrOp::phi:
       return false;
-    default: return true;
+    default: return (kIrOps[(int)in.op].flags & G) == 0;
   }
 }
+int ct_width(CT t) { return t == CT::f32 ? 4 : t == CT::f64 ? 8 : 0; }
 }  // namespace
 
-std::vector<int8_t> allocate_registers(const Trace& t) {
+int float_width(const Ins& in) {
+  switch (in.op) {
+    case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::div: case IrOp::max: case IrOp::min:
+    case IrOp::neg: case IrOp::abs: case IrOp::sqrt:
+      return ct_width(in.t);
+    case IrOp::load: return in.k == (int64_t)Prim::f32 ? 4 : in.k == (int64_t)Prim::f64 ? 8 : 0;
+    case IrOp::conv:
+      switch ((bc::Op)in.k) {
+        case bc::Op::i64_f32: case bc::Op::u64_f32: case bc::Op::f64_f32: return 4;
+        case bc::Op::i64_f64: case bc::Op::u64_f64: case bc::Op::f32_f64: return 8;
+        default: return 0;
+      }
+    default: return 0;
+  }
+}
+
+Allocation allocate_registers(const Trace& t) {
   const Ref n = (Ref)t.ins.size();
-  std::vector<Ref> last(n, -1);
+  Allocation out;
+  out.last.assign(n, -1);
+  out.fw.assign(n, 0);
+  auto& last = out.last;
   auto use = [&](Ref v, Ref at) {
     if (v >= 0) last[v] = std::max(last[v], at);
   };
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
+    out.fw[i] = (uint8_t)float_width(in);
     if (!in.live) continue;
     use(in.a, i);
     use(in.b, i);
@@ -34,23 +59,28 @@ std::vector<int8_t> allocate_registers(const Trace& t) {
   if (t.loop_ref >= 0)
     for (Ref v = 0; v < t.loop_ref; v++)
       if (last[v] > t.loop_ref) last[v] = n;  // read by every iteration
+  if (t.loop_snap >= 0)  // the back edge's exit reads these too
+    for (auto& [r, v] : t.snaps[t.loop_snap].regs) last[v] = std::max(last[v], n);
 
-  std::vector<int8_t> reg(n, -1);
-  Ref busy_until[kNumAllocatable];
-  std::fill(std::begin(busy_until), std::end(busy_until), -1);
+  out.reg.assign(n, -1);
+  Ref busy_gp[kNumAllocatable], busy_x[kNumXmm];
+  std::fill(std::begin(busy_gp), std::end(busy_gp), -1);
+  std::fill(std::begin(busy_x), std::end(busy_x), -1);
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
     if (!in.live || !has_value(in) || last[i] < 0) continue;
+    Ref* busy = out.fw[i] ? busy_x : busy_gp;
+    int nregs = out.fw[i] ? kNumXmm : kNumAllocatable;
     // A register whose value is last read by this instruction is free for
     // its result: the backend reads operands before it writes the result.
-    for (int r = 0; r < kNumAllocatable; r++)
-      if (busy_until[r] <= i) {
-        reg[i] = (int8_t)r;
-        busy_until[r] = last[i] == i ? i + 1 : last[i];
+    for (int r = 0; r < nregs; r++)
+      if (busy[r] <= i) {
+        out.reg[i] = (int8_t)r;
+        busy[r] = last[i] == i ? i + 1 : last[i];
         break;
       }
   }
-  return reg;
+  return out;
 }
 
 }  // namespace kiln::jit

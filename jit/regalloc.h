@@ -1,9 +1,15 @@
-// Register allocation for the backend: linear scan over the trace in order.
-// A value's interval runs from its definition to its last use (operands,
-// snapshot entries, phis); a value defined before `loop` and used inside it
-// lives to the end, since every iteration reads it. No splitting: a value
-// that finds no free register lives in its stack slot, which is always right
-// and only slower. Exits read each snapshot value from wherever it lives.
+// Register allocation for the backend: linear scan over the trace in order,
+// once per register file. A value's interval runs from its definition to its
+// last use (operands, snapshot entries, phis); a value defined before `loop`
+// and used inside it lives to the end, since every iteration reads it. No
+// splitting: a value that finds no free register lives in its stack slot,
+// which is always right and only slower. Exits read each snapshot value from
+// wherever it lives.
+//
+// Float results (f32/f64 arithmetic, float loads, conversions to float) live
+// in xmm registers; everything else in general-purpose ones. The class only
+// decides where a value is kept: every value is still its 64-bit register
+// representation, so a move across classes is a movd/movq.
 #pragma once
 #include <asmjit/x86.h>
 
@@ -20,8 +26,18 @@ inline constexpr asmjit::x86::Gp::Id kAllocatable[] = {
 };
 inline constexpr int kNumAllocatable = 8;
 inline constexpr int kFirstCallerSaved = 4;
+// xmm0 and xmm1 are scratch; all xmm registers are caller-saved.
+inline constexpr int kFirstXmm = 2;
+inline constexpr int kNumXmm = 14;
 
-// Per ref: the index into kAllocatable of its register, or -1.
-std::vector<int8_t> allocate_registers(const Trace& t);
+// 4 for an f32 result, 8 for an f64 one, 0 for the rest.
+int float_width(const Ins& in);
+
+struct Allocation {
+  std::vector<int8_t> reg;    // per ref: the index of its register in its file, or -1 (its slot)
+  std::vector<uint8_t> fw;    // per ref: float_width
+  std::vector<Ref> last;      // per ref: its last use (the trace's length when used by every iteration)
+};
+Allocation allocate_registers(const Trace& t);
 
 }  // namespace kiln::jit

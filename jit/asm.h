@@ -1,0 +1,72 @@
+// The backend's code generator state, shared by its files (backend.h is the
+// interface): asm_values.cpp moves values between their homes (a
+// general-purpose register, an xmm register, a stack slot, a constant),
+// asm_ops.cpp emits the typed operations, backend.cpp the trace's shape
+// (entry, loop, back edge, exits).
+//
+// Fixed registers: rbx = the frame R, r12 = the TraceEnv. Scratch within one
+// instruction: rax, rcx, rdx, rdi, rsi, xmm0, xmm1.
+#pragma once
+#include <asmjit/x86.h>
+
+#include <vector>
+
+#include "jit/regalloc.h"
+#include "jit/trace.h"
+
+namespace kiln::jit {
+
+struct Gen {
+  const Trace& t;
+  asmjit::x86::Assembler& a;
+  Allocation al;
+  int32_t xsave = 0;                  // rsp offset of the area that keeps xmm values across calls
+  std::vector<asmjit::Label> exits;   // per snapshot
+  std::vector<int> uses;              // per ref: live operand and snapshot uses
+  std::vector<bool> fused;            // compares emitted as their guard's flags
+  Ref at = 0;                         // the instruction being emitted
+
+  // Where values live.
+  asmjit::x86::Mem slot(Ref r) const { return asmjit::x86::qword_ptr(asmjit::x86::rsp, 8 * r); }
+  bool is_fp(Ref r) const { return r >= 0 && r < (Ref)al.fw.size() && al.fw[r] != 0; }
+  bool in_gp(Ref r) const { return r >= 0 && r < (Ref)al.reg.size() && al.reg[r] >= 0 && !is_fp(r); }
+  bool in_xmm(Ref r) const { return r >= 0 && r < (Ref)al.reg.size() && al.reg[r] >= 0 && is_fp(r); }
+  asmjit::x86::Gp home(Ref r) const { return asmjit::x86::Gpq(kAllocatable[al.reg[r]]); }
+  asmjit::x86::Xmm xhome(Ref r) const { return asmjit::x86::xmm(kFirstXmm + al.reg[r]); }
+  bool same_home(Ref x, Ref y) const {
+    return x == y || (al.reg[x] >= 0 && al.reg[y] >= 0 && is_fp(x) == is_fp(y) && al.reg[x] == al.reg[y]);
+  }
+
+  // asm_values.cpp
+  void ld(const asmjit::x86::Gp& reg, Ref r);                   // any value -> a 64-bit register
+  void ldx(const asmjit::x86::Xmm& x, Ref r, bc::CT ct);        // any value -> an xmm register
+  void put(Ref i, const asmjit::x86::Gp& src);                 // a register representation -> i's home
+  void stx(Ref i, const asmjit::x86::Xmm& x, bc::CT ct);        // a float in x -> i's home
+  void st(Ref i) { put(i, asmjit::x86::rax); }
+  void move(Ref dst, Ref src);                                  // src's value -> dst's home
+  void spill_to(const asmjit::x86::Mem& m, Ref r);              // r's register representation -> memory
+  void call(const void* fn);                                    // rax = fn(rdi, rsi, rdx)
+  void call_eval(const Ins& in, Ref i);
+  void fix32(bc::CT ct);
+  void cmp_values(Ref av, Ref b);
+  asmjit::x86::Gp address(Ref r);
+
+  // asm_ops.cpp
+  bool int_binop(const Ins& in, Ref i);
+  bool divide(const Ins& in, Ref i);
+  bool float_binop(const Ins& in, Ref i);
+  bool float_unary(const Ins& in, Ref i);
+  void compare(const Ins& in, Ref i);
+  bool conv(const Ins& in, Ref i);
+  void load(const Ins& in, Ref i);
+  void store(const Ins& in);
+  void atomic(const Ins& in, Ref i);
+  bool fusible(Ref i);
+  void guard(const Ins& in);
+  void fused_guard(const Ins& g, const Ins& c);
+};
+
+inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
+inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }
+
+}  // namespace kiln::jit

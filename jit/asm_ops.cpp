@@ -1,0 +1,370 @@
+// The typed operations of the trace IR as x86-64 (asm.h). Anything not
+// inlined here is a call to eval.cpp, which computes the interpreter's own
+// result.
+#include <asmjit/x86.h>
+
+#include <utility>
+
+#include "jit/asm.h"
+#include "jit/trace.h"
+#include "vm/types/type.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+// add/sub/mul/and/or/xor, computed in the result's own register when it
+// has one (unless b lives there), with b as an immediate, register or slot.
+bool Gen::int_binop(const Ins& in, Ref i) {
+  bool logic = in.op == IrOp::band || in.op == IrOp::bor || in.op == IrOp::bxor;
+  if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
+  bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
+  Ref A = in.a, B = in.b;
+  bool commutes = in.op != IrOp::sub;
+  if (commutes && in_gp(i) && in_gp(B) && same_home(B, i) && !t.is_const(A)) std::swap(A, B);
+  x86::Gp D = in_gp(i) && !(in_gp(B) && same_home(B, i)) ? home(i) : x86::Gp(x86::rax);
+  x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
+  ld(D, A);
+  auto op = [&](const auto& B) {
+    switch (in.op) {
+      case IrOp::add: a.add(Dw, B); break;
+      case IrOp::sub: a.sub(Dw, B); break;
+      case IrOp::mul: a.imul(Dw, B); break;
+      case IrOp::band: a.and_(Dw, B); break;
+      case IrOp::bor: a.or_(Dw, B); break;
+      default: a.xor_(Dw, B); break;
+    }
+  };
+  int64_t k = t.is_const(B) ? t.ins[B].k : 0;
+  if (t.is_const(B) && k == (int32_t)k) {
+    if (in.op == IrOp::mul) a.imul(Dw, Dw, Imm(k));
+    else op(Imm(k));
+  } else if (in_gp(B)) {
+    op(w32 ? x86::Gp(home(B).r32()) : home(B));
+  } else if (!t.is_const(B) && !in_xmm(B)) {
+    op(w32 ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
+  } else {
+    ld(x86::rcx, B);
+    op(w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx));
+  }
+  if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+  if (D.id() == x86::Gp::kIdAx) st(i);
+  return true;
+}
+
+// Integer division family inline (the guard before it ruled out b == 0):
+// idiv/div, then Python's floor corrections, and x / -1 and x % -1
+// without idiv's overflow trap (interp_ops.h's rules).
+bool Gen::divide(const Ins& in, Ref i) {
+  bool w32 = in.t == CT::i32 || in.t == CT::u32, sg = is_signed(in.t);
+  x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx),
+          D = w32 ? x86::Gp(x86::edx) : x86::Gp(x86::rdx);
+  bool is_div = in.op == IrOp::div || in.op == IrOp::floordiv;
+  ld(x86::rax, in.a);
+  ld(x86::rcx, in.b);
+  Label done = a.newLabel(), normal = a.newLabel();
+  bool maybe_m1 = sg && !(t.is_const(in.b) && t.ins[in.b].k != -1);
+  if (maybe_m1) {
+    a.cmp(C, -1);
+    a.jne(normal);
+    if (is_div) a.neg(A);
+    else a.xor_(x86::eax, x86::eax);
+    a.jmp(done);
+    a.bind(normal);
+  }
+  if (sg) {
+    w32 ? a.cdq() : a.cqo();
+    a.idiv(D, A, C);
+  } else {
+    a.xor_(x86::edx, x86::edx);
+    a.div(D, A, C);
+  }
+  if (!is_div) a.mov(A, D);
+  if (sg && (in.op == IrOp::mod || in.op == IrOp::floordiv)) {
+    // The remainder is nonzero and its sign differs from b's: floor it.
+    a.test(D, D);
+    a.jz(done);
+    a.xor_(D, C);
+    a.jns(done);
+    if (in.op == IrOp::mod) a.add(A, C);
+    else a.sub(A, 1);
+  }
+  a.bind(done);
+  fix32(in.t);
+  st(i);
+  return true;
+}
+
+// + - * / on floats, computed in the result's xmm register when it has one.
+bool Gen::float_binop(const Ins& in, Ref i) {
+  if (in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul && in.op != IrOp::div) return false;
+  bool s = in.t == CT::f32;
+  Ref A = in.a, B = in.b;
+  bool commutes = in.op == IrOp::add || in.op == IrOp::mul;
+  if (commutes && in_xmm(i) && in_xmm(B) && same_home(B, i)) std::swap(A, B);
+  x86::Xmm D = in_xmm(i) && !(in_xmm(B) && same_home(B, i) && A != B) ? xhome(i) : x86::xmm0;
+  ldx(D, A, in.t);
+  auto op = [&](const auto& src) {
+    switch (in.op) {
+      case IrOp::add: s ? a.addss(D, src) : a.addsd(D, src); break;
+      case IrOp::sub: s ? a.subss(D, src) : a.subsd(D, src); break;
+      case IrOp::mul: s ? a.mulss(D, src) : a.mulsd(D, src); break;
+      default: s ? a.divss(D, src) : a.divsd(D, src); break;
+    }
+  };
+  if (in_xmm(B)) op(xhome(B));
+  else if (!t.is_const(B) && !in_gp(B)) op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
+  else {
+    ldx(x86::xmm1, B, in.t);
+    op(x86::xmm1);
+  }
+  stx(i, D, in.t);
+  return true;
+}
+
+// neg and abs flip or clear the sign bit of the representation; sqrt.
+bool Gen::float_unary(const Ins& in, Ref i) {
+  bool s = in.t == CT::f32;
+  if (in.op == IrOp::sqrt) {
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+    if (in_xmm(in.a)) s ? a.sqrtss(D, xhome(in.a)) : a.sqrtsd(D, xhome(in.a));
+    else {
+      ldx(x86::xmm1, in.a, in.t);
+      s ? a.sqrtss(D, x86::xmm1) : a.sqrtsd(D, x86::xmm1);
+    }
+    stx(i, D, in.t);
+    return true;
+  }
+  if (in.op != IrOp::neg && in.op != IrOp::abs) return false;
+  ld(x86::rax, in.a);
+  if (in.op == IrOp::neg) s ? a.xor_(x86::eax, Imm(0x80000000u)) : a.btc(x86::rax, Imm(63));
+  else s ? a.and_(x86::eax, Imm(0x7fffffff)) : a.btr(x86::rax, Imm(63));
+  st(i);
+  return true;
+}
+
+void Gen::compare(const Ins& in, Ref i) {
+  if (is_float(in.t)) {
+    bool s = in.t == CT::f32;
+    ldx(x86::xmm0, in.a, in.t);
+    ldx(x86::xmm1, in.b, in.t);
+    // Unordered (NaN) compares are false except !=.
+    auto ucom = [&](const x86::Xmm& p, const x86::Xmm& q) { s ? a.ucomiss(p, q) : a.ucomisd(p, q); };
+    switch (in.op) {
+      case IrOp::lt: ucom(x86::xmm1, x86::xmm0); a.seta(x86::al); break;
+      case IrOp::le: ucom(x86::xmm1, x86::xmm0); a.setae(x86::al); break;
+      case IrOp::eq: ucom(x86::xmm0, x86::xmm1); a.sete(x86::al); a.setnp(x86::cl); a.and_(x86::al, x86::cl); break;
+      default: ucom(x86::xmm0, x86::xmm1); a.setne(x86::al); a.setp(x86::cl); a.or_(x86::al, x86::cl); break;
+    }
+  } else {
+    ld(x86::rcx, in.a);
+    ld(x86::rdx, in.b);
+    a.cmp(x86::rcx, x86::rdx);  // registers hold both widths comparably (opcodes.h)
+    bool sg = is_signed(in.t);
+    switch (in.op) {
+      case IrOp::lt: sg ? a.setl(x86::al) : a.setb(x86::al); break;
+      case IrOp::le: sg ? a.setle(x86::al) : a.setbe(x86::al); break;
+      case IrOp::eq: a.sete(x86::al); break;
+      default: a.setne(x86::al); break;
+    }
+  }
+  a.movzx(x86::eax, x86::al);
+  st(i);
+}
+
+bool Gen::conv(const Ins& in, Ref i) {
+  x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+  switch ((bc::Op)in.k) {
+    case bc::Op::i64_f32: case bc::Op::i64_f64: {
+      bool s = (bc::Op)in.k == bc::Op::i64_f32;
+      ld(x86::rax, in.a);
+      a.xorps(D, D);  // no false dependency on D's old value
+      s ? a.cvtsi2ss(D, x86::rax) : a.cvtsi2sd(D, x86::rax);
+      stx(i, D, s ? CT::f32 : CT::f64);
+      return true;
+    }
+    case bc::Op::f32_f64:
+      ldx(x86::xmm1, in.a, CT::f32);
+      a.cvtss2sd(D, x86::xmm1);
+      stx(i, D, CT::f64);
+      return true;
+    case bc::Op::f64_f32:
+      ldx(x86::xmm1, in.a, CT::f64);
+      a.cvtsd2ss(D, x86::xmm1);
+      stx(i, D, CT::f32);
+      return true;
+    default: break;
+  }
+  ld(x86::rax, in.a);
+  switch ((bc::Op)in.k) {
+    case bc::Op::sext8: a.movsx(x86::rax, x86::al); break;
+    case bc::Op::sext16: a.movsx(x86::rax, x86::ax); break;
+    case bc::Op::sext32: a.movsxd(x86::rax, x86::eax); break;
+    case bc::Op::zext8: a.movzx(x86::eax, x86::al); break;
+    case bc::Op::zext16: a.movzx(x86::eax, x86::ax); break;
+    case bc::Op::zext32: a.mov(x86::eax, x86::eax); break;
+    default: return false;
+  }
+  st(i);
+  return true;
+}
+
+void Gen::load(const Ins& in, Ref i) {
+  x86::Gp P = address(in.a);
+  if (in.k == (int64_t)Prim::f32 || in.k == (int64_t)Prim::f64) {
+    bool s = in.k == (int64_t)Prim::f32;
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+    s ? a.movss(D, x86::dword_ptr(P)) : a.movsd(D, x86::qword_ptr(P));  // zeroes the rest of D
+    stx(i, D, s ? CT::f32 : CT::f64);
+    return;
+  }
+  x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+  switch ((Prim)in.k) {
+    case Prim::i8: a.movsx(D, x86::byte_ptr(P)); break;
+    case Prim::i16: a.movsx(D, x86::word_ptr(P)); break;
+    case Prim::i32: a.movsxd(D, x86::dword_ptr(P)); break;
+    case Prim::u8: a.movzx(D.r32(), x86::byte_ptr(P)); break;
+    case Prim::u16: a.movzx(D.r32(), x86::word_ptr(P)); break;
+    case Prim::u32: a.mov(D.r32(), x86::dword_ptr(P)); break;  // zero-extends
+    case Prim::i64: case Prim::u64: a.mov(D, x86::qword_ptr(P)); break;
+    default:
+      a.mov(x86::rdi, P);
+      a.mov(x86::esi, Imm(in.k));
+      call((const void*)&load_prim);
+      D = x86::rax;
+  }
+  if (D.id() == x86::Gp::kIdAx) st(i);
+}
+
+void Gen::store(const Ins& in) {
+  x86::Gp P = address(in.a);
+  Prim p = (Prim)in.k;
+  if (in_xmm(in.b) && (p == Prim::f32 || p == Prim::f64)) {
+    p == Prim::f32 ? a.movss(x86::dword_ptr(P), xhome(in.b)) : a.movsd(x86::qword_ptr(P), xhome(in.b));
+    return;
+  }
+  x86::Gp V = in_gp(in.b) ? home(in.b) : x86::Gp(x86::rcx);
+  if (!in_gp(in.b)) ld(x86::rcx, in.b);
+  switch (p) {
+    case Prim::i8: case Prim::u8: a.mov(x86::byte_ptr(P), V.r8()); break;
+    case Prim::i16: case Prim::u16: a.mov(x86::word_ptr(P), V.r16()); break;
+    case Prim::i32: case Prim::u32: case Prim::f32: a.mov(x86::dword_ptr(P), V.r32()); break;
+    case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::qword_ptr(P), V); break;
+    default:
+      a.mov(x86::rdi, P);
+      a.mov(x86::rsi, V);
+      a.mov(x86::edx, Imm(in.k));
+      call((const void*)&store_prim);
+  }
+}
+
+void Gen::atomic(const Ins& in, Ref i) {
+  Prim p = (Prim)(in.k & 0xff);
+  int aop = (int)(in.k >> 8);  // sem::AOp: add, sub, ...
+  bool w32 = p == Prim::i32 || p == Prim::u32, w64 = p == Prim::i64 || p == Prim::u64;
+  if ((aop == 0 || aop == 1) && (w32 || w64)) {
+    // Integer add/sub: one locked xadd returns the old value.
+    ld(x86::rax, in.a);
+    ld(x86::rcx, in.b);
+    if (aop == 1) a.neg(x86::rcx);
+    if (w32) {
+      a.lock().xadd(x86::dword_ptr(x86::rax), x86::ecx);
+      if (p == Prim::i32) a.movsxd(x86::rcx, x86::ecx);
+      else a.mov(x86::ecx, x86::ecx);
+    } else {
+      a.lock().xadd(x86::qword_ptr(x86::rax), x86::rcx);
+    }
+    put(i, x86::rcx);
+    return;
+  }
+  if ((aop == 0 || aop == 1) && (p == Prim::f32 || p == Prim::f64)) {
+    // Float add/sub: a compare-exchange loop, the update computed in SSE
+    // exactly as interp_ops.h's atomic_rmw computes it.
+    bool s = p == Prim::f32;
+    CT ct = s ? CT::f32 : CT::f64;
+    ldx(x86::xmm1, in.b, ct);
+    ld(x86::rdx, in.a);
+    x86::Gp A = s ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = s ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx);
+    x86::Mem m = s ? x86::dword_ptr(x86::rdx) : x86::qword_ptr(x86::rdx);
+    Label retry = a.newLabel();
+    a.mov(A, m);
+    a.bind(retry);
+    s ? a.movd(x86::xmm0, x86::eax) : a.movq(x86::xmm0, x86::rax);
+    if (aop == 0) s ? a.addss(x86::xmm0, x86::xmm1) : a.addsd(x86::xmm0, x86::xmm1);
+    else s ? a.subss(x86::xmm0, x86::xmm1) : a.subsd(x86::xmm0, x86::xmm1);
+    s ? a.movd(x86::ecx, x86::xmm0) : a.movq(x86::rcx, x86::xmm0);
+    a.lock().cmpxchg(m, C, A);
+    a.jne(retry);
+    put(i, x86::rax);  // the old value (a 32-bit load zero-extended it)
+    return;
+  }
+  ld(x86::rdi, in.a);
+  ld(x86::rsi, in.b);
+  a.mov(x86::rdx, Imm(in.k));
+  call((const void*)&atomic_call);
+  st(i);
+}
+
+// May the compare at i become the flags of the guard right after it?
+// (Its only use, and no float ==/!= which need two flags.)
+bool Gen::fusible(Ref i) {
+  const Ins& c = t.ins[i];
+  if (uses[i] != 1 || (is_float(c.t) && (c.op == IrOp::eq || c.op == IrOp::ne))) return false;
+  for (Ref j = i + 1; j < (Ref)t.ins.size(); j++) {
+    const Ins& g = t.ins[j];
+    if (!g.live || g.op == IrOp::kval) continue;
+    return (g.op == IrOp::guard_nz || g.op == IrOp::guard_z) && g.a == i;
+  }
+  return false;
+}
+
+// A guard on a fused compare: compare, then leave when it does not hold.
+void Gen::fused_guard(const Ins& g, const Ins& c) {
+  Label exit = exits[g.snap];
+  bool want = g.op == IrOp::guard_nz;  // the compare must be true to stay
+  using CC = x86::CondCode;
+  CC stay;
+  if (is_float(c.t)) {
+    bool s = c.t == CT::f32;
+    // ucomis b, a: a < b is "above"; either side straight from its register
+    x86::Xmm B = in_xmm(c.b) ? xhome(c.b) : x86::xmm1;
+    if (!in_xmm(c.b)) ldx(x86::xmm1, c.b, c.t);
+    if (in_xmm(c.a)) s ? a.ucomiss(B, xhome(c.a)) : a.ucomisd(B, xhome(c.a));
+    else if (!t.is_const(c.a) && !in_gp(c.a)) s ? a.ucomiss(B, x86::dword_ptr(x86::rsp, 8 * c.a)) : a.ucomisd(B, slot(c.a));
+    else {
+      ldx(x86::xmm0, c.a, c.t);
+      s ? a.ucomiss(B, x86::xmm0) : a.ucomisd(B, x86::xmm0);
+    }
+    stay = c.op == IrOp::lt ? CC::kA : CC::kAE;  // false when unordered
+  } else {
+    cmp_values(c.a, c.b);
+    bool sg = is_signed(c.t);
+    switch (c.op) {
+      case IrOp::lt: stay = sg ? CC::kL : CC::kB; break;
+      case IrOp::le: stay = sg ? CC::kLE : CC::kBE; break;
+      case IrOp::eq: stay = CC::kE; break;
+      default: stay = CC::kNE; break;
+    }
+  }
+  a.j(want ? x86::negateCond(stay) : stay, exit);
+}
+
+void Gen::guard(const Ins& in) {
+  Label exit = exits[in.snap];
+  if (in.a >= 0 && fused[in.a]) {
+    fused_guard(in, t.ins[in.a]);
+    return;
+  }
+  if (in.op == IrOp::guard_ult) {
+    cmp_values(in.a, in.b);
+    a.jae(exit);
+    return;
+  }
+  ld(x86::rax, in.a);
+  a.test(x86::rax, x86::rax);
+  if (in.op == IrOp::guard_nz) a.jz(exit);
+  else a.jnz(exit);
+}
+
+}  // namespace kiln::jit

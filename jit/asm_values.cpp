@@ -1,0 +1,133 @@
+// Moving values between their homes (asm.h): a general-purpose register, an
+// xmm register, a stack slot, or a constant folded into the code.
+#include <asmjit/x86.h>
+
+#include "jit/asm.h"
+#include "jit/trace.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+void Gen::ld(const x86::Gp& reg, Ref r) {
+  if (t.is_const(r)) {
+    int64_t v = t.ins[r].k;
+    if (v == 0) a.xor_(reg.r32(), reg.r32());
+    else if (v > 0 && v <= 0xffffffffll) a.mov(reg.r32(), Imm(v));
+    else a.mov(reg, Imm(v));
+  } else if (in_gp(r)) {
+    if (home(r).id() != reg.id()) a.mov(reg, home(r));
+  } else if (in_xmm(r)) {  // movd zero-extends, as an f32 register representation needs
+    al.fw[r] == 4 ? a.movd(reg.r32(), xhome(r)) : a.movq(reg, xhome(r));
+  } else {
+    a.mov(reg, slot(r));
+  }
+}
+
+void Gen::ldx(const x86::Xmm& x, Ref r, CT ct) {
+  if (in_xmm(r)) {
+    if (xhome(r).id() != x.id()) a.movaps(x, xhome(r));
+  } else if (in_gp(r)) {
+    ct == CT::f32 ? a.movd(x, home(r).r32()) : a.movq(x, home(r));
+  } else if (t.is_const(r)) {
+    ld(x86::rax, r);
+    ct == CT::f32 ? a.movd(x, x86::eax) : a.movq(x, x86::rax);
+  } else {
+    ct == CT::f32 ? a.movss(x, x86::dword_ptr(x86::rsp, 8 * r)) : a.movsd(x, slot(r));
+  }
+}
+
+void Gen::put(Ref i, const x86::Gp& src) {
+  if (in_gp(i)) {
+    if (home(i).id() != src.id()) a.mov(home(i), src);
+  } else if (in_xmm(i)) {
+    a.movq(xhome(i), src);
+  } else {
+    a.mov(slot(i), src);
+  }
+}
+
+void Gen::stx(Ref i, const x86::Xmm& x, CT ct) {
+  if (in_xmm(i)) {
+    if (xhome(i).id() != x.id()) a.movaps(xhome(i), x);
+  } else if (in_gp(i)) {
+    ct == CT::f32 ? a.movd(home(i).r32(), x) : a.movq(home(i), x);
+  } else if (ct == CT::f64) {
+    a.movsd(slot(i), x);
+  } else {  // the slot's upper half must read as zero
+    a.movd(x86::eax, x);
+    a.mov(slot(i), x86::rax);
+  }
+}
+
+void Gen::spill_to(const x86::Mem& m, Ref r) {
+  if (in_xmm(r) && al.fw[r] == 8) {
+    a.movsd(m, xhome(r));
+    return;
+  }
+  ld(x86::rax, r);
+  a.mov(m, x86::rax);
+}
+
+void Gen::move(Ref dst, Ref src) {
+  if (same_home(dst, src)) return;
+  if (in_xmm(dst)) ldx(xhome(dst), src, CT::f64);  // 64 bits: the representation as is
+  else if (in_gp(dst)) ld(home(dst), src);
+  else spill_to(slot(dst), src);
+}
+
+// The allocatable caller-saved registers are saved around it: xmm values
+// still read after this instruction in their save area, the general ones
+// on the stack (4 pushes keep it 16-byte aligned).
+void Gen::call(const void* fn) {
+  bool keep[kNumXmm] = {};
+  for (Ref v = 0; v < at; v++)
+    if (in_xmm(v) && al.last[v] > at) keep[al.reg[v]] = true;
+  for (int j = 0; j < kNumXmm; j++)
+    if (keep[j]) a.movsd(x86::qword_ptr(x86::rsp, xsave + 8 * j), x86::xmm(kFirstXmm + j));
+  for (int j = kFirstCallerSaved; j < kNumAllocatable; j++) a.push(x86::Gpq(kAllocatable[j]));
+  a.mov(x86::rax, Imm((uint64_t)(uintptr_t)fn));
+  a.call(x86::rax);
+  for (int j = kNumAllocatable - 1; j >= kFirstCallerSaved; j--) a.pop(x86::Gpq(kAllocatable[j]));
+  for (int j = 0; j < kNumXmm; j++)
+    if (keep[j]) a.movsd(x86::xmm(kFirstXmm + j), x86::qword_ptr(x86::rsp, xsave + 8 * j));
+}
+
+void Gen::call_eval(const Ins& in, Ref i) {
+  ld(x86::rdi, in.a);
+  if (in.b >= 0) ld(x86::rsi, in.b);
+  else a.xor_(x86::esi, x86::esi);
+  a.mov(x86::rdx, Imm((uint64_t)in.op | (uint64_t)in.t << 8 | (uint64_t)in.k << 16));
+  call((const void*)&eval_call);
+  st(i);
+}
+
+// Fixes a 32-bit result in eax to the register representation.
+void Gen::fix32(CT ct) {
+  if (ct == CT::i32) a.movsxd(x86::rax, x86::eax);
+  // u32: writing eax already zeroed the upper half
+}
+
+// cmp a, b: a from its register (or rax), b as an immediate, its register
+// or its slot.
+void Gen::cmp_values(Ref av, Ref b) {
+  x86::Gp A = in_gp(av) ? home(av) : x86::Gp(x86::rax);
+  if (!in_gp(av)) ld(x86::rax, av);
+  if (t.is_const(b) && t.ins[b].k == (int32_t)t.ins[b].k) a.cmp(A, Imm(t.ins[b].k));
+  else if (in_gp(b)) a.cmp(A, home(b));
+  else if (!t.is_const(b) && !in_xmm(b)) a.cmp(A, slot(b));
+  else {
+    ld(x86::rcx, b);
+    a.cmp(A, x86::rcx);
+  }
+}
+
+// The address from its register when it has one, else through rax.
+x86::Gp Gen::address(Ref r) {
+  if (in_gp(r)) return home(r);
+  ld(x86::rax, r);
+  return x86::rax;
+}
+
+}  // namespace kiln::jit
