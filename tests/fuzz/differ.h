@@ -1,0 +1,33 @@
+// Running one program on an engine and shrinking a program that the
+// interpreter and the JIT disagree on.
+#pragma once
+#include <string>
+
+#include "tests/fuzz/program.h"
+
+namespace kiln::fuzz {
+
+// What a run printed: stdout, stderr and how it ended ("ok", "error", or
+// "crash: signal N" / "timeout" when the child process died).
+struct Outcome {
+  std::string status, out, err;
+  bool operator==(const Outcome& o) const { return status == o.status && out == o.out && err == o.err; }
+};
+
+// Runs `src` in a forked child (so a crash or a hang in an engine cannot take
+// the fuzzer down, and each case starts from a fresh process state) on the
+// engine "interp" or "jit". The JIT's hot threshold comes from $KILN_JIT,
+// which the caller sets (hotloop=1: every loop is compiled).
+Outcome run_engine(const std::string& src, const char* engine, int timeout_s);
+
+enum class Verdict { same, differ, invalid };
+// invalid: the interpreter itself failed (the generator produced a bad program).
+Verdict compare(const std::string& src, Outcome* interp = nullptr, Outcome* jit = nullptr);
+
+// Greedily deletes statements and replaces expressions by literals or by
+// their own operands while `keep` (default: the engines still differ) holds.
+Node minimize(Node program);
+Node minimize(Node program, bool (*keep)(const std::string& src, const std::string& first_line),
+              const std::string& first_line);
+
+}  // namespace kiln::fuzz
