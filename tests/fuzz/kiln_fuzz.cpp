@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
     if (print) std::printf("# seed %llu\n%s\n", (unsigned long long)s, src.c_str());
     Outcome i, j;
     Verdict v = compare(src, &i, &j);
+    if ((c + 1) % 1000 == 0) {  // progress, so that a long run stopped early still tells its count
+      std::printf("kiln-fuzz: %llu cases run\n", (unsigned long long)(c + 1));
+      std::fflush(stdout);
+    }
     if (v == Verdict::same) {
       same++;
       continue;
