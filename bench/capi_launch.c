@@ -58,9 +58,9 @@ int main(int argc, char** argv) {
 
   float buf[16] = {0};
   int64_t shape[1] = {16};
-  kiln_ndarray arr = {buf, KILN_F32, 1, shape, NULL};
+  kiln_array arr = {buf, KILN_F32, 1, shape, NULL};
   kiln_value sargs[2] = {kiln_i32(1), kiln_f32(2.0f)}, ret;
-  kiln_value targs[2] = {kiln_nd(&arr), kiln_f32(3.0f)};
+  kiln_value targs[2] = {kiln_arr(&arr), kiln_f32(3.0f)};
   CHECK(kiln_kernel_call(empty, NULL, 0, NULL, 0, NULL));  /* compile */
   CHECK(kiln_kernel_call(scalars, sargs, 2, &ret, 1, NULL));
   CHECK(kiln_kernel_call(touch, targs, 2, NULL, 0, NULL));

@@ -51,7 +51,7 @@ int main(void) {
   enum { N = 64 };
   float pos[N][2];
   int64_t shape[2] = {N, 2};
-  kiln_ndarray arr = {pos, KILN_F32, 2, shape, NULL};
+  kiln_array arr = {pos, KILN_F32, 2, shape, NULL};
 
   kiln_config cfg;
   kiln_config_init(&cfg);
@@ -65,7 +65,10 @@ int main(void) {
   CHECK(kiln_module_kernel(m, "init", &init));
   CHECK(kiln_module_kernel(m, "step", &step));
 
-  kiln_value args[2] = {kiln_nd(&arr), kiln_f32(0.01f)};
+  /* Wrapped once (checked once), passed by handle each frame; no copy. */
+  kiln_ndarray* positions;
+  CHECK(kiln_ndarray_create(vm, &arr, &positions));
+  kiln_value args[2] = {kiln_nd(positions), kiln_f32(0.01f)};
   CHECK(kiln_kernel_call(init, args, 1, NULL, 0, NULL));
   for (int frame = 1; frame <= 100; frame++) {
     kiln_value lowest;
@@ -84,11 +87,12 @@ int main(void) {
     }
 
   /* Errors are values, not crashes: a wrong dtype is reported and the VM goes on. */
-  kiln_value wrong[2] = {kiln_nd(&arr), kiln_f64(0.01)};
+  kiln_value wrong[2] = {kiln_nd(positions), kiln_f64(0.01)};
   if (kiln_kernel_call(step, wrong, 2, NULL, 0, NULL) != KILN_ERROR_TYPE) return 1;
   printf("a wrong dtype is refused: %s", kiln_last_diagnostic()->message);
   printf("\n");
 
+  kiln_ndarray_destroy(positions);
   kiln_kernel_destroy(step);
   kiln_kernel_destroy(init);
   kiln_module_destroy(m);

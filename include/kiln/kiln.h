@@ -67,22 +67,42 @@ typedef enum kiln_dtype {
   KILN_I8, KILN_I16, KILN_I32, KILN_I64,
   KILN_U8, KILN_U16, KILN_U32, KILN_U64,
   KILN_F16, KILN_BF16, KILN_F32, KILN_F64,
-  KILN_NDARRAY /* only in kiln_value: an array argument (kiln_value.v.nd) */
+  KILN_NDARRAY, /* only in kiln_value: an ndarray handle argument (kiln_value.v.nd) */
+  KILN_ARRAY,   /* only in kiln_value: a borrowed host-memory array argument (kiln_value.v.array) */
+  KILN_VECTOR   /* only in kiln_value: a vector or matrix argument (kiln_value.v.vec) */
 } kiln_dtype;
 
-/* An array in host memory passed to a kernel's ti.types.ndarray() parameter
- * without a copy: the kernel reads and writes `data` directly. The array must
- * be C-contiguous (strides NULL, or equal to row-major strides). For a vector
- * or matrix ndarray annotation, the last one or two axes are the element, as
- * for numpy arrays. Borrowed: `data`, `shape` and `strides` must stay valid
- * for the duration of the kiln_kernel_call. */
-typedef struct kiln_ndarray {
+/* A view of host memory as an array: pointer, dtype, shape, strides. The
+ * array must be C-contiguous (strides NULL, or equal to row-major strides;
+ * the stride of an axis of extent 1 is not looked at). For a vector or matrix
+ * ndarray annotation, the last one or two axes are the element, as for numpy
+ * arrays. Passed to a kernel directly (kiln_arr: checked on every call) or
+ * wrapped once in a kiln_ndarray handle (kiln_ndarray_create). */
+typedef struct kiln_array {
   void* data;
   kiln_dtype dtype;      /* a scalar dtype other than KILN_BF16 */
   int ndim;              /* 1..8 */
   const int64_t* shape;  /* ndim extents, each > 0 */
   const int64_t* strides; /* ndim byte strides, or NULL for C order */
-} kiln_ndarray;
+} kiln_array;
+
+/* An ndarray handle: host memory wrapped without a copy, memory the VM
+ * allocated, or a DLPack tensor imported without a copy. Created by
+ * kiln_ndarray_create / kiln_ndarray_alloc / kiln_ndarray_from_dlpack,
+ * destroyed by kiln_ndarray_destroy. */
+typedef struct kiln_ndarray kiln_ndarray;
+/* DLPack's tensor (dlpack/dlpack.h); include that header to use the DLPack functions. */
+struct DLManagedTensor;
+
+/* A vector or matrix kernel argument (a ti.types.vector / ti.types.matrix /
+ * ti.math.vec3 ... parameter): `data` holds n (vector, m == 0) or n * m
+ * (matrix, row-major) components of `dtype`, which must be the parameter's
+ * dtype; n and m must be its shape. Borrowed for the call. */
+typedef struct kiln_vector {
+  kiln_dtype dtype;
+  int n, m;
+  const void* data;
+} kiln_vector;
 
 /* A typed value: a kernel argument or return, a field element. Integers are
  * in `i` (signed) or `u` (unsigned), floats (f16, bf16, f32, f64) in `f`. */
@@ -92,7 +112,9 @@ typedef struct kiln_value {
     int64_t i;
     uint64_t u;
     double f;
-    const kiln_ndarray* nd; /* borrowed, KILN_NDARRAY only */
+    kiln_ndarray* nd;         /* borrowed, KILN_NDARRAY only */
+    const kiln_array* array;  /* borrowed, KILN_ARRAY only */
+    const kiln_vector* vec; /* borrowed, KILN_VECTOR only */
   } v;
 } kiln_value;
 
@@ -102,7 +124,9 @@ static inline kiln_value kiln_u32(uint32_t x) { kiln_value r; r.dtype = KILN_U32
 static inline kiln_value kiln_u64(uint64_t x) { kiln_value r; r.dtype = KILN_U64; r.v.u = x; return r; }
 static inline kiln_value kiln_f32(float x) { kiln_value r; r.dtype = KILN_F32; r.v.f = x; return r; }
 static inline kiln_value kiln_f64(double x) { kiln_value r; r.dtype = KILN_F64; r.v.f = x; return r; }
-static inline kiln_value kiln_nd(const kiln_ndarray* a) { kiln_value r; r.dtype = KILN_NDARRAY; r.v.nd = a; return r; }
+static inline kiln_value kiln_nd(kiln_ndarray* a) { kiln_value r; r.dtype = KILN_NDARRAY; r.v.nd = a; return r; }
+static inline kiln_value kiln_vec(const kiln_vector* a) { kiln_value r; r.dtype = KILN_VECTOR; r.v.vec = a; return r; }
+static inline kiln_value kiln_arr(const kiln_array* a) { kiln_value r; r.dtype = KILN_ARRAY; r.v.array = a; return r; }
 
 /* What the diagnostic callback and kiln_last_diagnostic report. All strings
  * are owned by Kiln and valid until the next Kiln call on this thread. */
@@ -127,6 +151,18 @@ typedef struct kiln_config {
   /* Called once for every failing call of this VM, before it returns. NULL: none. */
   void (*diagnostic)(void* user_data, const kiln_diagnostic* d);
   void* user_data; /* passed to the callbacks, never dereferenced by Kiln */
+  /* Host allocator for the VM's large memory: field storage (one block per
+   * SNode tree) and kiln_ndarray_alloc arrays. Set both or neither (NULL:
+   * Kiln's own allocator). `alloc` returns `size` bytes aligned to `alignment`
+   * (a power of two, at least 64), or NULL for out of memory (the call then
+   * fails with KILN_ERROR_OUT_OF_MEMORY); Kiln zeroes the memory itself.
+   * `dealloc` receives every pointer alloc returned, once, with the same
+   * size. Arrays exported to DLPack may be freed after kiln_vm_destroy, when
+   * their consumer calls the deleter: the callbacks must stay callable until
+   * then. */
+  void* (*alloc)(void* allocator_data, size_t size, size_t alignment);
+  void (*dealloc)(void* allocator_data, void* ptr, size_t size);
+  void* allocator_data; /* passed to alloc / dealloc */
 } kiln_config;
 
 typedef struct kiln_vm kiln_vm;
@@ -211,6 +247,63 @@ kiln_status kiln_field_set(kiln_field* f, const int64_t* index, int nindex, cons
  * and `bytes` the exact size. The buffer is borrowed for the call. */
 kiln_status kiln_field_copy_to_host(kiln_field* f, void* buffer, size_t bytes, kiln_dtype dtype);
 kiln_status kiln_field_copy_from_host(kiln_field* f, const void* buffer, size_t bytes, kiln_dtype dtype);
+
+/* ---- ndarrays ---------------------------------------------------------- */
+
+/* Wraps host memory described by `desc` (checked: dtype, ndim, positive
+ * extents, C-contiguity) in a new handle owned by the caller
+ * (kiln_ndarray_destroy). No copy: kernels read and write desc->data, which
+ * the caller keeps valid until the handle (and every DLPack tensor exported
+ * from it) is destroyed. desc->shape and desc->strides are copied. */
+kiln_status kiln_ndarray_create(kiln_vm* vm, const kiln_array* desc, kiln_ndarray** out);
+/* A new zero-filled C-contiguous array of `ndim` axes of extents `shape`
+ * (copied) allocated by the VM (the config's allocator hook when set). The
+ * memory lives until the handle and every DLPack tensor exported from it are
+ * destroyed. */
+kiln_status kiln_ndarray_alloc(kiln_vm* vm, kiln_dtype dtype, int ndim, const int64_t* shape, kiln_ndarray** out);
+/* Releases the handle. Memory the VM allocated or imported is freed when no
+ * exported DLPack tensor still refers to it. NULL is ignored. */
+void kiln_ndarray_destroy(kiln_ndarray* a);
+/* Describes the array: data pointer, dtype, ndim, and shape and (byte)
+ * strides pointers owned by the handle and valid until it is destroyed. */
+kiln_status kiln_ndarray_info(const kiln_ndarray* a, kiln_array* out);
+
+/* Imports a DLPack tensor without a copy. Accepted: device kDLCPU, dtype
+ * lanes 1 of int8..64, uint8..64, float16/32/64 (not bfloat16), ndim 1..8,
+ * positive extents, C-contiguous strides (or NULL). On success Kiln owns
+ * `tensor`: it calls tensor->deleter once, when the handle and every tensor
+ * exported from it are gone; the caller must not use or delete it any more.
+ * On failure the caller still owns `tensor` (Kiln never calls its deleter). */
+kiln_status kiln_ndarray_from_dlpack(kiln_vm* vm, struct DLManagedTensor* tensor, kiln_ndarray** out);
+/* Exports the array as a new DLPack tensor sharing its memory (no copy), on
+ * device kDLCPU with NULL strides (C order). The consumer owns *out and must
+ * call (*out)->deleter(*out) exactly once; the memory stays valid until then,
+ * even after kiln_ndarray_destroy and kiln_vm_destroy (for memory wrapped by
+ * kiln_ndarray_create, the caller's memory must stay valid as long). */
+kiln_status kiln_ndarray_to_dlpack(kiln_ndarray* a, struct DLManagedTensor** out);
+
+/* ---- capabilities -------------------------------------------------------- */
+
+#define KILN_MAX_ENGINES 4
+/* What this build and machine can do, found at run time. */
+typedef struct kiln_capabilities {
+  int num_engines;                         /* engines that run kernels here */
+  const char* engines[KILN_MAX_ENGINES];   /* their names for kiln_config.engine ("interp", "jit") */
+  /* For each engine, the dtypes its kernels compute with: bit (1u << KILN_I8) ... (1u << KILN_F64). */
+  uint32_t engine_dtypes[KILN_MAX_ENGINES];
+  /* Vulkan physical devices the system's loader enumerates (0 when there is
+   * no loader or no device); how many of them are CPU implementations (such
+   * as Mesa's lavapipe), and the first device's name ("" if none). Kiln does
+   * not run kernels on them yet: they are reported, not used. */
+  int vulkan_devices, vulkan_cpu_devices;
+  char vulkan_device_name[256];
+  /* CUDA devices the driver (libcuda.so.1) reports; 0 without a driver. Not used by Kiln yet. */
+  int cuda_devices;
+} kiln_capabilities;
+
+/* Fills *out. Probes the Vulkan loader and the CUDA driver once per process
+ * (later calls reuse the result). */
+kiln_status kiln_query_capabilities(kiln_capabilities* out);
 
 /* The name of a dtype ("f32") or status ("KILN_ERROR_TYPE"). Static storage. */
 const char* kiln_dtype_name(kiln_dtype t);

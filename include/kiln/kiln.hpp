@@ -12,6 +12,7 @@
 // Handles are move-only and destroy their C handle; a Module, Kernel or Field
 // must not outlive its VM.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -77,6 +78,41 @@ struct Returns {
   }
 };
 
+// A row-major R x C matrix argument (ti.types.matrix(R, C, T)).
+template <class T, int R, int C> struct Matrix {
+  std::array<T, (size_t)R * C> data{};
+  T& operator()(int r, int c) { return data[(size_t)(r * C + c)]; }
+};
+
+// An ndarray handle (kiln_ndarray): host memory wrapped once, or memory the VM
+// allocates; passed to kernels by reference. Must not outlive its VM's use
+// (the memory itself may: see kiln_ndarray_to_dlpack).
+class NDArray {
+ public:
+  explicit NDArray(kiln_ndarray* a) : a_(a) {}
+  NDArray(NDArray&& o) noexcept : a_(std::exchange(o.a_, nullptr)) {}
+  NDArray& operator=(NDArray&& o) noexcept { std::swap(a_, o.a_); return *this; }
+  ~NDArray() { kiln_ndarray_destroy(a_); }
+  kiln_array info() const {
+    kiln_array d;
+    check(kiln_ndarray_info(a_, &d));
+    return d;
+  }
+  template <class T> T* data() const {
+    kiln_array d = info();
+    if (d.dtype != dtype_of<T>()) throw std::invalid_argument(std::string("ndarray is ") + kiln_dtype_name(d.dtype));
+    return static_cast<T*>(d.data);
+  }
+  std::vector<int64_t> shape() const {
+    kiln_array d = info();
+    return std::vector<int64_t>(d.shape, d.shape + d.ndim);
+  }
+  kiln_ndarray* get() const { return a_; }
+
+ private:
+  kiln_ndarray* a_ = nullptr;
+};
+
 class Kernel {
  public:
   Kernel(kiln_kernel* k) : k_(k) {}
@@ -89,11 +125,10 @@ class Kernel {
   template <class... A> Returns operator()(A&&... args) {
     constexpr size_t N = sizeof...(A);
     kiln_value vals[N + 1];
-    kiln_ndarray arrays[N + 1];
-    int64_t shapes[N + 1];
+    Slot slots[N + 1];
     size_t i = 0;
-    (put(vals, arrays, shapes, i++, std::forward<A>(args)), ...);
-    (void)arrays, (void)shapes, (void)i;  // unused when the kernel takes no arguments
+    (put(vals, slots, i++, std::forward<A>(args)), ...);
+    (void)slots, (void)i;  // unused when the kernel takes no arguments
     Returns r;
     r.values.resize(16);  // more returns than this: KILN_ERROR_VALUE (the kernel still ran)
     size_t n = 0;
@@ -104,12 +139,28 @@ class Kernel {
   kiln_kernel* get() const { return k_; }
 
  private:
-  template <class T> static void put(kiln_value* vals, kiln_ndarray* arrays, int64_t* shapes, size_t i, std::span<T> s) {
-    shapes[i] = (int64_t)s.size();
-    arrays[i] = kiln_ndarray{(void*)s.data(), dtype_of<std::remove_const_t<T>>(), 1, &shapes[i], nullptr};
-    vals[i] = kiln_nd(&arrays[i]);
+  // Storage for the descriptions an argument points at during the call.
+  struct Slot {
+    kiln_array array;
+    kiln_vector vector;
+    int64_t shape;
+  };
+  template <class T> static void put(kiln_value* vals, Slot* slots, size_t i, std::span<T> s) {
+    slots[i].shape = (int64_t)s.size();
+    slots[i].array = kiln_array{(void*)s.data(), dtype_of<std::remove_const_t<T>>(), 1, &slots[i].shape, nullptr};
+    vals[i] = kiln_arr(&slots[i].array);
   }
-  template <class T> static void put(kiln_value* vals, kiln_ndarray*, int64_t*, size_t i, T x) {
+  // std::array<T, N>: a ti.types.vector(N, T) argument; Matrix<T, N, M>: a matrix.
+  template <class T, size_t K> static void put(kiln_value* vals, Slot* slots, size_t i, const std::array<T, K>& v) {
+    slots[i].vector = kiln_vector{dtype_of<T>(), (int)K, 0, v.data()};
+    vals[i] = kiln_vec(&slots[i].vector);
+  }
+  template <class T, int R, int C> static void put(kiln_value* vals, Slot* slots, size_t i, const Matrix<T, R, C>& v) {
+    slots[i].vector = kiln_vector{dtype_of<T>(), R, C, v.data.data()};
+    vals[i] = kiln_vec(&slots[i].vector);
+  }
+  static void put(kiln_value* vals, Slot*, size_t i, NDArray& a) { vals[i] = kiln_nd(a.get()); }
+  template <class T> static void put(kiln_value* vals, Slot*, size_t i, T x) {
     vals[i] = value_of<std::decay_t<T>>(x);
   }
   kiln_kernel* k_ = nullptr;
@@ -192,6 +243,21 @@ class VM {
     kiln_module* m = nullptr;
     check(kiln_load_file(vm_, path, &m));
     return Module(m);
+  }
+  // Host memory wrapped without a copy: `shape` in elements, C order; the
+  // span's memory must outlive the NDArray.
+  template <class T> NDArray wrap(std::span<T> s, std::vector<int64_t> shape = {}) {
+    if (shape.empty()) shape = {(int64_t)s.size()};
+    kiln_array d{(void*)s.data(), dtype_of<std::remove_const_t<T>>(), (int)shape.size(), shape.data(), nullptr};
+    kiln_ndarray* a = nullptr;
+    check(kiln_ndarray_create(vm_, &d, &a));
+    return NDArray(a);
+  }
+  // A zero-filled array owned by the VM (its allocator hook when set).
+  template <class T> NDArray ndarray(std::vector<int64_t> shape) {
+    kiln_ndarray* a = nullptr;
+    check(kiln_ndarray_alloc(vm_, dtype_of<T>(), (int)shape.size(), shape.data(), &a));
+    return NDArray(a);
   }
   kiln_vm* get() const { return vm_; }
 

@@ -11,51 +11,10 @@
 #include <vector>
 
 #include "kiln/kiln.h"
+#include "capi_helpers.h"
 
 namespace {
-
-struct Captured {
-  std::string out, err;
-  std::vector<kiln_diagnostic> diags;
-  std::vector<std::string> kinds, messages, files;
-};
-
-void on_out(void* u, const char* s, size_t n) { static_cast<Captured*>(u)->out.append(s, n); }
-void on_err(void* u, const char* s, size_t n) { static_cast<Captured*>(u)->err.append(s, n); }
-void on_diag(void* u, const kiln_diagnostic* d) {
-  auto* c = static_cast<Captured*>(u);
-  c->diags.push_back(*d);
-  c->kinds.push_back(d->kind);
-  c->messages.push_back(d->message);
-  c->files.push_back(d->file);
-}
-
-// A VM whose output and diagnostics land in `cap`.
-struct VM {
-  Captured cap;
-  kiln_vm* vm = nullptr;
-  explicit VM(int debug = 0, const char* engine = nullptr) {
-    kiln_config cfg;
-    kiln_config_init(&cfg);
-    cfg.output = on_out;
-    cfg.error_output = on_err;
-    cfg.diagnostic = on_diag;
-    cfg.user_data = &cap;
-    cfg.debug = debug;
-    cfg.engine = engine;
-    REQUIRE(kiln_vm_create(&cfg, &vm) == KILN_OK);
-  }
-  ~VM() { kiln_vm_destroy(vm); }
-  kiln_module* load(const char* src) {
-    kiln_module* m = nullptr;
-    kiln_status s = kiln_load_string(vm, "sim.py", src, &m);
-    INFO(kiln_last_error());
-    REQUIRE(s == KILN_OK);
-    return m;
-  }
-};
-
-bool error_has(const char* needle) { return std::strstr(kiln_last_error(), needle) != nullptr; }
+using namespace capi_test;
 
 const char* kSim = R"(
 import taichi as ti
@@ -336,8 +295,8 @@ TEST_CASE("ndarray arguments wrap host memory without a copy") {
   REQUIRE(kiln_module_kernel(m, "fill_nd", &k) == KILN_OK);
   double host[5] = {1, 2, 3, 4, 5};
   int64_t shape[1] = {5};
-  kiln_ndarray nd = {host, KILN_F64, 1, shape, nullptr};
-  kiln_value args[2] = {kiln_nd(&nd), kiln_f64(0.5)};
+  kiln_array nd = {host, KILN_F64, 1, shape, nullptr};
+  kiln_value args[2] = {kiln_arr(&nd), kiln_f64(0.5)};
   REQUIRE(kiln_kernel_call(k, args, 2, nullptr, 0, nullptr) == KILN_OK);
   CHECK(host[0] == 2.5);
   CHECK(host[4] == 10.5);
@@ -354,25 +313,25 @@ TEST_CASE("ndarray arguments wrap host memory without a copy") {
   nd.strides = nullptr;
 
   float f[5] = {};
-  kiln_ndarray ndf = {f, KILN_F32, 1, shape, nullptr};
-  args[0] = kiln_nd(&ndf);
+  kiln_array ndf = {f, KILN_F32, 1, shape, nullptr};
+  args[0] = kiln_arr(&ndf);
   CHECK(kiln_kernel_call(k, args, 2, nullptr, 0, nullptr) == KILN_ERROR_TYPE);
   CHECK(error_has("expects elements of f64, got f32"));
 
-  kiln_ndarray nul = {nullptr, KILN_F64, 1, shape, nullptr};
-  args[0] = kiln_nd(&nul);
+  kiln_array nul = {nullptr, KILN_F64, 1, shape, nullptr};
+  args[0] = kiln_arr(&nul);
   CHECK(kiln_kernel_call(k, args, 2, nullptr, 0, nullptr) == KILN_ERROR_INVALID_ARGUMENT);
   CHECK(error_has("ndarray data is NULL"));
   args[0] = kiln_nd(nullptr);
   CHECK(kiln_kernel_call(k, args, 2, nullptr, 0, nullptr) == KILN_ERROR_INVALID_ARGUMENT);
   int64_t zero[1] = {0};
-  kiln_ndarray empty = {host, KILN_F64, 1, zero, nullptr};
-  args[0] = kiln_nd(&empty);
+  kiln_array empty = {host, KILN_F64, 1, zero, nullptr};
+  args[0] = kiln_arr(&empty);
   CHECK(kiln_kernel_call(k, args, 2, nullptr, 0, nullptr) == KILN_ERROR_VALUE);
   CHECK(error_has("dimensions must be positive"));
   int64_t shape2[2] = {5, 1};
-  kiln_ndarray twod = {host, KILN_F64, 2, shape2, nullptr};
-  args[0] = kiln_nd(&twod);
+  kiln_array twod = {host, KILN_F64, 2, shape2, nullptr};
+  args[0] = kiln_arr(&twod);
   CHECK(kiln_kernel_call(k, args, 2, nullptr, 0, nullptr) == KILN_ERROR_TYPE);
   CHECK(error_has("expects ndim=1"));
   args[0] = kiln_f64(1.0);

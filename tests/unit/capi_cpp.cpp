@@ -86,3 +86,44 @@ TEST_CASE("kiln.hpp: failures carry kind, file, line and message") {
   std::vector<float> wrong(4);
   CHECK_THROWS_AS(y.copy_to(std::span<float>(wrong)), kiln::Failure);
 }
+
+TEST_CASE("kiln.hpp: ndarray handles, vector and matrix arguments") {
+  kiln::VM vm;
+  kiln::Module m = vm.load(R"(
+import taichi as ti
+ti.init()
+
+@ti.kernel
+def add(a: ti.types.ndarray(dtype=ti.f64, ndim=2), v: ti.types.vector(2, ti.f64)):
+    for i, j in a:
+        a[i, j] += v[j]
+
+@ti.kernel
+def trace(m: ti.types.matrix(2, 2, ti.f32)) -> ti.f32:
+    return m[0, 0] + m[1, 1]
+)");
+  std::vector<double> host(6, 1.0);
+  kiln::NDArray wrapped = vm.wrap(std::span<double>(host), {3, 2});
+  kiln::NDArray owned = vm.ndarray<double>({3, 2});
+  kiln::Kernel add = m.kernel("add");
+  add(wrapped, std::array<double, 2>{10, 20});
+  add(owned, std::array<double, 2>{1, 2});
+  CHECK(host[0] == 11.0);
+  CHECK(host[5] == 21.0);
+  CHECK(owned.data<double>()[5] == 2.0);
+  CHECK(owned.shape() == std::vector<int64_t>{3, 2});
+  CHECK_THROWS_AS(owned.data<float>(), std::invalid_argument);
+  kiln::Matrix<float, 2, 2> mat;
+  mat(0, 0) = 3;
+  mat(1, 1) = 4;
+  mat(0, 1) = 100;
+  CHECK(m.kernel("trace")(mat).as<float>() == 7.0f);
+  try {
+    add(wrapped, std::array<double, 3>{1, 2, 3});
+    FAIL("a vector of the wrong size was accepted");
+  } catch (const kiln::Failure& f) {
+    CHECK(f.status == KILN_ERROR_VALUE);
+    CHECK(f.message.find("has shape (2,), got a kiln_vector of shape (3,)") != std::string::npos);
+  }
+  CHECK_THROWS_AS(vm.wrap(std::span<double>(host), {0}), kiln::Failure);
+}

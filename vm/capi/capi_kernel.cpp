@@ -16,32 +16,32 @@ using namespace kiln::host;
 
 namespace {
 
-std::string dims_str(const int64_t* d, int n) {
-  std::vector<int64_t> v(d, d + n);
-  return np_shape_str(v);
-}
-
-// A host array as a numpy array over the caller's memory (no copy).
-Value wrap_ndarray(const kiln_ndarray* nd, size_t k, const std::string& pname) {
-  auto what = [&] { return "argument " + std::to_string(k + 1) + " ('" + pname + "')"; };
-  if (!nd) invalid(what() + ": the kiln_ndarray pointer is NULL");
-  if (!nd->data) invalid(what() + ": ndarray data is NULL");
-  if (nd->ndim < 1 || nd->ndim > 8) throw Error("ValueError", what() + ": ndarray ndim must be 1..8, got " + std::to_string(nd->ndim));
-  if (!nd->shape) invalid(what() + ": ndarray shape is NULL");
-  Prim p = prim_of(nd->dtype);
-  if (p == Prim::none || p == Prim::bf16)
-    throw Error("TypeError", what() + ": ndarray dtype " + kiln_dtype_name(nd->dtype) + " cannot be passed to kernels");
-  for (int d = 0; d < nd->ndim; d++)
-    if (nd->shape[d] <= 0) throw Error("ValueError", what() + ": ndarray dimensions must be positive, got shape " + dims_str(nd->shape, nd->ndim));
-  auto a = std::make_shared<NpArrayObj>();
-  a->dtype = p;
-  a->shape.assign(nd->shape, nd->shape + nd->ndim);
-  a->strides = c_strides(a->shape, p);
-  if (nd->strides && std::memcmp(nd->strides, a->strides.data(), sizeof(int64_t) * (size_t)nd->ndim) != 0)
-    throw Error("ValueError", what() + ": the ndarray must be C-contiguous: shape " + dims_str(nd->shape, nd->ndim) +
-                                  " has strides " + np_shape_str(a->strides) + " in C order, got " + dims_str(nd->strides, nd->ndim));
-  a->buf = std::make_shared<NpBuffer>(static_cast<uint8_t*>(nd->data), a->size() * a->itemsize());
-  return Value::of(a);
+// A kiln_vector as the host's ti.Vector / ti.Matrix of the parameter's type,
+// after checking its dtype and shape against the annotation.
+template <class What>
+Value vector_arg(Evaluator& ev, const MatrixTypeObj& mt, const kiln_vector* v, const What& what, SourceLoc loc) {
+  if (!v) invalid(what() + ": the kiln_vector pointer is NULL");
+  if (!v->data) invalid(what() + ": vector data is NULL");
+  Prim p = prim_of(v->dtype);
+  if (p != mt.dtype)
+    throw Error("TypeError", what() + " is a " + mt.repr(ev) + ", got components of dtype " +
+                                 kiln_dtype_name(v->dtype), loc);
+  int want_m = mt.ndim == 1 ? 0 : mt.m;
+  if (v->n != mt.n || v->m != want_m) {
+    auto shape = [](int n, int m) { return m ? "(" + std::to_string(n) + ", " + std::to_string(m) + ")" : "(" + std::to_string(n) + ",)"; };
+    throw Error("ValueError", what() + " has shape " + shape(mt.n, want_m) + ", got a kiln_vector of shape " + shape(v->n, v->m) +
+                                  (mt.ndim == 1 ? " (vectors have m = 0)" : ""), loc);
+  }
+  size_t count = (size_t)mt.n * (size_t)(mt.ndim == 1 ? 1 : mt.m), size = (size_t)prim_bits(p) / 8;
+  std::vector<Value> vals(count);
+  for (size_t k = 0; k < count; k++) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, static_cast<const uint8_t*>(v->data) + k * size, size);
+    ConstVal c = const_from_bits(p, bits);
+    vals[k] = prim_is_float(p) ? Value::floating(c.as_double()) : prim_is_signed(p) ? Value::integer(c.as_int64())
+                                                                                    : Value::integer((int64_t)c.as_uint64());
+  }
+  return make_matrix(ev, mt.n, mt.m, mt.ndim, p, std::move(vals), loc);
 }
 
 bool is_template_ann(const Value& ann) { return host_as<TemplateObj>(ann) != nullptr; }
@@ -104,13 +104,24 @@ kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t narg
       if (is_template_ann(ann) || ann.is_none())
         throw Error("TypeError", what() + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
       if (is_ndarray_type(ann)) {
-        if (args[i].dtype != KILN_NDARRAY)
+        if (args[i].dtype == KILN_NDARRAY) {
+          if (!args[i].v.nd) invalid(what() + ": the kiln_ndarray handle is NULL");
+          ca.pos[i] = args[i].v.nd->array;
+        } else if (args[i].dtype == KILN_ARRAY) {
+          ca.pos[i] = wrap_array(args[i].v.array, [&] { return "argument " + std::to_string(i + 1) + " ('" + pname + "')"; });
+        } else {
           throw Error("TypeError", what() + " is an ndarray, got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
-        ca.pos[i] = wrap_ndarray(args[i].v.nd, i, pname);
+        }
+        continue;
+      }
+      if (auto* mt = host_as<MatrixTypeObj>(ann)) {
+        if (args[i].dtype != KILN_VECTOR)
+          throw Error("TypeError", what() + " is a " + mt->repr(ev) + ", got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
+        ca.pos[i] = vector_arg(ev, *mt, args[i].v.vec, what, ploc);
         continue;
       }
       if (is_compound_type(ann))
-        throw Error("TypeError", what() + " is a vector, matrix or struct; the C API passes scalars and ndarrays only", ploc);
+        throw Error("TypeError", what() + " is a struct; the C API passes scalars, vectors, matrices and ndarrays", ploc);
       Prim want = dtype_prim(ev, ann, ploc);
       Prim got = prim_of(args[i].dtype);
       if (got != want)

@@ -2,6 +2,7 @@
 // boundary (guard): every exception becomes a status code, kiln_last_error's
 // text and one call of the VM's diagnostic callback.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,17 @@ struct kiln_field {
   kiln_vm* vm = nullptr;
   kiln::host::Value field;  // FieldObj or MatrixFieldObj
   std::string name;
+};
+
+namespace kiln::host {
+struct NpArrayObj;
+}
+
+struct kiln_ndarray {
+  kiln_vm* vm = nullptr;
+  kiln::host::Value array;              // the NpArrayObj kernels receive
+  kiln::host::NpArrayObj* obj = nullptr;  // array's object
+  kiln_array desc{};                    // points into obj (kiln_ndarray_info)
 };
 
 namespace kiln::capi {
@@ -70,6 +82,11 @@ template <class F> kiln_status guard(kiln_vm* vm, F&& fn) noexcept {
 
 Prim prim_of(kiln_dtype t);   // Prim::none for NONE / NDARRAY / out of range
 kiln_dtype dtype_of(Prim p);
+// Host memory as a numpy array object over it (no copy), after checking
+// dtype, shape and C-contiguity; what() starts every message (called only
+// on failure: kernels calls are hot).
+host::Value wrap_array(const kiln_array* a, const std::function<std::string()>& what);
+
 // A ConstVal as a kiln_value of the same type.
 kiln_value to_value(const ConstVal& c);
 // A scalar kiln_value as a ConstVal of its own type (InvalidArgument for non-scalars).

@@ -162,6 +162,8 @@ kiln_status kiln_vm_create(const kiln_config* cfg, kiln_vm** out) {
     o.engine = vm->engine;
     o.threads = vm->cfg.threads;
     o.force_debug = vm->cfg.debug != 0;
+    if (!vm->cfg.alloc != !vm->cfg.dealloc) invalid("set both alloc and dealloc in the config, or neither");
+    o.alloc_hooks = AllocHooks{vm->cfg.alloc, vm->cfg.dealloc, vm->cfg.allocator_data};
     kiln_vm* raw = vm.get();
     o.out = [raw](std::string_view s) { write_sink(raw->cfg.output, raw->cfg.user_data, stdout, s); };
     o.err = [raw](std::string_view s) {
@@ -215,6 +217,8 @@ void kiln_module_destroy(kiln_module* m) { delete m; }
 
 const char* kiln_dtype_name(kiln_dtype t) {
   if (t == KILN_NDARRAY) return "ndarray";
+  if (t == KILN_ARRAY) return "array";
+  if (t == KILN_VECTOR) return "vector";
   Prim p = prim_of(t);
   if (p == Prim::none) return "none";
   return prim_name(p).data();  // the names are string literals

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vm/support/alloc_hooks.h"
 #include "vm/support/diag.h"
 
 namespace kiln {
@@ -43,6 +44,7 @@ struct HostOptions {
   // Output sinks; empty means stdout / stderr.
   std::function<void(std::string_view)> out;
   std::function<void(std::string_view)> err;
+  AllocHooks alloc_hooks;  // field memory from the embedding host (the C API's config)
 };
 
 // One VM session: the __main__ module's globals persist across run_source calls.

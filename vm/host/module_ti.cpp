@@ -27,6 +27,7 @@ void ti_reset(Evaluator& ev, Config cfg) {
   const HostOptions& o = ti.options;
   if (o.force_debug) cfg.debug = true;
   if (o.force_print_ir) cfg.print_ir = true;
+  cfg.alloc_hooks = o.alloc_hooks;
   if (o.threads > 0 && cfg.num_threads == 0) cfg.num_threads = o.threads;
   if (o.debugger) cfg.engine = "interp";  // the debugger's engine
   else if (!o.engine.empty()) cfg.engine = o.engine;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "vm/runtime/program.h"
 
@@ -124,7 +125,14 @@ void Program::materialize() {
       raise("MemoryError", "the fields of SNode tree " + std::to_string(i) + " need " + std::to_string(bytes) +
                                " bytes, more than this machine's memory (" + std::to_string(phys) + " bytes)");
     }
-    void* mem = mi_zalloc_aligned(bytes, alloc_align);
+    void* mem;
+    if (config.alloc_hooks.set()) {
+      mem = config.alloc_hooks.alloc(config.alloc_hooks.user, bytes, alloc_align);
+      if (mem) std::memset(mem, 0, bytes);
+      t.alloc_bytes = bytes;
+    } else {
+      mem = mi_zalloc_aligned(bytes, alloc_align);
+    }
     if (!mem)
       raise("RuntimeError", "out of memory: cannot allocate " + std::to_string(bytes) +
                                 " bytes for SNode tree " + std::to_string(i));

@@ -52,7 +52,11 @@ Program::~Program() {
   engine.reset();
   pool.reset();
   for (auto& t : trees) {
-    mi_free(t->memory);
+    if (t->alloc_bytes) {
+      if (t->memory) config.alloc_hooks.dealloc(config.alloc_hooks.user, t->memory, t->alloc_bytes);
+    } else {
+      mi_free(t->memory);
+    }
     t->memory = nullptr;
   }
 }

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vm/support/alloc_hooks.h"
 #include "vm/ir/ir.h"
 #include "vm/types/dtype_support.h"
 #include "vm/runtime/engine.h"
@@ -34,11 +35,13 @@ struct Config {
   TypeConfig types;
   uint64_t random_seed = 0;
   CastMode dtype_cast_mode = CastMode::none;  // what to do with types the engine lacks
+  AllocHooks alloc_hooks;     // tree memory from the embedding host (else mimalloc)
 };
 
 struct SNodeTree {
   std::unique_ptr<SNode> root;
   uint8_t* memory = nullptr;  // one buffer for the whole tree (zero-initialized)
+  size_t alloc_bytes = 0;     // what Config::alloc_hooks was asked for (0: mimalloc's)
   int64_t size = 0;
   bool materialized = false;
 };
