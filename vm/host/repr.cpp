@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/np_array.h"
 #include "vm/support/format.h"
 
 namespace kiln::host {
@@ -251,6 +252,9 @@ std::string percent_format(Evaluator& ev, const std::string& fmt, const Value& a
       else if (next >= items.size()) raise("TypeError", "not enough arguments for format string", loc);
       else arg = items[next++];
     }
+    // numpy scalars (np.float32(x), arr.mean()) format as the numbers they hold
+    if (type != 's' && type != 'r' && type != 'a')
+      if (auto* np = np_as(arg); np && np->scalar) arg = np->get_flat(0);
     bool left = flags.find('-') != std::string::npos;
     std::string spec;
     if (left) spec += '<';

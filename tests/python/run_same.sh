@@ -1,0 +1,23 @@
+#!/bin/sh
+# Runs examples/NAME.py twice: under `kiln run` and under CPython with the
+# kiln module (`import kiln as ti`; an `import taichi as ti` line is rewritten
+# to it), and requires both to succeed and print exactly the same.
+# Usage: run_same.sh KILN PYTHON PYDIR NAME. Exit 77 (skipped) without the module.
+kiln=$1 python=$2 pydir=$3 name=$4
+if [ -z "$pydir" ] || [ ! -f "$pydir/kiln/__init__.py" ]; then
+  echo "skipped: the kiln Python module was not built (needs pybind11-dev and python3-dev)"
+  exit 77
+fi
+if ! "$python" -c "import numpy" 2>/dev/null; then
+  echo "skipped: $python has no numpy (apt install python3-numpy)"
+  exit 77
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed 's/^import taichi as ti$/import kiln as ti/' "$root/examples/$name.py" > "$tmp/$name.py"
+"$kiln" run "$tmp/$name.py" > "$tmp/kiln.out" 2>&1 || { echo "kiln run failed:"; cat "$tmp/kiln.out"; exit 1; }
+PYTHONPATH="$pydir" "$python" "$tmp/$name.py" > "$tmp/python.out" 2>&1 || { echo "python3 failed:"; cat "$tmp/python.out"; exit 1; }
+[ -s "$tmp/kiln.out" ] || { echo "kiln run printed nothing"; exit 1; }
+diff -u "$tmp/kiln.out" "$tmp/python.out" || { echo "FAIL: python3 and kiln run print differently"; exit 1; }
+echo "same output ($(wc -l < "$tmp/kiln.out") lines)"
