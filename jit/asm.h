@@ -45,6 +45,7 @@ struct Gen {
   void st(Ref i) { put(i, asmjit::x86::rax); }
   void move(Ref dst, Ref src);                                  // src's value -> dst's home
   void spill_to(const asmjit::x86::Mem& m, Ref r);              // r's register representation -> memory
+  void flush(const Snapshot& s);                                // the snapshot's registers -> the frame
   void call(const void* fn);                                    // rax = fn(rdi, rsi, rdx)
   void call_eval(const Ins& in, Ref i);
   void fix32(bc::CT ct);

@@ -70,6 +70,10 @@ void Gen::spill_to(const x86::Mem& m, Ref r) {
   a.mov(m, x86::rax);
 }
 
+void Gen::flush(const Snapshot& s) {
+  for (auto& [reg, ref] : s.regs) spill_to(x86::qword_ptr(x86::rbx, 8 * (int32_t)reg), ref);
+}
+
 void Gen::move(Ref dst, Ref src) {
   if (same_home(dst, src)) return;
   if (in_xmm(dst)) ldx(xhome(dst), src, CT::f64);  // 64 bits: the representation as is

@@ -66,8 +66,10 @@ std::string body(Gen& g, Label epilogue, Ref spare) {
     if (!in.live) continue;
     for (Ref r : {in.a, in.b, in.c})
       if (r >= 0) g.uses[r]++;
-    if (in.snap >= 0)
+    if (in.snap >= 0) {
       for (auto& [reg, ref] : t.snaps[in.snap].regs) g.uses[ref]++;
+      if (t.snaps[in.snap].pc_ref >= 0) g.uses[t.snaps[in.snap].pc_ref]++;
+    }
   }
   Label top;
   std::vector<std::pair<Ref, Ref>> phis;
@@ -78,7 +80,22 @@ std::string body(Gen& g, Label epilogue, Ref spare) {
     bool fl = is_float(in.t);
     switch (in.op) {
       case IrOp::kval: break;
-      case IrOp::sload: a.mov(x86::rax, x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k)); g.st(i); break;
+      case IrOp::sload: case IrOp::rload:
+        if (g.in_xmm(i)) a.movsd(g.xhome(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
+        else if (g.in_gp(i)) a.mov(g.home(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
+        else {
+          a.mov(x86::rax, x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
+          g.st(i);
+        }
+        break;
+      case IrOp::calltr:  // the frame as the inner trace must find it, then its run
+        g.flush(t.snaps[in.snap]);
+        a.mov(x86::rdi, x86::rbx);
+        a.mov(x86::rsi, x86::r12);
+        g.call((const void*)(uintptr_t)in.k);
+        a.mov(x86::eax, x86::eax);  // a u32 return leaves the upper half undefined
+        g.st(i);
+        break;
       case IrOp::arg:
       case IrOp::base: {
         int32_t off = in.op == IrOp::arg ? offsetof(TraceEnv, args) : offsetof(TraceEnv, tree_bases);
@@ -161,8 +178,9 @@ std::string body(Gen& g, Label epilogue, Ref spare) {
   // Side exits: the snapshot into the frame, then the resume pc.
   for (size_t s = 0; s < t.snaps.size(); s++) {
     a.bind(g.exits[s]);
-    for (auto& [reg, ref] : t.snaps[s].regs) g.spill_to(x86::qword_ptr(x86::rbx, 8 * (int32_t)reg), ref);
-    a.mov(x86::eax, Imm(t.snaps[s].pc));
+    g.flush(t.snaps[s]);
+    if (t.snaps[s].pc_ref >= 0) g.ld(x86::rax, t.snaps[s].pc_ref);
+    else a.mov(x86::eax, Imm(t.snaps[s].pc));
     a.jmp(epilogue);
   }
   return "";

@@ -18,10 +18,6 @@
 
 namespace kiln::jit {
 
-// A compiled trace: runs the loop from the frame R until a guard fails,
-// writes that guard's snapshot into R and returns the pc to resume at.
-using TraceFn = uint32_t (*)(uint64_t* R, const TraceEnv* env);
-
 struct Compiled {
   TraceFn fn = nullptr;
   size_t code_size = 0;

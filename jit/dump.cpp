@@ -33,7 +33,7 @@ std::string dump_trace(const Trace& t) {
     out += buf;
     out += ref_text(t, in.a) + ref_text(t, in.b) + ref_text(t, in.c);
     switch (in.op) {
-      case IrOp::sload: out += " r" + std::to_string(in.k); break;
+      case IrOp::sload: case IrOp::rload: out += " r" + std::to_string(in.k); break;
       case IrOp::arg: case IrOp::base: case IrOp::gtemp: out += " [" + std::to_string(in.k) + "]"; break;
       case IrOp::conv: out += std::string(" ") + bc::op_name((bc::Op)in.k); break;
       case IrOp::load: case IrOp::store: out += " " + std::string(prim_name((Prim)in.k)); break;
@@ -44,7 +44,9 @@ std::string dump_trace(const Trace& t) {
     }
     if (in.snap >= 0) {
       const Snapshot& s = t.snaps[in.snap];
-      out += "   -> pc " + std::to_string(s.pc) + " {";
+      if (in.op == IrOp::calltr) out += "   flush {";
+      else if (s.pc_ref >= 0) out += "   -> pc" + ref_text(t, s.pc_ref) + " {";
+      else out += "   -> pc " + std::to_string(s.pc) + " {";
       for (size_t j = 0; j < s.regs.size(); j++)
         out += (j ? " r" : "r") + std::to_string(s.regs[j].first) + "=" + ref_text(t, s.regs[j].second).substr(1);
       out += "}";

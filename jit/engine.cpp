@@ -77,7 +77,10 @@ class FunctionJit : public interp::LoopHook {
     if (TraceFn f = s->fn.load(std::memory_order_acquire)) return run(f, R, env);
     auto t0 = std::chrono::steady_clock::now();
     if (!live_) live_ = std::make_unique<Liveness>(fn);
-    Recording rec = record(fn, pc, R, env, p_, live_.get());
+    Recording rec = record(fn, pc, R, env, p_, live_.get(), [this](uint32_t head) -> TraceFn {
+      LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
+      return inner ? inner->fn.load(std::memory_order_acquire) : nullptr;
+    });
     if (!rec.ok) {
       s->attempts++;
       if (s->attempts >= p_.tryagain) s->blacklisted = true;

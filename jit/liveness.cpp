@@ -91,4 +91,12 @@ Liveness::Liveness(const bc::Function& fn) {
   }
 }
 
+std::vector<bool> written_regs(const bc::Function& fn, uint32_t first, uint32_t last) {
+  std::vector<bool> w(fn.num_regs < 3 ? 3 : fn.num_regs, false);
+  for (uint32_t pc = first; pc <= last && pc < fn.code.size(); pc++)
+    for (uint16_t r : use_def(fn, pc).def)
+      if (r < w.size()) w[r] = true;
+  return w;
+}
+
 }  // namespace kiln::jit

@@ -25,4 +25,8 @@ class Liveness {
   std::vector<uint64_t> bits_;
 };
 
+// Registers the ops in pcs [first, last] may write (an inner loop's body:
+// what its trace can change in the frame).
+std::vector<bool> written_regs(const bc::Function& fn, uint32_t first, uint32_t last);
+
 }  // namespace kiln::jit

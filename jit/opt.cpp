@@ -52,7 +52,7 @@ Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
   ins.b = b;
   ins.c = c;
   ins.k = k;
-  if (op == IrOp::load) ins.epoch = epoch_;
+  if (op == IrOp::load || op == IrOp::rload) ins.epoch = epoch_;
   return lookup_or_add(Key{op, t, a, b, c, k, ins.epoch}, ins);
 }
 
@@ -98,6 +98,18 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   return true;
 }
 
+Ref Emitter::call_trace(int64_t k, Snapshot flush) {
+  epoch_++;
+  t_.has_mem_effects = true;
+  Ins ins;
+  ins.op = IrOp::calltr;
+  ins.k = k;
+  ins.snap = (int32_t)t_.snaps.size();
+  t_.snaps.push_back(std::move(flush));
+  t_.ins.push_back(ins);
+  return (Ref)t_.ins.size() - 1;
+}
+
 Ref Emitter::raw(IrOp op, Ref a, Ref b) {
   Ins ins;
   ins.op = op;
@@ -139,6 +151,7 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
 
   std::vector<Ref> subst(n1, kNoRef);
   auto S = [&](Ref r) { return r == kNoRef ? kNoRef : subst[r]; };
+  bool after_call = false;
   for (Ref i = 0; i < n1; i++) {
     Ins in = t.ins[i];  // a copy: emitting grows the vector
     switch (in.op) {
@@ -149,16 +162,26 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
         break;
       }
       case IrOp::store: case IrOp::atomic: case IrOp::rtcall: subst[i] = e.effect(in.op, S(in.a), S(in.b), in.k); break;
-      case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: {
+      case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: case IrOp::calltr: {
+        // In the second iteration a register holds the first one's final
+        // value until the iteration writes it, unless an inner loop trace
+        // ran since: then the frame has it.
         const Snapshot& s1 = t.snaps[in.snap];
         Snapshot s2;
         s2.pc = s1.pc;
-        std::vector<Ref> regs(end_regs);
+        s2.pc_ref = S(s1.pc_ref);
+        std::vector<Ref> regs(end_regs.size(), kNoRef);
+        if (!after_call) regs = end_regs;
         for (auto& [reg, ref] : s1.regs) regs[reg] = S(ref);
         for (size_t r = 0; r < regs.size(); r++)
           if (regs[r] != kNoRef && !is_sload_of(regs[r], r) && (!live || live(s2.pc, (uint16_t)r)))
             s2.regs.push_back({(uint16_t)r, regs[r]});
-        e.guard(in.op, S(in.a), S(in.b), std::move(s2));
+        if (in.op == IrOp::calltr) {
+          subst[i] = e.call_trace(in.k, std::move(s2));
+          after_call = true;
+        } else {
+          e.guard(in.op, S(in.a), S(in.b), std::move(s2));
+        }
         break;
       }
       default: subst[i] = e.emit(in.op, in.t, S(in.a), S(in.b), S(in.c), in.k); break;
@@ -201,8 +224,10 @@ void dce(Trace& t) {
       if (!in.live) continue;
       for (Ref r : {in.a, in.b, in.c})
         if (r >= 0) t.ins[r].live = true;
-      if (in.snap >= 0)
+      if (in.snap >= 0) {
         for (auto& [reg, ref] : t.snaps[in.snap].regs) t.ins[ref].live = true;
+        if (t.snaps[in.snap].pc_ref >= 0) t.ins[t.snaps[in.snap].pc_ref].live = true;
+      }
     }
     if (t.loop_ref < 0) return;
     std::vector<bool> read_in_loop(t.ins.size(), false);

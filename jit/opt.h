@@ -24,6 +24,10 @@ class Emitter {
   // on a constant that passes, emits nothing. Returns false when the guard is
   // on a constant that fails (the recording is then wrong: abort).
   bool guard(IrOp op, Ref a, Ref b, Snapshot snap);
+  // Runs the compiled inner loop trace k after writing `flush` into the
+  // frame; the value is the pc that trace returned. Loads after it see a new
+  // epoch, and so do rloads.
+  Ref call_trace(int64_t k, Snapshot flush);
   // A fresh instruction with no folding (loop, phi, copy).
   Ref raw(IrOp op, Ref a = kNoRef, Ref b = kNoRef);
 

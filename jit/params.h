@@ -13,6 +13,7 @@ namespace kiln::jit {
   _(tryagain, 4, "failed recordings of one loop before it is blacklisted")                  \
   _(backoff, 64, "back edges to wait after a failed recording (doubles each time)")         \
   _(maxtrace, 4000, "trace IR instructions before a recording aborts")                      \
+  _(unroll, 16, "iterations of an inner loop without its own trace recorded inline")       \
   _(enable, 1, "0: the jit engine only interprets")                                       \
   _(verbose, 0, "1: each trace and abort on stderr; 2: also the IR; 3: and machine code")
 

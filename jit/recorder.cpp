@@ -4,6 +4,7 @@
 #include "jit/recorder.h"
 
 #include <cstring>
+#include <unordered_map>
 
 #include "jit/opt.h"
 #include "jit/rtcall.h"
@@ -69,13 +70,21 @@ struct Rec {
   Emitter e{t};
   std::vector<Ref> map;  // register -> its current value's ref (kNoRef: untouched)
 
-  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp, const Liveness* lv)
-      : fn(f), R(r), env(en), p(pp), live(lv) {
+  const InnerTraces& inner;
+  std::vector<bool> in_frame;          // written by an inner loop trace: read it back with rload
+  bool called = false;                 // a calltr was recorded
+  std::unordered_map<uint32_t, int> unrolled;  // inner loop head -> iterations recorded inline
+
+  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp, const Liveness* lv,
+      const InnerTraces& in)
+      : fn(f), R(r), env(en), p(pp), live(lv), inner(in) {
     map.assign(fn.num_regs < 3 ? 3 : fn.num_regs, kNoRef);
+    in_frame.assign(map.size(), false);
   }
 
   Ref get(uint16_t r) {
-    if (map[r] == kNoRef) map[r] = e.emit(IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r);
+    if (map[r] == kNoRef)
+      map[r] = e.emit(in_frame[r] ? IrOp::rload : IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r);
     return map[r];
   }
   void set(uint16_t r, Ref v, uint64_t bits) {
@@ -108,6 +117,10 @@ struct Rec {
     return false;
   }
   bool run(uint32_t head);
+  bool call_inner(uint32_t& pc, uint32_t body, uint32_t last, TraceFn f);
+  bool unroll_more(uint32_t pc, uint32_t body);
+  bool counted_inner(uint32_t& pc, const bc::Insn& I);
+  bool inner_back_edge(uint32_t& pc, const bc::Insn& I);
   bool random(uint32_t pc, const bc::Insn& I);
   Ref mix(Ref z);
 };
@@ -151,6 +164,78 @@ bool Rec::random(uint32_t pc, const bc::Insn& I) {
     default: break;
   }
   set(I.a, v, rng_to_reg(bits, (Prim)I.c));
+  return true;
+}
+
+// An inner loop with a compiled trace: flush the registers it may read
+// into the frame, run its trace (now, as recording executes), and guard that
+// it left where it left this time. Afterwards the frame holds every register.
+bool Rec::call_inner(uint32_t& pc, uint32_t body, uint32_t last, TraceFn f) {
+  Ref ret = e.call_trace((int64_t)(uintptr_t)f, snap(body));
+  uint32_t next = f(R, &env);
+  rethrow_pending();  // while recording, an error is the interpreter's to report
+  Snapshot anywhere;
+  anywhere.pc_ref = ret;  // the frame is complete: resume wherever the inner trace stopped
+  Ref same = e.emit(IrOp::eq, CT::u32, ret, e.kval(next));
+  if (!e.guard(IrOp::guard_nz, same, kNoRef, std::move(anywhere))) return abort(pc, "constant guard failed");
+  std::vector<bool> w = written_regs(fn, body, last);
+  for (size_t r = 0; r < map.size(); r++)
+    if (r >= w.size() || w[r]) {
+      map[r] = kNoRef;
+      in_frame[r] = true;
+    }
+  called = true;
+  pc = next;
+  return true;
+}
+
+// An inner loop without a trace is recorded inline, iteration by iteration,
+// up to `unroll` iterations (short loops over vector components, say).
+bool Rec::unroll_more(uint32_t pc, uint32_t body) {
+  if (++unrolled[body] > p.unroll) return abort(pc, "inner loop not compiled yet");
+  return true;
+}
+
+// fori: enter the loop (a guard on its condition), then call its trace or
+// unroll it. A loop with constant bounds and few trips is always unrolled.
+bool Rec::counted_inner(uint32_t& pc, const bc::Insn& I) {
+  CT it = I.op == Op::fori_i32 ? CT::i32 : CT::i64;
+  uint64_t more;
+  eval_pure(IrOp::lt, it, 0, R[I.a], R[I.a + 1], 0, more);
+  Ref lo = get(I.a), hi = get(I.a + 1);
+  Ref cond = e.emit(IrOp::lt, it, lo, hi);
+  uint32_t exit = (uint32_t)I.d(), body = pc + 1;
+  if (!e.guard(more ? IrOp::guard_nz : IrOp::guard_z, cond, kNoRef, snap(more ? exit : body)))
+    return abort(pc, "constant guard failed");
+  if (!more) {
+    pc = exit;
+    return true;
+  }
+  int64_t trips = it == CT::i32 ? (int64_t)(int32_t)R[I.a + 1] - (int32_t)R[I.a] : (int64_t)(R[I.a + 1] - R[I.a]);
+  bool small_const = t.is_const(lo) && t.is_const(hi) && trips <= p.unroll;
+  TraceFn f = inner ? inner(body) : nullptr;
+  if (f && !small_const) return call_inner(pc, body, exit - 1, f);
+  if (trips > p.unroll) return abort(pc, "inner loop not compiled yet");
+  pc = body;
+  return true;
+}
+
+// forl of an inner loop being unrolled: the increment and a guard on
+// staying in (or leaving) the loop.
+bool Rec::inner_back_edge(uint32_t& pc, const bc::Insn& I) {
+  CT it = I.op == Op::forl_i32 ? CT::i32 : CT::i64;
+  Ref next = e.emit(IrOp::add, it, get(I.a), e.kval(1));
+  uint64_t nv, more;
+  eval_pure(IrOp::add, it, 0, R[I.a], 1, 0, nv);
+  set(I.a, next, nv);
+  R[I.a + 2]++;  // the hot counter: not part of the trace
+  eval_pure(IrOp::lt, it, 0, R[I.a], R[I.a + 1], 0, more);
+  Ref cond = e.emit(IrOp::lt, it, next, get(I.a + 1));
+  uint32_t body = (uint32_t)I.d();
+  if (!e.guard(more ? IrOp::guard_nz : IrOp::guard_z, cond, kNoRef, snap(more ? pc + 1 : body)))
+    return abort(pc, "constant guard failed");
+  if (more && !unroll_more(pc, body)) return false;
+  pc = more ? body : pc + 1;
   return true;
 }
 
@@ -275,7 +360,10 @@ bool Rec::run(uint32_t head) {
       }
       case Op::forl_i32:
       case Op::forl_i64: {
-        if ((uint32_t)I.d() != head) return abort(pc, "inner loop");
+        if ((uint32_t)I.d() != head) {
+          if (!inner_back_edge(pc, I)) return false;
+          continue;
+        }
         bool i32 = op == Op::forl_i32;
         CT it = i32 ? CT::i32 : CT::i64;
         Ref next = e.emit(IrOp::add, it, get(I.a), e.kval(1));
@@ -319,14 +407,41 @@ bool Rec::run(uint32_t head) {
         set(I.a, e.emit(IrOp::load, CT::i64, addr, kNoRef, kNoRef, (int64_t)Prim::i64), v);
         break;
       }
-      case Op::fori_i32: case Op::fori_i64: return abort(pc, "inner loop");
-      case Op::loop: return abort(pc, "inner loop");
+      case Op::fori_i32: case Op::fori_i64:
+        if (!counted_inner(pc, I)) return false;
+        continue;
+      case Op::loop: {  // an inner while loop: entered, or its back edge while unrolling
+        R[I.a]++;       // its hot counter, as the interpreter counts
+        uint32_t body = pc + 1;
+        if (unrolled.count(body)) {
+          if (!unroll_more(pc, body)) return false;
+          break;
+        }
+        if (TraceFn f = inner ? inner(body) : nullptr) {
+          uint32_t last = body;  // the loop's last op: the last jmp back to it
+          for (uint32_t q = body; q < fn.code.size(); q++)
+            if (code[q].op == Op::jmp && (uint32_t)code[q].d() == pc) last = q;
+          if (!call_inner(pc, body, last, f)) return false;
+          continue;
+        }
+        unrolled[body] = 0;
+        break;
+      }
       default: return abort(pc, std::string("unsupported op ") + bc::op_name(op));
     }
     pc++;
   }
 closed:
   if (while_loop) R[code[head - 1].a]++;  // the `loop` op's counter, as the interpreter would
+  if (called) {
+    // A register read at entry but last written by an inner loop trace: the
+    // next iteration must read the frame's value, not the entry value.
+    std::vector<uint16_t> entry_reads;
+    for (const Ins& in : t.ins)
+      if (in.op == IrOp::sload) entry_reads.push_back((uint16_t)in.k);
+    for (uint16_t r : entry_reads)
+      if (map[r] == kNoRef && in_frame[r]) get(r);
+  }
   if (live) peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); });
   else peel(t, e, map);
   dce(t);
@@ -338,8 +453,8 @@ closed:
 }  // namespace
 
 Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p,
-                 const Liveness* live) {
-  Rec rec(fn, R, env, p, live);
+                 const Liveness* live, const InnerTraces& inner) {
+  Rec rec(fn, R, env, p, live, inner);
   rec.t.fn_name = fn.name;
   rec.t.head_pc = head;
   rec.run(head);

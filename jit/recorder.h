@@ -4,6 +4,7 @@
 // snapshots resume the interpreter on the other path.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <string>
 
 #include "jit/liveness.h"
@@ -30,6 +31,12 @@ struct TraceEnv {
   Program* program = nullptr;                       // runtime calls (sparse lookups)
 };
 
+// A compiled trace: runs the loop from the frame R until a guard fails,
+// writes that guard's snapshot into R and returns the pc to resume at.
+using TraceFn = uint32_t (*)(uint64_t* R, const TraceEnv* env);
+// The compiled trace of the loop whose body starts at a pc, or null.
+using InnerTraces = std::function<TraceFn(uint32_t head)>;
+
 struct Recording {
   bool ok = false;
   std::string why;          // the abort reason
@@ -41,7 +48,9 @@ struct Recording {
 // what was executed; on abort the interpreter resumes at resume_pc (which may
 // be an op that raises: recording never raises itself).
 // `live` prunes snapshots to the registers the interpreter may still read.
+// An inner loop whose trace `inner` knows becomes a call of that trace (a
+// calltr); any other inner loop aborts the recording.
 Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p,
-                 const Liveness* live = nullptr);
+                 const Liveness* live = nullptr, const InnerTraces& inner = nullptr);
 
 }  // namespace kiln::jit

@@ -53,8 +53,10 @@ Allocation allocate_registers(const Trace& t) {
     use(in.a, i);
     use(in.b, i);
     use(in.c, i);
-    if (in.snap >= 0)
+    if (in.snap >= 0) {
       for (auto& [r, v] : t.snaps[in.snap].regs) use(v, i);
+      use(t.snaps[in.snap].pc_ref, i);
+    }
   }
   if (t.loop_ref >= 0)
     for (Ref v = 0; v < t.loop_ref; v++)

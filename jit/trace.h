@@ -21,6 +21,7 @@ namespace kiln::jit {
 #define KILN_JIT_OPS(_)                                                     \
   _(kval, 0, P)       /* constant: k = the bits */                         \
   _(sload, 0, P)      /* the entry value of bytecode register k */         \
+  _(rload, 0, 0)      /* register k as the frame holds it now (after calltr) */ \
   _(arg, 0, P)        /* env->args[k] */                                   \
   _(base, 0, P)       /* env->tree_bases[k] (+0) */                        \
   _(gtemp, 0, P)      /* &env->temps[k] */                                 \
@@ -40,6 +41,7 @@ namespace kiln::jit {
   _(store, 2, M)      /* *a = b as storage Prim k */                       \
   _(atomic, 2, M)     /* old *a; *a = old op b: k = Prim | AOp << 8 */     \
   _(rtcall, 2, M)     /* rt_call(a, b, k): k = an RtCall* (rtcall.h) */      \
+  _(calltr, 0, M)     /* flush snapshot, run inner loop trace k: its exit pc */ \
   _(guard_nz, 1, G)   /* exit unless a != 0 */                             \
   _(guard_z, 1, G)    /* exit unless a == 0 */                             \
   _(guard_ult, 2, G)  /* exit unless (u64)a < (u64)b */                    \
@@ -78,6 +80,7 @@ struct Ins {
 struct Snapshot {
   uint32_t pc = 0;
   std::vector<std::pair<uint16_t, Ref>> regs;
+  int32_t pc_ref = -1;  // when set, resume at this value's pc (after a calltr: wherever the inner trace left)
 };
 
 struct Trace {
