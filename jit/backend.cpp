@@ -57,7 +57,7 @@ void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
   }
 }
 
-std::string body(Gen& g, Label epilogue, Ref spare) {
+std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* infos) {
   const Trace& t = g.t;
   x86::Assembler& a = g.a;
   g.uses.assign(t.ins.size(), 0);
@@ -72,6 +72,7 @@ std::string body(Gen& g, Label epilogue, Ref spare) {
     }
   }
   Label top;
+  bool linked = false;
   std::vector<std::pair<Ref, Ref>> phis;
   for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
     const Ins& in = t.ins[i];
@@ -160,25 +161,50 @@ std::string body(Gen& g, Label epilogue, Ref spare) {
         break;
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: g.guard(in); break;
       case IrOp::loop: top = a.newLabel(); a.bind(top); break;
+      case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
+        g.flush(t.snaps[in.snap]);
+        Label go = a.newLabel();
+        a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
+        a.cmp(x86::byte_ptr(x86::rax), 0);
+        a.je(go);
+        a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), 0);  // Ctrl-C: no side trace here
+        a.mov(x86::eax, Imm(t.snaps[in.snap].pc));
+        a.jmp(epilogue);
+        a.bind(go);
+        a.mov(x86::rcx, Imm((uint64_t)in.k));
+        a.jmp(tail_jump);
+        linked = true;
+        break;
+      }
       case IrOp::phi: phis.push_back({in.a, in.b}); break;
       default:
         if (kIrOps[(int)in.op].flags & P) g.call_eval(in, i);
         else return std::string("no code for ") + kIrOps[(int)in.op].name;
     }
   }
-  if (!top.isValid()) return "trace has no loop";
-  g.at = (Ref)t.ins.size();
-  back_edge(g, phis, spare);
-  if (t.loop_snap >= 0) {  // Ctrl-C: leave at the loop head, the interpreter raises
-    a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
-    a.cmp(x86::byte_ptr(x86::rax), 0);
-    a.jne(g.exits[t.loop_snap]);
+  if (!top.isValid() && !linked) return "trace has no loop";
+  if (top.isValid()) {
+    g.at = (Ref)t.ins.size();
+    back_edge(g, phis, spare);
+    if (t.loop_snap >= 0) {  // Ctrl-C: leave at the loop head, the interpreter raises
+      a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
+      a.cmp(x86::byte_ptr(x86::rax), 0);
+      a.jne(g.exits[t.loop_snap]);
+    }
+    a.jmp(top);
   }
-  a.jmp(top);
-  // Side exits: the snapshot into the frame, then the resume pc.
+  // Side exits: the snapshot into the frame; then the side trace linked to
+  // this exit, if any, else back to the interpreter at the resume pc.
   for (size_t s = 0; s < t.snaps.size(); s++) {
     a.bind(g.exits[s]);
     g.flush(t.snaps[s]);
+    if (infos) {
+      a.mov(x86::rax, Imm((uint64_t)(uintptr_t)&infos[s]));
+      a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rax);
+      a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
+      a.test(x86::rcx, x86::rcx);
+      a.jnz(tail_jump);
+    }
     if (t.snaps[s].pc_ref >= 0) g.ld(x86::rax, t.snaps[s].pc_ref);
     else a.mov(x86::eax, Imm(t.snaps[s].pc));
     a.jmp(epilogue);
@@ -188,7 +214,7 @@ std::string body(Gen& g, Label epilogue, Ref spare) {
 
 }  // namespace
 
-std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool want_listing) {
+std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool want_listing, ExitInfo* infos) {
   CodeHolder code;
   code.init(rt.environment());
   ThrowOnError eh;
@@ -216,13 +242,21 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.al.fw.resize(spare + 1, 0);
   g.al.last.resize(spare + 1, -1);
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
-  Label epilogue = a.newLabel();
-  std::string why = body(g, epilogue, spare);
+  Label epilogue = a.newLabel(), tail_jump = a.newLabel();
+  std::string why = body(g, epilogue, tail_jump, spare, infos);
   if (!why.empty()) return why;
   a.bind(epilogue);
   a.add(x86::rsp, Imm(bytes));
   for (int j = 5; j >= 0; j--) a.pop(saved[j]);
   a.ret();
+  // Another trace (rcx) takes over the frame: it runs as if called in our
+  // place, and returns to our caller.
+  a.bind(tail_jump);
+  a.mov(x86::rdi, x86::rbx);
+  a.mov(x86::rsi, x86::r12);
+  a.add(x86::rsp, Imm(bytes));
+  for (int j = 5; j >= 0; j--) a.pop(saved[j]);
+  a.jmp(x86::rcx);
   if (!eh.msg.empty()) return "asmjit: " + eh.msg;
 
   out.code_size = code.codeSize();

@@ -24,7 +24,10 @@ struct Compiled {
   std::string listing;  // the machine code as text, when asked for
 };
 
-// Returns "" on success, else why the trace cannot be compiled.
-std::string compile_trace(const Trace& t, asmjit::JitRuntime& rt, Compiled& out, bool want_listing = false);
+// Returns "" on success, else why the trace cannot be compiled. With
+// `exits` (one per snapshot, living as long as the code), each exit records
+// itself in TraceEnv::exit and jumps to its side trace once one is linked.
+std::string compile_trace(const Trace& t, asmjit::JitRuntime& rt, Compiled& out, bool want_listing = false,
+                          ExitInfo* exits = nullptr);
 
 }  // namespace kiln::jit

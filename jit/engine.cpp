@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <mutex>
 
 #include "jit/backend.h"
@@ -74,50 +75,116 @@ class FunctionJit : public interp::LoopHook {
       R[s->counter] = (uint64_t)(p_.hotloop - p_.backoff);
       return pc;
     }
-    if (TraceFn f = s->fn.load(std::memory_order_acquire)) return run(f, R, env);
+    if (TraceFn f = s->fn.load(std::memory_order_acquire)) {
+      lock.unlock();
+      return run(f, R, env);
+    }
     auto t0 = std::chrono::steady_clock::now();
-    if (!live_) live_ = std::make_unique<Liveness>(fn);
-    Recording rec = record(fn, pc, R, env, p_, live_.get(), [this](uint32_t head) -> TraceFn {
-      LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
-      return inner ? inner->fn.load(std::memory_order_acquire) : nullptr;
-    });
+    Recording rec = record(fn, pc, R, env, p_, args());
     if (!rec.ok) {
       s->attempts++;
       if (s->attempts >= p_.tryagain) s->blacklisted = true;
       int64_t wait = p_.backoff << (s->attempts < 20 ? s->attempts : 20);
-      R[s->counter] = (uint64_t)(p_.hotloop - wait);
+      // Back off, in the loop's counter, unless the recording left the loop
+      // (the register may hold another variable there).
+      if (live_->live(rec.resume_pc, s->counter)) R[s->counter] = (uint64_t)(p_.hotloop - wait);
       note("abort " + fn.name + " @" + std::to_string(pc) + " at pc " + std::to_string(rec.resume_pc) + ": " +
            rec.why + (s->blacklisted ? " (blacklisted)" : "") + "\n");
       return rec.resume_pc;
     }
-    auto t1 = std::chrono::steady_clock::now();
-    Compiled c;
-    std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2);
-    auto t2 = std::chrono::steady_clock::now();
-    if (!why.empty()) {
+    TraceFn f = install(rec, pc, "trace", t0);
+    if (!f) {
       s->blacklisted = true;
-      note("abort " + fn.name + " @" + std::to_string(pc) + ": " + why + " (blacklisted)\n");
       return rec.resume_pc;
     }
-    double rec_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-    double asm_us = std::chrono::duration<double, std::micro>(t2 - t1).count();
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "trace %s @%u: %zu IR, %zu snapshots, %zu bytes; record %.1f us, assemble %.1f us\n",
-                  fn.name.c_str(), pc, rec.trace.ins.size(), rec.trace.snaps.size(), c.code_size, rec_us, asm_us);
-    note(buf);
-    if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
-    if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
-    s->fn.store(c.fn, std::memory_order_release);
+    s->fn.store(f, std::memory_order_release);
     hotloop.store(1, std::memory_order_relaxed);
-    return run(c.fn, R, env);
+    lock.unlock();
+    return run(f, R, env);
   }
 
  private:
-  // A trace run; an error a runtime call raised inside it surfaces here.
-  static uint32_t run(TraceFn f, uint64_t* R, TraceEnv& env) {
-    uint32_t pc = f(R, &env);
-    rethrow_pending();
-    return pc;
+  RecordArgs args() {
+    RecordArgs a;
+    if (!live_) live_ = std::make_unique<Liveness>(fn_);
+    a.live = live_.get();
+    a.inner = [this](uint32_t head) -> TraceFn {
+      LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
+      return inner ? inner->fn.load(std::memory_order_acquire) : nullptr;
+    };
+    return a;
+  }
+
+  // Compiles a recorded trace with its exits (kept as long as the code) and
+  // notes it. Null when it cannot be compiled (the note says why).
+  TraceFn install(const Recording& rec, uint32_t root_head, const char* what,
+                  std::chrono::steady_clock::time_point t0) {
+    auto t1 = std::chrono::steady_clock::now();
+    ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
+    Compiled c;
+    std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
+    auto t2 = std::chrono::steady_clock::now();
+    if (!why.empty()) {
+      note(std::string("abort ") + fn_.name + " @" + std::to_string(root_head) + ": " + why + " (blacklisted)\n");
+      return nullptr;
+    }
+    double rec_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+    double asm_us = std::chrono::duration<double, std::micro>(t2 - t1).count();
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s %s @%u: %zu IR, %zu snapshots, %zu bytes; record %.1f us, assemble %.1f us\n",
+                  what, fn_.name.c_str(), root_head, rec.trace.ins.size(), rec.trace.snaps.size(), c.code_size,
+                  rec_us, asm_us);
+    note(buf);
+    if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
+    if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
+    return c.fn;
+  }
+
+  // A trace run, and the side traces it grows: when it left through an exit
+  // that has now been taken `hotexit` times, record from there to the loop
+  // head (executing, as recording does), link the result to that exit, and
+  // go on in the root trace. An error a runtime call raised surfaces here.
+  uint32_t run(TraceFn f, uint64_t* R, TraceEnv& env) {
+    for (;;) {
+      env.exit = nullptr;
+      uint32_t pc = f(R, &env);
+      rethrow_pending();
+      ExitInfo* x = env.exit;
+      if (!x || x->link.load(std::memory_order_relaxed) || x->blacklisted.load(std::memory_order_relaxed) ||
+          x->count.fetch_add(1, std::memory_order_relaxed) + 1 < (uint32_t)p_.hotexit)
+        return pc;
+      std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+      if (!lock.owns_lock() || x->link.load()) return pc;
+      LoopSlot* root = x->root_head < slots_.size() ? slots_[x->root_head].get() : nullptr;
+      TraceFn root_fn = root ? root->fn.load(std::memory_order_acquire) : nullptr;
+      if (!root_fn) return pc;
+      RecordArgs a = args();
+      a.start = pc;
+      a.link_to = root_fn;
+      auto t0 = std::chrono::steady_clock::now();
+      Recording rec = record(fn_, x->root_head, R, env, p_, a);
+      TraceFn side = rec.ok ? install(rec, x->root_head, "side trace", t0) : nullptr;
+      if (!side) {
+        if (!rec.ok)
+          note("abort side trace " + fn_.name + " @" + std::to_string(x->root_head) + " from pc " +
+               std::to_string(pc) + ": " + rec.why + "\n");
+        if (++x->attempts >= p_.tryagain || rec.ok) x->blacklisted = true;
+        x->count = 0;
+        return rec.resume_pc;
+      }
+      x->link.store(side, std::memory_order_release);
+      f = root_fn;  // the recording ended at the loop head
+    }
+  }
+
+  static ExitInfo* new_exits(size_t n, uint32_t root_head) {
+    static std::mutex mu;
+    static std::deque<std::unique_ptr<ExitInfo[]>> all;  // as long as the code: never freed
+    auto block = std::make_unique<ExitInfo[]>(n ? n : 1);
+    for (size_t i = 0; i < n; i++) block[i].root_head = root_head;
+    std::lock_guard<std::mutex> lock(mu);
+    all.push_back(std::move(block));
+    return all.back().get();
   }
 
   void note(const std::string& s) {

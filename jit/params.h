@@ -10,7 +10,8 @@ namespace kiln::jit {
 // name, default, meaning
 #define KILN_JIT_PARAMS(_)                                                                   \
   _(hotloop, 56, "back edges of one loop (per task call) before it is recorded")            \
-  _(tryagain, 4, "failed recordings of one loop before it is blacklisted")                  \
+  _(tryagain, 4, "failed recordings of one loop (or exit) before it is blacklisted")        \
+  _(hotexit, 10, "times a guard fails before a side trace is recorded from it")            \
   _(backoff, 64, "back edges to wait after a failed recording (doubles each time)")         \
   _(maxtrace, 4000, "trace IR instructions before a recording aborts")                      \
   _(unroll, 16, "iterations of an inner loop without its own trace recorded inline")       \

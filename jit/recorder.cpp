@@ -71,13 +71,14 @@ struct Rec {
   std::vector<Ref> map;  // register -> its current value's ref (kNoRef: untouched)
 
   const InnerTraces& inner;
+  const RecordArgs& args;
+  uint32_t loop_lo = 0, loop_hi = UINT32_MAX;  // the root loop's pcs: a side trace stays inside
   std::vector<bool> in_frame;          // written by an inner loop trace: read it back with rload
   bool called = false;                 // a calltr was recorded
   std::unordered_map<uint32_t, int> unrolled;  // inner loop head -> iterations recorded inline
 
-  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp, const Liveness* lv,
-      const InnerTraces& in)
-      : fn(f), R(r), env(en), p(pp), live(lv), inner(in) {
+  Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp, const RecordArgs& a)
+      : fn(f), R(r), env(en), p(pp), live(a.live), inner(a.inner), args(a) {
     map.assign(fn.num_regs < 3 ? 3 : fn.num_regs, kNoRef);
     in_frame.assign(map.size(), false);
   }
@@ -242,9 +243,21 @@ bool Rec::inner_back_edge(uint32_t& pc, const bc::Insn& I) {
 bool Rec::run(uint32_t head) {
   const bc::Insn* code = fn.code.data();
   const bool while_loop = head > 0 && code[head - 1].op == Op::loop;
-  uint32_t pc = head;
+  const bool side = args.link_to != nullptr;
+  uint32_t pc = side ? args.start : head;
+  {  // the loop's extent: [head, its forl] or [its loop op, the last jmp back]
+    loop_lo = while_loop ? head - 1 : head;
+    loop_hi = head;
+    for (uint32_t q = head; q < fn.code.size(); q++) {
+      const bc::Insn& J = code[q];
+      bool back = while_loop ? J.op == Op::jmp && (uint32_t)J.d() == head - 1
+                             : (J.op == Op::forl_i32 || J.op == Op::forl_i64) && (uint32_t)J.d() == head;
+      if (back) loop_hi = q;
+    }
+  }
   for (;;) {
     if ((int64_t)t.ins.size() > p.maxtrace) return abort(pc, "trace too long");
+    if (pc < loop_lo || pc > loop_hi) return abort(pc, "loop left while recording");
     const bc::Insn I = code[pc];
     const Op op = I.op;
     IrOp ir;
@@ -442,8 +455,18 @@ closed:
     for (uint16_t r : entry_reads)
       if (map[r] == kNoRef && in_frame[r]) get(r);
   }
-  if (live) peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); });
-  else peel(t, e, map);
+  if (side) {  // the registers as the root trace expects them at its head, then the jump there
+    Ins link;
+    link.op = IrOp::link;
+    link.k = (int64_t)(uintptr_t)args.link_to;
+    link.snap = (int32_t)t.snaps.size();
+    t.snaps.push_back(snap(head));
+    t.ins.push_back(link);
+  } else if (live) {
+    peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); });
+  } else {
+    peel(t, e, map);
+  }
   dce(t);
   out.ok = true;
   out.resume_pc = head;
@@ -453,8 +476,8 @@ closed:
 }  // namespace
 
 Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p,
-                 const Liveness* live, const InnerTraces& inner) {
-  Rec rec(fn, R, env, p, live, inner);
+                 const RecordArgs& args) {
+  Rec rec(fn, R, env, p, args);
   rec.t.fn_name = fn.name;
   rec.t.head_pc = head;
   rec.run(head);

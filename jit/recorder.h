@@ -22,6 +22,7 @@ namespace kiln::jit {
 // pointers and global temporaries (they differ per launch, so traces load
 // them instead of baking them in).
 inline const std::atomic<bool> kNoInterrupt{false};
+struct ExitInfo;
 struct TraceEnv {
   const uint64_t* args = nullptr;
   uint8_t* const* tree_bases = nullptr;
@@ -29,6 +30,7 @@ struct TraceEnv {
   uint64_t* temps = nullptr;
   const std::atomic<bool>* stop = &kNoInterrupt;  // Ctrl-C: polled at each back edge
   Program* program = nullptr;                       // runtime calls (sparse lookups)
+  ExitInfo* exit = nullptr;                         // written by the exit a trace left through
 };
 
 // A compiled trace: runs the loop from the frame R until a guard fails,
@@ -37,6 +39,17 @@ using TraceFn = uint32_t (*)(uint64_t* R, const TraceEnv* env);
 // The compiled trace of the loop whose body starts at a pc, or null.
 using InnerTraces = std::function<TraceFn(uint32_t head)>;
 
+// One per guard of a compiled trace, as long as the code lives. An exit that
+// keeps being taken grows a side trace: the exit stub then jumps to it
+// instead of returning to the interpreter.
+struct ExitInfo {
+  std::atomic<TraceFn> link{nullptr};  // first: the exit stub reads it at offset 0
+  std::atomic<uint32_t> count{0};
+  std::atomic<bool> blacklisted{false};
+  int attempts = 0;                    // failed recordings (under the function's lock)
+  uint32_t root_head = 0;              // the loop the trace belongs to
+};
+
 struct Recording {
   bool ok = false;
   std::string why;          // the abort reason
@@ -44,13 +57,21 @@ struct Recording {
   Trace trace;              // optimized (peeled, DCE'd) when ok
 };
 
+struct RecordArgs {
+  const Liveness* live = nullptr;  // prunes snapshots to the registers the interpreter may still read
+  InnerTraces inner;               // inner loops with traces become calltrs
+  // A side trace: recording starts at `start` (a hot exit's pc) and ends at
+  // the loop head with a jump to the root trace `link_to`.
+  uint32_t start = UINT32_MAX;
+  TraceFn link_to = nullptr;
+};
+
 // Records the loop whose body starts at `head`. The frame R is advanced by
 // what was executed; on abort the interpreter resumes at resume_pc (which may
-// be an op that raises: recording never raises itself).
-// `live` prunes snapshots to the registers the interpreter may still read.
-// An inner loop whose trace `inner` knows becomes a call of that trace (a
-// calltr); any other inner loop aborts the recording.
+// be an op that raises: recording never raises itself). An inner loop whose
+// trace args.inner knows becomes a call of that trace; one without is
+// unrolled up to p.unroll iterations, else the recording aborts.
 Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const TraceEnv& env, const Params& p,
-                 const Liveness* live = nullptr, const InnerTraces& inner = nullptr);
+                 const RecordArgs& args = {});
 
 }  // namespace kiln::jit

@@ -12,9 +12,10 @@ name=${prog%.py}
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 # The JIT compiles every loop on its first back edge, so that each program
-# exercises recording, traces and side exits.
+# exercises recording, traces and side exits; an exit taken twice grows a
+# side trace.
 jit_env=
-[ "$engine" = jit ] && jit_env=hotloop=1
+[ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2
 KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
