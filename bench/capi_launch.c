@@ -61,6 +61,9 @@ int main(int argc, char** argv) {
   kiln_array arr = {buf, KILN_F32, 1, shape, NULL};
   kiln_value sargs[2] = {kiln_i32(1), kiln_f32(2.0f)}, ret;
   kiln_value targs[2] = {kiln_arr(&arr), kiln_f32(3.0f)};
+  kiln_ndarray* handle;
+  CHECK(kiln_ndarray_create(vm, &arr, &handle));
+  kiln_value hargs[2] = {kiln_nd(handle), kiln_f32(3.0f)};
   CHECK(kiln_kernel_call(empty, NULL, 0, NULL, 0, NULL));  /* compile */
   CHECK(kiln_kernel_call(scalars, sargs, 2, &ret, 1, NULL));
   CHECK(kiln_kernel_call(touch, targs, 2, NULL, 0, NULL));
@@ -74,6 +77,9 @@ int main(int argc, char** argv) {
   t = now_us();
   for (int i = 0; i < n; i++) kiln_kernel_call(touch, targs, 2, NULL, 0, NULL);
   double touch_us = (now_us() - t) / n;
+  t = now_us();
+  for (int i = 0; i < n; i++) kiln_kernel_call(touch, hargs, 2, NULL, 0, NULL);
+  double handle_us = (now_us() - t) / n;
 
   /* the baseline: the same empty kernel launched by a host-script loop */
   char code[256];
@@ -84,9 +90,11 @@ int main(int argc, char** argv) {
   printf("c_api_empty_us %.3f\n", empty_us);
   printf("c_api_scalars_us %.3f\n", scalars_us);
   printf("c_api_ndarray_us %.3f\n", touch_us);
+  printf("c_api_ndarray_handle_us %.3f\n", handle_us);
   printf("(script_*: the same launches from a host-script loop in this VM, the baseline)\n");
   printf("check %.1f %.1f\n", ret.v.f, buf[0]);
   kiln_module_destroy(loop);
+  kiln_ndarray_destroy(handle);
   kiln_kernel_destroy(touch);
   kiln_kernel_destroy(scalars);
   kiln_kernel_destroy(empty);

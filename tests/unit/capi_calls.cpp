@@ -455,3 +455,38 @@ TEST_CASE("several VMs, on several threads at once") {
   CHECK(a == 50 * 28.0);
   CHECK(b == 50 * 56.0);
 }
+
+TEST_CASE("repeated calls reuse the compiled kernel until ti.init or a redefinition changes what parameters mean") {
+  VM t;
+  kiln_module* m = t.load(R"(
+import taichi as ti
+ti.init()
+
+@ti.kernel
+def twice(a: int) -> int:
+    return a * 2
+)");
+  kiln_kernel* k = nullptr;
+  REQUIRE(kiln_module_kernel(m, "twice", &k) == KILN_OK);
+  kiln_value arg = kiln_i32(21), ret;
+  for (int i = 0; i < 3; i++) {
+    REQUIRE(kiln_kernel_call(k, &arg, 1, &ret, 1, nullptr) == KILN_OK);
+    CHECK(ret.dtype == KILN_I32);
+    CHECK(ret.v.i == 42);
+  }
+  // `int` now means i64: the cached classification and kernel are dropped
+  kiln_module* m2 = t.load("ti.init(default_ip=ti.i64)\n");
+  CHECK(kiln_kernel_call(k, &arg, 1, &ret, 1, nullptr) == KILN_ERROR_TYPE);
+  CHECK(error_has("argument 1 ('a') of kernel 'twice' is i64, got i32"));
+  arg = kiln_i64(int64_t(1) << 40);
+  REQUIRE(kiln_kernel_call(k, &arg, 1, &ret, 1, nullptr) == KILN_OK);
+  CHECK(ret.dtype == KILN_I64);
+  CHECK(ret.v.i == int64_t(1) << 41);
+  // every launch is still counted
+  kiln_module* m3 = t.load("ti.print_statistics()\n");
+  CHECK(t.cap.out.find("launched_kernels: 1") != std::string::npos);
+  kiln_module_destroy(m3);
+  kiln_module_destroy(m2);
+  kiln_kernel_destroy(k);
+  kiln_module_destroy(m);
+}

@@ -9,6 +9,7 @@
 #include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
+#include "vm/host/ti_state.h"
 
 using namespace kiln;
 using namespace kiln::capi;
@@ -92,44 +93,63 @@ kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t narg
       for (auto* p : params) ko->annotations.push_back(p->annotation ? ev.eval(p->annotation, *fn.closure) : Value());
       ko->annotations_done = true;
     }
+    TiState& ti = *ev.ti;
+    ti_program(ev);  // ti.init's defaults decide what `int` / `float` annotations mean
+    if (k->epoch != ti.cache_epoch) {
+      k->params.assign(nargs, kiln_kernel::Param::scalar);
+      k->prims.assign(nargs, Prim::none);
+      for (size_t i = 0; i < nargs; i++) {
+        const Value& ann = ko->annotations[i];
+        using P = kiln_kernel::Param;
+        if (is_template_ann(ann) || ann.is_none()) k->params[i] = P::untyped;
+        else if (is_ndarray_type(ann)) k->params[i] = P::ndarray;
+        else if (host_as<MatrixTypeObj>(ann)) k->params[i] = P::vector;
+        else if (is_compound_type(ann)) k->params[i] = P::structure;
+        else k->prims[i] = dtype_prim(ev, ann, params[i]->loc);
+      }
+      k->epoch = ti.cache_epoch;
+    }
     // C has no implicit conversions to guess at: a scalar's dtype is its parameter's.
     CallArgs ca;
     ca.pos.resize(nargs);
     for (size_t i = 0; i < nargs; i++) {
-      const Value& ann = ko->annotations[i];
       const std::string& pname = params[i]->name;
       SourceLoc ploc = params[i]->loc;
       // built only for a message: calls are hot
       auto what = [&] { return "argument " + std::to_string(i + 1) + " ('" + pname + "') of kernel '" + fn.qualname + "'"; };
-      if (is_template_ann(ann) || ann.is_none())
-        throw Error("TypeError", what() + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
-      if (is_ndarray_type(ann)) {
-        if (args[i].dtype == KILN_NDARRAY) {
-          if (!args[i].v.nd) invalid(what() + ": the kiln_ndarray handle is NULL");
-          ca.pos[i] = args[i].v.nd->array;
-        } else if (args[i].dtype == KILN_ARRAY) {
-          ca.pos[i] = wrap_array(args[i].v.array, [&] { return "argument " + std::to_string(i + 1) + " ('" + pname + "')"; });
-        } else {
-          throw Error("TypeError", what() + " is an ndarray, got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
+      switch (k->params[i]) {
+        case kiln_kernel::Param::scalar: {
+          Prim want = k->prims[i];
+          if (prim_of(args[i].dtype) != want)
+            throw Error("TypeError", what() + " is " + std::string(prim_name(want)) + ", got " + kiln_dtype_name(args[i].dtype), ploc);
+          const kiln_value& v = args[i];
+          ca.pos[i] = prim_is_float(want) ? Value::floating(ConstVal::make_float(want, v.v.f).as_double())
+                      : prim_is_signed(want) ? Value::integer(ConstVal::make_int(want, v.v.i).as_int64())
+                                             : Value::integer((int64_t)ConstVal::make_uint(want, v.v.u).as_uint64());
+          break;
         }
-        continue;
+        case kiln_kernel::Param::ndarray:
+          if (args[i].dtype == KILN_NDARRAY) {
+            if (!args[i].v.nd) invalid(what() + ": the kiln_ndarray handle is NULL");
+            ca.pos[i] = args[i].v.nd->array;
+          } else if (args[i].dtype == KILN_ARRAY) {
+            ca.pos[i] = wrap_array(args[i].v.array, [&] { return "argument " + std::to_string(i + 1) + " ('" + pname + "')"; });
+          } else {
+            throw Error("TypeError", what() + " is an ndarray, got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
+          }
+          break;
+        case kiln_kernel::Param::vector: {
+          auto* mt = host_as<MatrixTypeObj>(ko->annotations[i]);
+          if (args[i].dtype != KILN_VECTOR)
+            throw Error("TypeError", what() + " is a " + mt->repr(ev) + ", got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
+          ca.pos[i] = vector_arg(ev, *mt, args[i].v.vec, what, ploc);
+          break;
+        }
+        case kiln_kernel::Param::structure:
+          throw Error("TypeError", what() + " is a struct; the C API passes scalars, vectors, matrices and ndarrays", ploc);
+        case kiln_kernel::Param::untyped:
+          throw Error("TypeError", what() + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
       }
-      if (auto* mt = host_as<MatrixTypeObj>(ann)) {
-        if (args[i].dtype != KILN_VECTOR)
-          throw Error("TypeError", what() + " is a " + mt->repr(ev) + ", got a " + kiln_dtype_name(args[i].dtype) + " value", ploc);
-        ca.pos[i] = vector_arg(ev, *mt, args[i].v.vec, what, ploc);
-        continue;
-      }
-      if (is_compound_type(ann))
-        throw Error("TypeError", what() + " is a struct; the C API passes scalars, vectors, matrices and ndarrays", ploc);
-      Prim want = dtype_prim(ev, ann, ploc);
-      Prim got = prim_of(args[i].dtype);
-      if (got != want)
-        throw Error("TypeError", what() + " is " + std::string(prim_name(want)) + ", got " + kiln_dtype_name(args[i].dtype), ploc);
-      ConstVal c = from_value(args[i], "argument");
-      ca.pos[i] = prim_is_float(want) ? Value::floating(c.as_double())
-                  : prim_is_signed(want) ? Value::integer(c.as_int64())
-                                         : Value::integer((int64_t)c.as_uint64());
     }
     ev.call(k->kernel, ca);
     const auto& r = ko->last_rets;

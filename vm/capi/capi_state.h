@@ -28,6 +28,13 @@ struct kiln_kernel {
   kiln_vm* vm = nullptr;
   kiln::host::Value kernel;  // the KernelObj (kept alive by this handle)
   std::string name;
+  // What each parameter's annotation asks for, worked out once per compile
+  // cache epoch (`int` / `float` annotations follow ti.init's defaults), so
+  // that a call checks dtypes without looking at annotation objects.
+  enum class Param : uint8_t { scalar, ndarray, vector, structure, untyped };
+  std::vector<Param> params;
+  std::vector<kiln::Prim> prims;
+  uint64_t epoch = ~0ull;
 };
 
 struct kiln_field {

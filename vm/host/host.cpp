@@ -147,7 +147,10 @@ void note_redefinitions(Host& h) {
   }
   // The old objects stay referenced until here, so a new one cannot have
   // reused an old one's address (the cache keys kernels by address).
-  if (changed && ev.ti) ev.ti->cache.clear();
+  if (changed && ev.ti) {
+    ev.ti->cache.clear();
+    ev.ti->cache_epoch++;
+  }
   h.definitions = std::move(now);
 }
 

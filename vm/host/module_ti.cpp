@@ -38,6 +38,7 @@ void ti_reset(Evaluator& ev, Config cfg) {
   else if (cfg.engine == "jit") engine = make_jit_engine();
   else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
   ti.cache.clear();
+  ti.cache_epoch++;
   ti.program.reset();
   ti.program = std::make_unique<Program>(cfg);
   ti.program->engine = std::move(engine);

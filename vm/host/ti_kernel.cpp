@@ -114,83 +114,96 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
 
   Program& prog = ti_program(ev);
   TiState& ti = *ev.ti;
-  bool is_method = fn.in_class_body;
-  std::vector<frontend::ArgSpec> specs(np);
-  std::vector<std::vector<uint64_t>> nd_slots(np);  // ndarray arguments: pointer, shape
-  std::vector<Prim> prims(np, Prim::none);
-  char head[32];
-  std::snprintf(head, sizeof head, "K%p|", (void*)this);
-  std::string key = head;
-  for (size_t k = 0; k < np; k++) {
-    const Value& ann = annotations[k];
-    const ast::Arg* p = params.args[k];
-    specs[k].name = p->name;
-    // `self` of a kernel method (@ti.data_oriented) is an implicit template.
-    if (is_template(ann) || (k == 0 && is_method && ann.is_none())) {
-      specs[k].kind = frontend::ArgSpec::Kind::template_;
-      specs[k].value = to_static(ev, vals[k]);
-      key += "T" + identity(vals[k]) + "|";
-    } else if (is_ndarray_type(ann)) {
-      ndarray_arg(ev, ann, vals[k], p->name, a.loc, specs[k], key, nd_slots[k]);
-    } else if (is_compound_type(ann)) {
-      // vectors, matrices and structs by value: flattened into slots at launch
-      specs[k].kind = frontend::ArgSpec::Kind::compound;
-      specs[k].type = to_static(ev, ann);
-      key += "C" + type_key(ev, ann) + "|";
-    } else if (ann.is_none()) {
-      raise("TypeError", "parameter '" + p->name + "' of kernel '" + fn.name +
-                             "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", p->loc);
-    } else {
-      prims[k] = dtype_prim(ev, ann, p->annotation->loc);
-      specs[k].kind = frontend::ArgSpec::Kind::scalar;
-      specs[k].prim = prims[k];
-      key += "S" + std::string(prim_name(prims[k])) + "|";
+  std::vector<frontend::ArgSpec> specs;
+  std::vector<std::vector<uint64_t>> nd_slots;  // ndarray arguments: pointer, shape
+  CompiledEntry* found = fast_entry && fast_epoch == ti.cache_epoch ? fast_entry : nullptr;
+  if (!found) {
+    bool is_method = fn.in_class_body;
+    specs.resize(np);
+    nd_slots.resize(np);
+    std::vector<Prim> prims(np, Prim::none);
+    char head[32];
+    std::snprintf(head, sizeof head, "K%p|", (void*)this);
+    std::string key = head;
+    for (size_t k = 0; k < np; k++) {
+      const Value& ann = annotations[k];
+      const ast::Arg* p = params.args[k];
+      specs[k].name = p->name;
+      // `self` of a kernel method (@ti.data_oriented) is an implicit template.
+      if (is_template(ann) || (k == 0 && is_method && ann.is_none())) {
+        specs[k].kind = frontend::ArgSpec::Kind::template_;
+        specs[k].value = to_static(ev, vals[k]);
+        key += "T" + identity(vals[k]) + "|";
+      } else if (is_ndarray_type(ann)) {
+        ndarray_arg(ev, ann, vals[k], p->name, a.loc, specs[k], key, nd_slots[k]);
+      } else if (is_compound_type(ann)) {
+        // vectors, matrices and structs by value: flattened into slots at launch
+        specs[k].kind = frontend::ArgSpec::Kind::compound;
+        specs[k].type = to_static(ev, ann);
+        key += "C" + type_key(ev, ann) + "|";
+      } else if (ann.is_none()) {
+        raise("TypeError", "parameter '" + p->name + "' of kernel '" + fn.name +
+                               "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", p->loc);
+      } else {
+        prims[k] = dtype_prim(ev, ann, p->annotation->loc);
+        specs[k].kind = frontend::ArgSpec::Kind::scalar;
+        specs[k].prim = prims[k];
+        key += "S" + std::string(prim_name(prims[k])) + "|";
+      }
+    }
+
+    // ---- compile on a cache miss
+    auto it = ti.cache.find(key);
+    if (it == ti.cache.end()) {
+      frontend::KernelRequest req;
+      req.def = def;
+      req.env = std::static_pointer_cast<void>(fn.closure);
+      req.args = specs;
+      req.qualified_name = fn.qualname;
+      frontend::LoweredKernel lk = frontend::lower_kernel(req, *ti.host_env, prog);
+      for (auto& w : lk.warnings) ev.err(w.empty() || w.back() == '\n' ? w : w + "\n");
+      // The engine computes only in the types it declares (seed 000's table);
+      // the others fail here, or map under ti.init(dtype_cast_mode=...).
+      Engine* eng = prog.engine.get();
+      ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
+                          prog.config.types);
+      lk.kernel->keep_names = prog.debugger != nullptr;
+      ir::run_pipeline(*lk.kernel, true);
+      // Seed 001's statistics: what code generation produced.
+      prog.stat_add("codegen_kernels", 1);
+      prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
+      int64_t n_stmts = 0;
+      ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
+      prog.stat_add("codegen_statements", (double)n_stmts);
+      std::string ir_text = ir::print_kernel(*lk.kernel);
+      if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
+      auto entry = std::make_unique<CompiledEntry>();
+      entry->code = prog.engine->compile(*lk.kernel, prog);
+      entry->arg_slot = lk.arg_slot;
+      entry->arg_prims = prims;
+      entry->rets = lk.rets;
+      entry->ret_types = lk.ret_types;
+      entry->ret_is_tuple = lk.ret_is_tuple;
+      entry->num_args = (int)lk.kernel->args.size();
+      entry->num_global_temps = lk.kernel->num_global_temps;
+      for (size_t k = 0; k < np; k++)
+        if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k]);
+      // The key names this kernel object by address: keeping it alive stops a
+      // later kernel (a redefinition) from reusing the address and the entry.
+      entry->keep_alive.push_back(self);
+      entry->launched = &prog.stats["launched_kernels"];
+      ti.dumps.push_back(KernelDump{fn.qualname, ir_text, entry->code->disassemble()});
+      it = ti.cache.emplace(key, std::move(entry)).first;
+    }
+    found = it->second.get();
+    bool all_scalar = true;
+    for (auto& s : specs) all_scalar &= s.kind == frontend::ArgSpec::Kind::scalar;
+    if (all_scalar) {
+      fast_entry = found;
+      fast_epoch = ti.cache_epoch;
     }
   }
-
-  // ---- compile on a cache miss
-  auto it = ti.cache.find(key);
-  if (it == ti.cache.end()) {
-    frontend::KernelRequest req;
-    req.def = def;
-    req.env = std::static_pointer_cast<void>(fn.closure);
-    req.args = specs;
-    req.qualified_name = fn.qualname;
-    frontend::LoweredKernel lk = frontend::lower_kernel(req, *ti.host_env, prog);
-    for (auto& w : lk.warnings) ev.err(w.empty() || w.back() == '\n' ? w : w + "\n");
-    // The engine computes only in the types it declares (seed 000's table);
-    // the others fail here, or map under ti.init(dtype_cast_mode=...).
-    Engine* eng = prog.engine.get();
-    ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
-                        prog.config.types);
-    lk.kernel->keep_names = prog.debugger != nullptr;
-    ir::run_pipeline(*lk.kernel, true);
-    // Seed 001's statistics: what code generation produced.
-    prog.stat_add("codegen_kernels", 1);
-    prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
-    int64_t n_stmts = 0;
-    ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
-    prog.stat_add("codegen_statements", (double)n_stmts);
-    std::string ir_text = ir::print_kernel(*lk.kernel);
-    if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
-    auto entry = std::make_unique<CompiledEntry>();
-    entry->code = prog.engine->compile(*lk.kernel, prog);
-    entry->arg_slot = lk.arg_slot;
-    entry->arg_prims = prims;
-    entry->rets = lk.rets;
-    entry->ret_types = lk.ret_types;
-    entry->ret_is_tuple = lk.ret_is_tuple;
-    entry->num_args = (int)lk.kernel->args.size();
-    entry->num_global_temps = lk.kernel->num_global_temps;
-    for (size_t k = 0; k < np; k++)
-      if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k]);
-    // The key names this kernel object by address: keeping it alive stops a
-    // later kernel (a redefinition) from reusing the address and the entry.
-    entry->keep_alive.push_back(self);
-    ti.dumps.push_back(KernelDump{fn.qualname, ir_text, entry->code->disassemble()});
-    it = ti.cache.emplace(key, std::move(entry)).first;
-  }
-  CompiledEntry& ce = *it->second;
+  CompiledEntry& ce = *found;
 
   // ---- launch
   // A Ctrl-C that came before this Program existed (the first kernel call
@@ -203,11 +216,12 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   for (size_t k = 0; k < np; k++) {
     int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
     if (slot < 0) continue;
-    if (specs[k].kind == frontend::ArgSpec::Kind::ndarray) {
+    // (the fast path leaves specs empty: every parameter is a scalar)
+    if (!specs.empty() && specs[k].kind == frontend::ArgSpec::Kind::ndarray) {
       for (size_t i = 0; i < nd_slots[k].size() && (size_t)slot + i < ctx.args.size(); i++) ctx.args[(size_t)slot + i] = nd_slots[k][i];
       continue;
     }
-    if (specs[k].kind == frontend::ArgSpec::Kind::compound) {
+    if (!specs.empty() && specs[k].kind == frontend::ArgSpec::Kind::compound) {
       std::vector<ConstVal> parts;
       flatten_arg(ev, annotations[k], vals[k], parts, a.loc);
       for (size_t i = 0; i < parts.size() && (size_t)slot + i < ctx.args.size(); i++)
@@ -223,7 +237,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   ctx.tree_bases = prog.tree_bases();
   ctx.temps.assign((size_t)ce.num_global_temps, 0);
   ctx.rng_key = rng_mix(prog.config.random_seed * kRngGamma + prog.launches++);
-  prog.stat_add("launched_kernels", 1);
+  *ce.launched += 1;
   ce.code->launch(ctx);
 
   std::vector<ConstVal> slots;

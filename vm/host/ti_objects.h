@@ -83,6 +83,8 @@ struct SNodeObj : HostObj {
 };
 
 // @ti.kernel and @ti.func: the decorated def, compiled on call.
+struct CompiledEntry;
+
 struct KernelObj : HostObj {
   Value fn;                     // the FunctionObj
   bool is_func = false;         // @ti.func (not callable from the host)
@@ -91,6 +93,12 @@ struct KernelObj : HostObj {
   // The last call's return values as flat typed slots (a vector's components,
   // a tuple's members in order): what the C API hands back.
   std::vector<ConstVal> last_rets;
+  // The launch fast path of kernels whose parameters are all scalars: their
+  // cache key cannot change until the cache is cleared (ti.init, a
+  // redefinition), so the entry the last call found is reused while the
+  // cache's epoch is the one it was found in.
+  CompiledEntry* fast_entry = nullptr;
+  uint64_t fast_epoch = 0;
   std::string type_name() const override { return is_func ? "Func" : "Kernel"; }
   std::string repr(Evaluator&) const override;
   bool callable() const override { return true; }

@@ -27,6 +27,7 @@ struct CompiledEntry {
   int num_args = 0;
   int num_global_temps = 0;
   std::vector<Value> keep_alive; // template arguments (their identity is in the key)
+  double* launched = nullptr;    // the Program's launched_kernels counter (std::map nodes stay put)
 };
 
 struct TiState {
@@ -35,6 +36,7 @@ struct TiState {
   std::unique_ptr<Program> program;  // null until ti.init or first use
   int generation = 0;                // bumped by every ti.init
   std::map<std::string, std::unique_ptr<CompiledEntry>> cache;  // cleared by ti.init
+  uint64_t cache_epoch = 0;          // bumped whenever `cache` is cleared (entries die)
   std::unique_ptr<frontend::HostEnv> host_env;
   Value module;                      // the `ti` module object
 };
