@@ -1,4 +1,5 @@
-// Baseline for mandelbrot.py (f32 like the kernel's default float).
+// Baseline for mandelbrot.py (f32 like the kernel's default float). Serial;
+// with -fopenmp (scripts/bench's OpenMP variant) rows run in parallel.
 #include <chrono>
 #include <cstdio>
 #include <vector>
@@ -6,6 +7,7 @@ int main() {
   const int W = 1024;
   std::vector<int> img(W * W);
   auto run = [&] {
+#pragma omp parallel for schedule(dynamic)
     for (int i = 0; i < W; i++)
       for (int j = 0; j < W; j++) {
         float cx = -2.0f + 3.0f * (float)i / W, cy = -1.5f + 3.0f * (float)j / W, x = 0, y = 0;

@@ -30,6 +30,6 @@ int main() {
   for (int i = 0; i < N; i += 512)
     for (int j = 0; j < N; j += 512) s += last[(size_t)i * N + j];
   s += field[(size_t)(N - 1) * N + N - 1];
-  std::printf("checksum %g\ntime_ms %f\n", s, ms);
+  std::printf("checksum %.17g\ntime_ms %f\n", s, ms);
   std::free(last);
 }

@@ -35,3 +35,4 @@ b = sum_i()
 dt = time.perf_counter() - t
 print("checksum", b)
 print("time_ms", dt * 1000)
+print("bytes_moved", 2 * 4 * N)  # each array read once

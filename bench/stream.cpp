@@ -1,0 +1,37 @@
+// The machine's memory bandwidth, as STREAM measures it: copy (a = b), triad
+// (a = b + s*c), and update (a = a + s*c, shaped like saxpy) over three 2^25-element
+// double arrays (256 MiB each, far beyond the caches), best of 10. Bytes
+// counted as STREAM counts them (arrays read + arrays written; no
+// write-allocate traffic, which is why triad reads low). scripts/bench uses
+// the best of the three as the machine's bandwidth.
+// Serial as built by scripts/bench; with -fopenmp the loops run in parallel.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+int main() {
+  const long N = 1L << 25;
+  std::vector<double> a(N), b(N), c(N);
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < N; i++) { a[i] = 1.0; b[i] = 2.0; c[i] = 0.5; }
+  double best_copy = 1e30, best_triad = 1e30, best_update = 1e30;
+  for (int rep = 0; rep < 10; rep++) {
+    auto t0 = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < N; i++) a[i] = b[i];
+    auto t1 = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < N; i++) a[i] = b[i] + 3.0 * c[i];
+    auto t2 = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < N; i++) a[i] = a[i] + 3.0 * c[i];
+    auto t3 = std::chrono::steady_clock::now();
+    best_update = std::min(best_update, std::chrono::duration<double>(t3 - t2).count());
+    best_copy = std::min(best_copy, std::chrono::duration<double>(t1 - t0).count());
+    best_triad = std::min(best_triad, std::chrono::duration<double>(t2 - t1).count());
+  }
+  double copy = 2.0 * 8 * N / best_copy / 1e9, triad = 3.0 * 8 * N / best_triad / 1e9;
+  double update = 3.0 * 8 * N / best_update / 1e9;
+  std::printf("checksum %g\ncopy_gbs %.2f\ntriad_gbs %.2f\nupdate_gbs %.2f\nbandwidth_gbs %.2f\n", a[N / 2],
+              copy, triad, update, std::max(std::max(copy, triad), update));
+}
