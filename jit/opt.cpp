@@ -217,6 +217,10 @@ void dce(Trace& t) {
   std::vector<bool> phi_live(t.ins.size(), false);
   for (;;) {
     for (auto& in : t.ins) in.live = false;
+    // The back edge's Ctrl-C exit reads these: roots too, before the pass
+    // reaches them, so that their operands are kept.
+    if (t.loop_snap >= 0)
+      for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) t.ins[ref].live = true;
     for (Ref i = (Ref)t.ins.size() - 1; i >= 0; i--) {
       Ins& in = t.ins[i];
       uint8_t f = kIrOps[(int)in.op].flags;

@@ -97,3 +97,29 @@ TEST_CASE("jit opt: DCE drops values nothing observes") {
   CHECK_FALSE(t.ins[unused].live);
   CHECK(t.ins[next].live);
 }
+
+TEST_CASE("jit opt: DCE keeps what only the back edge's exit reads, with its operands") {
+  // r1 = fd[2] * 2 is computed once and read by no instruction, only by the
+  // loop head's snapshot: its load and address must be kept too.
+  Trace t;
+  Emitter e(t);
+  std::vector<Ref> regs(3, kNoRef);
+  Ref i = sload(e, 0);
+  Ref addr = e.emit(IrOp::add, CT::i64, e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, 0), e.kval(16));
+  Ref x = e.emit(IrOp::mul, CT::f64, e.emit(IrOp::load, CT::i64, addr, kNoRef, kNoRef, (int)Prim::f64),
+                 e.kval(0x4000000000000000ull));
+  regs[1] = x;
+  Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
+  regs[0] = next;
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 2)), kNoRef, Snapshot{3, {{0, next}}});
+  // r1 is dead where the loop is left (pc 3), live at the head (pc 0).
+  peel(t, e, regs, [](uint32_t pc, uint16_t r) { return !(pc == 3 && r == 1); });
+  dce(t);
+  REQUIRE(t.loop_snap >= 0);
+  bool reads_x = false;
+  for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) reads_x |= ref == x;
+  REQUIRE(reads_x);
+  CHECK(t.ins[x].live);
+  CHECK(t.ins[t.ins[x].a].live);  // the load
+  CHECK(t.ins[addr].live);        // and its address
+}
