@@ -198,12 +198,17 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
   for (size_t s = 0; s < t.snaps.size(); s++) {
     a.bind(g.exits[s]);
     g.flush(t.snaps[s]);
+    // An exit after a calltr resumes wherever the inner trace stopped: that
+    // pc varies, so no side trace can start there.
+    if (infos && t.snaps[s].pc_ref >= 0) infos[s].blacklisted = true;
     if (infos) {
       a.mov(x86::rax, Imm((uint64_t)(uintptr_t)&infos[s]));
       a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rax);
-      a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
-      a.test(x86::rcx, x86::rcx);
-      a.jnz(tail_jump);
+      if (t.snaps[s].pc_ref < 0) {
+        a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
+        a.test(x86::rcx, x86::rcx);
+        a.jnz(tail_jump);
+      }
     }
     if (t.snaps[s].pc_ref >= 0) g.ld(x86::rax, t.snaps[s].pc_ref);
     else a.mov(x86::eax, Imm(t.snaps[s].pc));

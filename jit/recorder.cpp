@@ -223,19 +223,21 @@ bool Rec::counted_inner(uint32_t& pc, const bc::Insn& I) {
 
 // forl of an inner loop being unrolled: the increment and a guard on
 // staying in (or leaving) the loop.
+// An abort must come before the frame changes: the interpreter resumes at
+// this very op.
 bool Rec::inner_back_edge(uint32_t& pc, const bc::Insn& I) {
   CT it = I.op == Op::forl_i32 ? CT::i32 : CT::i64;
-  Ref next = e.emit(IrOp::add, it, get(I.a), e.kval(1));
   uint64_t nv, more;
   eval_pure(IrOp::add, it, 0, R[I.a], 1, 0, nv);
+  eval_pure(IrOp::lt, it, 0, nv, R[I.a + 1], 0, more);
+  uint32_t body = (uint32_t)I.d();
+  if (more && !unroll_more(pc, body)) return false;
+  Ref next = e.emit(IrOp::add, it, get(I.a), e.kval(1));
+  Ref cond = e.emit(IrOp::lt, it, next, get(I.a + 1));
   set(I.a, next, nv);
   R[I.a + 2]++;  // the hot counter: not part of the trace
-  eval_pure(IrOp::lt, it, 0, R[I.a], R[I.a + 1], 0, more);
-  Ref cond = e.emit(IrOp::lt, it, next, get(I.a + 1));
-  uint32_t body = (uint32_t)I.d();
-  if (!e.guard(more ? IrOp::guard_nz : IrOp::guard_z, cond, kNoRef, snap(more ? pc + 1 : body)))
-    return abort(pc, "constant guard failed");
-  if (more && !unroll_more(pc, body)) return false;
+  // (a guard on what was just computed cannot fail)
+  e.guard(more ? IrOp::guard_nz : IrOp::guard_z, cond, kNoRef, snap(more ? pc + 1 : body));
   pc = more ? body : pc + 1;
   return true;
 }
@@ -424,12 +426,13 @@ bool Rec::run(uint32_t head) {
         if (!counted_inner(pc, I)) return false;
         continue;
       case Op::loop: {  // an inner while loop: entered, or its back edge while unrolling
-        R[I.a]++;       // its hot counter, as the interpreter counts
         uint32_t body = pc + 1;
         if (unrolled.count(body)) {
           if (!unroll_more(pc, body)) return false;
+          R[I.a]++;  // its hot counter, as the interpreter counts
           break;
         }
+        R[I.a]++;
         if (TraceFn f = inner ? inner(body) : nullptr) {
           uint32_t last = body;  // the loop's last op: the last jmp back to it
           for (uint32_t q = body; q < fn.code.size(); q++)
