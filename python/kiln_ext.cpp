@@ -171,37 +171,6 @@ struct VM {
   }
 };
 
-struct Kernel {
-  kiln_kernel* k = nullptr;
-  ~Kernel() { kiln_kernel_destroy(k); }
-  // args: a list of (kind, value) where kind is a kiln_dtype for scalars,
-  // KILN_ARRAY for a buffer, or (KILN_VECTOR, dtype, n, m) for a vector.
-  py::list call(const py::list& specs, const py::list& args) {
-    size_t n = args.size();
-    ArgStore st(n);
-    std::vector<kiln_value> vals(n);
-    for (size_t i = 0; i < n; i++) {
-      py::tuple spec = specs[i];
-      int kind = spec[0].cast<int>();
-      if (kind == KILN_ARRAY) {
-        st.arrays.push_back(array_of(st, args[i]));
-        vals[i] = kiln_arr(&st.arrays.back());
-      } else if (kind == KILN_VECTOR) {
-        st.vectors.push_back(vector_of(st, (kiln_dtype)spec[1].cast<int>(), spec[2].cast<int>(), spec[3].cast<int>(), args[i]));
-        vals[i] = kiln_vec(&st.vectors.back());
-      } else {
-        vals[i] = scalar((kiln_dtype)kind, args[i]);
-      }
-    }
-    kiln_value rets[64];
-    size_t nrets = 0;
-    check(kiln_kernel_call(k, vals.data(), n, rets, 64, &nrets));
-    py::list out;
-    for (size_t i = 0; i < nrets; i++) out.append(to_python(rets[i]));
-    return out;
-  }
-};
-
 struct Field {
   kiln_field* f = nullptr;
   ~Field() { kiln_field_destroy(f); }
@@ -231,6 +200,42 @@ struct Field {
   }
 };
 
+struct Kernel {
+  kiln_kernel* k = nullptr;
+  ~Kernel() { kiln_kernel_destroy(k); }
+  // args: a list of (kind, value) where kind is a kiln_dtype for scalars,
+  // KILN_ARRAY for a buffer, or (KILN_VECTOR, dtype, n, m) for a vector.
+  py::list call(const py::list& specs, const py::list& args) {
+    size_t n = args.size();
+    ArgStore st(n);
+    std::vector<kiln_value> vals(n);
+    for (size_t i = 0; i < n; i++) {
+      py::tuple spec = specs[i];
+      int kind = spec[0].cast<int>();
+      if (kind == KILN_ARRAY) {
+        st.arrays.push_back(array_of(st, args[i]));
+        vals[i] = kiln_arr(&st.arrays.back());
+      } else if (kind == KILN_FIELD) {  // a ti.template() parameter: a field or a number
+        if (py::isinstance<Field>(args[i])) vals[i] = kiln_fld(args[i].cast<Field&>().f);
+        else if (py::isinstance<py::bool_>(args[i]) || py::isinstance<py::int_>(args[i])) vals[i] = scalar(KILN_I64, args[i]);
+        else if (py::isinstance<py::float_>(args[i])) vals[i] = scalar(KILN_F64, args[i]);
+        else throw py::type_error("a ti.template() argument must be a field or a number from Python");
+      } else if (kind == KILN_VECTOR) {
+        st.vectors.push_back(vector_of(st, (kiln_dtype)spec[1].cast<int>(), spec[2].cast<int>(), spec[3].cast<int>(), args[i]));
+        vals[i] = kiln_vec(&st.vectors.back());
+      } else {
+        vals[i] = scalar((kiln_dtype)kind, args[i]);
+      }
+    }
+    kiln_value rets[64];
+    size_t nrets = 0;
+    check(kiln_kernel_call(k, vals.data(), n, rets, 64, &nrets));
+    py::list out;
+    for (size_t i = 0; i < nrets; i++) out.append(to_python(rets[i]));
+    return out;
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_kiln, m) {
@@ -238,6 +243,7 @@ PYBIND11_MODULE(_kiln, m) {
   m.attr("version") = kiln_version();
   m.attr("ARRAY") = (int)KILN_ARRAY;
   m.attr("VECTOR") = (int)KILN_VECTOR;
+  m.attr("TEMPLATE") = (int)KILN_FIELD;
   py::dict dtypes;
   for (int t = KILN_I8; t <= KILN_F64; t++) dtypes[kiln_dtype_name((kiln_dtype)t)] = t;
   m.attr("dtypes") = dtypes;

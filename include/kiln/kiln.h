@@ -69,7 +69,8 @@ typedef enum kiln_dtype {
   KILN_F16, KILN_BF16, KILN_F32, KILN_F64,
   KILN_NDARRAY, /* only in kiln_value: an ndarray handle argument (kiln_value.v.nd) */
   KILN_ARRAY,   /* only in kiln_value: a borrowed host-memory array argument (kiln_value.v.array) */
-  KILN_VECTOR   /* only in kiln_value: a vector or matrix argument (kiln_value.v.vec) */
+  KILN_VECTOR,  /* only in kiln_value: a vector or matrix argument (kiln_value.v.vec) */
+  KILN_FIELD    /* only in kiln_value: a field for a ti.template() parameter (kiln_value.v.field) */
 } kiln_dtype;
 
 /* A view of host memory as an array: pointer, dtype, shape, strides. The
@@ -115,6 +116,7 @@ typedef struct kiln_value {
     kiln_ndarray* nd;         /* borrowed, KILN_NDARRAY only */
     const kiln_array* array;  /* borrowed, KILN_ARRAY only */
     const kiln_vector* vec; /* borrowed, KILN_VECTOR only */
+    struct kiln_field* field; /* borrowed, KILN_FIELD only */
   } v;
 } kiln_value;
 
@@ -126,6 +128,7 @@ static inline kiln_value kiln_f32(float x) { kiln_value r; r.dtype = KILN_F32; r
 static inline kiln_value kiln_f64(double x) { kiln_value r; r.dtype = KILN_F64; r.v.f = x; return r; }
 static inline kiln_value kiln_nd(kiln_ndarray* a) { kiln_value r; r.dtype = KILN_NDARRAY; r.v.nd = a; return r; }
 static inline kiln_value kiln_vec(const kiln_vector* a) { kiln_value r; r.dtype = KILN_VECTOR; r.v.vec = a; return r; }
+static inline kiln_value kiln_fld(struct kiln_field* f) { kiln_value r; r.dtype = KILN_FIELD; r.v.field = f; return r; }
 static inline kiln_value kiln_arr(const kiln_array* a) { kiln_value r; r.dtype = KILN_ARRAY; r.v.array = a; return r; }
 
 /* What the diagnostic callback and kiln_last_diagnostic report. All strings
@@ -213,7 +216,11 @@ kiln_status kiln_kernel_num_params(const kiln_kernel* k, size_t* out);
 
 /* Calls the kernel with `nargs` arguments (borrowed). Each scalar argument's
  * dtype must equal its parameter's annotation exactly (no implicit casts);
- * KILN_NDARRAY arguments go to ti.types.ndarray() parameters. The kernel's
+ * KILN_NDARRAY / KILN_ARRAY arguments go to ti.types.ndarray() parameters,
+ * KILN_VECTOR ones to vector and matrix parameters. A ti.template()
+ * parameter takes a field (KILN_FIELD) or a scalar, which is then a
+ * compile-time constant: each distinct field or value compiles its own
+ * instance of the kernel, as in Taichi. The kernel's
  * return values, flattened (a vector gives its components, a tuple its
  * members in order), are written to rets[0 .. max_rets) and their count to
  * *nrets (when nrets is not NULL). rets may be NULL when max_rets is 0. If

@@ -113,6 +113,41 @@ class NDArray {
   kiln_ndarray* a_ = nullptr;
 };
 
+class Field {
+ public:
+  Field(kiln_field* f) : f_(f) {}
+  Field(Field&& o) noexcept : f_(std::exchange(o.f_, nullptr)) {}
+  Field& operator=(Field&& o) noexcept { std::swap(f_, o.f_); return *this; }
+  ~Field() { kiln_field_destroy(f_); }
+
+  std::vector<int64_t> shape() const {
+    int64_t s[8];
+    int nd = 0;
+    check(kiln_field_info(f_, nullptr, &nd, s, nullptr, nullptr));
+    return std::vector<int64_t>(s, s + nd);
+  }
+  // Element (or component) access: indices, then the component for vector fields.
+  template <class T> T get(std::initializer_list<int64_t> index) const {
+    kiln_value v;
+    check(kiln_field_get(f_, index.begin(), (int)index.size(), &v));
+    return Returns{{v}}.as<T>();
+  }
+  template <class T> void set(std::initializer_list<int64_t> index, T x) {
+    kiln_value v = value_of(x);
+    check(kiln_field_set(f_, index.begin(), (int)index.size(), &v));
+  }
+  template <class T> void copy_to(std::span<T> out) const {
+    check(kiln_field_copy_to_host(f_, out.data(), out.size_bytes(), dtype_of<T>()));
+  }
+  template <class T> void copy_from(std::span<const T> in) {
+    check(kiln_field_copy_from_host(f_, in.data(), in.size_bytes(), dtype_of<T>()));
+  }
+  kiln_field* get() const { return f_; }
+
+ private:
+  kiln_field* f_ = nullptr;
+};
+
 class Kernel {
  public:
   Kernel(kiln_kernel* k) : k_(k) {}
@@ -160,45 +195,11 @@ class Kernel {
     vals[i] = kiln_vec(&slots[i].vector);
   }
   static void put(kiln_value* vals, Slot*, size_t i, NDArray& a) { vals[i] = kiln_nd(a.get()); }
+  static void put(kiln_value* vals, Slot*, size_t i, Field& f) { vals[i] = kiln_fld(f.get()); }
   template <class T> static void put(kiln_value* vals, Slot*, size_t i, T x) {
     vals[i] = value_of<std::decay_t<T>>(x);
   }
   kiln_kernel* k_ = nullptr;
-};
-
-class Field {
- public:
-  Field(kiln_field* f) : f_(f) {}
-  Field(Field&& o) noexcept : f_(std::exchange(o.f_, nullptr)) {}
-  Field& operator=(Field&& o) noexcept { std::swap(f_, o.f_); return *this; }
-  ~Field() { kiln_field_destroy(f_); }
-
-  std::vector<int64_t> shape() const {
-    int64_t s[8];
-    int nd = 0;
-    check(kiln_field_info(f_, nullptr, &nd, s, nullptr, nullptr));
-    return std::vector<int64_t>(s, s + nd);
-  }
-  // Element (or component) access: indices, then the component for vector fields.
-  template <class T> T get(std::initializer_list<int64_t> index) const {
-    kiln_value v;
-    check(kiln_field_get(f_, index.begin(), (int)index.size(), &v));
-    return Returns{{v}}.as<T>();
-  }
-  template <class T> void set(std::initializer_list<int64_t> index, T x) {
-    kiln_value v = value_of(x);
-    check(kiln_field_set(f_, index.begin(), (int)index.size(), &v));
-  }
-  template <class T> void copy_to(std::span<T> out) const {
-    check(kiln_field_copy_to_host(f_, out.data(), out.size_bytes(), dtype_of<T>()));
-  }
-  template <class T> void copy_from(std::span<const T> in) {
-    check(kiln_field_copy_from_host(f_, in.data(), in.size_bytes(), dtype_of<T>()));
-  }
-  kiln_field* get() const { return f_; }
-
- private:
-  kiln_field* f_ = nullptr;
 };
 
 class Module {

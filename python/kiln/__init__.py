@@ -13,8 +13,8 @@ Supported: ti.init; ti.field / ti.Vector.field / ti.Matrix.field (element
 get/set, to_numpy, from_numpy, fill, shape, dtype); kernels with scalar,
 vector, matrix and ndarray parameters and scalar, vector or tuple returns;
 ti.func; print inside kernels (interleaved with Python's own output).
-Not supported (yet): ti.template() parameters (fields are used as globals
-instead), struct arguments, ti.ndarray() objects, ti.root layouts from
+ti.template() parameters take fields and Python numbers. Not supported
+(yet): struct arguments, ti.ndarray() objects, ti.root layouts from
 Python, data-oriented classes, the GUI.
 """
 import ast
@@ -39,6 +39,7 @@ __version__ = _kiln.version
 _VM = None          # the current VM (ti.init makes a new one)
 _bound = {}         # name -> the Python object bound under it in _VM
 _counter = [0]
+_defaults = {}     # what `int` / `float` annotations mean (ti.init's default_ip / default_fp)
 
 
 # ---- dtypes and types -------------------------------------------------------
@@ -163,6 +164,8 @@ def init(arch=None, debug=False, **kwargs):
     global _VM
     _VM = _kiln.VM(None, 1 if debug else 0, int(kwargs.pop("cpu_max_num_threads", 0)))
     _bound.clear()
+    _defaults["ip"] = kwargs.get("default_ip", i32)
+    _defaults["fp"] = kwargs.get("default_fp", f32)
     args = []
     if arch is not None:
         args.append("arch=" + _expr_of(arch))
@@ -174,7 +177,7 @@ def init(arch=None, debug=False, **kwargs):
 
 
 def _vm():
-    if _VM is None:
+    if _VM is None:  # first use without ti.init: the defaults
         init()
     return _VM
 
@@ -390,10 +393,12 @@ def _spec(ann):
         return (_kiln.ARRAY,)
     if isinstance(ann, _VectorType):
         return (_kiln.VECTOR, ann.dtype.code, ann.n, ann.m)
+    if isinstance(ann, _Template) or ann is template:
+        return (_kiln.TEMPLATE,)
     if ann is int:
-        return (i32.code,)
+        return (_defaults["ip"].code,)
     if ann is float:
-        return (f32.code,)
+        return (_defaults["fp"].code,)
     raise TypeError("kiln: parameters annotated %r cannot be passed from Python (use scalar, vector, matrix or "
                     "ndarray annotations; fields are used as globals)" % (ann,))
 
@@ -422,7 +427,8 @@ class _Kernel(_Func):
         self._define()
         if len(args) != len(self._params):
             raise TypeError("%s() takes %d arguments, got %d" % (self._fn.__name__, len(self._params), len(args)))
-        rets = self._handle.call(self._specs, list(args))
+        args = [a._handle if isinstance(a, Field) else a for a in args]
+        rets = self._handle.call(self._specs, args)
         r = self._ret
         if r is inspect.Signature.empty or r is None:
             return None

@@ -99,6 +99,29 @@ def broken() -> ti.i32:
 
 expect(NameError, "test_module.py:%d" % (broken._fn.__code__.co_firstlineno + 2), broken)
 
+
+
+@ti.kernel
+def scaled_copy(src: ti.template(), dst: ti.template(), k: ti.template()):
+    for i, j in src:
+        dst[i, j] = src[i, j] * k
+
+
+d = ti.field(ti.i64, shape=(2, 3))
+scaled_copy(c, d, 3)
+assert d.to_numpy().tolist() == [[12] * 3] * 2
+expect(TypeError, "must be a field or a number", scaled_copy, c, d, "x")
+
+ti.init(default_ip=ti.i64)
+
+
+@ti.kernel
+def big(a: int) -> int:
+    return a * 2
+
+
+assert big(1 << 40) == 1 << 41
+
 ti.init(debug=True)
 c2 = ti.field(ti.i32, shape=4)
 

@@ -242,8 +242,15 @@ TEST_CASE("kernel calls: typed scalars in, flattened returns out") {
 
     REQUIRE(kiln_module_kernel(m, "tmpl", &k) == KILN_OK);
     arg = kiln_i32(1);
+    CHECK(kiln_kernel_call(k, &arg, 1, nullptr, 0, nullptr) == KILN_OK);  // a compile-time constant
+    float xs[3] = {1, 2, 3};
+    kiln_vector vx = {KILN_F32, 3, 0, xs};
+    arg = kiln_vec(&vx);
     CHECK(kiln_kernel_call(k, &arg, 1, nullptr, 0, nullptr) == KILN_ERROR_TYPE);
-    CHECK(error_has("is a template parameter"));
+    CHECK(error_has("is a ti.template(); pass a field (KILN_FIELD) or a scalar, got a vector value"));
+    arg = kiln_fld(nullptr);
+    CHECK(kiln_kernel_call(k, &arg, 1, nullptr, 0, nullptr) == KILN_ERROR_INVALID_ARGUMENT);
+    CHECK(error_has("the kiln_field handle is NULL"));
     kiln_kernel_destroy(k);
 
     REQUIRE(kiln_module_kernel(m, "say", &k) == KILN_OK);

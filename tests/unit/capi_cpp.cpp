@@ -126,4 +126,16 @@ def trace(m: ti.types.matrix(2, 2, ti.f32)) -> ti.f32:
     CHECK(f.message.find("has shape (2,), got a kiln_vector of shape (3,)") != std::string::npos);
   }
   CHECK_THROWS_AS(vm.wrap(std::span<double>(host), {0}), kiln::Failure);
+
+  kiln::Module m2 = vm.load(R"(
+f = ti.field(ti.i32, shape=3)
+
+@ti.kernel
+def put(dst: ti.template(), v: ti.i32):
+    for i in dst:
+        dst[i] = v + i
+)");
+  kiln::Field f = m2.field("f");
+  m2.kernel("put")(f, int32_t(7));
+  CHECK(f.get<int>({2}) == 9);
 }

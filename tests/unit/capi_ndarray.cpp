@@ -434,3 +434,36 @@ TEST_CASE("the capability query reports engines, dtypes and devices found at run
   CHECK(kiln_query_capabilities(nullptr) == KILN_ERROR_INVALID_ARGUMENT);
   CHECK(error_has("out is NULL"));
 }
+
+TEST_CASE("template parameters take fields and compile-time scalars") {
+  VM t;
+  kiln_module* m = t.load(R"(
+import taichi as ti
+ti.init()
+a = ti.field(ti.f32, shape=4)
+b = ti.field(ti.f32, shape=4)
+
+@ti.kernel
+def fill(f: ti.template(), k: ti.template(), v: ti.f32):
+    for i in f:
+        f[i] = v * k + i
+)");
+  kiln_kernel* fill = kernel(m, "fill");
+  kiln_field *fa = nullptr, *fb = nullptr;
+  REQUIRE(kiln_module_field(m, "a", &fa) == KILN_OK);
+  REQUIRE(kiln_module_field(m, "b", &fb) == KILN_OK);
+  kiln_value args[3] = {kiln_fld(fa), kiln_i32(10), kiln_f32(1.5f)};
+  REQUIRE(kiln_kernel_call(fill, args, 3, nullptr, 0, nullptr) == KILN_OK);
+  args[0] = kiln_fld(fb);
+  args[1] = kiln_i32(2);
+  REQUIRE(kiln_kernel_call(fill, args, 3, nullptr, 0, nullptr) == KILN_OK);
+  float ha[4], hb[4];
+  REQUIRE(kiln_field_copy_to_host(fa, ha, sizeof ha, KILN_F32) == KILN_OK);
+  REQUIRE(kiln_field_copy_to_host(fb, hb, sizeof hb, KILN_F32) == KILN_OK);
+  CHECK(ha[3] == 18.0f);
+  CHECK(hb[3] == 6.0f);
+  kiln_field_destroy(fb);
+  kiln_field_destroy(fa);
+  kiln_kernel_destroy(fill);
+  kiln_module_destroy(m);
+}

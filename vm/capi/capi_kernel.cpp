@@ -45,6 +45,14 @@ Value vector_arg(Evaluator& ev, const MatrixTypeObj& mt, const kiln_vector* v, c
   return make_matrix(ev, mt.n, mt.m, mt.ndim, p, std::move(vals), loc);
 }
 
+// A scalar kiln_value as the host's Python number (rounded to its dtype).
+Value python_number(const kiln_value& v) {
+  Prim p = prim_of(v.dtype);
+  if (prim_is_float(p)) return Value::floating(ConstVal::make_float(p, v.v.f).as_double());
+  if (prim_is_signed(p)) return Value::integer(ConstVal::make_int(p, v.v.i).as_int64());
+  return Value::integer((int64_t)ConstVal::make_uint(p, v.v.u).as_uint64());
+}
+
 bool is_template_ann(const Value& ann) { return host_as<TemplateObj>(ann) != nullptr; }
 
 }  // namespace
@@ -101,7 +109,8 @@ kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t narg
       for (size_t i = 0; i < nargs; i++) {
         const Value& ann = ko->annotations[i];
         using P = kiln_kernel::Param;
-        if (is_template_ann(ann) || ann.is_none()) k->params[i] = P::untyped;
+        if (is_template_ann(ann)) k->params[i] = P::templ;
+        else if (ann.is_none()) k->params[i] = P::untyped;
         else if (is_ndarray_type(ann)) k->params[i] = P::ndarray;
         else if (host_as<MatrixTypeObj>(ann)) k->params[i] = P::vector;
         else if (is_compound_type(ann)) k->params[i] = P::structure;
@@ -122,10 +131,7 @@ kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t narg
           Prim want = k->prims[i];
           if (prim_of(args[i].dtype) != want)
             throw Error("TypeError", what() + " is " + std::string(prim_name(want)) + ", got " + kiln_dtype_name(args[i].dtype), ploc);
-          const kiln_value& v = args[i];
-          ca.pos[i] = prim_is_float(want) ? Value::floating(ConstVal::make_float(want, v.v.f).as_double())
-                      : prim_is_signed(want) ? Value::integer(ConstVal::make_int(want, v.v.i).as_int64())
-                                             : Value::integer((int64_t)ConstVal::make_uint(want, v.v.u).as_uint64());
+          ca.pos[i] = python_number(args[i]);
           break;
         }
         case kiln_kernel::Param::ndarray:
@@ -147,8 +153,19 @@ kiln_status kiln_kernel_call(kiln_kernel* k, const kiln_value* args, size_t narg
         }
         case kiln_kernel::Param::structure:
           throw Error("TypeError", what() + " is a struct; the C API passes scalars, vectors, matrices and ndarrays", ploc);
+        case kiln_kernel::Param::templ:
+          if (args[i].dtype == KILN_FIELD) {
+            if (!args[i].v.field) invalid(what() + ": the kiln_field handle is NULL");
+            ca.pos[i] = args[i].v.field->field;
+          } else if (prim_of(args[i].dtype) != Prim::none) {
+            ca.pos[i] = python_number(args[i]);
+          } else {
+            throw Error("TypeError", what() + " is a ti.template(); pass a field (KILN_FIELD) or a scalar, got a " +
+                                         kiln_dtype_name(args[i].dtype) + " value", ploc);
+          }
+          break;
         case kiln_kernel::Param::untyped:
-          throw Error("TypeError", what() + " is a template parameter; only kernels with typed parameters can be called through the C API", ploc);
+          throw Error("TypeError", what() + " has no annotation; the C API calls kernels whose parameters are annotated", ploc);
       }
     }
     ev.call(k->kernel, ca);

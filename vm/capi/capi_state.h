@@ -31,7 +31,7 @@ struct kiln_kernel {
   // What each parameter's annotation asks for, worked out once per compile
   // cache epoch (`int` / `float` annotations follow ti.init's defaults), so
   // that a call checks dtypes without looking at annotation objects.
-  enum class Param : uint8_t { scalar, ndarray, vector, structure, untyped };
+  enum class Param : uint8_t { scalar, ndarray, vector, structure, templ, untyped };
   std::vector<Param> params;
   std::vector<kiln::Prim> prims;
   uint64_t epoch = ~0ull;

@@ -219,6 +219,7 @@ const char* kiln_dtype_name(kiln_dtype t) {
   if (t == KILN_NDARRAY) return "ndarray";
   if (t == KILN_ARRAY) return "array";
   if (t == KILN_VECTOR) return "vector";
+  if (t == KILN_FIELD) return "field";
   Prim p = prim_of(t);
   if (p == Prim::none) return "none";
   return prim_name(p).data();  // the names are string literals

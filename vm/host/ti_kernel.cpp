@@ -122,9 +122,12 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     specs.resize(np);
     nd_slots.resize(np);
     std::vector<Prim> prims(np, Prim::none);
-    char head[32];
-    std::snprintf(head, sizeof head, "K%p|", (void*)this);
-    std::string key = head;
+    if (key_head.empty()) {
+      char head[32];
+      std::snprintf(head, sizeof head, "K%p|", (void*)this);
+      key_head = head;
+    }
+    std::string key = key_head;
     for (size_t k = 0; k < np; k++) {
       const Value& ann = annotations[k];
       const ast::Arg* p = params.args[k];

@@ -286,7 +286,12 @@ bool ndarray_arg(Evaluator& ev, const Value& ann, const Value& v, const std::str
   spec.ndim = ndim;
   spec.rows = n;
   spec.cols = m;
-  key += "N" + std::string(prim_name(dt)) + "/" + std::to_string(ndim) + "/" + std::to_string(n) + "x" + std::to_string(m) + "|";
+  // (appended piece by piece: this runs on every launch with an ndarray)
+  char num[64];
+  std::snprintf(num, sizeof num, "/%d/%dx%d|", ndim, n, m);
+  key += 'N';
+  key += prim_name(dt);
+  key += num;
   slots.push_back((uint64_t)(uintptr_t)arr->data());
   for (int d = 0; d < ndim; d++) slots.push_back((uint64_t)arr->shape[(size_t)d]);
   return true;

@@ -99,6 +99,7 @@ struct KernelObj : HostObj {
   // cache's epoch is the one it was found in.
   CompiledEntry* fast_entry = nullptr;
   uint64_t fast_epoch = 0;
+  std::string key_head;  // "K<address>|": the start of this kernel's cache keys
   std::string type_name() const override { return is_func ? "Func" : "Kernel"; }
   std::string repr(Evaluator&) const override;
   bool callable() const override { return true; }
