@@ -12,10 +12,11 @@ through the buffer protocol without copies.
 Supported: ti.init; ti.field / ti.Vector.field / ti.Matrix.field (element
 get/set, to_numpy, from_numpy, fill, shape, dtype); kernels with scalar,
 vector, matrix and ndarray parameters and scalar, vector or tuple returns;
-ti.func; print inside kernels (interleaved with Python's own output).
+ti.func; ti.root layouts; print inside kernels (interleaved with Python's
+own output).
 ti.template() parameters take fields and Python numbers. Not supported
-(yet): struct arguments, ti.ndarray() objects, ti.root layouts from
-Python, data-oriented classes, the GUI.
+(yet): struct arguments, ti.ndarray() objects, @ti.dataclass,
+data-oriented classes, the GUI.
 """
 import ast
 import inspect
@@ -292,7 +293,8 @@ _ALL_DTYPES = [i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64]
 
 
 def _field_args(dtype, shape, kw):
-    args = [_expr_of(dtype), "shape=" + _expr_of(_shape_tuple(shape))]
+    # no shape: a field for ti.root.<...>.place() to lay out
+    args = [_expr_of(dtype)] + ([] if shape is None else ["shape=" + _expr_of(_shape_tuple(shape))])
     for k, v in kw.items():
         args.append("%s=%s" % (k, _expr_of(v)))
     return ", ".join(args)
@@ -312,6 +314,58 @@ class Matrix:
     @staticmethod
     def field(n, m, dtype, shape=None, **kw):
         return _MatrixField("__kiln_ti.Matrix.field(%d, %d, %s)" % (n, m, _field_args(dtype, shape, kw)))
+
+
+# ---- layouts: ti.root and its SNodes ---------------------------------------------
+
+class _Axes:
+    def __init__(self, name):
+        self._expr = "__kiln_ti." + name
+
+
+i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijkl = (
+    _Axes(n) for n in ("i", "j", "k", "l", "ij", "ik", "il", "jk", "jl", "kl", "ijk", "ijkl"))
+
+
+class _SNode:
+    """An SNode in the VM. Every method runs there at once: the ones that
+    make SNodes (dense, pointer, ...) name the result in the VM and return
+    it; place() and the others return None."""
+    _MAKERS = ("dense", "pointer", "bitmasked", "dynamic", "hash", "bit_struct", "quant_array")
+
+    def __init__(self, expr):
+        self._expr = expr
+
+    def __getattr__(self, method):
+        if method.startswith("_"):
+            raise AttributeError(method)
+
+        def call(*args, **kw):
+            text = "%s.%s(%s)" % (self._expr, method, ", ".join(
+                [_expr_of(a) for a in args] + ["%s=%s" % (k, _expr_of(v)) for k, v in kw.items()]))
+            if method in _SNode._MAKERS:
+                name = _fresh("snode")
+                _run("%s = %s\n" % (name, text))
+                return _SNode(name)
+            _run(text + "\n")
+
+        return call
+
+
+class _Root:
+    def __getattr__(self, method):
+        if method.startswith("_"):
+            raise AttributeError(method)
+        return getattr(_SNode("__kiln_ti.root"), method)
+
+    _expr = "__kiln_ti.root"
+
+
+root = _Root()
+
+
+def print_statistics():
+    _run("__kiln_ti.print_statistics()\n")
 
 
 # ---- kernels and funcs ----------------------------------------------------------
