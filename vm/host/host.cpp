@@ -13,7 +13,15 @@
 namespace kiln {
 
 Host::Host() = default;
-Host::~Host() = default;
+Host::~Host() {
+  // Module-level functions hold the global environment that holds them (a
+  // reference cycle Python's collector would break): drop the globals first,
+  // so that a destroyed VM (the C API's kiln_vm_destroy) frees its objects.
+  if (ev && ev->main_env) {
+    auto vars = std::move(ev->main_env->vars);
+    vars.clear();
+  }
+}
 
 std::unique_ptr<Host> make_host(HostOptions options) {
   auto h = std::make_unique<Host>();
