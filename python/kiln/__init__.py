@@ -15,7 +15,7 @@ vector, matrix and ndarray parameters and scalar, vector or tuple returns;
 ti.func; ti.root layouts; print inside kernels (interleaved with Python's
 own output).
 ti.template() parameters take fields and Python numbers. Not supported
-(yet): struct arguments, ti.ndarray() objects, @ti.dataclass,
+(yet): struct arguments, ti.Vector.ndarray / ti.Matrix.ndarray, @ti.dataclass,
 data-oriented classes, the GUI.
 """
 import ast
@@ -316,6 +316,39 @@ class Matrix:
         return _MatrixField("__kiln_ti.Matrix.field(%d, %d, %s)" % (n, m, _field_args(dtype, shape, kw)))
 
 
+# ---- ti.ndarray: host arrays kernels take by reference ---------------------------
+
+class Ndarray:
+    """ti.ndarray(dtype, shape): a numpy array underneath, passed to kernels
+    without a copy (ti.Vector.ndarray / ti.Matrix.ndarray are not supported:
+    pass numpy arrays with trailing element axes to typed annotations)."""
+
+    def __init__(self, dtype, shape):
+        import numpy as np
+        self.dtype = dtype
+        self.shape = _shape_tuple(shape)
+        self._arr = np.zeros(self.shape, dtype=_NP_NAMES[dtype.name])
+
+    def __getitem__(self, key):
+        return self._arr[key].item()
+
+    def __setitem__(self, key, value):
+        self._arr[key] = value
+
+    def fill(self, value):
+        self._arr.fill(value)
+
+    def to_numpy(self):
+        return self._arr.copy()
+
+    def from_numpy(self, arr):
+        self._arr[...] = arr
+
+
+def ndarray(dtype, shape):
+    return Ndarray(dtype, shape)
+
+
 # ---- layouts: ti.root and its SNodes ---------------------------------------------
 
 class _Axes:
@@ -481,7 +514,7 @@ class _Kernel(_Func):
         self._define()
         if len(args) != len(self._params):
             raise TypeError("%s() takes %d arguments, got %d" % (self._fn.__name__, len(self._params), len(args)))
-        args = [a._handle if isinstance(a, Field) else a for a in args]
+        args = [a._handle if isinstance(a, Field) else a._arr if isinstance(a, Ndarray) else a for a in args]
         rets = self._handle.call(self._specs, args)
         r = self._ret
         if r is inspect.Signature.empty or r is None:

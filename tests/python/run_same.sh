@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs examples/NAME.py twice: under `kiln run` and under CPython with the
+# Runs NAME.py (a path from the repository's root) twice: under `kiln run` and under CPython with the
 # kiln module (`import kiln as ti`; an `import taichi as ti` line is rewritten
 # to it), and requires both to succeed and print exactly the same.
 # Usage: run_same.sh KILN PYTHON PYDIR NAME. Exit 77 (skipped) without the module.
@@ -15,9 +15,10 @@ fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed 's/^import taichi as ti$/import kiln as ti/' "$root/examples/$name.py" > "$tmp/$name.py"
-"$kiln" run "$tmp/$name.py" > "$tmp/kiln.out" 2>&1 || { echo "kiln run failed:"; cat "$tmp/kiln.out"; exit 1; }
-PYTHONPATH="$pydir" "$python" "$tmp/$name.py" > "$tmp/python.out" 2>&1 || { echo "python3 failed:"; cat "$tmp/python.out"; exit 1; }
+base=$(basename "$name")
+sed 's/^import taichi as ti$/import kiln as ti/' "$root/$name.py" > "$tmp/$base.py"
+"$kiln" run "$tmp/$base.py" > "$tmp/kiln.out" 2>&1 || { echo "kiln run failed:"; cat "$tmp/kiln.out"; exit 1; }
+PYTHONPATH="$pydir" "$python" "$tmp/$base.py" > "$tmp/python.out" 2>&1 || { echo "python3 failed:"; cat "$tmp/python.out"; exit 1; }
 [ -s "$tmp/kiln.out" ] || { echo "kiln run printed nothing"; exit 1; }
 diff -u "$tmp/kiln.out" "$tmp/python.out" || { echo "FAIL: python3 and kiln run print differently"; exit 1; }
 echo "same output ($(wc -l < "$tmp/kiln.out") lines)"
