@@ -20,7 +20,9 @@ data-oriented classes, the GUI.
 """
 import ast
 import inspect
+import linecache
 import os
+import re
 import sys
 import textwrap
 
@@ -144,6 +146,8 @@ def _expr_of(v):
     """The Kiln source text naming a Python-side kiln object or constant."""
     if hasattr(v, "_expr"):
         return v._expr
+    if v is float or v is int:  # ti.field(float, ...): default_fp / default_ip
+        return v.__name__
     if isinstance(v, (bool, int, float)):
         return repr(v)
     if isinstance(v, str):
@@ -292,7 +296,23 @@ class _MatrixField(Field):
 _ALL_DTYPES = [i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64]
 
 
+def _assigned_name():
+    """The variable the user's `x = ti.field(...)` line assigns (Kiln names
+    fields after it in messages, as `kiln run` does), or None."""
+    f = inspect.currentframe()
+    while f is not None and f.f_globals.get("__name__") == __name__:
+        f = f.f_back
+    if f is None:
+        return None
+    m = re.match(r"\s*([A-Za-z_]\w*)\s*=[^=]", linecache.getline(f.f_code.co_filename, f.f_lineno))
+    return m.group(1) if m else None
+
+
 def _field_args(dtype, shape, kw):
+    if "name" not in kw:
+        name = _assigned_name()
+        if name:
+            kw = dict(kw, name=name)
     # no shape: a field for ti.root.<...>.place() to lay out
     args = [_expr_of(dtype)] + ([] if shape is None else ["shape=" + _expr_of(_shape_tuple(shape))])
     for k, v in kw.items():
@@ -305,12 +325,21 @@ def field(dtype, shape=None, **kw):
 
 
 class Vector:
+    def __new__(cls, values, dt=None):
+        """A host vector: a numpy array (kernels take it for vector parameters)."""
+        import numpy as np
+        return np.array(values, dtype=None if dt is None else _NP_NAMES[dt.name])
+
     @staticmethod
     def field(n, dtype, shape=None, **kw):
         return _VectorField("__kiln_ti.Vector.field(%d, %s)" % (n, _field_args(dtype, shape, kw)))
 
 
 class Matrix:
+    def __new__(cls, values, dt=None):
+        import numpy as np
+        return np.array(values, dtype=None if dt is None else _NP_NAMES[dt.name])
+
     @staticmethod
     def field(n, m, dtype, shape=None, **kw):
         return _MatrixField("__kiln_ti.Matrix.field(%d, %d, %s)" % (n, m, _field_args(dtype, shape, kw)))
@@ -427,7 +456,8 @@ def _source_of(fn, decorator):
 
 def _bind_globals(fn):
     """Binds in the VM the Python globals fn's code names (see the module doc)."""
-    g = fn.__globals__
+    g = dict(fn.__globals__)
+    g.update(inspect.getclosurevars(fn).nonlocals)  # a kernel defined in a function sees its locals
     this = sys.modules[__name__]
     lines = []
     for name in sorted(_names_in(fn)):
@@ -514,7 +544,7 @@ class _Kernel(_Func):
         self._define()
         if len(args) != len(self._params):
             raise TypeError("%s() takes %d arguments, got %d" % (self._fn.__name__, len(self._params), len(args)))
-        args = [a._handle if isinstance(a, Field) else a._arr if isinstance(a, Ndarray) else a for a in args]
+        args = [self._pass(s, a) for s, a in zip(self._specs, args)]
         rets = self._handle.call(self._specs, args)
         r = self._ret
         if r is inspect.Signature.empty or r is None:
@@ -524,6 +554,21 @@ class _Kernel(_Func):
         if isinstance(r, _VectorType):
             return rets if not r.m else [rets[i * r.m:(i + 1) * r.m] for i in range(r.n)]
         return rets[0]
+
+
+def _pass(spec, a):
+    """A Python argument as _kiln takes it for `spec`."""
+    if isinstance(a, Field):
+        return a._handle
+    if isinstance(a, Ndarray):
+        return a._arr
+    if spec[0] == _kiln.VECTOR and not isinstance(a, (list, tuple)):
+        import numpy as np
+        return np.asarray(a).ravel().tolist()  # a host ti.Vector / ti.Matrix (numpy)
+    return a
+
+
+_Kernel._pass = staticmethod(_pass)
 
 
 def kernel(fn):
