@@ -55,6 +55,7 @@ struct Gen {
   // asm_ops.cpp
   bool int_binop(const Ins& in, Ref i);
   bool divide(const Ins& in, Ref i);
+  bool const_divide(const Ins& in, Ref i);
   bool float_binop(const Ins& in, Ref i);
   bool float_unary(const Ins& in, Ref i);
   void compare(const Ins& in, Ref i);

@@ -53,10 +53,62 @@ bool Gen::int_binop(const Ins& in, Ref i) {
   return true;
 }
 
+// 32-bit division by a constant d in [1, 2^31) without a divide: shift x to
+// y = x + K*d >= 0 (y < 2^33), then floor(y / d) = (y * m) >> k with
+// k = 33 + ceil(log2 d), m = floor(2^k / d) + 1 (exact for y < 2^33 since
+// m*d - 2^k <= d <= 2^(k-33)); the 128-bit product comes from mul. The
+// floor quotient and Python remainder give the truncating ones by one fix.
+bool Gen::const_divide(const Ins& in, Ref i) {
+  bool sg = in.t == CT::i32;
+  if ((!sg && in.t != CT::u32) || !t.is_const(in.b)) return false;
+  int64_t d = t.ins[in.b].k;
+  if (d < 1 || d >= (1ll << 31)) return false;
+  int s = 0;
+  while ((1ll << s) < d) s++;
+  int k = 33 + s;
+  unsigned __int128 m128 = ((unsigned __int128)1 << k) / (uint64_t)d + 1;
+  uint64_t m = (uint64_t)m128;
+  int64_t K = sg ? ((1ll << 31) + d - 1) / d : 0;
+  ld(x86::rcx, in.a);
+  a.mov(x86::rax, x86::rcx);
+  if (K) {
+    a.mov(x86::rdx, Imm(K * d));
+    a.add(x86::rax, x86::rdx);
+  }
+  a.mov(x86::rsi, Imm(m));
+  a.mul(x86::rdx, x86::rax, x86::rsi);
+  if (k == 64) a.mov(x86::rax, x86::rdx);
+  else a.shrd(x86::rax, x86::rdx, Imm(k));
+  if (K) {  // rax = floor(x / d)
+    a.mov(x86::rdx, Imm(K));
+    a.sub(x86::rax, x86::rdx);
+  }
+  bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+  bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
+  if (want_rem || trunc) {
+    a.imul(x86::rdx, x86::rax, Imm(d));
+    a.neg(x86::rdx);
+    a.add(x86::rdx, x86::rcx);  // rdx = x - floor * d, in [0, d)
+    if (trunc) {                // toward zero: a negative x with a remainder
+      Label done = a.newLabel();
+      a.test(x86::rcx, x86::rcx);
+      a.jns(done);
+      a.test(x86::rdx, x86::rdx);
+      a.jz(done);
+      if (in.op == IrOp::div) a.add(x86::rax, 1);
+      else a.sub(x86::rdx, Imm(d));
+      a.bind(done);
+    }
+  }
+  put(i, want_rem ? x86::rdx : x86::rax);
+  return true;
+}
+
 // Integer division family inline (the guard before it ruled out b == 0):
 // idiv/div, then Python's floor corrections, and x / -1 and x % -1
 // without idiv's overflow trap (interp_ops.h's rules).
 bool Gen::divide(const Ins& in, Ref i) {
+  if (const_divide(in, i)) return true;
   bool w32 = in.t == CT::i32 || in.t == CT::u32, sg = is_signed(in.t);
   x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx),
           D = w32 ? x86::Gp(x86::edx) : x86::Gp(x86::rdx);

@@ -67,9 +67,20 @@ Liveness::Liveness(const bc::Function& fn) {
   npc_ = (uint32_t)fn.code.size();
   nreg_ = fn.num_regs < 3 ? 3 : fn.num_regs;
   words_ = (nreg_ + 63) / 64;
-  if ((uint64_t)npc_ * words_ > (1u << 20)) return;  // too large: no pruning
   std::vector<UseDef> ud(npc_);
   for (uint32_t pc = 0; pc < npc_; pc++) ud[pc] = use_def(fn, pc);
+  const_def_.assign(nreg_, -1);
+  std::vector<int> defs(nreg_, 0);
+  for (uint32_t pc = 0; pc < npc_; pc++)
+    for (uint16_t r : ud[pc].def)
+      if (r < nreg_ && defs[r]++ == 0 && (fn.code[pc].op == Op::kimm || fn.code[pc].op == Op::kload))
+        const_def_[r] = (int32_t)pc;
+  for (uint32_t r = 0; r < nreg_; r++)
+    if (defs[r] != 1) const_def_[r] = -1;
+  if ((uint64_t)npc_ * words_ > (1u << 20)) {  // too large: no pruning
+    bits_.clear();
+    return;
+  }
   bits_.assign((size_t)npc_ * words_, 0);
   std::vector<uint64_t> out(words_);
   for (bool changed = true; changed;) {

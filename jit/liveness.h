@@ -19,10 +19,16 @@ class Liveness {
     if (bits_.empty() || pc >= npc_ || reg >= nreg_) return true;
     return bits_[(size_t)pc * words_ + reg / 64] >> (reg % 64) & 1;
   }
+  // The pc of a register's only definition when that is a constant (kimm,
+  // kload), else -1. Such a register holds that constant wherever it is read
+  // (a range_for task sets its loop bounds and ndrange extents this way,
+  // before the loop), so a trace can fold it instead of loading it.
+  int32_t const_def(uint16_t reg) const { return reg < const_def_.size() ? const_def_[reg] : -1; }
 
  private:
   uint32_t npc_ = 0, nreg_ = 0, words_ = 0;
   std::vector<uint64_t> bits_;
+  std::vector<int32_t> const_def_;
 };
 
 // Registers the ops in pcs [first, last] may write (an inner loop's body:

@@ -34,6 +34,13 @@ std::string parse_params(const std::string& text, Params& p) {
 Params params_from_env() {
   Params p;
   if (const char* e = std::getenv("KILN_JIT"); e && *e) {
+    if (std::string(e) == "help") {
+      std::fputs("KILN_JIT=name=value,... tunes the tracing JIT (defaults shown):\n", stderr);
+#define KILN_JIT_HELP(n, def, doc) std::fprintf(stderr, "  %-9s %5d  %s\n", #n, (int)(def), doc);
+      KILN_JIT_PARAMS(KILN_JIT_HELP)
+#undef KILN_JIT_HELP
+      return p;
+    }
     std::string problem = parse_params(e, p);
     if (!problem.empty()) std::fprintf(stderr, "warning: %s\n", problem.c_str());
   }

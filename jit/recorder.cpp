@@ -84,9 +84,12 @@ struct Rec {
   }
 
   Ref get(uint16_t r) {
-    if (map[r] == kNoRef)
-      map[r] = e.emit(in_frame[r] ? IrOp::rload : IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r);
-    return map[r];
+    if (map[r] != kNoRef) return map[r];
+    if (int32_t pc = live ? live->const_def(r) : -1; pc >= 0) {  // a constant register: folded
+      const bc::Insn& K = fn.code[pc];
+      return e.kval(K.op == Op::kimm ? (uint64_t)(int64_t)K.d() : fn.consts[K.d()]);
+    }
+    return map[r] = e.emit(in_frame[r] ? IrOp::rload : IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r);
   }
   void set(uint16_t r, Ref v, uint64_t bits) {
     map[r] = v;

@@ -143,7 +143,7 @@ typedef struct kiln_diagnostic {
 } kiln_diagnostic;
 
 typedef struct kiln_config {
-  const char* engine; /* "interp" (default when NULL) or "jit"; copied by kiln_vm_create */
+  const char* engine; /* "jit" (default when NULL) or "interp"; copied by kiln_vm_create */
   int threads;        /* worker threads for parallel loops; 0 = one per core */
   int debug;          /* nonzero: as if every ti.init passed debug=True (asserts, bounds checks) */
   /* Host and kernel print output, in program order. NULL: stdout. `text` is
@@ -182,7 +182,7 @@ const char* kiln_last_error(void);
  * Owned by Kiln, valid until the next failing call on this thread. */
 const kiln_diagnostic* kiln_last_diagnostic(void);
 
-/* Fills *cfg with the defaults (interp engine, all cores, no debug, stdout/stderr). */
+/* Fills *cfg with the defaults (jit engine, all cores, no debug, stdout/stderr). */
 void kiln_config_init(kiln_config* cfg);
 
 /* Creates a VM. `cfg` may be NULL (defaults); it is copied. On success *out

@@ -435,7 +435,7 @@ def case_trace(kiln):
     check("trace f.task0_range_for" in out and "---- machine code" in out and "guard_ult" in out,
           f":trace prints the kernel's traces with IR and machine code: {out!r}")
     check("no traces of kernel 'nothing'" in out, f":trace of a kernel without traces says so: {out!r}")
-    r = run_pipe(kiln, ["repl"], ":trace f\n")
+    r = run_pipe(kiln, ["repl", "--engine=interp"], ":trace f\n")
     check(b"start it with --engine=jit" in r.stdout, f":trace on the interpreter says how to get traces: {r.stdout!r}")
 
 

@@ -38,7 +38,7 @@ struct HostOptions {
   std::vector<std::string> argv;  // sys.argv (argv[0] = the script path)
   bool force_debug = false;       // as if every ti.init passed debug=True
   bool force_print_ir = false;    // as if every ti.init passed print_ir=True
-  std::string engine;             // "" = the default ("interp"), else the engine name
+  std::string engine;             // "" = the default ("jit"), else the engine name
   int threads = 0;                // worker threads when ti.init does not say (0 = one per core)
   interp::DebugHook* debugger = nullptr;  // `kiln debug`: kernels run on the interpreter and stop in it
   // Output sinks; empty means stdout / stderr.

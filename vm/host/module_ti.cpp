@@ -32,10 +32,12 @@ void ti_reset(Evaluator& ev, Config cfg) {
   if (o.debugger) cfg.engine = "interp";  // the debugger's engine
   else if (!o.engine.empty()) cfg.engine = o.engine;
   else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
-  // The CPU engines by name; GPU archs fall back to the CPU until they exist.
+  // The CPU engines by name, the JIT by default (it prints exactly what the
+  // interpreter prints: tests/lang and kiln-fuzz check that); GPU archs fall
+  // back to the CPU until they exist.
   std::unique_ptr<Engine> engine;
-  if (cfg.engine.empty() || cfg.engine == "interp") engine = make_interp_engine();
-  else if (cfg.engine == "jit") engine = make_jit_engine();
+  if (cfg.engine == "interp") engine = make_interp_engine();
+  else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_jit_engine();
   else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
   ti.cache.clear();
   ti.cache_epoch++;

@@ -28,7 +28,7 @@ struct DebugHook;  // vm/interp/interp.h
 
 struct Config {
   std::string arch = "cpu";   // "cpu", "vulkan", "cuda"
-  std::string engine = "interp";
+  std::string engine = "jit";    // "jit" (the tracing JIT) or "interp" (the reference)
   bool debug = false;
   bool print_ir = false;
   int num_threads = 0;        // 0 = hardware concurrency
