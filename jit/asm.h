@@ -56,6 +56,8 @@ struct Gen {
   bool int_binop(const Ins& in, Ref i);
   bool divide(const Ins& in, Ref i);
   bool const_divide(const Ins& in, Ref i);
+  bool const_divide64(const Ins& in, Ref i);
+  bool divide_general(const Ins& in, Ref i);
   bool float_binop(const Ins& in, Ref i);
   bool float_unary(const Ins& in, Ref i);
   void compare(const Ins& in, Ref i);

@@ -107,8 +107,51 @@ bool Gen::const_divide(const Ins& in, Ref i) {
 // Integer division family inline (the guard before it ruled out b == 0):
 // idiv/div, then Python's floor corrections, and x / -1 and x % -1
 // without idiv's overflow trap (interp_ops.h's rules).
+// 64-bit division by a constant d in [2, 2^62]: for 0 <= x < 2^63,
+// floor(x / d) = (x * m) >> k with k = 63 + ceil(log2 d), m = floor(2^k / d)
+// + 1 < 2^64; mul gives the high half. Floor and truncation agree there, and
+// a negative x (rare in index and counter arithmetic) takes the divide.
+bool Gen::const_divide64(const Ins& in, Ref i) {
+  if ((in.t != CT::i64 && in.t != CT::u64) || !t.is_const(in.b)) return false;
+  int64_t d = t.ins[in.b].k;
+  if (d < 2 || d > (1ll << 62)) return false;
+  int s = 0;
+  while ((1ll << s) < d) s++;
+  int k = 63 + s;
+  uint64_t m = (uint64_t)(((unsigned __int128)1 << k) / (uint64_t)d + 1);
+  Label slow = a.newLabel(), done = a.newLabel();
+  ld(x86::rcx, in.a);
+  a.test(x86::rcx, x86::rcx);
+  a.js(slow);
+  a.mov(x86::rax, x86::rcx);
+  a.mov(x86::rsi, Imm(m));
+  a.mul(x86::rdx, x86::rax, x86::rsi);
+  if (k > 64) a.shr(x86::rdx, Imm(k - 64));
+  a.mov(x86::rax, x86::rdx);  // the quotient
+  bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+  if (want_rem) {
+    if (d == (int32_t)d) a.imul(x86::rdx, x86::rax, Imm(d));
+    else {
+      a.mov(x86::rdx, Imm(d));
+      a.imul(x86::rdx, x86::rax);
+    }
+    a.neg(x86::rdx);
+    a.add(x86::rdx, x86::rcx);
+  }
+  put(i, want_rem ? x86::rdx : x86::rax);
+  a.jmp(done);
+  a.bind(slow);
+  divide_general(in, i);
+  a.bind(done);
+  return true;
+}
+
 bool Gen::divide(const Ins& in, Ref i) {
-  if (const_divide(in, i)) return true;
+  if (const_divide(in, i) || const_divide64(in, i)) return true;
+  return divide_general(in, i);
+}
+
+bool Gen::divide_general(const Ins& in, Ref i) {
   bool w32 = in.t == CT::i32 || in.t == CT::u32, sg = is_signed(in.t);
   x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx),
           D = w32 ? x86::Gp(x86::edx) : x86::Gp(x86::rdx);

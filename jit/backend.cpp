@@ -229,18 +229,20 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   x86::Assembler a(&code);
 
   // Frame: one slot per IR value, the spare slot of the back edge, then the
-  // xmm save area of calls.
+  // xmm save area of calls. Every trace reserves the same kFrameBytes, so
+  // that one trace can jump into another's warm entry (after the prologue)
+  // and keep the frame: a side exit and a side trace's link cost a jump.
   const Ref spare = (Ref)t.ins.size();
   int32_t xsave = 8 * (spare + 1);
-  int64_t bytes = xsave + 8 * kNumXmm;
-  if (bytes % 16 != 8) bytes += 8;  // 6 pushes + return address = 56: keep calls 16-aligned
-  if (bytes > (1 << 20)) return "trace frame too large";
+  if (xsave + 8 * kNumXmm > kFrameBytes) return "trace frame too large";
 
   const x86::Gp saved[] = {x86::rbp, x86::rbx, x86::r12, x86::r13, x86::r14, x86::r15};
   for (auto& r : saved) a.push(r);
-  a.sub(x86::rsp, Imm(bytes));
+  a.sub(x86::rsp, Imm(kFrameBytes));
   a.mov(x86::rbx, x86::rdi);
   a.mov(x86::r12, x86::rsi);
+  Label warm = a.newLabel();
+  a.bind(warm);
 
   Gen g{t, a, allocate_registers(t), xsave};
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
@@ -251,21 +253,18 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   std::string why = body(g, epilogue, tail_jump, spare, infos);
   if (!why.empty()) return why;
   a.bind(epilogue);
-  a.add(x86::rsp, Imm(bytes));
+  a.add(x86::rsp, Imm(kFrameBytes));
   for (int j = 5; j >= 0; j--) a.pop(saved[j]);
   a.ret();
-  // Another trace (rcx) takes over the frame: it runs as if called in our
-  // place, and returns to our caller.
+  // Another trace's warm entry (rcx) takes over this frame, and returns to
+  // our caller.
   a.bind(tail_jump);
-  a.mov(x86::rdi, x86::rbx);
-  a.mov(x86::rsi, x86::r12);
-  a.add(x86::rsp, Imm(bytes));
-  for (int j = 5; j >= 0; j--) a.pop(saved[j]);
   a.jmp(x86::rcx);
   if (!eh.msg.empty()) return "asmjit: " + eh.msg;
 
   out.code_size = code.codeSize();
   if (asmjit::Error e = rt.add(&out.fn, &code)) return std::string("asmjit: ") + DebugUtils::errorAsString(e);
+  out.warm = reinterpret_cast<const uint8_t*>(out.fn) + code.labelOffsetFromBase(warm);
   if (want_listing) out.listing = logger.data();
   return "";
 }

@@ -18,8 +18,13 @@
 
 namespace kiln::jit {
 
+// The stack frame of every trace (6 pushes + return address + this keep
+// calls 16-byte aligned): room for a trace of maxtrace's default size peeled.
+inline constexpr int32_t kFrameBytes = 8 * 10240 + 8;
+
 struct Compiled {
   TraceFn fn = nullptr;
+  const void* warm = nullptr;  // after the prologue: where a linked trace jumps in
   size_t code_size = 0;
   std::string listing;  // the machine code as text, when asked for
 };

@@ -39,6 +39,7 @@ void report(const std::string& s) {
 
 struct LoopSlot {
   std::atomic<TraceFn> fn{nullptr};
+  std::atomic<const void*> warm{nullptr};  // fn's entry after its prologue (side traces jump there)
   std::atomic<int64_t> hits{0};  // back edges seen while the function's threshold is 1
   uint16_t counter = 0;
   int attempts = 0;
@@ -92,11 +93,13 @@ class FunctionJit : public interp::LoopHook {
            rec.why + (s->blacklisted ? " (blacklisted)" : "") + "\n");
       return rec.resume_pc;
     }
-    TraceFn f = install(rec, pc, "trace", t0);
+    Compiled c = install(rec, pc, "trace", t0);
+    TraceFn f = c.fn;
     if (!f) {
       s->blacklisted = true;
       return rec.resume_pc;
     }
+    s->warm.store(c.warm, std::memory_order_release);
     s->fn.store(f, std::memory_order_release);
     hotloop.store(1, std::memory_order_relaxed);
     lock.unlock();
@@ -117,8 +120,8 @@ class FunctionJit : public interp::LoopHook {
 
   // Compiles a recorded trace with its exits (kept as long as the code) and
   // notes it. Null when it cannot be compiled (the note says why).
-  TraceFn install(const Recording& rec, uint32_t root_head, const char* what,
-                  std::chrono::steady_clock::time_point t0) {
+  Compiled install(const Recording& rec, uint32_t root_head, const char* what,
+                   std::chrono::steady_clock::time_point t0) {
     auto t1 = std::chrono::steady_clock::now();
     ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
     Compiled c;
@@ -126,7 +129,7 @@ class FunctionJit : public interp::LoopHook {
     auto t2 = std::chrono::steady_clock::now();
     if (!why.empty()) {
       note(std::string("abort ") + fn_.name + " @" + std::to_string(root_head) + ": " + why + " (blacklisted)\n");
-      return nullptr;
+      return Compiled{};
     }
     double rec_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
     double asm_us = std::chrono::duration<double, std::micro>(t2 - t1).count();
@@ -137,7 +140,8 @@ class FunctionJit : public interp::LoopHook {
     note(buf);
     if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
     if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
-    return c.fn;
+    c.listing.clear();
+    return c;
   }
 
   // A trace run, and the side traces it grows: when it left through an exit
@@ -160,10 +164,10 @@ class FunctionJit : public interp::LoopHook {
       if (!root_fn) return pc;
       RecordArgs a = args();
       a.start = pc;
-      a.link_to = root_fn;
+      a.link_to = root->warm.load(std::memory_order_acquire);
       auto t0 = std::chrono::steady_clock::now();
       Recording rec = record(fn_, x->root_head, R, env, p_, a);
-      TraceFn side = rec.ok ? install(rec, x->root_head, "side trace", t0) : nullptr;
+      const void* side = rec.ok ? install(rec, x->root_head, "side trace", t0).warm : nullptr;
       if (!side) {
         if (!rec.ok)
           note("abort side trace " + fn_.name + " @" + std::to_string(x->root_head) + " from pc " +

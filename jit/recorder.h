@@ -43,7 +43,7 @@ using InnerTraces = std::function<TraceFn(uint32_t head)>;
 // keeps being taken grows a side trace: the exit stub then jumps to it
 // instead of returning to the interpreter.
 struct ExitInfo {
-  std::atomic<TraceFn> link{nullptr};  // first: the exit stub reads it at offset 0
+  std::atomic<const void*> link{nullptr};  // a side trace's warm entry; first: the exit stub reads it at offset 0
   std::atomic<uint32_t> count{0};
   std::atomic<bool> blacklisted{false};
   int attempts = 0;                    // failed recordings (under the function's lock)
@@ -61,9 +61,9 @@ struct RecordArgs {
   const Liveness* live = nullptr;  // prunes snapshots to the registers the interpreter may still read
   InnerTraces inner;               // inner loops with traces become calltrs
   // A side trace: recording starts at `start` (a hot exit's pc) and ends at
-  // the loop head with a jump to the root trace `link_to`.
+  // the loop head with a jump to the root trace's warm entry `link_to`.
   uint32_t start = UINT32_MAX;
-  TraceFn link_to = nullptr;
+  const void* link_to = nullptr;
 };
 
 // Records the loop whose body starts at `head`. The frame R is advanced by

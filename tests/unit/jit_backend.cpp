@@ -141,25 +141,28 @@ TEST_CASE("jit backend: inline integer division matches the interpreter (signs, 
     }
 }
 
-TEST_CASE("jit backend: i32/u32 division by constants (multiply, no divide) matches the interpreter") {
+TEST_CASE("jit backend: integer division by constants (multiply, no divide) matches the interpreter") {
   // out[i] = op(x(i), d) for x spread over the whole 32-bit range (pattern 1)
   // and around zero (pattern 0), compared with eval_pure, the interpreter's own
   // templates.
-  const int64_t ds[] = {1, 2, 3, 5, 7, 10, 62, 100, 255, 256, 1000, 65535, 65536, 1000003, 1 << 30, 2147483647};
+  const int64_t ds[] = {1, 2, 3, 5, 7, 10, 62, 100, 255, 256, 1000, 65535, 65536, 1000003, 1 << 30, 2147483647,
+                        4294967311ll, 1ll << 40, 999999999989ll, (1ll << 62) - 57, 1ll << 62};
   const IrOp ops[] = {IrOp::div, IrOp::floordiv, IrOp::mod, IrOp::raw_mod};
   const int n = 2048;
   std::vector<uint64_t> out(n);
   uint8_t* bases[1] = {reinterpret_cast<uint8_t*>(out.data())};
   int checked = 0, wrong = 0;
   for (int pattern = 0; pattern < 2; pattern++)
-    for (CT ct : {CT::i32, CT::u32})
+    for (CT ct : {CT::i32, CT::u32, CT::i64, CT::u64})
       for (IrOp op : ops)
         for (int64_t d : ds) {
+          if ((ct == CT::i32 || ct == CT::u32) && d > INT32_MAX) continue;  // not a 32-bit value
           Trace t;
           Emitter e(t);
           std::vector<Ref> regs(4, kNoRef);
           Ref i = sload(e, 0);
-          Ref x = pattern ? e.emit(IrOp::mul, ct, i, e.kval(2654435761u)) : e.emit(IrOp::sub, ct, i, e.kval(n / 2));
+          uint64_t mult = ct == CT::i64 || ct == CT::u64 ? 0x9e3779b97f4a7c15ull : 2654435761u;
+          Ref x = pattern ? e.emit(IrOp::mul, ct, i, e.kval(mult)) : e.emit(IrOp::sub, ct, i, e.kval(n / 2));
           Ref q = e.emit(op, ct, x, e.kval((uint64_t)d));
           Ref base = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, 0);
           Ref addr = e.emit(IrOp::add, CT::i64, base, e.emit(IrOp::mul, CT::i64, i, e.kval(8)));
@@ -178,7 +181,7 @@ TEST_CASE("jit backend: i32/u32 division by constants (multiply, no divide) matc
           REQUIRE(c.fn(R, &env) == 7);
           for (int k = 0; k < n; k++) {
             uint64_t xv, want;
-            if (pattern) eval_pure(IrOp::mul, ct, 0, (uint64_t)k, 2654435761u, 0, xv);
+            if (pattern) eval_pure(IrOp::mul, ct, 0, (uint64_t)k, mult, 0, xv);
             else eval_pure(IrOp::sub, ct, 0, (uint64_t)k, n / 2, 0, xv);
             REQUIRE(eval_pure(op, ct, 0, xv, (uint64_t)d, 0, want));
             checked++;
@@ -190,5 +193,5 @@ TEST_CASE("jit backend: i32/u32 division by constants (multiply, no divide) matc
           }
         }
   CHECK(wrong == 0);
-  CHECK(checked == 2 * 2 * 4 * 16 * n);
+  CHECK(checked == 2 * 4 * (2 * 21 + 2 * 16) * n);
 }
