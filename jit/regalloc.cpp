@@ -58,6 +58,19 @@ Allocation allocate_registers(const Trace& t) {
       use(t.snaps[in.snap].pc_ref, i);
     }
   }
+  // A value read from the frame or the arguments has no type of its own:
+  // it lives in an xmm register when a float operation reads it.
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    int w = ct_width(in.t);
+    bool float_reader = w && in.live && (float_width(in) || in.op == IrOp::lt || in.op == IrOp::le ||
+                                         in.op == IrOp::eq || in.op == IrOp::ne);
+    if (!float_reader) continue;
+    for (Ref r : {in.a, in.b})
+      if (r >= 0 && out.fw[r] == 0 &&
+          (t.ins[r].op == IrOp::sload || t.ins[r].op == IrOp::rload || t.ins[r].op == IrOp::arg))
+        out.fw[r] = (uint8_t)w;
+  }
   if (t.loop_ref >= 0)
     for (Ref v = 0; v < t.loop_ref; v++)
       if (last[v] > t.loop_ref) last[v] = n;  // read by every iteration
