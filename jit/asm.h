@@ -22,8 +22,9 @@ struct Gen {
   Allocation al;
   int32_t xsave = 0;                  // rsp offset of the area that keeps xmm values across calls
   std::vector<asmjit::Label> exits;   // per snapshot
-  std::vector<int> uses;              // per ref: live operand and snapshot uses
-  std::vector<bool> fused;            // compares emitted as their guard's flags
+  std::vector<bool> fused;            // compares emitted as their guard's flags (sink.h)
+  std::vector<bool> sunk;             // values computed only at exits (sink.h)
+  std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
   Ref at = 0;                         // the instruction being emitted
 
   // Where values live.
@@ -46,6 +47,7 @@ struct Gen {
   void move(Ref dst, Ref src);                                  // src's value -> dst's home
   void spill_to(const asmjit::x86::Mem& m, Ref r);              // r's register representation -> memory
   void flush(const Snapshot& s);                                // the snapshot's registers -> the frame
+  void recompute_for(const Snapshot& s);                        // its sunk and fused values, into their slots
   void call(const void* fn);                                    // rax = fn(rdi, rsi, rdx)
   void call_eval(const Ins& in, Ref i);
   void fix32(bc::CT ct);
@@ -65,7 +67,8 @@ struct Gen {
   void load(const Ins& in, Ref i);
   void store(const Ins& in);
   void atomic(const Ins& in, Ref i);
-  bool fusible(Ref i);
+  void select(const Ins& in, Ref i);
+  void recompute(Ref i);
   void guard(const Ins& in);
   void fused_guard(const Ins& g, const Ins& c);
 };

@@ -401,17 +401,23 @@ void Gen::atomic(const Ins& in, Ref i) {
   st(i);
 }
 
-// May the compare at i become the flags of the guard right after it?
-// (Its only use, and no float ==/!= which need two flags.)
-bool Gen::fusible(Ref i) {
-  const Ins& c = t.ins[i];
-  if (uses[i] != 1 || (is_float(c.t) && (c.op == IrOp::eq || c.op == IrOp::ne))) return false;
-  for (Ref j = i + 1; j < (Ref)t.ins.size(); j++) {
-    const Ins& g = t.ins[j];
-    if (!g.live || g.op == IrOp::kval) continue;
-    return (g.op == IrOp::guard_nz || g.op == IrOp::guard_z) && g.a == i;
+void Gen::select(const Ins& in, Ref i) {
+  ld(x86::rax, in.a);
+  ld(x86::rcx, in.b);
+  ld(x86::rdx, in.c);
+  a.test(x86::rax, x86::rax);
+  a.cmovz(x86::rcx, x86::rdx);
+  put(i, x86::rcx);
+}
+
+// A sunk or fused value at an exit (its home is its slot: no register).
+void Gen::recompute(Ref i) {
+  const Ins& in = t.ins[i];
+  switch (in.op) {
+    case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: compare(in, i); break;
+    case IrOp::sel: select(in, i); break;
+    default: int_binop(in, i); break;  // sink.cpp's recomputable(): integer + - * & | ^
   }
-  return false;
 }
 
 // A guard on a fused compare: compare, then leave when it does not hold.

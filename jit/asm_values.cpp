@@ -2,7 +2,10 @@
 // xmm register, a stack slot, or a constant folded into the code.
 #include <asmjit/x86.h>
 
+#include <algorithm>
+
 #include "jit/asm.h"
+#include "jit/sink.h"
 #include "jit/trace.h"
 
 namespace kiln::jit {
@@ -68,6 +71,15 @@ void Gen::spill_to(const x86::Mem& m, Ref r) {
   }
   ld(x86::rax, r);
   a.mov(m, x86::rax);
+}
+
+void Gen::recompute_for(const Snapshot& s) {
+  std::vector<Ref> need;
+  snapshot_needs(t, s, remat, [&](Ref r) {
+    if (r < (Ref)remat.size() && remat[r]) need.push_back(r);
+  });
+  std::sort(need.begin(), need.end());  // operands before their users
+  for (Ref r : need) recompute(r);
 }
 
 void Gen::flush(const Snapshot& s) {

@@ -11,6 +11,7 @@
 
 #include "jit/asm.h"
 #include "jit/rtcall.h"
+#include "jit/sink.h"
 
 namespace kiln::jit {
 
@@ -60,23 +61,12 @@ void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
 std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* infos) {
   const Trace& t = g.t;
   x86::Assembler& a = g.a;
-  g.uses.assign(t.ins.size(), 0);
-  g.fused.assign(t.ins.size(), false);
-  for (const Ins& in : t.ins) {
-    if (!in.live) continue;
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0) g.uses[r]++;
-    if (in.snap >= 0) {
-      for (auto& [reg, ref] : t.snaps[in.snap].regs) g.uses[ref]++;
-      if (t.snaps[in.snap].pc_ref >= 0) g.uses[t.snaps[in.snap].pc_ref]++;
-    }
-  }
   Label top;
   bool linked = false;
   std::vector<std::pair<Ref, Ref>> phis;
   for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
     const Ins& in = t.ins[i];
-    if (!in.live) continue;
+    if (!in.live || g.sunk[i]) continue;
     g.at = i;
     bool fl = is_float(in.t);
     switch (in.op) {
@@ -90,6 +80,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         }
         break;
       case IrOp::calltr:  // the frame as the inner trace must find it, then its run
+        g.recompute_for(t.snaps[in.snap]);
         g.flush(t.snaps[in.snap]);
         a.mov(x86::rdi, x86::rbx);
         a.mov(x86::rsi, x86::r12);
@@ -121,8 +112,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         if (fl || !g.divide(in, i)) g.call_eval(in, i);
         break;
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
-        if (g.fusible(i)) g.fused[i] = true;
-        else g.compare(in, i);
+        if (!g.fused[i]) g.compare(in, i);
         break;
       case IrOp::neg:
         if (fl) {
@@ -141,14 +131,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         if (!fl || !g.float_unary(in, i)) g.call_eval(in, i);
         break;
       case IrOp::conv: if (!g.conv(in, i)) g.call_eval(in, i); break;
-      case IrOp::sel:
-        g.ld(x86::rax, in.a);
-        g.ld(x86::rcx, in.b);
-        g.ld(x86::rdx, in.c);
-        a.test(x86::rax, x86::rax);
-        a.cmovz(x86::rcx, x86::rdx);
-        g.put(i, x86::rcx);
-        break;
+      case IrOp::sel: g.select(in, i); break;
       case IrOp::load: g.load(in, i); break;
       case IrOp::store: g.store(in); break;
       case IrOp::atomic: g.atomic(in, i); break;
@@ -162,6 +145,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: g.guard(in); break;
       case IrOp::loop: top = a.newLabel(); a.bind(top); break;
       case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
+        g.recompute_for(t.snaps[in.snap]);
         g.flush(t.snaps[in.snap]);
         Label go = a.newLabel();
         a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
@@ -197,6 +181,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
   // this exit, if any, else back to the interpreter at the resume pc.
   for (size_t s = 0; s < t.snaps.size(); s++) {
     a.bind(g.exits[s]);
+    g.recompute_for(t.snaps[s]);
     g.flush(t.snaps[s]);
     // An exit after a calltr resumes wherever the inner trace stopped: that
     // pc varies, so no side trace can start there.
@@ -244,7 +229,15 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   Label warm = a.newLabel();
   a.bind(warm);
 
-  Gen g{t, a, allocate_registers(t), xsave};
+  SinkPlan plan = plan_sinking(t);
+  std::vector<bool> remat = plan.remat(t.ins.size());
+  Gen g{t, a, allocate_registers(t, remat, plan.sunk), xsave};
+  g.fused = std::move(plan.fused);
+  g.sunk = std::move(plan.sunk);
+  g.remat = std::move(remat);
+  g.fused.resize(spare + 1, false);
+  g.sunk.resize(spare + 1, false);
+  g.remat.resize(spare + 1, false);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);
   g.al.last.resize(spare + 1, -1);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "jit/sink.h"
 #include "vm/types/type.h"
 
 namespace kiln::jit {
@@ -37,7 +38,7 @@ int float_width(const Ins& in) {
   }
 }
 
-Allocation allocate_registers(const Trace& t) {
+Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, const std::vector<bool>& sunk) {
   const Ref n = (Ref)t.ins.size();
   Allocation out;
   out.last.assign(n, -1);
@@ -50,13 +51,12 @@ Allocation allocate_registers(const Trace& t) {
     const Ins& in = t.ins[i];
     out.fw[i] = (uint8_t)float_width(in);
     if (!in.live) continue;
-    use(in.a, i);
-    use(in.b, i);
-    use(in.c, i);
-    if (in.snap >= 0) {
-      for (auto& [r, v] : t.snaps[in.snap].regs) use(v, i);
-      use(t.snaps[in.snap].pc_ref, i);
+    if (i >= (Ref)sunk.size() || !sunk[i]) {
+      use(in.a, i);
+      use(in.b, i);
+      use(in.c, i);
     }
+    if (in.snap >= 0) snapshot_needs(t, t.snaps[in.snap], remat, [&](Ref v) { use(v, i); });
   }
   // A value read from the frame or the arguments has no type of its own:
   // it lives in an xmm register when a float operation reads it.
@@ -75,7 +75,7 @@ Allocation allocate_registers(const Trace& t) {
     for (Ref v = 0; v < t.loop_ref; v++)
       if (last[v] > t.loop_ref) last[v] = n;  // read by every iteration
   if (t.loop_snap >= 0)  // the back edge's exit reads these too
-    for (auto& [r, v] : t.snaps[t.loop_snap].regs) last[v] = std::max(last[v], n);
+    snapshot_needs(t, t.snaps[t.loop_snap], remat, [&](Ref v) { last[v] = std::max(last[v], n); });
 
   out.reg.assign(n, -1);
   Ref busy_gp[kNumAllocatable], busy_x[kNumXmm];
@@ -83,7 +83,7 @@ Allocation allocate_registers(const Trace& t) {
   std::fill(std::begin(busy_x), std::end(busy_x), -1);
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
-    if (!in.live || !has_value(in) || last[i] < 0) continue;
+    if (!in.live || !has_value(in) || last[i] < 0 || (i < (Ref)remat.size() && remat[i])) continue;
     Ref* busy = out.fw[i] ? busy_x : busy_gp;
     int nregs = out.fw[i] ? kNumXmm : kNumAllocatable;
     // A register whose value is last read by this instruction is free for

@@ -38,6 +38,10 @@ struct Allocation {
   std::vector<uint8_t> fw;    // per ref: float_width
   std::vector<Ref> last;      // per ref: its last use (the trace's length when used by every iteration)
 };
-Allocation allocate_registers(const Trace& t);
+// `remat` values (sink.h) get no register: exits recompute them into their
+// slots, so what they read stays live until each exit that needs them;
+// `sunk` ones are not computed in the trace at all.
+Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat = {},
+                              const std::vector<bool>& sunk = {});
 
 }  // namespace kiln::jit

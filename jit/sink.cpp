@@ -1,0 +1,58 @@
+// Sinking and compare fusion (sink.h).
+#include "jit/sink.h"
+
+namespace kiln::jit {
+
+namespace {
+// Ops an exit stub can recompute inline (no calls: a call would clobber the
+// registers the stub still has to write).
+bool recomputable(const Ins& in) {
+  bool fl = in.t == bc::CT::f32 || in.t == bc::CT::f64;
+  switch (in.op) {
+    case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::band: case IrOp::bor: case IrOp::bxor:
+      return !fl;
+    case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: return true;
+    case IrOp::sel: return true;
+    default: return false;
+  }
+}
+}  // namespace
+
+SinkPlan plan_sinking(const Trace& t) {
+  const Ref n = (Ref)t.ins.size();
+  SinkPlan p;
+  p.sunk.assign(n, false);
+  p.fused.assign(n, false);
+  std::vector<int> uses(n, 0);  // operand uses by instructions that are emitted
+  std::vector<bool> phi_dest(n, false);
+  for (const Ins& in : t.ins)
+    if (in.live && in.op == IrOp::phi && in.a >= 0) phi_dest[in.a] = true;
+  for (Ref i = n - 1; i >= 0; i--) {
+    const Ins& in = t.ins[i];
+    if (!in.live) continue;
+    if (recomputable(in) && uses[i] == 0 && !phi_dest[i] && i != t.loop_ref) {
+      p.sunk[i] = true;  // only snapshots (or other sunk values) read it
+      continue;
+    }
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0) uses[r]++;
+    if (in.snap >= 0 && t.snaps[in.snap].pc_ref >= 0) uses[t.snaps[in.snap].pc_ref]++;
+  }
+  // A compare read once, by the guard right after it, is that guard's flags.
+  for (Ref i = 0; i < n; i++) {
+    const Ins& c = t.ins[i];
+    if (!c.live || p.sunk[i] || uses[i] != 1) continue;
+    if (c.op != IrOp::lt && c.op != IrOp::le && c.op != IrOp::eq && c.op != IrOp::ne) continue;
+    bool fl = c.t == bc::CT::f32 || c.t == bc::CT::f64;
+    if (fl && (c.op == IrOp::eq || c.op == IrOp::ne)) continue;  // needs two flags
+    for (Ref j = i + 1; j < n; j++) {
+      const Ins& g = t.ins[j];
+      if (!g.live || g.op == IrOp::kval || p.sunk[j]) continue;
+      p.fused[i] = (g.op == IrOp::guard_nz || g.op == IrOp::guard_z) && g.a == i;
+      break;
+    }
+  }
+  return p;
+}
+
+}  // namespace kiln::jit
