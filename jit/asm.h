@@ -26,6 +26,20 @@ struct Gen {
   std::vector<bool> sunk;             // values computed only at exits (sink.h)
   std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
   Ref at = 0;                         // the instruction being emitted
+  std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code
+
+  // A float constant's bits in the pool (RIP-relative, read by movss/addss...).
+  asmjit::x86::Mem kmem(Ref r, bc::CT ct) {
+    uint64_t bits = (uint64_t)t.ins[r].k;
+    asmjit::Label l;
+    for (auto& [b, lab] : pool)
+      if (b == bits) l = lab;
+    if (!l.isValid()) {
+      l = a.newLabel();
+      pool.push_back({bits, l});
+    }
+    return ct == bc::CT::f32 ? asmjit::x86::dword_ptr(l) : asmjit::x86::qword_ptr(l);
+  }
 
   // Where values live.
   asmjit::x86::Mem slot(Ref r) const { return asmjit::x86::qword_ptr(asmjit::x86::rsp, 8 * r); }

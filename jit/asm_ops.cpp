@@ -209,7 +209,8 @@ bool Gen::float_binop(const Ins& in, Ref i) {
     }
   };
   if (in_xmm(B)) op(xhome(B));
-  else if (!t.is_const(B) && !in_gp(B)) op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
+  else if (t.is_const(B)) op(kmem(B, in.t));
+  else if (!in_gp(B)) op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
   else {
     ldx(x86::xmm1, B, in.t);
     op(x86::xmm1);

@@ -34,8 +34,7 @@ void Gen::ldx(const x86::Xmm& x, Ref r, CT ct) {
   } else if (in_gp(r)) {
     ct == CT::f32 ? a.movd(x, home(r).r32()) : a.movq(x, home(r));
   } else if (t.is_const(r)) {
-    ld(x86::rax, r);
-    ct == CT::f32 ? a.movd(x, x86::eax) : a.movq(x, x86::rax);
+    ct == CT::f32 ? a.movss(x, kmem(r, ct)) : a.movsd(x, kmem(r, ct));
   } else {
     ct == CT::f32 ? a.movss(x, x86::dword_ptr(x86::rsp, 8 * r)) : a.movsd(x, slot(r));
   }

@@ -253,6 +253,13 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   // our caller.
   a.bind(tail_jump);
   a.jmp(x86::rcx);
+  if (!g.pool.empty()) {  // the float constants the code reads
+    a.align(AlignMode::kData, 8);
+    for (auto& [bits, label] : g.pool) {
+      a.bind(label);
+      a.embedUInt64(bits);
+    }
+  }
   if (!eh.msg.empty()) return "asmjit: " + eh.msg;
 
   out.code_size = code.codeSize();
