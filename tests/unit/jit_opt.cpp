@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "jit/opt.h"
+#include "jit/parse.h"
 #include "vm/types/type.h"
 
 using namespace kiln;
@@ -122,4 +123,82 @@ TEST_CASE("jit opt: DCE keeps what only the back edge's exit reads, with its ope
   CHECK(t.ins[x].live);
   CHECK(t.ins[t.ins[x].a].live);  // the load
   CHECK(t.ins[addr].live);        // and its address
+}
+
+// The optimizer on traces written as text (jit/parse.h): what stays in the
+// loop after folding, CSE, peeling and DCE.
+namespace {
+Trace optimized(const std::string& text) {
+  Trace t;
+  Emitter e(t);
+  ParsedTrace p = parse_trace(text, t, e);
+  REQUIRE(p.error == "");
+  peel(t, e, p.end_regs);
+  dce(t);
+  return t;
+}
+std::string loop_ops(const Trace& t) {  // the live ops after `loop`, in order
+  std::string s;
+  for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++)
+    if (t.ins[i].live && t.ins[i].op != IrOp::kval) s += std::string(kIrOps[(int)t.ins[i].op].name) + " ";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("jit opt (text): saxpy keeps only the varying work in the loop") {
+  Trace t = optimized(R"(
+    i = sload r0
+    a = arg 0
+    guard_ult i #1024 -> 2 { }
+    xb = base 0
+    guard_nz xb -> 3 { }
+    off = mul i64 i #4
+    xa = add i64 xb off
+    x = load xa f32
+    ax = mul f32 a x
+    yb = add i64 xb #4096
+    ya = add i64 yb off
+    y = load ya f32
+    s = add f32 ax y
+    store ya s f32
+    n = add i32 i #1
+    hi = sload r1
+    c = lt i32 n hi
+    guard_nz c -> 17 { r0=n }
+    end r0=n
+  )");
+  REQUIRE(t.loop_ref > 0);
+  // the argument, the base and the y offset are hoisted; the bound check,
+  // two loads, the arithmetic, the store and the loop test repeat
+  CHECK(loop_ops(t) == "guard_ult mul add load mul add load add store add lt guard_nz phi ");
+}
+
+TEST_CASE("jit opt (text): constants fold, identical expressions are one, dead code goes") {
+  Trace t = optimized(R"(
+    i = sload r0
+    k = mul i32 #6 #7
+    a = add i32 i k
+    b = add i32 i k
+    unused = mul i64 a b
+    s = sub i32 a b
+    n = add i32 i #1
+    c = lt i32 n #100
+    guard_nz c -> 9 { r1=s }
+    end r0=n r1=s
+  )");
+  std::string dump = dump_trace(t);
+  CHECK(dump.find("#42") != std::string::npos);       // 6 * 7 folded
+  CHECK(dump.find("mul       0001") == std::string::npos);
+  bool unused_live = false;
+  for (const Ins& in : t.ins) unused_live |= in.live && in.op == IrOp::mul && in.t == CT::i64;
+  CHECK_FALSE(unused_live);
+  CHECK(loop_ops(t) == "add sub add lt guard_nz phi phi ");  // a and b are one add
+}
+
+TEST_CASE("jit opt (text): parse errors name the line") {
+  Trace t;
+  Emitter e(t);
+  CHECK(parse_trace("x = frobnicate i32 #1 #2\n", t, e).error.find("line 1: unknown op") == 0);
+  CHECK(parse_trace("x = add i32 y #2\n", t, e).error.find("bad operand") != std::string::npos);
+  CHECK(parse_trace("guard_nz #1\n", t, e).error.find("-> PC") != std::string::npos);
 }
