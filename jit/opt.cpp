@@ -119,7 +119,7 @@ Ref Emitter::raw(IrOp op, Ref a, Ref b) {
   return (Ref)t_.ins.size() - 1;
 }
 
-void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& live) {
+bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& live) {
   const Ref n1 = (Ref)t.ins.size();
   auto is_sload_of = [&](Ref r, size_t reg) {
     return r >= 0 && t.ins[r].op == IrOp::sload && t.ins[r].k == (int64_t)reg;
@@ -180,7 +180,10 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
           subst[i] = e.call_trace(in.k, std::move(s2));
           after_call = true;
         } else {
-          e.guard(in.op, S(in.a), S(in.b), std::move(s2));
+          if (!e.guard(in.op, S(in.a), S(in.b), std::move(s2))) {
+            e.may_reuse = nullptr;
+            return false;
+          }
         }
         break;
       }
@@ -208,6 +211,7 @@ void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
     done.push_back(m1);
     e.raw(IrOp::phi, m1, m2);
   }
+  return true;
 }
 
 void dce(Trace& t) {

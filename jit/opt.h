@@ -68,7 +68,10 @@ class Emitter {
 // the register -> ref map at the end of the recorded iteration.
 // `live` (optional) says which registers a snapshot at a pc must hold.
 using LiveFn = std::function<bool(uint32_t pc, uint16_t reg)>;
-void peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& live = nullptr);
+// False when a guard of the second iteration folds to a constant that
+// fails: every iteration after the first would leave there, so there is no
+// loop to compile (the recording is then abandoned).
+bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& live = nullptr);
 
 // Clears Ins::live of instructions nothing observable depends on, and of
 // phis whose destination the loop never reads.

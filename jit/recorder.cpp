@@ -468,10 +468,10 @@ closed:
     link.snap = (int32_t)t.snaps.size();
     t.snaps.push_back(snap(head));
     t.ins.push_back(link);
-  } else if (live) {
-    peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); });
   } else {
-    peel(t, e, map);
+    bool looped = live ? peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); })
+                       : peel(t, e, map);
+    if (!looped) return abort(head, "the loop's second iteration always leaves it");
   }
   dce(t);
   out.ok = true;
