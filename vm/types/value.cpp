@@ -214,7 +214,11 @@ std::string kernel_print_scalar(const ConstVal& v, std::string_view user_spec) {
     if (user->conversion && conversion_group(user->conversion) == conversion_group(dt->conversion))
       spec.conversion = user->conversion;
   }
-  if (v.is_float()) return c_format_double(spec, v.f);
+  // A NaN's sign bit is whichever operand's NaN the hardware kept (x86 keeps
+  // the first), so it varies with how each engine's code orders operands and
+  // with the platform (Taichi's own output varies too): every NaN prints as
+  // "nan", as Python's repr prints it, and all engines print the same.
+  if (v.is_float()) return c_format_double(spec, std::isnan(v.f) ? std::fabs(v.f) : v.f);
   if (prim_is_signed(v.prim)) return c_format_int(spec, v.i);
   return c_format_uint(spec, v.u);
 }
