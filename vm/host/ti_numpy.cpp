@@ -105,8 +105,6 @@ void copy_fields(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& co
   });
 }
 
-// numpy has no bfloat16: such fields travel as float32.
-Prim array_dtype_of(Prim p) { return p == Prim::bf16 ? Prim::f32 : p; }
 
 Value to_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comps, const std::vector<int64_t>& comp_shape,
                const Value& dtype, SourceLoc loc) {
