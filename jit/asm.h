@@ -73,6 +73,7 @@ struct Gen {
   bool divide(const Ins& in, Ref i);
   bool const_divide(const Ins& in, Ref i);
   bool const_divide64(const Ins& in, Ref i);
+  void remainder(int64_t d);
   bool divide_general(const Ins& in, Ref i);
   bool float_binop(const Ins& in, Ref i);
   bool float_unary(const Ins& in, Ref i);

@@ -53,6 +53,17 @@ bool Gen::int_binop(const Ins& in, Ref i) {
   return true;
 }
 
+// rdx = x - q * d for the dividend x in rcx and the quotient q in rax.
+void Gen::remainder(int64_t d) {
+  if (d == (int32_t)d) a.imul(x86::rdx, x86::rax, Imm(d));
+  else {
+    a.mov(x86::rdx, Imm(d));
+    a.imul(x86::rdx, x86::rax);
+  }
+  a.neg(x86::rdx);
+  a.add(x86::rdx, x86::rcx);
+}
+
 // 32-bit division by a constant d in [1, 2^31) without a divide: shift x to
 // y = x + K*d >= 0 (y < 2^33), then floor(y / d) = (y * m) >> k with
 // k = 33 + ceil(log2 d), m = floor(2^k / d) + 1 (exact for y < 2^33 since
@@ -86,9 +97,7 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
   bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
   if (want_rem || trunc) {
-    a.imul(x86::rdx, x86::rax, Imm(d));
-    a.neg(x86::rdx);
-    a.add(x86::rdx, x86::rcx);  // rdx = x - floor * d, in [0, d)
+    remainder(d);               // in [0, d)
     if (trunc) {                // toward zero: a negative x with a remainder
       Label done = a.newLabel();
       a.test(x86::rcx, x86::rcx);
@@ -129,15 +138,7 @@ bool Gen::const_divide64(const Ins& in, Ref i) {
   if (k > 64) a.shr(x86::rdx, Imm(k - 64));
   a.mov(x86::rax, x86::rdx);  // the quotient
   bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
-  if (want_rem) {
-    if (d == (int32_t)d) a.imul(x86::rdx, x86::rax, Imm(d));
-    else {
-      a.mov(x86::rdx, Imm(d));
-      a.imul(x86::rdx, x86::rax);
-    }
-    a.neg(x86::rdx);
-    a.add(x86::rdx, x86::rcx);
-  }
+  if (want_rem) remainder(d);
   put(i, want_rem ? x86::rdx : x86::rax);
   a.jmp(done);
   a.bind(slow);

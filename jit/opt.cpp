@@ -240,7 +240,7 @@ void dce(Trace& t) {
     if (t.loop_ref < 0) return;
     std::vector<bool> read_in_loop(t.ins.size(), false);
     if (t.loop_snap >= 0)
-      for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) t.ins[ref].live = read_in_loop[ref] = true;
+      for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) read_in_loop[ref] = true;  // (already live: roots of the pass)
     for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++) {
       const Ins& in = t.ins[i];
       if (!in.live || in.op == IrOp::phi) continue;

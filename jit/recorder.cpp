@@ -59,6 +59,20 @@ bool find_family(Op op, IrOp& ir, CT& t) {
 
 bool in_range(Op op, Op first, Op last) { return (int)op >= (int)first && (int)op <= (int)last; }
 
+// The last op of the loop whose body starts at `body`: its forl, or for a
+// while loop (a `loop` op before the body) the last jmp back to that op.
+uint32_t loop_last(const bc::Function& fn, uint32_t body) {
+  const bool while_loop = body > 0 && fn.code[body - 1].op == Op::loop;
+  uint32_t last = body;
+  for (uint32_t q = body; q < fn.code.size(); q++) {
+    const bc::Insn& J = fn.code[q];
+    bool back = while_loop ? J.op == Op::jmp && (uint32_t)J.d() == body - 1
+                           : (J.op == Op::forl_i32 || J.op == Op::forl_i64) && (uint32_t)J.d() == body;
+    if (back) last = q;
+  }
+  return last;
+}
+
 struct Rec {
   const bc::Function& fn;
   uint64_t* R;
@@ -250,16 +264,8 @@ bool Rec::run(uint32_t head) {
   const bool while_loop = head > 0 && code[head - 1].op == Op::loop;
   const bool side = args.link_to != nullptr;
   uint32_t pc = side ? args.start : head;
-  {  // the loop's extent: [head, its forl] or [its loop op, the last jmp back]
-    loop_lo = while_loop ? head - 1 : head;
-    loop_hi = head;
-    for (uint32_t q = head; q < fn.code.size(); q++) {
-      const bc::Insn& J = code[q];
-      bool back = while_loop ? J.op == Op::jmp && (uint32_t)J.d() == head - 1
-                             : (J.op == Op::forl_i32 || J.op == Op::forl_i64) && (uint32_t)J.d() == head;
-      if (back) loop_hi = q;
-    }
-  }
+  loop_lo = while_loop ? head - 1 : head;  // the loop's extent
+  loop_hi = loop_last(fn, head);
   for (;;) {
     if ((int64_t)t.ins.size() > p.maxtrace) return abort(pc, "trace too long");
     if (pc < loop_lo || pc > loop_hi) return abort(pc, "loop left while recording");
@@ -430,17 +436,12 @@ bool Rec::run(uint32_t head) {
         continue;
       case Op::loop: {  // an inner while loop: entered, or its back edge while unrolling
         uint32_t body = pc + 1;
-        if (unrolled.count(body)) {
-          if (!unroll_more(pc, body)) return false;
-          R[I.a]++;  // its hot counter, as the interpreter counts
-          break;
-        }
-        R[I.a]++;
+        bool unrolling = unrolled.count(body) != 0;
+        if (unrolling && !unroll_more(pc, body)) return false;  // before the frame changes
+        R[I.a]++;  // its hot counter, as the interpreter counts
+        if (unrolling) break;
         if (TraceFn f = inner ? inner(body) : nullptr) {
-          uint32_t last = body;  // the loop's last op: the last jmp back to it
-          for (uint32_t q = body; q < fn.code.size(); q++)
-            if (code[q].op == Op::jmp && (uint32_t)code[q].d() == pc) last = q;
-          if (!call_inner(pc, body, last, f)) return false;
+          if (!call_inner(pc, body, loop_last(fn, body), f)) return false;
           continue;
         }
         unrolled[body] = 0;

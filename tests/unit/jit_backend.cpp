@@ -16,6 +16,19 @@ namespace {
 asmjit::JitRuntime rt;
 Ref sload(Emitter& e, int r) { return e.emit(IrOp::sload, CT::i64, kNoRef, kNoRef, kNoRef, r); }
 
+// Ends a loop over r0 < r1 whose index is i: the increment, the exit guard
+// (to `exit_pc`, with r0 written back), then peel + dce + compile.
+Compiled close_loop(Trace& t, Emitter& e, std::vector<Ref>& regs, Ref i, CT ct, uint32_t exit_pc) {
+  Ref next = e.emit(IrOp::add, ct, i, e.kval(1));
+  regs[0] = next;
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, ct, next, sload(e, 1)), kNoRef, Snapshot{exit_pc, {{0, next}}});
+  peel(t, e, regs);
+  dce(t);
+  Compiled c;
+  REQUIRE(compile_trace(t, rt, c) == "");
+  return c;
+}
+
 // for (; r0 < r1; r0++) r3 = r3 OP f(r0): a one-loop trace as the recorder
 // would produce it, finished by peel + dce + compile.
 TraceFn build(Trace& t, CT ct, bool float_acc) {
@@ -80,13 +93,7 @@ TEST_CASE("jit backend: a bounds guard exits at its own pc before the store") {
                     e.emit(IrOp::mul, CT::i64, i, e.kval(4)));
   e.effect(IrOp::store, addr, e.emit(IrOp::conv, CT::i64, i, kNoRef, kNoRef, (int64_t)bc::Op::i64_f32),
            (int)Prim::f32);
-  Ref next = e.emit(IrOp::add, CT::i32, i, e.kval(1));
-  regs[0] = next;
-  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i32, next, sload(e, 1)), kNoRef, Snapshot{9, {{0, next}}});
-  peel(t, e, regs);
-  dce(t);
-  Compiled c;
-  REQUIRE(compile_trace(t, rt, c) == "");
+  Compiled c = close_loop(t, e, regs, i, CT::i32, 9);
   float data[16] = {};
   uint64_t args[1] = {(uint64_t)(uintptr_t)data};
   TraceEnv env;
@@ -167,13 +174,7 @@ TEST_CASE("jit backend: integer division by constants (multiply, no divide) matc
           Ref base = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, 0);
           Ref addr = e.emit(IrOp::add, CT::i64, base, e.emit(IrOp::mul, CT::i64, i, e.kval(8)));
           e.effect(IrOp::store, addr, q, (int)Prim::i64);
-          Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
-          regs[0] = next;
-          e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{7, {{0, next}}});
-          peel(t, e, regs);
-          dce(t);
-          Compiled c;
-          REQUIRE(compile_trace(t, rt, c) == "");
+          Compiled c = close_loop(t, e, regs, i, CT::i64, 7);
           uint64_t R[4] = {0, n, 0, 0};
           TraceEnv env;
           env.tree_bases = bases;
