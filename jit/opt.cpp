@@ -3,6 +3,8 @@
 // the second (peeled) copy of the loop body keeps only what varies.
 #include "jit/opt.h"
 
+#include "jit/bounds.h"
+
 #include <algorithm>
 
 namespace kiln::jit {
@@ -146,7 +148,25 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
       }
     }
   }
-  e.may_reuse = [&variant, n1](Ref r) { return r >= n1 || !variant[r]; };
+  // The frame at the loop head, once the back edge has moved the phis: each
+  // register's first-iteration slot then holds its current value.
+  Snapshot head;
+  head.pc = t.head_pc;
+  for (size_t r = 0; r < end_regs.size(); r++)
+    if (end_regs[r] != kNoRef && !is_sload_of(end_regs[r], r) && (!live || live(head.pc, (uint16_t)r)))
+      head.regs.push_back({(uint16_t)r, end_regs[r]});
+  // Bounds guards the body need not repeat: their checks go here, once.
+  std::vector<bool> implied = hoist_bounds(t, e, n1, end_regs, variant, head);
+  // What hoisting computed from the counter's first value must not be
+  // reused by the body either.
+  for (Ref i = n1; i < (Ref)t.ins.size(); i++) {
+    const Ins& in = t.ins[i];
+    bool v = !(kIrOps[(int)in.op].flags & P);
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0) v |= variant[r];
+    variant.push_back(v);
+  }
+  e.may_reuse = [&variant](Ref r) { return r >= (Ref)variant.size() || !variant[r]; };
   t.loop_ref = e.raw(IrOp::loop);
 
   std::vector<Ref> subst(n1, kNoRef);
@@ -163,6 +183,7 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
       }
       case IrOp::store: case IrOp::atomic: case IrOp::rtcall: subst[i] = e.effect(in.op, S(in.a), S(in.b), in.k); break;
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: case IrOp::calltr: {
+        if (implied[i]) break;
         // In the second iteration a register holds the first one's final
         // value until the iteration writes it, unless an inner loop trace
         // ran since: then the frame has it.
@@ -191,13 +212,6 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
     }
   }
   e.may_reuse = nullptr;
-  // The frame at the loop head, once the back edge has moved the phis: each
-  // register's first-iteration slot then holds its current value.
-  Snapshot head;
-  head.pc = t.head_pc;
-  for (size_t r = 0; r < end_regs.size(); r++)
-    if (end_regs[r] != kNoRef && !is_sload_of(end_regs[r], r) && (!live || live(head.pc, (uint16_t)r)))
-      head.regs.push_back({(uint16_t)r, end_regs[r]});
   t.loop_snap = (int32_t)t.snaps.size();
   t.snaps.push_back(std::move(head));
   // Registers carried around the loop: the back edge moves the second

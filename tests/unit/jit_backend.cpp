@@ -83,8 +83,9 @@ TEST_CASE("jit backend: float accumulation matches C++ bit for bit") {
   CHECK(std::bit_cast<double>(R[3]) == want);
 }
 
-TEST_CASE("jit backend: a bounds guard exits at its own pc before the store") {
-  Trace t;
+// for i in range(r0, r1): data[i] = i, with a bound of 10 on the index.
+static Compiled bounded_store_loop(Trace& t) {
+  t.head_pc = 2;  // the loop body starts with the bound check
   Emitter e(t);
   std::vector<Ref> regs(4, kNoRef);
   Ref i = sload(e, 0);
@@ -93,16 +94,38 @@ TEST_CASE("jit backend: a bounds guard exits at its own pc before the store") {
                     e.emit(IrOp::mul, CT::i64, i, e.kval(4)));
   e.effect(IrOp::store, addr, e.emit(IrOp::conv, CT::i64, i, kNoRef, kNoRef, (int64_t)bc::Op::i64_f32),
            (int)Prim::f32);
-  Compiled c = close_loop(t, e, regs, i, CT::i32, 9);
+  return close_loop(t, e, regs, i, CT::i32, 9);
+}
+
+TEST_CASE("jit backend: bounds checks, in the loop's first iteration and hoisted out of the loop") {
+  Trace t;
+  Compiled c = bounded_store_loop(t);
   float data[16] = {};
   uint64_t args[1] = {(uint64_t)(uintptr_t)data};
   TraceEnv env;
   env.args = args;
-  uint64_t R[4] = {0, 16, 0, 0};
-  CHECK(c.fn(R, &env) == 2);  // index 10 fails the bound: resume at the bound op
-  CHECK(R[0] == 10);
-  CHECK(data[9] == 9.0f);
-  CHECK(data[10] == 0.0f);
+  SUBCASE("an in-bounds loop runs to its end without exiting") {
+    uint64_t R[4] = {0, 10, 0, 0};
+    CHECK(c.fn(R, &env) == 9);  // the loop's own exit
+    CHECK(R[0] == 10);
+    for (int k = 0; k < 10; k++) CHECK(data[k] == (float)k);
+    CHECK(data[10] == 0.0f);
+  }
+  SUBCASE("the hoisted check leaves at the loop head before any out-of-bounds store") {
+    // Entered at the last valid index, the first iteration passes its own
+    // guard; the check of the loop's last index (15) then fails.
+    uint64_t R[4] = {9, 16, 0, 0};
+    CHECK(c.fn(R, &env) == 2);  // the loop head: the interpreter runs the iteration of index 10
+    CHECK(R[0] == 10);
+    CHECK(data[9] == 9.0f);
+    CHECK(data[10] == 0.0f);
+  }
+  SUBCASE("entered past the bound, the first iteration's guard fails at its own pc") {
+    uint64_t R[4] = {12, 16, 0, 0};
+    CHECK(c.fn(R, &env) == 2);
+    CHECK(R[0] == 12);
+    CHECK(data[12] == 0.0f);
+  }
 }
 
 // acc = acc * 31 + (i OP d) for i in [lo, hi), d a constant or register r2:
