@@ -86,6 +86,10 @@ struct Gen {
   void recompute(Ref i);
   void guard(const Ins& in);
   void fused_guard(const Ins& g, const Ins& c);
+
+  // asm_vector.cpp: the vector loop of a plan (vector.h), using the frame
+  // bytes [area, area_end); false (and nothing emitted) when it does not fit.
+  bool vector_loop(const struct VecPlan& p, int32_t area, int32_t area_end);
 };
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }

@@ -12,6 +12,7 @@
 #include "jit/asm.h"
 #include "jit/rtcall.h"
 #include "jit/sink.h"
+#include "jit/vector.h"
 
 namespace kiln::jit {
 
@@ -58,7 +59,8 @@ void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
   }
 }
 
-std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* infos) {
+std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* infos, const VecPlan& vp,
+                 std::string& lanes) {
   const Trace& t = g.t;
   x86::Assembler& a = g.a;
   Label top;
@@ -143,7 +145,16 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         g.st(i);
         break;
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: g.guard(in); break;
-      case IrOp::loop: top = a.newLabel(); a.bind(top); break;
+      case IrOp::loop:
+        // Entered once per run of the trace: the vector loop takes all but
+        // the last iterations, the scalar loop below the rest.
+        if (vp.ok) {
+          int32_t area = g.xsave + 8 * kNumXmm;
+          lanes = g.vector_loop(vp, area, kFrameBytes) ? "8 lanes" : "scalar: too many registers or temporaries";
+        }
+        top = a.newLabel();
+        a.bind(top);
+        break;
       case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
         g.recompute_for(t.snaps[in.snap]);
         g.flush(t.snaps[in.snap]);
@@ -243,7 +254,10 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.al.last.resize(spare + 1, -1);
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel();
-  std::string why = body(g, epilogue, tail_jump, spare, infos);
+  VecPlan vp;
+  if (t.allow_lanes) vp = plan_vector(t);
+  out.lanes = t.allow_lanes ? (vp.ok ? "" : "scalar: " + vp.why) : "";
+  std::string why = body(g, epilogue, tail_jump, spare, infos, vp, out.lanes);
   if (!why.empty()) return why;
   a.bind(epilogue);
   a.add(x86::rsp, Imm(kFrameBytes));

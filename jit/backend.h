@@ -27,7 +27,11 @@ struct Compiled {
   const void* warm = nullptr;  // after the prologue: where a linked trace jumps in
   size_t code_size = 0;
   std::string listing;  // the machine code as text, when asked for
+  std::string lanes;    // "8 lanes" when the loop has a vector loop, else why not
 };
+
+// Whether this CPU runs AVX2 (vector loops, vector.h).
+bool host_has_avx2();
 
 // Returns "" on success, else why the trace cannot be compiled. With
 // `exits` (one per snapshot, living as long as the code), each exit records

@@ -120,9 +120,10 @@ class FunctionJit : public interp::LoopHook {
 
   // Compiles a recorded trace with its exits (kept as long as the code) and
   // notes it. Null when it cannot be compiled (the note says why).
-  Compiled install(const Recording& rec, uint32_t root_head, const char* what,
+  Compiled install(Recording& rec, uint32_t root_head, const char* what,
                    std::chrono::steady_clock::time_point t0) {
     auto t1 = std::chrono::steady_clock::now();
+    rec.trace.allow_lanes = p_.vector && host_has_avx2();
     ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
     Compiled c;
     std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
@@ -134,9 +135,9 @@ class FunctionJit : public interp::LoopHook {
     double rec_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
     double asm_us = std::chrono::duration<double, std::micro>(t2 - t1).count();
     char buf[200];
-    std::snprintf(buf, sizeof buf, "%s %s @%u: %zu IR, %zu snapshots, %zu bytes; record %.1f us, assemble %.1f us\n",
+    std::snprintf(buf, sizeof buf, "%s %s @%u: %zu IR, %zu snapshots, %zu bytes; record %.1f us, assemble %.1f us%s%s\n",
                   what, fn_.name.c_str(), root_head, rec.trace.ins.size(), rec.trace.snaps.size(), c.code_size,
-                  rec_us, asm_us);
+                  rec_us, asm_us, c.lanes.empty() ? "" : "; ", c.lanes.c_str());
     note(buf);
     if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
     if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());

@@ -92,6 +92,7 @@ struct Trace {
   Ref loop_ref = kNoRef;    // the `loop` instruction (kNoRef: not yet peeled)
   int32_t loop_snap = -1;   // the state at the loop head, for leaving at a back edge (Ctrl-C)
   bool has_mem_effects = false;
+  bool allow_lanes = false; // the backend may emit a vector loop (vector.h): AVX2 here, KILN_JIT=vector=1
 
   bool is_const(Ref r) const { return r >= 0 && ins[r].op == IrOp::kval; }
 };

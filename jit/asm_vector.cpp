@@ -1,0 +1,214 @@
+// The vector loop (vector.h): emitted once, between the peeled iteration and
+// the scalar loop, when the plan says the body allows lanes. It runs the
+// body eight counters at a time in ymm registers while more than eight
+// iterations remain (or until Ctrl-C), then leaves the counter and the sums
+// where the scalar loop reads them.
+//
+// The scalar code's registers are saved to the frame around it, so the
+// vector loop has all 16 ymm and 11 general registers to itself; values
+// come in through frame temporaries written while every home is intact.
+#include <map>
+
+#include "jit/asm.h"
+#include "jit/backend.h"
+#include "jit/vector.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+namespace {
+
+// General registers for array roots (rax is the counter, rcx the limit, rdi
+// the Ctrl-C poll's scratch).
+const x86::Gp kRootRegs[] = {x86::rbp, x86::r13, x86::r14, x86::r15, x86::r8, x86::r9,
+                             x86::r10, x86::r11, x86::rdx, x86::rsi};
+
+struct VecRegs {
+  std::map<Ref, int> ymm;    // loop-long: uniforms and sums (by slot); per value: lanes
+  std::map<Ref, int> root;   // root value -> index in kRootRegs
+  int iota = -1, iv = -1, sign = -1, absmask = -1;
+};
+
+// Assigns registers; false when the loop needs more than there are.
+bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
+  bool used[16] = {};
+  bool full = false;
+  auto take = [&]() {
+    for (int j = 0; j < 16; j++)
+      if (!used[j]) {
+        used[j] = true;
+        return j;
+      }
+    full = true;
+    return 0;
+  };
+  // Loop-long registers first.
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    if (in.op == IrOp::load || in.op == IrOp::store) {
+      Ref root = p.access[i].root;
+      if (!r.root.count(root)) {
+        if (r.root.size() == std::size(kRootRegs)) return false;
+        int k = (int)r.root.size();
+        r.root[root] = k;
+      }
+    }
+    for (Ref o : {in.a, in.b}) {
+      if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a)) continue;
+      if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take();
+      if (p.kind[o] == VecPlan::iota && r.iota < 0) r.iota = take(), r.iv = take();
+    }
+    if (in.op == IrOp::neg && r.sign < 0) r.sign = take();
+    if (in.op == IrOp::abs && r.absmask < 0) r.absmask = take();
+  }
+  for (auto& [slot, add] : p.sums) r.ymm[slot] = take();
+  if (full) return false;
+  // Lane values: one register from definition to last use in the loop.
+  std::map<Ref, size_t> last;
+  for (size_t k = 0; k < p.order.size(); k++)
+    for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b})
+      if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
+  for (size_t k = 0; k < p.order.size(); k++) {
+    Ref i = p.order[k];
+    for (Ref o : {t.ins[i].a, t.ins[i].b})
+      if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
+    if (p.kind[i] == VecPlan::lane) {
+      int y = take();
+      if (full) return false;
+      r.ymm[i] = y;
+      if (!last.count(i)) used[y] = false;  // (read only by exits: computed, never read)
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool host_has_avx2() {
+  static const bool yes = CpuInfo::host().hasFeature(CpuFeatures::X86::kAVX2);
+  return yes;
+}
+
+bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
+  VecRegs r;
+  if (!assign(t, p, r)) return false;
+  // Frame temporaries: the saved general registers, each incoming value,
+  // the counter and limit, the lane offsets 0..7, one per sum.
+  int32_t gsave = area, vt = gsave + 8 * kNumAllocatable;
+  std::map<Ref, int32_t> temp;
+  auto tmp_of = [&](Ref v) {
+    if (!temp.count(v)) temp[v] = vt + 8 * (int32_t)temp.size();
+    return temp[v];
+  };
+  for (auto& [ref, y] : r.ymm)
+    if (p.kind[ref] == VecPlan::uniform) tmp_of(ref);
+  for (auto& [ref, k] : r.root) tmp_of(ref);
+  int32_t t_iv = tmp_of(p.iv), t_end = tmp_of(p.end);
+  for (auto& [slot, add] : p.sums) tmp_of(slot);
+  int32_t t_lanes = vt + 8 * (int32_t)temp.size(), t_mask = t_lanes + 32;
+  if (t_mask + 8 > area_end) return false;
+
+  auto ymm = [](int j) { return x86::ymm(j); };
+  auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
+  for (auto& [ref, off] : temp) spill_to(mem(off), ref);
+  for (int j = 0; j < kNumAllocatable; j++) a.mov(mem(gsave + 8 * j), x86::Gpq(kAllocatable[j]));
+  for (int j = 0; j < kNumXmm; j++) a.movsd(mem(xsave + 8 * j), x86::xmm(kFirstXmm + j));
+
+  a.mov(x86::rax, mem(t_iv));
+  a.mov(x86::rcx, mem(t_end));
+  a.sub(x86::rcx, 8);
+  for (auto& [ref, k] : r.root) a.mov(kRootRegs[k], mem(temp[ref]));
+  for (auto& [ref, y] : r.ymm) {
+    if (p.kind[ref] == VecPlan::uniform) a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
+  }
+  for (auto& [slot, add] : p.sums) a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
+  if (r.iota >= 0) {
+    for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k);
+    a.vmovdqu(ymm(r.iota), x86::ymmword_ptr(x86::rsp, t_lanes));
+  }
+  auto mask = [&](int y, uint32_t bits) {
+    a.mov(x86::dword_ptr(x86::rsp, t_mask), bits);
+    a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, t_mask));
+  };
+  if (r.sign >= 0) mask(r.sign, 0x80000000u);
+  if (r.absmask >= 0) mask(r.absmask, 0x7fffffffu);
+
+  Label top = a.newLabel(), done = a.newLabel();
+  a.bind(top);
+  a.cmp(x86::rax, x86::rcx);
+  a.jge(done);
+  if (r.iota >= 0) {
+    a.vmovd(x86::xmm(r.iv), x86::eax);
+    a.vpbroadcastd(ymm(r.iv), x86::xmm(r.iv));
+    a.vpaddd(ymm(r.iv), ymm(r.iv), ymm(r.iota));
+  }
+  auto y_of = [&](Ref v) { return ymm(v == p.iv ? r.iv : r.ymm.at(v)); };
+  auto at = [&](Ref i) {
+    return x86::ymmword_ptr(kRootRegs[r.root.at(p.access[i].root)], x86::rax, 2, p.access[i].disp);
+  };
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    bool f = in.t == CT::f32;
+    if (in.op == IrOp::store) {
+      a.vmovups(at(i), y_of(in.b));
+      continue;
+    }
+    if (p.kind[i] == VecPlan::reduce) {
+      Ref slot = p.sums.front().first;
+      for (auto& [s, add] : p.sums)
+        if (add == i) slot = s;
+      Ref x = in.a == slot ? in.b : in.a;
+      a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+      continue;
+    }
+    if (!r.ymm.count(i)) continue;
+    x86::Ymm d = ymm(r.ymm[i]);
+    switch (in.op) {
+      case IrOp::load: a.vmovups(d, at(i)); break;
+      case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::sub: f ? a.vsubps(d, y_of(in.a), y_of(in.b)) : a.vpsubd(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::mul: f ? a.vmulps(d, y_of(in.a), y_of(in.b)) : a.vpmulld(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::div: a.vdivps(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::band: a.vpand(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
+      case IrOp::neg: a.vxorps(d, y_of(in.a), ymm(r.sign)); break;
+      case IrOp::abs: a.vandps(d, y_of(in.a), ymm(r.absmask)); break;
+      case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
+      default: break;  // (the plan admits no other op)
+    }
+  }
+  a.add(x86::rax, 8);
+  a.mov(x86::rdi, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
+  a.cmp(x86::byte_ptr(x86::rdi), 0);
+  a.je(top);  // Ctrl-C: the scalar loop's back edge leaves
+  a.bind(done);
+  a.mov(mem(t_iv), x86::rax);
+  for (auto& [slot, add] : p.sums) {  // the eight partial sums, added (wrapping: any order is exact)
+    int y = r.ymm[slot];
+    a.vextracti128(x86::xmm0, ymm(y), 1);
+    a.vpaddd(x86::xmm0, x86::xmm0, x86::xmm(y));
+    a.vpshufd(x86::xmm1, x86::xmm0, 0x4e);
+    a.vpaddd(x86::xmm0, x86::xmm0, x86::xmm1);
+    a.vpshufd(x86::xmm1, x86::xmm0, 0xb1);
+    a.vpaddd(x86::xmm0, x86::xmm0, x86::xmm1);
+    a.vmovd(x86::dword_ptr(x86::rsp, temp[slot]), x86::xmm0);
+  }
+  a.vzeroupper();  // the scalar code's SSE must not pay for dirty upper halves
+  for (int j = 0; j < kNumAllocatable; j++) a.mov(x86::Gpq(kAllocatable[j]), mem(gsave + 8 * j));
+  for (int j = 0; j < kNumXmm; j++) a.movsd(x86::xmm(kFirstXmm + j), mem(xsave + 8 * j));
+  a.mov(x86::rax, mem(t_iv));
+  put(p.iv, x86::rax);
+  for (auto& [slot, add] : p.sums) {
+    ld(x86::rax, slot);
+    a.add(x86::eax, x86::dword_ptr(x86::rsp, temp[slot]));
+    a.movsxd(x86::rax, x86::eax);
+    put(slot, x86::rax);
+  }
+  return true;
+}
+
+}  // namespace kiln::jit

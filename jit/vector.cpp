@@ -1,0 +1,245 @@
+// Which loops run in lanes (vector.h).
+#include "jit/vector.h"
+
+#include <functional>
+
+#include "vm/types/type.h"
+
+namespace kiln::jit {
+
+using bc::CT;
+
+namespace {
+
+struct Planner {
+  const Trace& t;
+  VecPlan& p;
+  Ref n;
+
+  bool body(Ref r) const { return r > t.loop_ref; }
+
+  // An address as root + k + s * counter, root an invariant the body reads
+  // (so it is live in the loop) or none.
+  struct Lin {
+    Ref root = kNoRef;
+    int64_t k = 0, s = 0;
+  };
+  bool lin(Ref r, Lin& out, int depth = 0) {
+    if (depth > 16) return false;
+    if (r == p.iv) {
+      out = {kNoRef, 0, 1};
+      return true;
+    }
+    if (!body(r)) {
+      out = t.is_const(r) ? Lin{kNoRef, t.ins[r].k, 0} : Lin{r, 0, 0};
+      return true;
+    }
+    const Ins& in = t.ins[r];
+    bool int_t = in.t == CT::i64 || in.t == CT::i32;
+    if (!int_t) return false;
+    Lin x, y;
+    switch (in.op) {
+      case IrOp::add: case IrOp::sub:
+        if (!lin(in.a, x, depth + 1) || !lin(in.b, y, depth + 1)) return false;
+        if (in.op == IrOp::sub) {
+          if (y.root != kNoRef) return false;
+          y.k = -y.k;
+          y.s = -y.s;
+        }
+        if (x.root != kNoRef && y.root != kNoRef) return false;
+        // An i32 sum of the counter and a constant does not wrap: the
+        // bounds check on it (hoisted, bounds.h) proved its range.
+        out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s};
+        return true;
+      case IrOp::mul: {
+        Ref v = in.a, c = in.b;
+        if (t.is_const(v)) std::swap(v, c);
+        if (!t.is_const(c) || !lin(v, x, depth + 1) || x.root != kNoRef) return false;
+        int64_t f = t.ins[c].k;
+        if (f < -(1 << 20) || f > (1 << 20)) return false;
+        out = {kNoRef, x.k * f, x.s * f};
+        return true;
+      }
+      default: return false;
+    }
+  }
+  // The allocation an invariant root belongs to, and its offset in it.
+  std::pair<Ref, int64_t> resolve(Ref r) {
+    int64_t off = 0;
+    for (int d = 0; d < 16 && r >= 0; d++) {
+      const Ins& in = t.ins[r];
+      if (in.op != IrOp::add || in.t != CT::i64) break;
+      if (t.is_const(in.b)) off += t.ins[in.b].k, r = in.a;
+      else if (t.is_const(in.a)) off += t.ins[in.a].k, r = in.b;
+      else break;
+    }
+    return {r, off};
+  }
+
+  static bool lanes32(Prim pr) { return pr == Prim::f32 || pr == Prim::i32 || pr == Prim::u32; }
+
+  // The 32-bit lane type a value has (f32 or i32; u32 counts as i32 for
+  // the wrapping ops), or none.
+  CT lane_t(Ref r) {
+    if (r == p.iv) return CT::i32;
+    const Ins& in = t.ins[r];
+    if (in.op == IrOp::load) return (Prim)in.k == Prim::f32 ? CT::f32 : CT::i32;
+    return in.t == CT::f32 ? CT::f32 : CT::i32;
+  }
+
+  bool signed32(Ref r) {
+    if (r == p.iv) return true;
+    const Ins& in = t.ins[r];
+    if (in.op == IrOp::load) return (Prim)in.k == Prim::i32;
+    return body(r) && in.t == CT::i32;
+  }
+
+  // Marks what computing r in lanes needs; false (with p.why) when it can't be.
+  bool lanes(Ref r) {
+    if (r == p.iv) {
+      p.kind[r] = VecPlan::iota;
+      return true;
+    }
+    if (!body(r)) {
+      p.kind[r] = VecPlan::uniform;
+      return true;
+    }
+    if (p.kind[r] != VecPlan::none) return true;
+    const Ins& in = t.ins[r];
+    auto both = [&] { return lanes(in.a) && (in.b < 0 || lanes(in.b)); };
+    bool f32 = in.t == CT::f32, i32 = in.t == CT::i32 || in.t == CT::u32;
+    bool ok = false;
+    switch (in.op) {
+      case IrOp::load: {
+        if (!lanes32((Prim)in.k)) return fail("a load that is not 32-bit");
+        Lin l;
+        if (!lin(in.a, l)) return fail("a load address that is not linear in the counter");
+        if (l.s != 4 || l.root == kNoRef) return fail("a load that is not contiguous in the counter");
+        if (l.k != (int32_t)l.k) return fail("a displacement beyond 32 bits");
+        p.access[r] = {l.root, (int32_t)l.k};
+        ok = true;
+        break;
+      }
+      case IrOp::add: case IrOp::sub: case IrOp::mul: ok = (f32 || i32) && both(); break;
+      case IrOp::div: ok = f32 && both(); break;
+      case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = i32 && both(); break;
+      case IrOp::sqrt: case IrOp::neg: case IrOp::abs: ok = f32 && lanes(in.a); break;
+      case IrOp::conv:  // int -> f32 rounds as cvtdq2ps does, for signed 32-bit sources only
+        ok = in.k == (int64_t)bc::Op::i64_f32 && signed32(in.a) && lanes(in.a);
+        break;
+      default: break;
+    }
+    if (!ok) return fail(std::string("no lanes for ") + kIrOps[(int)in.op].name);
+    p.kind[r] = VecPlan::lane;
+    return true;
+  }
+  bool fail(const std::string& why) {
+    if (p.why.empty()) p.why = why;
+    return false;
+  }
+
+  bool plan() {
+    if (t.loop_ref < 0) return fail("no loop");
+    std::vector<Ref> phis, stores, guards;
+    for (Ref i = t.loop_ref + 1; i < n; i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live) continue;
+      uint8_t f = kIrOps[(int)in.op].flags;
+      if (in.op == IrOp::phi) phis.push_back(i);
+      else if (f & G) guards.push_back(i);
+      else if (in.op == IrOp::store) stores.push_back(i);
+      else if (!(f & P) || in.op == IrOp::copy) return fail(std::string("a ") + kIrOps[(int)in.op].name + " in the loop");
+    }
+    // The counter: slot += 1 (i32), tested `next < end` by the only guard.
+    Ref next = kNoRef;
+    for (Ref ph : phis) {
+      const Ins& nx = t.ins[t.ins[ph].b];
+      if (nx.op == IrOp::add && nx.t == CT::i32 && nx.a == t.ins[ph].a && t.is_const(nx.b) && t.ins[nx.b].k == 1) {
+        p.iv = t.ins[ph].a;
+        next = t.ins[ph].b;
+      }
+    }
+    if (p.iv == kNoRef) return fail("no counter stepping by one");
+    if (guards.size() != 1) return fail("a guard in the loop besides its test");
+    const Ins& g = t.ins[guards[0]];
+    const Ins& c = t.ins[g.a];
+    if (g.op != IrOp::guard_nz || c.op != IrOp::lt || c.t != CT::i32 || c.a != next || body(c.b))
+      return fail("a loop test that is not counter < end");
+    p.end = c.b;
+    // Slots the body reads: only the counter's and those of i32 sums.
+    std::vector<int> reads(n, 0);
+    for (Ref i = t.loop_ref + 1; i < n; i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live || in.op == IrOp::phi) continue;
+      for (Ref r : {in.a, in.b, in.c})
+        if (r >= 0) reads[r]++;
+      if (in.snap >= 0)
+        for (auto& [reg, ref] : t.snaps[in.snap].regs) reads[ref] += 2;  // an exit reads it: never a sum
+    }
+    for (Ref ph : phis) {
+      Ref slot = t.ins[ph].a, val = t.ins[ph].b;
+      if (slot == p.iv || reads[slot] == 0) continue;
+      const Ins& s = t.ins[val];
+      bool sum = reads[slot] == 1 && s.op == IrOp::add && s.t == CT::i32 && (s.a == slot) != (s.b == slot);
+      if (!sum) return fail("a value carried around the loop that is not an i32 sum");
+      p.sums.push_back({slot, val});
+    }
+    p.kind.assign(n, VecPlan::none);
+    p.access.assign(n, {kNoRef, 0});
+    for (Ref s : stores) {
+      const Ins& st = t.ins[s];
+      if (!lanes32((Prim)st.k)) return fail("a store that is not 32-bit");
+      Lin l;
+      if (!lin(st.a, l) || l.s != 4 || l.root == kNoRef) return fail("a store that is not contiguous in the counter");
+      if (l.k != (int32_t)l.k) return fail("a displacement beyond 32 bits");
+      p.access[s] = {l.root, (int32_t)l.k};
+      if (!lanes(st.b)) return false;
+      if (body(st.b) && st.b != p.iv && (lane_t(st.b) == CT::f32) != ((Prim)st.k == Prim::f32))
+        return fail("a store of another lane type");
+    }
+    for (auto& [slot, add] : p.sums) {
+      const Ins& s = t.ins[add];
+      if (!lanes(s.a == slot ? s.b : s.a)) return false;
+      p.kind[add] = VecPlan::reduce;
+    }
+    // Loads and stores in body order; the planned ones are what the loop runs.
+    std::vector<Ref> mem;
+    for (Ref i = t.loop_ref + 1; i < n; i++) {
+      bool planned = p.kind[i] == VecPlan::lane || p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store;
+      if (planned && t.ins[i].live) p.order.push_back(i);
+      if (t.ins[i].live && (t.ins[i].op == IrOp::store || (t.ins[i].op == IrOp::load && p.kind[i] == VecPlan::lane)))
+        mem.push_back(i);
+    }
+    // Lanes reorder accesses across 8 iterations: Y after X in the body, one
+    // of them a store, must not reach X's bytes of an earlier iteration.
+    for (size_t x = 0; x < mem.size(); x++)
+      for (size_t y = x + 1; y < mem.size(); y++) {
+        Ref X = mem[x], Y = mem[y];
+        if (t.ins[X].op != IrOp::store && t.ins[Y].op != IrOp::store) continue;
+        auto [rx, ox] = resolve(p.access[X].root);
+        auto [ry, oy] = resolve(p.access[Y].root);
+        if (rx != ry) {
+          if (t.ins[rx].op == IrOp::base && t.ins[ry].op == IrOp::base && t.ins[rx].k != t.ins[ry].k) continue;
+          return fail("two arrays that may overlap");
+        }
+        int64_t d = (oy + p.access[Y].disp) - (ox + p.access[X].disp);
+        if (d > 0 && d < 32) return fail("an access that reads or writes what an earlier iteration wrote");
+      }
+    return true;
+  }
+};
+
+}  // namespace
+
+VecPlan plan_vector(const Trace& t) {
+  VecPlan p;
+  Planner pl{t, p, (Ref)t.ins.size()};
+  p.ok = pl.plan();
+  if (!p.ok) {
+    p.kind.clear();
+    p.order.clear();
+  }
+  return p;
+}
+
+}  // namespace kiln::jit

@@ -1,0 +1,48 @@
+// Vector loops: when a root trace's loop body allows lanes, the backend runs
+// it eight iterations at a time in AVX2 ymm registers before the scalar loop
+// takes the last few. "Allows lanes" is decided here, on the optimized IR:
+//
+// - the loop has a counter stepping by one to an invariant end (the shape
+//   bounds.h also needs), and the body has no guard but the loop test (its
+//   bounds checks were hoisted) and no call, atomic or inner trace;
+// - every value a store or a reduction needs is 32-bit (f32 or i32 lanes) and
+//   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
+//   neg, abs, i32 -> f32, bitwise ops; integer mul too);
+// - loads and stores are contiguous in the counter (root + k + 4*i), and no
+//   two accesses of one array can see each other's lanes out of order: an
+//   access Y after X in the body, one of them a store, must not reach the
+//   bytes X reaches in the 7 iterations before (0 < dY - dX < 32);
+// - values carried around the loop are the counter, i32 sums (`s += x`:
+//   wrapping adds reorder freely, so eight partial sums are exact) or values
+//   only exits read (the scalar iteration that always follows rewrites them).
+//   A float sum stays scalar: reordering it would change what is printed.
+//
+// The vector loop runs while at least one iteration remains after it, so the
+// scalar body always runs last and every exit keeps its meaning.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "jit/trace.h"
+
+namespace kiln::jit {
+
+struct VecPlan {
+  bool ok = false;
+  std::string why;                   // when not: the first reason (for dumps and tests)
+  Ref iv = kNoRef;                   // the counter's slot (what the body reads)
+  Ref end = kNoRef;                  // the loop's invariant end
+  enum Kind : uint8_t { none, uniform, iota, lane, reduce };
+  std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
+  std::vector<Ref> order;            // loads, ops, stores and reduction adds, in body order
+  struct Access {
+    Ref root;                        // an invariant address the body reads
+    int32_t disp;                    // + disp + 4 * counter
+  };
+  std::vector<Access> access;        // per ref (loads and stores)
+  std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add)
+};
+
+VecPlan plan_vector(const Trace& t);
+
+}  // namespace kiln::jit

@@ -1,0 +1,164 @@
+// Vector loops (jit/vector.h, jit/asm_vector.cpp): which loop bodies get
+// lanes, and compiled vector loops against the scalar result on every trip
+// count around a multiple of eight.
+#include <asmjit/x86.h>
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "jit/backend.h"
+#include "jit/vector.h"
+#include "jit_text.h"
+
+using namespace kiln;
+using namespace kiln::jit;
+using kiln::jit::test::optimized;
+
+namespace {
+// `body` inside for i in range(r0, r1) (i = sload r0, a = arg 0 the array).
+std::string counted(const std::string& body) {
+  return "i = sload r0\n a = arg 0\n" + body + R"(
+    n = add i32 i #1
+    hi = sload r1
+    c = lt i32 n hi
+    guard_nz c -> 99 { r0=n }
+    end r0=n
+  )";
+}
+std::string why_not(const std::string& text) {
+  Trace t = optimized(text);
+  VecPlan p = plan_vector(t);
+  return p.ok ? "lanes" : p.why;
+}
+// y[i] = x[i] * 3 + 1 with x at a[0..], y at a[1024..] (f32).
+const char* kAxpy = R"(
+    off = mul i64 i #4
+    xa = add i64 a off
+    x = load xa f32
+    m = mul f32 x #0x40400000
+    v = add f32 m #0x3f800000
+    yb = add i64 a #4096
+    ya = add i64 yb off
+    store ya v f32
+)";
+}  // namespace
+
+TEST_CASE("jit vector: which loop bodies run in lanes") {
+  CHECK(why_not(counted(kAxpy)) == "lanes");
+  SUBCASE("an i32 sum is eight partial sums; an f32 sum must keep its order") {
+    std::string isum = R"(
+      off = mul i64 i #4
+      xa = add i64 a off
+      x = load xa i32
+      s0 = sload r3
+      s = add i32 s0 x
+    )";
+    Trace t = optimized("i = sload r0\n a = arg 0\n" + isum + R"(
+      n = add i32 i #1
+      hi = sload r1
+      c = lt i32 n hi
+      guard_nz c -> 99 { r0=n r3=s }
+      end r0=n r3=s
+    )");
+    VecPlan p = plan_vector(t);
+    CHECK(p.ok);
+    CHECK(p.sums.size() == 1);
+    std::string fsum = isum;
+    fsum.replace(fsum.find("load xa i32"), 11, "load xa f32");
+    fsum.replace(fsum.find("add i32 s0"), 10, "add f32 s0");
+    CHECK(why_not("i = sload r0\n a = arg 0\n" + fsum + R"(
+      n = add i32 i #1
+      hi = sload r1
+      c = lt i32 n hi
+      guard_nz c -> 99 { r0=n r3=s }
+      end r0=n r3=s
+    )") == "a value carried around the loop that is not an i32 sum");
+  }
+  SUBCASE("a store that a later iteration's load reads stays scalar") {
+    // y[i + 1] = y[i] + 1: lanes would read y before the previous lane wrote it
+    CHECK(why_not(counted(R"(
+      off = mul i64 i #4
+      ya = add i64 a off
+      y = load ya f32
+      v = add f32 y #0x3f800000
+      yn = add i64 ya #4
+      store yn v f32
+    )")) == "an access that reads or writes what an earlier iteration wrote");
+    // y[i] = y[i + 1] + 1 reads only values no earlier iteration wrote
+    CHECK(why_not(counted(R"(
+      off = mul i64 i #4
+      ya = add i64 a off
+      yn = add i64 ya #4
+      y = load yn f32
+      v = add f32 y #0x3f800000
+      store ya v f32
+    )")) == "lanes");
+  }
+  SUBCASE("strided, data-dependent and unknown-alias accesses stay scalar") {
+    CHECK(why_not(counted(R"(
+      off = mul i64 i #8
+      xa = add i64 a off
+      x = load xa f32
+      store xa x f32
+    )")) == "a store that is not contiguous in the counter");
+    CHECK(why_not(counted(R"(
+      off = mul i64 i #4
+      xa = add i64 a off
+      x = load xa f32
+      p = lt f32 x #0
+      guard_nz p -> 7 { }
+      store xa x f32
+    )")) == "a guard in the loop besides its test");
+    CHECK(why_not(counted(R"(
+      b = arg 1
+      off = mul i64 i #4
+      xa = add i64 a off
+      x = load xa f32
+      yb = add i64 b off
+      store yb x f32
+    )")) == "two arrays that may overlap");
+  }
+}
+
+namespace {
+// Runs the compiled axpy loop over [lo, hi) and checks every element: the
+// vector loop's lanes, the scalar remainder and nothing past the end.
+void run_axpy(const Compiled& c, int lo, int hi) {
+  static float mem[2048];
+  for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
+  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+  TraceEnv env;
+  env.args = args;
+  std::atomic<bool> stop{false};
+  env.stop = &stop;
+  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
+  CHECK(c.fn(R, &env) == 99);
+  CHECK(R[0] == (uint64_t)hi);
+  for (int j = 0; j < 1024; j++) {
+    float want = j >= lo && j < hi ? mem[j] * 3.0f + 1.0f : -7.0f;
+    if (mem[1024 + j] != want) {
+      FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
+      return;
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("jit vector: compiled lanes agree with the scalar loop on every trip count") {
+  if (!host_has_avx2()) return;  // (no vector loops on this CPU: nothing to compare)
+  static asmjit::JitRuntime rt;
+  Trace t;
+  Emitter e(t);
+  ParsedTrace p = parse_trace(counted(kAxpy), t, e);
+  REQUIRE(p.error == "");
+  REQUIRE(peel(t, e, p.end_regs));
+  dce(t);
+  t.allow_lanes = true;
+  Compiled c;
+  REQUIRE(compile_trace(t, rt, c, true) == "");
+  CHECK(c.lanes == "8 lanes");
+  CHECK(c.listing.find("vmulps") != std::string::npos);
+  for (int n = 1; n <= 40; n++) run_axpy(c, 0, n);
+  run_axpy(c, 3, 1000);
+  run_axpy(c, 1015, 1024);
+}
