@@ -90,6 +90,8 @@ struct Gen {
   // asm_vector.cpp: the vector loop of a plan (vector.h), using the frame
   // bytes [area, area_end); false (and nothing emitted) when it does not fit.
   bool vector_loop(const struct VecPlan& p, int32_t area, int32_t area_end);
+  asmjit::Label vec_entry;      // the vector loop's start
+  int32_t vec_next_row = -1;    // rows: the rsp offset of the counter where the next row starts
 };
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }

@@ -20,15 +20,14 @@ using bc::CT;
 
 namespace {
 
-// General registers for array roots (rax is the counter, rcx the limit, rdi
-// the Ctrl-C poll's scratch).
-const x86::Gp kRootRegs[] = {x86::rbp, x86::r13, x86::r14, x86::r15, x86::r8, x86::r9,
-                             x86::r10, x86::r11, x86::rdx, x86::rsi};
+// General registers for array (row) bases: rax is the counter, rcx its
+// limit, rdx the row position r and rsi its limit, rdi the Ctrl-C poll's.
+const x86::Gp kRootRegs[] = {x86::rbp, x86::r13, x86::r14, x86::r15, x86::r8, x86::r9, x86::r10, x86::r11};
 
 struct VecRegs {
   std::map<Ref, int> ymm;    // loop-long: uniforms and sums (by slot); per value: lanes
-  std::map<Ref, int> root;   // root value -> index in kRootRegs
-  int iota = -1, iv = -1, sign = -1, absmask = -1;
+  std::map<std::pair<Ref, int32_t>, int> root;  // (root value, q's stride) -> index in kRootRegs
+  int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1;
 };
 
 // Assigns registers; false when the loop needs more than there are.
@@ -48,17 +47,20 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
   for (Ref i : p.order) {
     const Ins& in = t.ins[i];
     if (in.op == IrOp::load || in.op == IrOp::store) {
-      Ref root = p.access[i].root;
-      if (!r.root.count(root)) {
+      std::pair<Ref, int32_t> key{p.access[i].root, p.access[i].cq};
+      if (!r.root.count(key)) {
         if (r.root.size() == std::size(kRootRegs)) return false;
         int k = (int)r.root.size();
-        r.root[root] = k;
+        r.root[key] = k;
       }
     }
     for (Ref o : {in.a, in.b}) {
       if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a)) continue;
       if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take();
-      if (p.kind[o] == VecPlan::iota && r.iota < 0) r.iota = take(), r.iv = take();
+      if ((p.kind[o] == VecPlan::iota || p.kind[o] == VecPlan::iota_r) && r.iota < 0) r.iota = take();
+      if (p.kind[o] == VecPlan::iota && r.iv < 0) r.iv = take();
+      if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
+      if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
     }
     if (in.op == IrOp::neg && r.sign < 0) r.sign = take();
     if (in.op == IrOp::abs && r.absmask < 0) r.absmask = take();
@@ -94,8 +96,10 @@ bool host_has_avx2() {
 bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   VecRegs r;
   if (!assign(t, p, r)) return false;
+  const bool rows = p.row_m != 0;
   // Frame temporaries: the saved general registers, each incoming value,
-  // the counter and limit, the lane offsets 0..7, one per sum.
+  // the counter and limit, q, the lane offsets 0..7, a mask, one per sum,
+  // and (rows) the counter at which the next row starts.
   int32_t gsave = area, vt = gsave + 8 * kNumAllocatable;
   std::map<Ref, int32_t> temp;
   auto tmp_of = [&](Ref v) {
@@ -104,25 +108,52 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   };
   for (auto& [ref, y] : r.ymm)
     if (p.kind[ref] == VecPlan::uniform) tmp_of(ref);
-  for (auto& [ref, k] : r.root) tmp_of(ref);
+  for (auto& [key, k] : r.root) tmp_of(key.first);
   int32_t t_iv = tmp_of(p.iv), t_end = tmp_of(p.end);
   for (auto& [slot, add] : p.sums) tmp_of(slot);
-  int32_t t_lanes = vt + 8 * (int32_t)temp.size(), t_mask = t_lanes + 32;
-  if (t_mask + 8 > area_end) return false;
+  int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
+  if (t_next + 8 > area_end) return false;
 
   auto ymm = [](int j) { return x86::ymm(j); };
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
+  vec_entry = a.newLabel();
+  a.bind(vec_entry);
   for (auto& [ref, off] : temp) spill_to(mem(off), ref);
   for (int j = 0; j < kNumAllocatable; j++) a.mov(mem(gsave + 8 * j), x86::Gpq(kAllocatable[j]));
   for (int j = 0; j < kNumXmm; j++) a.movsd(mem(xsave + 8 * j), x86::xmm(kFirstXmm + j));
 
+  Label top = a.newLabel(), done = a.newLabel();
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
   a.sub(x86::rcx, 8);
-  for (auto& [ref, k] : r.root) a.mov(kRootRegs[k], mem(temp[ref]));
+  if (rows) {
+    // q, r = divmod(counter, M) once per row; a negative counter (whose
+    // C division is not floor division) runs no vector iteration.
+    a.mov(x86::rdx, p.row_m + 1);  // (then the next row "starts" behind the counter)
+    a.test(x86::rax, x86::rax);
+    a.js(done);
+    a.mov(x86::rsi, x86::rax);
+    a.xor_(x86::edx, x86::edx);
+    a.mov(x86::rdi, p.row_m);
+    a.div(x86::rdi);
+    a.mov(mem(t_q), x86::rax);
+    a.mov(x86::rax, x86::rsi);
+    a.mov(x86::rsi, p.row_m - 8);
+  }
+  for (auto& [key, k] : r.root) {  // root + cq * q
+    x86::Gp base = kRootRegs[k];
+    if (key.second != 0) {
+      a.mov(base, mem(t_q));
+      a.imul(base, base, key.second);
+      a.add(base, mem(temp[key.first]));
+    } else {
+      a.mov(base, mem(temp[key.first]));
+    }
+  }
   for (auto& [ref, y] : r.ymm) {
     if (p.kind[ref] == VecPlan::uniform) a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
   }
+  if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
   for (auto& [slot, add] : p.sums) a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
   if (r.iota >= 0) {
     for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k);
@@ -135,18 +166,29 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   if (r.sign >= 0) mask(r.sign, 0x80000000u);
   if (r.absmask >= 0) mask(r.absmask, 0x7fffffffu);
 
-  Label top = a.newLabel(), done = a.newLabel();
   a.bind(top);
   a.cmp(x86::rax, x86::rcx);
   a.jge(done);
-  if (r.iota >= 0) {
-    a.vmovd(x86::xmm(r.iv), x86::eax);
-    a.vpbroadcastd(ymm(r.iv), x86::xmm(r.iv));
-    a.vpaddd(ymm(r.iv), ymm(r.iv), ymm(r.iota));
+  if (rows) {
+    a.cmp(x86::rdx, x86::rsi);
+    a.jg(done);
   }
-  auto y_of = [&](Ref v) { return ymm(v == p.iv ? r.iv : r.ymm.at(v)); };
+  auto lanes_from = [&](int y, const x86::Gp& start) {
+    a.vmovd(x86::xmm(y), start.r32());
+    a.vpbroadcastd(ymm(y), x86::xmm(y));
+    a.vpaddd(ymm(y), ymm(y), ymm(r.iota));
+  };
+  if (r.iv >= 0) lanes_from(r.iv, x86::rax);
+  if (r.ir >= 0) lanes_from(r.ir, x86::rdx);
+  auto y_of = [&](Ref v) {
+    if (v == p.iv) return ymm(r.iv);
+    if (v == p.row_r) return ymm(r.ir);
+    if (v == p.row_q) return ymm(r.q);
+    return ymm(r.ymm.at(v));
+  };
   auto at = [&](Ref i) {
-    return x86::ymmword_ptr(kRootRegs[r.root.at(p.access[i].root)], x86::rax, 2, p.access[i].disp);
+    const VecPlan::Access& acc = p.access[i];
+    return x86::ymmword_ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, 2, acc.disp);
   };
   for (Ref i : p.order) {
     const Ins& in = t.ins[i];
@@ -182,11 +224,19 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     }
   }
   a.add(x86::rax, 8);
+  if (rows) a.add(x86::rdx, 8);
   a.mov(x86::rdi, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
   a.cmp(x86::byte_ptr(x86::rdi), 0);
   a.je(top);  // Ctrl-C: the scalar loop's back edge leaves
   a.bind(done);
   a.mov(mem(t_iv), x86::rax);
+  if (rows) {  // the next row starts at counter + (M - r): the back edge comes back here then
+    a.mov(x86::rdi, p.row_m);
+    a.sub(x86::rdi, x86::rdx);
+    a.add(x86::rdi, x86::rax);
+    a.mov(mem(t_next), x86::rdi);
+    vec_next_row = t_next;
+  }
   for (auto& [slot, add] : p.sums) {  // the eight partial sums, added (wrapping: any order is exact)
     int y = r.ymm[slot];
     a.vextracti128(x86::xmm0, ymm(y), 1);

@@ -186,6 +186,11 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       a.cmp(x86::byte_ptr(x86::rax), 0);
       a.jne(g.exits[t.loop_snap]);
     }
+    if (g.vec_next_row >= 0) {  // a new ndrange row: its start runs in lanes again
+      g.ld(x86::rax, vp.iv);
+      a.cmp(x86::rax, x86::qword_ptr(x86::rsp, g.vec_next_row));
+      a.je(g.vec_entry);
+    }
     a.jmp(top);
   }
   // Side exits: the snapshot into the frame; then the side trace linked to

@@ -18,20 +18,21 @@ struct Planner {
 
   bool body(Ref r) const { return r > t.loop_ref; }
 
-  // An address as root + k + s * counter, root an invariant the body reads
-  // (so it is live in the loop) or none.
+  // An address as root + k + s * counter + sq * q + sr * r, root an
+  // invariant the body reads (so it is live in the loop) or none.
   struct Lin {
     Ref root = kNoRef;
-    int64_t k = 0, s = 0;
+    int64_t k = 0, s = 0, sq = 0, sr = 0;
+    Lin scaled(int64_t f) const { return {root, k * f, s * f, sq * f, sr * f}; }
   };
   bool lin(Ref r, Lin& out, int depth = 0) {
     if (depth > 16) return false;
-    if (r == p.iv) {
-      out = {kNoRef, 0, 1};
+    if (r == p.iv || r == p.row_q || r == p.row_r) {
+      out = {kNoRef, 0, r == p.iv, r == p.row_q, r == p.row_r};
       return true;
     }
     if (!body(r)) {
-      out = t.is_const(r) ? Lin{kNoRef, t.ins[r].k, 0} : Lin{r, 0, 0};
+      out = t.is_const(r) ? Lin{kNoRef, t.ins[r].k} : Lin{r};
       return true;
     }
     const Ins& in = t.ins[r];
@@ -43,13 +44,12 @@ struct Planner {
         if (!lin(in.a, x, depth + 1) || !lin(in.b, y, depth + 1)) return false;
         if (in.op == IrOp::sub) {
           if (y.root != kNoRef) return false;
-          y.k = -y.k;
-          y.s = -y.s;
+          y = y.scaled(-1);
         }
         if (x.root != kNoRef && y.root != kNoRef) return false;
         // An i32 sum of the counter and a constant does not wrap: the
         // bounds check on it (hoisted, bounds.h) proved its range.
-        out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s};
+        out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s, x.sq + y.sq, x.sr + y.sr};
         return true;
       case IrOp::mul: {
         Ref v = in.a, c = in.b;
@@ -57,10 +57,30 @@ struct Planner {
         if (!t.is_const(c) || !lin(v, x, depth + 1) || x.root != kNoRef) return false;
         int64_t f = t.ins[c].k;
         if (f < -(1 << 20) || f > (1 << 20)) return false;
-        out = {kNoRef, x.k * f, x.s * f};
+        out = x.scaled(f);
         return true;
       }
       default: return false;
+    }
+  }
+  // A load's or store's address as an Access: contiguous lanes along the
+  // counter or along r, any multiple of q.
+  bool access_of(Ref addr, VecPlan::Access& acc, const char* what) {
+    Lin l;
+    if (!lin(addr, l) || l.root == kNoRef || !((l.s == 4 && l.sr == 0) || (l.s == 0 && l.sr == 4)))
+      return fail(std::string("a ") + what + " that is not contiguous in the counter");
+    if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return fail("a displacement beyond 32 bits");
+    acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4};
+    return true;
+  }
+  // The ndrange split of the counter, if the body has one.
+  void find_rows() {
+    for (Ref i = t.loop_ref + 1; i < n; i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live || in.t != CT::i32 || in.a != p.iv || !t.is_const(in.b) || t.ins[in.b].k < 16) continue;
+      if (p.row_m != 0 && t.ins[in.b].k != p.row_m) continue;
+      if (in.op == IrOp::div || in.op == IrOp::floordiv) p.row_q = i, p.row_m = t.ins[in.b].k;
+      if (in.op == IrOp::mod || in.op == IrOp::raw_mod) p.row_r = i, p.row_m = t.ins[in.b].k;
     }
   }
   // The allocation an invariant root belongs to, and its offset in it.
@@ -81,14 +101,14 @@ struct Planner {
   // The 32-bit lane type a value has (f32 or i32; u32 counts as i32 for
   // the wrapping ops), or none.
   CT lane_t(Ref r) {
-    if (r == p.iv) return CT::i32;
+    if (r == p.iv || r == p.row_q || r == p.row_r) return CT::i32;
     const Ins& in = t.ins[r];
     if (in.op == IrOp::load) return (Prim)in.k == Prim::f32 ? CT::f32 : CT::i32;
     return in.t == CT::f32 ? CT::f32 : CT::i32;
   }
 
   bool signed32(Ref r) {
-    if (r == p.iv) return true;
+    if (r == p.iv || r == p.row_q || r == p.row_r) return true;
     const Ins& in = t.ins[r];
     if (in.op == IrOp::load) return (Prim)in.k == Prim::i32;
     return body(r) && in.t == CT::i32;
@@ -96,8 +116,8 @@ struct Planner {
 
   // Marks what computing r in lanes needs; false (with p.why) when it can't be.
   bool lanes(Ref r) {
-    if (r == p.iv) {
-      p.kind[r] = VecPlan::iota;
+    if (r == p.iv || r == p.row_q || r == p.row_r) {
+      p.kind[r] = r == p.iv ? VecPlan::iota : r == p.row_q ? VecPlan::rowq : VecPlan::iota_r;
       return true;
     }
     if (!body(r)) {
@@ -110,16 +130,11 @@ struct Planner {
     bool f32 = in.t == CT::f32, i32 = in.t == CT::i32 || in.t == CT::u32;
     bool ok = false;
     switch (in.op) {
-      case IrOp::load: {
+      case IrOp::load:
         if (!lanes32((Prim)in.k)) return fail("a load that is not 32-bit");
-        Lin l;
-        if (!lin(in.a, l)) return fail("a load address that is not linear in the counter");
-        if (l.s != 4 || l.root == kNoRef) return fail("a load that is not contiguous in the counter");
-        if (l.k != (int32_t)l.k) return fail("a displacement beyond 32 bits");
-        p.access[r] = {l.root, (int32_t)l.k};
+        if (!access_of(in.a, p.access[r], "load")) return false;
         ok = true;
         break;
-      }
       case IrOp::add: case IrOp::sub: case IrOp::mul: ok = (f32 || i32) && both(); break;
       case IrOp::div: ok = f32 && both(); break;
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = i32 && both(); break;
@@ -186,14 +201,11 @@ struct Planner {
     }
     p.kind.assign(n, VecPlan::none);
     p.access.assign(n, {kNoRef, 0});
+    find_rows();
     for (Ref s : stores) {
       const Ins& st = t.ins[s];
       if (!lanes32((Prim)st.k)) return fail("a store that is not 32-bit");
-      Lin l;
-      if (!lin(st.a, l) || l.s != 4 || l.root == kNoRef) return fail("a store that is not contiguous in the counter");
-      if (l.k != (int32_t)l.k) return fail("a displacement beyond 32 bits");
-      p.access[s] = {l.root, (int32_t)l.k};
-      if (!lanes(st.b)) return false;
+      if (!access_of(st.a, p.access[s], "store") || !lanes(st.b)) return false;
       if (body(st.b) && st.b != p.iv && (lane_t(st.b) == CT::f32) != ((Prim)st.k == Prim::f32))
         return fail("a store of another lane type");
     }
@@ -222,9 +234,18 @@ struct Planner {
           if (t.ins[rx].op == IrOp::base && t.ins[ry].op == IrOp::base && t.ins[rx].k != t.ins[ry].k) continue;
           return fail("two arrays that may overlap");
         }
-        int64_t d = (oy + p.access[Y].disp) - (ox + p.access[X].disp);
+        const VecPlan::Access &ax = p.access[X], &ay = p.access[Y];
+        if (ax.cq != ay.cq || ax.by_r != ay.by_r) return fail("accesses of one array along different directions");
+        int64_t d = (oy + ay.disp) - (ox + ax.disp);
         if (d > 0 && d < 32) return fail("an access that reads or writes what an earlier iteration wrote");
       }
+    // Without row accesses the split is just arithmetic on lanes.
+    bool rows = false;
+    for (Ref i : mem) rows |= p.access[i].cq != 0 || p.access[i].by_r;
+    for (Ref i : p.order)
+      for (Ref o : {t.ins[i].a, t.ins[i].b})
+        rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r);
+    if (!rows) p.row_m = 0, p.row_q = p.row_r = kNoRef;
     return true;
   }
 };

@@ -32,12 +32,20 @@ struct VecPlan {
   std::string why;                   // when not: the first reason (for dumps and tests)
   Ref iv = kNoRef;                   // the counter's slot (what the body reads)
   Ref end = kNoRef;                  // the loop's invariant end
-  enum Kind : uint8_t { none, uniform, iota, lane, reduce };
+  // ndrange rows: a body that splits the counter as q = i / M, r = i % M
+  // (M constant) may address q * stride + r contiguously: the vector loop
+  // then runs within one row at a time and is re-entered from the scalar
+  // back edge at the next row's start.
+  Ref row_q = kNoRef, row_r = kNoRef;
+  int64_t row_m = 0;                 // M, or 0: no rows
+  enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, lane, reduce };
   std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
   std::vector<Ref> order;            // loads, ops, stores and reduction adds, in body order
   struct Access {
     Ref root;                        // an invariant address the body reads
-    int32_t disp;                    // + disp + 4 * counter
+    int32_t disp;                    // + disp + 4 * (by_r ? r : counter)
+    int32_t cq = 0;                  // + cq * q
+    bool by_r = false;
   };
   std::vector<Access> access;        // per ref (loads and stores)
   std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add)

@@ -94,6 +94,39 @@ TEST_CASE("jit vector: which loop bodies run in lanes") {
       store ya v f32
     )")) == "lanes");
   }
+  SUBCASE("ndrange rows: q = i / M and r = i % M address a row contiguously in r") {
+    // x = a[q + 1, r - 1] or the transposed a[r, q]; then b[q, r] = x
+    // (a at a[0..], b at a[16384..], rows of 64 floats)
+    auto rows = [](const char* read) {
+      return counted(std::string("q = div i32 i #62\n r = raw_mod i32 i #62\n") + read + R"(
+        x = load xa f32
+        qb = mul i64 q #256
+        rb = mul i64 r #4
+        o2 = add i64 qb rb
+        bb = add i64 a #16384
+        ya = add i64 bb o2
+        store ya x f32
+      )");
+    };
+    Trace t = optimized(rows(R"(
+      q1 = add i32 q #1
+      rm = sub i32 r #1
+      qo = mul i64 q1 #256
+      ro = mul i64 rm #4
+      o1 = add i64 qo ro
+      xa = add i64 a o1
+    )"));
+    VecPlan p = plan_vector(t);
+    REQUIRE(p.ok);
+    CHECK(p.row_m == 62);
+    // the transposed read walks down a column: no lanes
+    CHECK(why_not(rows(R"(
+      qo = mul i64 q #4
+      ro = mul i64 r #256
+      o1 = add i64 qo ro
+      xa = add i64 a o1
+    )")) == "a load that is not contiguous in the counter");
+  }
   SUBCASE("strided, data-dependent and unknown-alias accesses stay scalar") {
     CHECK(why_not(counted(R"(
       off = mul i64 i #8
