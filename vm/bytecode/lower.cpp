@@ -408,6 +408,17 @@ void init_random(Builder& b, const ir::Stmt& task) {
   b.emit(Op::rng_init, b.fn.rng_reg);
 }
 
+// A task's TLS prologue or epilogue (make_thread_local): straight-line code
+// run once per chunk, around the loop, by whichever engine runs the function
+// (the JIT traces only the loop). A chunk of a range_for is [R0, R1); one of a
+// struct_for, a piece of the list.
+void lower_tls(Builder& b, const ir::Block* blk) {
+  if (!blk) return;
+  b.last_stmt = nullptr;  // nothing fuses across the loop boundary
+  for (auto& s : blk->stmts) lower_stmt(b, *s);
+  b.last_stmt = nullptr;
+}
+
 TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars) {
   Builder b;
   b.keep_vars = keep_vars;
@@ -416,12 +427,14 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   b.num_args = (int)k.args.size();
   b.num_rets = (int)k.rets.size();
   b.num_temps = k.num_global_temps;
-  if (task.body) {
-    ir::walk(*task.body, [&](ir::Stmt* s) {
-      for (ir::Stmt* o : s->ops) b.uses[o]++;
-    });
-    b.dies_after = dying_after(*task.body);
-  }
+  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
+    if (*blk)
+      ir::walk(**blk, [&](ir::Stmt* s) {
+        for (ir::Stmt* o : s->ops) b.uses[o]++;
+      });
+  // The TLS prologue's values (accumulators) are not in the body's liveness:
+  // they keep their registers across the loop and the epilogue.
+  if (task.body) b.dies_after = dying_after(*task.body);
   b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
   b.fn.task_no = (uint32_t)n;
   TaskCode tc;
@@ -442,9 +455,11 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
       uint16_t base = b.new_regs(3);  // chunk begin (the index), chunk end, hot counter
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
+      lower_tls(b, task.tls_prologue.get());
       counted_loop(b, &task, base, tc.index_prim, [&] {
         if (task.body) lower_block(b, *task.body);
       });
+      lower_tls(b, task.tls_epilogue.get());
       break;
     }
     case ir::Task::struct_for: {
@@ -454,9 +469,11 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
       if (b.new_regs(1) != 3) b.fail("struct-for index table is not register 3");
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
+      lower_tls(b, task.tls_prologue.get());
       counted_loop(b, &task, base, Prim::i32, [&] {
         if (task.body) lower_block(b, *task.body);
       });
+      lower_tls(b, task.tls_epilogue.get());
       break;
     }
     case ir::Task::clear_list:

@@ -98,6 +98,19 @@ enum class AtomicOp : uint8_t {
 #undef KILN_IR_ENUM
 };
 const char* atomic_op_name(AtomicOp op);
+// The binary op an atomic applies (`*p = *p op v`).
+inline BinaryOp binary_of(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::add: return BinaryOp::add;
+    case AtomicOp::sub: return BinaryOp::sub;
+    case AtomicOp::min: return BinaryOp::min;
+    case AtomicOp::max: return BinaryOp::max;
+    case AtomicOp::bit_and: return BinaryOp::bit_and;
+    case AtomicOp::bit_or: return BinaryOp::bit_or;
+    case AtomicOp::bit_xor: return BinaryOp::bit_xor;
+  }
+  return BinaryOp::add;
+}
 
 // ti.activate / ti.deactivate / ti.is_active / ti.append / ti.length on an
 // SNode (indices are virtual, full resolution). append's value is stored by
@@ -189,6 +202,13 @@ struct Stmt {
   std::string text;           // assert_: the message format
   std::unique_ptr<Block> body;       // if_ (true branch), while_, range_for, offloaded
   std::unique_ptr<Block> else_body;  // if_
+  // range_for/struct_for tasks after make_thread_local (else null): code that
+  // runs once per chunk of iterations, before the loop (thread-local
+  // accumulators start at their op's identity) and after it (each folds into
+  // its global with one atomic). Values the prologue defines are visible in
+  // the body and the epilogue; the epilogue sees no value of the body.
+  std::unique_ptr<Block> tls_prologue;
+  std::unique_ptr<Block> tls_epilogue;
 
   // offloaded tasks: range_for iterates [begin, end). Each bound is a constant
   // or read from a global_temp slot that an earlier serial task wrote.
@@ -258,12 +278,15 @@ struct Kernel {
 
 // Replaces every use of `from` as an operand (anywhere under `root`) with `to`.
 void replace_uses(Block& root, Stmt* from, Stmt* to);
-// Calls fn(stmt) for every statement under `b`, pre-order (a statement before its blocks).
+// Calls fn(stmt) for every statement under `b`, pre-order (a statement before
+// its blocks; a task's TLS prologue before its body, its epilogue after).
 template <class F> void walk(Block& b, F&& fn) {
   for (auto& s : b.stmts) {
     fn(s.get());
+    if (s->tls_prologue) walk(*s->tls_prologue, fn);
     if (s->body) walk(*s->body, fn);
     if (s->else_body) walk(*s->else_body, fn);
+    if (s->tls_epilogue) walk(*s->tls_epilogue, fn);
   }
 }
 

@@ -186,8 +186,10 @@ struct Printer {
                 ") grid_dim=0 block_dim=" + std::to_string(s->block_dim);
         break;
       case Task::struct_for:
+        head += "struct_for(" + s->text + ") block_dim=" + std::to_string(s->block_dim);
+        if (s->tls_prologue) break;  // sections named, as for range_for
         // Seed 001's form: the body opens on the task's line.
-        line(head + "struct_for(" + s->text + ") block_dim=" + std::to_string(s->block_dim) + " {");
+        line(head + " {");
         block(s->body.get());
         line("}");
         return;
@@ -196,9 +198,21 @@ struct Printer {
       case Task::gc: line(head + "gc (snode=" + s->text + ")"); return;
     }
     line(head);
+    // Taichi's section names: what runs once per chunk before the loop, each
+    // iteration, once per chunk after it.
+    if (s->tls_prologue) {
+      line("tls prologue {");
+      block(s->tls_prologue.get());
+      line("}");
+    }
     line("body {");
     block(s->body.get());
     line("}");
+    if (s->tls_epilogue) {
+      line("tls epilogue {");
+      block(s->tls_epilogue.get());
+      line("}");
+    }
   }
 
   void stmt(const Stmt* s) {

@@ -36,7 +36,9 @@ struct Verifier {
   }
   std::string tn(const Type& t) { return type_name(t); }
 
-  void block(const Block& b, const Stmt* owner) {
+  // Checks `b`; its definitions go out of scope at its end unless `keep`
+  // collects them (a TLS prologue's stay visible in the body and epilogue).
+  void block(const Block& b, const Stmt* owner, std::vector<const Stmt*>* keep = nullptr) {
     check(b.owner == owner, owner ? owner : (b.stmts.empty() ? nullptr : b.stmts[0].get()),
           "block owner link is wrong");
     std::vector<const Stmt*> defined;
@@ -48,7 +50,8 @@ struct Verifier {
       visible.insert(s);
       defined.push_back(s);
     }
-    for (auto* s : defined) visible.erase(s);
+    if (keep) keep->insert(keep->end(), defined.begin(), defined.end());
+    else for (auto* s : defined) visible.erase(s);
   }
 
   void arity(const Stmt* s, size_t n) {
@@ -223,10 +226,20 @@ struct Verifier {
     check(s->has_value() == wants_value, s,
           std::string(stmt_kind_name(s->kind)) + (wants_value ? " must have a type" : " must not have a type"));
     check(s->kind == StmtKind::if_ || !s->else_body, s, "else block on a non-if");
+    bool tls = s->tls_prologue || s->tls_epilogue;
+    check(!tls || (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for) &&
+                   s->tls_prologue && s->tls_epilogue),
+          s, "TLS prologue/epilogue on a statement that is not a parallel task, or only one of them");
+    // The prologue and epilogue run outside the task's loop: no loop index,
+    // break or continue there.
+    std::vector<const Stmt*> prologue_defs;
+    if (s->tls_prologue) block(*s->tls_prologue, s, &prologue_defs);
     if (is_loop(s)) loops.push_back(s);
     if (s->body) block(*s->body, s);
     if (s->else_body) block(*s->else_body, s);
     if (is_loop(s)) loops.pop_back();
+    if (s->tls_epilogue) block(*s->tls_epilogue, s);
+    for (auto* d : prologue_defs) visible.erase(d);
   }
 
   void unary(const Stmt* s) {

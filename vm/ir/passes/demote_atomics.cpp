@@ -5,19 +5,6 @@
 
 namespace kiln::ir {
 
-static BinaryOp binary_of(AtomicOp op) {
-  switch (op) {
-    case AtomicOp::add: return BinaryOp::add;
-    case AtomicOp::sub: return BinaryOp::sub;
-    case AtomicOp::min: return BinaryOp::min;
-    case AtomicOp::max: return BinaryOp::max;
-    case AtomicOp::bit_and: return BinaryOp::bit_and;
-    case AtomicOp::bit_or: return BinaryOp::bit_or;
-    case AtomicOp::bit_xor: return BinaryOp::bit_xor;
-  }
-  return BinaryOp::add;
-}
-
 static bool demote_in(Block& b) {
   bool changed = false;
   for (size_t i = 0; i < b.stmts.size(); i++) {

@@ -258,6 +258,8 @@ void run_pipeline(Kernel& k, bool check) {
   for (size_t i = tasks.size(); i-- > 0;)
     if (tasks[i]->task == Task::serial && tasks[i]->body->stmts.empty()) tasks.erase(tasks.begin() + i);
   verify_if();
+  make_thread_local(k);
+  verify_if();
   k.renumber();
 }
 

@@ -28,6 +28,13 @@ void offload(Kernel& k);
 // Rewrites atomics on locals that offloading left private to one task as
 // load/op/store (they need no atomicity; engines only do atomics on memory).
 bool demote_atomics(Kernel& k);
+// Taichi's make_thread_local: in a parallel range_for/struct_for task, a
+// global temporary or 0-d field (`s[None]`) that the task only updates with
+// atomics of one kind (add/sub, min, max, and, or, xor) whose results are
+// unused gets a per-chunk accumulator: the TLS prologue sets it to the op's
+// identity, the body updates it without atomics, the TLS epilogue folds it
+// into the global with one atomic. Runs last (after offload and DCE).
+bool make_thread_local(Kernel& k);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, the engine and the line when `mode` cannot map a type.
@@ -36,7 +43,7 @@ void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, cons
 // Sets Access::activate on every global_ptr that a store or atomic writes
 // through (sparse SNodes: writes activate, reads do not).
 void mark_activation(Kernel& k);
-// The standard pipeline: fold, dce, offload, fold, dce; verify after each when
+// The standard pipeline: fold, dce, offload, fold, dce, make_thread_local; verify after each when
 // `check` is set.
 void run_pipeline(Kernel& k, bool check);
 

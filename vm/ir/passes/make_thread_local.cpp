@@ -1,0 +1,230 @@
+// Thread-local reductions (Taichi's make_thread_local).
+//
+//   s = 0.0
+//   for i in x: s += x[i]
+//
+// offloads to a range_for task whose body does `atomic add` on the global
+// temporary holding `s`, once per element: a locked read-modify-write that
+// every thread fights over. Each chunk of iterations a thread runs can instead
+// sum into its own accumulator and add that into the global once:
+//
+//   tls prologue { acc = alloca; acc <- identity }
+//   body         { acc <- acc + x[i] }            (no atomic)
+//   tls epilogue { atomic add(s, acc) }
+//
+// The accumulator is an alloca, so bytecode keeps it in a register across the
+// loop (the JIT's trace keeps it in a machine register) and the prologue and
+// epilogue run once per chunk, around the loop, in the same function.
+//
+// A destination qualifies when every access the task makes to it is an atomic
+// whose result is unused, all of one kind (add and sub count as one), on a
+// 32/64-bit type. Destinations are global temporaries (a kernel's scalar
+// locals live there across tasks) and 0-d fields, `total[None]` (a global_ptr
+// without indices; nothing else can reach that address). Any load, store,
+// used result or second kind of op leaves the destination atomic.
+//
+// Identities are exact, so a chunk whose iterations never update the
+// accumulator leaves the global bit-for-bit as it was: -0.0 for float add
+// (-0.0 + x == x for every x, +0.0 included); NaN for float min/max, since
+// they are IEEE minimumNumber/maximumNumber, which ignore a NaN operand.
+// Float sums are now added per chunk, then chunk sums into the global: a
+// different order than one atomic per element, as in Taichi.
+#include <limits>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "vm/ir/passes/passes.h"
+
+namespace kiln::ir {
+
+namespace {
+
+// Where an atomic writes: a temp slot, or a 0-d field's (tree, offset).
+using Dest = std::tuple<int, int, int64_t>;  // (0, slot, 0) or (1, tree, offset)
+
+bool dense_field(const Stmt* p) {
+  return p->kind == StmtKind::global_ptr && p->access.ext_arg < 0 && p->access.sparse_place < 0;
+}
+
+bool dest_of(const Stmt* p, Dest& d) {
+  if (p->kind == StmtKind::global_temp) {
+    d = {0, p->index, 0};
+    return true;
+  }
+  if (dense_field(p)) {
+    d = {1, p->access.tree, p->access.offset};
+    return true;
+  }
+  return false;
+}
+
+// add and sub fold into one accumulator (the epilogue adds it).
+AtomicOp kind_of(AtomicOp op) { return op == AtomicOp::sub ? AtomicOp::add : op; }
+
+bool width_ok(Prim p) {
+  return p == Prim::i32 || p == Prim::u32 || p == Prim::i64 || p == Prim::u64 || p == Prim::f32 || p == Prim::f64;
+}
+
+struct Candidate {
+  bool ok = true;
+  AtomicOp kind{};
+  bool have_kind = false;
+  Prim prim{};
+  std::vector<Stmt*> ptrs;     // the pointer statements naming it
+  std::vector<Stmt*> atomics;  // the updates to rewrite
+  Stmt* first_ptr = nullptr;   // copied into the epilogue
+};
+
+Const identity(AtomicOp kind, Prim p) {
+  bool f = prim_is_float(p);
+  bool u = p == Prim::u32 || p == Prim::u64;
+  bool wide = prim_bits(p) == 64;
+  switch (kind) {
+    case AtomicOp::add:
+    case AtomicOp::sub:
+      return f ? Const::of_float(p, -0.0) : Const::of_int(p, 0);
+    case AtomicOp::min:
+      if (f) return Const::of_float(p, std::numeric_limits<double>::quiet_NaN());
+      if (u) return Const::of_int(p, wide ? -1 : (int64_t)UINT32_MAX);  // all ones, zero-extended
+      return Const::of_int(p, wide ? INT64_MAX : INT32_MAX);
+    case AtomicOp::max:
+      if (f) return Const::of_float(p, std::numeric_limits<double>::quiet_NaN());
+      return Const::of_int(p, u ? 0 : (wide ? INT64_MIN : INT32_MIN));
+    case AtomicOp::bit_and: return Const::of_int(p, u && !wide ? (int64_t)UINT32_MAX : -1);
+    case AtomicOp::bit_or:
+    case AtomicOp::bit_xor: return Const::of_int(p, 0);
+  }
+  return Const::of_int(p, 0);
+}
+
+std::unique_ptr<Stmt> make(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops = {}) {
+  auto s = std::make_unique<Stmt>(k);
+  s->type = t;
+  s->loc = loc;
+  s->ops = std::move(ops);
+  return s;
+}
+
+size_t index_in(const Block& b, const Stmt* s) {
+  for (size_t i = 0; i < b.stmts.size(); i++)
+    if (b.stmts[i].get() == s) return i;
+  return b.stmts.size();
+}
+
+// The destinations of `task` that qualify, in order of first appearance (so
+// that accumulators and the printed IR come out the same every run).
+std::vector<Candidate> find_candidates(Stmt* task) {
+  std::map<Dest, size_t> which;
+  std::vector<Candidate> cands;
+  std::unordered_map<const Stmt*, int> uses;
+  bool snode_ops = false;
+  walk(*task->body, [&](Stmt* s) {
+    for (Stmt* o : s->ops) uses[o]++;
+    snode_ops |= s->kind == StmtKind::snode_op;
+    Dest d;
+    if (s->kind == StmtKind::atomic && dest_of(s->ops[0], d) && !which.count(d)) {
+      which[d] = cands.size();
+      cands.emplace_back();
+    }
+  });
+  // Every statement that addresses a candidate must be a pointer used only as
+  // the target of unused atomics of one kind.
+  walk(*task->body, [&](Stmt* s) {
+    Dest d;
+    if (s->kind == StmtKind::global_ptr || s->kind == StmtKind::global_temp) {
+      if (!dest_of(s, d)) return;
+      auto it = which.find(d);
+      if (it == which.end()) return;
+      Candidate& c = cands[it->second];
+      // A field element with indices at this address, or a sparse lookup
+      // (activation is a side effect): not ours to touch.
+      if (s->kind == StmtKind::global_ptr && (!s->ops.empty() || snode_ops)) c.ok = false;
+      if (!c.first_ptr) c.first_ptr = s;
+      c.ptrs.push_back(s);
+      c.prim = s->type.prim;
+      if (!width_ok(c.prim)) c.ok = false;
+      return;
+    }
+    for (size_t i = 0; i < s->ops.size(); i++) {
+      if (!dest_of(s->ops[i], d)) continue;
+      auto it = which.find(d);
+      if (it == which.end()) continue;
+      Candidate& c = cands[it->second];
+      bool update = s->kind == StmtKind::atomic && i == 0 && !uses.count(s) && s->ops[1]->type.prim == s->ops[0]->type.prim;
+      if (!update) {
+        c.ok = false;
+        continue;
+      }
+      AtomicOp k = kind_of(s->aop);
+      if (c.have_kind && c.kind != k) c.ok = false;
+      c.kind = k;
+      c.have_kind = true;
+      c.atomics.push_back(s);
+    }
+  });
+  return cands;
+}
+
+bool localize(Stmt* task) {
+  std::vector<Candidate> cands = find_candidates(task);
+  bool any = false;
+  for (Candidate& c : cands) {
+    if (!c.ok || c.atomics.empty() || !c.first_ptr) continue;
+    if (prim_is_float(c.prim) && (c.kind == AtomicOp::bit_and || c.kind == AtomicOp::bit_or || c.kind == AtomicOp::bit_xor))
+      continue;
+    if (!task->tls_prologue) {
+      task->tls_prologue = std::make_unique<Block>();
+      task->tls_prologue->owner = task;
+      task->tls_epilogue = std::make_unique<Block>();
+      task->tls_epilogue->owner = task;
+    }
+    Type t = Type::scalar(c.prim);
+    // Prologue and epilogue belong to the loop's own line, like its back
+    // edge: a breakpoint on the reduction's line stops in the iterations.
+    SourceLoc loc = task->loc;
+    // Prologue: acc = identity.
+    Block& pro = *task->tls_prologue;
+    Stmt* acc = pro.add(make(StmtKind::alloca, t, loc));
+    Stmt* init = pro.add(make(StmtKind::const_, t, loc));
+    init->value = identity(c.kind, c.prim);
+    pro.add(make(StmtKind::local_store, Type{}, loc, {acc, init}));
+    // Body: each atomic becomes acc = acc op value.
+    for (Stmt* a : c.atomics) {
+      Block& b = *a->parent;
+      size_t i = index_in(b, a);
+      Stmt* old = b.insert(i, make(StmtKind::local_load, t, a->loc, {acc}));
+      auto op = make(StmtKind::binary, t, a->loc, {old, a->ops[1]});
+      op->bop = binary_of(a->aop);
+      Stmt* v = b.insert(i + 1, std::move(op));
+      b.insert(i + 2, make(StmtKind::local_store, Type{}, a->loc, {acc, v}));
+      b.take(i + 3);  // the atomic (its result had no users)
+    }
+    // Epilogue: one atomic of the chunk's result into the global.
+    Block& epi = *task->tls_epilogue;
+    auto ptr = make(c.first_ptr->kind, c.first_ptr->type, loc);
+    ptr->index = c.first_ptr->index;
+    ptr->access = c.first_ptr->access;
+    Stmt* p = epi.add(std::move(ptr));
+    Stmt* sum = epi.add(make(StmtKind::local_load, t, loc, {acc}));
+    auto fold = make(StmtKind::atomic, t, loc, {p, sum});
+    fold->aop = c.kind;
+    epi.add(std::move(fold));
+    // The body's pointers to it are dead now.
+    for (Stmt* q : c.ptrs) q->parent->take(index_in(*q->parent, q));
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+bool make_thread_local(Kernel& k) {
+  bool changed = false;
+  for (auto& s : k.root.stmts)
+    if (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for) && s->body)
+      changed |= localize(s.get());
+  return changed;
+}
+
+}  // namespace kiln::ir
