@@ -238,14 +238,13 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     vec_next_row = t_next;
   }
   for (auto& [slot, add] : p.sums) {  // the eight partial sums, added (wrapping: any order is exact)
-    int y = r.ymm[slot];
-    a.vextracti128(x86::xmm0, ymm(y), 1);
-    a.vpaddd(x86::xmm0, x86::xmm0, x86::xmm(y));
-    a.vpshufd(x86::xmm1, x86::xmm0, 0x4e);
-    a.vpaddd(x86::xmm0, x86::xmm0, x86::xmm1);
-    a.vpshufd(x86::xmm1, x86::xmm0, 0xb1);
-    a.vpaddd(x86::xmm0, x86::xmm0, x86::xmm1);
-    a.vmovd(x86::dword_ptr(x86::rsp, temp[slot]), x86::xmm0);
+    // Through memory, not scratch ymm registers: those may hold a sum (the
+    // first sum takes ymm0, and extracting into xmm0 lost its low half).
+    // rax is free: the counter was saved above.
+    a.vmovdqu(x86::ymmword_ptr(x86::rsp, t_lanes), ymm(r.ymm[slot]));
+    a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes));
+    for (int k = 1; k < 8; k++) a.add(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * k));
+    a.mov(x86::dword_ptr(x86::rsp, temp[slot]), x86::eax);
   }
   a.vzeroupper();  // the scalar code's SSE must not pay for dirty upper halves
   for (int j = 0; j < kNumAllocatable; j++) a.mov(x86::Gpq(kAllocatable[j]), mem(gsave + 8 * j));
