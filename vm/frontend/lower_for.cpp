@@ -208,8 +208,12 @@ void Lowerer::lower_for(const ast::For* s) {
   Stmt* lo = dims.size() == 1 ? begins[0] : emit_const(ir::Const::of_int(ity, 0), loc);
   auto rf = std::make_unique<Stmt>(StmtKind::range_for);
   rf->ops = {lo, total};
-  rf->serialize = serialize;
   bool parallel = blocks.back() == &kernel.root && !serialize;
+  // A loop lowered as serial stays serial: folding a constant `if 1 < 2:`
+  // around it may leave it at the top level, where offload would make it a
+  // parallel task, racing its break and its plain updates of outer locals
+  // (Taichi runs a for that is not outermost serially too).
+  rf->serialize = !parallel;
   Stmt* loop = emit(std::move(rf), loc);
   push_block(loop);
   auto li = std::make_unique<Stmt>(StmtKind::loop_index);
