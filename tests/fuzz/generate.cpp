@@ -7,7 +7,9 @@
 //  - field indices are wrapped with % N (floor mod, so in range);
 //  - parallel loops are race free: a field written in a parallel kernel is
 //    read and written only in the iteration's own row, and the shared
-//    accumulator `acc` gets one commutative integer atomic per kernel;
+//    accumulators (`acc[k]`, the 0-d field `tot`, a kernel's local `red`,
+//    which nothing reads inside the loop) get one commutative integer atomic
+//    per kernel: updates that make_thread_local turns into per-chunk sums;
 //  - print only where iteration order is defined (serial code);
 //  - loops have bounded trip counts (range bounds mod 6, while counters).
 #include <cstdio>
@@ -43,6 +45,7 @@ struct Gen {
   int par = 0;               // 0 serial code, 1 parallel over i, 2 parallel over (i, jj)
   unsigned writable = 0;     // fields (bit per Ty) a parallel kernel may write
   std::string par_atomic;    // the one atomic op of a parallel kernel
+  bool par_red = false;      // the parallel kernel has a local `red` it returns
   std::vector<char> loops;   // enclosing loops: 'P' parallel, 'S' serialized, 'I' inner
   int budget = 0;            // statements left in this kernel
   int no_field = 0;          // > 0: generating an index, no field reads
@@ -319,6 +322,9 @@ struct Gen {
   Node atomic_stmt() {
     Node at = expr(Ty::i64, "acc[($0) % 4]", {index_expr()});
     if (par) {
+      int target = r(3);
+      if (target == 1) at = expr(Ty::i64, "tot[None]");
+      if (target == 2 && par_red) at = expr(Ty::i64, "red");
       if (par_atomic == "add" && p(40)) return stmt("$0 += $1", {at, gen(Ty::i64, 2)});
       return stmt("ti.atomic_" + par_atomic + "($0, $1)", {at, gen(Ty::i64, 2)});
     }
@@ -387,6 +393,11 @@ struct Gen {
       par = 1 + (p(25) ? 1 : 0);
       static const char* ops[] = {"add", "max", "min", "or", "and", "xor"};
       par_atomic = ops[r(6)];
+      par_red = p(50);
+      if (par_red) {  // returned after the loop; nothing reads it inside
+        ret = "ti.i64";
+        body.push_back(stmt("red = ti.i64(" + std::to_string(r(2001) - 1000) + ")", {}, false));
+      }
       writable = par == 2 ? (p(70) ? 1u << (int)Ty::i64 : 0) : (unsigned)r(32);
       static const char* heads1[] = {"for i in range(N):", "for i in fa:"};
       std::string head = par == 2 ? (p(50) ? "for i, jj in fc:" : "for i, jj in ti.ndrange(N, M):") : heads1[r(2)];
@@ -400,6 +411,8 @@ struct Gen {
       loops.pop_back();
       par = 0;
       body.push_back(stmt(head + "\n$B0", {b}, false));
+      if (par_red) body.push_back(stmt("return red", {}, false));
+      par_red = false;
     } else if (kind == 1) {  // serialized loop with an accumulator
       Ty st = p(50) ? Ty::i64 : Ty::f64;
       ret = st == Ty::i64 ? "ti.i64" : "ti.f64";
@@ -442,7 +455,7 @@ struct Gen {
                        std::to_string(M) +
                        "\nfa = ti.field(ti.i32, shape=N)\nfb = ti.field(ti.f32, shape=N)\n"
                        "fc = ti.field(ti.i64, shape=(N, M))\nfd = ti.field(ti.f64, shape=N)\n"
-                       "fv = ti.Vector.field(3, ti.f32, shape=N)\nacc = ti.field(ti.i64, shape=4)";
+                       "fv = ti.Vector.field(3, ti.f32, shape=N)\nacc = ti.field(ti.i64, shape=4)\ntot = ti.field(ti.i64, shape=())";
     top.push_back(stmt(head, {}, false));
     int a = 1 + r(97), b = r(100);
     char init[640];
@@ -461,7 +474,7 @@ struct Gen {
     top.push_back(stmt("init()", {}, false));
     for (auto& c : calls) top.push_back(std::move(c));
     top.push_back(stmt("for q in range(N):\n    print(q, fa[q], fb[q], fd[q], fv[q][0], fv[q][1], fv[q][2])\n"
-                       "    print([fc[q, r] for r in range(M)])\nprint('acc', acc[0], acc[1], acc[2], acc[3])",
+                       "    print([fc[q, r] for r in range(M)])\nprint('acc', acc[0], acc[1], acc[2], acc[3], tot[None])",
                        {}, false));
     return block(std::move(top));
   }
