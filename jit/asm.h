@@ -70,6 +70,7 @@ struct Gen {
 
   // asm_ops.cpp
   bool int_binop(const Ins& in, Ref i);
+  bool const_shift(const Ins& in, Ref i);
   bool divide(const Ins& in, Ref i);
   bool const_divide(const Ins& in, Ref i);
   bool const_divide64(const Ins& in, Ref i);

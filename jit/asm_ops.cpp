@@ -18,6 +18,8 @@ using bc::CT;
 // has one (unless b lives there), with b as an immediate, register or slot.
 bool Gen::int_binop(const Ins& in, Ref i) {
   bool logic = in.op == IrOp::band || in.op == IrOp::bor || in.op == IrOp::bxor;
+  bool shift = in.op == IrOp::shl || in.op == IrOp::shr || in.op == IrOp::sar;
+  if (shift) return const_shift(in, i);
   if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
   bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
   Ref A = in.a, B = in.b;
@@ -49,6 +51,29 @@ bool Gen::int_binop(const Ins& in, Ref i) {
     op(w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx));
   }
   if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+  if (D.id() == x86::Gp::kIdAx) st(i);
+  return true;
+}
+
+// A shift by a constant count, with the interpreter's rules for counts of
+// the width or more (shl/shr give 0, sar the sign). The 32-bit forms work on
+// the low half and re-extend as the type's representation wants.
+bool Gen::const_shift(const Ins& in, Ref i) {
+  if (!t.is_const(in.b)) return false;
+  bool w32 = in.t == CT::i32 || in.t == CT::u32;
+  uint64_t n = (uint64_t)t.ins[in.b].k, w = w32 ? 32 : 64;
+  x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+  x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
+  if (n >= w && in.op != IrOp::sar) {
+    a.xor_(D.r32(), D.r32());
+  } else {
+    ld(D, in.a);
+    uint32_t c = (uint32_t)(n >= w ? w - 1 : n);
+    if (in.op == IrOp::shl) a.shl(Dw, c);
+    else if (in.op == IrOp::shr) a.shr(Dw, c);
+    else a.sar(Dw, c);
+    if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+  }
   if (D.id() == x86::Gp::kIdAx) st(i);
   return true;
 }

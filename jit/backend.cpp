@@ -105,6 +105,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         break;
       case IrOp::copy: g.move(i, in.a); break;
       case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::band: case IrOp::bor: case IrOp::bxor:
+      case IrOp::shl: case IrOp::shr: case IrOp::sar:
         if (fl ? !g.float_binop(in, i) : !g.int_binop(in, i)) g.call_eval(in, i);
         break;
       case IrOp::div:

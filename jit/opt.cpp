@@ -30,6 +30,20 @@ Ref Emitter::lookup_or_add(const Key& key, const Ins& ins) {
 
 Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
   const IrOpInfo& info = kIrOps[(int)op];
+  // Integer ops that commute keep a constant on the right: one form for CSE,
+  // and the backend's immediate operands.
+  bool int_t = t != CT::f32 && t != CT::f64;
+  bool commutes = op == IrOp::add || op == IrOp::mul || op == IrOp::band || op == IrOp::bor || op == IrOp::bxor ||
+                  op == IrOp::eq || op == IrOp::ne;
+  if (int_t && commutes && t_.is_const(a) && !t_.is_const(b)) std::swap(a, b);
+  // sel(x == 0, b, c) is sel(x, c, b) for an integer x (its register is
+  // zero exactly when the value is): no 0/1 value to compute.
+  if (op == IrOp::sel && a >= 0 && (t_.ins[a].op == IrOp::eq || t_.ins[a].op == IrOp::ne) &&
+      t_.ins[a].t != CT::f32 && t_.ins[a].t != CT::f64 && t_.is_const(t_.ins[a].b) && t_.ins[a].k == 0 &&
+      t_.ins[t_.ins[a].b].k == 0) {
+    if (t_.ins[a].op == IrOp::eq) std::swap(b, c);
+    a = t_.ins[a].a;
+  }
   if ((info.flags & P) && !is_value_source(op) && info.nops > 0) {
     bool all_const = t_.is_const(a) && (info.nops < 2 || t_.is_const(b)) && (info.nops < 3 || t_.is_const(c));
     if (all_const) {
@@ -46,6 +60,16 @@ Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
       if ((op == IrOp::mul || op == IrOp::div) && y == 1) return a;
     }
     if (op == IrOp::sel && t_.is_const(a)) return t_.ins[a].k != 0 ? b : c;
+    // Floor division and Python's mod by a power of two are a shift and a
+    // mask for every two's complement value (Collatz's n % 2, n // 2).
+    if ((op == IrOp::floordiv || op == IrOp::mod) && t != CT::f32 && t != CT::f64 && t_.is_const(b)) {
+      int64_t y = t_.ins[b].k;
+      if (y > 0 && (y & (y - 1)) == 0) {
+        if (op == IrOp::mod) return emit(IrOp::band, t, a, kval((uint64_t)(y - 1)));
+        bool sgn = t == CT::i32 || t == CT::i64;
+        return emit(sgn ? IrOp::sar : IrOp::shr, t, a, kval((uint64_t)__builtin_ctzll((uint64_t)y)));
+      }
+    }
   }
   Ins ins;
   ins.op = op;

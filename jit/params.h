@@ -16,6 +16,7 @@ namespace kiln::jit {
   _(maxtrace, 4000, "trace IR instructions before a recording aborts")                      \
   _(unroll, 16, "iterations of an inner loop without its own trace recorded inline")       \
   _(enable, 1, "0: the jit engine only interprets")                                       \
+  _(ifconv, 1, "1: short if/else blocks of pure ops become selects instead of guards")    \
   _(vector, 1, "1: loops whose body allows lanes run 8 iterations at a time (AVX2)")     \
   _(verbose, 0, "1: each trace and abort on stderr; 2: also the IR; 3: and machine code")
 

@@ -191,3 +191,31 @@ TEST_CASE("jit opt (text): parse errors name the line") {
   CHECK(parse_trace("x = add i32 y #2\n", t, e).error.find("bad operand") != std::string::npos);
   CHECK(parse_trace("guard_nz #1\n", t, e).error.find("-> PC") != std::string::npos);
 }
+
+TEST_CASE("jit opt (text): // and % by powers of two, sel on x == 0, constants on the right") {
+  Trace t = optimized(R"(
+    i = sload r0
+    a = floordiv i64 i #8
+    b = mod i32 i #16
+    c = floordiv u32 i #4
+    z = eq i64 b #0
+    s = sel z a c
+    m = mul i64 #3 s
+    n = add i32 i #1
+    hi = sload r1
+    k = lt i32 n hi
+    guard_nz k -> 9 { r0=n r2=m }
+    end r0=n r2=m
+  )");
+  std::string ops = loop_ops(t);
+  CHECK(ops.find("floordiv") == std::string::npos);
+  CHECK(ops.find("mod") == std::string::npos);
+  CHECK(ops.find("sar") != std::string::npos);   // signed floor division
+  CHECK(ops.find("shr") != std::string::npos);   // unsigned
+  CHECK(ops.find("band") != std::string::npos);  // Python's mod is a mask for every sign
+  CHECK(ops.find("eq") == std::string::npos);    // sel reads b itself, arms swapped
+  bool const_right = false;
+  for (const Ins& in : t.ins)
+    if (in.live && in.op == IrOp::mul) const_right = t.is_const(in.b) && !t.is_const(in.a);
+  CHECK(const_right);
+}
