@@ -261,8 +261,9 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel();
   VecPlan vp;
-  if (t.allow_lanes) vp = plan_vector(t);
-  out.lanes = t.allow_lanes ? (vp.ok ? "" : "scalar: " + vp.why) : "";
+  bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
+  if (loops) vp = plan_vector(t);
+  out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";
   std::string why = body(g, epilogue, tail_jump, spare, infos, vp, out.lanes);
   if (!why.empty()) return why;
   a.bind(epilogue);

@@ -156,6 +156,9 @@ struct Hoister {
 std::vector<bool> hoist_bounds(Trace& t, Emitter& e, Ref n1, const std::vector<Ref>& end_regs,
                                const std::vector<bool>& variant, const Snapshot& head) {
   std::vector<bool> implied(n1, false);
+  if (!t.hoist_bounds) return implied;
+  Snapshot at_head = head;
+  at_head.hoisted = true;
   Hoister h{t, e, variant};
   if (!h.find_counter(n1, end_regs)) return implied;
   for (Ref g = h.covered_from; g < n1; g++) {
@@ -172,7 +175,7 @@ std::vector<bool> hoist_bounds(Trace& t, Emitter& e, Ref n1, const std::vector<R
     for (auto [a, b] : h.conds)
       if (t.is_const(a) && t.is_const(b) && (uint64_t)t.ins[a].k >= (uint64_t)t.ins[b].k) never = true;
     if (never) continue;  // it would always exit: keep the guard in the loop
-    for (auto [a, b] : h.conds) e.guard(IrOp::guard_ult, a, b, head);
+    for (auto [a, b] : h.conds) e.guard(IrOp::guard_ult, a, b, at_head);
     implied[g] = true;
   }
   return implied;

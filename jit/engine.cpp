@@ -44,6 +44,7 @@ struct LoopSlot {
   uint16_t counter = 0;
   int attempts = 0;
   std::atomic<bool> blacklisted{false};
+  bool no_hoist = false;  // a hoisted bounds check kept failing: record without hoisting (under the lock)
 };
 
 class FunctionJit : public interp::LoopHook {
@@ -81,7 +82,9 @@ class FunctionJit : public interp::LoopHook {
       return run(f, R, env);
     }
     auto t0 = std::chrono::steady_clock::now();
-    Recording rec = record(fn, pc, R, env, p_, args());
+    RecordArgs ra = args();
+    ra.hoist = !s->no_hoist;
+    Recording rec = record(fn, pc, R, env, p_, ra);
     if (!rec.ok) {
       s->attempts++;
       if (s->attempts >= p_.tryagain) s->blacklisted = true;
@@ -125,6 +128,7 @@ class FunctionJit : public interp::LoopHook {
     auto t1 = std::chrono::steady_clock::now();
     rec.trace.allow_lanes = p_.vector && host_has_avx2();
     ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
+    for (size_t i = 0; i < rec.trace.snaps.size(); i++) exits[i].hoisted = rec.trace.snaps[i].hoisted;
     Compiled c;
     std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
     auto t2 = std::chrono::steady_clock::now();
@@ -163,6 +167,21 @@ class FunctionJit : public interp::LoopHook {
       LoopSlot* root = x->root_head < slots_.size() ? slots_[x->root_head].get() : nullptr;
       TraceFn root_fn = root ? root->fn.load(std::memory_order_acquire) : nullptr;
       if (!root_fn) return pc;
+      if (x->hoisted) {
+        // The loop's range is wider than a bound although its iterations
+        // stay within it (a break or a branch keeps them in): checking the
+        // bound once per entry fails every time. Record the loop again
+        // with its bounds checks in the loop; the old code stays (it may
+        // be running) but is no longer entered.
+        x->blacklisted = true;
+        root->no_hoist = true;
+        root->fn.store(nullptr, std::memory_order_release);
+        root->warm.store(nullptr, std::memory_order_release);
+        root->hits = 0;
+        note("retrace " + fn_.name + " @" + std::to_string(x->root_head) +
+             ": a hoisted bounds check keeps failing; bounds checks stay in the loop\n");
+        return pc;
+      }
       RecordArgs a = args();
       a.start = pc;
       a.link_to = root->warm.load(std::memory_order_acquire);

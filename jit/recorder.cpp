@@ -565,6 +565,7 @@ closed:
     t.snaps.push_back(snap(head));
     t.ins.push_back(link);
   } else {
+    t.hoist_bounds = args.hoist;
     bool looped = live ? peel(t, e, map, [this](uint32_t pc, uint16_t r) { return live->live(pc, r); })
                        : peel(t, e, map);
     if (!looped) return abort(head, "the loop's second iteration always leaves it");

@@ -47,6 +47,7 @@ struct ExitInfo {
   std::atomic<uint32_t> count{0};
   std::atomic<bool> blacklisted{false};
   int attempts = 0;                    // failed recordings (under the function's lock)
+  bool hoisted = false;                // a hoisted bounds check's exit (Snapshot::hoisted)
   uint32_t root_head = 0;              // the loop the trace belongs to
 };
 
@@ -64,6 +65,7 @@ struct RecordArgs {
   // the loop head with a jump to the root trace's warm entry `link_to`.
   uint32_t start = UINT32_MAX;
   const void* link_to = nullptr;
+  bool hoist = true;               // bounds checks may leave the loop (off once one kept failing)
 };
 
 // Records the loop whose body starts at `head`. The frame R is advanced by

@@ -82,6 +82,7 @@ struct Snapshot {
   uint32_t pc = 0;
   std::vector<std::pair<uint16_t, Ref>> regs;
   int32_t pc_ref = -1;  // when set, resume at this value's pc (after a calltr: wherever the inner trace left)
+  bool hoisted = false; // a bounds check hoisted out of the loop (bounds.h): if it keeps failing, re-record without
 };
 
 struct Trace {
@@ -93,6 +94,7 @@ struct Trace {
   int32_t loop_snap = -1;   // the state at the loop head, for leaving at a back edge (Ctrl-C)
   bool has_mem_effects = false;
   bool allow_lanes = false; // the backend may emit a vector loop (vector.h): AVX2 here, KILN_JIT=vector=1
+  bool hoist_bounds = true; // peel() may hoist bounds guards (bounds.h)
 
   bool is_const(Ref r) const { return r >= 0 && ins[r].op == IrOp::kval; }
 };
