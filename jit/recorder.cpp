@@ -206,6 +206,22 @@ bool Rec::if_convert(uint32_t& pc, const bc::Insn& I) {
       uint16_t d = code[q].a;
       if (code[q].op != Op::nop && std::find(w.begin(), w.end(), d) == w.end()) w.push_back(d);
     }
+  // A diamond that only computes the condition of the next branch (`a and
+  // b`: a short-circuit) is better left as guards: that branch is usually
+  // predictable, and converting would only add a select before it.
+  if (live) {
+    for (uint32_t q = end; q < end + 8 && q <= loop_hi; q++) {
+      const bc::Insn& N = code[q];
+      if (N.op != Op::jz && N.op != Op::jnz) {
+        if (N.op == Op::jmp || N.op == Op::loop || N.op == Op::forl_i32 || N.op == Op::forl_i64) break;
+        continue;
+      }
+      bool feeds_more = false;
+      for (uint16_t r : w) feeds_more |= live->live(q + 1, r) || live->live((uint32_t)N.d(), r);
+      if (!feeds_more) return false;
+      break;
+    }
+  }
   const bool fall = (I.op == Op::jz) == (R[I.a] != 0);  // the then block runs
   Ref cond = get(I.a);
   std::vector<Ref> saved_map(w.size());
