@@ -21,7 +21,8 @@ struct Outcome {
 Outcome run_engine(const std::string& src, const char* engine, int timeout_s);
 
 enum class Verdict { same, differ, invalid };
-// invalid: the interpreter itself failed (the generator produced a bad program).
+// invalid: the interpreter itself failed (the generator produced a bad
+// program), except for an IndexError in a program run with debug=True.
 Verdict compare(const std::string& src, Outcome* interp = nullptr, Outcome* jit = nullptr);
 
 // Greedily deletes statements and replaces expressions by literals or by

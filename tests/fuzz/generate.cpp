@@ -12,9 +12,13 @@
 //    per kernel: updates that make_thread_local turns into per-chunk sums;
 //  - print only where iteration order is defined (serial code);
 //  - loops have bounded trip counts (range bounds mod 6, while counters).
+// Some programs also get contiguous-loop kernels (loops.cpp), drawn from a
+// second random stream, so that adding them (or changing them) leaves the
+// rest of each seed's program as it was.
 #include <cstdio>
 #include <random>
 
+#include "tests/fuzz/loops.h"
 #include "tests/fuzz/program.h"
 
 namespace kiln::fuzz {
@@ -51,7 +55,10 @@ struct Gen {
   int no_field = 0;          // > 0: generating an index, no field reads
   bool plain = false;        // generating a kernel with no top-level for
 
-  explicit Gen(uint64_t seed) : rng(seed) {}
+  std::mt19937_64 lrng;      // everything about contiguous-loop kernels
+  int lcounter = 0;          // their fresh names
+
+  explicit Gen(uint64_t seed) : rng(seed), lrng(seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull) {}
 
   int r(int n) { return (int)(rng() % (uint64_t)n); }
   bool p(int percent) { return r(100) < percent; }
@@ -450,8 +457,12 @@ struct Gen {
   Node program() {
     scopes.emplace_back();
     int N = 1 + r(24), M = 1 + r(5);
+    bool loops = lrng() % 100 < 40;
+    LoopFields lf;
+    if (loops) lf = choose_loop_fields(lrng);
     std::vector<Node> top;
-    std::string head = "import taichi as ti\nti.init(arch=ti.cpu)\nN = " + std::to_string(N) + "\nM = " +
+    std::string head = std::string("import taichi as ti\nti.init(arch=ti.cpu") + (lf.oob ? ", debug=True" : "") +
+                       ")\nN = " + std::to_string(N) + "\nM = " +
                        std::to_string(M) +
                        "\nfa = ti.field(ti.i32, shape=N)\nfb = ti.field(ti.f32, shape=N)\n"
                        "fc = ti.field(ti.i64, shape=(N, M))\nfd = ti.field(ti.f64, shape=N)\n"
@@ -467,15 +478,19 @@ struct Gen {
                   "        for r in range(M):\n            fc[q, r] = ti.i64(q * 1000 + r * %d) - 5000",
                   a, b, a, b, a - 50, b);
     top.push_back(stmt(init, {}, false));
+    if (loops) top.push_back(stmt(loop_fields_decl(lf, lrng), {}, false));
     std::vector<Node> defs, calls;
     for (int k = r(3); k > 0; k--) defs.push_back(gen_func());
     for (int k = 1 + r(3); k > 0; k--) gen_kernel(defs, calls);
+    if (loops)
+      for (int k = 1 + (int)(lrng() % 3); k > 0; k--) gen_loop_kernel(lrng, lcounter, lf, defs, calls);
     for (auto& d : defs) top.push_back(std::move(d));
-    top.push_back(stmt("init()", {}, false));
+    top.push_back(stmt(loops ? "init()\nvinit()" : "init()", {}, false));
     for (auto& c : calls) top.push_back(std::move(c));
     top.push_back(stmt("for q in range(N):\n    print(q, fa[q], fb[q], fd[q], fv[q][0], fv[q][1], fv[q][2])\n"
                        "    print([fc[q, r] for r in range(M)])\nprint('acc', acc[0], acc[1], acc[2], acc[3], tot[None])",
                        {}, false));
+    if (loops) top.push_back(stmt(loop_fields_print(), {}, false));
     return block(std::move(top));
   }
 };

@@ -1,0 +1,376 @@
+// Contiguous-loop kernels (see loops.h). What keeps their output defined:
+//  - every index is i + c with a constant c, and the loop's range is chosen
+//    after the body so that each access stays inside its field (or, in a
+//    program run with debug=True, leaves it only in the loop's last
+//    iterations);
+//  - a parallel loop (range-for, struct-for) writes each field at one offset
+//    and reads a field it writes only at that offset, so iterations touch
+//    disjoint elements; loop-carried dependences (x[i + 1] = x[i] ...) occur
+//    only in serialized loops and in serial loops nested in a parallel one,
+//    whose iterations cover chunks separated by more than the offsets' span;
+//  - sums: i32 `s += e` anywhere (integer addition commutes, wrapping), f32
+//    sums only in serialized loops (their order is fixed there);
+//  - float -> int casts clamp to [-1e6, 1e6] first; integer // and % divide by
+//    literals other than 0 and -1; shift counts are masked.
+#include "tests/fuzz/loops.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+
+namespace kiln::fuzz {
+
+namespace {
+
+enum Fld { XA, XB, XI, XJ, YA, YI, kFlds };
+const char* kName[kFlds] = {"xa", "xb", "xi", "xj", "ya", "yi"};
+bool fld_int(int f) { return f == XI || f == XJ || f == YI; }
+
+struct LoopGen {
+  std::mt19937_64& rng;
+  int& counter;
+  const LoopFields& lf;
+  char kind = 'P';  // 'P' parallel range-for, 'S' serialized range-for, 'N' serial
+                    // range-for in a parallel loop, 'F' struct-for over field `over`
+  int over = XA;
+  bool deps = false;   // a written field may be read (and written) at other offsets
+  bool pure = false;   // only operations the JIT's vector loops handle
+  bool oob_offset = false;  // F: one read still to be placed past its field's end
+  int wo[kFlds];       // the write offset of each written field (INT_MIN: not written)
+  int cmin[kFlds], cmax[kFlds];  // the offsets the body uses (cmin > cmax: none)
+  bool isum = false, fsum = false;
+  int stores = 0;
+  std::vector<std::pair<std::string, bool>> temps;  // locals of the body: name, is i32
+
+  LoopGen(std::mt19937_64& g, int& c, const LoopFields& l) : rng(g), counter(c), lf(l) {
+    for (int f = 0; f < kFlds; f++) wo[f] = INT_MIN, cmin[f] = INT_MAX, cmax[f] = INT_MIN;
+  }
+
+  int r(int n) { return (int)(rng() % (uint64_t)n); }
+  bool p(int percent) { return r(100) < percent; }
+  std::string fresh(const char* prefix) { return "v" + (prefix + std::to_string(counter++)); }
+  int size(int f) const { return f >= YA ? lf.L2 : lf.L; }
+
+  // The offsets field f may be accessed at (lo > hi: none). A range-for's
+  // bounds are fitted to the offsets afterwards; a struct-for's are fixed.
+  std::pair<int, int> allowed(int f) const {
+    if (kind == 'F') return {0, std::min(4, size(f) - size(over))};
+    return {-3, 4};
+  }
+  bool accessible(int f) const { return allowed(f).first <= allowed(f).second; }
+  int pick_offset(int f) {
+    auto [a, b] = allowed(f);
+    if (p(35) && a <= 0 && 0 <= b) return 0;
+    return a + r(b - a + 1);
+  }
+  std::string at(int f, int c) {
+    cmin[f] = std::min(cmin[f], c);
+    cmax[f] = std::max(cmax[f], c);
+    std::string i = c == 0 ? "i" : c > 0 ? "i + " + std::to_string(c) : "i - " + std::to_string(-c);
+    return std::string(kName[f]) + "[" + i + "]";
+  }
+  std::string read_ref(int f) {
+    if (wo[f] != INT_MIN && !deps) return at(f, wo[f]);
+    if (oob_offset) {  // leaves the field in the last iteration or two
+      oob_offset = false;
+      return at(f, allowed(f).second + 1 + r(2));
+    }
+    if (wo[f] != INT_MIN && p(50)) {  // a dependence on a nearby element that the loop writes
+      auto [a, b] = allowed(f);
+      return at(f, std::clamp(wo[f] + (p(50) ? 1 : -1) * (1 + r(2)), a, b));
+    }
+    return at(f, pick_offset(f));
+  }
+  std::string write_ref(int f) {
+    if (deps && p(20)) return at(f, pick_offset(f));
+    return at(f, wo[f]);
+  }
+  int field_of(bool want_int) {
+    std::vector<int> fs;
+    for (int f = 0; f < kFlds; f++)
+      if (fld_int(f) == want_int && accessible(f)) fs.push_back(f);
+    return fs.empty() ? -1 : fs[(size_t)r((int)fs.size())];
+  }
+
+  // ---- expressions ----------------------------------------------------------
+  Node flit() {
+    char buf[32];
+    double v = (r(401) - 200) / 8.0;
+    std::snprintf(buf, sizeof buf, v < 0 ? "(%.3f)" : "%.3f", v);
+    return expr(Ty::f32, buf);
+  }
+  Node ilit() {
+    int v = p(10) ? 65537 * (1 + r(3000)) : r(41) - 20;
+    return expr(Ty::i32, v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v));
+  }
+  Node temp_or(bool is_int, Node other) {
+    std::vector<const std::string*> ts;
+    for (auto& t : temps)
+      if (t.second == is_int) ts.push_back(&t.first);
+    if (ts.empty()) return other;
+    return expr(is_int ? Ty::i32 : Ty::f32, *ts[(size_t)r((int)ts.size())]);
+  }
+  Node read(bool is_int) {
+    int f = field_of(is_int);
+    if (f < 0) return is_int ? expr(Ty::i32, "i") : flit();
+    return expr(is_int ? Ty::i32 : Ty::f32, read_ref(f));
+  }
+  Node fleaf() {
+    int roll = r(100);
+    if (roll < 45) return read(false);
+    if (roll < 60) return temp_or(false, read(false));
+    if (roll < 72) return expr(Ty::f32, "ti.cast(i, ti.f32)");
+    if (roll < 80) return expr(Ty::f32, "ti.cast($0, ti.f32)", {read(true)});
+    return flit();
+  }
+  Node ileaf() {
+    int roll = r(100);
+    if (roll < 45) return read(true);
+    if (roll < 60) return temp_or(true, read(true));
+    if (roll < 78) return expr(Ty::i32, "i");
+    return ilit();
+  }
+  Node cmp(int d) {
+    static const char* ops[] = {"<", "<=", ">", ">=", "==", "!="};
+    bool is_int = p(40);
+    return expr(Ty::i32, std::string("($0 ") + ops[r(6)] + " $1)", {gen(is_int, d - 1), gen(is_int, d - 1)});
+  }
+  Node gen(bool is_int, int d) { return is_int ? iexp(d) : fexp(d); }
+
+  Node fexp(int d) {
+    if (d <= 0 || p(20)) return fleaf();
+    const Ty t = Ty::f32;
+    if (pure || p(70)) {  // what vector loops compute
+      switch (r(6)) {
+        case 0: case 1: return expr(t, std::string("($0 ") + "+-*/"[r(4)] + " $1)", {fexp(d - 1), fexp(d - 1)});
+        case 2: return expr(t, p(50) ? "(-$0)" : "ti.abs($0)", {fexp(d - 1)});
+        case 3: return expr(t, p(70) ? "ti.sqrt(ti.abs($0))" : "ti.sqrt($0)", {fexp(d - 1)});
+        case 4: return expr(t, "ti.cast($0, ti.f32)", {iexp(d - 1)});
+        default: return fleaf();
+      }
+    }
+    switch (r(7)) {  // and what they do not
+      case 0: return expr(t, p(50) ? "ti.min($0, $1)" : "ti.max($0, $1)", {fexp(d - 1), fexp(d - 1)});
+      case 1: return expr(t, p(50) ? "ti.select($0, $1, $2)" : "($1 if $0 else $2)", {cmp(d - 1), fexp(d - 1), fexp(d - 1)});
+      case 2: return expr(t, "ti.cast($0, ti.f32)", {cmp(d - 1)});
+      case 3: return expr(t, "ti.cast(ti.cast($0, ti.f64) * ti.f64(1.0000001), ti.f32)", {fexp(d - 1)});
+      case 4: return expr(t, "ti.cast(ti.cast(ti.min(ti.max($0, -1e6), 1e6), ti.i64), ti.f32)", {fexp(d - 1)});
+      case 5: return expr(t, "ti.floor($0)", {fexp(d - 1)});
+      default: return expr(t, "ti.cast(ti.cast($0, ti.f64) + ti.cast($1, ti.f64), ti.f32)", {fexp(d - 1), fexp(d - 1)});
+    }
+  }
+
+  Node iexp(int d) {
+    if (d <= 0 || p(20)) return ileaf();
+    const Ty t = Ty::i32;
+    if (pure || p(70)) {
+      switch (r(6)) {
+        case 0: case 1: return expr(t, std::string("($0 ") + "+-*"[r(3)] + " $1)", {iexp(d - 1), iexp(d - 1)});
+        case 2: return expr(t, std::string("($0 ") + "&|^"[r(3)] + " $1)", {iexp(d - 1), iexp(d - 1)});
+        case 3: return expr(t, p(50) ? "(-$0)" : "ti.abs($0)", {iexp(d - 1)});
+        default: return ileaf();
+      }
+    }
+    switch (r(7)) {
+      case 0: {
+        static const char* divs[] = {"2", "3", "7", "8", "(-5)", "1000"};
+        return expr(t, std::string(p(50) ? "($0 // " : "($0 % ") + divs[r(6)] + ")", {iexp(d - 1)});
+      }
+      case 1: return expr(t, p(50) ? "ti.min($0, $1)" : "ti.max($0, $1)", {iexp(d - 1), iexp(d - 1)});
+      case 2: return expr(t, p(50) ? "ti.select($0, $1, $2)" : "($1 if $0 else $2)", {cmp(d - 1), iexp(d - 1), iexp(d - 1)});
+      case 3: return cmp(d);
+      case 4: return expr(t, p(50) ? "($0 << ($1 & 15))" : "($0 >> ($1 & 15))", {iexp(d - 1), iexp(d - 1)});
+      case 5: return expr(t, "ti.cast(ti.min(ti.max($0, -1e6), 1e6), ti.i32)", {fexp(d - 1)});
+      default: return expr(t, "ti.cast(ti.cast($0, ti.i64) * ti.i64(100003), ti.i32)", {iexp(d - 1)});
+    }
+  }
+
+  // ---- the loop body ----------------------------------------------------------
+  Node store() {
+    std::vector<int> ws;
+    for (int f = 0; f < kFlds; f++)
+      if (wo[f] != INT_MIN) ws.push_back(f);
+    int f = ws[(size_t)r((int)ws.size())];
+    static const char* ops[] = {" = ", " = ", " = ", " += ", " -= ", " *= "};
+    Node e = gen(fld_int(f), 1 + r(3));  // generated before the target: reads come first
+    stores++;
+    return stmt(write_ref(f) + ops[r(6)] + "$0", {e});
+  }
+
+  Node body_stmt(int depth) {
+    int roll = r(100);
+    if (roll < 40) return store();
+    if (roll < 60 && (isum || fsum)) {
+      if (isum && (!fsum || p(50))) return stmt(p(85) ? "s += $0" : "s -= $0", {iexp(1 + r(3))});
+      return stmt("sf += $0", {fexp(1 + r(3))});
+    }
+    if (roll < 80) {  // a local of the body
+      bool is_int = p(40);
+      std::string v = fresh("t");
+      Node e = gen(is_int, 1 + r(3));
+      temps.push_back({v, is_int});
+      return stmt(v + " = $0", {e});
+    }
+    if (roll < 90 && depth > 0) {  // a branch: the loop stays scalar
+      Node c = cmp(2);
+      size_t n = temps.size();
+      std::vector<Node> ss;
+      for (int k = 1 + r(2); k > 0; k--) ss.push_back(body_stmt(depth - 1));
+      temps.resize(n);
+      return stmt("if $0:\n$B1", {c, block(std::move(ss))});
+    }
+    return store();
+  }
+
+  // ---- bounds -----------------------------------------------------------------
+  // The loop counter's range that keeps every access of the body in bounds.
+  std::pair<int, int> fit() const {
+    int lo = 0, hi = lf.L;
+    for (int f = 0; f < kFlds; f++) {
+      if (cmin[f] > cmax[f]) continue;
+      lo = std::max(lo, -cmin[f]);
+      hi = std::min(hi, size(f) - cmax[f]);
+    }
+    return {lo, hi};
+  }
+  // One (lo, hi) for a range-for: a short loop (0..20 iterations), a long
+  // one, or with `oob` one that runs a step or two past `hi_max`.
+  std::pair<int, int> pick_range(int lo_min, int hi_max, bool oob) {
+    int lo = lo_min + (p(60) ? 0 : r(4));
+    if (oob) {
+      int hi = hi_max + 1 + r(2);
+      return {std::max(lo_min, hi - 1 - (p(50) ? r(20) : r(hi - lo_min))), hi};
+    }
+    lo = std::min(lo, hi_max);
+    if (p(3)) return {lo, std::max(0, lo - 1 - r(3))};  // empty: hi < lo
+    if (p(45)) return {lo, std::min(hi_max, lo + r(21))};
+    if (p(30)) return {lo, lo + r(hi_max - lo + 1)};
+    return {lo, std::max(lo, hi_max - r(3))};
+  }
+};
+
+}  // namespace
+
+LoopFields choose_loop_fields(std::mt19937_64& rng) {
+  static const int sizes[] = {13, 37, 100, 257, 1000};
+  LoopFields lf;
+  int k = (int)(rng() % 5);
+  lf.L = sizes[k] + (k == 4 ? 1 + (int)(rng() % 40) : 0);
+  if (lf.L % 8 == 0) lf.L++;
+  lf.L2 = lf.L - 1 - (int)(rng() % 5);
+  lf.oob = rng() % 100 < 10;
+  return lf;
+}
+
+std::string loop_fields_decl(const LoopFields& lf, std::mt19937_64& rng) {
+  int a = 1 + (int)(rng() % 97), b = (int)(rng() % 100), c = 1 + (int)(rng() % 31);
+  char buf[1536];
+  std::snprintf(buf, sizeof buf,
+                "L = %d\nL2 = %d\nxa = ti.field(ti.f32, shape=L)\nxb = ti.field(ti.f32, shape=L)\n"
+                "xi = ti.field(ti.i32, shape=L)\nxj = ti.field(ti.i32, shape=L)\n"
+                "ya = ti.field(ti.f32, shape=L2)\nyi = ti.field(ti.i32, shape=L2)\n\n"
+                "@ti.kernel\ndef vinit():\n    for q in range(L):\n"
+                "        xa[q] = ti.cast((q * %d + %d) %% 29, ti.f32) * 0.25 - 3.0\n"
+                "        xb[q] = ti.cast((q * %d) %% 13, ti.f32) * 0.5 - 1.5\n"
+                "        xi[q] = (q * %d + %d) %% 201 - 100\n"
+                "        xj[q] = (q * %d + %d) %% 1001 - 500\n"
+                "    for q in range(L2):\n"
+                "        ya[q] = ti.cast(q %% 7, ti.f32) * 1.25 - 4.0\n"
+                "        yi[q] = (q * %d) %% 61 - 30",
+                lf.L, lf.L2, a, b, c, a, b, c, a + b, a + c);
+  return buf;
+}
+
+std::string loop_fields_print() {
+  std::string s;
+  for (const char* f : kName)
+    s += std::string(s.empty() ? "" : "\n") + "print('" + f + "', [" + f + "[q] for q in range(" +
+         (f[0] == 'y' ? "L2" : "L") + ")])";
+  return s;
+}
+
+void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, std::vector<Node>& defs,
+                     std::vector<Node>& calls) {
+  LoopGen g(rng, counter, lf);
+  std::string name = g.fresh("k");
+  int roll = g.r(100);
+  g.kind = roll < 30 ? 'P' : roll < 60 ? 'S' : roll < 75 ? 'N' : 'F';
+  g.deps = g.kind == 'S' || g.kind == 'N';
+  g.pure = g.p(40);
+  bool oob = lf.oob && g.p(50);
+  if (g.kind == 'F') {
+    g.over = g.r(kFlds);
+    g.oob_offset = oob;
+  }
+  for (int n = 1 + g.r(2), tries = 0; n > 0 && tries < 20; tries++) {  // the written fields
+    int f = g.r(kFlds);
+    if (!g.accessible(f) || g.wo[f] != INT_MIN) continue;
+    g.wo[f] = g.pick_offset(f);
+    n--;
+  }
+  if (std::all_of(g.wo, g.wo + kFlds, [](int c) { return c == INT_MIN; }))
+    g.wo[g.over] = g.pick_offset(g.over);  // `over` is always accessible
+  if (g.kind == 'S' && g.p(30)) g.fsum = true;
+  else g.isum = g.p(55);
+
+  std::vector<Node> ss;
+  for (int k = 1 + g.r(4); k > 0; k--) ss.push_back(g.body_stmt(1));
+  if (!g.stores) ss.push_back(g.store());  // every loop writes something
+  Node body = block(std::move(ss));
+
+  auto [lo_min, hi_max] = g.fit();
+  std::string head, params;
+  std::vector<std::string> args;  // one argument list per call
+  int ncalls = 1 + g.r(2);
+  if (g.kind == 'F') {
+    head = std::string("for i in ") + kName[g.over] + ":\n$B0";
+  } else if (g.kind == 'N') {
+    int P = 1 + g.r(3), gap = 8 + g.r(4);
+    int room = hi_max - lo_min - (P - 1) * gap;
+    int n = g.p(50) ? g.r(21) : g.r(std::max(1, room / P + 1));
+    while (P > 1 && lo_min + (P - 1) * (n + gap) + n > hi_max) P--;
+    n = std::min(n, hi_max - lo_min);
+    int lo = lo_min;
+    if (oob) lo = std::max(lo_min, hi_max + 1 + g.r(2) - (P - 1) * (n + gap) - n);
+    else if (lo + (P - 1) * (n + gap) + n + 2 <= hi_max && g.p(50)) lo += g.r(3);
+    std::string a = std::to_string(lo) + " + kk * " + std::to_string(n + gap);
+    head = "for kk in range(" + std::to_string(P) + "):\n    for i in range(" + a + ", " + a + " + " +
+           std::to_string(n) + "):\n    $B0";
+  } else {
+    bool use_args = g.p(40);
+    std::string loop = "for i in range(lo, hi):\n$B0";
+    if (use_args) {
+      params = "lo: ti.i32, hi: ti.i32";
+      for (int c = 0; c < ncalls; c++) {
+        auto [lo, hi] = g.pick_range(lo_min, hi_max, oob && c == ncalls - 1);
+        args.push_back(std::to_string(lo) + ", " + std::to_string(hi));
+      }
+    } else {
+      auto [lo, hi] = g.pick_range(lo_min, hi_max, oob);
+      loop = "for i in range(" + std::to_string(lo) + ", " + std::to_string(hi) + "):\n$B0";
+    }
+    if (g.kind == 'S') {
+      if (g.p(25))  // the vector loop is the inner loop of a serial one
+        loop = "for rep in range(" + std::to_string(2 + g.r(2)) + "):\n    " +
+               loop.substr(0, loop.find('\n')) + "\n    $B0";
+      loop = "ti.loop_config(serialize=True)\n" + loop;
+    }
+    head = loop;
+  }
+  if (args.empty()) args.assign((size_t)ncalls, "");
+
+  std::vector<Node> kb;
+  std::string ret;
+  if (g.isum) kb.push_back(stmt("s = 0", {}, false)), ret = "ti.i32";
+  if (g.fsum) kb.push_back(stmt("sf = 0.0", {}, false)), ret = "ti.f32";
+  kb.push_back(stmt(head, {body}, false));
+  if (!ret.empty()) kb.push_back(stmt(g.isum ? "return s" : "return sf", {}, false));
+  defs.push_back(stmt("@ti.kernel\ndef " + name + "(" + params + ")" + (ret.empty() ? "" : " -> " + ret) + ":\n$B0",
+                      {block(std::move(kb))}, false));
+  for (auto& a : args) {
+    std::string call = name + "(" + a + ")";
+    calls.push_back(stmt(ret.empty() ? call : "print('" + name + "', " + call + ")"));
+  }
+}
+
+}  // namespace kiln::fuzz
