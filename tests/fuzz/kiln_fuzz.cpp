@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   if (!std::getenv("KILN_JIT")) setenv("KILN_JIT", "hotloop=1", 1);
 
   auto t0 = std::chrono::steady_clock::now();
-  uint64_t same = 0, differ = 0, invalid = 0;
+  uint64_t same = 0, differ = 0, invalid = 0, raised = 0;
   for (uint64_t c = 0; c < cases; c++) {
     uint64_t s = seed + c;
     Node prog = generate(s);
@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     }
     if (v == Verdict::same) {
       same++;
+      raised += i.status != "ok";  // the same IndexError on both engines
       continue;
     }
     if (v == Verdict::invalid) {
@@ -100,7 +101,8 @@ int main(int argc, char** argv) {
     if (!keep_going) break;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("kiln-fuzz: seeds %llu.., %llu same, %llu differ, %llu invalid (%.1f s)\n", (unsigned long long)seed,
-              (unsigned long long)same, (unsigned long long)differ, (unsigned long long)invalid, secs);
+  std::printf("kiln-fuzz: seeds %llu.., %llu same, %llu differ, %llu invalid (%.1f s; %llu of the same raised IndexError)\n",
+              (unsigned long long)seed, (unsigned long long)same, (unsigned long long)differ,
+              (unsigned long long)invalid, secs, (unsigned long long)raised);
   return differ || invalid ? 1 : 0;
 }

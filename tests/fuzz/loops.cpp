@@ -40,6 +40,7 @@ struct LoopGen {
   int cmin[kFlds], cmax[kFlds];  // the offsets the body uses (cmin > cmax: none)
   bool isum = false, fsum = false;
   int stores = 0;
+  std::string sum_op = "s += ";  // one kind of update per kernel (mixed ones are atomics)
   std::vector<std::pair<std::string, bool>> temps;  // locals of the body: name, is i32
 
   LoopGen(std::mt19937_64& g, int& c, const LoopFields& l) : rng(g), counter(c), lf(l) {
@@ -191,17 +192,18 @@ struct LoopGen {
     for (int f = 0; f < kFlds; f++)
       if (wo[f] != INT_MIN) ws.push_back(f);
     int f = ws[(size_t)r((int)ws.size())];
-    static const char* ops[] = {" = ", " = ", " = ", " += ", " -= ", " *= "};
+    // (x[i] op= e is an atomic, which keeps the JIT's loop scalar: not too often)
+    static const char* aug[] = {" += ", " -= ", " *= "};
     Node e = gen(fld_int(f), 1 + r(3));  // generated before the target: reads come first
     stores++;
-    return stmt(write_ref(f) + ops[r(6)] + "$0", {e});
+    return stmt(write_ref(f) + (p(88) ? " = " : aug[r(3)]) + "$0", {e});
   }
 
   Node body_stmt(int depth) {
     int roll = r(100);
     if (roll < 40) return store();
     if (roll < 60 && (isum || fsum)) {
-      if (isum && (!fsum || p(50))) return stmt(p(85) ? "s += $0" : "s -= $0", {iexp(1 + r(3))});
+      if (isum && (!fsum || p(50))) return stmt(sum_op + "$0", {iexp(1 + r(3))});
       return stmt("sf += $0", {fexp(1 + r(3))});
     }
     if (roll < 80) {  // a local of the body
@@ -312,6 +314,7 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
     g.wo[g.over] = g.pick_offset(g.over);  // `over` is always accessible
   if (g.kind == 'S' && g.p(30)) g.fsum = true;
   else g.isum = g.p(55);
+  if (g.p(10)) g.sum_op = "s -= ";
 
   std::vector<Node> ss;
   for (int k = 1 + g.r(4); k > 0; k--) ss.push_back(g.body_stmt(1));
