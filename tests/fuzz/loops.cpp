@@ -22,69 +22,86 @@ namespace kiln::fuzz {
 
 namespace {
 
-enum Fld { XA, XB, XI, XJ, YA, YI, kFlds };
-const char* kName[kFlds] = {"xa", "xb", "xi", "xj", "ya", "yi"};
-bool fld_int(int f) { return f == XI || f == XJ || f == YI; }
+enum Fld { XA, XB, XI, XJ, YA, YI, ZA, ZI, kFlds };
+const char* kName[kFlds] = {"xa", "xb", "xi", "xj", "ya", "yi", "za", "zi"};
+bool fld_int(int f) { return f == XI || f == XJ || f == YI || f == ZI; }
+bool flat(int f) { return f < ZA; }
+
+std::string plus(const char* v, int c) {
+  return c == 0 ? v : c > 0 ? v + (" + " + std::to_string(c)) : v + (" - " + std::to_string(-c));
+}
 
 struct LoopGen {
   std::mt19937_64& rng;
   int& counter;
   const LoopFields& lf;
   char kind = 'P';  // 'P' parallel range-for, 'S' serialized range-for, 'N' serial
-                    // range-for in a parallel loop, 'F' struct-for over field `over`
+                    // range-for in a parallel loop, 'F' struct-for over field `over`,
+                    // 'D' 2-D ndrange (parallel, or serialized when deps), 'G' struct-for over za
   int over = XA;
   bool deps = false;   // a written field may be read (and written) at other offsets
   bool pure = false;   // only operations the JIT's vector loops handle
   bool oob_offset = false;  // F: one read still to be placed past its field's end
   int wo[kFlds];       // the write offset of each written field (INT_MIN: not written)
+  int woa[kFlds];      // and its row offset (za, zi)
   int cmin[kFlds], cmax[kFlds];  // the offsets the body uses (cmin > cmax: none)
+  int amin[kFlds], amax[kFlds];  // the row offsets of za[i + a, j + c], zi
   bool isum = false, fsum = false;
   int stores = 0;
   std::string sum_op = "s += ";  // one kind of update per kernel (mixed ones are atomics)
   std::vector<std::pair<std::string, bool>> temps;  // locals of the body: name, is i32
 
   LoopGen(std::mt19937_64& g, int& c, const LoopFields& l) : rng(g), counter(c), lf(l) {
-    for (int f = 0; f < kFlds; f++) wo[f] = INT_MIN, cmin[f] = INT_MAX, cmax[f] = INT_MIN;
+    for (int f = 0; f < kFlds; f++)
+      wo[f] = INT_MIN, woa[f] = 0, cmin[f] = amin[f] = INT_MAX, cmax[f] = amax[f] = INT_MIN;
   }
 
   int r(int n) { return (int)(rng() % (uint64_t)n); }
   bool p(int percent) { return r(100) < percent; }
   std::string fresh(const char* prefix) { return "v" + (prefix + std::to_string(counter++)); }
-  int size(int f) const { return f >= YA ? lf.L2 : lf.L; }
+  bool two_d() const { return kind == 'D' || kind == 'G'; }
+  int size(int f) const { return f >= ZA ? lf.C : f >= YA ? lf.L2 : lf.L; }  // along the counter
 
   // The offsets field f may be accessed at (lo > hi: none). A range-for's
   // bounds are fitted to the offsets afterwards; a struct-for's are fixed.
+  // In 2-D loops the 1-D fields are indexed by the column j.
   std::pair<int, int> allowed(int f) const {
+    if (!flat(f) && !two_d()) return {0, -1};
     if (kind == 'F') return {0, std::min(4, size(f) - size(over))};
+    if (kind == 'G') return {0, std::min(4, size(f) - lf.C)};
     return {-3, 4};
   }
+  int pick_row() { return kind == 'D' && p(40) ? r(3) - 1 : 0; }
+  const char* counter_var() { return two_d() && p(60) ? "j" : "i"; }
   bool accessible(int f) const { return allowed(f).first <= allowed(f).second; }
   int pick_offset(int f) {
     auto [a, b] = allowed(f);
     if (p(35) && a <= 0 && 0 <= b) return 0;
     return a + r(b - a + 1);
   }
-  std::string at(int f, int c) {
+  std::string at(int f, int c, int a = 0) {
     cmin[f] = std::min(cmin[f], c);
     cmax[f] = std::max(cmax[f], c);
-    std::string i = c == 0 ? "i" : c > 0 ? "i + " + std::to_string(c) : "i - " + std::to_string(-c);
-    return std::string(kName[f]) + "[" + i + "]";
+    if (flat(f)) return std::string(kName[f]) + "[" + plus(two_d() ? "j" : "i", c) + "]";
+    amin[f] = std::min(amin[f], a);
+    amax[f] = std::max(amax[f], a);
+    return std::string(kName[f]) + "[" + plus("i", a) + ", " + plus("j", c) + "]";
   }
   std::string read_ref(int f) {
-    if (wo[f] != INT_MIN && !deps) return at(f, wo[f]);
+    if (wo[f] != INT_MIN && !deps) return at(f, wo[f], woa[f]);
     if (oob_offset) {  // leaves the field in the last iteration or two
       oob_offset = false;
       return at(f, allowed(f).second + 1 + r(2));
     }
     if (wo[f] != INT_MIN && p(50)) {  // a dependence on a nearby element that the loop writes
       auto [a, b] = allowed(f);
-      return at(f, std::clamp(wo[f] + (p(50) ? 1 : -1) * (1 + r(2)), a, b));
+      return at(f, std::clamp(wo[f] + (p(50) ? 1 : -1) * (1 + r(2)), a, b), pick_row());
     }
-    return at(f, pick_offset(f));
+    return at(f, pick_offset(f), pick_row());
   }
   std::string write_ref(int f) {
-    if (deps && p(20)) return at(f, pick_offset(f));
-    return at(f, wo[f]);
+    if (deps && p(20)) return at(f, pick_offset(f), pick_row());
+    return at(f, wo[f], woa[f]);
   }
   int field_of(bool want_int) {
     std::vector<int> fs;
@@ -113,14 +130,14 @@ struct LoopGen {
   }
   Node read(bool is_int) {
     int f = field_of(is_int);
-    if (f < 0) return is_int ? expr(Ty::i32, "i") : flit();
+    if (f < 0) return is_int ? expr(Ty::i32, counter_var()) : flit();
     return expr(is_int ? Ty::i32 : Ty::f32, read_ref(f));
   }
   Node fleaf() {
     int roll = r(100);
     if (roll < 45) return read(false);
     if (roll < 60) return temp_or(false, read(false));
-    if (roll < 72) return expr(Ty::f32, "ti.cast(i, ti.f32)");
+    if (roll < 72) return expr(Ty::f32, std::string("ti.cast(") + counter_var() + ", ti.f32)");
     if (roll < 80) return expr(Ty::f32, "ti.cast($0, ti.f32)", {read(true)});
     return flit();
   }
@@ -128,7 +145,7 @@ struct LoopGen {
     int roll = r(100);
     if (roll < 45) return read(true);
     if (roll < 60) return temp_or(true, read(true));
-    if (roll < 78) return expr(Ty::i32, "i");
+    if (roll < 78) return expr(Ty::i32, counter_var());
     return ilit();
   }
   Node cmp(int d) {
@@ -235,6 +252,15 @@ struct LoopGen {
     }
     return {lo, hi};
   }
+  std::pair<int, int> fit_rows() const {
+    int lo = 0, hi = lf.R;
+    for (int f = ZA; f < kFlds; f++) {
+      if (amin[f] > amax[f]) continue;
+      lo = std::max(lo, -amin[f]);
+      hi = std::min(hi, lf.R - amax[f]);
+    }
+    return {lo, hi};
+  }
   // One (lo, hi) for a range-for: a short loop (0..20 iterations), a long
   // one, or with `oob` one that runs a step or two past `hi_max`.
   std::pair<int, int> pick_range(int lo_min, int hi_max, bool oob) {
@@ -261,6 +287,9 @@ LoopFields choose_loop_fields(std::mt19937_64& rng) {
   if (lf.L % 8 == 0) lf.L++;
   lf.L2 = lf.L - 1 - (int)(rng() % 5);
   lf.oob = rng() % 100 < 10;
+  static const int cols[] = {5, 13, 37, 100, 203};
+  lf.R = 1 + (int)(rng() % 6);
+  lf.C = std::min(cols[rng() % 5], lf.L2 - 4);
   return lf;
 }
 
@@ -270,7 +299,8 @@ std::string loop_fields_decl(const LoopFields& lf, std::mt19937_64& rng) {
   std::snprintf(buf, sizeof buf,
                 "L = %d\nL2 = %d\nxa = ti.field(ti.f32, shape=L)\nxb = ti.field(ti.f32, shape=L)\n"
                 "xi = ti.field(ti.i32, shape=L)\nxj = ti.field(ti.i32, shape=L)\n"
-                "ya = ti.field(ti.f32, shape=L2)\nyi = ti.field(ti.i32, shape=L2)\n\n"
+                "ya = ti.field(ti.f32, shape=L2)\nyi = ti.field(ti.i32, shape=L2)\n"
+                "R = %d\nC = %d\nza = ti.field(ti.f32, shape=(R, C))\nzi = ti.field(ti.i32, shape=(R, C))\n\n"
                 "@ti.kernel\ndef vinit():\n    for q in range(L):\n"
                 "        xa[q] = ti.cast((q * %d + %d) %% 29, ti.f32) * 0.25 - 3.0\n"
                 "        xb[q] = ti.cast((q * %d) %% 13, ti.f32) * 0.5 - 1.5\n"
@@ -278,17 +308,21 @@ std::string loop_fields_decl(const LoopFields& lf, std::mt19937_64& rng) {
                 "        xj[q] = (q * %d + %d) %% 1001 - 500\n"
                 "    for q in range(L2):\n"
                 "        ya[q] = ti.cast(q %% 7, ti.f32) * 1.25 - 4.0\n"
-                "        yi[q] = (q * %d) %% 61 - 30",
-                lf.L, lf.L2, a, b, c, a, b, c, a + b, a + c);
+                "        yi[q] = (q * %d) %% 61 - 30\n"
+                "    for q, r in ti.ndrange(R, C):\n"
+                "        za[q, r] = ti.cast((q * 7 + r * %d) %% 23, ti.f32) * 0.5 - 5.0\n"
+                "        zi[q, r] = (q * 31 + r * %d) %% 101 - 50",
+                lf.L, lf.L2, lf.R, lf.C, a, b, c, a, b, c, a + b, a + c, b + 1, c);
   return buf;
 }
 
 std::string loop_fields_print() {
   std::string s;
-  for (const char* f : kName)
-    s += std::string(s.empty() ? "" : "\n") + "print('" + f + "', [" + f + "[q] for q in range(" +
-         (f[0] == 'y' ? "L2" : "L") + ")])";
-  return s;
+  for (int f = 0; f < ZA; f++)
+    s += std::string(s.empty() ? "" : "\n") + "print('" + kName[f] + "', [" + kName[f] + "[q] for q in range(" +
+         (f >= YA ? "L2" : "L") + ")])";
+  return s + "\nfor q in range(R):\n    print('za', q, [za[q, r] for r in range(C)])\n"
+             "    print('zi', q, [zi[q, r] for r in range(C)])";
 }
 
 void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, std::vector<Node>& defs,
@@ -296,23 +330,25 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   LoopGen g(rng, counter, lf);
   std::string name = g.fresh("k");
   int roll = g.r(100);
-  g.kind = roll < 30 ? 'P' : roll < 60 ? 'S' : roll < 75 ? 'N' : 'F';
-  g.deps = g.kind == 'S' || g.kind == 'N';
+  g.kind = roll < 25 ? 'P' : roll < 50 ? 'S' : roll < 62 ? 'N' : roll < 80 ? 'F' : roll < 92 ? 'D' : 'G';
+  bool serial2 = g.kind == 'D' && g.p(40);
+  g.deps = g.kind == 'S' || g.kind == 'N' || serial2;
   g.pure = g.p(40);
   bool oob = lf.oob && g.p(50);
-  if (g.kind == 'F') {
-    g.over = g.r(kFlds);
-    g.oob_offset = oob;
-  }
+  if (g.kind == 'F' || g.kind == 'G') g.oob_offset = oob;
+  if (g.kind == 'F') g.over = g.r(YI + 1);
+  if (g.two_d()) g.over = g.p(50) ? ZA : ZI;
   for (int n = 1 + g.r(2), tries = 0; n > 0 && tries < 20; tries++) {  // the written fields
     int f = g.r(kFlds);
     if (!g.accessible(f) || g.wo[f] != INT_MIN) continue;
+    if (g.two_d() && flat(f) && !g.deps) continue;  // every row would write it
     g.wo[f] = g.pick_offset(f);
+    g.woa[f] = g.pick_row();
     n--;
   }
   if (std::all_of(g.wo, g.wo + kFlds, [](int c) { return c == INT_MIN; }))
     g.wo[g.over] = g.pick_offset(g.over);  // `over` is always accessible
-  if (g.kind == 'S' && g.p(30)) g.fsum = true;
+  if ((g.kind == 'S' || serial2) && g.p(30)) g.fsum = true;
   else g.isum = g.p(55);
   if (g.p(10)) g.sum_op = "s -= ";
 
@@ -325,8 +361,15 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   std::string head, params;
   std::vector<std::string> args;  // one argument list per call
   int ncalls = 1 + g.r(2);
-  if (g.kind == 'F') {
-    head = std::string("for i in ") + kName[g.over] + ":\n$B0";
+  if (g.kind == 'F' || g.kind == 'G') {
+    head = std::string(g.kind == 'G' ? "for i, j in " : "for i in ") + kName[g.over] + ":\n$B0";
+  } else if (g.kind == 'D') {
+    auto [jlo, jhi] = g.pick_range(lo_min, hi_max, oob);
+    auto [rlo, rhi] = g.fit_rows();
+    if (rhi - rlo > 2 && g.p(40)) rlo += g.r(2), rhi -= g.r(2);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "for i, j in ti.ndrange((%d, %d), (%d, %d)):\n$B0", rlo, rhi, jlo, jhi);
+    head = (serial2 ? "ti.loop_config(serialize=True)\n" : "") + std::string(buf);
   } else if (g.kind == 'N') {
     int P = 1 + g.r(3), gap = 8 + g.r(4);
     int room = hi_max - lo_min - (P - 1) * gap;

@@ -15,9 +15,11 @@ namespace kiln::fuzz {
 
 // The fields these kernels use: xa, xb (f32) and xi, xj (i32) of size L, and
 // ya (f32), yi (i32) of size L2 < L (struct-fors over them may read the
-// L-sized fields a few elements ahead).
+// L-sized fields a few elements ahead); za (f32) and zi (i32) of shape (R, C),
+// C <= L2 - 4, for ndrange loops (whose rows the JIT runs eight columns at a
+// time) that may also read the 1-D fields at [j + c].
 struct LoopFields {
-  int L = 0, L2 = 0;
+  int L = 0, L2 = 0, R = 0, C = 0;
   // The program may raise IndexError: it runs with ti.init(debug=True), which
   // serializes parallel loops, so the failing iteration (and message) is one.
   bool oob = false;
