@@ -77,6 +77,33 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   if (t.loop_snap >= 0)  // the back edge's exit reads these too
     snapshot_needs(t, t.snaps[t.loop_snap], remat, [&](Ref v) { last[v] = std::max(last[v], n); });
 
+  // A phi's body value may take its slot's register when the iteration has
+  // read the slot for the last time by then (operands, exits): the back
+  // edge's move then disappears (an accumulator stays in one register).
+  std::vector<Ref> coalesce(n, kNoRef);  // body value -> its phi slot
+  if (t.loop_ref >= 0) {
+    std::vector<Ref> body_read(n, kNoRef);  // per slot: its last read after `loop`
+    for (Ref i = t.loop_ref + 1; i < n; i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live || in.op == IrOp::phi) continue;
+      auto read = [&](Ref v) {
+        if (v >= 0 && v < t.loop_ref) body_read[v] = i;
+      };
+      if (i >= (Ref)sunk.size() || !sunk[i]) {
+        read(in.a);
+        read(in.b);
+        read(in.c);
+      }
+      if (in.snap >= 0) snapshot_needs(t, t.snaps[in.snap], remat, read);
+    }
+    for (const Ins& in : t.ins)  // a slot another phi copies is read at the back edge itself
+      if (in.live && in.op == IrOp::phi && in.b >= 0 && in.b < t.loop_ref) body_read[in.b] = n;
+    for (const Ins& in : t.ins)
+      if (in.live && in.op == IrOp::phi && in.b > t.loop_ref && (body_read[in.a] == kNoRef || body_read[in.a] <= in.b) &&
+          coalesce[in.b] == kNoRef)
+        coalesce[in.b] = in.a;
+  }
+
   out.reg.assign(n, -1);
   Ref busy_gp[kNumAllocatable], busy_x[kNumXmm];
   std::fill(std::begin(busy_gp), std::end(busy_gp), -1);
@@ -86,6 +113,10 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     if (!in.live || !has_value(in) || last[i] < 0 || (i < (Ref)remat.size() && remat[i])) continue;
     Ref* busy = out.fw[i] ? busy_x : busy_gp;
     int nregs = out.fw[i] ? kNumXmm : kNumAllocatable;
+    if (Ref slot = coalesce[i]; slot != kNoRef && out.reg[slot] >= 0 && !out.fw[slot] == !out.fw[i]) {
+      out.reg[i] = out.reg[slot];  // (the slot keeps it busy to the end)
+      continue;
+    }
     // A register whose value is last read by this instruction is free for
     // its result: the backend reads operands before it writes the result.
     for (int r = 0; r < nregs; r++)
