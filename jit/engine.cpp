@@ -128,7 +128,19 @@ class FunctionJit : public interp::LoopHook {
     auto t1 = std::chrono::steady_clock::now();
     rec.trace.allow_lanes = p_.vector && host_has_avx2();
     ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
-    for (size_t i = 0; i < rec.trace.snaps.size(); i++) exits[i].hoisted = rec.trace.snaps[i].hoisted;
+    // An exit past the loop's extent, or at a jump out of it (its test
+    // failing: the loop is done), can never start a side trace, which must
+    // stay in the loop.
+    bool while_loop = root_head > 0 && fn_.code[root_head - 1].op == bc::Op::loop;
+    uint32_t lo = while_loop ? root_head - 1 : root_head, hi = loop_last(fn_, root_head);
+    for (size_t i = 0; i < rec.trace.snaps.size(); i++) {
+      const Snapshot& sn = rec.trace.snaps[i];
+      exits[i].hoisted = sn.hoisted;
+      auto outside = [&](uint32_t pc) { return pc < lo || pc > hi; };
+      bool leaves = sn.pc_ref < 0 && (outside(sn.pc) || (sn.pc < fn_.code.size() && fn_.code[sn.pc].op == bc::Op::jmp &&
+                                                         outside((uint32_t)fn_.code[sn.pc].d())));
+      if (leaves) exits[i].blacklisted = true;
+    }
     Compiled c;
     std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
     auto t2 = std::chrono::steady_clock::now();

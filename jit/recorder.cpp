@@ -61,6 +61,8 @@ bool find_family(Op op, IrOp& ir, CT& t) {
 
 bool in_range(Op op, Op first, Op last) { return (int)op >= (int)first && (int)op <= (int)last; }
 
+}  // namespace
+
 // The last op of the loop whose body starts at `body`: its forl, or for a
 // while loop (a `loop` op before the body) the last jmp back to that op.
 uint32_t loop_last(const bc::Function& fn, uint32_t body) {
@@ -74,6 +76,8 @@ uint32_t loop_last(const bc::Function& fn, uint32_t body) {
   }
   return last;
 }
+
+namespace {
 
 struct Rec {
   const bc::Function& fn;

@@ -68,6 +68,10 @@ struct RecordArgs {
   bool hoist = true;               // bounds checks may leave the loop (off once one kept failing)
 };
 
+// The last op of the loop whose body starts at `body` (its forl, or a while
+// loop's last jump back): with the body's first op, the loop's extent.
+uint32_t loop_last(const bc::Function& fn, uint32_t body);
+
 // Records the loop whose body starts at `head`. The frame R is advanced by
 // what was executed; on abort the interpreter resumes at resume_pc (which may
 // be an op that raises: recording never raises itself). An inner loop whose
