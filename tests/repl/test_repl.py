@@ -295,6 +295,15 @@ def case_ctrl_c(kiln):
         time.sleep(1.0)
         p.send(b"\x03")
         check("KeyboardInterrupt" in p.prompt(), "Ctrl-C interrupts a range-for kernel", p)
+        # an inner loop the JIT runs in lanes (AVX2), called by a long outer loop
+        p.block(["ys = ti.field(ti.i32, shape=1 << 16)", "@ti.kernel", "def lanes() -> ti.i32:", "    s = 0",
+                 "    ti.loop_config(serialize=True)", "    for r in range(2000000000):",
+                 "        for i in range(1 << 16):", "            s += ys[i] + r", "    return s", ""])
+        p.line("lanes()")
+        p.expect(r"lanes\(\)\n")
+        time.sleep(1.0)
+        p.send(b"\x03")
+        check("KeyboardInterrupt" in p.prompt(), "Ctrl-C interrupts a kernel whose inner loop runs in lanes", p)
         # a host loop
         p.line("while True: pass")
         p.expect(r"pass\n")
