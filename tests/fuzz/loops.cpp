@@ -69,6 +69,7 @@ struct LoopGen {
     if (!flat(f) && !two_d()) return {0, -1};
     if (kind == 'F') return {0, std::min(4, size(f) - size(over))};
     if (kind == 'G') return {0, std::min(4, size(f) - lf.C)};
+    if (kind == 'D') return {-std::min(3, lf.C / 3), std::min(4, lf.C / 3)};  // rows of 5 too
     return {-3, 4};
   }
   int pick_row() { return kind == 'D' && p(40) ? r(3) - 1 : 0; }
@@ -264,6 +265,7 @@ struct LoopGen {
   // One (lo, hi) for a range-for: a short loop (0..20 iterations), a long
   // one, or with `oob` one that runs a step or two past `hi_max`.
   std::pair<int, int> pick_range(int lo_min, int hi_max, bool oob) {
+    if (hi_max < lo_min) return {lo_min, lo_min};  // no counter value keeps all in bounds
     int lo = lo_min + (p(60) ? 0 : r(4));
     if (oob) {
       int hi = hi_max + 1 + r(2);
