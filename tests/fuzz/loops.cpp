@@ -1,8 +1,8 @@
 // Contiguous-loop kernels (see loops.h). What keeps their output defined:
-//  - every index is i + c with a constant c, and the loop's range is chosen
-//    after the body so that each access stays inside its field (or, in a
-//    program run with debug=True, leaves it only in the loop's last
-//    iterations);
+//  - every index is i + c with a constant c (or i * k + c, i // k + c,
+//    i % k + c, (i & k) + c), and the loop's range is chosen after the body
+//    so that each access stays inside its field (or, in a program run with
+//    debug=True, leaves it only in the loop's last iterations);
 //  - a parallel loop (range-for, struct-for) writes each field at one offset
 //    and reads a field it writes only at that offset, so iterations touch
 //    disjoint elements; loop-carried dependences (x[i + 1] = x[i] ...) occur
@@ -44,7 +44,9 @@ struct LoopGen {
   bool oob_offset = false;  // F: one read still to be placed past its field's end
   int wo[kFlds];       // the write offset of each written field (INT_MIN: not written)
   int woa[kFlds];      // and its row offset (za, zi)
-  int cmin[kFlds], cmax[kFlds];  // the offsets the body uses (cmin > cmax: none)
+  char wform[kFlds];   // and its index form: '+' (i + c) or '*' (i * k + c)
+  int wk[kFlds];
+  long need_lo = 0, need_hi = LONG_MAX;  // the counter values all accesses so far allow
   int amin[kFlds], amax[kFlds];  // the row offsets of za[i + a, j + c], zi
   bool isum = false, fsum = false;
   int stores = 0;
@@ -53,7 +55,7 @@ struct LoopGen {
 
   LoopGen(std::mt19937_64& g, int& c, const LoopFields& l) : rng(g), counter(c), lf(l) {
     for (int f = 0; f < kFlds; f++)
-      wo[f] = INT_MIN, woa[f] = 0, cmin[f] = amin[f] = INT_MAX, cmax[f] = amax[f] = INT_MIN;
+      wo[f] = INT_MIN, woa[f] = 0, wform[f] = '+', wk[f] = 1, amin[f] = INT_MAX, amax[f] = INT_MIN;
   }
 
   int r(int n) { return (int)(rng() % (uint64_t)n); }
@@ -80,16 +82,52 @@ struct LoopGen {
     if (p(35) && a <= 0 && 0 <= b) return 0;
     return a + r(b - a + 1);
   }
-  std::string at(int f, int c, int a = 0) {
-    cmin[f] = std::min(cmin[f], c);
-    cmax[f] = std::max(cmax[f], c);
-    if (flat(f)) return std::string(kName[f]) + "[" + plus(two_d() ? "j" : "i", c) + "]";
+  // [lo, hi): the counter values (>= 0) for which an index of `form` stays
+  // inside n elements. Each is an interval: the forms are monotone in the
+  // counter ('+', '*', '/') or bounded whatever it is ('%', '&').
+  static std::pair<long, long> valid(char form, int k, int c, long n) {
+    switch (form) {
+      case '*': return {c < 0 ? (-c + k - 1) / k : 0, n - 1 - c < 0 ? 0 : (n - 1 - c) / k + 1};
+      case '/': return {c < 0 ? (long)-c * k : 0, n - c <= 0 ? 0 : (long)k * (n - c)};
+      case '%': return {0, c >= 0 && k - 1 + c <= n - 1 ? LONG_MAX : 0};
+      case '&': return {0, c >= 0 && k + c <= n - 1 ? LONG_MAX : 0};
+      default: return {-c, n - c};
+    }
+  }
+  static std::string ix_text(const char* v, char form, int k, int c) {
+    std::string b = v;
+    if (form == '*') b += " * " + std::to_string(k);
+    if (form == '/') b += " // " + std::to_string(k);
+    if (form == '%') b += " % " + std::to_string(k);
+    if (form == '&') b = "(" + b + " & " + std::to_string(k) + ")";
+    return plus(b.c_str(), c);
+  }
+  std::string at(int f, int c, int a = 0, char form = '+', int k = 1) {
+    auto [lo, hi] = valid(form, k, c, size(f));
+    need_lo = std::max(need_lo, lo);
+    need_hi = std::min(need_hi, hi);
+    if (flat(f)) return std::string(kName[f]) + "[" + ix_text(two_d() ? "j" : "i", form, k, c) + "]";
     amin[f] = std::min(amin[f], a);
     amax[f] = std::max(amax[f], a);
     return std::string(kName[f]) + "[" + plus("i", a) + ", " + plus("j", c) + "]";
   }
+  // A read through a strided, divided, wrapped or masked counter (what the
+  // JIT's bounds hoisting handles besides i + c; such loops stay scalar).
+  // Falls back to i + c where the form would leave the field.
+  std::string form_read(int f) {
+    static const char forms[] = "*/%&";
+    static const int mods[] = {3, 7, 16};
+    char form = forms[r(4)];
+    int k = form == '*' ? 2 + r(2) : form == '/' ? 2 + r(3) : form == '%' ? mods[r(3)] : p(50) ? 7 : 15;
+    int c = form == '%' || form == '&' ? r(4) : pick_offset(f);
+    auto [lo, hi] = valid(form, k, c, size(f));
+    long dom = kind == 'F' ? size(over) : kind == 'G' ? lf.C : -1;  // a struct-for's fixed range
+    bool ok = dom >= 0 ? lo == 0 && hi >= dom : std::max(lo, need_lo) < std::min(hi, need_hi);
+    return ok ? at(f, c, 0, form, k) : at(f, pick_offset(f), pick_row());
+  }
   std::string read_ref(int f) {
-    if (wo[f] != INT_MIN && !deps) return at(f, wo[f], woa[f]);
+    if (wo[f] != INT_MIN && !deps) return at(f, wo[f], woa[f], wform[f], wk[f]);
+    if (flat(f) && (wo[f] == INT_MIN || (deps && kind != 'N')) && p(15)) return form_read(f);
     if (oob_offset) {  // leaves the field in the last iteration or two
       oob_offset = false;
       return at(f, allowed(f).second + 1 + r(2));
@@ -102,7 +140,7 @@ struct LoopGen {
   }
   std::string write_ref(int f) {
     if (deps && p(20)) return at(f, pick_offset(f), pick_row());
-    return at(f, wo[f], woa[f]);
+    return at(f, wo[f], woa[f], wform[f], wk[f]);
   }
   int field_of(bool want_int) {
     std::vector<int> fs;
@@ -244,15 +282,7 @@ struct LoopGen {
 
   // ---- bounds -----------------------------------------------------------------
   // The loop counter's range that keeps every access of the body in bounds.
-  std::pair<int, int> fit() const {
-    int lo = 0, hi = lf.L;
-    for (int f = 0; f < kFlds; f++) {
-      if (cmin[f] > cmax[f]) continue;
-      lo = std::max(lo, -cmin[f]);
-      hi = std::min(hi, size(f) - cmax[f]);
-    }
-    return {lo, hi};
-  }
+  std::pair<int, int> fit() const { return {(int)need_lo, (int)std::min(need_hi, (long)lf.L)}; }
   std::pair<int, int> fit_rows() const {
     int lo = 0, hi = lf.R;
     for (int f = ZA; f < kFlds; f++) {
@@ -346,6 +376,7 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
     if (g.two_d() && flat(f) && !g.deps) continue;  // every row would write it
     g.wo[f] = g.pick_offset(f);
     g.woa[f] = g.pick_row();
+    if ((g.kind == 'P' || g.kind == 'S') && g.p(15)) g.wform[f] = '*', g.wk[f] = 2 + g.r(2);  // x[i * k + c]
     n--;
   }
   if (std::all_of(g.wo, g.wo + kFlds, [](int c) { return c == INT_MIN; }))
