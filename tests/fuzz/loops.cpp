@@ -173,6 +173,7 @@ struct LoopGen {
     return expr(is_int ? Ty::i32 : Ty::f32, read_ref(f));
   }
   Node fleaf() {
+    if (fsum && p(6)) return expr(Ty::f32, "sf");
     int roll = r(100);
     if (roll < 45) return read(false);
     if (roll < 60) return temp_or(false, read(false));
@@ -180,7 +181,11 @@ struct LoopGen {
     if (roll < 80) return expr(Ty::f32, "ti.cast($0, ti.f32)", {read(true)});
     return flit();
   }
+  // A serialized loop may also read its sums (then they are no plain
+  // reductions: the JIT must keep such a loop scalar).
+  bool serialized() const { return deps && kind != 'N'; }
   Node ileaf() {
+    if (isum && serialized() && p(6)) return expr(Ty::i32, "s");
     int roll = r(100);
     if (roll < 45) return read(true);
     if (roll < 60) return temp_or(true, read(true));
@@ -259,7 +264,10 @@ struct LoopGen {
     int roll = r(100);
     if (roll < 40) return store();
     if (roll < 60 && (isum || fsum)) {
-      if (isum && (!fsum || p(50))) return stmt(sum_op + "$0", {iexp(1 + r(3))});
+      if (isum && (!fsum || p(50))) {
+        if (serialized() && p(15)) return stmt(std::string("s = s ") + sum_op[2] + " ($0)", {iexp(1 + r(3))});
+        return stmt(sum_op + "$0", {iexp(1 + r(3))});
+      }
       return stmt("sf += $0", {fexp(1 + r(3))});
     }
     if (roll < 80) {  // a local of the body
