@@ -335,12 +335,27 @@ LoopFields choose_loop_fields(std::mt19937_64& rng) {
 
 std::string loop_fields_decl(const LoopFields& lf, std::mt19937_64& rng) {
   int a = 1 + (int)(rng() % 97), b = (int)(rng() % 100), c = 1 + (int)(rng() % 31);
-  char buf[1536];
+  // Layouts: mostly one array per field; sometimes two fields interleaved
+  // (place(a, b): element stride 8 bytes, so not contiguous) or za stored
+  // column by column, which a vector loop must tell from contiguous rows.
+  static const char* xdecl[] = {
+      "xa = ti.field(ti.f32, shape=L)\nxb = ti.field(ti.f32, shape=L)\n"
+      "xi = ti.field(ti.i32, shape=L)\nxj = ti.field(ti.i32, shape=L)\n",
+      "xa = ti.field(ti.f32)\nxb = ti.field(ti.f32)\nxi = ti.field(ti.i32)\nxj = ti.field(ti.i32)\n"
+      "ti.root.dense(ti.i, L).place(xa, xb)\nti.root.dense(ti.i, L).place(xi, xj)\n",
+      "xa = ti.field(ti.f32)\nxb = ti.field(ti.f32)\nxi = ti.field(ti.i32)\nxj = ti.field(ti.i32)\n"
+      "ti.root.dense(ti.i, L).place(xa, xi)\nti.root.dense(ti.i, L).place(xb, xj)\n"};
+  static const char* zdecl[] = {
+      "za = ti.field(ti.f32, shape=(R, C))\nzi = ti.field(ti.i32, shape=(R, C))\n",
+      "za = ti.field(ti.f32)\nzi = ti.field(ti.i32)\nti.root.dense(ti.ij, (R, C)).place(za, zi)\n",
+      "za = ti.field(ti.f32)\nzi = ti.field(ti.i32)\nti.root.dense(ti.j, C).dense(ti.i, R).place(za)\n"
+      "ti.root.dense(ti.ij, (R, C)).place(zi)\n"};
+  int xl = rng() % 100 < 75 ? 0 : 1 + (int)(rng() % 2), zl = rng() % 100 < 70 ? 0 : 1 + (int)(rng() % 2);
+  char buf[2048];
   std::snprintf(buf, sizeof buf,
-                "L = %d\nL2 = %d\nxa = ti.field(ti.f32, shape=L)\nxb = ti.field(ti.f32, shape=L)\n"
-                "xi = ti.field(ti.i32, shape=L)\nxj = ti.field(ti.i32, shape=L)\n"
+                "L = %d\nL2 = %d\n%s"
                 "ya = ti.field(ti.f32, shape=L2)\nyi = ti.field(ti.i32, shape=L2)\n"
-                "R = %d\nC = %d\nza = ti.field(ti.f32, shape=(R, C))\nzi = ti.field(ti.i32, shape=(R, C))\n\n"
+                "R = %d\nC = %d\n%s\n"
                 "@ti.kernel\ndef vinit():\n    for q in range(L):\n"
                 "        xa[q] = ti.cast((q * %d + %d) %% 29, ti.f32) * 0.25 - 3.0\n"
                 "        xb[q] = ti.cast((q * %d) %% 13, ti.f32) * 0.5 - 1.5\n"
@@ -352,7 +367,7 @@ std::string loop_fields_decl(const LoopFields& lf, std::mt19937_64& rng) {
                 "    for q, r in ti.ndrange(R, C):\n"
                 "        za[q, r] = ti.cast((q * 7 + r * %d) %% 23, ti.f32) * 0.5 - 5.0\n"
                 "        zi[q, r] = (q * 31 + r * %d) %% 101 - 50",
-                lf.L, lf.L2, lf.R, lf.C, a, b, c, a, b, c, a + b, a + c, b + 1, c);
+                lf.L, lf.L2, xdecl[xl], lf.R, lf.C, zdecl[zl], a, b, c, a, b, c, a + b, a + c, b + 1, c);
   return buf;
 }
 
