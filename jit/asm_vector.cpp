@@ -27,7 +27,7 @@ const x86::Gp kRootRegs[] = {x86::rbp, x86::r13, x86::r14, x86::r15, x86::r8, x8
 struct VecRegs {
   std::map<Ref, int> ymm;    // loop-long: uniforms and sums (by slot); per value: lanes
   std::map<std::pair<Ref, int32_t>, int> root;  // (root value, q's stride) -> index in kRootRegs
-  int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1;
+  int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
 };
 
 // Assigns registers; false when the loop needs more than there are.
@@ -54,7 +54,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
         r.root[key] = k;
       }
     }
-    for (Ref o : {in.a, in.b}) {
+    for (Ref o : {in.a, in.b, in.c}) {
       if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a)) continue;
       if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take();
       if ((p.kind[o] == VecPlan::iota || p.kind[o] == VecPlan::iota_r) && r.iota < 0) r.iota = take();
@@ -62,19 +62,22 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
       if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
     }
-    if (in.op == IrOp::neg && r.sign < 0) r.sign = take();
-    if (in.op == IrOp::abs && r.absmask < 0) r.absmask = take();
+    if (in.op == IrOp::sel && r.scratch < 0) r.scratch = take();
+    if ((in.op == IrOp::sel || (in.op == IrOp::neg && in.t != CT::f32)) && r.zero < 0) r.zero = take();
+    if ((in.op == IrOp::ne || in.op == IrOp::le) && in.t != CT::f32 && r.ones < 0) r.ones = take();
+    if (in.op == IrOp::neg && in.t == CT::f32 && r.sign < 0) r.sign = take();
+    if (in.op == IrOp::abs && in.t == CT::f32 && r.absmask < 0) r.absmask = take();
   }
   for (auto& [slot, add] : p.sums) r.ymm[slot] = take();
   if (full) return false;
   // Lane values: one register from definition to last use in the loop.
   std::map<Ref, size_t> last;
   for (size_t k = 0; k < p.order.size(); k++)
-    for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b})
+    for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b, t.ins[p.order[k]].c})
       if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
   for (size_t k = 0; k < p.order.size(); k++) {
     Ref i = p.order[k];
-    for (Ref o : {t.ins[i].a, t.ins[i].b})
+    for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
       if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
     if (p.kind[i] == VecPlan::lane) {
       int y = take();
@@ -163,6 +166,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.mov(x86::dword_ptr(x86::rsp, t_mask), bits);
     a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, t_mask));
   };
+  if (r.zero >= 0) a.vpxor(ymm(r.zero), ymm(r.zero), ymm(r.zero));
+  if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (r.sign >= 0) mask(r.sign, 0x80000000u);
   if (r.absmask >= 0) mask(r.absmask, 0x7fffffffu);
 
@@ -217,9 +222,27 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
-      case IrOp::neg: a.vxorps(d, y_of(in.a), ymm(r.sign)); break;
-      case IrOp::abs: a.vandps(d, y_of(in.a), ymm(r.absmask)); break;
+      case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
+      case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
       case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
+      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
+        // A mask per lane, then the 0/1 the scalar compare gives (NaN: only ne holds).
+        if (f) {
+          int pred = in.op == IrOp::lt ? 1 : in.op == IrOp::le ? 2 : in.op == IrOp::eq ? 0 : 4;
+          a.vcmpps(d, y_of(in.a), y_of(in.b), pred);
+          a.vpsrld(d, d, 31);
+        } else if (in.op == IrOp::eq || in.op == IrOp::lt) {
+          in.op == IrOp::eq ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.b), y_of(in.a));
+          a.vpsrld(d, d, 31);
+        } else {  // ne, le: the mask of the opposite, plus one (-1 -> 0, 0 -> 1)
+          in.op == IrOp::ne ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.a), y_of(in.b));
+          a.vpsubd(d, d, ymm(r.ones));
+        }
+        break;
+      case IrOp::sel:  // lanes where a == 0 take c
+        a.vpcmpeqd(ymm(r.scratch), y_of(in.a), ymm(r.zero));
+        a.vblendvps(d, y_of(in.b), y_of(in.c), ymm(r.scratch));
+        break;
       default: break;  // (the plan admits no other op)
     }
   }

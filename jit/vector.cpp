@@ -104,13 +104,17 @@ struct Planner {
     if (r == p.iv || r == p.row_q || r == p.row_r) return CT::i32;
     const Ins& in = t.ins[r];
     if (in.op == IrOp::load) return (Prim)in.k == Prim::f32 ? CT::f32 : CT::i32;
+    if (is_compare(in.op)) return CT::i32;  // 0 or 1, whatever it compares
+    if (in.op == IrOp::sel) return body(in.b) ? lane_t(in.b) : body(in.c) ? lane_t(in.c) : CT::u64;  // (u64: either)
     return in.t == CT::f32 ? CT::f32 : CT::i32;
   }
+  static bool is_compare(IrOp op) { return op == IrOp::lt || op == IrOp::le || op == IrOp::eq || op == IrOp::ne; }
 
   bool signed32(Ref r) {
     if (r == p.iv || r == p.row_q || r == p.row_r) return true;
     const Ins& in = t.ins[r];
     if (in.op == IrOp::load) return (Prim)in.k == Prim::i32;
+    if (is_compare(in.op)) return body(r);
     return body(r) && in.t == CT::i32;
   }
 
@@ -138,7 +142,15 @@ struct Planner {
       case IrOp::add: case IrOp::sub: case IrOp::mul: ok = (f32 || i32) && both(); break;
       case IrOp::div: ok = f32 && both(); break;
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = i32 && both(); break;
-      case IrOp::sqrt: case IrOp::neg: case IrOp::abs: ok = f32 && lanes(in.a); break;
+      case IrOp::sqrt: ok = f32 && lanes(in.a); break;
+      case IrOp::neg: case IrOp::abs: ok = (f32 || in.t == CT::i32) && lanes(in.a); break;  // (i32: wrapping)
+      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
+        // f32 or i32 operands (u32 would need unsigned compares); 0/1 lanes
+        ok = (f32 || in.t == CT::i32) && both();
+        break;
+      case IrOp::sel:  // a != 0 ? b : c, on 32-bit lanes (the result's users and stores check the width)
+        ok = lanes(in.a) && lanes(in.b) && lanes(in.c) && (!body(in.a) || lane_t(in.a) == CT::i32);
+        break;
       case IrOp::conv:  // int -> f32 rounds as cvtdq2ps does, for signed 32-bit sources only
         ok = in.k == (int64_t)bc::Op::i64_f32 && signed32(in.a) && lanes(in.a);
         break;
@@ -206,7 +218,8 @@ struct Planner {
       const Ins& st = t.ins[s];
       if (!lanes32((Prim)st.k)) return fail("a store that is not 32-bit");
       if (!access_of(st.a, p.access[s], "store") || !lanes(st.b)) return false;
-      if (body(st.b) && st.b != p.iv && (lane_t(st.b) == CT::f32) != ((Prim)st.k == Prim::f32))
+      CT vt = body(st.b) && st.b != p.iv ? lane_t(st.b) : CT::u64;
+      if (vt != CT::u64 && (vt == CT::f32) != ((Prim)st.k == Prim::f32))
         return fail("a store of another lane type");
     }
     for (auto& [slot, add] : p.sums) {

@@ -7,7 +7,8 @@
 //   bounds checks were hoisted) and no call, atomic or inner trace;
 // - every value a store or a reduction needs is 32-bit (f32 or i32 lanes) and
 //   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
-//   neg, abs, i32 -> f32, bitwise ops; integer mul too);
+//   neg, abs, i32 -> f32, bitwise ops, integer mul, f32/i32 compares giving
+//   0/1, sel);
 // - loads and stores are contiguous in the counter (root + k + 4*i), and no
 //   two accesses of one array can see each other's lanes out of order: an
 //   access Y after X in the body, one of them a store, must not reach the
