@@ -46,7 +46,9 @@ struct LoopGen {
   int woa[kFlds];      // and its row offset (za, zi)
   char wform[kFlds];   // and its index form: '+' (i + c) or '*' (i * k + c)
   int wk[kFlds];
-  long need_lo = 0, need_hi = LONG_MAX;  // the counter values all accesses so far allow
+  // The counter values all accesses so far allow; a range-for may start
+  // below 0 when every index adds enough (x[i + 3] from i = -3).
+  long need_lo = -4, need_hi = LONG_MAX;
   int amin[kFlds], amax[kFlds];  // the row offsets of za[i + a, j + c], zi
   bool isum = false, fsum = false;
   int stores = 0;
@@ -82,9 +84,10 @@ struct LoopGen {
     if (p(35) && a <= 0 && 0 <= b) return 0;
     return a + r(b - a + 1);
   }
-  // [lo, hi): the counter values (>= 0) for which an index of `form` stays
-  // inside n elements. Each is an interval: the forms are monotone in the
-  // counter ('+', '*', '/') or bounded whatever it is ('%', '&').
+  // [lo, hi): counter values for which an index of `form` stays inside n
+  // elements (all of them for '+'; the others start at 0 or later, which is
+  // all the generator needs). Each is an interval: the forms are monotone in
+  // the counter ('+', '*', '/') or bounded whatever it is ('%', '&').
   static std::pair<long, long> valid(char form, int k, int c, long n) {
     switch (form) {
       case '*': return {c < 0 ? (-c + k - 1) / k : 0, n - 1 - c < 0 ? 0 : (n - 1 - c) / k + 1};
@@ -416,7 +419,7 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   auto [lo_min, hi_max] = g.fit();
   std::string head, params;
   std::vector<std::string> args;  // one argument list per call
-  int ncalls = 1 + g.r(2);
+  int ncalls = 1 + g.r(3);  // (with arguments, each call its own range)
   if (g.kind == 'F' || g.kind == 'G') {
     head = std::string(g.kind == 'G' ? "for i, j in " : "for i in ") + kName[g.over] + ":\n$B0";
   } else if (g.kind == 'D') {
