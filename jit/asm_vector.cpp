@@ -86,6 +86,21 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
       if (!last.count(i)) used[y] = false;  // (read only by exits: computed, never read)
     }
   }
+  // Every operand the loop reads has a register (a plan that disagrees
+  // with itself leaves the loop scalar rather than failing here).
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    if (in.op == IrOp::load) continue;
+    for (Ref o : {in.a, in.b, in.c}) {
+      if (o < 0 || (in.op == IrOp::store && o == in.a)) continue;
+      bool slot_of_sum = false;
+      for (auto& [slot, add] : p.sums) slot_of_sum |= add == i && o == slot;
+      bool ok = slot_of_sum || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
+                (p.kind[o] == VecPlan::rowq && r.q >= 0) ||
+                ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));
+      if (!ok) return false;
+    }
+  }
   return true;
 }
 

@@ -194,20 +194,23 @@ struct Planner {
       return fail("a loop test that is not counter < end");
     p.end = c.b;
     // Slots the body reads: only the counter's and those of i32 sums.
-    std::vector<int> reads(n, 0);
+    std::vector<int> reads(n, 0), exits(n, 0);  // by body ops, by exits
     for (Ref i = t.loop_ref + 1; i < n; i++) {
       const Ins& in = t.ins[i];
       if (!in.live || in.op == IrOp::phi) continue;
       for (Ref r : {in.a, in.b, in.c})
         if (r >= 0) reads[r]++;
       if (in.snap >= 0)
-        for (auto& [reg, ref] : t.snaps[in.snap].regs) reads[ref] += 2;  // an exit reads it: never a sum
+        for (auto& [reg, ref] : t.snaps[in.snap].regs) exits[ref]++;
     }
     for (Ref ph : phis) {
       Ref slot = t.ins[ph].a, val = t.ins[ph].b;
-      if (slot == p.iv || reads[slot] == 0) continue;
+      if (slot == p.iv || (reads[slot] == 0 && exits[slot] == 0)) continue;
       const Ins& s = t.ins[val];
-      bool sum = reads[slot] == 1 && s.op == IrOp::add && s.t == CT::i32 && (s.a == slot) != (s.b == slot);
+      // A sum whose running value the body also reads (a prefix sum:
+      // y[i] = s after s += x) has no lanes: each iteration needs the last.
+      bool sum = reads[slot] == 1 && exits[slot] == 0 && reads[val] == 0 && s.op == IrOp::add && s.t == CT::i32 &&
+                 (s.a == slot) != (s.b == slot);
       if (!sum) return fail("a value carried around the loop that is not an i32 sum");
       p.sums.push_back({slot, val});
     }
