@@ -27,6 +27,7 @@ struct Builder {
   std::vector<int> refs;  // values sharing each register; 0 = not reusable (loop registers)
   std::unordered_set<const ir::Stmt*> fused;  // values stored straight into a local's register
   std::unordered_set<const ir::Stmt*> hoisted;  // lowered before the task's loop (lower.cpp)
+  std::unordered_set<const ir::Stmt*> in_place;  // local loads that read the local's register (local_reads.cpp)
   const ir::Stmt* last_stmt = nullptr;  // the statement lowered just before
   uint32_t last_start = 0;              // ... and the pc its code starts at
 
@@ -62,6 +63,11 @@ struct Builder {
 // liveness.cpp: statement -> the values whose last use it is.
 std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dying_after(const ir::Block& body);
 
+// local_reads.cpp: the local_load statements whose value may stay in the
+// local's own register (no copy): read only by later statements of its block,
+// with no write to the local in between.
+std::unordered_set<const ir::Stmt*> loads_in_place(const std::vector<ir::Block*>& blocks);
+
 // The register representation of a constant (opcodes.h).
 uint64_t const_bits(const ir::Const& c);
 
@@ -69,6 +75,8 @@ uint64_t const_bits(const ir::Const& c);
 // global loads, stores and atomics). Returns false for statement kinds it does
 // not handle.
 bool lower_value(Builder& b, const ir::Stmt& s);
+// A unary statement whose result is its operand's register (identity casts).
+bool unary_shares_operand(const ir::Stmt& s);
 // Emits the op that wraps a computation-type result to `p`'s width (sext8,
 // zext16, round_f16, ...), if `p` needs one.
 void emit_fixup(Builder& b, Prim p, uint16_t r);

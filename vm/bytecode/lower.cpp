@@ -251,11 +251,26 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
   const ir::Stmt* v = s.ops[1];
   uint16_t to = b.reg(s.ops[0]), from = b.reg(v);
   auto u = b.uses.find(v);
-  if (b.last_stmt == v && u != b.uses.end() && u->second == 1 && b.last_start < b.here() && from != to) {
+  auto is_reg = [](Mode m) { return m == Mode::dst || m == Mode::reg || m == Mode::acc; };
+  // The value's code may read the local itself (an in-place load): once the
+  // code has written `to`, no later instruction of it may read the old value.
+  auto reads_to_after_write = [&] {
+    bool written = false;
+    for (uint32_t pc = b.last_start; pc < b.here(); pc++) {
+      const Insn& in = b.fn.code[pc];
+      const OpInfo& info = kOpInfo[(int)in.op];
+      bool reads = (info.a != Mode::dst && is_reg(info.a) && in.a == to) ||
+                   (!mode_is_d(info.b) && ((is_reg(info.b) && in.b == to) || (is_reg(info.c) && in.c == to)));
+      if (written && reads) return true;
+      written |= is_reg(info.a) && info.a != Mode::reg && in.a == from;
+    }
+    return false;
+  };
+  if (b.last_stmt == v && u != b.uses.end() && u->second == 1 && b.last_start < b.here() && from != to &&
+      !reads_to_after_write()) {
     for (uint32_t pc = b.last_start; pc < b.here(); pc++) {
       Insn& in = b.fn.code[pc];
       const OpInfo& info = kOpInfo[(int)in.op];
-      auto is_reg = [](Mode m) { return m == Mode::dst || m == Mode::reg || m == Mode::acc; };
       if (is_reg(info.a) && in.a == from) in.a = to;
       if (mode_is_d(info.b)) continue;
       if (is_reg(info.b) && in.b == from) in.b = to;
@@ -312,7 +327,8 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       return;
     }
     case ir::StmtKind::local_load:
-      b.emit(Op::mov, b.def(&s), b.reg(s.ops[0]));
+      if (b.in_place.count(&s)) b.share(&s, b.reg(s.ops[0]));  // no write before its last read
+      else b.emit(Op::mov, b.def(&s), b.reg(s.ops[0]));
       return;
     case ir::StmtKind::local_store: lower_local_store(b, s); return;
     case ir::StmtKind::global_temp:
@@ -435,6 +451,12 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   // The TLS prologue's values (accumulators) are not in the body's liveness:
   // they keep their registers across the loop and the epilogue.
   if (task.body) b.dies_after = dying_after(*task.body);
+  {
+    std::vector<ir::Block*> blocks;
+    for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
+      if (*blk) blocks.push_back(blk->get());
+    b.in_place = loads_in_place(blocks);
+  }
   b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
   b.fn.task_no = (uint32_t)n;
   TaskCode tc;

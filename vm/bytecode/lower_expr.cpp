@@ -80,11 +80,10 @@ void lower_unary(Builder& b, const ir::Stmt& s) {
   CT ct = compute_type(ap);
   uint16_t a = b.reg(s.ops[0]);
   using U = ir::UnaryOp;
-  bool identity = (s.uop == U::cast_value && same_representation(ap, rp)) ||
-                  ((s.uop == U::floor || s.uop == U::ceil || s.uop == U::round) && prim_is_int(ap));
-  if (identity) {
+  if (unary_shares_operand(s)) {
     // Value registers are written only by their defining statement (loop
-    // indices only between iterations), so sharing one is safe.
+    // indices only between iterations; in-place local loads, local_reads.cpp,
+    // not before their last read), so sharing one is safe.
     b.share(&s, a);
     return;
   }
@@ -323,6 +322,14 @@ void lower_atomic(Builder& b, const ir::Stmt& s) {
 }
 
 }  // namespace
+
+bool unary_shares_operand(const ir::Stmt& s) {
+  if (s.kind != ir::StmtKind::unary || s.ops.empty()) return false;
+  Prim ap = s.ops[0]->type.prim, rp = s.type.prim;
+  using U = ir::UnaryOp;
+  return (s.uop == U::cast_value && same_representation(ap, rp)) ||
+         ((s.uop == U::floor || s.uop == U::ceil || s.uop == U::round) && prim_is_int(ap));
+}
 
 void emit_fixup(Builder& b, Prim p, uint16_t r) {
   switch (p) {
