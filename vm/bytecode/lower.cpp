@@ -133,8 +133,42 @@ namespace {
 
 void lower_block(Builder& b, const ir::Block& blk);
 
+// `if x == 0:` on an int x, compared by the statement just lowered and read
+// by nothing else (a while loop's exit test, `if not (n != 1): break`),
+// branches on x itself: the compare (and its 0, when just loaded for it
+// alone) are taken back, and jnz replaces jz. They only wrote dead registers,
+// so jump targets at or after them now land on the branch, which follows.
+// Returns the register to test and sets `jump`.
+uint16_t zero_test(Builder& b, const ir::Stmt* c, Op& jump) {
+  jump = Op::jz;
+  uint16_t creg = b.reg(c);
+  if (c->kind != ir::StmtKind::binary || c->bop != ir::BinaryOp::cmp_eq || !c->name.empty()) return creg;
+  const ir::Stmt* x = c->ops[0];
+  const ir::Stmt* k = c->ops[1];
+  if (!prim_is_int(x->type.prim) || k->kind != ir::StmtKind::const_ || k->value.u != 0) return creg;
+  auto u = b.uses.find(c);
+  if (u == b.uses.end() || u->second != 1 || b.last_stmt != c || b.here() != b.last_start + 1) return creg;
+  Insn cmp = b.fn.code.back();
+  if (cmp.op < Op::cmp_eq_i32 || cmp.op > Op::cmp_eq_u64 || cmp.a != creg || cmp.b != b.reg(x)) return creg;
+  auto drop = [&] {
+    b.fn.code.pop_back();
+    b.fn.lines.pop_back();
+    b.fn.frame_at.pop_back();
+  };
+  drop();
+  auto ku = b.uses.find(k);
+  if (ku != b.uses.end() && ku->second == 1 && !b.hoisted.count(k) && !b.fn.code.empty() &&
+      b.fn.code.back().op == Op::kimm && b.fn.code.back().a == cmp.c && b.fn.code.back().d() == 0)
+    drop();
+  b.last_stmt = nullptr;  // its code is gone: nothing may fuse into it
+  jump = Op::jnz;
+  return cmp.b;
+}
+
 void lower_if(Builder& b, const ir::Stmt& s) {
-  uint32_t jz = b.emit_d(Op::jz, b.reg(s.ops[0]), 0);
+  Op jump;
+  uint16_t cond = zero_test(b, s.ops[0], jump);
+  uint32_t jz = b.emit_d(jump, cond, 0);
   if (s.body) lower_block(b, *s.body);
   if (s.else_body && !s.else_body->stmts.empty()) {
     uint32_t jend = b.emit_d(Op::jmp, 0, 0);
