@@ -136,6 +136,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
   vec_entry = a.newLabel();
   a.bind(vec_entry);
+  a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lane_runs)));
   for (auto& [ref, off] : temp) spill_to(mem(off), ref);
   for (int j = 0; j < kNumAllocatable; j++) a.mov(mem(gsave + 8 * j), x86::Gpq(kAllocatable[j]));
   for (int j = 0; j < kNumXmm; j++) a.movsd(mem(xsave + 8 * j), x86::xmm(kFirstXmm + j));
@@ -147,7 +148,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   if (rows) {
     // q, r = divmod(counter, M) once per row; a negative counter (whose
     // C division is not floor division) runs no vector iteration.
-    a.mov(x86::rdx, p.row_m + 1);  // (then the next row "starts" behind the counter)
+    a.mov(x86::rdx, -(int64_t(1) << 62));  // (then the "next row" is never reached)
     a.test(x86::rax, x86::rax);
     a.js(done);
     a.mov(x86::rsi, x86::rax);

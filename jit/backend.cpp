@@ -187,10 +187,12 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       a.cmp(x86::byte_ptr(x86::rax), 0);
       a.jne(g.exits[t.loop_snap]);
     }
-    if (g.vec_next_row >= 0) {  // a new ndrange row: its start runs in lanes again
+    if (g.vec_next_row >= 0) {  // a new ndrange row: it runs in lanes again
+      // (>=, not ==: a vector run that ended exactly at a row's end left the
+      // counter at the next row's start, which the scalar loop then takes)
       g.ld(x86::rax, vp.iv);
       a.cmp(x86::rax, x86::qword_ptr(x86::rsp, g.vec_next_row));
-      a.je(g.vec_entry);
+      a.jge(g.vec_entry);
     }
     a.jmp(top);
   }

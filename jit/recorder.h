@@ -31,6 +31,7 @@ struct TraceEnv {
   const std::atomic<bool>* stop = &kNoInterrupt;  // Ctrl-C: polled at each back edge
   Program* program = nullptr;                       // runtime calls (sparse lookups)
   ExitInfo* exit = nullptr;                         // written by the exit a trace left through
+  uint64_t lane_runs = 0;                           // vector loop entries (jit/asm_vector.cpp), for tests
 };
 
 // A compiled trace: runs the loop from the frame R until a guard fails,
