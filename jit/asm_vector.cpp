@@ -93,9 +93,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
     if (in.op == IrOp::load) continue;
     for (Ref o : {in.a, in.b, in.c}) {
       if (o < 0 || (in.op == IrOp::store && o == in.a)) continue;
-      bool slot_of_sum = false;
-      for (auto& [slot, add] : p.sums) slot_of_sum |= add == i && o == slot;
-      bool ok = slot_of_sum || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
+      bool ok = o == p.sum_slot(i) || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
                 (p.kind[o] == VecPlan::rowq && r.q >= 0) ||
                 ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));
       if (!ok) return false;
@@ -219,9 +217,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       continue;
     }
     if (p.kind[i] == VecPlan::reduce) {
-      Ref slot = p.sums.front().first;
-      for (auto& [s, add] : p.sums)
-        if (add == i) slot = s;
+      Ref slot = p.sum_slot(i);
       Ref x = in.a == slot ? in.b : in.a;
       a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
       continue;

@@ -131,8 +131,7 @@ class FunctionJit : public interp::LoopHook {
     // An exit past the loop's extent, or at a jump out of it (its test
     // failing: the loop is done), can never start a side trace, which must
     // stay in the loop.
-    bool while_loop = root_head > 0 && fn_.code[root_head - 1].op == bc::Op::loop;
-    uint32_t lo = while_loop ? root_head - 1 : root_head, hi = loop_last(fn_, root_head);
+    uint32_t lo = loop_first(fn_, root_head), hi = loop_last(fn_, root_head);
     for (size_t i = 0; i < rec.trace.snaps.size(); i++) {
       const Snapshot& sn = rec.trace.snaps[i];
       exits[i].hoisted = sn.hoisted;

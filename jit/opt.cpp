@@ -150,8 +150,15 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
   auto is_sload_of = [&](Ref r, size_t reg) {
     return r >= 0 && t.ins[r].op == IrOp::sload && t.ins[r].k == (int64_t)reg;
   };
-  // Which first-iteration values change from one iteration to the next.
+  // Which first-iteration values change from one iteration to the next:
+  // an op with effects, or one reading such a value.
   std::vector<bool> variant(n1, false);
+  auto varies = [&](const Ins& in) {
+    bool v = !(kIrOps[(int)in.op].flags & P);
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0) v |= variant[r];
+    return v;
+  };
   for (Ref i = 0; i < n1; i++) {
     const Ins& in = t.ins[i];
     switch (in.op) {
@@ -162,14 +169,7 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
         break;
       }
       case IrOp::load: variant[i] = t.has_mem_effects || variant[in.a]; break;
-      default: {
-        const IrOpInfo& info = kIrOps[(int)in.op];
-        bool v = !(info.flags & P);
-        if (in.a >= 0) v |= variant[in.a];
-        if (in.b >= 0) v |= variant[in.b];
-        if (in.c >= 0) v |= variant[in.c];
-        variant[i] = v;
-      }
+      default: variant[i] = varies(in); break;
     }
   }
   // The frame at the loop head, once the back edge has moved the phis: each
@@ -183,13 +183,7 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
   std::vector<bool> implied = hoist_bounds(t, e, n1, end_regs, variant, head);
   // What hoisting computed from the counter's first value must not be
   // reused by the body either.
-  for (Ref i = n1; i < (Ref)t.ins.size(); i++) {
-    const Ins& in = t.ins[i];
-    bool v = !(kIrOps[(int)in.op].flags & P);
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0) v |= variant[r];
-    variant.push_back(v);
-  }
+  for (Ref i = n1; i < (Ref)t.ins.size(); i++) variant.push_back(varies(t.ins[i]));
   e.may_reuse = [&variant](Ref r) { return r >= (Ref)variant.size() || !variant[r]; };
   t.loop_ref = e.raw(IrOp::loop);
 

@@ -77,6 +77,10 @@ uint32_t loop_last(const bc::Function& fn, uint32_t body) {
   return last;
 }
 
+uint32_t loop_first(const bc::Function& fn, uint32_t body) {
+  return body > 0 && fn.code[body - 1].op == Op::loop ? body - 1 : body;
+}
+
 namespace {
 
 struct Rec {
@@ -378,7 +382,7 @@ bool Rec::run(uint32_t head) {
   const bool while_loop = head > 0 && code[head - 1].op == Op::loop;
   const bool side = args.link_to != nullptr;
   uint32_t pc = side ? args.start : head;
-  loop_lo = while_loop ? head - 1 : head;  // the loop's extent
+  loop_lo = loop_first(fn, head);  // the loop's extent
   loop_hi = loop_last(fn, head);
   for (;;) {
     if ((int64_t)t.ins.size() > p.maxtrace) return abort(pc, "trace too long");

@@ -72,6 +72,8 @@ struct RecordArgs {
 // The last op of the loop whose body starts at `body` (its forl, or a while
 // loop's last jump back): with the body's first op, the loop's extent.
 uint32_t loop_last(const bc::Function& fn, uint32_t body);
+// Its first op: the body, or a while loop's `loop` op before it.
+uint32_t loop_first(const bc::Function& fn, uint32_t body);
 
 // Records the loop whose body starts at `head`. The frame R is advanced by
 // what was executed; on abort the interpreter resumes at resume_pc (which may

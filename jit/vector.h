@@ -50,6 +50,11 @@ struct VecPlan {
   };
   std::vector<Access> access;        // per ref (loads and stores)
   std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add)
+  Ref sum_slot(Ref add) const {            // the slot a sum's add accumulates into
+    for (auto& [slot, a] : sums)
+      if (a == add) return slot;
+    return kNoRef;
+  }
 };
 
 VecPlan plan_vector(const Trace& t);

@@ -154,6 +154,21 @@ TEST_CASE("jit vector: which loop bodies run in lanes") {
 }
 
 namespace {
+// The text traced, optimized and compiled with vector loops allowed.
+Compiled compile_lanes(const std::string& text) {
+  static asmjit::JitRuntime rt;
+  Trace t;
+  Emitter e(t);
+  ParsedTrace p = parse_trace(text, t, e);
+  REQUIRE(p.error == "");
+  REQUIRE(peel(t, e, p.end_regs));
+  dce(t);
+  t.allow_lanes = true;
+  Compiled c;
+  REQUIRE(compile_trace(t, rt, c, true) == "");
+  return c;
+}
+
 // Runs the compiled axpy loop over [lo, hi) and checks every element: the
 // vector loop's lanes, the scalar remainder and nothing past the end.
 void run_axpy(const Compiled& c, int lo, int hi) {
@@ -179,16 +194,7 @@ void run_axpy(const Compiled& c, int lo, int hi) {
 
 TEST_CASE("jit vector: compiled lanes agree with the scalar loop on every trip count") {
   if (!host_has_avx2()) return;  // (no vector loops on this CPU: nothing to compare)
-  static asmjit::JitRuntime rt;
-  Trace t;
-  Emitter e(t);
-  ParsedTrace p = parse_trace(counted(kAxpy), t, e);
-  REQUIRE(p.error == "");
-  REQUIRE(peel(t, e, p.end_regs));
-  dce(t);
-  t.allow_lanes = true;
-  Compiled c;
-  REQUIRE(compile_trace(t, rt, c, true) == "");
+  Compiled c = compile_lanes(counted(kAxpy));
   CHECK(c.lanes == "8 lanes");
   CHECK(c.listing.find("vmulps") != std::string::npos);
   for (int n = 1; n <= 40; n++) run_axpy(c, 0, n);
@@ -199,10 +205,7 @@ TEST_CASE("jit vector: compiled lanes agree with the scalar loop on every trip c
 TEST_CASE("jit vector: ndrange rows re-enter the vector loop, also after a run that ends exactly at a row's end") {
   if (!host_has_avx2()) return;
   // y[q, r] = x[q, r] * 3 + 1 over rows of M = 16 floats (x at a[0..], y at a[1024..])
-  static asmjit::JitRuntime rt;
-  Trace t;
-  Emitter e(t);
-  ParsedTrace p = parse_trace(counted(R"(
+  Compiled c = compile_lanes(counted(R"(
     q = div i32 i #16
     r = raw_mod i32 i #16
     qo = mul i64 q #64
@@ -215,13 +218,7 @@ TEST_CASE("jit vector: ndrange rows re-enter the vector loop, also after a run t
     yb = add i64 a #4096
     ya = add i64 yb off
     store ya v f32
-  )"), t, e);
-  REQUIRE(p.error == "");
-  REQUIRE(peel(t, e, p.end_regs));
-  dce(t);
-  t.allow_lanes = true;
-  Compiled c;
-  REQUIRE(compile_trace(t, rt, c) == "");
+  )"));
   CHECK(c.lanes == "8 lanes");
   // Entered at 7: the peeled iteration runs 7, the vector loop 8..15, which
   // ends the row exactly; every later row must run in lanes again.
