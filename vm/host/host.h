@@ -24,6 +24,7 @@
 
 #include "vm/support/alloc_hooks.h"
 #include "vm/support/diag.h"
+#include "vm/ti/kernels.h"
 
 namespace kiln {
 
@@ -98,12 +99,6 @@ void request_interrupt(Host& h) noexcept;
 // Forgets a pending request (call before running the next input).
 void clear_interrupt(Host& h);
 
-// Every kernel compiled so far, in compilation order (for `kiln dis`).
-struct KernelDump {
-  std::string name;      // qualified name: "fill", "Sim.step"
-  std::string ir;        // ir::print_kernel after the pass pipeline
-  std::string bytecode;  // CompiledKernel::disassemble()
-};
 const std::vector<KernelDump>& compiled_kernels(const Host& h);
 
 }  // namespace kiln

@@ -25,27 +25,19 @@ Program& ti_program(Evaluator& ev) {
 void ti_reset(Evaluator& ev, Config cfg) {
   TiState& ti = *ev.ti;
   const HostOptions& o = ti.options;
-  if (o.force_debug) cfg.debug = true;
-  if (o.force_print_ir) cfg.print_ir = true;
-  cfg.alloc_hooks = o.alloc_hooks;
-  if (o.threads > 0 && cfg.num_threads == 0) cfg.num_threads = o.threads;
-  if (o.debugger) cfg.engine = "interp";  // the debugger's engine
-  else if (!o.engine.empty()) cfg.engine = o.engine;
-  else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
-  // The CPU engines by name, the JIT by default (it prints exactly what the
-  // interpreter prints: tests/lang and kiln-fuzz check that); GPU archs fall
-  // back to the CPU until they exist.
-  std::unique_ptr<Engine> engine;
-  if (cfg.engine == "interp") engine = make_interp_engine();
-  else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_jit_engine();
-  else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
+  ti::ProgramOptions po;
+  po.force_debug = o.force_debug;
+  po.force_print_ir = o.force_print_ir;
+  po.engine = o.engine;
+  po.threads = o.threads;
+  po.debugger = o.debugger;
+  po.alloc_hooks = o.alloc_hooks;
+  std::unique_ptr<Program> prog = ti::make_program(cfg, po);
   ti.cache.clear();
   ti.cache_epoch++;
   ti.program.reset();
-  ti.program = std::make_unique<Program>(cfg);
-  ti.program->engine = std::move(engine);
+  ti.program = std::move(prog);
   ti.program->out = ev.out;
-  ti.program->debugger = o.debugger;
   ti.generation++;
 }
 

@@ -8,6 +8,7 @@
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
+#include "vm/ti/field_copy.h"
 
 namespace kiln::host {
 
@@ -108,26 +109,6 @@ static Value shape_tuple(const std::vector<int64_t>& shape) {
   return make_tuple(std::move(items));
 }
 
-// Calls fn(address) for every element of f in row-major index order. Under
-// sparse SNodes only active elements are visited (as a struct-for would:
-// fill() never activates) unless `all`, when inactive ones read as zeros;
-// nothing is activated.
-template <class F> static void each_element(Program& prog, const FieldInfo& f, SourceLoc loc, F&& fn, bool all = false) {
-  std::vector<int64_t> idx(f.shape.size(), 0);
-  for (auto n : f.shape)
-    if (n == 0) return;
-  prog.materialize();
-  bool sparse = f.place && f.place->sparse;
-  while (true) {
-    if (!sparse) fn(prog.element_address(f, idx.data(), (int)idx.size(), loc), idx);
-    else if (all || prog.snode_op(Program::SNodeOp::is_active, f.place->id, idx.data()))
-      fn(prog.sparse_element(f.place->id, idx.data(), false), idx);
-    int d = (int)idx.size() - 1;
-    while (d >= 0 && ++idx[d] == f.shape[d]) idx[d--] = 0;
-    if (d < 0) return;
-  }
-}
-
 bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) {
   auto me = self.ptr<FieldObj>();
   if (name == "shape") {
@@ -157,7 +138,7 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
       FieldInfo& f = me->checked(a.loc);
       uint64_t bits = const_to_bits(to_const(ev, a.pos[0], f.dtype, a.loc));
       size_t width = (size_t)prim_bits(f.dtype) / 8;
-      each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
+      ti::each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
       return Value();
     });
     return true;
@@ -191,7 +172,7 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
       FieldInfo& f = me->checked(a.loc);
       if (f.shape.empty()) return load_element(f, me->ti->program->element_read_address(f, nullptr, 0, a.loc));
       std::vector<Value> flat;
-      each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { flat.push_back(load_element(f, p)); }, true);
+      ti::each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { flat.push_back(load_element(f, p)); }, true);
       // Regroup the flat row-major list, innermost axis first.
       for (size_t d = f.shape.size(); d-- > 1;) {
         std::vector<Value> grouped;

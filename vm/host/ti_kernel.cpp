@@ -12,8 +12,6 @@
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
-#include "vm/ir/passes/passes.h"
-#include "vm/runtime/rng.h"
 
 namespace kiln::host {
 
@@ -60,11 +58,6 @@ std::string identity(const Value& v) {
   }
   std::snprintf(buf, sizeof buf, "p%p", (void*)v.obj.get());
   return buf;
-}
-
-uint64_t width_mask(Prim p) {
-  int bits = prim_bits(p);
-  return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1);
 }
 
 }  // namespace
@@ -163,39 +156,13 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
       req.env = std::static_pointer_cast<void>(fn.closure);
       req.args = specs;
       req.qualified_name = fn.qualname;
-      frontend::LoweredKernel lk = frontend::lower_kernel(req, *ti.host_env, prog);
-      for (auto& w : lk.warnings) ev.err(w.empty() || w.back() == '\n' ? w : w + "\n");
-      // The engine computes only in the types it declares (seed 000's table);
-      // the others fail here, or map under ti.init(dtype_cast_mode=...).
-      Engine* eng = prog.engine.get();
-      ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
-                          prog.config.types);
-      lk.kernel->keep_names = prog.debugger != nullptr;
-      ir::run_pipeline(*lk.kernel, true);
-      // Seed 001's statistics: what code generation produced.
-      prog.stat_add("codegen_kernels", 1);
-      prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
-      int64_t n_stmts = 0;
-      ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
-      prog.stat_add("codegen_statements", (double)n_stmts);
-      std::string ir_text = ir::print_kernel(*lk.kernel);
-      if (prog.config.print_ir) ev.err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
-      auto entry = std::make_unique<CompiledEntry>();
-      entry->code = prog.engine->compile(*lk.kernel, prog);
-      entry->arg_slot = lk.arg_slot;
+      auto entry = ti::compile_kernel(req, *ti.host_env, prog, ti.dumps, ev.err);
       entry->arg_prims = prims;
-      entry->rets = lk.rets;
-      entry->ret_types = lk.ret_types;
-      entry->ret_is_tuple = lk.ret_is_tuple;
-      entry->num_args = (int)lk.kernel->args.size();
-      entry->num_global_temps = lk.kernel->num_global_temps;
       for (size_t k = 0; k < np; k++)
-        if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k]);
+        if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k].obj);
       // The key names this kernel object by address: keeping it alive stops a
       // later kernel (a redefinition) from reusing the address and the entry.
-      entry->keep_alive.push_back(self);
-      entry->launched = &prog.stats["launched_kernels"];
-      ti.dumps.push_back(KernelDump{fn.qualname, ir_text, entry->code->disassemble()});
+      entry->keep_alive.push_back(self.obj);
       it = ti.cache.emplace(key, std::move(entry)).first;
     }
     found = it->second.get();
@@ -212,42 +179,32 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
   // A Ctrl-C that came before this Program existed (the first kernel call
   // creates it) only reached the evaluator's flag.
   ev.check_interrupt(a.loc);
-  prog.materialize();
-  LaunchContext ctx;
-  ctx.program = &prog;
-  ctx.args.assign((size_t)ce.num_args, 0);
+  std::vector<uint64_t> args((size_t)ce.num_args, 0);
   for (size_t k = 0; k < np; k++) {
     int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
     if (slot < 0) continue;
     // (the fast path leaves specs empty: every parameter is a scalar)
     if (!specs.empty() && specs[k].kind == frontend::ArgSpec::Kind::ndarray) {
-      for (size_t i = 0; i < nd_slots[k].size() && (size_t)slot + i < ctx.args.size(); i++) ctx.args[(size_t)slot + i] = nd_slots[k][i];
+      for (size_t i = 0; i < nd_slots[k].size() && (size_t)slot + i < args.size(); i++) args[(size_t)slot + i] = nd_slots[k][i];
       continue;
     }
     if (!specs.empty() && specs[k].kind == frontend::ArgSpec::Kind::compound) {
       std::vector<ConstVal> parts;
       flatten_arg(ev, annotations[k], vals[k], parts, a.loc);
-      for (size_t i = 0; i < parts.size() && (size_t)slot + i < ctx.args.size(); i++)
-        ctx.args[(size_t)slot + i] = prim_is_float(parts[i].prim) ? const_to_bits(parts[i]) : parts[i].u;
+      for (size_t i = 0; i < parts.size() && (size_t)slot + i < args.size(); i++)
+        args[(size_t)slot + i] = prim_is_float(parts[i].prim) ? const_to_bits(parts[i]) : parts[i].u;
       continue;
     }
     Prim p = ce.arg_prims[k];
     ConstVal c = to_const(ev, vals[k], p, a.loc);
     // ints sign/zero-extended in the slot; floats as their bits (f32 in the low 4 bytes)
-    ctx.args[(size_t)slot] = prim_is_float(p) ? const_to_bits(c) : c.u;
+    args[(size_t)slot] = prim_is_float(p) ? const_to_bits(c) : c.u;
   }
-  ctx.rets.assign(ce.rets.size(), 0);
-  ctx.tree_bases = prog.tree_bases();
-  ctx.temps.assign((size_t)ce.num_global_temps, 0);
-  ctx.rng_key = rng_mix(prog.config.random_seed * kRngGamma + prog.launches++);
-  *ce.launched += 1;
-  ce.code->launch(ctx);
+  std::vector<uint64_t> ret_bits;
+  ti::launch_kernel(ce, prog, args.data(), ret_bits);
 
   std::vector<ConstVal> slots;
-  for (size_t k = 0; k < ce.rets.size(); k++) {
-    Prim p = ce.rets[k].prim;
-    slots.push_back(const_from_bits(p, ctx.rets[k] & width_mask(p)));
-  }
+  for (size_t k = 0; k < ret_bits.size(); k++) slots.push_back(ti::return_value(ce, k, ret_bits[k]));
   last_rets = slots;
   // Vectors, matrices, structs and tuples are rebuilt from their flattened slots.
   bool compound = ce.ret_is_tuple;

@@ -14,97 +14,18 @@
 #include "vm/host/evaluator.h"
 #include "vm/host/np_array.h"
 #include "vm/host/ti_state.h"
+#include "vm/ti/field_copy.h"
 
 namespace kiln::host {
 
 namespace {
 
-// The components of one field as a strided view, when the layout allows it.
-struct Affine {
-  bool ok = false;
-  std::vector<uint8_t*> base;       // per component
-  std::vector<int64_t> strides;     // per field axis, bytes
-};
-
-Affine affine_of(Program& prog, const std::vector<FieldInfo*>& comps) {
-  Affine a;
-  auto bases = prog.tree_bases();
-  for (size_t c = 0; c < comps.size(); c++) {
-    const FieldInfo& f = *comps[c];
-    if (!f.place || f.place->sparse) return a;
-    ir::Access acc = prog.access_of(f);
-    std::vector<int64_t> st(f.shape.size(), 0);
-    for (auto& t : acc.terms) {
-      if (t.div != 1 || t.mod != 0 || t.axis < 0 || t.axis >= (int)st.size()) return a;
-      st[(size_t)t.axis] += t.stride;
-    }
-    if (c == 0) a.strides = st;
-    else if (st != a.strides) return a;
-    a.base.push_back(bases[(size_t)acc.tree] + acc.offset);
-  }
-  a.ok = true;
-  return a;
-}
-
-// Calls fn(field_index, flat_cell) for every cell in row-major order.
-template <class F> void each_cell(const std::vector<int64_t>& shape, F&& fn) {
-  std::vector<int64_t> idx(shape.size(), 0);
-  for (auto n : shape)
-    if (n == 0) return;
-  int64_t flat = 0;
-  while (true) {
-    fn(idx, flat++);
-    int d = (int)idx.size() - 1;
-    while (d >= 0 && ++idx[d] == shape[d]) idx[d--] = 0;
-    if (d < 0) return;
-  }
-}
-
 // Copies between the component fields and a C-contiguous array `arr` of
 // shape field.shape + comp_shape and the fields' dtype. to_array: field -> arr.
 void copy_fields(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comps, NpArrayObj& arr, bool to_array,
                  SourceLoc loc) {
-  const FieldInfo& f0 = *comps[0];
-  int64_t isz = arr.itemsize(), nc = (int64_t)comps.size();
-  uint8_t* out = arr.data();
-  Affine a = affine_of(prog, comps);
-  if (a.ok) {
-    // one memcpy when the field's bytes are exactly the array's C order
-    bool packed = true;
-    for (int64_t c = 0; c < nc && packed; c++) packed = a.base[(size_t)c] == a.base[0] + c * isz;
-    int64_t expect = nc * isz;
-    for (size_t d = f0.shape.size(); d-- > 0 && packed;) {
-      if (f0.shape[d] != 1 && a.strides[d] != expect) packed = false;
-      expect *= f0.shape[d];
-    }
-    if (packed) {
-      size_t bytes = (size_t)(arr.size() * isz);
-      if (to_array) std::memcpy(out, a.base[0], bytes);
-      else std::memcpy(a.base[0], out, bytes);
-      return;
-    }
-    each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
-      int64_t off = 0;
-      for (size_t d = 0; d < idx.size(); d++) off += idx[d] * a.strides[d];
-      for (int64_t c = 0; c < nc; c++) {
-        uint8_t* p = a.base[(size_t)c] + off;
-        uint8_t* q = out + (flat * nc + c) * isz;
-        if (to_array) std::memcpy(q, p, (size_t)isz);
-        else std::memcpy(p, q, (size_t)isz);
-      }
-    });
-    return;
-  }
-  each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
-    for (int64_t c = 0; c < nc; c++) {
-      const FieldInfo& f = *comps[(size_t)c];
-      uint8_t* q = out + (flat * nc + c) * isz;
-      if (to_array) std::memcpy(q, prog.element_read_address(f, idx.data(), (int)idx.size(), loc), (size_t)isz);
-      else std::memcpy(prog.element_address(f, idx.data(), (int)idx.size(), loc), q, (size_t)isz);
-    }
-  });
+  ti::copy_components(prog, comps, arr.data(), arr.itemsize(), to_array, loc);
 }
-
 
 Value to_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comps, const std::vector<int64_t>& comp_shape,
                const Value& dtype, SourceLoc loc) {
@@ -115,15 +36,14 @@ Value to_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comp
   std::shared_ptr<NpArrayObj> r;
   if (f0.dtype == Prim::bf16) {
     r = np_new(Prim::f32, shape);
-    each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    ti::each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < comps.size(); c++)
         NpArrayObj::store(ev, Prim::f32, r->data() + (flat * (int64_t)comps.size() + (int64_t)c) * 4,
                           load_element(*comps[c], prog.element_read_address(*comps[c], idx.data(), (int)idx.size(), loc)), loc);
     });
   } else {
     // every byte is written below unless the layout is sparse or strided
-    Affine a = affine_of(prog, comps);
-    r = np_new(f0.dtype, shape, !a.ok);
+    r = np_new(f0.dtype, shape, !ti::affine_layout(prog, comps));
     copy_fields(ev, prog, comps, *r, true, loc);
   }
   if (!dtype.is_none()) {
@@ -147,7 +67,7 @@ void from_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& com
                             np_shape_str(src->shape), loc);
   Prim fdt = comps[0]->dtype;
   if (fdt == Prim::bf16) {
-    each_cell(comps[0]->shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    ti::each_cell(comps[0]->shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < comps.size(); c++)
         store_element(ev, *comps[c], prog.element_address(*comps[c], idx.data(), (int)idx.size(), loc),
                       src->get_flat(flat * (int64_t)comps.size() + (int64_t)c), loc);

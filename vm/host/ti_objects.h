@@ -1,6 +1,7 @@
 // Host objects of the `ti` module: dtypes, fields, SNodes, axes, archs,
 // kernels and ti.funcs as the host evaluator sees them.
 #pragma once
+#include "vm/ti/kernels.h"
 #include <map>
 #include <memory>
 #include <string>
@@ -83,7 +84,7 @@ struct SNodeObj : HostObj {
 };
 
 // @ti.kernel and @ti.func: the decorated def, compiled on call.
-struct CompiledEntry;
+using CompiledEntry = ti::CompiledEntry;
 
 struct KernelObj : HostObj {
   Value fn;                     // the FunctionObj

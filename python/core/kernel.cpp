@@ -1,0 +1,469 @@
+// Kernels from Python: parse the def's source with Kiln's parser, bind a
+// call's arguments by Python's rules, classify parameters by their
+// annotations (scalars, vectors/matrices/structs by value, ndarrays by
+// reference, ti.template() by identity), look the compiled instance up,
+// compile on a miss (vm/ti), launch, and turn the return slots back into
+// Python values.
+//
+// A kernel whose parameters are all scalars keeps a pointer to its last
+// instance: a call then converts its arguments straight into slots and
+// launches, which is what makes a small kernel call cost a few microseconds.
+#include <pybind11/eval.h>
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <map>
+
+#include "python/core/core.h"
+#include "vm/lang/ast.h"
+
+namespace kiln::py_host {
+
+void warn(std::string_view text);  // module.cpp
+
+namespace {
+
+using frontend::ArgSpec;
+using frontend::StaticValue;
+
+// A parsed def: the module of its source text owns the nodes.
+struct FuncAST {
+  std::unique_ptr<ast::Module> mod;
+  const ast::FunctionDef* def = nullptr;
+};
+
+const ast::FunctionDef* find_def(const ast::Body& body, const std::string& name) {
+  for (auto* s : body) {
+    if (s->kind == ast::StmtKind::FunctionDef) {
+      auto* d = static_cast<const ast::FunctionDef*>(s);
+      if (d->name == name) return d;
+    } else if (s->kind == ast::StmtKind::If) {
+      if (auto* d = find_def(static_cast<const ast::If*>(s)->body, name)) return d;
+    } else if (s->kind == ast::StmtKind::ClassDef) {
+      if (auto* d = find_def(static_cast<const ast::ClassDef*>(s)->body, name)) return d;
+    }
+  }
+  return nullptr;
+}
+
+// `text` is the def's source placed at its own lines and columns of `path`
+// (the package pads it: see taichi/_kernel.py), so every location is the user's.
+std::shared_ptr<FuncAST> parse_function(const std::string& text, const std::string& path, const std::string& name) {
+  auto r = std::make_shared<FuncAST>();
+  const SourceFile* file = state().sources.add(path, text);
+  try {
+    r->mod = ast::parse(file);
+  } catch (Error& e) {
+    throw_python(e, true);
+  }
+  r->def = find_def(r->mod->body, name);
+  if (!r->def) raise("SyntaxError", "could not find the definition of '" + name + "' in its source");
+  return r;
+}
+
+std::string identity(py::handle v) {
+  PyObject* p = v.ptr();
+  char buf[48];
+  if (p == Py_None) return "N";
+  if (PyBool_Check(p)) return p == Py_True ? "B1" : "B0";
+  if (PyLong_CheckExact(p)) return "I" + std::string(py::str(v));
+  if (PyFloat_CheckExact(p)) {
+    std::snprintf(buf, sizeof buf, "F%.17g", PyFloat_AS_DOUBLE(p));
+    return buf;
+  }
+  if (PyUnicode_Check(p)) return "U" + std::string(py::str(v)) + "\x01";
+  if (PyTuple_Check(p)) {
+    std::string s = "(";
+    for (auto e : v) s += identity(e) + ",";
+    return s + ")";
+  }
+  std::snprintf(buf, sizeof buf, "P%p", (void*)p);
+  return buf;
+}
+
+bool slot_of(PyObject* v, Prim p, uint64_t& out) {
+  if (prim_is_float(p)) {
+    double d = PyFloat_Check(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
+    if (d == -1.0 && PyErr_Occurred()) return false;
+    out = const_to_bits(ConstVal::make_float(p, d));
+    return true;
+  }
+  if (PyLong_Check(v)) {
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(v);
+      if (PyErr_Occurred()) return false;
+      out = ConstVal::make_uint(p, u).u;
+      return true;
+    }
+    if (overflow < 0) {
+      PyErr_SetString(PyExc_OverflowError, "integer argument does not fit in 64 bits");
+      return false;
+    }
+    out = ConstVal::make_int(p, x).u;
+    return true;
+  }
+  if (PyFloat_Check(v)) {  // a float passed to an int parameter is truncated, as Taichi does
+    out = ConstVal::make_float(p, PyFloat_AS_DOUBLE(v)).u;
+    return true;
+  }
+  PyObject* i = PyNumber_Index(v);
+  if (i) {
+    bool ok = slot_of(i, p, out);
+    Py_DECREF(i);
+    return ok;
+  }
+  PyErr_Clear();
+  double d = PyFloat_AsDouble(v);
+  if (d == -1.0 && PyErr_Occurred()) return false;
+  out = ConstVal::make_float(p, d).u;
+  return true;
+}
+
+py::object number(Prim p, uint64_t bits) {
+  ConstVal c = const_from_bits(p, bits);
+  if (prim_is_float(p)) return py::float_(c.as_double());
+  if (prim_is_signed(p)) return py::int_(c.i);
+  return py::int_(c.u);
+}
+
+// The Python value of a returned compound, rebuilt from its flattened slots.
+py::object rebuild(const StaticValue& t, const std::vector<Type>& rets, const std::vector<uint64_t>& bits, size_t& pos) {
+  State& st = state();
+  if (t.kind == StaticValue::Kind::struct_type) {
+    py::list vals;
+    for (auto& m : t.elems) vals.append(rebuild(m, rets, bits, pos));
+    return st.make_struct(t.handle ? py::reinterpret_borrow<py::object>(held(t.handle)) : py::none(), t.names, vals);
+  }
+  if (t.kind == StaticValue::Kind::dtype && t.rows > 0) {
+    int n = t.rows, m = t.cols ? t.cols : 1;
+    py::list vals;
+    for (int k = 0; k < n * m; k++, pos++) vals.append(number(rets[pos].prim, bits[pos]));
+    return st.make_matrix(n, t.cols ? m : 0, std::string(prim_name(rets[pos - 1].prim)), vals);
+  }
+  py::object r = number(rets[pos].prim, bits[pos]);
+  pos++;
+  return r;
+}
+
+struct NdarrayArg {
+  py::object arr;  // the numpy array (kept alive across the launch)
+  Py_buffer view{};
+  bool held = false;
+  ~NdarrayArg() {
+    if (held) PyBuffer_Release(&view);
+  }
+};
+
+Prim prim_of_format(const char* f, Py_ssize_t itemsize) {
+  char c = f[0];
+  if (c == '<' || c == '=' || c == '@' || c == '!' || c == '>') c = f[1];
+  switch (c) {
+    case 'b': return Prim::i8;
+    case 'B': return Prim::u8;
+    case 'h': return Prim::i16;
+    case 'H': return Prim::u16;
+    case 'i': case 'l': case 'q': return itemsize == 8 ? Prim::i64 : itemsize == 4 ? Prim::i32 : Prim::none;
+    case 'I': case 'L': case 'Q': return itemsize == 8 ? Prim::u64 : itemsize == 4 ? Prim::u32 : Prim::none;
+    case 'e': return Prim::f16;
+    case 'f': return Prim::f32;
+    case 'd': return Prim::f64;
+    default: return Prim::none;
+  }
+}
+
+struct KernelCore {
+  py::object fn;  // the Python function
+  std::shared_ptr<FuncAST> ast;
+  std::string qualname;
+  std::vector<py::object> annotations;  // per parameter, evaluated once (None when absent)
+  bool have_annotations = false;
+  std::map<std::string, std::unique_ptr<ti::CompiledEntry>> cache;
+  int generation = -1;
+  ti::CompiledEntry* fast = nullptr;  // the all-scalar instance
+
+  KernelCore(py::object f, std::shared_ptr<FuncAST> a, std::string q) : fn(std::move(f)), ast(std::move(a)), qualname(std::move(q)) {}
+
+  void load_annotations() {
+    const auto& params = ast->def->args.args;
+    py::dict ann = fn.attr("__annotations__");
+    py::object globals = fn.attr("__globals__");
+    annotations.clear();
+    for (auto* p : params) {
+      py::object a = ann.contains(p->name) ? py::object(ann[py::str(p->name)]) : py::object(py::none());
+      if (py::isinstance<py::str>(a))  // `from __future__ import annotations`
+        a = py::eval(a.cast<std::string>(), globals);
+      annotations.push_back(a);
+    }
+    have_annotations = true;
+  }
+
+  [[noreturn]] void type_error(const std::string& m) { throw py::type_error(m); }
+
+  py::object call(py::args args, py::kwargs kw) {
+    State& st = state();
+    Program& prog = program();
+    if (generation != st.generation) {
+      cache.clear();
+      fast = nullptr;
+      generation = st.generation;
+    }
+    const auto& params = ast->def->args.args;
+    size_t np = params.size();
+    std::vector<uint64_t> slots;
+    std::vector<uint64_t> ret_bits;
+    if (fast && args.size() == np && kw.empty()) {
+      slots.assign((size_t)fast->num_args, 0);
+      bool ok = true;
+      for (size_t k = 0; k < np && ok; k++)
+        ok = slot_of(args[k].ptr(), fast->arg_prims[k], slots[(size_t)fast->arg_slot[k]]);
+      if (ok) return launch(*fast, slots);
+      PyErr_Clear();
+    }
+
+    // ---- bind arguments (Python's rules, with the kernel's name in messages)
+    std::vector<py::object> vals(np);
+    if (args.size() > np)
+      type_error(qualname + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") + " but " +
+                 std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
+    for (size_t k = 0; k < args.size(); k++) vals[k] = args[k];
+    for (auto [key, v] : kw) {
+      std::string name = py::str(key);
+      size_t k = 0;
+      while (k < np && params[k]->name != name) k++;
+      if (k == np) type_error(qualname + "() got an unexpected keyword argument '" + name + "'");
+      if (vals[k]) type_error(qualname + "() got multiple values for argument '" + name + "'");
+      vals[k] = py::reinterpret_borrow<py::object>(v);
+    }
+    py::object defaults = fn.attr("__defaults__");
+    size_t nd = defaults.is_none() ? 0 : py::len(defaults);
+    for (size_t k = 0; k < np; k++) {
+      if (vals[k]) continue;
+      if (k + nd >= np) vals[k] = defaults[py::int_(k + nd - np)];
+      else type_error(qualname + "() missing 1 required positional argument: '" + params[k]->name + "'");
+    }
+    if (!have_annotations) load_annotations();
+
+    // ---- classify parameters; the cache key
+    std::vector<ArgSpec> specs(np);
+    std::vector<Prim> prims(np, Prim::none);
+    std::vector<std::unique_ptr<NdarrayArg>> nds(np);
+    char head[32];
+    std::snprintf(head, sizeof head, "K%p|", (void*)this);
+    std::string key = head;
+    bool all_scalar = true;
+    try {
+      for (size_t k = 0; k < np; k++) {
+        const py::object& ann = annotations[k];
+        specs[k].name = params[k]->name;
+        StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
+        bool is_template = a.kind == StaticValue::Kind::builtin && a.s == "ti.template";
+        if (ann.is_none() && !(k == 0 && params[k]->name == "self"))
+          raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name +
+                                 "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", params[k]->loc);
+        if (is_template || ann.is_none()) {
+          all_scalar = false;
+          specs[k].kind = ArgSpec::Kind::template_;
+          specs[k].value = to_static(vals[k]);
+          key += "T" + identity(vals[k]) + "|";
+        } else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
+                   (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
+          all_scalar = false;
+          nds[k] = ndarray_arg(ann, vals[k], params[k]->name, specs[k], key);
+        } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
+          all_scalar = false;
+          specs[k].kind = ArgSpec::Kind::compound;
+          specs[k].type = a;
+          key += "C" + (a.kind == StaticValue::Kind::dtype ? std::string(prim_name(a.prim)) + std::to_string(a.rows) + "x" + std::to_string(a.cols)
+                                                           : identity(ann)) + "|";
+        } else if (a.kind == StaticValue::Kind::dtype) {
+          prims[k] = a.prim;
+          specs[k].kind = ArgSpec::Kind::scalar;
+          specs[k].prim = a.prim;
+          key += "S" + std::string(prim_name(a.prim)) + "|";
+        } else {
+          raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name + "' has an annotation Kiln does not support: " +
+                                 std::string(py::repr(ann)), params[k]->loc);
+        }
+      }
+    } catch (Error& e) {
+      throw_python(e, true);
+    }
+
+    // ---- compile on a miss
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      frontend::KernelRequest req;
+      req.def = ast->def;
+      req.env = hold(fn);
+      req.args = specs;
+      req.qualified_name = qualname;
+      if (!st.env) st.env = make_env();
+      std::unique_ptr<ti::CompiledEntry> ce;
+      try {
+        ce = ti::compile_kernel(req, *st.env, prog, st.dumps, warn);
+      } catch (Error& e) {
+        throw_python(e, true);
+      }
+      ce->arg_prims = prims;
+      for (size_t k = 0; k < np; k++)
+        if (specs[k].kind == ArgSpec::Kind::template_) ce->keep_alive.push_back(hold(vals[k]));
+      it = cache.emplace(key, std::move(ce)).first;
+    }
+    ti::CompiledEntry& ce = *it->second;
+    if (all_scalar) fast = &ce;
+
+    // ---- argument slots
+    slots.assign((size_t)ce.num_args, 0);
+    for (size_t k = 0; k < np; k++) {
+      int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
+      if (slot < 0) continue;
+      switch (specs[k].kind) {
+        case ArgSpec::Kind::scalar:
+          if (!slot_of(vals[k].ptr(), prims[k], slots[(size_t)slot])) {
+            PyErr_Clear();
+            type_error("argument '" + params[k]->name + "' of kernel '" + ast->def->name + "' must be a number (" +
+                       std::string(prim_name(prims[k])) + "), not '" + Py_TYPE(vals[k].ptr())->tp_name + "'");
+          }
+          break;
+        case ArgSpec::Kind::ndarray: {
+          NdarrayArg& nd = *nds[k];
+          slots[(size_t)slot] = (uint64_t)(uintptr_t)nd.view.buf;
+          for (int d = 0; d < specs[k].ndim; d++) slots[(size_t)slot + 1 + (size_t)d] = (uint64_t)nd.view.shape[d];
+          break;
+        }
+        case ArgSpec::Kind::compound: {
+          py::list flat = py::module_::import("taichi._kernel").attr("flatten_arg")(annotations[k], vals[k], params[k]->name);
+          size_t n = py::len(flat);
+          std::vector<Prim> want;
+          flat_prims(specs[k].type, want);
+          if (n != want.size()) type_error("argument '" + params[k]->name + "' has the wrong number of components");
+          for (size_t i = 0; i < n; i++)
+            if (!slot_of(flat[i].ptr(), want[i], slots[(size_t)slot + i])) throw py::error_already_set();
+          break;
+        }
+        default: break;
+      }
+    }
+    return launch(ce, slots);
+  }
+
+  static void flat_prims(const StaticValue& t, std::vector<Prim>& out) {
+    if (t.kind == StaticValue::Kind::struct_type) {
+      for (auto& m : t.elems) flat_prims(m, out);
+    } else if (t.kind == StaticValue::Kind::dtype) {
+      int n = t.rows ? t.rows * (t.cols ? t.cols : 1) : 1;
+      for (int i = 0; i < n; i++) out.push_back(t.prim);
+    }
+  }
+
+  std::unique_ptr<NdarrayArg> ndarray_arg(const py::object& ann, const py::object& v, const std::string& pname, ArgSpec& spec,
+                                          std::string& key) {
+    auto nd = std::make_unique<NdarrayArg>();
+    // the annotation's wishes: (dtype name or None, n, m, ndim or -1)
+    std::string want_dt;
+    int want_n = 0, want_m = 0, want_ndim = -1;
+    if (py::hasattr(ann, "_kiln_ndarray")) {
+      py::tuple w = ann.attr("_kiln_ndarray")();
+      if (!w[0].is_none()) want_dt = py::str(w[0]);
+      want_n = w[1].cast<int>();
+      want_m = w[2].cast<int>();
+      want_ndim = w[3].cast<int>();
+    }
+    py::object arr = v;
+    int elem_dims = 0, n = 0, m = 0;
+    if (py::hasattr(v, "_kiln_array")) {  // a ti.ndarray: (numpy array, n, m)
+      py::tuple t = v.attr("_kiln_array")();
+      arr = t[0];
+      n = t[1].cast<int>();
+      m = t[2].cast<int>();
+      elem_dims = n ? (m ? 2 : 1) : 0;
+    } else if (want_n) {
+      n = want_n;
+      m = want_m;
+      elem_dims = m ? 2 : 1;
+    }
+    nd->arr = arr;
+    if (PyObject_GetBuffer(arr.ptr(), &nd->view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+      PyErr_Clear();
+      if (PyObject_GetBuffer(arr.ptr(), &nd->view, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        raise("TypeError", "ndarray argument '" + pname + "' takes a ti.ndarray or a numpy array, not '" +
+                               std::string(Py_TYPE(v.ptr())->tp_name) + "'");
+      }
+    }
+    nd->held = true;
+    Py_buffer& b = nd->view;
+    if (!PyBuffer_IsContiguous(&b, 'C'))
+      raise("ValueError", "Non contiguous numpy arrays are not supported, please call np.ascontiguousarray(arr) before passing it "
+                          "into taichi kernel. (argument '" + pname + "')");
+    Prim dt = prim_of_format(b.format ? b.format : "B", b.itemsize);
+    if (dt == Prim::none)
+      raise("TypeError", "ndarray argument '" + pname + "': arrays of format '" + std::string(b.format ? b.format : "?") +
+                             "' cannot be passed to kernels (bool arrays: use np.uint8 or np.int32)");
+    int ndim = b.ndim - elem_dims;
+    if (elem_dims && (ndim < 1 || b.shape[ndim] != n || (m && b.shape[ndim + 1] != m)))
+      raise("ValueError", "ndarray argument '" + pname + "' expects elements of shape (" + std::to_string(n) + (m ? ", " + std::to_string(m) : std::string(",")) +
+                              ") in its last axes");
+    if (ndim < 1) raise("TypeError", "ndarray argument '" + pname + "' needs an array with at least one dimension");
+    if (!want_dt.empty() && std::string(prim_name(dt)) != want_dt)
+      raise("TypeError", "ndarray argument '" + pname + "' expects elements of type " + want_dt + ", got " + std::string(prim_name(dt)));
+    if (want_ndim >= 0 && want_ndim != ndim)
+      raise("TypeError", "ndarray argument '" + pname + "' expects ndim=" + std::to_string(want_ndim) + ", got an array with " +
+                             std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s"));
+    for (int d = 0; d < ndim; d++)
+      if (b.shape[d] > INT32_MAX) raise("ValueError", "ndarray argument '" + pname + "' is too large for i32 indices");
+    spec.kind = ArgSpec::Kind::ndarray;
+    spec.prim = dt;
+    spec.ndim = ndim;
+    spec.rows = n;
+    spec.cols = m;
+    char num[64];
+    std::snprintf(num, sizeof num, "/%d/%dx%d|", ndim, n, m);
+    key += 'N';
+    key += prim_name(dt);
+    key += num;
+    return nd;
+  }
+
+  py::object launch(ti::CompiledEntry& ce, const std::vector<uint64_t>& slots) {
+    std::vector<uint64_t> bits;
+    try {
+      ti::launch_kernel(ce, program(), slots.data(), bits);
+    } catch (Error& e) {
+      throw_python(e, false);
+    }
+    if (ce.plain_return()) {
+      if (bits.empty()) return py::none();
+      return number(ce.rets[0].prim, bits[0]);
+    }
+    size_t pos = 0;
+    if (ce.ret_is_tuple) {
+      py::tuple t(ce.ret_types.size());
+      for (size_t k = 0; k < ce.ret_types.size(); k++) t[k] = rebuild(ce.ret_types[k], ce.rets, bits, pos);
+      return t;
+    }
+    if (ce.ret_types.empty()) return py::none();
+    return rebuild(ce.ret_types[0], ce.rets, bits, pos);
+  }
+};
+
+}  // namespace
+
+void bind_kernels(py::module_& m) {
+  py::class_<FuncAST, std::shared_ptr<FuncAST>>(m, "FuncAST")
+      .def_property_readonly("def_ptr", [](FuncAST& a) { return (uintptr_t)a.def; })
+      .def_property_readonly("params", [](FuncAST& a) {
+        std::vector<std::string> r;
+        for (auto* p : a.def->args.args) r.push_back(p->name);
+        return r;
+      });
+  m.def("parse_function", &parse_function, "(text, path, name) -> FuncAST");
+  py::class_<KernelCore>(m, "KernelCore")
+      .def(py::init<py::object, std::shared_ptr<FuncAST>, std::string>())
+      .def("__call__", &KernelCore::call)
+      .def_property_readonly("instances", [](KernelCore& k) { return k.cache.size(); });
+}
+
+}  // namespace kiln::py_host

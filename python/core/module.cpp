@@ -1,0 +1,208 @@
+// PYBIND11_MODULE(_core): the Program's lifetime (ti.init / ti.reset),
+// field creation, errors as Python exceptions, and the registration of the
+// other pieces (field.cpp, snode.cpp, kernel.cpp).
+#include <pybind11/stl.h>
+
+#include <cstdlib>
+
+#include "python/core/core.h"
+
+namespace kiln::py_host {
+
+State& state() {
+  static State* s = new State();  // never destroyed: it outlives the interpreter's teardown
+  return *s;
+}
+
+namespace {
+
+// Kernel print and warnings go through Python's sys.stdout / sys.stderr, so
+// they interleave with the program's own output (and follow redirections).
+void write_stream(const char* name, std::string_view text) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyObject* stream = PySys_GetObject(name);  // borrowed
+  if (stream && stream != Py_None) {
+    PyObject* r = PyObject_CallMethod(stream, "write", "s#", text.data(), (Py_ssize_t)text.size());
+    if (!r) PyErr_Clear();
+    Py_XDECREF(r);
+  }
+  PyGILState_Release(g);
+}
+
+void reset_program(Config cfg) {
+  State& s = state();
+  std::unique_ptr<Program> prog = ti::make_program(std::move(cfg), s.options);
+  prog->out = [](std::string_view t) { write_stream("stdout", t); };
+  s.program.reset();
+  s.program = std::move(prog);
+  s.generation++;
+}
+
+}  // namespace
+
+Program& program() {
+  State& s = state();
+  if (!s.program) reset_program(Config{});
+  return *s.program;
+}
+
+void warn(std::string_view text) { write_stream("stderr", text); }
+
+// Taichi's exception classes, made by the Python package (taichi/_errors.py)
+// and looked up here by name.
+static py::object exception_class(const std::string& kind, bool compiling) {
+  py::module_ errs = py::module_::import("taichi._errors");
+  if (compiling) {
+    if (kind == "SyntaxError" || kind == "IndentationError") return errs.attr("TaichiSyntaxError");
+    if (kind == "TypeError") return errs.attr("TaichiTypeError");
+    if (kind == "NameError") return errs.attr("TaichiNameError");
+    if (kind == "IndexError") return errs.attr("TaichiIndexError");
+    if (kind == "AttributeError") return errs.attr("TaichiAttributeError");
+    if (kind == "AssertionError") return errs.attr("TaichiCompilationError");
+    if (kind == "KeyError") return errs.attr("TaichiKeyError");
+    if (kind == "ValueError") return errs.attr("TaichiValueError");
+    if (kind == "RecursionError" || kind == "NotImplementedError" || kind == "RuntimeError" || kind == "ZeroDivisionError" ||
+        kind == "OverflowError")
+      return errs.attr("TaichiCompilationError");
+  }
+  if (kind == "AssertionError") return errs.attr("TaichiAssertionError");
+  if (kind == "IndexError") return errs.attr("TaichiIndexError");
+  if (kind == "RuntimeError") return errs.attr("TaichiRuntimeError");
+  if (kind == "TypeError") return errs.attr("TaichiRuntimeTypeError");
+  if (kind == "KeyboardInterrupt") return py::reinterpret_borrow<py::object>(PyExc_KeyboardInterrupt);
+  // Python's own class of that name (ValueError, MemoryError, ZeroDivisionError, ...)
+  py::object b = py::module_::import("builtins");
+  if (py::hasattr(b, kind.c_str())) {
+    py::object c = b.attr(kind.c_str());
+    if (PyType_Check(c.ptr()) && PyType_IsSubtype((PyTypeObject*)c.ptr(), (PyTypeObject*)PyExc_BaseException)) return c;
+  }
+  return errs.attr("TaichiRuntimeError");
+}
+
+static void set_python_error(const Error& e, bool compiling) {
+  std::string text = e.message;
+  if (e.loc.known()) text += "\n" + format_location(e.loc);
+  for (auto& n : e.notes) text += n + "\n";
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  py::object cls = exception_class(e.kind, compiling);
+  PyErr_SetString(cls.ptr(), text.c_str());
+}
+
+void throw_python(const Error& e, bool compiling) {
+  set_python_error(e, compiling);
+  throw py::error_already_set();
+}
+
+py::object wrap_field(py::handle cls, FieldInfo* info);  // field.cpp
+
+namespace {
+
+Config config_from(py::dict o) {
+  Config c;
+  auto get = [&](const char* k) -> py::object { return o.contains(k) ? py::object(o[k]) : py::object(py::none()); };
+  if (!get("debug").is_none()) c.debug = get("debug").cast<bool>();
+  if (!get("print_ir").is_none()) c.print_ir = get("print_ir").cast<bool>();
+  if (!get("default_ip").is_none()) c.types.default_ip = *prim_from_name(get("default_ip").cast<std::string>());
+  if (!get("default_fp").is_none()) c.types.default_fp = *prim_from_name(get("default_fp").cast<std::string>());
+  if (!get("cpu_max_num_threads").is_none()) c.num_threads = get("cpu_max_num_threads").cast<int>();
+  if (!get("random_seed").is_none()) c.random_seed = get("random_seed").cast<uint64_t>();
+  if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
+  if (!get("dtype_cast_mode").is_none()) {
+    auto m = cast_mode_from_name(get("dtype_cast_mode").cast<std::string>());
+    if (!m) raise("ValueError", "dtype_cast_mode must be \"upcast\", \"downcast\", \"crosscast\" or \"cast\"");
+    c.dtype_cast_mode = *m;
+  }
+  return c;
+}
+
+std::vector<int64_t> shape_of(py::handle shape) {
+  std::vector<int64_t> dims;
+  for (auto d : shape) dims.push_back(d.cast<int64_t>());
+  return dims;
+}
+
+}  // namespace
+
+}  // namespace kiln::py_host
+
+using namespace kiln;
+using namespace kiln::py_host;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "Kiln's ti layer for CPython (see python/core/core.h)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      set_python_error(e, false);
+    }
+  });
+  m.def("init", [](py::dict opts) { reset_program(config_from(opts)); }, "ti.init: a new Program with these options");
+  m.def("reset", [] {
+    State& s = state();
+    s.program.reset();
+    s.generation++;
+  });
+  m.def("generation", [] { return state().generation; });
+  m.def("initialized", [] { return state().program != nullptr; });
+  m.def("set_options", [](bool debug, bool print_ir, const std::string& engine, int threads) {
+    ti::ProgramOptions& o = state().options;
+    o.force_debug = debug;
+    o.force_print_ir = print_ir;
+    o.engine = engine;
+    o.threads = threads;
+  });
+  m.def("config", [] {
+    Program& p = program();
+    py::dict d;
+    d["debug"] = p.config.debug;
+    d["default_ip"] = std::string(prim_name(p.config.types.default_ip));
+    d["default_fp"] = std::string(prim_name(p.config.types.default_fp));
+    d["engine"] = p.engine->name();
+    d["num_threads"] = p.config.num_threads;
+    d["random_seed"] = p.config.random_seed;
+    return d;
+  });
+  m.def("create_field", [](py::handle cls, const std::string& dtype, const std::string& name) {
+    auto p = prim_from_name(dtype);
+    if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
+    return wrap_field(cls, program().create_field(*p, name, {}));
+  });
+  m.def("create_dense_field", [](py::handle cls, const std::string& dtype, py::handle shape, const std::string& name) {
+    auto p = prim_from_name(dtype);
+    if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
+    return wrap_field(cls, program().create_dense_field(*p, shape_of(shape), name, {}));
+  });
+  m.def("create_layout_field", [](py::handle cls, const std::string& dtype, std::vector<std::pair<int, int64_t>> levels,
+                                  const std::string& name) {
+    auto p = prim_from_name(dtype);
+    if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
+    return wrap_field(cls, program().create_layout_field(*p, levels, name, {}));
+  });
+  m.def("materialize", [] { program().materialize(); });
+  m.def("statistics_text", [] { return program().statistics_text(); });
+  m.def("statistics", [] {
+    Program& p = program();
+    p.collect_stats();
+    return p.stats;
+  });
+  m.def("set_factories", [](py::object make_matrix, py::object make_struct) {
+    state().make_matrix = make_matrix;
+    state().make_struct = make_struct;
+  });
+  m.def("kernel_dumps", [] {
+    py::list r;
+    for (auto& d : state().dumps) r.append(py::make_tuple(d.name, d.ir, d.bytecode));
+    return r;
+  });
+  m.def("shutdown", [] {  // at exit, while the interpreter still runs: drop held objects
+    State& s = state();
+    s.program.reset();
+    s.make_matrix = py::object();
+    s.make_struct = py::object();
+    s.generation++;
+  });
+  bind_fields(m);
+  bind_snodes(m);
+  bind_kernels(m);
+}

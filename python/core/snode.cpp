@@ -1,0 +1,101 @@
+// SNodes from Python (ti.root.dense(...).pointer(...).place(x)): a thin
+// handle on the runtime's SNode, checked against the current Program. The
+// taichi package wraps it in its SNode class (axes, shapes, Taichi's names).
+#include <pybind11/stl.h>
+
+#include "python/core/core.h"
+
+namespace kiln::py_host {
+
+namespace {
+
+struct SNodeCore {
+  SNode* node = nullptr;
+  int generation = 0;
+  SNode* get() const {
+    if (generation != state().generation)
+      raise("RuntimeError", "this SNode belongs to a Taichi program that ti.init() or ti.reset() discarded");
+    return node;
+  }
+};
+
+SNodeCore wrap(SNode* s) { return SNodeCore{s, state().generation}; }
+
+SNodeKind kind_of(const std::string& k) {
+  if (k == "dense") return SNodeKind::dense;
+  if (k == "pointer") return SNodeKind::pointer;
+  if (k == "bitmasked") return SNodeKind::bitmasked;
+  if (k == "dynamic") return SNodeKind::dynamic;
+  raise("ValueError", "unknown SNode kind '" + k + "'");
+}
+
+}  // namespace
+
+SNode* snode_of(py::handle o) {
+  if (!py::isinstance<SNodeCore>(o)) return nullptr;
+  return o.cast<SNodeCore&>().get();
+}
+
+py::object wrap_field(py::handle cls, FieldInfo* info);  // field.cpp
+
+void bind_snodes(py::module_& m) {
+  py::class_<SNodeCore>(m, "SNode")
+      .def("child", [](SNodeCore& s, const std::string& kind, std::vector<int> axes, std::vector<int64_t> sizes, int64_t chunk) {
+        return wrap(program().add_container(s.get(), kind_of(kind), axes, sizes, {}, chunk));
+      })
+      .def("place", [](SNodeCore& s, py::handle core) {
+        FieldInfo* f = field_info(core);
+        if (!f) raise("TypeError", "place() takes fields, not '" + std::string(Py_TYPE(core.ptr())->tp_name) + "'");
+        return wrap(program().place(s.get(), f, {}));
+      })
+      .def_property_readonly("id", [](SNodeCore& s) { return s.get()->id; })
+      .def_property_readonly("kind", [](SNodeCore& s) { return std::string(snode_kind_name(s.get()->kind)); })
+      .def_property_readonly("name", [](SNodeCore& s) { return s.get()->name(); })
+      .def_property_readonly("shape", [](SNodeCore& s) {
+        auto sh = s.get()->shape();
+        py::tuple t(sh.size());
+        for (size_t k = 0; k < sh.size(); k++) t[k] = py::int_(sh[k]);
+        return t;
+      })
+      .def_property_readonly("num_axes", [](SNodeCore& s) { return s.get()->num_axes; })
+      .def("parent", [](SNodeCore& s, int n) -> py::object {
+        SNode* p = s.get();
+        for (int k = 0; k < n && p; k++) p = p->parent;
+        if (!p) return py::none();
+        return py::cast(wrap(p));
+      })
+      .def("children", [](SNodeCore& s) {
+        py::list r;
+        for (auto& c : s.get()->children) r.append(wrap(c.get()));
+        return r;
+      })
+      .def("physical_index_position", [](SNodeCore& s) {
+        py::dict d;
+        auto pp = s.get()->physical_positions();
+        for (size_t v = 0; v < pp.size(); v++) d[py::int_(v)] = py::int_(pp[v]);
+        return d;
+      })
+      .def("field", [](SNodeCore& s, py::handle cls) -> py::object {
+        SNode* n = s.get();
+        if (n->kind != SNodeKind::place || n->field < 0) return py::none();
+        return wrap_field(cls, program().fields[(size_t)n->field].get());
+      })
+      .def("deactivate_all", [](SNodeCore& s) {
+        program().materialize();
+        program().deactivate_all(s.get());
+      })
+      .def("__eq__", [](SNodeCore& a, SNodeCore& b) { return a.node == b.node && a.generation == b.generation; })
+      .def("__hash__", [](SNodeCore& a) { return (size_t)a.node; });
+  m.def("root", [] { return wrap(program().open_root()); });
+  m.def("field_snode", [](py::handle f) -> py::object {
+    FieldInfo* fi = field_info(f);
+    if (!fi || !fi->place) return py::none();
+    return py::cast(wrap(fi->place));
+  });
+  m.def("deactivate_all_snodes", [] {
+    program().materialize();
+    program().deactivate_all_snodes();
+  });
+}
+
+}  // namespace kiln::py_host

@@ -1,0 +1,529 @@
+"""Fields: scalar fields (a taichi._core.FieldCore: x[i, j] goes straight to
+memory), vector/matrix fields (one scalar field per component, placed
+together as Taichi does), struct fields, and the SNode tree builder
+(ti.root.dense(...).place(...))."""
+from . import _core
+from ._types import DataType, VectorType, StructType, dtype_of
+
+
+def _shape_tuple(shape):
+    if shape is None:
+        return None
+    if isinstance(shape, int) or hasattr(shape, "__index__"):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+class ScalarField(_core.FieldCore):
+    """A scalar field (ti.field)."""
+
+    def _kiln_static(self):
+        return ("field", self)
+
+    @property
+    def shape(self):
+        return _core.field_shape(self)
+
+    @property
+    def dtype(self):
+        from ._types import _DT
+        return _DT[_core.field_dtype(self)]
+
+    @property
+    def name(self):
+        return _core.field_name(self)
+
+    @property
+    def snode(self):
+        s = _core.field_snode(self)
+        if s is None:
+            raise RuntimeError(f"field '{self.name}' is not placed yet")
+        return SNode(s)
+
+    def parent(self, n=1):
+        return self.snode.parent(n)
+
+    def fill(self, v):
+        _core.fill(self, v)
+
+    def to_numpy(self, dtype=None):
+        a = _core.to_numpy([self], ())
+        return a if dtype is None else a.astype(dtype)
+
+    def from_numpy(self, arr):
+        _core.from_numpy([self], arr, (), "from_numpy()")
+
+    def copy_from(self, other):
+        self.from_numpy(other.to_numpy())
+
+    def to_torch(self, device=None):
+        import torch
+        return torch.from_numpy(self.to_numpy())
+
+    def from_torch(self, t):
+        self.from_numpy(t.detach().cpu().numpy())
+
+    def __len__(self):
+        sh = self.shape
+        if not sh:
+            raise TypeError("len() of a 0-D field")
+        return sh[0]
+
+    def _components(self):
+        return [self]
+
+    def __repr__(self):
+        return "<ti.field>"
+
+    def __str__(self):
+        return str(self.to_numpy())
+
+    def get_field_members(self):
+        return [self]
+
+    def _set_grad(self, g):
+        object.__setattr__(self, "grad", g)
+
+
+def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
+    dt = dtype_of(dtype)
+    shape = _shape_tuple(shape)
+    if offset is not None:
+        raise NotImplementedError("field offsets are not supported yet")
+    if shape is None:
+        return _core.create_field(ScalarField, dt._kiln_prim, name or "")
+    if order is not None and len(shape) > 1:
+        levels = [("ijkl".index(a), shape["ijkl".index(a)]) for a in order]
+        return _core.create_layout_field(ScalarField, dt._kiln_prim, levels, name or "")
+    return _core.create_dense_field(ScalarField, dt._kiln_prim, shape, name or "")
+
+
+def field(dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, order=None, layout=None):
+    if isinstance(dtype, StructType):
+        return dtype.field(shape=shape, name=name, offset=offset, needs_grad=needs_grad)
+    if isinstance(dtype, VectorType):
+        if dtype.ndim == 2:
+            return Matrix_field(dtype.n, dtype.m, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad)
+        return Vector_field(dtype.n, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad)
+    f = _make_scalar(dtype, shape, name, offset, order, layout)
+    if needs_grad:
+        f._set_grad(_make_scalar(dtype, shape, (name or "") + ".grad", offset, order, layout))
+    if needs_dual:
+        object.__setattr__(f, "dual", _make_scalar(dtype, shape, (name or "") + ".dual", offset, order, layout))
+    return f
+
+
+class _EntryMatrix:
+    pass
+
+
+class MatrixField:
+    """ti.Vector.field / ti.Matrix.field: n*m scalar component fields, row-major."""
+
+    def __init__(self, comps, n, m, ndim, name=""):
+        self._comps = comps
+        self.n, self.m, self.ndim = n, m, ndim
+        self._name = name
+
+    def _kiln_static(self):
+        return ("matrix_field", self.n, 0 if self.ndim == 1 else self.m, self._comps)
+
+    @property
+    def shape(self):
+        return self._comps[0].shape
+
+    @property
+    def dtype(self):
+        return self._comps[0].dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def snode(self):
+        return self._comps[0].snode
+
+    def parent(self, n=1):
+        return self.snode.parent(n)
+
+    def get_scalar_field(self, *idx):
+        k = idx[0] if self.ndim == 1 else idx[0] * self.m + idx[1]
+        return self._comps[k]
+
+    def _components(self):
+        return list(self._comps)
+
+    def _elem_shape(self):
+        return (self.n,) if self.ndim == 1 else (self.n, self.m)
+
+    def __getitem__(self, key):
+        from ._matrix import Matrix
+        vals = [c[key] for c in self._comps]
+        r = Matrix._make(self.n, self.m, self.ndim, vals, self.dtype)
+        return _FieldEntry.wrap(r, self, key)
+
+    def __setitem__(self, key, v):
+        from ._matrix import _flatten_args
+        vals = _flatten_args([v])
+        if len(vals) == 1:
+            vals = vals * len(self._comps)
+        if len(vals) != len(self._comps):
+            raise ValueError(f"cannot assign {len(vals)} values to an element of {len(self._comps)} components")
+        for c, x in zip(self._comps, vals):
+            c[key] = x
+
+    def fill(self, v):
+        from ._matrix import _flatten_args
+        vals = _flatten_args([v])
+        if len(vals) == 1:
+            vals = vals * len(self._comps)
+        for c, x in zip(self._comps, vals):
+            c.fill(x)
+
+    def to_numpy(self, keep_dims=False, dtype=None):
+        a = _core.to_numpy(self._comps, self._elem_shape())
+        return a if dtype is None else a.astype(dtype)
+
+    def from_numpy(self, arr):
+        import numpy as np
+        arr = np.asarray(arr)
+        if self.ndim == 2 and arr.shape == tuple(self.shape) + (self.n,) and self.m == 1:
+            arr = arr.reshape(tuple(self.shape) + (self.n, 1))
+        _core.from_numpy(self._comps, arr, self._elem_shape(), "from_numpy()")
+
+    def copy_from(self, other):
+        self.from_numpy(other.to_numpy())
+
+    def to_torch(self, device=None):
+        import torch
+        return torch.from_numpy(self.to_numpy())
+
+    def __len__(self):
+        return self.shape[0]
+
+    def get_field_members(self):
+        return list(self._comps)
+
+    def __repr__(self):
+        return "<ti.Matrix.field>" if self.ndim == 2 else "<ti.Vector.field>"
+
+    def __str__(self):
+        return str(self.to_numpy())
+
+
+class _FieldEntry:
+    """A vector/matrix read from a field element: writes to it go back to the field."""
+
+    @staticmethod
+    def wrap(mat, field, key):
+        object.__setattr__(mat, "_field", field)
+        object.__setattr__(mat, "_key", key)
+        cls = _ENTRY_CLASSES.get(type(mat))
+        if cls is None:
+            base = type(mat)
+
+            def setitem(self, k, v):
+                base.__setitem__(self, k, v)
+                self._field[self._key] = self
+
+            def setattr_(self, k, v):
+                base.__setattr__(self, k, v)
+                if not k.startswith("_") and k not in ("n", "m", "ndim", "entries", "dtype"):
+                    self._field[self._key] = self
+
+            cls = type(base.__name__, (base,), {"__setitem__": setitem, "__setattr__": setattr_})
+            _ENTRY_CLASSES[base] = cls
+        object.__setattr__(mat, "__class__", cls)
+        return mat
+
+
+_ENTRY_CLASSES = {}
+
+
+def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
+    shape = _shape_tuple(shape)
+    dt = dtype_of(dtype) if dtype is not None else None
+    if dt is None:
+        from . import _state
+        dt = dtype_of(float)
+    if not isinstance(n, int) or not isinstance(m, int) or n <= 0 or m <= 0:
+        raise ValueError(f"a vector/matrix field needs positive integer sizes, got n={n!r}, m={m!r}")
+    if n * m > 4096:
+        raise ValueError(f"a vector/matrix field element of {n}x{m} components is too large (at most 4096)")
+    comps = [_core.create_field(ScalarField, dt._kiln_prim, name or "") for _ in range(n * m)]
+    if shape is not None:
+        from . import _layout
+        if layout is not None and getattr(layout, "name", "") == "SOA":
+            for c in comps:
+                root.dense(_axes(len(shape)), shape).place(c)
+        else:
+            root.dense(_axes(len(shape)), shape).place(*comps) if shape else root.place(*comps)
+    return comps
+
+
+def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
+    if offset is not None:
+        raise NotImplementedError("field offsets are not supported yet")
+    f = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, needs_grad, layout), n, 1, 1, name)
+    if needs_grad:
+        f.grad = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, False, layout), n, 1, 1, name)
+    return f
+
+
+def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
+    if offset is not None:
+        raise NotImplementedError("field offsets are not supported yet")
+    f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout), n, m, 2, name)
+    if needs_grad:
+        f.grad = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, False, layout), n, m, 2, name)
+    return f
+
+
+class StructField:
+    """ti.Struct.field / Dataclass.field: one field per member."""
+
+    def __init__(self, members, name="", struct_type=None):
+        object.__setattr__(self, "_members", members)
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_type", struct_type)
+
+    def _kiln_static(self):
+        return ("struct_field", list(self._members), list(self._members.values()), self._type, self._name)
+
+    def __getattr__(self, k):
+        m = self.__dict__["_members"]
+        if k in m:
+            return m[k]
+        raise AttributeError(f"struct field has no member '{k}'")
+
+    @property
+    def shape(self):
+        return next(iter(self._members.values())).shape
+
+    @property
+    def snode(self):
+        return next(iter(self._members.values())).snode
+
+    def parent(self, n=1):
+        return self.snode.parent(n)
+
+    def keys(self):
+        return self._members.keys()
+
+    def _components(self):
+        out = []
+        for v in self._members.values():
+            out.extend(v._components())
+        return out
+
+    def __getitem__(self, key):
+        from ._struct import Struct
+        return _StructEntry({k: v[key] for k, v in self._members.items()}, self._type, self, key)
+
+    def __setitem__(self, key, v):
+        items = v._entries if hasattr(v, "_entries") else v
+        for k, x in items.items():
+            self._members[k][key] = x
+
+    def fill(self, v):
+        for f in self._members.values():
+            f.fill(v)
+
+    def to_numpy(self):
+        return {k: v.to_numpy() for k, v in self._members.items()}
+
+    def from_numpy(self, d):
+        for k, v in d.items():
+            self._members[k].from_numpy(v)
+
+    def copy_from(self, other):
+        self.from_numpy(other.to_numpy())
+
+    def get_field_members(self):
+        return self._components()
+
+    def __len__(self):
+        return self.shape[0]
+
+
+from ._struct import Struct as _StructBase
+
+
+class _StructEntry(_StructBase):
+    def __init__(self, entries, stype, field, key):
+        _StructBase.__init__(self, entries, stype)
+        object.__setattr__(self, "_field", field)
+        object.__setattr__(self, "_key", key)
+
+    def __setattr__(self, k, v):
+        _StructBase.__setattr__(self, k, v)
+        if k in self._entries:
+            self._field._members[k][self._key] = v
+
+
+def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, struct_type=None, layout=None, **kw):
+    if offset is not None:
+        raise NotImplementedError("field offsets are not supported yet")
+    out = {}
+    for k, t in members.items():
+        if isinstance(t, StructType):
+            out[k] = Struct_field(t.members, None, k, struct_type=t)
+        elif isinstance(t, VectorType):
+            out[k] = (Matrix_field(t.n, t.m, t.dtype, None, k) if t.ndim == 2 else Vector_field(t.n, t.dtype, None, k))
+        else:
+            out[k] = field(t, None, name=k)
+    sf = StructField(out, name, struct_type)
+    comps = sf._components()
+    shape = _shape_tuple(shape)
+    if shape is not None:
+        if shape:
+            root.dense(_axes(len(shape)), shape).place(*comps)
+        else:
+            root.place(*comps)
+    return sf
+
+
+# ---- SNodes ----------------------------------------------------------------
+
+class Axis:
+    def __init__(self, k):
+        self.k = k
+
+    def __repr__(self):
+        return "ijklmnop"[self.k]
+
+
+i, j, k, l = Axis(0), Axis(1), Axis(2), Axis(3)
+ij, ik, il, jk, jl, kl = (i, j), (i, k), (i, l), (j, k), (j, l), (k, l)
+ijk, ijl, ikl, jkl = (i, j, k), (i, j, l), (i, k, l), (j, k, l)
+ijkl = (i, j, k, l)
+
+
+def axes(*ks):
+    return tuple(Axis(x) for x in ks)
+
+
+def _axes(n):
+    return tuple(Axis(x) for x in range(n))
+
+
+class SNode:
+    def __init__(self, core):
+        self._core = core
+
+    def _kiln_static(self):
+        return ("snode", self._core)
+
+    def _child(self, kind, axes_, dims, chunk=0):
+        if isinstance(axes_, Axis):
+            axes_ = (axes_,)
+        if isinstance(dims, int) or hasattr(dims, "__index__") and not isinstance(dims, (list, tuple)):
+            dims = [int(dims)] * len(axes_)
+        dims = [int(d) for d in dims]
+        if len(dims) != len(axes_):
+            raise ValueError(f"{kind}() got {len(axes_)} axes but {len(dims)} sizes")
+        return SNode(self._core.child(kind, [a.k for a in axes_], dims, chunk))
+
+    def dense(self, axes, dimensions):
+        return self._child("dense", axes, dimensions)
+
+    def pointer(self, axes, dimensions):
+        return self._child("pointer", axes, dimensions)
+
+    def bitmasked(self, axes, dimensions):
+        return self._child("bitmasked", axes, dimensions)
+
+    def dynamic(self, axis, dimension, chunk_size=None):
+        if isinstance(axis, tuple):
+            axis = axis[0]
+        return self._child("dynamic", (axis,), [dimension], int(chunk_size or 0))
+
+    def bit_struct(self, *a, **k):
+        raise NotImplementedError("bit_struct (quantized types) is not supported yet")
+
+    def quant_array(self, *a, **k):
+        raise NotImplementedError("quant_array (quantized types) is not supported yet")
+
+    def place(self, *args, offset=None):
+        if offset is not None:
+            raise NotImplementedError("field offsets are not supported yet")
+        for a in args:
+            if isinstance(a, (list, tuple)):
+                self.place(*a)
+                continue
+            comps = a._components() if hasattr(a, "_components") else None
+            if comps is None:
+                raise TypeError(f"place() takes fields, not {type(a).__name__}")
+            for c in comps:
+                self._core.place(c)
+            g = getattr(a, "grad", None)
+            if g is not None and hasattr(g, "_components") and _lazy_grad_pending is False:
+                pass
+        return self
+
+    def lazy_grad(self):
+        pass
+
+    def parent(self, n=1):
+        p = self._core.parent(n)
+        return SNode(p) if p is not None else None
+
+    @property
+    def shape(self):
+        return self._core.shape
+
+    @property
+    def id(self):
+        return self._core.id
+
+    def dim(self):
+        return len(self._core.shape)
+
+    def deactivate_all(self):
+        self._core.deactivate_all()
+
+    def physical_index_position(self):
+        return self._core.physical_index_position()
+
+    def get_children(self):
+        return [SNode(c) for c in self._core.children()]
+
+    @property
+    def ptr(self):
+        return self
+
+    def __eq__(self, o):
+        return isinstance(o, SNode) and self._core == o._core
+
+    def __hash__(self):
+        return hash(self._core)
+
+    def __repr__(self):
+        return f"ti.SNode({self._core.name})"
+
+
+_lazy_grad_pending = False
+
+
+class _Root(SNode):
+    """ti.root: the root of the tree new SNodes go under, in the current Program."""
+
+    def __init__(self):
+        pass
+
+    @property
+    def _core(self):
+        return _core.root()
+
+    def lazy_grad(self):
+        pass
+
+    def lazy_dual(self):
+        pass
+
+    def __repr__(self):
+        return "ti.root"
+
+
+root = _Root()

@@ -1,0 +1,182 @@
+"""@ti.kernel, @ti.func, @ti.data_oriented on CPython.
+
+A kernel's source (inspect) is parsed by Kiln's own parser, placed at its
+real lines and columns so that every diagnostic points at the user's file;
+compiling and launching happen in taichi._core (python/core/kernel.cpp)."""
+import functools
+import inspect
+import linecache
+
+from . import _core
+from ._errors import TaichiSyntaxError
+
+
+def _source_of(fn):
+    fn = inspect.unwrap(fn)
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as e:
+        raise TaichiSyntaxError(
+            f"cannot find the source of '{fn.__name__}': kernels and ti.funcs must be defined in a file "
+            f"(or at Kiln's REPL), not built with exec() or typed into python3's own prompt ({e})") from None
+    path = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    first = lines[0]
+    indent = len(first) - len(first.lstrip())
+    if indent and start > 1:
+        text = "\n" * (start - 2) + "if 1:\n" + "".join(lines)
+    elif indent:
+        import textwrap
+        text = textwrap.dedent("".join(lines))
+    else:
+        text = "\n" * (start - 1) + "".join(lines)
+    return text, path
+
+
+def _parse(fn):
+    text, path = _source_of(fn)
+    return _core.parse_function(text, path, fn.__name__)
+
+
+def _qualname(fn):
+    parts = fn.__qualname__.split(".")
+    parts = [p for p in parts if p != "<locals>"]
+    return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
+
+
+class Kernel:
+    """A @ti.kernel: compiled per (template arguments, argument types) at its calls."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self._core = None
+        functools.update_wrapper(self, fn)
+
+    def _get_core(self):
+        if self._core is None:
+            self._ast = _parse(self.fn)
+            self._core = _core.KernelCore(self.fn, self._ast, _qualname(self.fn))
+        return self._core
+
+    def __call__(self, *args, **kw):
+        c = self._core or self._get_core()
+        return c(*args, **kw)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return _BoundKernel(self, obj)
+
+    def _kiln_static(self):
+        self._get_core()
+        return ("kernel", self._ast.def_ptr, self.fn, _qualname(self.fn))
+
+    def grad(self, *args, **kw):
+        raise NotImplementedError(f"automatic differentiation (kernel '{self.fn.__name__}'.grad) is not supported yet")
+
+
+class _BoundKernel:
+    __slots__ = ("k", "obj")
+
+    def __init__(self, k, obj):
+        self.k, self.obj = k, obj
+
+    def __call__(self, *args, **kw):
+        c = self.k._core or self.k._get_core()
+        return c(self.obj, *args, **kw)
+
+    def grad(self, *args, **kw):
+        return self.k.grad(*args, **kw)
+
+    def _kiln_static(self):
+        return self.k._kiln_static()
+
+
+class Func:
+    """A @ti.func: inlined into the kernels that call it."""
+
+    def __init__(self, fn, is_real=False):
+        self.fn = fn
+        self._ast = None
+        functools.update_wrapper(self, fn)
+
+    def _kiln_static(self):
+        if self._ast is None:
+            self._ast = _parse(self.fn)
+        return ("func", self._ast.def_ptr, self.fn, _qualname(self.fn))
+
+    def __get__(self, obj, objtype=None):
+        return self
+
+    def __call__(self, *args, **kw):
+        from ._errors import TaichiSyntaxError as E
+        raise E(f"Taichi functions cannot be called from Python-scope: '{self.fn.__name__}' is a @ti.func; "
+                "call it from a @ti.kernel")
+
+
+def _capture_scope(fn, depth):
+    """Names of the scope a kernel is defined in (a function's locals), for
+    the names its annotations use: CPython evaluates `x: dt` at the def and
+    keeps no closure cell for `dt`. Globals stay live; these are a snapshot."""
+    import sys
+    f = sys._getframe(depth + 1)
+    if f.f_locals is not f.f_globals:
+        try:
+            fn.__kiln_locals__ = dict(f.f_locals)
+        except (AttributeError, TypeError):
+            pass
+    return fn
+
+
+def kernel(fn=None, **kw):
+    if fn is None:
+        return lambda f: Kernel(_capture_scope(f, 1))
+    return Kernel(_capture_scope(fn, 1))
+
+
+def func(fn=None, is_real_function=False):
+    if fn is None:
+        return lambda f: Func(_capture_scope(f, 1))
+    return Func(_capture_scope(fn, 1))
+
+
+def pyfunc(fn):
+    """@ti.pyfunc: callable from both scopes (inlined in kernels, plain Python on the host)."""
+    f = Func(fn)
+    f.__call__ = fn
+    w = _PyFunc(fn)
+    return w
+
+
+class _PyFunc(Func):
+    def __call__(self, *args, **kw):
+        return self.fn(*args, **kw)
+
+
+def data_oriented(cls):
+    cls._data_oriented = True
+    return cls
+
+
+def flatten_arg(ann, value, name):
+    """A compound kernel argument as its scalar slots, in the type's order."""
+    from ._types import VectorType, StructType
+    from ._matrix import Matrix, _flatten_args
+    if isinstance(ann, StructType):
+        out = []
+        for k, t in ann.members.items():
+            if hasattr(value, "_entries"):
+                v = value._entries[k]
+            elif isinstance(value, dict):
+                v = value[k]
+            else:
+                v = getattr(value, k)
+            if isinstance(t, (VectorType, StructType)):
+                out.extend(flatten_arg(t, v, name))
+            else:
+                out.append(v)
+        return out
+    vals = _flatten_args([value])
+    want = ann.n * (ann.m if ann.ndim == 2 else 1)
+    if len(vals) != want:
+        raise ValueError(f"argument '{name}' needs {want} components, got {len(vals)}")
+    return vals

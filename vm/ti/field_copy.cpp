@@ -1,0 +1,85 @@
+// See field_copy.h.
+#include "vm/ti/field_copy.h"
+
+#include <cstring>
+
+namespace kiln::ti {
+
+namespace {
+
+// The components of one field as a strided view, when the layout allows it.
+struct Affine {
+  bool ok = false;
+  std::vector<uint8_t*> base;       // per component
+  std::vector<int64_t> strides;     // per field axis, bytes
+};
+
+Affine affine_of(Program& prog, const std::vector<FieldInfo*>& comps) {
+  Affine a;
+  auto bases = prog.tree_bases();
+  for (size_t c = 0; c < comps.size(); c++) {
+    const FieldInfo& f = *comps[c];
+    if (!f.place || f.place->sparse) return a;
+    ir::Access acc = prog.access_of(f);
+    std::vector<int64_t> st(f.shape.size(), 0);
+    for (auto& t : acc.terms) {
+      if (t.div != 1 || t.mod != 0 || t.axis < 0 || t.axis >= (int)st.size()) return a;
+      st[(size_t)t.axis] += t.stride;
+    }
+    if (c == 0) a.strides = st;
+    else if (st != a.strides) return a;
+    a.base.push_back(bases[(size_t)acc.tree] + acc.offset);
+  }
+  a.ok = true;
+  return a;
+}
+
+}  // namespace
+
+bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps) { return affine_of(prog, comps).ok; }
+
+void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_t* out, int64_t isz, bool to_array,
+                     SourceLoc loc) {
+  const FieldInfo& f0 = *comps[0];
+  int64_t nc = (int64_t)comps.size();
+  int64_t cells = 1;
+  for (auto n : f0.shape) cells *= n;
+  Affine a = affine_of(prog, comps);
+  if (a.ok) {
+    // one memcpy when the field's bytes are exactly the array's C order
+    bool packed = true;
+    for (int64_t c = 0; c < nc && packed; c++) packed = a.base[(size_t)c] == a.base[0] + c * isz;
+    int64_t expect = nc * isz;
+    for (size_t d = f0.shape.size(); d-- > 0 && packed;) {
+      if (f0.shape[d] != 1 && a.strides[d] != expect) packed = false;
+      expect *= f0.shape[d];
+    }
+    if (packed) {
+      size_t bytes = (size_t)(cells * nc * isz);
+      if (to_array) std::memcpy(out, a.base[0], bytes);
+      else std::memcpy(a.base[0], out, bytes);
+      return;
+    }
+    each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+      int64_t off = 0;
+      for (size_t d = 0; d < idx.size(); d++) off += idx[d] * a.strides[d];
+      for (int64_t c = 0; c < nc; c++) {
+        uint8_t* p = a.base[(size_t)c] + off;
+        uint8_t* q = out + (flat * nc + c) * isz;
+        if (to_array) std::memcpy(q, p, (size_t)isz);
+        else std::memcpy(p, q, (size_t)isz);
+      }
+    });
+    return;
+  }
+  each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    for (int64_t c = 0; c < nc; c++) {
+      const FieldInfo& f = *comps[(size_t)c];
+      uint8_t* q = out + (flat * nc + c) * isz;
+      if (to_array) std::memcpy(q, prog.element_read_address(f, idx.data(), (int)idx.size(), loc), (size_t)isz);
+      else std::memcpy(prog.element_address(f, idx.data(), (int)idx.size(), loc), q, (size_t)isz);
+    }
+  });
+}
+
+}  // namespace kiln::ti

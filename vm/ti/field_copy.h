@@ -1,0 +1,61 @@
+// Copying field components to and from a C-order buffer (to_numpy,
+// from_numpy, copy_from), for every host. The buffer has shape
+// field.shape + (components,) in the fields' dtype: a vector field's
+// components sit together, exactly as numpy's trailing axis.
+//
+// Dense fields copy at memory speed: when the SNode layout is an affine map
+// of the index (no div/mod splits), the components' addresses are
+// base + sum(index * stride), and when those match the buffer's C order the
+// whole field is one memcpy. Sparse fields go element by element (inactive
+// cells read as zero; writing activates).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "vm/runtime/program.h"
+
+namespace kiln::ti {
+
+// to_buffer: fields -> data; else data -> fields. `itemsize` is the dtype's size.
+void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_t* data, int64_t itemsize,
+                     bool to_buffer, SourceLoc loc);
+
+// True when every component is dense with an affine layout (copy_components
+// then writes every byte of the buffer without element-wise lookups).
+bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps);
+
+// Calls fn(index, flat) for every cell of `shape` in row-major order.
+template <class F> void each_cell(const std::vector<int64_t>& shape, F&& fn) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (auto n : shape)
+    if (n == 0) return;
+  int64_t flat = 0;
+  while (true) {
+    fn(idx, flat++);
+    int d = (int)idx.size() - 1;
+    while (d >= 0 && ++idx[d] == shape[d]) idx[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+// Calls fn(address) for every element of f in row-major index order. Under
+// sparse SNodes only active elements are visited (as a struct-for would:
+// fill() never activates) unless `all`, when inactive ones read as zeros;
+// nothing is activated.
+template <class F> void each_element(Program& prog, const FieldInfo& f, SourceLoc loc, F&& fn, bool all = false) {
+  std::vector<int64_t> idx(f.shape.size(), 0);
+  for (auto n : f.shape)
+    if (n == 0) return;
+  prog.materialize();
+  bool sparse = f.place && f.place->sparse;
+  while (true) {
+    if (!sparse) fn(prog.element_address(f, idx.data(), (int)idx.size(), loc), idx);
+    else if (all || prog.snode_op(Program::SNodeOp::is_active, f.place->id, idx.data()))
+      fn(prog.sparse_element(f.place->id, idx.data(), false), idx);
+    int d = (int)idx.size() - 1;
+    while (d >= 0 && ++idx[d] == f.shape[d]) idx[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+}  // namespace kiln::ti

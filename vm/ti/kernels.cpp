@@ -1,0 +1,97 @@
+// Program creation and the compile/launch path shared by every host.
+#include "vm/ti/kernels.h"
+
+#include <cstdlib>
+
+#include "jit/jit.h"
+#include "vm/interp/interp.h"
+#include "vm/ir/passes/passes.h"
+#include "vm/runtime/rng.h"
+
+namespace kiln::ti {
+
+std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
+  if (o.force_debug) cfg.debug = true;
+  if (o.force_print_ir) cfg.print_ir = true;
+  cfg.alloc_hooks = o.alloc_hooks;
+  if (o.threads > 0 && cfg.num_threads == 0) cfg.num_threads = o.threads;
+  if (o.debugger) cfg.engine = "interp";  // the debugger's engine
+  else if (!o.engine.empty()) cfg.engine = o.engine;
+  else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
+  // The CPU engines by name, the JIT by default (it prints exactly what the
+  // interpreter prints: tests/lang and kiln-fuzz check that).
+  std::unique_ptr<Engine> engine;
+  if (cfg.engine == "interp") engine = make_interp_engine();
+  else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_jit_engine();
+  else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
+  auto prog = std::make_unique<Program>(cfg);
+  prog->engine = std::move(engine);
+  prog->debugger = o.debugger;
+  return prog;
+}
+
+bool CompiledEntry::plain_return() const {
+  if (ret_is_tuple) return false;
+  for (auto& t : ret_types)
+    if (t.kind != frontend::StaticValue::Kind::dtype || t.rows > 0) return false;
+  return rets.size() <= 1;
+}
+
+std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req, frontend::HostEnv& env, Program& prog,
+                                              std::vector<KernelDump>& dumps,
+                                              const std::function<void(std::string_view)>& err) {
+  frontend::LoweredKernel lk = frontend::lower_kernel(req, env, prog);
+  for (auto& w : lk.warnings) err(w.empty() || w.back() == '\n' ? w : w + "\n");
+  // The engine computes only in the types it declares (seed 000's table);
+  // the others fail here, or map under ti.init(dtype_cast_mode=...).
+  Engine* eng = prog.engine.get();
+  ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
+                      prog.config.types);
+  lk.kernel->keep_names = prog.debugger != nullptr;
+  ir::run_pipeline(*lk.kernel, true);
+  // Seed 001's statistics: what code generation produced.
+  prog.stat_add("codegen_kernels", 1);
+  prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
+  int64_t n_stmts = 0;
+  ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
+  prog.stat_add("codegen_statements", (double)n_stmts);
+  std::string ir_text = ir::print_kernel(*lk.kernel);
+  if (prog.config.print_ir) err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
+  auto ce = std::make_unique<CompiledEntry>();
+  ce->code = prog.engine->compile(*lk.kernel, prog);
+  ce->arg_slot = lk.arg_slot;
+  ce->rets = lk.rets;
+  ce->ret_types = lk.ret_types;
+  ce->ret_is_tuple = lk.ret_is_tuple;
+  ce->num_args = (int)lk.kernel->args.size();
+  ce->num_global_temps = lk.kernel->num_global_temps;
+  ce->launched = &prog.stats["launched_kernels"];
+  dumps.push_back(KernelDump{req.qualified_name, ir_text, ce->code->disassemble()});
+  return ce;
+}
+
+static uint64_t width_mask(Prim p) {
+  int bits = prim_bits(p);
+  return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1);
+}
+
+void launch_kernel(CompiledEntry& ce, Program& prog, const uint64_t* args, std::vector<uint64_t>& rets) {
+  prog.materialize();
+  LaunchContext ctx;
+  ctx.program = &prog;
+  ctx.args.assign(args, args + ce.num_args);
+  ctx.rets.assign(ce.rets.size(), 0);
+  ctx.tree_bases = prog.tree_bases();
+  ctx.temps.assign((size_t)ce.num_global_temps, 0);
+  ctx.rng_key = rng_mix(prog.config.random_seed * kRngGamma + prog.launches++);
+  *ce.launched += 1;
+  ce.code->launch(ctx);
+  rets.resize(ctx.rets.size());
+  for (size_t k = 0; k < ctx.rets.size(); k++) rets[k] = ctx.rets[k] & width_mask(ce.rets[k].prim);
+}
+
+ConstVal return_value(const CompiledEntry& ce, size_t slot, uint64_t bits) {
+  return const_from_bits(ce.rets[slot].prim, bits);
+}
+
+}  // namespace kiln::ti
