@@ -328,7 +328,7 @@ void from_numpy(py::list comps, py::handle src, py::tuple comp_shape, const std:
   prog.materialize();
   py::module_ np = py::module_::import("numpy");
   Prim p = fs[0]->dtype;
-  py::object arr = np.attr("ascontiguousarray")(src, p == Prim::bf16 ? "float32" : np_name(p));
+  py::object arr = np.attr("require")(src, p == Prim::bf16 ? "float32" : np_name(p), "C");  // keeps 0-d arrays 0-d
   py::tuple want(fs[0]->shape.size() + comp_shape.size());
   size_t k = 0;
   for (auto n : fs[0]->shape) want[k++] = py::int_(n);

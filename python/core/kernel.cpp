@@ -104,9 +104,9 @@ bool slot_of(PyObject* v, Prim p, uint64_t& out) {
     out = ConstVal::make_int(p, x).u;
     return true;
   }
-  if (PyFloat_Check(v)) {  // a float passed to an int parameter is truncated, as Taichi does
-    out = ConstVal::make_float(p, PyFloat_AS_DOUBLE(v)).u;
-    return true;
+  if (PyFloat_Check(v)) {  // Taichi refuses a float for an integer parameter
+    PyErr_Format(PyExc_TypeError, "an integer parameter (%s) cannot take the float %R", std::string(prim_name(p)).c_str(), v);
+    return false;
   }
   PyObject* i = PyNumber_Index(v);
   if (i) {
@@ -114,11 +114,7 @@ bool slot_of(PyObject* v, Prim p, uint64_t& out) {
     Py_DECREF(i);
     return ok;
   }
-  PyErr_Clear();
-  double d = PyFloat_AsDouble(v);
-  if (d == -1.0 && PyErr_Occurred()) return false;
-  out = ConstVal::make_float(p, d).u;
-  return true;
+  return false;
 }
 
 py::object number(Prim p, uint64_t bits) {

@@ -22,9 +22,13 @@ void write_stream(const char* name, std::string_view text) {
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject* stream = PySys_GetObject(name);  // borrowed
   if (stream && stream != Py_None) {
-    PyObject* r = PyObject_CallMethod(stream, "write", "s#", text.data(), (Py_ssize_t)text.size());
+    PyObject* str = PyUnicode_DecodeUTF8(text.data(), (Py_ssize_t)text.size(), "replace");
+    PyObject* name_w = PyUnicode_FromString("write");
+    PyObject* r = str && name_w ? PyObject_CallMethodOneArg(stream, name_w, str) : nullptr;
     if (!r) PyErr_Clear();
     Py_XDECREF(r);
+    Py_XDECREF(name_w);
+    Py_XDECREF(str);
   }
   PyGILState_Release(g);
 }
@@ -61,8 +65,8 @@ static py::object exception_class(const std::string& kind, bool compiling) {
     if (kind == "AssertionError") return errs.attr("TaichiCompilationError");
     if (kind == "KeyError") return errs.attr("TaichiKeyError");
     if (kind == "ValueError") return errs.attr("TaichiValueError");
-    if (kind == "RecursionError" || kind == "NotImplementedError" || kind == "RuntimeError" || kind == "ZeroDivisionError" ||
-        kind == "OverflowError")
+    if (kind == "RecursionError" || kind == "NotImplementedError" || kind == "ZeroDivisionError" ||
+        kind == "OverflowError")  // (RuntimeError: a stale field or SNode, see below)
       return errs.attr("TaichiCompilationError");
   }
   if (kind == "AssertionError") return errs.attr("TaichiAssertionError");

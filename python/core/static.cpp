@@ -206,6 +206,13 @@ StaticValue to_static(py::handle o) {
       s.handle = hold(o);
       return s;
     }
+    // compile-time iterables (ti.static(ti.grouped(ti.ndrange(...))), generators) become tuples
+    if (PyGen_Check(p) || py::hasattr(o, "_kiln_iterable")) {
+      s.kind = K::tuple;
+      for (auto e : py::iter(o)) s.elems.push_back(to_static(e));
+      if (!PyGen_Check(p)) s.handle = hold(o);  // handed back to host calls as itself
+      return s;
+    }
     if (py::hasattr(o, "_kiln_static")) {
       py::object d = o.attr("_kiln_static")();
       if (py::isinstance<py::tuple>(d)) return describe(o, d.cast<py::tuple>());

@@ -162,6 +162,7 @@ for _n in ("activate", "deactivate", "is_active", "append", "length", "rescale_i
 class ndrange:
     """ti.ndrange(...): a multi-dimensional range (a kernel's parallel loop; iterable in Python too)."""
     _kiln_builtin = "ti.ndrange"
+    _kiln_iterable = True
 
     def __init__(self, *args):
         self.bounds = []

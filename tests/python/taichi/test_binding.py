@@ -1,0 +1,218 @@
+"""The `taichi` package on CPython (python/taichi, python/core): kernels,
+fields, templates, data-oriented classes, zero-copy arrays, errors and
+object lifetimes across ti.init / ti.reset. Run by ctest with pytest and
+PYTHONPATH=build/python."""
+import numpy as np
+import pytest
+
+import taichi as ti
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    ti.init(arch=ti.cpu)
+    yield
+
+
+def test_kernel_func_and_field():
+    n = 8
+    x = ti.field(ti.f32, shape=(n, n))
+    total = ti.field(ti.i32, shape=())
+
+    @ti.func
+    def weight(i: ti.i32, j: ti.i32) -> ti.f32:
+        return (i * n + j) / 2
+
+    @ti.kernel
+    def fill(scale: ti.f32):
+        for i, j in x:
+            x[i, j] = weight(i, j) * scale
+            if x[i, j] > 10:
+                total[None] += 1
+
+    fill(1.5)
+    assert total[None] == 50
+    assert x[7, 7] == 47.25
+    assert [x[0, j] for j in range(3)] == [0.0, 0.75, 1.5]
+    x[1, 2] = 3
+    assert x.to_numpy()[1, 2] == 3.0
+
+
+def test_names_from_the_enclosing_function():
+    # `dt` is a parameter of the function that defines the kernel: CPython keeps
+    # no closure cell for names used only in annotations.
+    def make(dt, k):
+        @ti.kernel
+        def twice(a: dt) -> dt:
+            return a * k
+        return twice
+
+    assert make(ti.f64, 2)(1.25) == 2.5
+    assert make(ti.i32, 3)(7) == 21
+
+
+def test_templates_by_identity():
+    a = ti.field(ti.i32, shape=4)
+    b = ti.field(ti.i32, shape=4)
+
+    @ti.kernel
+    def fill(f: ti.template(), v: ti.i32):
+        for i in f:
+            f[i] = v + i
+
+    fill(a, 10)
+    fill(b, 20)
+    fill(a, 30)
+    assert a.to_numpy().tolist() == [30, 31, 32, 33]
+    assert b.to_numpy().tolist() == [20, 21, 22, 23]
+    assert fill._core.instances == 2
+
+
+def test_data_oriented_class():
+    @ti.data_oriented
+    class Sim:
+        def __init__(self, n):
+            self.x = ti.Vector.field(2, ti.f32, shape=n)
+            self.g = 2.0
+
+        @ti.func
+        def force(self, i):
+            return ti.Vector([0.0, -self.g * i])
+
+        @ti.kernel
+        def step(self, dt: ti.f32):
+            for i in self.x:
+                self.x[i] += self.force(i) * dt
+
+    s = Sim(3)
+    s.step(0.5)
+    assert s.x[2].to_list() == [0.0, -2.0]
+    assert s.x.to_numpy().shape == (3, 2)
+
+
+def test_numpy_arrays_are_shared_not_copied():
+    a = np.zeros(5, dtype=np.float32)
+
+    @ti.kernel
+    def bump(arr: ti.types.ndarray(dtype=ti.f32, ndim=1)):
+        for i in arr:
+            arr[i] += i
+
+    bump(a)
+    assert a.tolist() == [0, 1, 2, 3, 4]
+    a[0] = 100  # a write through numpy is what the kernel sees next
+    bump(a)
+    assert a.tolist() == [100, 2, 4, 6, 8]
+    v = ti.Vector.ndarray(3, ti.f32, shape=2)
+
+    @ti.kernel
+    def setv(arr: ti.types.ndarray()):
+        for i in arr:
+            arr[i] = ti.Vector([i, 1, 2])
+
+    setv(v)
+    assert v.to_numpy().tolist() == [[0, 1, 2], [1, 1, 2]]
+
+
+def test_vector_matrix_and_tuple_returns():
+    @ti.kernel
+    def spin(r: ti.types.matrix(2, 2, ti.i32)) -> ti.types.vector(2, ti.i32):
+        return r @ ti.Vector([1, 10])
+
+    @ti.kernel
+    def swap(a: ti.i32, b: ti.f64) -> (ti.f64, ti.i32):
+        return b, a
+
+    assert spin(ti.Matrix([[1, 2], [3, 4]])).to_list() == [21, 43]
+    assert swap(3, 0.5) == (0.5, 3)
+
+
+def test_compile_errors_point_at_the_kernel_line():
+    x = ti.field(ti.f32, shape=4)
+
+    @ti.kernel
+    def bad():
+        for i in x:
+            if x[i]:
+                x[i] = 1
+
+    with pytest.raises(ti.TaichiTypeError) as e:
+        bad()
+    msg = str(e.value)
+    assert "conditions must be integers" in msg
+    assert "test_binding.py:" in msg and "^" in msg and "if x[i]:" in msg
+
+
+def test_runtime_errors_are_python_exceptions():
+    x = ti.field(ti.f32, shape=4)
+
+    @ti.kernel
+    def far(i: ti.i32):
+        x[i] = 1
+
+    with pytest.raises(IndexError) as e:
+        far(4)
+    assert "out of bounds" in str(e.value) and "shape (4,)" in str(e.value)
+    with pytest.raises(IndexError):
+        x[4] = 1
+    with pytest.raises(TypeError):
+        far(1.5)  # a float for an integer parameter
+
+    @ti.func
+    def helper():
+        return 1
+
+    with pytest.raises(ti.TaichiSyntaxError):
+        helper()
+
+
+def test_objects_across_reset():
+    x = ti.field(ti.i32, shape=2)
+
+    @ti.kernel
+    def put(v: ti.i32):
+        x[0] = v
+
+    put(5)
+    ti.reset()
+    with pytest.raises(RuntimeError):
+        x[0]
+    ti.init(arch=ti.cpu)
+    y = ti.field(ti.i32, shape=2)
+
+    @ti.kernel
+    def put2(v: ti.i32):
+        y[1] = v
+
+    put2(7)
+    assert y[1] == 7
+    with pytest.raises(RuntimeError):
+        put(1)  # its field belongs to the discarded program
+
+
+def test_kernel_print_interleaves_with_python(capfd):
+    @ti.kernel
+    def hello(v: ti.i32):
+        print("kernel", v)
+
+    print("before")
+    hello(3)
+    print("after")
+    assert capfd.readouterr().out == "before\nkernel 3\nafter\n"
+
+
+def test_struct_fields_and_host_values():
+    pt = ti.types.struct(p=ti.math.vec2, m=ti.f32)
+    s = pt.field(shape=3)
+
+    @ti.kernel
+    def init():
+        for i in s:
+            s[i].p = ti.Vector([i, 2 * i])
+            s[i].m = 0.5 * i
+
+    init()
+    assert s.m.to_numpy().tolist() == [0, 0.5, 1]
+    assert s[2].p.to_list() == [2.0, 4.0]
+    v = ti.Vector([1.0, 2.0, 2.0])
+    assert v.norm() == 3.0 and (v * 2).to_list() == [2.0, 4.0, 4.0]
