@@ -403,8 +403,13 @@ struct KernelCore {
       raise("ValueError", "ndarray argument '" + pname + "' expects elements of shape (" + std::to_string(n) + (m ? ", " + std::to_string(m) : std::string(",")) +
                               ") in its last axes");
     if (ndim < 1) raise("TypeError", "ndarray argument '" + pname + "' needs an array with at least one dimension");
-    if (!want_dt.empty() && std::string(prim_name(dt)) != want_dt)
-      raise("TypeError", "ndarray argument '" + pname + "' expects elements of type " + want_dt + ", got " + std::string(prim_name(dt)));
+    if (!want_dt.empty() && (std::string(prim_name(dt)) != want_dt || (want_n && (want_n != n || want_m != m)))) {
+      auto desc = [](const std::string& p, int n, int m) {
+        return p + (n ? (m ? " " + std::to_string(n) + "x" + std::to_string(m) + " matrices" : " " + std::to_string(n) + "-vectors") : "");
+      };
+      raise("TypeError", "ndarray argument '" + pname + "' expects elements of " + desc(want_dt, want_n, want_m) + ", got " +
+                             desc(std::string(prim_name(dt)), n, m) + " (" + std::string(py::str(arr.attr("dtype"))) + ")");
+    }
     if (want_ndim >= 0 && want_ndim != ndim)
       raise("TypeError", "ndarray argument '" + pname + "' expects ndim=" + std::to_string(want_ndim) + ", got an array with " +
                              std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s"));

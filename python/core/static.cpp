@@ -264,8 +264,24 @@ namespace {
   raise(kind, msg, loc);
 }
 
+// A field a kernel names through a global (or closure) variable takes that
+// variable's name when it has none, so messages say "field 'x'" as `kiln run` does.
+StaticValue named(StaticValue s, const std::string& name) {
+  if (s.kind == K::field && s.field && s.field->name.empty()) s.field->name = name;
+  if (s.kind == K::matrix_field)
+    for (FieldInfo* f : s.fields)
+      if (f->name.empty()) f->name = name;
+  return s;
+}
+
 struct PyHostEnv : frontend::HostEnv {
   std::optional<StaticValue> lookup(const std::shared_ptr<void>& env, const std::string& name) override {
+    std::optional<StaticValue> r = find(env, name);
+    if (r) *r = named(std::move(*r), name);
+    return r;
+  }
+
+  std::optional<StaticValue> find(const std::shared_ptr<void>& env, const std::string& name) {
     PyObject* fn = env ? (PyObject*)env.get() : nullptr;
     if (fn && PyMethod_Check(fn)) fn = PyMethod_GET_FUNCTION(fn);
     PyObject* builtins = nullptr;

@@ -85,6 +85,29 @@ class ScalarField(_core.FieldCore):
         object.__setattr__(self, "grad", g)
 
 
+_ASSIGN = None
+
+
+def _assigned_name():
+    """The variable a field is being assigned to (`x = ti.field(...)`,
+    `self.x = ...`), read from the caller's line, so messages name it as
+    `kiln run` does. "" when the line is not a plain assignment."""
+    global _ASSIGN
+    import sys
+    import linecache
+    if _ASSIGN is None:
+        import re
+        _ASSIGN = re.compile(r"^\s*(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
+    f = sys._getframe(1)
+    pkg = __name__.rsplit(".", 1)[0]
+    while f is not None and f.f_globals.get("__name__", "").split(".")[0] == pkg:
+        f = f.f_back
+    if f is None:
+        return ""
+    m = _ASSIGN.match(linecache.getline(f.f_code.co_filename, f.f_lineno))
+    return m.group(1) if m else ""
+
+
 def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     dt = dtype_of(dtype)
     shape = _shape_tuple(shape)
@@ -105,6 +128,7 @@ def field(dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=
         if dtype.ndim == 2:
             return Matrix_field(dtype.n, dtype.m, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad)
         return Vector_field(dtype.n, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad)
+    name = name or _assigned_name()
     f = _make_scalar(dtype, shape, name, offset, order, layout)
     if needs_grad:
         f._set_grad(_make_scalar(dtype, shape, (name or "") + ".grad", offset, order, layout))
@@ -265,6 +289,7 @@ def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
 def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
     if offset is not None:
         raise NotImplementedError("field offsets are not supported yet")
+    name = name or _assigned_name()
     f = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, needs_grad, layout), n, 1, 1, name)
     if needs_grad:
         f.grad = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, False, layout), n, 1, 1, name)
@@ -274,6 +299,7 @@ def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, n
 def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
     if offset is not None:
         raise NotImplementedError("field offsets are not supported yet")
+    name = name or _assigned_name()
     f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout), n, m, 2, name)
     if needs_grad:
         f.grad = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, False, layout), n, m, 2, name)

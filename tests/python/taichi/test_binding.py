@@ -216,3 +216,51 @@ def test_struct_fields_and_host_values():
     assert s[2].p.to_list() == [2.0, 4.0]
     v = ti.Vector([1.0, 2.0, 2.0])
     assert v.norm() == 3.0 and (v * 2).to_list() == [2.0, 4.0, 4.0]
+
+
+def test_more_errors_and_options():
+    @ti.kernel
+    def broken() -> ti.i32:
+        return undefined_name + 1  # noqa: F821
+
+    with pytest.raises(NameError) as e:
+        broken()
+    assert "test_binding.py:%d" % (broken.fn.__code__.co_firstlineno + 2) in str(e.value)
+
+    @ti.kernel
+    def swap(a: ti.i32, b: ti.f64) -> (ti.f64, ti.i32):
+        return b, a
+
+    with pytest.raises(TypeError, match="missing 1 required positional argument"):
+        swap(1)
+    c = ti.field(ti.i64, shape=(2, 3))
+    with pytest.raises(ValueError, match=r"shape \(2, 3\), got shape \(3, 2\)"):
+        c.from_numpy(np.zeros((3, 2)))
+    a64 = np.zeros((2, 3), dtype=np.float32)
+
+    @ti.kernel
+    def add_one(a: ti.types.ndarray(dtype=ti.f64, ndim=2)):
+        for i, j in a:
+            a[i, j] += 1
+
+    with pytest.raises(TypeError, match="expects elements of f64, got f32"):
+        add_one(a64)
+    with pytest.raises(ValueError, match="Non contiguous numpy arrays are not supported"):
+        add_one(np.zeros((4, 6))[::2, ::2])
+
+    ti.init(default_ip=ti.i64)
+
+    @ti.kernel
+    def big(a: int) -> int:
+        return a * 2
+
+    assert big(1 << 40) == 1 << 41
+    ti.init(debug=True)
+    c2 = ti.field(ti.i32, shape=4)
+
+    @ti.kernel
+    def oob(i: ti.i32) -> ti.i32:
+        return c2[i]
+
+    with pytest.raises(IndexError, match="c2"):
+        oob(10)
