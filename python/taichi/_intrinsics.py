@@ -191,3 +191,13 @@ def grouped(x):
     shape = x.shape
     import itertools
     return (Vector(list(t)) for t in itertools.product(*[range(s) for s in shape]))
+
+
+@_tag("ti.loop_unique")
+def loop_unique(val, covers=None):
+    return val
+
+
+@_tag("ti.assume_in_range")
+def assume_in_range(val, base, low, high):
+    return val

@@ -33,8 +33,17 @@ def _source_of(fn):
 
 
 def _parse(fn):
-    text, path = _source_of(fn)
-    return _core.parse_function(text, path, fn.__name__)
+    """The parsed def of `fn`, kept on the function itself: kernels compiled
+    from it point into this tree, and the function is what they hold."""
+    ast = getattr(fn, "__kiln_ast__", None)
+    if ast is None:
+        text, path = _source_of(fn)
+        ast = _core.parse_function(text, path, fn.__name__)
+        try:
+            fn.__kiln_ast__ = ast
+        except (AttributeError, TypeError):
+            raise TypeError(f"cannot use {fn!r} as a kernel or ti.func") from None
+    return ast
 
 
 def _qualname(fn):

@@ -82,6 +82,22 @@ KVal Lowerer::lower_call(const ast::Call* c) {
     case StaticValue::Kind::struct_type: return construct_struct(f, c);
     case StaticValue::Kind::kernel:
       raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
+    case StaticValue::Kind::object: {
+      // A host callable applied to compile-time values runs at compile time
+      // (`ti.func(f)(x)`, `make_weights(3)`), as in Taichi; its result is a constant.
+      if (!c->keywords.empty()) break;
+      std::vector<StaticValue> args;
+      for (auto* a : c->args) {
+        KVal v = lower_expr(a);
+        if (!v.is_static()) {
+          args.clear();
+          break;
+        }
+        args.push_back(v.s);
+      }
+      if (args.size() != c->args.size()) break;
+      return KVal::of(host.call(f, args, c->loc));
+    }
     default: break;
   }
   raise("TypeError", "cannot call " + describe_static(f) + " inside a kernel (only @ti.func functions and ti intrinsics)", c->loc);
@@ -130,6 +146,12 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       }
     }
     return {};
+  }
+  if (is_ti && (name == "loop_unique" || name == "assume_in_range")) {
+    // optimisation hints in Taichi (the index is unique per iteration / lies in a
+    // range): the value itself
+    want_args(c, 1, name == "loop_unique" ? 2 : 4, full);
+    return arg(0);
   }
   if (name == "static_assert") {
     want_args(c, 1, 2, full);
