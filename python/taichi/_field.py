@@ -88,6 +88,11 @@ class ScalarField(_core.FieldCore):
 _ASSIGN = None
 
 
+def _check_grad_dtype(dtype, needs_grad, needs_dual):
+    if (needs_grad or needs_dual) and dtype is not None and dtype_of(dtype)._kiln_prim[0] != "f":
+        raise TypeError(f"needs_grad/needs_dual need a floating-point field, not {dtype_of(dtype)}")
+
+
 def _assigned_name():
     """The variable a field is being assigned to (`x = ti.field(...)`,
     `self.x = ...`), read from the caller's line, so messages name it as
@@ -113,6 +118,12 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     shape = _shape_tuple(shape)
     if offset is not None:
         raise NotImplementedError("field offsets are not supported yet")
+    if order is not None:
+        if shape is None:
+            raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
+        if sorted(order) != sorted("ijkl"[:len(shape)]):
+            raise ValueError(f"order '{order}' is not a permutation of the field's {len(shape)} axes "
+                             f"('{'ijkl'[:len(shape)]}')")
     if shape is None:
         return _core.create_field(ScalarField, dt._kiln_prim, name or "")
     if order is not None and len(shape) > 1:
@@ -123,12 +134,15 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
 
 def field(dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, order=None, layout=None):
     if isinstance(dtype, StructType):
-        return dtype.field(shape=shape, name=name, offset=offset, needs_grad=needs_grad)
+        return dtype.field(shape=shape, name=name, offset=offset, needs_grad=needs_grad, needs_dual=needs_dual)
     if isinstance(dtype, VectorType):
         if dtype.ndim == 2:
-            return Matrix_field(dtype.n, dtype.m, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad)
-        return Vector_field(dtype.n, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad)
+            return Matrix_field(dtype.n, dtype.m, dtype.dtype, shape=shape, name=name, offset=offset,
+                                needs_grad=needs_grad, needs_dual=needs_dual)
+        return Vector_field(dtype.n, dtype.dtype, shape=shape, name=name, offset=offset, needs_grad=needs_grad,
+                            needs_dual=needs_dual)
     name = name or _assigned_name()
+    _check_grad_dtype(dtype, needs_grad, needs_dual)
     f = _make_scalar(dtype, shape, name, offset, order, layout)
     if needs_grad:
         f._set_grad(_make_scalar(dtype, shape, (name or "") + ".grad", offset, order, layout))
@@ -287,6 +301,7 @@ def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
 
 
 def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
+    _check_grad_dtype(dtype, needs_grad, needs_dual)
     if offset is not None:
         raise NotImplementedError("field offsets are not supported yet")
     name = name or _assigned_name()
@@ -297,6 +312,7 @@ def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, n
 
 
 def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
+    _check_grad_dtype(dtype, needs_grad, needs_dual)
     if offset is not None:
         raise NotImplementedError("field offsets are not supported yet")
     name = name or _assigned_name()
@@ -389,6 +405,10 @@ class _StructEntry(_StructBase):
 
 
 def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, struct_type=None, layout=None, **kw):
+    if needs_grad or kw.get("needs_dual"):
+        for t in members.values():
+            if not isinstance(t, StructType):
+                _check_grad_dtype(t.dtype if isinstance(t, VectorType) else t, True, False)
     if offset is not None:
         raise NotImplementedError("field offsets are not supported yet")
     out = {}

@@ -166,11 +166,16 @@ class ndrange:
 
     def __init__(self, *args):
         self.bounds = []
+        def as_int(v):
+            if isinstance(v, float) or not hasattr(v, "__index__"):
+                raise TypeError(f"ti.ndrange() takes integers, not {v!r}")
+            return v.__index__()
+
         for a in args:
             if isinstance(a, (list, tuple)):
-                b, e = int(a[0]), int(a[1])
+                b, e = as_int(a[0]), as_int(a[1])
             else:
-                b, e = 0, int(a)
+                b, e = 0, as_int(a)
             self.bounds.append((b, max(b, e)))
         self.dimensions = [e - b for b, e in self.bounds]
 
