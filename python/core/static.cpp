@@ -213,20 +213,15 @@ StaticValue to_static(py::handle o) {
       if (!PyGen_Check(p)) s.handle = hold(o);  // handed back to host calls as itself
       return s;
     }
-    // numpy scalars and other numbers: their Python value
-    if (PyIndex_Check(p)) {
-      py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(p));
-      if (i) return to_static(i);
-      PyErr_Clear();
-    }
-    if (py::hasattr(o, "dtype") && py::hasattr(o, "__float__") && !py::hasattr(o, "shape")) return StaticValue::of_float(PyFloat_AsDouble(p));
-    if (py::hasattr(o, "dtype") && py::hasattr(o, "shape") && py::len(o.attr("shape")) == 0) {  // numpy 0-d / scalars
-      py::object item = o.attr("item")();
-      if (PyLong_Check(item.ptr()) || PyFloat_Check(item.ptr()) || PyBool_Check(item.ptr())) return to_static(item);
-    }
     if (py::hasattr(o, "_kiln_static")) {
       py::object d = o.attr("_kiln_static")();
       if (py::isinstance<py::tuple>(d)) return describe(o, d.cast<py::tuple>());
+    }
+    // numpy scalars and 0-d arrays: their Python value
+    if (std::string_view(Py_TYPE(p)->tp_name).rfind("numpy.", 0) == 0 && py::hasattr(o, "item") &&
+        (!py::hasattr(o, "ndim") || o.attr("ndim").cast<int>() == 0)) {
+      py::object item = o.attr("item")();
+      if (PyLong_Check(item.ptr()) || PyFloat_Check(item.ptr()) || PyBool_Check(item.ptr())) return to_static(item);
     }
   }
   s.kind = K::object;

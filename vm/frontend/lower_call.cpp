@@ -287,13 +287,25 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
                                 Type::scalar(t), loc));
   }
   if (name == "select") {
+    // element-wise on vectors and matrices: a scalar condition or operand broadcasts
     want_args(c, 3, 3, full);
-    Stmt* cond = as_condition(arg(0), loc);
+    Stmt* cond = value_of(arg(0), loc);
+    if (prim_is_float(cond->type.prim) || cond->type.is_none())
+      raise("TypeError", "the condition of ti.select() must be an integer, not " + shape_phrase(cond->type), loc);
     KVal a = arg(1), b = arg(2);
     Prim t = promote(prim_of(a, loc), prim_of(b, loc));
+    Stmt* x = value_of(a, loc);
+    Stmt* y = value_of(b, loc);
+    match_shapes(x, y, full + "()", loc);
+    if (cond->type.rows) {
+      match_shapes(cond, x, full + "()", loc);
+      match_shapes(x, y, full + "()", loc);
+    }
+    x = emit_cast(x, t, loc);
+    y = emit_cast(y, t, loc);
     auto s = std::make_unique<Stmt>(StmtKind::select);
-    s->ops = {cond, emit_cast(value_of(a, loc), t, loc), emit_cast(value_of(b, loc), t, loc)};
-    s->type = Type::scalar(t);
+    s->ops = {cond, x, y};
+    s->type = x->type;
     return KVal::of(emit(std::move(s), loc));
   }
   if (auto it = kAtomics.find(name); it != kAtomics.end() && is_ti) {
