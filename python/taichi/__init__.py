@@ -24,6 +24,7 @@ from ._types import (DataType, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f
                      is_integral, is_unsigned, cast_scalar as _cast_scalar)
 from . import types
 from . import math
+from . import profiler
 from ._matrix import Matrix, Vector
 from ._struct import Struct, dataclass
 from ._kernel import kernel, func, pyfunc, data_oriented, Kernel as _Kernel
@@ -64,7 +65,7 @@ cc = cpu
 _INIT_IGNORED = {"offline_cache", "log_level", "advanced_optimization", "fast_math", "device_memory_GB",
                  "device_memory_fraction", "packed", "dynamic_index", "verbose", "check_out_of_bound", "excepthook",
                  "ad_stack_size", "offline_cache_file_path", "default_up", "cfg_optimization", "opt_level",
-                 "print_kernel_llvm_ir", "unrolling_limit", "kernel_profiler", "debug_info", "real_matrix_scalarize",
+                 "print_kernel_llvm_ir", "unrolling_limit", "debug_info", "real_matrix_scalarize",
                  "simplify_before_lower_access", "simplify_after_lower_access", "make_block_local", "flatten_if",
                  "print_preprocessed_ir", "demote_dense_struct_fors", "experimental_auto_mesh_local", "gdb_trigger",
                  "short_circuit_operators", "vk_api_version", "print_accessor_ir", "use_mesh", "move_loop_invariant_outside_if",
@@ -77,6 +78,8 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
          **kwargs):
     """ti.init: a fresh Taichi program (every field, SNode and compiled kernel of the previous one is discarded)."""
     opts = {}
+    _state.config["kernel_profiler"] = bool(kwargs.pop("kernel_profiler", False))
+    profiler.clear_kernel_profiler_info()
     for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode"):
         if k in kwargs:
             opts[k] = kwargs.pop(k)

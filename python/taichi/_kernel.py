@@ -7,7 +7,7 @@ import functools
 import inspect
 import linecache
 
-from . import _core
+from . import _core, _state, profiler
 from ._errors import TaichiSyntaxError
 
 
@@ -68,6 +68,8 @@ class Kernel:
 
     def __call__(self, *args, **kw):
         c = self._core or self._get_core()
+        if _state.config["kernel_profiler"]:
+            return profiler._timed(c, self.fn.__name__, args, kw)
         return c(*args, **kw)
 
     def __get__(self, obj, objtype=None):
@@ -91,6 +93,8 @@ class _BoundKernel:
 
     def __call__(self, *args, **kw):
         c = self.k._core or self.k._get_core()
+        if _state.config["kernel_profiler"]:
+            return profiler._timed(c, self.k.fn.__name__, (self.obj,) + args, kw)
         return c(self.obj, *args, **kw)
 
     def grad(self, *args, **kw):

@@ -264,3 +264,23 @@ def test_more_errors_and_options():
 
     with pytest.raises(IndexError, match="c2"):
         oob(10)
+
+
+def test_kernel_profiler(capsys):
+    ti.init(arch=ti.cpu, kernel_profiler=True)
+    x = ti.field(ti.f32, shape=1000)
+
+    @ti.kernel
+    def fill(v: ti.f32):
+        for i in x:
+            x[i] = v
+
+    for k in range(3):
+        fill(k)
+    q = ti.profiler.query_kernel_profiler_info("fill")
+    assert q.counter == 3 and 0 < q.min <= q.avg <= q.max
+    ti.profiler.print_kernel_profiler_info()
+    out = capsys.readouterr().out
+    assert "Kernel Profiler" in out and "3x" in out and "fill" in out
+    ti.init(arch=ti.cpu)
+    assert ti.profiler.query_kernel_profiler_info("fill").counter == 0
