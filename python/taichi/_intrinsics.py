@@ -206,3 +206,18 @@ def loop_unique(val, covers=None):
 @_tag("ti.assume_in_range")
 def assume_in_range(val, base, low, high):
     return val
+
+
+@_tag("ti.zero")
+def zero(x):
+    return x._map(lambda v: type(v)(0)) if isinstance(x, Matrix) else type(x)(0)
+
+
+@_tag("ti.one")
+def one(x):
+    return x._map(lambda v: type(v)(1)) if isinstance(x, Matrix) else type(x)(1)
+
+
+@_tag("ti.block_local")
+def block_local(*fields):
+    raise RuntimeError("ti.block_local() can only be called inside a kernel")

@@ -147,6 +147,24 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     }
     return {};
   }
+  if (is_ti && (name == "zero" || name == "one")) {
+    // ti.zero(x) / ti.one(x): 0 or 1 of x's type and shape
+    want_args(c, 1, 1, full);
+    Stmt* v = value_of(arg(0), loc);
+    Prim p = v->type.prim;
+    int one = name == "one";
+    Stmt* k = emit_const(prim_is_float(p) ? ir::Const::of_float(p, one) : ir::Const::of_int(p, one), loc);
+    return KVal::of(v->type.rows ? broadcast(k, v->type, loc) : k);
+  }
+  if (is_ti && name == "block_local") {
+    // a hint to cache fields in GPU shared memory; the CPU engines have none to fill
+    for (auto* a : c->args) {
+      StaticValue f = eval_static(a);
+      if (f.kind != StaticValue::Kind::field && f.kind != StaticValue::Kind::matrix_field)
+        raise("TypeError", "ti.block_local() takes fields", a->loc);
+    }
+    return {};
+  }
   if (is_ti && (name == "loop_unique" || name == "assume_in_range")) {
     // optimisation hints in Taichi (the index is unique per iteration / lies in a
     // range): the value itself
@@ -283,8 +301,11 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       if (!prim_is_int(t)) raise("TypeError", "ti.bit_shr() needs integers", loc);
       return KVal::of(emit_binary(op, value_of(a, loc), value_of(b, loc), Type::scalar(t), loc));
     }
-    return KVal::of(emit_binary(op, emit_cast(value_of(a, loc), t, loc), emit_cast(value_of(b, loc), t, loc),
-                                Type::scalar(t), loc));
+    Stmt* x = value_of(a, loc);
+    Stmt* y = value_of(b, loc);
+    match_shapes(x, y, full + "()", loc);
+    x = emit_cast(x, t, loc);
+    return KVal::of(emit_binary(op, x, emit_cast(y, t, loc), x->type, loc));
   }
   if (name == "select") {
     // element-wise on vectors and matrices: a scalar condition or operand broadcasts
