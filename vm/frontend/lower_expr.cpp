@@ -156,7 +156,12 @@ void Lowerer::flatten_index(const ast::Expr* slice, std::vector<KVal>& out) {
   }
   if (slice->kind == ast::ExprKind::Constant && slice->as<ast::Constant>()->tag == ast::Constant::Tag::None) return;
   if (slice->kind == ast::ExprKind::Slice) raise("TypeError", "slices are not supported in kernels", slice->loc);
-  KVal k = lower_expr(slice);
+  KVal k = lower_expr_raw(slice);
+  if (k.is_static() && k.s.kind == StaticValue::Kind::matrix && !k.s.cols) {
+    for (auto& e : k.s.elems) out.push_back(KVal::of(e));  // a host vector's constant components
+    return;
+  }
+  if (k.is_static() && k.s.kind == StaticValue::Kind::matrix) k = KVal::of(value_of(k, slice->loc));
   if (k.is_tuple()) {
     for (auto& e : k.elems) out.push_back(e);
   } else if (is_tensor(k) && !k.v->type.cols) {  // x[I] with I a grouped index vector
@@ -227,7 +232,23 @@ Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLo
 }
 
 KVal Lowerer::lower_subscript(const ast::Subscript* s) {
-  KVal base = lower_expr(s->value);
+  KVal base = lower_expr_raw(s->value);
+  // An element of a host vector/matrix at constant indices is a compile-time
+  // constant (I[0] of `for I in ti.static(ti.grouped(...))` can index fields).
+  if (base.is_static() && base.s.kind == StaticValue::Kind::matrix) {
+    std::vector<KVal> idx;
+    flatten_index(s->slice, idx);
+    int rows = base.s.rows, cols = base.s.cols;
+    bool all_static = !idx.empty() && idx.size() == (cols ? 2u : 1u);
+    for (auto& k : idx) all_static &= k.is_static() && k.s.kind == StaticValue::Kind::integer;
+    if (all_static) {
+      int64_t i = idx[0].s.i, j = cols ? idx[1].s.i : 0;
+      if (i < 0 || i >= rows || j < 0 || j >= (cols ? cols : 1))
+        raise("IndexError", "index out of range for a " + std::to_string(rows) + (cols ? "x" + std::to_string(cols) + " matrix" : "-vector"), s->slice->loc);
+      return KVal::of(base.s.elems[(size_t)(i * (cols ? cols : 1) + j)]);
+    }
+    base = KVal::of(value_of(base, s->value->loc));
+  }
   if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
     return KVal::of(emit_load(global_ptr(base.s, s->slice, s->loc), s->loc));
   }
