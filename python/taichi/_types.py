@@ -185,7 +185,12 @@ class VectorType:
             vals = vals * self.n
         if len(vals) != self.n:
             raise TypeError(f"vector of {self.n} elements built from {len(vals)} values")
-        return Vector(vals, dt=self.dtype)
+        return Vector(vals, dt=self._dt())
+
+    def _dt(self):
+        # vec3 = vector(3, float): the default_fp of the current ti.init
+        from . import _state
+        return self.dtype or _DT[_state.config["default_fp"]]
 
     def field(self, shape=None, **kw):
         from ._field import Vector_field
@@ -224,7 +229,7 @@ class MatrixType(VectorType):
             vals = vals * (self.n * self.m)
         if len(vals) != self.n * self.m:
             raise TypeError(f"{self.n}x{self.m} matrix built from {len(vals)} values")
-        return Matrix([vals[r * self.m:(r + 1) * self.m] for r in range(self.n)], dt=self.dtype)
+        return Matrix([vals[r * self.m:(r + 1) * self.m] for r in range(self.n)], dt=self._dt())
 
     def field(self, shape=None, **kw):
         from ._field import Matrix_field
@@ -281,7 +286,7 @@ class StructType:
             v = vals.get(k, 0)
             if isinstance(t, VectorType):
                 from ._matrix import Matrix
-                v = t(v) if not isinstance(v, Matrix) else v.cast(t.dtype) if t.dtype else v
+                v = t(v) if not isinstance(v, Matrix) else v.cast(t._dt())
             elif isinstance(t, StructType):
                 v = v if hasattr(v, "_kiln_struct") else t(**v) if isinstance(v, dict) else t()
             else:

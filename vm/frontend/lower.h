@@ -177,6 +177,8 @@ struct Lowerer {
 
   // ---- statements (lower_stmt.cpp) -----------------------------------------
   void lower_body(const ast::Body& body);
+  // [elt for x in <static> if <static>] (lower_comprehension.cpp): unrolled at compile time.
+  KVal lower_comprehension(const ast::ListComp* e);
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
   void lower_aug_assign(const ast::AugAssign* s);
@@ -234,6 +236,8 @@ struct Lowerer {
 std::string describe_static(const StaticValue& v);
 // The first scalar field inside a field, vector field or struct field (null otherwise).
 const FieldInfo* first_component(const StaticValue& v);
+// The names a for loop (or comprehension) binds: `i` or `i, j`.
+std::vector<std::string> target_names(const ast::Expr* t);
 bool static_truthy(const StaticValue& v);  // Python's truth of a compile-time value
 std::string a_value(Prim p);  // "an i32 value", "a u8 value"
 std::string shape_phrase(const Type& t);  // "an f32 value", "a 3-vector of f32", "a 2x2 matrix of f32"  // "field 'x'", "int 3", "function 'f'"

@@ -337,6 +337,7 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       for (auto* x : elts) t.elems.push_back(lower_expr(x));
       return t;
     }
+    case EK::ListComp: return lower_comprehension(e->as<ast::ListComp>());
     case EK::IfExp: {
       auto* x = e->as<ast::IfExp>();
       KVal c = lower_expr(x->test);

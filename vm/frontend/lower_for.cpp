@@ -20,7 +20,7 @@ struct Dim {
 };
 }  // namespace
 
-static std::vector<std::string> target_names(const ast::Expr* t) {
+std::vector<std::string> target_names(const ast::Expr* t) {
   std::vector<std::string> out;
   if (t->kind == ast::ExprKind::Name) {
     out.push_back(t->as<ast::Name>()->id);
