@@ -38,6 +38,11 @@ struct State {
   std::unique_ptr<frontend::HostEnv> env;
   py::object make_matrix;            // taichi's ti.Matrix constructor for returns: (n, m, ndim, dtype_name, flat list)
   py::object make_struct;            // (struct type object, dict of members)
+  // Zero-copy views (field_array, __dlpack__) point into the Program's memory:
+  // once one was handed out, ti.init/ti.reset keep that Program's memory
+  // alive (here) instead of freeing it under the view.
+  bool exported = false;
+  std::vector<std::unique_ptr<Program>> retired;
 };
 State& state();
 Program& program();  // the current Program (created with defaults if needed)

@@ -351,6 +351,61 @@ void from_numpy(py::list comps, py::handle src, py::tuple comp_shape, const std:
   ti::copy_components(prog, fs, (uint8_t*)b.view.buf, prim_bits(p) / 8, false, {});
 }
 
+// A numpy array that IS the field's memory (no copy): shape field.shape +
+// comp_shape, the layout's own strides. For dense fields whose SNode layout
+// is affine; others are refused with a message that says why.
+py::object field_array(py::list comps, py::tuple comp_shape) {
+  auto fs = components(comps);
+  Program& prog = program();
+  prog.materialize();
+  ti::FieldView v = ti::affine_view(prog, fs);
+  std::string what = fs[0]->describe();
+  if (!v.ok)
+    raise("ValueError", what + " is not one strided block of memory (a sparse SNode, or a layout that splits an axis): "
+                               "use to_numpy() for a copy");
+  int64_t isz = prim_bits(fs[0]->dtype) / 8;
+  std::vector<int64_t> shape = fs[0]->shape, strides = v.strides;
+  // the components must be an array of their own: base[c] = base[0] + sum(k * cstride)
+  std::vector<int64_t> cshape;
+  for (auto n : comp_shape) cshape.push_back(n.cast<int64_t>());
+  std::vector<int64_t> cstrides(cshape.size(), 0);
+  if (cshape.size() >= 1) {
+    int64_t inner = cshape.size() == 2 ? cshape[1] : 1;
+    cstrides[0] = fs.size() > (size_t)inner ? (int64_t)(v.base[(size_t)inner] - v.base[0]) : isz;
+    if (cshape.size() == 2) cstrides[1] = inner > 1 ? (int64_t)(v.base[1] - v.base[0]) : isz;
+  }
+  for (size_t c = 0; c < fs.size(); c++) {
+    int64_t off = 0, k = (int64_t)c;
+    for (size_t d = cshape.size(); d-- > 0;) {
+      off += (k % cshape[d]) * cstrides[d];
+      k /= cshape[d];
+    }
+    if (v.base[c] != v.base[0] + off)
+      raise("ValueError", what + ": its components are not evenly spaced in memory (ti.Layout.SOA with separate "
+                                 "places?): use to_numpy() for a copy");
+  }
+  shape.insert(shape.end(), cshape.begin(), cshape.end());
+  strides.insert(strides.end(), cstrides.begin(), cstrides.end());
+  int64_t span = isz;
+  for (size_t d = 0; d < shape.size(); d++) {
+    if (shape[d] == 0) span = 0;
+    if (strides[d] < 0) raise("ValueError", what + " has a negative stride");
+    if (span) span += (shape[d] - 1) * strides[d];
+  }
+  py::object mv = py::reinterpret_steal<py::object>(PyMemoryView_FromMemory((char*)v.base[0], span, PyBUF_WRITE));
+  if (!mv) throw py::error_already_set();
+  state().exported = true;
+  py::module_ np = py::module_::import("numpy");
+  py::tuple sh(shape.size()), st(strides.size());
+  for (size_t d = 0; d < shape.size(); d++) {
+    sh[d] = py::int_(shape[d]);
+    st[d] = py::int_(strides[d]);
+  }
+  if (fs[0]->dtype == Prim::bf16) raise("TypeError", what + " holds bf16, which numpy has no type for: use to_numpy()");
+  return np.attr("ndarray")(py::arg("shape") = sh, py::arg("dtype") = np_name(fs[0]->dtype), py::arg("buffer") = mv,
+                            py::arg("offset") = 0, py::arg("strides") = st);
+}
+
 // x.fill(v): every element (under sparse SNodes: every active one, as Taichi's fill kernel).
 void fill(py::handle core, py::handle value) {
   FieldInfo* f = field_info(core);
@@ -388,6 +443,7 @@ void bind_fields(py::module_& m) {
   m.def("to_numpy", &to_numpy, "components -> a new numpy array of shape field.shape + comp_shape");
   m.def("from_numpy", &from_numpy);
   m.def("fill", &fill);
+  m.def("field_array", &field_array, "components -> a numpy array over the field's own memory (no copy)");
   m.def("field_shape", [](py::handle f) {
     FieldInfo* fi = field_info(f);
     if (!fi) raise("TypeError", "not a field");

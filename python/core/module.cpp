@@ -33,11 +33,19 @@ void write_stream(const char* name, std::string_view text) {
   PyGILState_Release(g);
 }
 
+// Drops the current Program, or keeps its memory when views of it were exported.
+void retire_program() {
+  State& s = state();
+  if (s.program && s.exported) s.retired.push_back(std::move(s.program));
+  s.program.reset();
+  s.exported = false;
+}
+
 void reset_program(Config cfg) {
   State& s = state();
   std::unique_ptr<Program> prog = ti::make_program(std::move(cfg), s.options);
   prog->out = [](std::string_view t) { write_stream("stdout", t); };
-  s.program.reset();
+  retire_program();
   s.program = std::move(prog);
   s.generation++;
 }
@@ -143,9 +151,8 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("init", [](py::dict opts) { reset_program(config_from(opts)); }, "ti.init: a new Program with these options");
   m.def("reset", [] {
-    State& s = state();
-    s.program.reset();
-    s.generation++;
+    retire_program();
+    state().generation++;
   });
   m.def("generation", [] { return state().generation; });
   m.def("initialized", [] { return state().program != nullptr; });

@@ -56,6 +56,17 @@ class ScalarField(_core.FieldCore):
     def copy_from(self, other):
         self.from_numpy(other.to_numpy())
 
+    def _elem_shape(self):
+        return ()
+
+    def __dlpack__(self, stream=None):
+        """DLPack export without a copy (np.from_dlpack(x), torch.from_dlpack(x)): the
+        array is the field's memory, so kernels see writes made through it."""
+        return _core.field_array(self._components(), self._elem_shape()).__dlpack__()
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0
+
     def to_torch(self, device=None):
         import torch
         return torch.from_numpy(self.to_numpy())
@@ -194,6 +205,14 @@ class MatrixField:
 
     def _elem_shape(self):
         return (self.n,) if self.ndim == 1 else (self.n, self.m)
+
+    def __dlpack__(self, stream=None):
+        """DLPack export without a copy (np.from_dlpack(x), torch.from_dlpack(x)): the
+        array is the field's memory, so kernels see writes made through it."""
+        return _core.field_array(self._components(), self._elem_shape()).__dlpack__()
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0
 
     def __getitem__(self, key):
         from ._matrix import Matrix

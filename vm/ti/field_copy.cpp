@@ -5,17 +5,8 @@
 
 namespace kiln::ti {
 
-namespace {
-
-// The components of one field as a strided view, when the layout allows it.
-struct Affine {
-  bool ok = false;
-  std::vector<uint8_t*> base;       // per component
-  std::vector<int64_t> strides;     // per field axis, bytes
-};
-
-Affine affine_of(Program& prog, const std::vector<FieldInfo*>& comps) {
-  Affine a;
+FieldView affine_view(Program& prog, const std::vector<FieldInfo*>& comps) {
+  FieldView a;
   auto bases = prog.tree_bases();
   for (size_t c = 0; c < comps.size(); c++) {
     const FieldInfo& f = *comps[c];
@@ -34,9 +25,7 @@ Affine affine_of(Program& prog, const std::vector<FieldInfo*>& comps) {
   return a;
 }
 
-}  // namespace
-
-bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps) { return affine_of(prog, comps).ok; }
+bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps) { return affine_view(prog, comps).ok; }
 
 void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_t* out, int64_t isz, bool to_array,
                      SourceLoc loc) {
@@ -44,7 +33,7 @@ void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_
   int64_t nc = (int64_t)comps.size();
   int64_t cells = 1;
   for (auto n : f0.shape) cells *= n;
-  Affine a = affine_of(prog, comps);
+  FieldView a = affine_view(prog, comps);
   if (a.ok) {
     // one memcpy when the field's bytes are exactly the array's C order
     bool packed = true;

@@ -20,6 +20,16 @@ namespace kiln::ti {
 void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_t* data, int64_t itemsize,
                      bool to_buffer, SourceLoc loc);
 
+// The components of a field as a strided view of memory, when the layout
+// allows it (dense SNodes whose index terms need no div/mod): component c's
+// element `idx` is at base[c] + sum(idx[d] * strides[d]).
+struct FieldView {
+  bool ok = false;
+  std::vector<uint8_t*> base;    // per component
+  std::vector<int64_t> strides;  // per field axis, bytes
+};
+FieldView affine_view(Program& prog, const std::vector<FieldInfo*>& comps);
+
 // True when every component is dense with an affine layout (copy_components
 // then writes every byte of the buffer without element-wise lookups).
 bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps);

@@ -284,3 +284,32 @@ def test_kernel_profiler(capsys):
     assert "Kernel Profiler" in out and "3x" in out and "fill" in out
     ti.init(arch=ti.cpu)
     assert ti.profiler.query_kernel_profiler_info("fill").counter == 0
+
+
+def test_dlpack_views_share_field_memory():
+    x = ti.field(ti.f32, shape=(3, 4))
+    v = ti.Vector.field(3, ti.i32, shape=5)
+    cm = ti.field(ti.f64, shape=(2, 3), order="ji")  # column-major: a strided view
+
+    @ti.kernel
+    def bump():
+        for i, j in x:
+            x[i, j] += i * 10 + j
+        for i in v:
+            v[i] += ti.Vector([i, 2 * i, 3 * i])
+        for i, j in cm:
+            cm[i, j] = i * 10 + j
+
+    a, b, c = np.from_dlpack(x), np.from_dlpack(v), np.from_dlpack(cm)
+    x[1, 1] = 100
+    bump()  # the views see what kernels write: no copies
+    assert a[1, 1] == 111 and a.shape == (3, 4)
+    assert b.shape == (5, 3) and b[4].tolist() == [4, 8, 12]
+    assert c.tolist() == [[0, 1, 2], [10, 11, 12]] and c.strides == (8, 16)
+    ti.reset()
+    assert a[0, 3] == 3  # the memory outlives the program the view came from
+    ti.init(arch=ti.cpu)
+    s = ti.field(ti.f32)
+    ti.root.pointer(ti.i, 4).dense(ti.i, 4).place(s)
+    with pytest.raises(ValueError, match="use to_numpy"):
+        np.from_dlpack(s)
