@@ -1,0 +1,390 @@
+"""ti.GUI, image files and videos (python/taichi/_gui.py, _tools.py over
+vm/gui). Pictures are drawn headless and checked pixel by pixel; a real
+window is opened under Xvfb and its screenshot compared with the canvas.
+Run by ctest as python/gui: PYTHONPATH=build/python pytest test_gui.py."""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import taichi as ti
+from taichi import _gui_core
+from taichi._gui import GUI
+from taichi._tools import VideoManager, imread, imresize, imwrite
+
+W, H = 64, 48
+
+
+@pytest.fixture(autouse=True)
+def headless(monkeypatch):
+    """Every test starts offscreen with no frame budget or save directory."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("KILN_GUI_FRAMES", raising=False)
+    monkeypatch.delenv("KILN_GUI_SAVE", raising=False)
+
+
+def pixels(gui):
+    return gui.canvas.image()[:, :, :3].astype(int)
+
+
+def test_shapes_land_on_the_right_pixels():
+    gui = GUI("shapes", res=(W, H), background_color=0x000000)
+    assert gui.window is None and gui.headless_reason
+    gui.circle((0.5, 0.5), color=0xFF0000, radius=5)
+    px = pixels(gui)
+    assert list(px[32, 24]) == [255, 0, 0]          # the centre
+    assert list(px[32 + 6, 24]) == [0, 0, 0]        # outside the radius
+    assert 0 < px[32, 24 + 5, 0] < 255 or px[32, 24 + 4, 0] == 255  # the soft edge
+    assert px[32, 24 + 4, 0] == 255 and px[32, 24 + 5, 0] == 0       # clamp(5 - 4) = 1, clamp(5 - 5) = 0
+    gui.clear()
+    # A horizontal line at y = 0.25 (pixel row 12), half-width 2, left half only.
+    gui.line((0.0, 12.5 / H), (0.5, 12.5 / H), radius=2, color=0x00FF00)
+    px = pixels(gui)
+    assert list(px[10, 12]) == [0, 255, 0] and list(px[10, 13]) == [0, 255, 0]
+    assert list(px[10, 16]) == [0, 0, 0] and list(px[50, 12]) == [0, 0, 0]
+    gui.clear(0x0000FF)
+    assert list(pixels(gui)[5, 5]) == [0, 0, 255]
+    gui.clear()
+    gui.triangle((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), color=0xFFFFFF)
+    px = pixels(gui)
+    assert list(px[2, 2]) == [255, 255, 255] and list(px[W - 3, H - 3]) == [0, 0, 0]
+    gui.clear()
+    gui.rect((0.25, 36.5 / H), (0.75, 12.5 / H), radius=1, color=0xFFFF00)
+    px = pixels(gui)
+    assert list(px[32, 36]) == [255, 255, 0]       # the top side through pixel row 36's centres
+    assert list(px[32, 37]) == [0, 0, 0]           # one pixel away: coverage clamp(1 - 1) = 0
+    assert list(px[32, 24]) == [0, 0, 0]           # the inside stays empty
+
+
+def test_batched_circles_lines_and_palette():
+    gui = GUI("batch", res=(W, H))
+    pos = np.array([[0.25, 0.5], [0.75, 0.5]], dtype=np.float64)
+    gui.circles(pos, radius=np.array([3.0, 6.0]), palette=[0x00FF00, 0x0000FF], palette_indices=[1, 0])
+    px = pixels(gui)
+    assert list(px[16, 24]) == [0, 0, 255] and list(px[48, 24]) == [0, 255, 0]
+    assert px[16 + 4, 24].sum() == 0 and px[48 + 5, 24, 1] == 255   # radii 3 and 6
+    gui.clear()
+    y0, y1 = 4.5 / H, 40.5 / H  # through pixel centres: full coverage on rows 4 and 40
+    gui.lines(np.array([[0.1, y0], [0.1, y1]]), np.array([[0.9, y0], [0.9, y1]]), radius=1,
+              color=np.array([0xFF0000, 0x00FF00]))
+    px = pixels(gui)
+    assert list(px[32, 4]) == [255, 0, 0] and list(px[32, 40]) == [0, 255, 0]
+    gui.clear()
+    gui.line((0.1, 0.1), (0.9, 0.1), radius=1)  # y = 4.8: rows 4 and 5 share it as Taichi's canvas does
+    px = pixels(gui)
+    assert abs(px[32, 4, 0] - 255 * 0.7) <= 1 and abs(px[32, 5, 0] - 255 * 0.3) <= 1 and px[32, 6, 0] == 0
+    with pytest.raises(ValueError, match="palette_indices"):
+        gui.circles(pos, palette=[0xFF0000], palette_indices=[0, 1])
+    with pytest.raises(ValueError, match="one value or an array of 2"):
+        gui.circles(pos, radius=np.ones(3))
+    with pytest.raises(TypeError, match="color must be an int"):
+        gui.circle((0.5, 0.5), color="red")
+
+
+def test_arrows_text_and_fields_draw_where_they_should():
+    gui = GUI("misc", res=(W, H))
+    gui.arrow((0.1, 24.5 / H), (0.8, 0.0), radius=1, color=0xFFFFFF)
+    px = pixels(gui)
+    assert px[32, 24].sum() == 3 * 255                       # on the shaft
+    assert px[int(0.9 * W) - 3, 24 + 3].sum() > 0           # a head stroke goes back and up
+    assert px[32, 40].sum() == 0
+    gui.clear()
+    gui.text("Kiln", (0.0, 1.0), font_size=20, color=0xFFFFFF)
+    px = pixels(gui)
+    assert px[:, H - 20:].sum() > 0 and px[:, :H - 22].sum() == 0   # text hangs below its top-left pos
+    gui.clear()
+    gui.point_field(np.full((4, 3), 2.0), color=0xFF0000)
+    assert pixels(gui)[int(W * 0.5 / 4), int(H * 0.5 / 3), 0] == 255
+    gui.clear()
+    gui.contour(np.linspace(0, 1, W)[:, None] * np.ones((1, H)))
+    px = pixels(gui)
+    assert px[0, 0, 2] > px[0, 0, 0] and px[W - 1, 0, 1] > 200       # plasma: blue-violet to yellow
+    gui.clear()
+    v = np.zeros((W, H, 2))
+    v[..., 0] = 1.0
+    gui.vector_field(v, arrow_spacing=16)
+    assert pixels(gui).sum() > 0
+
+
+def test_set_image_orientation_and_types():
+    gui = GUI("image", res=(W, H))
+    img = np.zeros((W, H, 3), np.uint8)
+    img[0, 0] = (255, 0, 0)           # column 0 from the left, row 0 from the bottom
+    img[W - 1, H - 1] = (0, 255, 0)   # the top-right corner
+    gui.set_image(img)
+    rows = gui.canvas.image()          # the canvas's own bytes (top row first) seen in Taichi's frame
+    assert list(rows[0, 0, :3]) == [255, 0, 0] and list(rows[W - 1, H - 1, :3]) == [0, 255, 0]
+    f = np.zeros((W, H), np.float32)
+    f[3, 5] = 0.5
+    gui.set_image(f)
+    assert list(pixels(gui)[3, 5]) == [127, 127, 127]         # grey, truncated as Taichi does
+    rgba = np.zeros((W, H, 4), np.float64)
+    rgba[..., 2] = 1.0
+    gui.set_image(rgba)
+    assert list(pixels(gui)[9, 9]) == [0, 0, 255]
+    u16 = np.full((W, H, 2), 65535, np.uint16)
+    gui.set_image(u16)
+    assert list(pixels(gui)[1, 1]) == [255, 255, 0]
+    t = np.zeros((H, W, 3), np.uint8)
+    t[0, W - 1] = 200
+    gui.set_image(t.transpose(1, 0, 2))                         # strided, read in place
+    assert pixels(gui)[W - 1, 0, 0] == 200
+    with pytest.raises(ValueError, match="is 10x10 but the GUI is 64x48"):
+        gui.set_image(np.zeros((10, 10)))
+    with pytest.raises(ValueError, match="int32 is not supported"):
+        gui.set_image(np.zeros((W, H), np.int32))
+    with pytest.raises(ValueError, match="1-4 channels"):
+        gui.set_image(np.zeros((W, H, 5), np.float32))
+
+
+def test_set_image_from_fields_and_ndarrays():
+    ti.init(arch=ti.cpu)
+    gray = ti.field(ti.f32, shape=(W, H))
+    color = ti.Vector.field(3, ti.f32, shape=(W, H))
+    arr = ti.ndarray(ti.u8, shape=(W, H))
+
+    @ti.kernel
+    def paint():
+        for i, j in gray:
+            gray[i, j] = i / (W - 1)
+            color[i, j] = ti.Vector([0.0, j / (H - 1), 1.0])
+
+    paint()
+    gui = GUI("fields", res=(W, H))
+    gui.set_image(gray)
+    px = pixels(gui)
+    assert px[0, 7, 0] == 0 and px[W - 1, 7, 0] == 255
+    gui.set_image(color)
+    px = pixels(gui)
+    assert px[4, 0, 1] == 0 and px[4, H - 1, 1] == 255 and px[4, 3, 2] == 255
+    a = np.zeros((W, H), np.uint8)
+    a[2, 3] = 77
+    arr.from_numpy(a)
+    gui.set_image(arr)
+    assert list(pixels(gui)[2, 3]) == [77, 77, 77]
+
+
+def test_show_writes_file_and_clears(tmp_path):
+    gui = GUI("show", res=(W, H), background_color=0x203040)
+    gui.circle((0.25, 0.75), color=0xFF8000, radius=4)
+    before = gui.canvas.image()[:, :, :3].copy()
+    out = tmp_path / "shot.png"
+    gui.show(str(out))
+    assert gui.frame == 1
+    assert list(pixels(gui)[16, 36]) == [0x20, 0x30, 0x40]   # cleared to the background
+    back = imread(out)
+    assert back.shape == (W, H, 3)
+    assert (back == before).all()
+    assert list(back[16, 36]) == [255, 128, 0]
+
+
+def test_png_orientation_read_by_another_decoder(tmp_path):
+    Image = pytest.importorskip("PIL.Image", reason="Pillow (python3-pil) gives an independent PNG decoder")
+    img = np.zeros((W, H, 3), np.uint8)
+    img[0, 0] = (255, 0, 0)
+    imwrite(img, tmp_path / "o.png")
+    rows = np.asarray(Image.open(tmp_path / "o.png"))   # rows top first
+    assert rows.shape == (H, W, 3)
+    assert list(rows[H - 1, 0]) == [255, 0, 0]        # Taichi's (0, 0) is the bottom-left pixel
+
+
+def test_imwrite_imread_round_trip(tmp_path):
+    rng = np.random.default_rng(7)
+    for shape in [(W, H), (W, H, 1), (W, H, 3), (W, H, 4)]:
+        a = rng.integers(0, 256, size=shape, dtype=np.uint8)
+        imwrite(a, tmp_path / "a.png")
+        b = imread(tmp_path / "a.png")
+        assert b.shape == (W, H, 1 if len(shape) == 2 else shape[2])
+        assert (b.reshape(a.shape) == a).all()
+    f = np.linspace(-0.5, 1.5, W * H, dtype=np.float32).reshape(W, H)
+    imwrite(f, tmp_path / "f.png")
+    assert (imread(tmp_path / "f.png")[..., 0] == (np.clip(f, 0, 1) * 255).astype(np.uint8)).all()
+    imwrite(np.full((W, H, 3), 0.5), tmp_path / "g.jpg")
+    j = imread(tmp_path / "g.jpg", channels=3)
+    assert j.shape == (W, H, 3) and abs(int(j[5, 5, 0]) - 127) <= 2
+    assert imread(tmp_path / "g.jpg", channels=1).shape == (W, H, 1)
+    assert imresize(np.arange(16).reshape(4, 4), 2).tolist() == [[0, 2], [8, 10]]
+    with pytest.raises(ValueError, match="cannot open"):
+        imread(tmp_path / "missing.png")
+    (tmp_path / "junk.png").write_bytes(b"not an image")
+    with pytest.raises(ValueError, match="cannot decode"):
+        imread(tmp_path / "junk.png")
+    with pytest.raises(ValueError, match="unknown image format"):
+        imwrite(np.zeros((4, 4)), tmp_path / "x.webp")
+    with pytest.raises(ValueError, match="int64 is not supported"):
+        imwrite(np.zeros((4, 4), np.int64), tmp_path / "x.png")
+
+
+def test_widgets_draw_and_report_values():
+    gui = GUI("widgets", res=(300, 200))
+    speed = gui.slider("speed", 1, 5)
+    info = gui.label("info")
+    name = gui.button("go")
+    assert speed.value == 1.0 and info.value == 0.0 and name == "WidgetButton_go"
+    info.value = 2
+    gui.show()
+    px = gui.canvas.image()
+    assert px[150, 100, :3].sum() == 0  # the widgets are drawn, then cleared with the frame
+    gui._widgets.draw(gui.canvas, (0, 0))
+    px = gui.canvas.image()[:, :, :3].astype(int)
+    assert list(px[299 - 100, 199 - 38]) != [0, 0, 0] and list(px[50, 150]) == [0, 0, 0]
+
+
+SCRIPT = """
+import numpy as np, taichi
+from taichi._gui import GUI
+gui = GUI("budget", res=(32, 16))
+while gui.running:
+    gui.circle((0.5, 0.5), radius=gui.frame + 1)
+    gui.show()
+print(gui.frame)
+"""
+
+
+FONT_SCRIPT = """
+from taichi import _gui_core
+from taichi._gui import GUI
+gui = GUI("font", res=(64, 32))
+gui.text("Kiln", (0.0, 1.0), font_size=24, color=0xFFFFFF)
+px = gui.canvas.image()[:, :, 0]
+print(repr(_gui_core.text_font()), int((px[:, 32 - 22:] > 0).sum()), int((px[:, :32 - 26] > 0).sum()))
+"""
+
+
+@pytest.mark.parametrize("font", ["builtin", ""])
+def test_text_with_the_builtin_and_the_system_font(font):
+    env = dict(os.environ, KILN_GUI_FONT=font)
+    r = subprocess.run([sys.executable, "-c", FONT_SCRIPT], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    name, lit_inside, lit_below = r.stdout.split()
+    if font == "builtin":
+        assert name == "''"
+    else:
+        assert name.endswith(".ttf'") or name == "''"  # a system font when one is installed
+    assert int(lit_inside) > 20 and int(lit_below) == 0
+
+
+def test_frame_budget_and_save_dir(tmp_path):
+    env = dict(os.environ, KILN_GUI_FRAMES="3", KILN_GUI_SAVE=str(tmp_path / "frames"))
+    env.pop("DISPLAY", None)
+    r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "3"
+    names = sorted(os.listdir(tmp_path / "frames"))
+    assert names == ["frame_00000.png", "frame_00001.png", "frame_00002.png"]
+    last = imread(tmp_path / "frames" / "frame_00002.png")
+    assert last[16 + 2, 8, 0] == 255 and last[16 + 3, 8, 0] < 255  # radius 3 on the third frame
+    env["KILN_GUI_FRAMES"] = "many"
+    r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "KILN_GUI_FRAMES must be an integer" in r.stderr
+
+
+def test_video_manager_frames_and_ffmpeg(tmp_path, monkeypatch):
+    vm = VideoManager(tmp_path / "v", framerate=10, automatic_build=False)
+    for k in range(4):
+        img = np.zeros((33, 20, 3), np.float32)
+        img[k * 4:k * 4 + 4] = 1.0
+        vm.write_frame(img)
+    frames = sorted(os.listdir(vm.get_frame_directory()))
+    assert frames == ["000000.png", "000001.png", "000002.png", "000003.png"]
+    assert imread(os.path.join(vm.get_frame_directory(), frames[1])).shape == (32, 20, 3)  # even width
+    if shutil.which("ffmpeg"):
+        made = vm.make_video(mp4=True, gif=True)
+        assert all(os.path.getsize(m) > 0 for m in made) and len(made) == 2
+    monkeypatch.setenv("PATH", str(tmp_path))  # no ffmpeg here
+    with pytest.raises(RuntimeError, match="needs ffmpeg"):
+        vm.make_video()
+
+
+# ---- a real window under Xvfb ------------------------------------------
+
+
+def read_xwd(data):
+    """An XWD screenshot (ZPixmap, 24/32 bits a pixel) as (width, height, 3) in Taichi's frame."""
+    f = struct.unpack(">25I", data[:100])
+    header_size, fmt, depth, width, height = f[0], f[2], f[3], f[4], f[5]
+    byte_order, bpp, bpl, ncolors = f[7], f[11], f[12], f[19]
+    rmask, gmask, bmask = f[14], f[15], f[16]
+    assert fmt == 2 and bpp == 32, f"unexpected XWD layout: format {fmt}, {bpp} bits a pixel"
+    start = header_size + 12 * ncolors
+    raw = np.frombuffer(data[start:start + bpl * height], dtype="<u4" if byte_order == 0 else ">u4")
+    raw = raw.reshape(height, bpl // 4)[:, :width]
+
+    def channel(mask):
+        shift = (mask & -mask).bit_length() - 1
+        return ((raw & mask) >> shift).astype(np.uint8)
+
+    rgb = np.stack([channel(rmask), channel(gmask), channel(bmask)], axis=-1)
+    return rgb[::-1].transpose(1, 0, 2)
+
+
+def window_id(title, display):
+    out = subprocess.run(["xwininfo", "-root", "-tree"], env=dict(os.environ, DISPLAY=display), capture_output=True,
+                         text=True).stdout
+    for line in out.splitlines():
+        if f'"{title}"' in line:
+            return line.split()[0]
+    return None
+
+
+@pytest.fixture
+def xvfb(monkeypatch):
+    if not _gui_core.windows_supported():
+        pytest.skip("this build has no SDL2 (apt install libsdl2-dev and rebuild)")
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt install xvfb)")
+    for n in range(91, 120):
+        if not os.path.exists(f"/tmp/.X{n}-lock"):
+            break
+    proc = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    display = f":{n}"
+    for _ in range(100):
+        if os.path.exists(f"/tmp/.X11-unix/X{n}"):
+            break
+        time.sleep(0.05)
+    monkeypatch.setenv("DISPLAY", display)
+    yield display
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_window_matches_headless_canvas(xvfb):
+    def draw(gui):
+        img = np.zeros((160, 120, 3), np.float32)
+        img[..., 0] = np.linspace(0, 1, 160)[:, None]
+        img[..., 2] = np.linspace(0, 1, 120)[None, :]
+        gui.set_image(img)
+        gui.circle((0.3, 0.6), color=0xFFFF00, radius=12)
+        gui.line((0.1, 0.1), (0.9, 0.3), radius=2, color=0x00FF00)
+        gui.text("Kiln", (0.55, 0.95), font_size=24)
+
+    offscreen = GUI("kiln_offscreen", res=(160, 120), show_gui=False)
+    draw(offscreen)
+    want = offscreen.canvas.image()[:, :, :3].copy()
+
+    gui = GUI("kiln_window_test", res=(160, 120))
+    assert gui.window is not None, gui.headless_reason
+    gui.fps_limit = None
+    for _ in range(3):  # a few frames: the window is mapped by the X server meanwhile
+        draw(gui)
+        gui.show()
+    time.sleep(0.2)
+    draw(gui)
+    gui.show()
+    got = gui.window.read_back()[:, :, :3]
+    assert got.shape == want.shape and (got == want).all()
+    wid = window_id("kiln_window_test", xvfb) if shutil.which("xwininfo") else None
+    if shutil.which("xwd") and wid:  # the X server's own copy of the window
+        shot = subprocess.run(["xwd", "-silent", "-id", wid], capture_output=True, check=True).stdout
+        screen = read_xwd(shot)
+        assert screen.shape == want.shape
+        assert (screen == want).all(), f"{(screen != want).any(axis=-1).sum()} pixels differ"
+    assert gui.running
+    assert gui.get_cursor_pos() == (0.0, 0.0) or all(0 <= c <= 1 for c in gui.get_cursor_pos())
+    gui.close()
