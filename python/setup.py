@@ -22,7 +22,7 @@ class BuildWithCMake(build_py):
         if not os.path.exists(os.path.join(build, "build.ninja")):
             subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
                                    "-DPython3_EXECUTABLE=" + sys.executable])
-        subprocess.check_call(["ninja", "-C", build, "taichi_core"])
+        subprocess.check_call(["ninja", "-C", build, "taichi_core", "taichi_gui_core"])
         super().run()
         for pkg in ("taichi", "kiln"):  # the Python files and the built _core, as the build tree holds them
             shutil.copytree(os.path.join(build, "python", pkg), os.path.join(self.build_lib, pkg), dirs_exist_ok=True)
@@ -32,7 +32,7 @@ setup(
     name="taichi",
     version="1.7.0+kiln",
     description="Kiln: Taichi programs on a small, fast, debuggable VM",
-    packages=["taichi", "taichi.math", "taichi.types", "kiln"],
+    packages=["taichi", "taichi.math", "taichi.types", "taichi.tools", "kiln"],
     package_dir={"": HERE},
     cmdclass={"build_py": BuildWithCMake},
     python_requires=">=3.9",

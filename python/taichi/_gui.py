@@ -14,9 +14,15 @@ import numbers
 import os
 import time
 
-from . import _gui_core
 from ._gui_image import as_numpy, bilinear, displayable, plasma
 from ._gui_widgets import ROW, Widgets
+
+def _native():
+    """taichi._gui_core, loaded at the first GUI (it brings SDL2 and X11's
+    libraries: `import taichi` stays fast for programs without a GUI)."""
+    from . import _gui_core
+    return _gui_core
+
 
 _saved_frames = 0  # KILN_GUI_SAVE numbers frames across every GUI of the process
 
@@ -129,7 +135,7 @@ class GUI:
         self.res = res
         self.fast_gui = fast_gui
         self.background_color = _color(background_color, "background_color")
-        self.canvas = _gui_core.Canvas(res[0], res[1], self.background_color)
+        self.canvas = _native().Canvas(res[0], res[1], self.background_color)
         self.frame = 0
         self.key_pressed = set()
         self.event = None
@@ -147,7 +153,7 @@ class GUI:
         self.window = None
         self.headless_reason = "show_gui=False" if not show_gui else None
         if show_gui:
-            w = _gui_core.open_window(name, res[0], res[1], fullscreen)
+            w = _native().open_window(name, res[0], res[1], fullscreen)
             if isinstance(w, str):
                 self.headless_reason = w
                 if os.environ.get("DISPLAY"):  # a display was there: say why no window came

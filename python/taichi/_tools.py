@@ -4,23 +4,25 @@ Images are in Taichi's orientation: img[i, j] is column i from the left and
 row j from the bottom, so imwrite(imread(f), g) copies a picture and a
 field shown with GUI.set_image looks the same written with imwrite."""
 import os
-import shutil
-import subprocess
 
-from . import _gui_core
 from ._gui_image import as_numpy, file_bytes
+
+
+def _native():
+    from . import _gui_core  # loaded on first use, as in _gui.py
+    return _gui_core
 
 
 def imwrite(img, filename):
     """Writes a field, ndarray or numpy array of shape (w, h) or (w, h, 1/2/3/4)
     as PNG, JPEG, BMP or TGA (by the extension). Floats are clipped to [0, 1]."""
-    _gui_core.write_image(os.fspath(filename), file_bytes(img, "imwrite"))
+    _native().write_image(os.fspath(filename), file_bytes(img, "imwrite"))
 
 
 def imread(filename, channels=0):
     """Reads an image file as a uint8 array of shape (w, h, channels);
     channels=0 keeps the file's own count."""
-    return _gui_core.read_image(os.fspath(filename), int(channels))
+    return _native().read_image(os.fspath(filename), int(channels))
 
 
 def imresize(img, w, h=None):
@@ -53,6 +55,7 @@ def imshow(img, title="imshow"):
 
 
 def _ffmpeg():
+    import shutil
     path = shutil.which("ffmpeg")
     if path is None:
         raise RuntimeError("making a video needs ffmpeg, which is not on PATH (apt install ffmpeg); "
@@ -61,6 +64,7 @@ def _ffmpeg():
 
 
 def _run(args):
+    import subprocess
     r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         tail = "\n".join(r.stderr.strip().splitlines()[-5:])
@@ -116,6 +120,7 @@ class VideoManager:
         self.frame_fns.append(fn)
         self.frame_counter += 1
         if self.automatic_build and self.frame_counter % self.next_video_checkpoint == 0:
+            import shutil
             self.next_video_checkpoint *= 2
             if shutil.which("ffmpeg"):
                 self.make_video()
