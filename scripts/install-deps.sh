@@ -10,7 +10,7 @@ PKGS=(
   libmimalloc-dev doctest-dev libedit-dev libstb-dev nlohmann-json3-dev pybind11-dev python3-dev
   libdlpack-dev python3-numpy python3-pytest python3-pip python3-venv python3-setuptools python3-wheel
   python3-matplotlib
-  libsdl2-dev xvfb x11-apps x11-utils fonts-dejavu-core
+  libsdl2-dev xvfb x11-apps x11-utils libxtst6 fonts-dejavu-core
 )
 
 missing=()

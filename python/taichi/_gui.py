@@ -7,7 +7,7 @@ there and show_gui is true) or keeps it offscreen, then clears the canvas.
 Positions are in [0, 1]^2 with y up; radii and widths are in pixels.
 
 For tests and batch runs: KILN_GUI_FRAMES=N makes `running` false after N
-shown frames, and KILN_GUI_SAVE=DIR writes every shown frame as
+shown frames (and a further show() ends the program), and KILN_GUI_SAVE=DIR writes every shown frame as
 DIR/frame_00000.png, DIR/frame_00001.png, ... (one count per process)."""
 import math
 import numbers
@@ -380,6 +380,12 @@ class GUI:
         """Ends the frame: draws the widgets, puts the frame in the window (or
         keeps it offscreen), writes it to `file` if given, then clears."""
         global _saved_frames
+        if self._frame_budget is not None and self.frame >= self._frame_budget:
+            # A loop that never asks gui.running (`while not gui.get_event(...)`,
+            # `for i in range(10**6)`) ends here, so batch runs always finish.
+            import sys
+            print(f"[Kiln] ti.GUI: KILN_GUI_FRAMES={self._frame_budget} frames shown; exiting", file=sys.stderr)
+            raise SystemExit(0)
         self._widgets.draw(self.canvas, self._cursor)
         if self.window is not None:
             if self._frame_delta_limit:

@@ -279,6 +279,9 @@ def test_frame_budget_and_save_dir(tmp_path):
     assert names == ["frame_00000.png", "frame_00001.png", "frame_00002.png"]
     last = imread(tmp_path / "frames" / "frame_00002.png")
     assert last[16 + 2, 8, 0] == 255 and last[16 + 3, 8, 0] < 255  # radius 3 on the third frame
+    endless = "from taichi._gui import GUI\ngui = GUI('endless', res=8)\nwhile True:\n    gui.show()\n"
+    r = subprocess.run([sys.executable, "-c", endless], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "KILN_GUI_FRAMES=3 frames shown; exiting" in r.stderr
     env["KILN_GUI_FRAMES"] = "many"
     r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and "KILN_GUI_FRAMES must be an integer" in r.stderr
@@ -388,3 +391,113 @@ def test_window_matches_headless_canvas(xvfb):
     assert gui.running
     assert gui.get_cursor_pos() == (0.0, 0.0) or all(0 <= c <= 1 for c in gui.get_cursor_pos())
     gui.close()
+
+
+class FakeInput:
+    """Synthetic keyboard and mouse input through the XTEST extension (libXtst)."""
+
+    def __init__(self, display):
+        import ctypes
+        from ctypes import c_char_p, c_int, c_ubyte, c_ulong, c_void_p
+        self.x11 = ctypes.CDLL("libX11.so.6")
+        self.xtst = ctypes.CDLL("libXtst.so.6")
+        self.x11.XOpenDisplay.restype = c_void_p
+        self.x11.XOpenDisplay.argtypes = [c_char_p]
+        self.x11.XStringToKeysym.restype = c_ulong
+        self.x11.XStringToKeysym.argtypes = [c_char_p]
+        self.x11.XKeysymToKeycode.restype = c_ubyte
+        self.x11.XKeysymToKeycode.argtypes = [c_void_p, c_ulong]
+        self.x11.XFlush.argtypes = [c_void_p]
+        self.x11.XCloseDisplay.argtypes = [c_void_p]
+        self.xtst.XTestFakeMotionEvent.argtypes = [c_void_p, c_int, c_int, c_int, c_ulong]
+        self.xtst.XTestFakeButtonEvent.argtypes = [c_void_p, ctypes.c_uint, c_int, c_ulong]
+        self.xtst.XTestFakeKeyEvent.argtypes = [c_void_p, ctypes.c_uint, c_int, c_ulong]
+        self.dpy = self.x11.XOpenDisplay(display.encode())
+        assert self.dpy, f"cannot connect to {display}"
+
+    def move(self, x, y):
+        self.xtst.XTestFakeMotionEvent(self.dpy, -1, x, y, 0)
+        self.x11.XFlush(self.dpy)
+
+    def button(self, b, down):
+        self.xtst.XTestFakeButtonEvent(self.dpy, b, int(down), 0)
+        self.x11.XFlush(self.dpy)
+
+    def key(self, name, down):
+        code = self.x11.XKeysymToKeycode(self.dpy, self.x11.XStringToKeysym(name.encode()))
+        self.xtst.XTestFakeKeyEvent(self.dpy, code, int(down), 0)
+        self.x11.XFlush(self.dpy)
+
+    def close(self):
+        self.x11.XCloseDisplay(self.dpy)
+
+
+def window_origin(title, display):
+    out = subprocess.run(["xwininfo", "-name", title], env=dict(os.environ, DISPLAY=display), capture_output=True,
+                         text=True).stdout
+    x = int(out.split("Absolute upper-left X:")[1].split()[0])
+    y = int(out.split("Absolute upper-left Y:")[1].split()[0])
+    return x, y
+
+
+def test_window_events_keys_mouse_and_widgets(xvfb):
+    res = (300, 150)
+    gui = GUI("kiln_events_test", res=res)
+    assert gui.window is not None, gui.headless_reason
+    gui.fps_limit = None
+    speed = gui.slider("speed", 0, 10, step=1)
+    go = gui.button("go")
+    for _ in range(3):
+        gui.show()
+    time.sleep(0.2)
+    ox, oy = window_origin("kiln_events_test", xvfb)
+    fake = FakeInput(xvfb)
+    events = []
+
+    def settle(until):
+        for _ in range(200):
+            gui.show()
+            events.extend(gui.get_events())
+            if until():
+                return
+            time.sleep(0.01)
+
+    fake.move(ox + 50, oy + 25)  # window pixel (50, 25) from the top-left
+    settle(lambda: gui.get_cursor_pos() == (50 / 300, (149 - 25) / 150))
+    assert gui.get_cursor_pos() == (50 / 300, 124 / 150)
+    fake.key("a", True)
+    settle(lambda: gui.is_pressed("a"))
+    assert gui.is_pressed("a")
+    fake.key("Shift_L", True)
+    settle(lambda: gui.is_pressed(GUI.SHIFT))
+    fake.key("a", False)
+    fake.key("Shift_L", False)
+    fake.key("Escape", True)
+    fake.key("Escape", False)
+    fake.button(1, True)
+    fake.button(1, False)
+    settle(lambda: any(e.key == GUI.LMB and e.type == GUI.RELEASE for e in events))
+    keys = [(e.type, e.key) for e in events if e.key != GUI.MOVE]
+    assert keys[:6] == [(GUI.PRESS, "a"), (GUI.PRESS, "Shift_L"), (GUI.RELEASE, "a"), (GUI.RELEASE, "Shift_L"),
+                        (GUI.PRESS, GUI.ESCAPE), (GUI.RELEASE, GUI.ESCAPE)]
+    release_a = [e for e in events if e.key == "a" and e.type == GUI.RELEASE][0]
+    assert release_a.modifier == ["Shift"]  # Shift_L was held when the release was read
+    lmb = [e for e in events if e.key == GUI.LMB][0]
+    assert lmb.type == GUI.PRESS and lmb.pos == (50 / 300, 124 / 150)
+    assert not gui.is_pressed("a", GUI.ESCAPE, GUI.LMB)
+    # The widgets: the slider is the top 40 rows of the right 200 columns, the button the next 40.
+    fake.move(ox + 300 - 100, oy + 20)  # the slider's middle: 0.5 of [0, 10]
+    fake.button(1, True)
+    fake.button(1, False)
+    settle(lambda: speed.value != 0.0)
+    assert speed.value == 5.0
+    events.clear()
+    fake.move(ox + 300 - 100, oy + 60)
+    fake.button(1, True)
+    fake.button(1, False)
+    settle(lambda: any(e.key == go for e in events))
+    assert [e.type for e in events if e.key == go] == [GUI.PRESS]
+    fake.close()
+    assert gui.running
+    gui.running = False
+    assert not gui.running
