@@ -486,6 +486,8 @@ class SNode:
         if isinstance(dims, int) or hasattr(dims, "__index__") and not isinstance(dims, (list, tuple)):
             dims = [int(dims)] * len(axes_)
         dims = [int(d) for d in dims]
+        if len(dims) == 1 and len(axes_) > 1:  # pointer(ti.ijk, [n]): n along every axis
+            dims = dims * len(axes_)
         if len(dims) != len(axes_):
             raise ValueError(f"{kind}() got {len(axes_)} axes but {len(dims)} sizes")
         return SNode(self._core.child(kind, [a.k for a in axes_], dims, chunk))

@@ -4,6 +4,8 @@
 // atomic on global data and on reductions into locals outside a parallel loop.
 #include <optional>
 
+#include <functional>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -83,6 +85,8 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       if (v.is_tuple()) vals = v.elems;
       else if (v.is_static() && v.s.kind == StaticValue::Kind::tuple)
         for (auto& e : v.s.elems) vals.push_back(KVal::of(e));
+      else if (is_tensor(v) && !v.v->type.cols)  // a, b, c = some_vector
+        for (Stmt* e : elements(v.v, loc)) vals.push_back(KVal::of(e));
       else raise("TypeError", "cannot unpack a non-tuple value", loc);
       if (vals.size() != elts.size())
         raise("ValueError", std::string(vals.size() > elts.size() ? "too many" : "not enough") + " values to unpack (expected " +
@@ -92,9 +96,30 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
     }
     case ast::ExprKind::Subscript: {
       auto* sub = target->as<ast::Subscript>();
-      if (v.is_tuple())
-        raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) +
-                               " values through [] (use ti.Vector([...]))", loc);
+      if (v.is_tuple()) {
+        // x[i] = [a, b] on a vector/matrix field: the list is the element's value, as in Taichi
+        KVal fb = lower_expr(sub->value);
+        if (!(fb.is_static() && fb.s.kind == StaticValue::Kind::matrix_field))
+          raise("TypeError", "cannot store a tuple of " + std::to_string(v.elems.size()) +
+                                 " values through [] (use ti.Vector([...]))", loc);
+        std::vector<Stmt*> e;
+        std::function<void(const KVal&)> flat = [&](const KVal& k) {
+          if (k.is_tuple()) {
+            for (auto& x : k.elems) flat(x);
+            return;
+          }
+          Stmt* x = value_of(k, loc);
+          if (x->type.rows) for (Stmt* c : elements(x, loc)) e.push_back(c);
+          else e.push_back(x);
+        };
+        flat(v);
+        int rows = fb.s.rows, cols = fb.s.cols;
+        if ((int)e.size() != rows * (cols ? cols : 1))
+          raise("TypeError", "cannot store " + std::to_string(e.size()) + " values into an element of " +
+                                 fb.s.fields[0]->describe() + " (" + std::to_string(rows * (cols ? cols : 1)) + " components)", loc);
+        lower_assign(target, KVal::of(make_tensor(e, rows, cols, loc)), loc);
+        return;
+      }
       // x[i][j] = s: one component of a vector/matrix field element.
       if (sub->value->kind == ast::ExprKind::Subscript) {
         auto* inner = sub->value->as<ast::Subscript>();

@@ -126,8 +126,13 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
 
   if (is_ti && name.rfind("math.", 0) == 0) return call_math(name.substr(5), c);
   if (name == "static") {
-    want_args(c, 1, 2, full);
-    return KVal::of(eval_static(c->args[0]));
+    // ti.static(a, b, c): a tuple of compile-time values (pos, n = ti.static(self.pos, self.n))
+    if (c->args.empty()) raise("TypeError", "ti.static() needs an argument", loc);
+    if (c->args.size() == 1) return KVal::of(eval_static(c->args[0]));
+    StaticValue t;
+    t.kind = StaticValue::Kind::tuple;
+    for (auto* a : c->args) t.elems.push_back(eval_static(a));
+    return KVal::of(t);
   }
   if (name == "print") {
     lower_print(c);
