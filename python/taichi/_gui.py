@@ -232,7 +232,7 @@ class GUI:
         """Shows a scalar field through the plasma colour map, resampled
         bilinearly to the GUI's size when the sizes differ."""
         import numpy as np
-        a = as_numpy(scalar_field, "GUI.contour").astype(np.float64)
+        a = as_numpy(scalar_field, "GUI.contour", view=True).astype(np.float64)
         if a.ndim != 2:
             raise ValueError(f"GUI.contour takes a 2-D scalar field, not shape {a.shape}")
         if a.shape != self.res:
@@ -251,11 +251,11 @@ class GUI:
         """Many discs: pos is (n, 2); radius and color are one value or n values;
         or colours palette[palette_indices[k]]."""
         import numpy as np
-        pos = as_numpy(pos, "GUI.circles pos")
+        pos = as_numpy(pos, "GUI.circles pos", view=True)
         if palette is not None:
             if palette_indices is None:
                 raise ValueError("GUI.circles: palette must be used together with palette_indices")
-            ind = np.asarray(as_numpy(palette_indices, "palette_indices"))
+            ind = np.asarray(as_numpy(palette_indices, "palette_indices", view=True))
             if not np.issubdtype(ind.dtype, np.integer):
                 raise TypeError("GUI.circles: palette_indices must be an integer array")
             if ind.shape != (len(pos),):
@@ -264,9 +264,9 @@ class GUI:
                 raise ValueError(f"GUI.circles: palette_indices must lie in [0, {len(palette)})")
             color = np.asarray(palette, dtype=np.uint32)[ind]
         elif not isinstance(color, numbers.Integral):
-            color = as_numpy(color, "GUI.circles color")
+            color = as_numpy(color, "GUI.circles color", view=True)
         if not isinstance(radius, numbers.Number):
-            radius = as_numpy(radius, "GUI.circles radius")
+            radius = as_numpy(radius, "GUI.circles radius", view=True)
         self.canvas.circles(pos, radius, color)
 
     def line(self, begin, end, radius=1, color=0xFFFFFF):
@@ -276,13 +276,13 @@ class GUI:
 
     def lines(self, begin, end, radius=1, color=0xFFFFFF):
         """Many segments: begin and end are (n, 2); radius and color one or n values."""
-        begin, end = as_numpy(begin, "GUI.lines begin"), as_numpy(end, "GUI.lines end")
+        begin, end = as_numpy(begin, "GUI.lines begin", view=True), as_numpy(end, "GUI.lines end", view=True)
         if begin.shape != end.shape:
             raise ValueError(f"GUI.lines: begin {begin.shape} and end {end.shape} differ in shape")
         if not isinstance(color, numbers.Integral):
-            color = as_numpy(color, "GUI.lines color")
+            color = as_numpy(color, "GUI.lines color", view=True)
         if not isinstance(radius, numbers.Number):
-            radius = as_numpy(radius, "GUI.lines radius")
+            radius = as_numpy(radius, "GUI.lines radius", view=True)
         self.canvas.lines(begin, end, radius, color)
 
     def triangle(self, a, b, c, color=0xFFFFFF):
@@ -292,11 +292,11 @@ class GUI:
 
     def triangles(self, a, b, c, color=0xFFFFFF):
         """Many filled triangles: a, b and c are (n, 2); color one or n values."""
-        a, b, c = (as_numpy(v, "GUI.triangles") for v in (a, b, c))
+        a, b, c = (as_numpy(v, "GUI.triangles", view=True) for v in (a, b, c))
         if not a.shape == b.shape == c.shape:
             raise ValueError(f"GUI.triangles: a {a.shape}, b {b.shape} and c {c.shape} differ in shape")
         if not isinstance(color, numbers.Integral):
-            color = as_numpy(color, "GUI.triangles color")
+            color = as_numpy(color, "GUI.triangles color", view=True)
         self.canvas.triangles(a, b, c, color)
 
     def rect(self, topleft, bottomright, radius=1, color=0xFFFFFF):
@@ -340,7 +340,7 @@ class GUI:
 
     def point_field(self, radius, color=0xFFFFFF, bound=0.5):
         """A grid of discs, one per element of the 2-D array radius (their radii)."""
-        radius = as_numpy(radius, "GUI.point_field radius")
+        radius = as_numpy(radius, "GUI.point_field radius", view=True)
         if radius.ndim != 2:
             raise ValueError(f"GUI.point_field takes a 2-D array of radii, not shape {radius.shape}")
         base = self._make_field_base(radius.shape[0], radius.shape[1], bound)
@@ -348,7 +348,7 @@ class GUI:
 
     def arrow_field(self, direction, radius=1, color=0xFFFFFF, bound=0.5, **kwargs):
         """A grid of arrows, one per element of direction (w, h, 2)."""
-        direction = as_numpy(direction, "GUI.arrow_field direction")
+        direction = as_numpy(direction, "GUI.arrow_field direction", view=True)
         if direction.ndim != 3 or direction.shape[2] != 2:
             raise ValueError(f"GUI.arrow_field takes a (w, h, 2) array, not shape {direction.shape}")
         base = self._make_field_base(direction.shape[0], direction.shape[1], bound)
@@ -358,7 +358,7 @@ class GUI:
         """Arrows for every arrow_spacing-th vector of a 2-D vector field,
         the longest one a tenth of the window."""
         import numpy as np
-        v = np.asarray(as_numpy(vector_field, "GUI.vector_field"), dtype=np.float64)
+        v = np.asarray(as_numpy(vector_field, "GUI.vector_field", view=True), dtype=np.float64)
         if v.ndim != 3 or v.shape[2] != 2:
             raise ValueError(f"GUI.vector_field takes a 2-D field of 2-vectors, not shape {v.shape}")
         nx, ny = v.shape[:2]

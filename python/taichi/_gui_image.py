@@ -3,11 +3,18 @@ numpy images in Taichi's orientation (img[i, j] is column i from the left,
 row j from the bottom), and the plasma colour map behind GUI.contour."""
 
 
-def as_numpy(img, what):
-    """A numpy array from a numpy array, a field or an ndarray (anything with .to_numpy())."""
+def as_numpy(img, what, view=False):
+    """A numpy array from a numpy array, a field or an ndarray (anything with
+    .to_numpy()). view=True, for a read that ends before the caller returns,
+    takes the field's own memory through DLPack instead of copying it."""
     import numpy as np
     if isinstance(img, np.ndarray):
         return img
+    if view and hasattr(img, "__dlpack__"):
+        try:
+            return np.from_dlpack(img)
+        except Exception:  # a layout DLPack cannot describe (sparse, split): copy below
+            pass
     to_numpy = getattr(img, "to_numpy", None)
     if to_numpy is not None:
         return to_numpy()
@@ -20,7 +27,7 @@ def displayable(img, what):
     """The array as u8, f32 or f64 (what the canvas reads in place): wider
     unsigned integers scale to [0, 1] by their maximum, as Taichi does."""
     import numpy as np
-    a = as_numpy(img, what)
+    a = as_numpy(img, what, view=True)
     if a.dtype in (np.uint8, np.float32, np.float64):
         pass
     elif a.dtype in (np.uint16, np.uint32, np.uint64):
@@ -42,7 +49,7 @@ def file_bytes(img, what):
     """The array as uint8 for an image file, as ti.tools.imwrite converts:
     floats clipped to [0, 1] and scaled, wider unsigned integers shifted."""
     import numpy as np
-    a = as_numpy(img, what)
+    a = as_numpy(img, what, view=True)
     if a.dtype in (np.uint16, np.uint32, np.uint64):
         a = (a // (np.iinfo(a.dtype).max // 256)).astype(np.uint8)
     elif a.dtype in (np.float16, np.float32, np.float64):

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
@@ -29,9 +30,10 @@ std::string lower_extension(const std::string& path) {
 }  // namespace
 
 uint8_t to_byte(float x) {
-  if (!(x > 0)) return 0;  // also NaN
-  if (x >= 1) return 255;
-  return uint8_t(x * 255.0f);
+  float y = x * 255.0f;  // branch-free: these run once per component of every frame
+  y = y > 0.0f ? y : 0.0f;  // also NaN
+  y = y < 255.0f ? y : 255.0f;
+  return uint8_t(y);
 }
 
 float component(const ImageView& v, int i, int j, int k) {
@@ -44,29 +46,64 @@ float component(const ImageView& v, int i, int j, int k) {
   return 0;
 }
 
+namespace {
+
+template <typename T>
+uint8_t byte_of(const char* p) {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  if constexpr (std::is_same_v<T, uint8_t>) return x;
+  else return to_byte(float(x));
+}
+
+// One loop per element type and channel count (no per-component dispatch),
+// in 32x32 tiles: the source is usually contiguous along j or the channels
+// while the canvas is contiguous along i, so tiles keep both sides in cache.
+template <typename T, int N>
+void copy_pixels(Canvas& c, const ImageView& v) {
+  const char* base = static_cast<const char*>(v.data);
+  const ptrdiff_t si = v.stride_i, sk = v.stride_k;
+  constexpr int tile = 32;
+  for (int j0 = 0; j0 < v.height; j0 += tile)
+    for (int i0 = 0; i0 < v.width; i0 += tile) {
+      const int i1 = std::min(i0 + tile, v.width), j1 = std::min(j0 + tile, v.height);
+      for (int j = j0; j < j1; j++) {
+        const char* s = base + i0 * si + j * v.stride_j;
+        uint8_t* p = c.at(i0, j);
+        for (int i = i0; i < i1; i++, s += si, p += 4) {
+          uint8_t r = byte_of<T>(s);
+          p[0] = r;
+          p[1] = N == 1 ? r : byte_of<T>(s + sk);
+          p[2] = N == 1 ? r : (N == 2 ? 0 : byte_of<T>(s + 2 * sk));
+          p[3] = 255;
+        }
+      }
+    }
+}
+
+template <typename T>
+void copy_pixels(Canvas& c, const ImageView& v) {
+  switch (v.channels) {
+    case 1: copy_pixels<T, 1>(c, v); break;
+    case 2: copy_pixels<T, 2>(c, v); break;
+    case 3: copy_pixels<T, 3>(c, v); break;
+    default: copy_pixels<T, 4>(c, v); break;  // the alpha channel is not shown
+  }
+}
+
+}  // namespace
+
 std::string set_image(Canvas& c, const ImageView& v) {
   if (v.width != c.width || v.height != c.height)
     return "image is " + std::to_string(v.width) + "x" + std::to_string(v.height) + " but the GUI is " +
            std::to_string(c.width) + "x" + std::to_string(c.height);
   if (v.channels < 1 || v.channels > 4)
     return "image has " + std::to_string(v.channels) + " channels; expected 1 (grey), 2, 3 (RGB) or 4 (RGBA)";
-  for (int j = 0; j < v.height; j++)
-    for (int i = 0; i < v.width; i++) {
-      uint8_t* p = c.at(i, j);
-      if (v.type == PixelType::u8) {  // bytes go straight through
-        const uint8_t* s = static_cast<const uint8_t*>(v.data) + i * v.stride_i + j * v.stride_j;
-        uint8_t r = s[0];
-        p[0] = r;
-        p[1] = v.channels == 1 ? r : s[v.stride_k];
-        p[2] = v.channels == 1 ? r : (v.channels == 2 ? 0 : s[2 * v.stride_k]);
-      } else {
-        float r = component(v, i, j, 0);
-        p[0] = to_byte(r);
-        p[1] = to_byte(v.channels == 1 ? r : component(v, i, j, 1));
-        p[2] = to_byte(v.channels == 1 ? r : (v.channels == 2 ? 0.0f : component(v, i, j, 2)));
-      }
-      p[3] = 255;
-    }
+  switch (v.type) {
+    case PixelType::u8: copy_pixels<uint8_t>(c, v); break;
+    case PixelType::f32: copy_pixels<float>(c, v); break;
+    case PixelType::f64: copy_pixels<double>(c, v); break;
+  }
   return "";
 }
 
