@@ -298,7 +298,14 @@ def test_video_manager_frames_and_ffmpeg(tmp_path, monkeypatch):
     assert imread(os.path.join(vm.get_frame_directory(), frames[1])).shape == (32, 20, 3)  # even width
     if shutil.which("ffmpeg"):
         made = vm.make_video(mp4=True, gif=True)
-        assert all(os.path.getsize(m) > 0 for m in made) and len(made) == 2
+        assert [os.path.basename(m) for m in made] == ["video.mp4", "video.gif"]
+        for m in made:  # decode each video's second frame: its white band is columns 4-7
+            png = str(tmp_path / (os.path.basename(m) + ".png"))
+            subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", m, "-vf", "select=eq(n\\,1)", "-vframes", "1",
+                            png], check=True)
+            f = imread(png).astype(int)
+            assert f.shape[:2] == (32, 20)
+            assert f[4:8, :, 0].min() > 180 and f[12:, :, 0].max() < 70 and f[:3, :, 0].max() < 70
     monkeypatch.setenv("PATH", str(tmp_path))  # no ffmpeg here
     with pytest.raises(RuntimeError, match="needs ffmpeg"):
         vm.make_video()
@@ -501,3 +508,33 @@ def test_window_events_keys_mouse_and_widgets(xvfb):
     assert gui.running
     gui.running = False
     assert not gui.running
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def test_first_gui_program_through_ti_gui():
+    """The first program of issue 20, as a user writes it (ti.GUI, ti.tools.imread).
+    The expected pixels follow from the drawing: the gradient (i/63, j/31, 0.25)
+    truncated to bytes, a white disc of radius 4 at (16, 16), a green line on row 4."""
+    r = subprocess.run([sys.executable, os.path.join(HERE, "gui", "first_gui.py")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(HERE, "gui", "first_gui.expected")) as f:
+        assert r.stdout == f.read()
+
+
+def test_example_gui_particles_runs_headless(tmp_path):
+    env = dict(os.environ, KILN_GUI_FRAMES="30", KILN_GUI_SAVE=str(tmp_path))
+    env.pop("DISPLAY", None)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "gui_particles.py")], env=env,
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr
+    names = sorted(os.listdir(tmp_path))
+    assert len(names) == 30 and names[-1] == "frame_00029.png"
+    last = imread(tmp_path / names[-1])
+    assert last.shape == (512, 512, 3)
+    lit = (last.sum(axis=2) > 0).mean()
+    assert 0.2 < lit < 0.95  # particles and trails over a black background
+    assert last[:, 300:].sum() < last[:, :300].sum()  # a fountain: more below than high up
