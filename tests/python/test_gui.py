@@ -435,6 +435,21 @@ class FakeInput:
         self.xtst.XTestFakeKeyEvent(self.dpy, code, int(down), 0)
         self.x11.XFlush(self.dpy)
 
+    def close_window(self, wid):
+        """What a window manager sends for the close button: WM_PROTOCOLS / WM_DELETE_WINDOW."""
+        import ctypes
+        self.x11.XInternAtom.restype = ctypes.c_ulong
+        self.x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+        self.x11.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+        ev = (ctypes.c_ubyte * 192)()  # an XEvent holding an XClientMessageEvent (LP64 layout)
+        ctypes.c_int.from_buffer(ev, 0).value = 33  # ClientMessage
+        ctypes.c_ulong.from_buffer(ev, 32).value = wid
+        ctypes.c_ulong.from_buffer(ev, 40).value = self.x11.XInternAtom(self.dpy, b"WM_PROTOCOLS", 0)
+        ctypes.c_int.from_buffer(ev, 48).value = 32
+        ctypes.c_long.from_buffer(ev, 56).value = self.x11.XInternAtom(self.dpy, b"WM_DELETE_WINDOW", 0)
+        self.x11.XSendEvent(self.dpy, wid, 0, 0, ev)
+        self.x11.XFlush(self.dpy)
+
     def close(self):
         self.x11.XCloseDisplay(self.dpy)
 
@@ -504,10 +519,19 @@ def test_window_events_keys_mouse_and_widgets(xvfb):
     fake.button(1, False)
     settle(lambda: any(e.key == go for e in events))
     assert [e.type for e in events if e.key == go] == [GUI.PRESS]
-    fake.close()
     assert gui.running
-    gui.running = False
+    fake.close_window(int(window_id("kiln_events_test", xvfb), 16))  # the close button
+    for _ in range(200):
+        if not gui.running:
+            break
+        gui.show()
+        time.sleep(0.01)
+    fake.close()
     assert not gui.running
+    assert gui.get_event(GUI.EXIT) and gui.event.type == GUI.PRESS
+    with pytest.raises(RuntimeError, match="Window close button clicked"):
+        for _ in range(6):  # a program that ignores the close keeps going for five frames
+            gui.show()
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -538,3 +562,40 @@ def test_example_gui_particles_runs_headless(tmp_path):
     lit = (last.sum(axis=2) > 0).mean()
     assert 0.2 < lit < 0.95  # particles and trails over a black background
     assert last[:, 300:].sum() < last[:, :300].sum()  # a fountain: more below than high up
+
+
+def test_bad_arguments_say_what_is_wrong(tmp_path):
+    with pytest.raises(ValueError, match="GUI resolution must be positive"):
+        GUI("zero", res=0)
+    with pytest.raises(ValueError, match=r"res must be a size or \(width, height\)"):
+        GUI("three", res=(4, 4, 4))
+    with pytest.raises(TypeError, match="background_color must be an int"):
+        GUI("bg", res=8, background_color=(1, 0, 0))
+    gui = GUI("args", res=(8, 4))
+    with pytest.raises(TypeError, match="takes a Taichi field, an ndarray or a numpy array, not str"):
+        gui.set_image("picture.png")
+    with pytest.raises(TypeError, match=r"GUI.circle pos must be a 2-D position such as \(0.5, 0.5\)"):
+        gui.circle(0.5)
+    with pytest.raises(ValueError, match=r"must have shape \(n, 2\)"):
+        gui.circles(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="palette must be used together with palette_indices"):
+        gui.circles(np.zeros((1, 2)), palette=[0xFF0000])
+    with pytest.raises(ValueError, match="begin and end must hold as many points"):
+        gui.canvas.lines(np.zeros((2, 2)), np.zeros((3, 2)), 1, 0)
+    with pytest.raises(ValueError, match=r"takes a 2-D scalar field, not shape \(8, 4, 3\)"):
+        gui.contour(np.zeros((8, 4, 3)))
+    with pytest.raises(ValueError, match="give both width and height"):
+        VideoManager(tmp_path, width=4)
+    with pytest.raises(RuntimeError, match="no frames were written"):
+        VideoManager(tmp_path).make_video()
+    with pytest.raises(ValueError, match="channels must be 0"):
+        imread(tmp_path / "x.png", channels=9)
+
+
+def test_get_image_and_cook_image():
+    gui = GUI("get", res=(4, 2), background_color=0xFF0000)
+    got = gui.get_image()
+    assert got.shape == (4, 2, 4) and got.dtype == np.float32
+    assert got[0, 0].tolist() == [1.0, 0.0, 0.0, 1.0]
+    cooked = gui.cook_image(np.full((4, 2), 128, np.uint8))
+    assert cooked.shape == (4, 2, 4) and abs(cooked[1, 1, 2] - 128 / 255) < 1e-6
