@@ -334,7 +334,20 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       const ast::ExprList& elts = e->kind == EK::Tuple ? e->as<ast::Tuple>()->elts : e->as<ast::List>()->elts;
       KVal t;
       t.kind = KVal::Kind::tuple;
-      for (auto* x : elts) t.elems.push_back(lower_expr(x));
+      for (auto* x : elts) {
+        if (x->kind != EK::Starred) {
+          t.elems.push_back(lower_expr(x));
+          continue;
+        }
+        // [*t, x]: the elements of a tuple or a vector, spliced in
+        KVal v = lower_expr(x->as<ast::Starred>()->value);
+        if (v.is_tuple()) t.elems.insert(t.elems.end(), v.elems.begin(), v.elems.end());
+        else if (v.is_static() && v.s.kind == StaticValue::Kind::tuple)
+          for (auto& e : v.s.elems) t.elems.push_back(KVal::of(e));
+        else if (is_tensor(v) && !v.v->type.cols)
+          for (Stmt* e : elements(v.v, x->loc)) t.elems.push_back(KVal::of(e));
+        else raise("TypeError", "only tuples and vectors can be unpacked with * in a kernel", x->loc);
+      }
       return t;
     }
     case EK::ListComp: return lower_comprehension(e->as<ast::ListComp>());

@@ -145,9 +145,20 @@ void Lowerer::lower_for(const ast::For* s) {
     dims.push_back(d);
   } else if (kind == "ndrange") {
     what = "ti.ndrange";
+    // ti.ndrange(*shape): a starred compile-time tuple gives one dimension per element
+    std::vector<std::pair<KVal, const ast::Expr*>> args;
     for (auto* a : call->args) {
+      if (a->kind == ast::ExprKind::Starred) {
+        StaticValue t = eval_static(a->as<ast::Starred>()->value);
+        if (t.kind != StaticValue::Kind::tuple)
+          raise("TypeError", "*args in ti.ndrange() must be a compile-time tuple", a->loc);
+        for (auto& e : t.elems) args.push_back({KVal::of(e), a});
+      } else {
+        args.push_back({lower_expr(a), a});
+      }
+    }
+    for (auto& [v, a] : args) {
       Dim d;
-      KVal v = lower_expr(a);
       std::vector<KVal> pair;
       if (v.is_tuple()) pair = v.elems;
       else if (v.is_static() && v.s.kind == StaticValue::Kind::tuple)

@@ -195,9 +195,14 @@ static void flatten_expr(Lowerer& L, const ast::Expr* a, std::vector<Stmt*>& out
       flatten_expr(L, e, out);
     return;
   }
+  if (a->kind == ast::ExprKind::Starred) a = a->as<ast::Starred>()->value;  // [*v, 3]: v's elements
   KVal k = L.lower_expr(a);
   if (k.is_tuple()) {
     for (auto& e : k.elems) out.push_back(L.value_of(e, a->loc));
+    return;
+  }
+  if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
+    for (auto& e : k.s.elems) out.push_back(L.value_of(KVal::of(e), a->loc));
     return;
   }
   Stmt* v = L.value_of(k, a->loc);

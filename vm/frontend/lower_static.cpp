@@ -42,6 +42,15 @@ static StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const S
     t.elems.insert(t.elems.end(), b.elems.begin(), b.elems.end());
     return t;
   }
+  if (op == O::Mult && (a.kind == K::tuple || b.kind == K::tuple) && (a.kind == K::integer || b.kind == K::integer)) {
+    // [n] * dim: repetition, as in Python
+    const StaticValue& t = a.kind == K::tuple ? a : b;
+    int64_t k = a.kind == K::integer ? a.i : b.i;
+    StaticValue r;
+    r.kind = K::tuple;
+    for (int64_t i = 0; i < k; i++) r.elems.insert(r.elems.end(), t.elems.begin(), t.elems.end());
+    return r;
+  }
   if (!is_num(a) || !is_num(b))
     raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) + ": " + describe_static(a) +
                            " and " + describe_static(b), loc);
@@ -222,10 +231,24 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       auto* c = e->as<ast::Call>();
       StaticValue fn = eval_static(c->func);
       std::vector<StaticValue> args;
-      for (auto* a : c->args) args.push_back(eval_static(a));
+      for (auto* a : c->args) {
+        if (a->kind == ast::ExprKind::Starred) {  // f(*t) with t a compile-time tuple
+          StaticValue t = eval_static(a->as<ast::Starred>()->value);
+          if (t.kind != K::tuple) raise("TypeError", "*args in a compile-time call must be a tuple", a->loc);
+          args.insert(args.end(), t.elems.begin(), t.elems.end());
+        } else {
+          args.push_back(eval_static(a));
+        }
+      }
       if (fn.kind == K::builtin) {
         const std::string& n = fn.s;
-        if (n == "ti.static" && !args.empty()) return args[0];
+        if (n == "ti.static" && args.size() == 1) return args[0];
+        if (n == "ti.static" && args.size() > 1) {
+          StaticValue t;
+          t.kind = K::tuple;
+          t.elems = args;
+          return t;
+        }
         if (n == "range") {
           for (auto& a : args)
             if (a.kind != K::integer) raise("TypeError", "range() arguments must be integers", c->loc);
