@@ -127,6 +127,11 @@ def sync():
     _core.materialize()
 
 
+def deactivate_all_snodes():
+    """Deactivates every cell of every sparse SNode (pointer, bitmasked, dynamic)."""
+    _core.deactivate_all_snodes()
+
+
 def print_statistics():
     print(_core.statistics_text(), end="")
 
@@ -164,6 +169,9 @@ def __getattr__(name):
     if name == "tools":
         from . import _tools as tools
         return tools
+    if name == "randn":
+        from ._funcs import randn
+        return randn
     if name in ("imwrite", "imread", "imshow", "imresize"):
         from . import _tools
         return getattr(_tools, name)

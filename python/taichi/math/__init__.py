@@ -60,9 +60,17 @@ distance = _tag("distance", lambda a, b: (a - b).norm())
 dot = _tag("dot", lambda a, b: a.dot(b))
 cross = _tag("cross", lambda a, b: a.cross(b))
 reflect = _tag("reflect", lambda i, n: i - 2 * n.dot(i) * n)
-log2 = _tag("log2", _ew(_m.log2))
-exp2 = _tag("exp2", _ew(lambda x: 2.0 ** x))
-degrees = _tag("degrees", _ew(_m.degrees))
-radians = _tag("radians", _ew(_m.radians))
-isinf = _tag("isinf", _ew(lambda x: int(_m.isinf(x))))
-isnan = _tag("isnan", _ew(lambda x: int(_m.isnan(x))))
+
+
+def __getattr__(name):
+    # the ti.func helpers import taichi itself, so they load on first use
+    if not name.startswith("_"):
+        import importlib
+        funcs = importlib.import_module(__name__ + "._funcs")
+        if hasattr(funcs, name):
+            return getattr(funcs, name)
+    raise AttributeError(f"module 'taichi.math' has no attribute '{name}'")
+
+
+popcnt = _in.popcnt
+clz = _in.clz

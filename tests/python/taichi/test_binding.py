@@ -313,3 +313,34 @@ def test_dlpack_views_share_field_memory():
     ti.root.pointer(ti.i, 4).dense(ti.i, 4).place(s)
     with pytest.raises(ValueError, match="use to_numpy"):
         np.from_dlpack(s)
+
+
+def test_math_funcs_randn_and_sparse_reset():
+    import taichi.math as tm
+    from taichi.math import cmul, cexp
+
+    @ti.kernel
+    def k() -> ti.types.vector(4, ti.f32):
+        z = cmul(tm.vec2(1, 2), tm.vec2(3, 4))
+        e = cexp(tm.vec2(0, 3.14159265))
+        r = tm.refract(tm.vec3(1, 1, 1), tm.vec3(0, 1, 0), 2.0)
+        return ti.Vector([z[0], z[1], e[0], tm.log2(8.0) + r[1]])
+
+    assert np.allclose(k().to_numpy(), [-5, 10, -1, 2], atol=1e-5)
+    n = 100000
+    x = ti.field(ti.f64, shape=n)
+    s = ti.field(ti.f32)
+    ti.root.pointer(ti.i, 8).dense(ti.i, 8).place(s)
+
+    @ti.kernel
+    def draw():
+        for i in x:
+            x[i] = ti.randn(ti.f64)
+        s[3] = 1
+
+    draw()
+    a = x.to_numpy()
+    assert abs(a.mean()) < 0.02 and abs(a.std() - 1) < 0.02
+    assert s[3] == 1
+    ti.deactivate_all_snodes()
+    assert s[3] == 0
