@@ -65,7 +65,9 @@ def _ffmpeg():
 
 def _run(args):
     import subprocess
-    r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # ffmpeg reads commands from stdin unless told not to: keep the caller's stdin
+    r = subprocess.run(args[:1] + ["-nostdin"] + args[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         tail = "\n".join(r.stderr.strip().splitlines()[-5:])
         raise RuntimeError(f"ffmpeg failed (exit {r.returncode}):\n{tail}")
