@@ -40,7 +40,7 @@ FieldCoreObj* as_core(PyObject* o) {
 }
 
 FieldInfo& checked(FieldCoreObj* f) {
-  if (!f->info) raise("RuntimeError", "this field object was never created by ti.field");
+  if (!f->info) raise("RuntimeError", "this field was destroyed (SNodeTree.destroy()) or never created by ti.field");
   if (f->generation != state().generation)
     raise("RuntimeError", f->info ? "this field belongs to a Taichi program that ti.init() or ti.reset() discarded" : "");
   return *f->info;
@@ -450,6 +450,12 @@ void bind_fields(py::module_& m) {
     py::tuple t(fi->shape.size());
     for (size_t k = 0; k < fi->shape.size(); k++) t[k] = py::int_(fi->shape[k]);
     return t;
+  });
+  m.def("field_destroy", [](py::handle f) {  // SNodeTree.destroy(): later uses raise
+    FieldCoreObj* c = as_core(f.ptr());
+    if (!c) raise("TypeError", "not a field");
+    c->info = nullptr;
+    c->fast = false;
   });
   m.def("field_dtype", [](py::handle f) {
     FieldInfo* fi = field_info(f);

@@ -28,7 +28,7 @@ from . import profiler
 from ._matrix import Matrix, Vector
 from ._struct import Struct, dataclass
 from ._kernel import kernel, func, pyfunc, data_oriented, Kernel as _Kernel
-from ._field import field, root, SNode, i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijl, ikl, jkl, ijkl, axes
+from ._field import field, root, SNode, FieldsBuilder, SNodeTree, i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijl, ikl, jkl, ijkl, axes
 from ._layout import Layout
 from ._ndarray import ndarray, Ndarray
 from ._intrinsics import (sqrt, rsqrt, sin, cos, tan, asin, acos, atan, atan2, tanh, exp, log, floor, ceil, round, abs,

@@ -474,8 +474,9 @@ def _axes(n):
 
 
 class SNode:
-    def __init__(self, core):
+    def __init__(self, core, builder=None):
         self._core = core
+        self._builder = builder  # the FieldsBuilder this SNode was made through, if any
 
     def _kiln_static(self):
         return ("snode", self._core)
@@ -490,7 +491,7 @@ class SNode:
             dims = dims * len(axes_)
         if len(dims) != len(axes_):
             raise ValueError(f"{kind}() got {len(axes_)} axes but {len(dims)} sizes")
-        return SNode(self._core.child(kind, [a.k for a in axes_], dims, chunk))
+        return SNode(self._core.child(kind, [a.k for a in axes_], dims, chunk), self._builder)
 
     def dense(self, axes, dimensions):
         return self._child("dense", axes, dimensions)
@@ -524,6 +525,8 @@ class SNode:
                 raise TypeError(f"place() takes fields, not {type(a).__name__}")
             for c in comps:
                 self._core.place(c)
+            if self._builder is not None:
+                self._builder._fields.extend(comps)
             g = getattr(a, "grad", None)
             if g is not None and hasattr(g, "_components") and _lazy_grad_pending is False:
                 pass
@@ -594,3 +597,72 @@ class _Root(SNode):
 
 
 root = _Root()
+
+
+class FieldsBuilder:
+    """ti.FieldsBuilder(): builds an SNode tree of its own; finalize() lays it out
+    and allocates it (fields placed through it are usable from then on)."""
+
+    def __init__(self):
+        self._root = None
+        self._fields = []
+        self._finalized = False
+
+    def _r(self):
+        if self._finalized:
+            from ._errors import InvalidOperationError
+            raise InvalidOperationError("this FieldsBuilder was finalized: make a new one for more fields")
+        if self._root is None:
+            self._root = SNode(_core.root(), self)
+        return self._root
+
+    @property
+    def ptr(self):
+        return self._r()
+
+    @property
+    def root(self):
+        return self._r()
+
+    @property
+    def empty(self):
+        return not self._fields
+
+    def dense(self, axes, dimensions):
+        return self._r().dense(axes, dimensions)
+
+    def pointer(self, axes, dimensions):
+        return self._r().pointer(axes, dimensions)
+
+    def bitmasked(self, axes, dimensions):
+        return self._r().bitmasked(axes, dimensions)
+
+    def dynamic(self, axis, dimension, chunk_size=None):
+        return self._r().dynamic(axis, dimension, chunk_size)
+
+    def place(self, *args, offset=None):
+        return self._r().place(*args, offset=offset)
+
+    def lazy_grad(self):
+        pass
+
+    def finalize(self, raise_warning=True):
+        if self._finalized:
+            from ._errors import InvalidOperationError
+            raise InvalidOperationError("this FieldsBuilder was already finalized")
+        _core.materialize()
+        self._finalized = True
+        return SNodeTree(self._fields)
+
+
+class SNodeTree:
+    """What FieldsBuilder.finalize() returns. destroy() makes its fields unusable
+    (an error on any later use); their memory stays with the program."""
+
+    def __init__(self, fields):
+        self._fields = fields
+
+    def destroy(self):
+        for f in self._fields:
+            _core.field_destroy(f)
+        self._fields = []

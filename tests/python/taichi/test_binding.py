@@ -344,3 +344,30 @@ def test_math_funcs_randn_and_sparse_reset():
     assert s[3] == 1
     ti.deactivate_all_snodes()
     assert s[3] == 0
+
+
+def test_fields_builder():
+    x = ti.field(ti.f32)
+    fb = ti.FieldsBuilder()
+    fb.dense(ti.i, 4).place(x)
+    tree = fb.finalize()
+
+    @ti.kernel
+    def put():
+        for i in range(4):
+            x[i] = i * 3
+
+    put()
+    assert x.to_numpy().tolist() == [0, 3, 6, 9]
+    y = ti.field(ti.i32)  # a second builder: its own tree, zero-initialized
+    fb2 = ti.FieldsBuilder()
+    fb2.pointer(ti.i, 2).dense(ti.i, 2).place(y)
+    fb2.finalize()
+    assert y[3] == 0
+    y[3] = 7
+    assert y[3] == 7 and x[3] == 9
+    with pytest.raises(ti.InvalidOperationError):
+        fb2.dense(ti.i, 2)
+    tree.destroy()
+    with pytest.raises(RuntimeError, match="destroyed"):
+        x[0]
