@@ -13,6 +13,7 @@
 
 #include "vm/capi/capi_state.h"
 #include "vm/host/np_array.h"
+#include "vm/runtime/sizes.h"
 
 using namespace kiln;
 using namespace kiln::capi;
@@ -162,6 +163,11 @@ kiln_status kiln_ndarray_alloc(kiln_vm* vm, kiln_dtype dtype, int ndim, const in
     need(vm, "vm");
     need(out, "out");
     Prim p = check_dims(prim_of(dtype), kiln_dtype_name(dtype), ndim, shape, "kiln_ndarray_alloc");
+    try {  // the runtime's size rules (32-bit dimensions, the machine's memory)
+      check_ndarray(std::vector<int64_t>(shape, shape + ndim), 1, std::max(1, prim_bits(p) / 8), {});
+    } catch (const Error& e) {
+      throw Error(e.kind, "kiln_ndarray_alloc: " + e.message);
+    }
     auto a = blank_array(p, ndim, shape);
     int64_t bytes = a->size() * a->itemsize();
     a->buf = vm->cfg.alloc ? hooked_buffer(vm->cfg, bytes) : std::make_shared<NpBuffer>(bytes);

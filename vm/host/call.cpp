@@ -207,6 +207,15 @@ int64_t arg_int(Evaluator& ev, const Value& v, const char* fname, SourceLoc loc)
   raise("TypeError", "'" + ev.type_name(v) + "' object cannot be interpreted as an integer", loc);
 }
 
+std::vector<int64_t> arg_shape(Evaluator& ev, const Value& v, const char* what, SourceLoc loc) {
+  if (v.is_int_like()) return {v.as_int()};
+  if (v.kind != Kind::Tuple && v.kind != Kind::List)
+    raise("TypeError", std::string(what) + " shape must be an int or a tuple of ints, not '" + ev.type_name(v) + "'", loc);
+  std::vector<int64_t> dims;
+  for (auto& x : ev.to_vector(v, loc)) dims.push_back(arg_int(ev, x, what, loc));
+  return dims;
+}
+
 double arg_float(Evaluator& ev, const Value& v, const char* fname, SourceLoc loc) {
   if (v.is_number()) return v.as_double();
   raise("TypeError", "must be real number, not " + ev.type_name(v), loc);

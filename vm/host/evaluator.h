@@ -178,6 +178,9 @@ void expect_args(const CallArgs& a, const char* fname, size_t min, size_t max);
 void no_kwargs(const CallArgs& a, const char* fname);
 int64_t arg_int(Evaluator& ev, const Value& v, const char* fname, SourceLoc loc);
 double arg_float(Evaluator& ev, const Value& v, const char* fname, SourceLoc loc);
+// A `shape=` argument: an int, or a tuple/list of ints (TypeError otherwise).
+// The values are not checked here: the runtime's size rules do (vm/runtime/sizes.h).
+std::vector<int64_t> arg_shape(Evaluator& ev, const Value& v, const char* what, SourceLoc loc);
 
 // Installs the Python builtins (builtins.cpp), builtin types (types.cpp),
 // exception classes (exceptions.cpp) and module factories (module_*.cpp).

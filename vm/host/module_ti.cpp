@@ -129,11 +129,7 @@ Value field(Evaluator& ev, CallArgs& a) {
   } else if (sh.is_none()) {
     f->info = prog.create_field(p, nm, a.loc);  // placed later with ti.root...place
   } else {
-    std::vector<int64_t> dims;
-    if (sh.is_int_like()) dims.push_back(sh.as_int());
-    else
-      for (auto& x : ev.to_vector(sh, a.loc)) dims.push_back(arg_int(ev, x, "field", a.loc));
-    f->info = prog.create_dense_field(p, dims, nm, a.loc);
+    f->info = prog.create_dense_field(p, arg_shape(ev, sh, "field", a.loc), nm, a.loc);
   }
   return Value::of(f);
 }

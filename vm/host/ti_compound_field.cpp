@@ -9,6 +9,9 @@
 #include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_state.h"
+#include "vm/runtime/sizes.h"
+
+#include <optional>
 
 namespace kiln::host {
 
@@ -21,26 +24,43 @@ std::string shape_str(const std::vector<int64_t>& s) { return format_shape(s); }
 
 Program& program_of(TiState* ti) { return *ti->program; }
 
-// Places the components under one new dense when `shape` is given (AoS), or
+// The dimensions of `shape=` (an int or a sequence of ints), checked by the
+// runtime's rules before any component exists; nullopt without a shape.
+// `cell_bytes`: the bytes of one element (every component), for the memory check.
+std::optional<std::vector<int64_t>> field_dims(Evaluator& ev, const Value& shape, int64_t cell_bytes, SourceLoc loc) {
+  if (shape.is_none()) return std::nullopt;
+  std::vector<int64_t> dims = arg_shape(ev, shape, "field", loc);
+  check_dense(dims, cell_bytes, "field", loc);
+  return dims;
+}
+
+// Places the components under one new dense when `dims` is given (AoS), or
 // each under its own dense (layout=ti.Layout.SOA).
-void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const Value& shape, bool soa, SourceLoc loc) {
-  if (shape.is_none()) return;
-  std::vector<int64_t> dims;
-  if (shape.is_int_like()) dims.push_back(shape.as_int());
-  else
-    for (auto& x : ev.to_vector(shape, loc)) dims.push_back(arg_int(ev, x, "field", loc));
-  for (auto d : dims)
-    if (d <= 0) raise("ValueError", "field shape " + format_shape(dims) + " must be positive", loc);
+void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const std::optional<std::vector<int64_t>>& dims,
+               bool soa, SourceLoc loc) {
+  if (!dims) return;
   Program& prog = ti_program(ev);
   auto container = [&]() {
     SNode* parent = prog.open_root();
-    if (dims.empty()) return parent;
-    std::vector<int> axes(dims.size());
+    if (dims->empty()) return parent;
+    std::vector<int> axes(dims->size());
     for (size_t i = 0; i < axes.size(); i++) axes[i] = (int)i;
-    return prog.add_container(parent, SNodeKind::dense, axes, dims, loc);
+    return prog.add_container(parent, SNodeKind::dense, axes, *dims, loc);
   };
   SNode* parent = soa ? nullptr : container();
   for (auto* f : comps) prog.place(soa ? container() : parent, f, loc);
+}
+
+// Bytes of one element of a struct type: its members' components, unpadded
+// (a lower bound of the cell the layout gives them, for the memory check).
+int64_t struct_bytes(const StructTypeObj& t) {
+  int64_t sum = 0;
+  for (const Value& v : t.types) {
+    if (auto* mt = host_as<MatrixTypeObj>(v)) sum += (int64_t)mt->n * mt->m * std::max(1, prim_bits(mt->dtype) / 8);
+    else if (auto* st = host_as<StructTypeObj>(v)) sum += struct_bytes(*st);
+    else if (auto* dt = host_as<DTypeObj>(v)) sum += std::max(1, prim_bits(dt->prim) / 8);
+  }
+  return std::max<int64_t>(sum, 1);
 }
 
 struct FieldOpts {
@@ -74,23 +94,27 @@ std::string what_field(const FieldInfo& f, const char* kind) {
 
 }  // namespace
 
-Value create_matrix_field(Evaluator& ev, int n, int m, int ndim, Prim dtype, CallArgs& a) {
+Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a) {
   FieldOpts o = field_opts(ev, a, "field", "");
   Program& prog = ti_program(ev);
+  int64_t comps = ndim == 1 ? check_vector_components(n, a.loc) : check_matrix_components(n, m, a.loc);
+  auto dims = field_dims(ev, o.shape, comps * std::max(1, prim_bits(dtype) / 8), a.loc);
   auto mf = std::make_shared<MatrixFieldObj>();
-  mf->n = n;
-  mf->m = ndim == 1 ? 1 : m;
+  mf->n = (int)n;
+  mf->m = ndim == 1 ? 1 : (int)m;
   mf->ndim = ndim;
   mf->ti = ev.ti.get();
   mf->generation = ev.ti->generation;
-  for (int k = 0; k < n * mf->m; k++) mf->comps.push_back(prog.create_field(dtype, o.name, a.loc));
-  place_all(ev, mf->comps, o.shape, o.soa, a.loc);
+  for (int64_t k = 0; k < comps; k++) mf->comps.push_back(prog.create_field(dtype, o.name, a.loc));
+  place_all(ev, mf->comps, dims, o.soa, a.loc);
   return Value::of(mf);
 }
 
 Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, CallArgs& a) {
   FieldOpts o = field_opts(ev, a, "field", "<Struct>");
   Program& prog = ti_program(ev);
+  // The shape first, so that a bad one leaves no member behind.
+  auto dims = field_dims(ev, o.shape, struct_bytes(*type), a.loc);
   auto sf = std::make_shared<StructFieldObj>();
   sf->type = type;
   sf->names = type->names;
@@ -121,7 +145,7 @@ Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, Ca
     field_components(m, a.loc, groups.back());
   }
   for (auto& g : groups)
-    if (!g.empty()) place_all(ev, g, o.shape, false, a.loc);
+    if (!g.empty()) place_all(ev, g, dims, false, a.loc);
   return Value::of(sf);
 }
 

@@ -196,7 +196,7 @@ static std::vector<int64_t> snode_sizes(Evaluator& ev, const Value& v, size_t na
   if (v.is_int_like()) {
     sizes.assign(naxes, v.as_int());  // dense(ti.ij, 4) is (4, 4)
   } else {
-    for (auto& x : ev.to_vector(v, loc)) sizes.push_back(arg_int(ev, x, "dense", loc));
+    sizes = arg_shape(ev, v, "SNode", loc);
   }
   return sizes;
 }

@@ -175,10 +175,7 @@ FieldInfo* create_ordered_field(Evaluator& ev, Prim p, const Value& shape, const
     auto l = as_layout(layout);
     if (!l) raise("TypeError", "layout= takes a ti.layout (row_major, column_major, strided or a product of them)", loc);
     if (!shape.is_none()) {
-      std::vector<int64_t> dims;
-      if (shape.is_int_like()) dims.push_back(shape.as_int());
-      else
-        for (auto& x : ev.to_vector(shape, loc)) dims.push_back(arg_int(ev, x, "field", loc));
+      std::vector<int64_t> dims = arg_shape(ev, shape, "field", loc);
       if (dims != l->shape)
         raise("ValueError", "the field's shape " + format_shape(dims) + " differs from its layout's shape " +
                                 format_shape(l->shape), loc);
@@ -187,10 +184,7 @@ FieldInfo* create_ordered_field(Evaluator& ev, Prim p, const Value& shape, const
     levels = l->levels;
   } else if (!order.is_none()) {
     if (shape.is_none()) raise("TypeError", "order= needs a shape", loc);
-    std::vector<int64_t> dims;
-    if (shape.is_int_like()) dims.push_back(shape.as_int());
-    else
-      for (auto& x : ev.to_vector(shape, loc)) dims.push_back(arg_int(ev, x, "field", loc));
+    std::vector<int64_t> dims = arg_shape(ev, shape, "field", loc);
     if (order.kind != Kind::Str) raise("TypeError", "order= takes a string such as \"ji\"", loc);
     const std::string& o = str_of(order);
     static const std::string names = "ijklmnopqrst";

@@ -8,11 +8,13 @@
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_state.h"
 
+#include "vm/runtime/sizes.h"
+
 namespace kiln::host {
 
 Value construct_matrix(Evaluator& ev, CallArgs& a, bool vector);
 Prim np_infer(const std::vector<Value>& vals);
-Value create_matrix_field(Evaluator& ev, int n, int m, int ndim, Prim dtype, CallArgs& a);
+Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a);
 
 std::string MatrixTypeObj::repr(Evaluator&) const {
   // Taichi's MatrixType.to_string()
@@ -73,10 +75,12 @@ bool MatrixTypeObj::get_attr(Evaluator& ev, const Value& self, const std::string
 
 namespace {
 
-Value matrix_type(Evaluator& ev, int n, int m, int ndim, Prim p) {
+Value matrix_type(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim p, SourceLoc loc = {}) {
+  if (ndim == 1) check_vector_components(n, loc);
+  else check_matrix_components(n, m, loc);
   auto t = std::make_shared<MatrixTypeObj>();
-  t->n = n;
-  t->m = ndim == 1 ? 1 : m;
+  t->n = (int)n;
+  t->m = ndim == 1 ? 1 : (int)m;
   t->ndim = ndim;
   t->dtype = p;
   return Value::of(t);
@@ -155,8 +159,8 @@ bool MatrixClassObj::get_attr(Evaluator& ev, const Value& self, const std::strin
       }
       if (!rest.empty()) a.kw.insert(a.kw.begin(), {"shape", rest[0]});
       a.pos.clear();
-      int n = (int)arg_int(ev, head[0], "field", a.loc);
-      int m = vec ? 1 : (int)arg_int(ev, head[1], "field", a.loc);
+      int64_t n = arg_int(ev, head[0], "field", a.loc);
+      int64_t m = vec ? 1 : arg_int(ev, head[1], "field", a.loc);
       Prim p = dtype_prim(ev, head.back(), a.loc);
       return create_matrix_field(ev, n, m, vec ? 1 : 2, p, a);
     });
@@ -223,7 +227,7 @@ Value types_vector(Evaluator& ev, CallArgs& a) {
   expect_args(a, "vector", 1, 2);
   if (a.pos.size() == 2) dt = a.pos[1];
   Prim p = dt.is_none() ? ti_program(ev).config.types.default_fp : dtype_prim(ev, dt, a.loc);
-  return matrix_type(ev, (int)arg_int(ev, a.pos[0], "vector", a.loc), 1, 1, p);
+  return matrix_type(ev, arg_int(ev, a.pos[0], "vector", a.loc), 1, 1, p, a.loc);
 }
 
 Value types_matrix(Evaluator& ev, CallArgs& a) {
@@ -233,7 +237,7 @@ Value types_matrix(Evaluator& ev, CallArgs& a) {
   expect_args(a, "matrix", 2, 3);
   if (a.pos.size() == 3) dt = a.pos[2];
   Prim p = dt.is_none() ? ti_program(ev).config.types.default_fp : dtype_prim(ev, dt, a.loc);
-  return matrix_type(ev, (int)arg_int(ev, a.pos[0], "matrix", a.loc), (int)arg_int(ev, a.pos[1], "matrix", a.loc), 2, p);
+  return matrix_type(ev, arg_int(ev, a.pos[0], "matrix", a.loc), arg_int(ev, a.pos[1], "matrix", a.loc), 2, p, a.loc);
 }
 
 }  // namespace

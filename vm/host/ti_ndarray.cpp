@@ -12,6 +12,7 @@
 #include "vm/host/evaluator.h"
 #include "vm/host/np_array.h"
 #include "vm/host/ti_state.h"
+#include "vm/runtime/sizes.h"
 
 namespace kiln::host {
 
@@ -151,24 +152,14 @@ bool NdarrayObj::get_attr(Evaluator& ev, const Value& self, const std::string& n
   return false;
 }
 
-std::vector<int64_t> shape_arg(Evaluator& ev, const Value& v, SourceLoc loc) {
-  std::vector<int64_t> s;
-  if (v.kind == Kind::Tuple || v.kind == Kind::List) {
-    for (auto& x : ev.to_vector(v, loc)) s.push_back(arg_int(ev, x, "ndarray", loc));
-  } else {
-    s.push_back(arg_int(ev, v, "ndarray", loc));
-  }
-  for (auto d : s)
-    if (d <= 0) raise("ValueError", "ndarray dimensions must be positive, got shape " + np_shape_str(s), loc);
-  return s;
-}
-
 Value new_ndarray(Evaluator& ev, Prim dt, const Value& shape, int n, int m, SourceLoc loc) {
+  // n, m: already checked by check_components (1..kMaxComponents) or 0
   auto a = std::make_shared<NdarrayObj>();
   a->dtype = dt;
   a->n = n;
   a->m = m;
-  std::vector<int64_t> s = shape_arg(ev, shape, loc);
+  std::vector<int64_t> s = arg_shape(ev, shape, "ndarray", loc);
+  check_ndarray(s, std::max(1, n) * std::max(1, m), std::max(1, prim_bits(dt) / 8), loc);
   a->ndim = (int)s.size();
   if (n) s.push_back(n);
   if (m) s.push_back(m);
@@ -195,10 +186,12 @@ Value make_ndarray(Evaluator& ev, CallArgs& a, int elem_dims) {
   if (!a.kw.empty()) raise("TypeError", "ndarray() got an unexpected keyword argument '" + a.kw[0].first + "'", a.loc);
   for (size_t k = 0; k < want; k++)
     if (!given[k]) raise("TypeError", std::string("ndarray() missing required argument '") + names[elem_dims][k] + "'", a.loc);
-  int n = elem_dims >= 1 ? (int)arg_int(ev, args[0], "ndarray", a.loc) : 0;
-  int m = elem_dims == 2 ? (int)arg_int(ev, args[1], "ndarray", a.loc) : 0;
+  int64_t n = elem_dims >= 1 ? arg_int(ev, args[0], "ndarray", a.loc) : 0;
+  int64_t m = elem_dims == 2 ? arg_int(ev, args[1], "ndarray", a.loc) : 0;
+  if (elem_dims == 1) check_vector_components(n, a.loc);
+  if (elem_dims == 2) check_matrix_components(n, m, a.loc);
   Prim dt = dtype_prim(ev, args[(size_t)elem_dims], a.loc);
-  return new_ndarray(ev, dt, args[(size_t)elem_dims + 1], n, m, a.loc);
+  return new_ndarray(ev, dt, args[(size_t)elem_dims + 1], (int)n, (int)m, a.loc);
 }
 
 Value types_ndarray(Evaluator& ev, CallArgs& a) {

@@ -7,28 +7,28 @@
 // i * 16. One zeroed buffer holds the whole tree, so reading a never-written
 // element gives 0 as Taichi promises.
 #include <mimalloc.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 
 #include "vm/runtime/program.h"
+#include "vm/runtime/sizes.h"
 
 namespace kiln {
 
 namespace {
 
-int64_t checked_mul(int64_t a, int64_t b, const SNode& s) {
+// Sizes past int64 are requests no machine can meet: MemoryError, as the
+// checks of Program's creation functions report them.
+int64_t checked_mul(int64_t a, int64_t b) {
   int64_t r;
-  if (__builtin_mul_overflow(a, b, &r))
-    raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
+  if (__builtin_mul_overflow(a, b, &r)) check_memory(-1, {});
   return r;
 }
 
-int64_t align_up(int64_t v, int64_t a, const SNode& s) {
+int64_t align_up(int64_t v, int64_t a) {
   int64_t r;
-  if (__builtin_add_overflow(v, a - 1, &r))
-    raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
+  if (__builtin_add_overflow(v, a - 1, &r)) check_memory(-1, {});
   return r / a * a;
 }
 
@@ -45,34 +45,35 @@ int64_t lay_out(SNode& s) {
   int64_t offset = 0, align = 1;
   for (auto& c : s.children) {
     int64_t a = lay_out(*c);
-    offset = align_up(offset, a, s);
+    offset = align_up(offset, a);
     c->offset_in_cell = offset;
-    if (__builtin_add_overflow(offset, c->container_size, &offset))
-      raise("RuntimeError", "SNode " + s.name() + " is too large to lay out");
+    if (__builtin_add_overflow(offset, c->container_size, &offset)) check_memory(-1, {});
     align = std::max(align, a);
   }
-  s.cell_size = align_up(std::max<int64_t>(offset, 1), align, s);
+  s.cell_size = align_up(std::max<int64_t>(offset, 1), align);
   int64_t n = s.num_cells();
   switch (s.kind) {
     case SNodeKind::pointer:
       // Inline: one cell pointer per cell; the cells come from the pool.
       s.block_bytes = s.cell_size;
-      s.container_size = checked_mul(n, 8, s);
+      check_memory(s.block_bytes, {});  // one cell is one allocation
+      s.container_size = checked_mul(n, 8);
       return 8;
     case SNodeKind::dynamic: {
       // Inline: the length, then one pointer per chunk of chunk_size cells.
       int64_t chunks = (n + s.chunk_size - 1) / s.chunk_size;
-      s.block_bytes = checked_mul(s.chunk_size, s.cell_size, s);
-      s.container_size = checked_mul(chunks + 1, 8, s);
+      s.block_bytes = checked_mul(s.chunk_size, s.cell_size);
+      check_memory(s.block_bytes, {});  // one chunk is one allocation
+      s.container_size = checked_mul(chunks + 1, 8);
       return 8;
     }
     case SNodeKind::bitmasked:
       // Inline cells, then one activity bit per cell in 64-bit words.
-      s.mask_offset = align_up(checked_mul(n, s.cell_size, s), 8, s);
+      s.mask_offset = align_up(checked_mul(n, s.cell_size), 8);
       s.container_size = s.mask_offset + (n + 63) / 64 * 8;
       return std::max<int64_t>(align, 8);
     default:
-      s.container_size = checked_mul(n, s.cell_size, s);
+      s.container_size = checked_mul(n, s.cell_size);
       return align;
   }
 }
@@ -120,11 +121,7 @@ void Program::materialize() {
     // Zeroed pages are only promised by the kernel; touching more than the
     // machine has would get the process killed later, far from the cause.
     // Refuse here instead, with a message that names the size.
-    uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    if (phys && bytes > phys) {
-      raise("MemoryError", "the fields of SNode tree " + std::to_string(i) + " need " + std::to_string(bytes) +
-                               " bytes, more than this machine's memory (" + std::to_string(phys) + " bytes)");
-    }
+    check_memory((int64_t)bytes, {});
     void* mem;
     if (config.alloc_hooks.set()) {
       mem = config.alloc_hooks.alloc(config.alloc_hooks.user, bytes, alloc_align);
@@ -134,7 +131,7 @@ void Program::materialize() {
       mem = mi_zalloc_aligned(bytes, alloc_align);
     }
     if (!mem)
-      raise("RuntimeError", "out of memory: cannot allocate " + std::to_string(bytes) +
+      raise("MemoryError", "out of memory: cannot allocate " + std::to_string(bytes) +
                                 " bytes for SNode tree " + std::to_string(i));
     t.memory = static_cast<uint8_t*>(mem);
     t.size = t.root->container_size;

@@ -21,10 +21,12 @@ SNodePool::~SNodePool() {
 void* SNodePool::alloc() {
   std::lock_guard<std::mutex> lock(mu_);
   if (free_.empty()) {
-    size_t n = next_slab_blocks_;
     // Slabs grow geometrically up to 64 MiB each: big grids need few of them,
-    // small programs waste little.
-    if (n * block_bytes < ((size_t)64 << 20)) next_slab_blocks_ *= 2;
+    // small programs waste little. Blocks of more than 4 MiB come one a slab,
+    // so a huge block never asks for 16 of itself.
+    const size_t cap = (size_t)64 << 20;
+    size_t n = std::max<size_t>(1, std::min(next_slab_blocks_, cap / block_bytes));
+    if (n * block_bytes < cap) next_slab_blocks_ *= 2;
     void* slab = mi_zalloc_aligned(n * block_bytes, std::max<size_t>(align, 64));
     if (!slab)
       raise("MemoryError", "out of memory: cannot allocate " + std::to_string(n * block_bytes) +

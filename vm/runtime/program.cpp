@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "vm/runtime/sizes.h"
+
 namespace kiln {
 
 namespace {
@@ -36,6 +38,25 @@ std::unique_ptr<SNode> blank_snode(Program& p, SNodeKind kind, SNode* parent) {
     s->num_axes = parent->num_axes;
   }
   return s;
+}
+
+// How many cells of `parent` share one allocation with a container placed
+// under it: the tree's buffer holds every dense and bitmasked level inline
+// down to the first pointer or dynamic level, whose pooled blocks each hold
+// one cell (pointer) or one chunk (dynamic). -1 when the count overflows.
+int64_t cells_per_allocation(const SNode* parent) {
+  if (!parent || parent->kind == SNodeKind::root || parent->kind == SNodeKind::pointer) return 1;
+  if (parent->kind == SNodeKind::dynamic) return parent->chunk_size;
+  int64_t above = cells_per_allocation(parent->parent), n = parent->num_cells(), r;
+  if (above < 0 || n < 0 || __builtin_mul_overflow(n, above, &r)) return -1;
+  return r;
+}
+
+// Bytes that `cells` cells of `each` bytes need, -1 when that overflows.
+int64_t bytes_of(int64_t cells, int64_t each) {
+  int64_t r;
+  if (cells < 0 || __builtin_mul_overflow(cells, each, &r)) return -1;
+  return r;
 }
 
 }  // namespace
@@ -93,12 +114,8 @@ SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<i
     raise("TypeError", kname + " SNode over " + std::to_string(axes.size()) + " axes was given " +
                            std::to_string(sizes.size()) + " sizes",
           loc);
-  if (kind == SNodeKind::dynamic) {
-    if (axes.size() != 1)
-      raise("ValueError", "a dynamic SNode has exactly one axis, got " + std::to_string(axes.size()), loc);
-    if (chunk_size < 0 || (chunk_size == 0 && sizes[0] <= 0))
-      raise("ValueError", "the chunk_size of a dynamic SNode must be positive, got " + std::to_string(chunk_size), loc);
-  }
+  if (kind == SNodeKind::dynamic && axes.size() != 1)
+    raise("ValueError", "a dynamic SNode has exactly one axis, got " + std::to_string(axes.size()), loc);
 
   // Validate everything before taking an SNode id, so that a rejected call
   // (the REPL carries on after it) leaves no gap in the S<id> numbering.
@@ -111,15 +128,40 @@ SNode* Program::add_container(SNode* parent, SNodeKind kind, const std::vector<i
                               std::to_string(kMaxIndices) + " axes)",
             loc);
     if (seen[a]) raise("ValueError", axis_name(a) + " appears twice in one SNode", loc);
-    if (sizes[i] <= 0)
-      raise("ValueError", "the size of " + axis_name(a) + " must be positive, got " +
-                              std::to_string(sizes[i]),
+    check_extent(sizes[i], "the size of " + axis_name(a), loc);
+    // Levels that split one axis compose into one index: its whole length
+    // must still be indexable.
+    int64_t whole = sizes[i];
+    for (const SNode* q = parent; q; q = q->parent)
+      if (__builtin_mul_overflow(whole, q->extent[a], &whole)) whole = INT64_MAX;
+    if (whole > kMaxExtent)
+      raise("ValueError", axis_name(a) + " spans " + (whole == INT64_MAX ? "more than " + std::to_string(INT64_MAX) : std::to_string(whole)) +
+                              " indices over its SNode levels, more than " + std::to_string(kMaxExtent) +
+                              " (indices are 32-bit)",
             loc);
     seen[a] = true;
   }
+  // chunk_size 0: the whole extent in one chunk.
+  if (kind == SNodeKind::dynamic && chunk_size != 0) check_extent(chunk_size, "the chunk_size of a dynamic SNode", loc);
+  // Refuse now what could never be allocated, at the call that asked for it:
+  // a pointer's or a dynamic's own array (eight bytes a cell or chunk), and
+  // any count of cells in one allocation that overflows. Dense and bitmasked
+  // cells are sized by what is placed in them: place() checks those bytes.
+  int64_t cells = 1;
+  for (int64_t n : sizes)
+    if (cells >= 0 && __builtin_mul_overflow(cells, n, &cells)) cells = -1;
+  if (kind == SNodeKind::dynamic) {  // inline: a length and a pointer per chunk
+    int64_t chunk = std::min(chunk_size > 0 ? chunk_size : sizes[0], sizes[0]);
+    cells = (sizes[0] + chunk - 1) / chunk + 1;
+  }
+  int64_t per = cells_per_allocation(parent);
+  bool own_array = kind == SNodeKind::pointer || kind == SNodeKind::dynamic;
+  int64_t bytes = bytes_of(per < 0 ? -1 : bytes_of(cells, per), own_array ? 8 : 1);
+  if (own_array || bytes < 0) check_memory(bytes, loc);
   auto s = blank_snode(*this, kind, parent);
   for (size_t i = 0; i < axes.size(); ++i) s->extent[axes[i]] = sizes[i];
   if (kind == SNodeKind::dynamic) s->chunk_size = std::min(chunk_size > 0 ? chunk_size : sizes[0], sizes[0]);
+
   // Virtual indices are the axes themselves in axis order, as in Taichi:
   // ti.root.dense(ti.j, 32).dense(ti.i, 16) is a column-major (16, 32) field
   // indexed b[i, j]. The order levels appear in is the memory order, which
@@ -173,6 +215,9 @@ SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc) {
       if (__builtin_mul_overflow(f->shape[v], a->extent[s->physical_index_position[v]],
                                  &f->shape[v]))
         raise("ValueError", f->describe() + " is too large", loc);
+  // Its elements in one allocation: the tree's buffer, or one pooled block.
+  int64_t per = cells_per_allocation(parent);
+  check_memory(bytes_of(per, std::max(1, prim_bits(f->dtype) / 8)), loc);
   f->place = s.get();
   parent->children.push_back(std::move(s));
   return f->place;
@@ -180,15 +225,9 @@ SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc) {
 
 FieldInfo* Program::create_dense_field(Prim dtype, const std::vector<int64_t>& shape,
                                        std::string name, SourceLoc loc) {
-  if (shape.size() > (size_t)kMaxIndices)
-    raise("ValueError", "a field has at most " + std::to_string(kMaxIndices) +
-                            " dimensions, got " + std::to_string(shape.size()),
-          loc);
   // Check sizes before the field exists: a half-built field left behind
   // would later fail materialize() as "declared but never placed".
-  for (int64_t n : shape)
-    if (n <= 0)
-      raise("ValueError", "field shape " + format_shape(shape) + " must be positive", loc);
+  check_dense(shape, std::max(1, prim_bits(dtype) / 8), "field", loc);
   FieldInfo* f = create_field(dtype, std::move(name), loc);
   SNode* parent = open_root();
   // shape=() places the scalar straight under the root: no dense level at all.
@@ -205,8 +244,13 @@ FieldInfo* Program::create_layout_field(Prim dtype, const std::vector<std::pair<
                                        std::string name, SourceLoc loc) {
   for (auto& [axis, n] : levels) {
     if (axis < 0 || axis >= kMaxIndices) raise("ValueError", "a layout has at most 12 dimensions", loc);
-    if (n <= 0) raise("ValueError", "layout sizes must be positive, got " + std::to_string(n), loc);
+    check_extent(n, "a layout size", loc);
   }
+  std::vector<int64_t> shape(kMaxIndices, 1);
+  for (auto& [axis, n] : levels)
+    if (__builtin_mul_overflow(shape[axis], n, &shape[axis])) shape[axis] = INT64_MAX;
+  while (shape.size() > 1 && shape.back() == 1) shape.pop_back();
+  check_dense(shape, std::max(1, prim_bits(dtype) / 8), "field", loc);
   FieldInfo* f = create_field(dtype, std::move(name), loc);
   SNode* parent = open_root();
   for (auto& [axis, n] : levels) parent = add_container(parent, SNodeKind::dense, {axis}, {n}, loc);
