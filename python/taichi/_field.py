@@ -579,6 +579,8 @@ _lazy_grad_pending = False
 class _Root(SNode):
     """ti.root: the root of the tree new SNodes go under, in the current Program."""
 
+    _builder = None
+
     def __init__(self):
         pass
 
