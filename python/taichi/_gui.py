@@ -143,6 +143,7 @@ class GUI:
         self._should_close = 0
         self._frame_delta_limit = 1 / 60
         self._last_frame = 0.0
+        self._intervals = []  # the last 30 frame times, for the title's FPS
         self._frame_budget = _env_int("KILN_GUI_FRAMES")
         self._save_dir = os.environ.get("KILN_GUI_SAVE") or None
         if self._save_dir:
@@ -392,11 +393,14 @@ class GUI:
                 wait = self._last_frame + self._frame_delta_limit - time.perf_counter()
                 if wait > 0:
                     time.sleep(wait)
-            self._last_frame = time.perf_counter()
+            now = time.perf_counter()
+            if self._last_frame:
+                self._intervals = (self._intervals + [now - self._last_frame])[-30:]
+            self._last_frame = now
             self.window.present(self.canvas)
             self._pump()
-            if self.frame % 10 == 0:
-                self.window.set_title(self.name)
+            if self.frame % 10 == 0 and self._intervals:  # the title shows the frame rate, as Taichi's does
+                self.window.set_title(f"{self.name} ({len(self._intervals) / sum(self._intervals):.2f} FPS)")
             if self._should_close:
                 self._should_close += 1
                 if self._should_close > 5:

@@ -3,6 +3,7 @@ vm/gui). Pictures are drawn headless and checked pixel by pixel; a real
 window is opened under Xvfb and its screenshot compared with the canvas.
 Run by ctest as python/gui: PYTHONPATH=build/python pytest test_gui.py."""
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -337,7 +338,7 @@ def window_id(title, display):
     out = subprocess.run(["xwininfo", "-root", "-tree"], env=dict(os.environ, DISPLAY=display), capture_output=True,
                          text=True).stdout
     for line in out.splitlines():
-        if f'"{title}"' in line:
+        if f'"{title}' in line:  # the title gains " (60.00 FPS)" every ten frames
             return line.split()[0]
     return None
 
@@ -454,8 +455,8 @@ class FakeInput:
         self.x11.XCloseDisplay(self.dpy)
 
 
-def window_origin(title, display):
-    out = subprocess.run(["xwininfo", "-name", title], env=dict(os.environ, DISPLAY=display), capture_output=True,
+def window_origin(wid, display):
+    out = subprocess.run(["xwininfo", "-id", wid], env=dict(os.environ, DISPLAY=display), capture_output=True,
                          text=True).stdout
     x = int(out.split("Absolute upper-left X:")[1].split()[0])
     y = int(out.split("Absolute upper-left Y:")[1].split()[0])
@@ -472,7 +473,8 @@ def test_window_events_keys_mouse_and_widgets(xvfb):
     for _ in range(3):
         gui.show()
     time.sleep(0.2)
-    ox, oy = window_origin("kiln_events_test", xvfb)
+    wid = window_id("kiln_events_test", xvfb)
+    ox, oy = window_origin(wid, xvfb)
     fake = FakeInput(xvfb)
     events = []
 
@@ -520,7 +522,12 @@ def test_window_events_keys_mouse_and_widgets(xvfb):
     settle(lambda: any(e.key == go for e in events))
     assert [e.type for e in events if e.key == go] == [GUI.PRESS]
     assert gui.running
-    fake.close_window(int(window_id("kiln_events_test", xvfb), 16))  # the close button
+    for _ in range(20):  # ten more frames: the title is renewed every ten
+        gui.show()
+    title = subprocess.run(["xwininfo", "-id", wid], env=dict(os.environ, DISPLAY=xvfb), capture_output=True,
+                           text=True).stdout
+    assert re.search(r'"kiln_events_test \(\d+\.\d\d FPS\)"', title), title  # Taichi's title with the frame rate
+    fake.close_window(int(wid, 16))  # the close button
     for _ in range(200):
         if not gui.running:
             break

@@ -133,7 +133,10 @@ class SdlWindow final : public Window {
     }
   }
 
-  void set_title(const std::string& title) override { SDL_SetWindowTitle(win, title.c_str()); }
+  void set_title(const std::string& title) override {
+    SDL_SetWindowTitle(win, title.c_str());
+    SDL_PumpEvents();  // sends the request now (events stay queued for poll)
+  }
 
   Canvas read_back() override {
     Canvas out;
