@@ -6,6 +6,7 @@ field shown with GUI.set_image looks the same written with imwrite."""
 import os
 
 from ._gui_image import as_numpy, file_bytes
+from ._ply import PLYWriter  # noqa: F401  (ti.tools.PLYWriter)
 
 
 def _native():

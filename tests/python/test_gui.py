@@ -606,3 +606,50 @@ def test_get_image_and_cook_image():
     assert got[0, 0].tolist() == [1.0, 0.0, 0.0, 1.0]
     cooked = gui.cook_image(np.full((4, 2), 128, np.uint8))
     assert cooked.shape == (4, 2, 4) and abs(cooked[1, 1, 2] - 128 / 255) < 1e-6
+
+
+def parse_ply(path):
+    """A PLY file's header lines and its body bytes."""
+    data = open(path, "rb").read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    return data[:end].decode().splitlines(), data[end:]
+
+
+def test_ply_writer_binary_and_ascii(tmp_path, capsys):
+    from taichi.tools import PLYWriter
+    n = 4
+    pos = np.arange(12, dtype=np.float64).reshape(n, 3) / 10
+    w = PLYWriter(num_vertices=n, num_faces=2, face_type="tri")
+    w.add_vertex_pos(pos[:, 0], pos[:, 1], pos[:, 2])
+    w.add_vertex_channel("rgb", "uchar", np.array([[1, 2, 3]] * n))
+    w.add_faces(np.array([0, 1, 2, 0, 2, 3]))
+    w.add_face_id()
+    w.export_frame(7, str(tmp_path / "mesh.ply"))
+    header, body = parse_ply(tmp_path / "mesh_000007.ply")
+    assert header == ["ply", f"format binary_{sys.byteorder}_endian 1.0", "comment created by PLYWriter",
+                      "element vertex 4", "property float x", "property float y", "property float z",
+                      "property uchar rgb_1", "property uchar rgb_2", "property uchar rgb_3", "element face 2",
+                      "property list uchar int vertex_indices", "property int id", "end_header"]
+    order = "<" if sys.byteorder == "little" else ">"
+    verts = np.frombuffer(body[:n * 15], dtype=[("p", order + "f4", (3,)), ("c", "u1", (3,))])
+    assert np.allclose(verts["p"], pos) and (verts["c"] == [1, 2, 3]).all()
+    faces = np.frombuffer(body[n * 15:], dtype=[("k", "u1"), ("v", order + "i4", (3,)), ("id", order + "i4")])
+    assert faces["k"].tolist() == [3, 3] and faces["v"].tolist() == [[0, 1, 2], [0, 2, 3]]
+    assert faces["id"].tolist() == [0, 1]
+    w.export_ascii(tmp_path / "mesh.txt.ply")
+    header, body = parse_ply(tmp_path / "mesh.txt.ply")
+    assert header[1] == "format ascii 1.0"
+    rows = body.decode().splitlines()
+    assert rows[1].split() == ["0.3", "0.4", "0.5", "1", "2", "3"] and rows[4:] == ["3 0 1 2 0", "3 0 2 3 1"]
+    w.add_vertex_channel("x", "float", np.zeros(n))
+    w.add_vertex_channel("h", "half", np.zeros(n))
+    err = capsys.readouterr().err
+    assert "channel 'x' was already added; the new one is skipped" in err
+    assert "unknown type 'half' (one of char, uchar, short, ushort, int, uint, float, double); channel 'h' skipped" in err
+    assert [name for name, _, _ in w.vertex_channels] == ["x", "y", "z", "rgb_1", "rgb_2", "rgb_3"]
+    with pytest.raises(ValueError, match="has 3 values for 4 vertices"):
+        w.add_vertex_channel("bad", "float", np.zeros(3))
+    bare = PLYWriter(num_vertices=2)
+    with pytest.raises(ValueError, match="add the vertex positions"):
+        bare.export(tmp_path / "bare.ply")
+    assert ti.tools.PLYWriter is PLYWriter

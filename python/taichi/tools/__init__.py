@@ -1,5 +1,6 @@
-"""ti.tools: image files and videos (imwrite, imread, imshow, imresize,
-VideoManager), as `import taichi.tools` / `from taichi.tools import ...`."""
-from .._tools import VideoManager, imread, imresize, imshow, imwrite
+"""ti.tools: image files, videos and PLY files (imwrite, imread, imshow,
+imresize, VideoManager, PLYWriter), as `import taichi.tools` /
+`from taichi.tools import ...`."""
+from .._tools import PLYWriter, VideoManager, imread, imresize, imshow, imwrite
 
-__all__ = ["VideoManager", "imread", "imresize", "imshow", "imwrite"]
+__all__ = ["PLYWriter", "VideoManager", "imread", "imresize", "imshow", "imwrite"]
