@@ -1,4 +1,5 @@
-# ti.deactivate on a pointer frees the block; reactivated memory reads 0.
+# ti.deactivate on a pointer frees the block (block numbers are the
+# pointer's own coordinates: block 1 holds x[4..7]); reactivated memory reads 0.
 import taichi as ti
 ti.init(arch=ti.cpu)
 x = ti.field(ti.i32)
@@ -23,7 +24,7 @@ def total() -> ti.i32:
 
 fill()
 print(total())
-drop(6)
+drop(1)
 print(total(), x[5], x[6])
 x[4] = 100
 print(total(), x[5], x[7])

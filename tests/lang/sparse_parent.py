@@ -11,6 +11,7 @@ print(b.parent().shape, x.snode.parent().shape)
 @ti.kernel
 def k():
     x[3] = 1
-    print(ti.is_active(x.parent(), 2), ti.is_active(x.parent(2), 2), ti.is_active(x.parent(), 3))
+    # the pointer takes its own coordinates: x[3] lies in its cell 1
+    print(ti.is_active(x.parent(), 2), ti.is_active(x.parent(2), 1), ti.is_active(x.parent(2), 2), ti.is_active(x.parent(), 3))
 
 k()

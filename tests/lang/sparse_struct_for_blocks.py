@@ -1,4 +1,5 @@
-# Struct-for over pointer levels visits active cells with their first full-resolution index.
+# Struct-for over pointer levels visits active cells with their own coordinates
+# (the example of Taichi's sparse docs: block1 [0, 0] [1, 1], block2 [1, 1] [2, 3]).
 import taichi as ti
 ti.init(arch=ti.cpu, debug=True)
 x = ti.field(dtype=ti.i32)

@@ -2,10 +2,10 @@
 // activation intrinsics (ti.activate, ti.deactivate, ti.is_active, ti.append,
 // ti.length), ti.rescale_index and x.parent().
 //
-// Indices are virtual and at full resolution everywhere, as in Taichi: a
-// struct-for over a pointer SNode of 4x4 blocks gives each active block's
-// first index (0, 4, 8, ...), and ti.is_active(block, [i, j]) takes any index
-// inside the block.
+// An SNode's indices are its own coordinates, as in Taichi's sparse docs: a
+// struct-for over a 4x4 pointer with 2x2 dense blocks under it gives block
+// numbers 0..3, and ti.is_active(block, [i, j]) takes those; a field's (its
+// place's) indices are the element indices. ti.rescale_index converts.
 #include <map>
 
 #include "vm/frontend/lower.h"

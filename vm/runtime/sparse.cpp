@@ -283,17 +283,19 @@ void* Program::sparse_element(int place_id, const int64_t* idx, bool activate) {
 
 int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
   const SNode* s = snode(snode_id);
-  // Indices wrap inside a level's cells, but a negative one would not: check
-  // them all, as field accesses do. (append and length ignore the dynamic axis.)
-  // The index space is the full resolution under s (its place's shape).
+  // Indices are the SNode's own coordinates (Taichi's sparse docs: a 3x3
+  // pointer takes [0..2, 0..2] whatever lies under it). Indices wrap inside a
+  // level's cells, but a negative one would not: check them all, as field
+  // accesses do. (append and length ignore the dynamic axis.)
   std::vector<int64_t> shape = s->shape();
-  for (size_t v = 0; v < shape.size(); v++) shape[v] *= s->below[s->physical_index_position[v]];
   for (size_t v = 0; v < shape.size(); v++)
     if (idx[v] < 0 || idx[v] >= shape[v])
       raise("IndexError", "index " + std::to_string(idx[v]) + " is out of bounds for axis " + std::to_string(v) +
                               " of SNode " + s->name() + " with shape " + format_shape(shape));
+  // To the full resolution the lookups decompose: the first element of the cell.
   int64_t phys[kMaxIndices];
   to_physical(*s, idx, phys);
+  for (int p = 0; p < kMaxIndices; p++) phys[p] *= s->below[p];
   const std::array<int64_t, kMaxIndices>& below = s->path_below.back();
   switch (op) {
     case SNodeOp::activate: {
@@ -437,7 +439,10 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       cell_coords(*target, cell, ci);
       for (int v = 0; v < nidx; v++) {
         int p = v < (int)pip.size() ? pip[v] : v;
-        out.push_back(le.base[p] + ci[p] * below[p]);
+        // The SNode's own coordinates (Taichi: `for i, j in block` gives block
+        // numbers): the full-resolution index of the cell's first element
+        // divided by how many indices one cell spans.
+        out.push_back(le.base[p] / below[p] + ci[p]);
       }
     });
   }
