@@ -210,7 +210,12 @@ void Lowerer::lower_for(const ast::For* s) {
   for (auto& d : dims) {
     Stmt* b = emit_cast(value_of(d.begin, loc), ity, loc);
     Stmt* e = emit_cast(value_of(d.end, loc), ity, loc);
-    Stmt* ext = dims.size() == 1 ? nullptr : emit_binary(BinaryOp::sub, e, b, Type::scalar(ity), loc);
+    // A dimension whose end is below its begin is empty (Python's range), so
+    // it makes the whole space empty: clamp its extent at 0, or two negative
+    // extents would multiply into a positive count.
+    Stmt* ext = dims.size() == 1 ? nullptr
+                                 : emit_binary(BinaryOp::max, emit_binary(BinaryOp::sub, e, b, Type::scalar(ity), loc),
+                                               emit_const(ir::Const::of_int(ity, 0), loc), Type::scalar(ity), loc);
     begins.push_back(b);
     extents.push_back(ext ? ext : e);
     if (dims.size() == 1) total = e;
