@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,7 +32,7 @@ setup(
     name="taichi",
     version="1.7.0+kiln",
     description="Kiln: Taichi programs on a small, fast, debuggable VM",
-    packages=["taichi", "taichi.math", "taichi.types", "taichi.tools", "kiln"],
+    packages=find_packages(HERE, include=["taichi", "taichi.*", "kiln"]),
     package_dir={"": HERE},
     cmdclass={"build_py": BuildWithCMake},
     python_requires=">=3.9",

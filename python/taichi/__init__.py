@@ -8,14 +8,9 @@ import atexit as _atexit
 import os as _os
 import sys as _sys
 
-# _core brings mimalloc (Kiln's runtime allocator) into the process: loaded
-# with RTLD_GLOBAL so that libraries loaded after it agree on malloc/free.
-_flags = _sys.getdlopenflags()
-_sys.setdlopenflags(_flags | _os.RTLD_GLOBAL)
-try:
-    from . import _core
-finally:
-    _sys.setdlopenflags(_flags)
+# _core uses mimalloc only through its own mi_* calls: it is loaded privately
+# (Python's default), and its malloc/new stay the process's (see CMakeLists.txt).
+from . import _core
 
 from . import _state
 from ._errors import (TaichiCompilationError, TaichiSyntaxError, TaichiNameError, TaichiTypeError, TaichiIndexError,
@@ -169,6 +164,9 @@ def __getattr__(name):
     if name == "tools":
         from . import _tools as tools
         return tools
+    if name in ("lang", "algorithms"):
+        import importlib
+        return importlib.import_module(__name__ + "." + name)
     if name == "randn":
         from ._funcs import randn
         return randn
