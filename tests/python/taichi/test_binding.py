@@ -371,3 +371,25 @@ def test_fields_builder():
     tree.destroy()
     with pytest.raises(RuntimeError, match="destroyed"):
         x[0]
+
+
+def test_api_misuse_errors():
+    with pytest.raises(ValueError, match="permutation"):
+        ti.field(ti.f32, shape=(3, 4), order="ii")
+    with pytest.raises(ValueError, match="needs a shape"):
+        ti.field(ti.f32, order="i")
+    with pytest.raises(TypeError, match="floating-point"):
+        ti.field(ti.i32, shape=4, needs_grad=True)
+    with pytest.raises(TypeError, match="floating-point"):
+        ti.Vector.field(3, ti.i32, shape=4, needs_dual=True)
+    with pytest.raises(TypeError, match="integers"):
+        list(ti.ndrange(0.5, 2))
+    with pytest.raises(ValueError, match="positive"):
+        ti.Vector.field(0, ti.f32, shape=4)
+    with pytest.raises(ValueError, match="2 axes but 3 sizes"):
+        ti.root.dense(ti.ij, (1, 2, 3))
+    ns = {"ti": ti}
+    exec("def made_by_exec():\n    pass\n", ns)  # no source file for inspect to read
+    k = ti.kernel(ns["made_by_exec"])
+    with pytest.raises(ti.TaichiSyntaxError, match="cannot find the source"):
+        k()
