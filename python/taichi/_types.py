@@ -288,7 +288,8 @@ class StructType:
                 from ._matrix import Matrix
                 v = t(v) if not isinstance(v, Matrix) else v.cast(t._dt())
             elif isinstance(t, StructType):
-                v = v if hasattr(v, "_kiln_struct") else t(**v) if isinstance(v, dict) else t()
+                # a struct as is, a dict by member, a scalar fills the first member (as Taichi does)
+                v = v if hasattr(v, "_kiln_struct") else t(**v) if isinstance(v, dict) else t(v) if k in vals else t()
             else:
                 v = cast_scalar(v, t)
             out[k] = v

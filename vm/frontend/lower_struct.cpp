@@ -2,6 +2,8 @@
 // in the IR: a struct value is a compile-time aggregate of its members' values
 // (KVal::Kind::struct_), a struct local one local per member, a struct field
 // one field per member, as in Taichi's own frontend.
+#include <functional>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -60,10 +62,42 @@ KVal Lowerer::convert_to(const KVal& v, const StaticValue& type, const std::stri
       for (size_t i = 0; i < type.elems.size(); i++) k.elems[i] = convert_to(v.elems[i], type.elems[i], what, loc);
       return k;
     }
-    // A scalar broadcasts to every member (GLSL-style: Ray(1) is handled by the constructor).
+    // A scalar for a struct fills its first member (recursively), the rest are
+    // zero, as Taichi does: mystruct(1) with line=line3f(...) first sets line.linedir.
+    if (!v.is_tuple() && !(v.is_static() && v.s.kind == StaticValue::Kind::tuple) && !type.elems.empty()) {
+      Stmt* x = value_of(v, loc);
+      if (!x->type.rows) {
+        KVal k;
+        k.kind = KVal::Kind::struct_;
+        k.s = type;
+        k.elems.push_back(convert_to(KVal::of(x), type.elems[0], what, loc));
+        for (size_t i = 1; i < type.elems.size(); i++) k.elems.push_back(zero_of(type.elems[i], loc));
+        return k;
+      }
+    }
     raise("TypeError", "cannot use a non-struct value as " + what + " of " + describe_static(type), loc);
   }
   if (v.is_struct()) raise("TypeError", "cannot use " + describe_static(v.s) + " value as " + what, loc);
+  Type want = tensor_type(type);
+  if (want.rows && (v.is_tuple() || (v.is_static() && v.s.kind == StaticValue::Kind::tuple))) {
+    // a tuple or list for a vector/matrix member: Foo((1, 1, 1), mass=2)
+    std::vector<Stmt*> e;
+    std::function<void(const KVal&)> flat = [&](const KVal& k) {
+      if (k.is_tuple()) {
+        for (auto& x : k.elems) flat(x);
+      } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
+        for (auto& x : k.s.elems) flat(KVal::of(x));
+      } else {
+        e.push_back(value_of(k, loc));
+      }
+    };
+    flat(v);
+    int n = want.rows * (want.cols ? want.cols : 1);
+    if ((int)e.size() != n)
+      raise("TypeError", "cannot use " + std::to_string(e.size()) + " values as " + what + ", which is " + shape_phrase(want), loc);
+    for (auto& x : e) x = emit_cast(x, want.prim, loc);
+    return KVal::of(convert_for_store(make_tensor(e, want.rows, want.cols, loc), want.prim, what, loc));
+  }
   Stmt* x = value_of(v, loc);
   Type t = tensor_type(type);
   if (t.rows && !x->type.rows) x = broadcast(x, t, loc);
