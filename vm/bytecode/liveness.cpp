@@ -58,8 +58,11 @@ std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dying_after(co
       d->second = std::max(d->second, point);
     }
   }
+  // Values dying at one point are listed in definition order (not the hash
+  // map's), so that registers come out the same for the same program.
   std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> out;
-  for (auto& [v, pos] : death) out[n.by_ord[pos]].push_back(v);
+  for (const ir::Stmt* v : n.by_ord)
+    if (auto d = death.find(v); d != death.end()) out[n.by_ord[d->second]].push_back(v);
   return out;
 }
 

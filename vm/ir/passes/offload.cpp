@@ -56,6 +56,16 @@ void offload(Kernel& k) {
       if (s->body) mark(*s->body, (int)t, home);
       if (s->else_body) mark(*s->else_body, (int)t, home);
     }
+  // The statements in program order (pre-order): values crossing tasks are
+  // routed in this order (not the hash maps'), so that slots and temps come
+  // out the same for the same program.
+  std::vector<Stmt*> order;
+  for (auto& p : parts)
+    for (auto& s : p.stmts) {
+      order.push_back(s.get());
+      for (auto* blk : {s->body.get(), s->else_body.get()})
+        if (blk) walk(*blk, [&](Stmt* x) { order.push_back(x); });
+    }
 
   // 2. Find values used outside their task.
   std::unordered_map<Stmt*, std::unordered_set<int>> users;  // value -> tasks using it elsewhere
@@ -176,7 +186,10 @@ void offload(Kernel& k) {
   };
 
   // 4. Route cross-task values through temps.
-  for (auto& [v, using_tasks] : users) {
+  for (Stmt* v : order) {
+    auto u = users.find(v);
+    if (u == users.end()) continue;
+    const std::unordered_set<int>& using_tasks = u->second;
     int def_task = home[v];
     if (v->kind == StmtKind::const_ || v->kind == StmtKind::arg_load) {
       for (int t : using_tasks) {
@@ -227,8 +240,9 @@ void offload(Kernel& k) {
   // Bounds computed by serial code need their store (the launcher reads the
   // slot) also when no statement of another task uses them, or when the
   // other tasks recompute them (constants and arguments).
-  for (auto& [v, s] : slot_of)
-    if (!stored.count(v) && v->kind != StmtKind::alloca) store_after_def(v, s);
+  for (Stmt* v : order)
+    if (auto s = slot_of.find(v); s != slot_of.end() && !stored.count(v) && v->kind != StmtKind::alloca)
+      store_after_def(v, s->second);
 
   for (size_t t = 0; t < tasks.size(); t++) {
     for (auto& l : lists[t]) k.root.add(std::move(l));
