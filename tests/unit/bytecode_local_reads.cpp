@@ -3,6 +3,7 @@
 // keep their copy otherwise.
 #include <doctest/doctest.h>
 
+#include "vm/bytecode/builder.h"
 #include "vm/bytecode/function.h"
 #include "vm/ir/builder.h"
 
@@ -113,4 +114,88 @@ TEST_CASE("local reads: x = select(c, x, y) is not fused into x's register") {
   // The select's destination is never the register it reads as its true value.
   CHECK(fn.code[sel].a != fn.code[sel].b);
   CHECK(fn.code[sel].a != fn.code[sel].c);
+}
+
+// loads_in_place itself, on the shapes its index must get right: writes
+// nested in ifs and loops count at their enclosing statement's position, a
+// write must lie strictly between the load and its last reader, and identity
+// casts extend the load's reach.
+namespace {
+
+struct OneTask {
+  ir::Kernel k;
+  ir::Builder b{k.root};
+  Stmt* task;
+  OneTask() {
+    k.name = "k";
+    task = b.offloaded(ir::Task::serial);
+    b.in(*task->body);
+  }
+  bool in_place(const Stmt* load) { return bc::loads_in_place({task->body.get()}).count(load) != 0; }
+};
+
+Type i32t() { return Type::scalar(Prim::i32); }
+
+}  // namespace
+
+TEST_CASE("local reads: a write nested in an if or a loop between the load and its read keeps the copy") {
+  for (bool in_loop : {false, true}) {
+    OneTask t;
+    Stmt* x = t.b.alloca(i32t());
+    t.b.local_store(x, t.b.const_int(Prim::i32, 1));
+    Stmt* v = t.b.local_load(x);
+    Stmt* other = t.b.alloca(i32t());
+    t.b.local_store(other, v);  // a write to another local does not count
+    Stmt* c = t.b.const_int(Prim::i32, 1);
+    Stmt* outer = in_loop ? t.b.range_for(c, t.b.const_int(Prim::i32, 4)) : t.b.if_(c);
+    ir::Builder inner(*outer->body);
+    Stmt* deeper = inner.if_(c);
+    ir::Builder(*deeper->body).local_store(x, c);  // two levels down
+    t.b.in(*t.task->body).print({ir::PrintPart{true, 0, ""}}, {t.b.binary(BinaryOp::add, v, c)});
+    CHECK_FALSE(t.in_place(v));
+  }
+}
+
+TEST_CASE("local reads: writes before the load, after the last read, or by the last read itself do not count") {
+  OneTask t;
+  Stmt* x = t.b.alloca(i32t());
+  Stmt* c = t.b.const_int(Prim::i32, 2);
+  Stmt* early = t.b.if_(c);
+  ir::Builder(*early->body).local_store(x, c);
+  Stmt* v = t.b.local_load(x);
+  Stmt* sum = t.b.binary(BinaryOp::add, v, c);
+  t.b.local_store(x, sum);  // x = x + 2: the add reads before the store writes
+  Stmt* late = t.b.if_(c);
+  ir::Builder(*late->body).local_store(x, c);
+  Stmt* w = t.b.local_load(x);
+  t.b.local_store(x, w);  // the last reader is the store itself
+  CHECK(t.in_place(v));
+  CHECK(t.in_place(w));
+}
+
+TEST_CASE("local reads: identity casts extend the load's reach; reads in nested blocks disqualify it") {
+  OneTask t;
+  Stmt* x = t.b.alloca(i32t());
+  Stmt* c = t.b.const_int(Prim::i32, 3);
+  Stmt* v = t.b.local_load(x);
+  Stmt* same = t.b.unary(ir::UnaryOp::cast_value, v, i32t());  // shares v's register
+  t.b.local_store(x, c);                                        // after v's own reader...
+  t.b.print({ir::PrintPart{true, 0, ""}}, {t.b.binary(BinaryOp::add, same, c)});  // ... before the cast's
+  CHECK_FALSE(t.in_place(v));
+
+  Stmt* u = t.b.local_load(x);
+  Stmt* iff = t.b.if_(c);
+  ir::Builder(*iff->body).print({ir::PrintPart{true, 0, ""}}, {u});
+  CHECK_FALSE(t.in_place(u));
+
+  // Many loads of one local in a long block, each read by the next statement:
+  // every one qualifies, however far the block goes on.
+  std::vector<Stmt*> loads;
+  for (int i = 0; i < 500; i++) {
+    Stmt* l = t.b.local_load(x);
+    loads.push_back(l);
+    t.b.local_store(x, t.b.binary(BinaryOp::add, l, c));
+  }
+  auto set = bc::loads_in_place({t.task->body.get()});
+  for (Stmt* l : loads) CHECK(set.count(l) == 1);
 }

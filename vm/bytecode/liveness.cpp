@@ -46,14 +46,21 @@ std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dying_after(co
   for (const ir::Stmt* s : n.by_ord) {
     if (s->has_value() || s->kind == ir::StmtKind::alloca) death.emplace(s, n.ord[s]);
   }
+  // Whether block `b` encloses the definition at pre-order position `at`:
+  // blocks above `body` do; a nested one does when its owner's span (the
+  // owner and everything in its blocks) covers `at`.
+  auto encloses = [&](const ir::Block* b, int at) {
+    auto o = b->owner ? n.ord.find(b->owner) : n.ord.end();
+    return o == n.ord.end() || (o->second < at && at <= n.last[b->owner]);
+  };
   for (const ir::Stmt* u : n.by_ord) {
     for (const ir::Stmt* v : u->ops) {
       auto d = death.find(v);
       if (d == death.end()) continue;
-      std::unordered_set<const ir::Block*> def_scope;
-      for (const ir::Block* b = v->parent; b; b = b->owner ? b->owner->parent : nullptr) def_scope.insert(b);
+      int at = n.ord[v];
       int point = n.ord[u];
-      for (const ir::Block* b = u->parent; b && !def_scope.count(b); b = b->owner ? b->owner->parent : nullptr)
+      // The loops around the use that do not also enclose the definition.
+      for (const ir::Block* b = u->parent; b && !encloses(b, at); b = b->owner ? b->owner->parent : nullptr)
         if (is_loop(b->owner)) point = std::max(point, n.last[b->owner]);
       d->second = std::max(d->second, point);
     }

@@ -103,4 +103,17 @@ void replace_uses(Block& root, Stmt* from, Stmt* to) {
   });
 }
 
+void rename_operands(Stmt& s, const std::unordered_map<const Stmt*, Stmt*>& to) {
+  if (to.empty()) return;
+  for (Stmt*& op : s.ops)
+    if (auto r = to.find(op); r != to.end()) op = r->second;
+}
+
+std::vector<std::unique_ptr<Stmt>> take_all(Block& b) {
+  std::vector<std::unique_ptr<Stmt>> out = std::move(b.stmts);
+  b.stmts.clear();
+  b.stmts.reserve(out.size());
+  return out;
+}
+
 }  // namespace kiln::ir

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "vm/support/diag.h"
@@ -277,7 +278,16 @@ struct Kernel {
 };
 
 // Replaces every use of `from` as an operand (anywhere under `root`) with `to`.
+// It walks the whole tree: a pass replacing many values renames instead.
 void replace_uses(Block& root, Stmt* from, Stmt* to);
+// Replaces the operands of `s` that `to` maps (a pass that removes or
+// replaces many values renames each statement as it reaches it: uses follow
+// definitions in pre-order).
+void rename_operands(Stmt& s, const std::unordered_map<const Stmt*, Stmt*>& to);
+// Moves a block's statements out, leaving it empty for the pass to refill in
+// order: rebuilding a block in one sweep keeps a pass linear where inserting
+// or erasing in place, statement by statement, is quadratic (issue 16).
+std::vector<std::unique_ptr<Stmt>> take_all(Block& b);
 // Calls fn(stmt) for every statement under `b`, pre-order (a statement before
 // its blocks; a task's TLS prologue before its body, its epilogue after).
 template <class F> void walk(Block& b, F&& fn) {

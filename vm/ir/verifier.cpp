@@ -23,6 +23,14 @@ bool is_loop(const Stmt* s) {
          (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for));
 }
 
+// A check builds its message only when it fails: the verifier runs after
+// every pass, and composing messages for checks that pass was most of its
+// time on large kernels (issue 16).
+#define KILN_VERIFY(ok, s, what) \
+  do {                           \
+    if (!(ok)) fail((s), (what)); \
+  } while (0)
+
 struct Verifier {
   const Kernel& k;
   std::unordered_set<const Stmt*> visible;
@@ -31,21 +39,18 @@ struct Verifier {
   [[noreturn]] void fail(const Stmt* s, const std::string& what) {
     throw Error("InternalError", what + " at $" + (s ? std::to_string(s->id) : std::string("?")));
   }
-  void check(bool ok, const Stmt* s, const std::string& what) {
-    if (!ok) fail(s, what);
-  }
   std::string tn(const Type& t) { return type_name(t); }
 
   // Checks `b`; its definitions go out of scope at its end unless `keep`
   // collects them (a TLS prologue's stay visible in the body and epilogue).
   void block(const Block& b, const Stmt* owner, std::vector<const Stmt*>* keep = nullptr) {
-    check(b.owner == owner, owner ? owner : (b.stmts.empty() ? nullptr : b.stmts[0].get()),
+    KILN_VERIFY(b.owner == owner, owner ? owner : (b.stmts.empty() ? nullptr : b.stmts[0].get()),
           "block owner link is wrong");
     std::vector<const Stmt*> defined;
     for (auto& up : b.stmts) {
       const Stmt* s = up.get();
-      check(s != nullptr, owner, "null statement");
-      check(s->parent == &b, s, "statement's parent is not its block");
+      KILN_VERIFY(s != nullptr, owner, "null statement");
+      KILN_VERIFY(s->parent == &b, s, "statement's parent is not its block");
       stmt(*s);
       visible.insert(s);
       defined.push_back(s);
@@ -63,120 +68,120 @@ struct Verifier {
   void stmt(const Stmt& st) {
     const Stmt* s = &st;
     for (const Stmt* op : s->ops) {
-      check(op != nullptr, s, "null operand");
-      check(visible.count(op) != 0, s, "operand $" + std::to_string(op->id) + " is not defined before its use");
-      check(op->has_value(), s, "operand $" + std::to_string(op->id) + " has no value");
+      KILN_VERIFY(op != nullptr, s, "null operand");
+      KILN_VERIFY(visible.count(op) != 0, s, "operand $" + std::to_string(op->id) + " is not defined before its use");
+      KILN_VERIFY(op->has_value(), s, "operand $" + std::to_string(op->id) + " has no value");
     }
     bool wants_value = true;
     switch (s->kind) {
       case StmtKind::const_:
         arity(s, 0);
-        check(s->type.is_scalar() && s->type.prim == s->value.prim, s, "const type differs from its value's");
+        KILN_VERIFY(s->type.is_scalar() && s->type.prim == s->value.prim, s, "const type differs from its value's");
         break;
       case StmtKind::arg_load:
         arity(s, 0);
-        check(s->index >= 0 && (size_t)s->index < k.args.size(), s, "argument number out of range");
+        KILN_VERIFY(s->index >= 0 && (size_t)s->index < k.args.size(), s, "argument number out of range");
         break;
       case StmtKind::unary: unary(s); break;
       case StmtKind::binary: binary(s); break;
       case StmtKind::select:
         arity(s, 3);
-        check(prim_is_int(s->ops[0]->type.prim) && !s->ops[0]->type.is_ptr &&
+        KILN_VERIFY(prim_is_int(s->ops[0]->type.prim) && !s->ops[0]->type.is_ptr &&
                   (s->ops[0]->type.rows == 0 || (s->ops[0]->type.rows == s->type.rows && s->ops[0]->type.cols == s->type.cols)),
               s, "select condition is not an integer scalar or a tensor of the select's shape");
-        check(s->ops[1]->type == s->type && s->ops[2]->type == s->type, s, "select operand types differ from its type");
+        KILN_VERIFY(s->ops[1]->type == s->type && s->ops[2]->type == s->type, s, "select operand types differ from its type");
         break;
       case StmtKind::matrix_init: {
         int n = s->type.rows * std::max<int>(1, s->type.cols);
-        check(s->type.rows > 0 && !s->type.is_ptr, s, "matrix init of a non-tensor type");
-        check((int)s->ops.size() == n, s, "matrix init has " + std::to_string(s->ops.size()) + " elements for " + tn(s->type));
-        for (const Stmt* e : s->ops) check(e->type == Type::scalar(s->type.prim), s, "matrix init element of another type");
+        KILN_VERIFY(s->type.rows > 0 && !s->type.is_ptr, s, "matrix init of a non-tensor type");
+        KILN_VERIFY((int)s->ops.size() == n, s, "matrix init has " + std::to_string(s->ops.size()) + " elements for " + tn(s->type));
+        for (const Stmt* e : s->ops) KILN_VERIFY(e->type == Type::scalar(s->type.prim), s, "matrix init element of another type");
         break;
       }
       case StmtKind::matrix_extract: {
         arity(s, 1);
         const Type& t = s->ops[0]->type;
-        check(t.rows > 0, s, "matrix extract from a non-tensor");
-        check(s->index >= 0 && s->index < t.rows * std::max<int>(1, t.cols), s, "matrix extract index out of range");
-        check(s->type == Type::scalar(t.prim), s, "matrix extract type differs from the element type");
+        KILN_VERIFY(t.rows > 0, s, "matrix extract from a non-tensor");
+        KILN_VERIFY(s->index >= 0 && s->index < t.rows * std::max<int>(1, t.cols), s, "matrix extract index out of range");
+        KILN_VERIFY(s->type == Type::scalar(t.prim), s, "matrix extract type differs from the element type");
         break;
       }
       case StmtKind::alloca:
         arity(s, 0);
-        check(!s->type.is_ptr, s, "alloca of a pointer");
+        KILN_VERIFY(!s->type.is_ptr, s, "alloca of a pointer");
         break;
       case StmtKind::local_load:
         arity(s, 1);
-        check(s->ops[0]->kind == StmtKind::alloca, s, "local load of a non-alloca");
-        check(s->ops[0]->type == s->type, s, "local load type differs from the alloca's");
+        KILN_VERIFY(s->ops[0]->kind == StmtKind::alloca, s, "local load of a non-alloca");
+        KILN_VERIFY(s->ops[0]->type == s->type, s, "local load type differs from the alloca's");
         break;
       case StmtKind::local_store:
         wants_value = false;
         arity(s, 2);
-        check(s->ops[0]->kind == StmtKind::alloca, s, "local store to a non-alloca");
-        check(s->ops[1]->type == s->ops[0]->type, s,
+        KILN_VERIFY(s->ops[0]->kind == StmtKind::alloca, s, "local store to a non-alloca");
+        KILN_VERIFY(s->ops[1]->type == s->ops[0]->type, s,
               "stored " + tn(s->ops[1]->type) + " into a local of " + tn(s->ops[0]->type));
         break;
       case StmtKind::global_ptr:
-        check(s->type.is_ptr, s, "global ptr type is not a pointer");
-        for (const Stmt* i : s->ops) check(is_int_scalar(i->type), s, "global ptr index is not an integer");
+        KILN_VERIFY(s->type.is_ptr, s, "global ptr type is not a pointer");
+        for (const Stmt* i : s->ops) KILN_VERIFY(is_int_scalar(i->type), s, "global ptr index is not an integer");
         for (auto& t : s->access.terms)
-          check(t.axis >= 0 && (size_t)t.axis < s->ops.size(), s, "access term names a missing index");
+          KILN_VERIFY(t.axis >= 0 && (size_t)t.axis < s->ops.size(), s, "access term names a missing index");
         break;
       case StmtKind::global_temp:
         arity(s, 0);
-        check(s->type.is_ptr, s, "global tmp var type is not a pointer");
-        check(s->index >= 0 && s->index < k.num_global_temps, s, "global tmp slot out of range");
+        KILN_VERIFY(s->type.is_ptr, s, "global tmp var type is not a pointer");
+        KILN_VERIFY(s->index >= 0 && s->index < k.num_global_temps, s, "global tmp slot out of range");
         break;
       case StmtKind::global_load:
         arity(s, 1);
-        check(s->ops[0]->type.is_ptr, s, "global load from a non-pointer");
-        check(pointee(s->ops[0]->type) == s->type, s, "global load type differs from the pointee's");
+        KILN_VERIFY(s->ops[0]->type.is_ptr, s, "global load from a non-pointer");
+        KILN_VERIFY(pointee(s->ops[0]->type) == s->type, s, "global load type differs from the pointee's");
         break;
       case StmtKind::global_store:
         wants_value = false;
         arity(s, 2);
-        check(s->ops[0]->type.is_ptr, s, "global store to a non-pointer");
-        check(pointee(s->ops[0]->type) == s->ops[1]->type, s,
+        KILN_VERIFY(s->ops[0]->type.is_ptr, s, "global store to a non-pointer");
+        KILN_VERIFY(pointee(s->ops[0]->type) == s->ops[1]->type, s,
               "stored " + tn(s->ops[1]->type) + " through " + tn(s->ops[0]->type));
         break;
       case StmtKind::atomic:
         arity(s, 2);
         // On global memory, or on a local (ti.atomic_add(local, v); reductions
         // into a local that offloading later moves to a global temporary).
-        check(s->ops[0]->type.is_ptr || s->ops[0]->kind == StmtKind::alloca, s, "atomic on a non-pointer");
+        KILN_VERIFY(s->ops[0]->type.is_ptr || s->ops[0]->kind == StmtKind::alloca, s, "atomic on a non-pointer");
         {
           Type target = s->ops[0]->type;
           target.is_ptr = false;
-          check(target == s->ops[1]->type && s->type == s->ops[1]->type, s, "atomic operand types differ");
+          KILN_VERIFY(target == s->ops[1]->type && s->type == s->ops[1]->type, s, "atomic operand types differ");
         }
         break;
       case StmtKind::if_:
         wants_value = false;
         arity(s, 1);
-        check(is_int_scalar(s->ops[0]->type), s, "if condition is not an integer scalar");
-        check(s->body != nullptr, s, "if without a body");
+        KILN_VERIFY(is_int_scalar(s->ops[0]->type), s, "if condition is not an integer scalar");
+        KILN_VERIFY(s->body != nullptr, s, "if without a body");
         break;
       case StmtKind::while_:
         wants_value = false;
         arity(s, 0);
-        check(s->body != nullptr, s, "while without a body");
+        KILN_VERIFY(s->body != nullptr, s, "while without a body");
         break;
       case StmtKind::range_for:
         wants_value = false;
         arity(s, 2);
-        check(is_int_scalar(s->ops[0]->type) && s->ops[1]->type == s->ops[0]->type, s,
+        KILN_VERIFY(is_int_scalar(s->ops[0]->type) && s->ops[1]->type == s->ops[0]->type, s,
               "range bounds are not integers of one type");
-        check(s->body != nullptr, s, "for without a body");
+        KILN_VERIFY(s->body != nullptr, s, "for without a body");
         break;
       case StmtKind::loop_index: {
         arity(s, 0);
-        check(is_int_scalar(s->type), s, "loop index is not an integer");
+        KILN_VERIFY(is_int_scalar(s->type), s, "loop index is not an integer");
         bool enclosing = false;
         for (auto* l : loops) enclosing |= l == s->loop;
-        check(s->loop && enclosing && s->loop->kind != StmtKind::while_, s, "loop index of a loop that does not enclose it");
+        KILN_VERIFY(s->loop && enclosing && s->loop->kind != StmtKind::while_, s, "loop index of a loop that does not enclose it");
         int n = s->loop->kind == StmtKind::range_for && s->loop->snode < 0 ? 1 : s->loop->num_loop_indices;
-        check(s->index >= 0 && s->index < n, s, "loop index number out of range");
+        KILN_VERIFY(s->index >= 0 && s->index < n, s, "loop index number out of range");
         break;
       }
       case StmtKind::break_:
@@ -185,49 +190,49 @@ struct Verifier {
         arity(s, 0);
         // The innermost loop-like statement; break cannot leave a task.
         const Stmt* inner = loops.empty() ? nullptr : loops.back();
-        check(inner && s->loop == inner, s, std::string(stmt_kind_name(s->kind)) + " does not name the innermost loop");
-        check(s->kind == StmtKind::continue_ || inner->kind != StmtKind::offloaded, s, "break out of an offloaded task");
+        KILN_VERIFY(inner && s->loop == inner, s, std::string(stmt_kind_name(s->kind)) + " does not name the innermost loop");
+        KILN_VERIFY(s->kind == StmtKind::continue_ || inner->kind != StmtKind::offloaded, s, "break out of an offloaded task");
         break;
       }
       case StmtKind::print:
         wants_value = false;
         for (auto& p : s->print_parts)
-          if (p.is_value) check(p.op >= 0 && (size_t)p.op < s->ops.size(), s, "print part names a missing operand");
+          if (p.is_value) KILN_VERIFY(p.op >= 0 && (size_t)p.op < s->ops.size(), s, "print part names a missing operand");
         break;
       case StmtKind::random:
         arity(s, 1);
-        check(is_int_scalar(s->ops[0]->type), s, "random stream key is not an integer scalar");
-        check(s->type.is_scalar() && prim_bits(s->type.prim) >= 32, s, "random draws f32, f64 or 32/64-bit ints");
+        KILN_VERIFY(is_int_scalar(s->ops[0]->type), s, "random stream key is not an integer scalar");
+        KILN_VERIFY(s->type.is_scalar() && prim_bits(s->type.prim) >= 32, s, "random draws f32, f64 or 32/64-bit ints");
         break;
       case StmtKind::assert_:
         wants_value = false;
-        check(!s->ops.empty() && is_int_scalar(s->ops[0]->type), s, "assert condition is not an integer scalar");
+        KILN_VERIFY(!s->ops.empty() && is_int_scalar(s->ops[0]->type), s, "assert condition is not an integer scalar");
         break;
       case StmtKind::return_: wants_value = false; break;
       case StmtKind::snode_op: {
         bool gives = s->sop == SNodeOpKind::is_active || s->sop == SNodeOpKind::append || s->sop == SNodeOpKind::length;
         wants_value = gives;
-        check(s->snode >= 0, s, "snode op without an SNode");
-        for (const Stmt* i : s->ops) check(is_int_scalar(i->type), s, "snode op index is not an integer");
+        KILN_VERIFY(s->snode >= 0, s, "snode op without an SNode");
+        for (const Stmt* i : s->ops) KILN_VERIFY(is_int_scalar(i->type), s, "snode op index is not an integer");
         break;
       }
       case StmtKind::offloaded:
         wants_value = false;
         arity(s, 0);
-        check(s->parent == &k.root, s, "offloaded task below the kernel's top level");
+        KILN_VERIFY(s->parent == &k.root, s, "offloaded task below the kernel's top level");
         if (s->task == Task::range_for) {
-          check(s->begin_const || (s->begin >= 0 && s->begin < k.num_global_temps), s, "range_for begin slot out of range");
-          check(s->end_const || (s->end >= 0 && s->end < k.num_global_temps), s, "range_for end slot out of range");
+          KILN_VERIFY(s->begin_const || (s->begin >= 0 && s->begin < k.num_global_temps), s, "range_for begin slot out of range");
+          KILN_VERIFY(s->end_const || (s->end >= 0 && s->end < k.num_global_temps), s, "range_for end slot out of range");
         }
         if (s->task == Task::serial || s->task == Task::range_for || s->task == Task::struct_for)
-          check(s->body != nullptr, s, "offloaded task without a body");
+          KILN_VERIFY(s->body != nullptr, s, "offloaded task without a body");
         break;
     }
-    check(s->has_value() == wants_value, s,
+    KILN_VERIFY(s->has_value() == wants_value, s,
           std::string(stmt_kind_name(s->kind)) + (wants_value ? " must have a type" : " must not have a type"));
-    check(s->kind == StmtKind::if_ || !s->else_body, s, "else block on a non-if");
+    KILN_VERIFY(s->kind == StmtKind::if_ || !s->else_body, s, "else block on a non-if");
     bool tls = s->tls_prologue || s->tls_epilogue;
-    check(!tls || (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for) &&
+    KILN_VERIFY(!tls || (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for) &&
                    s->tls_prologue && s->tls_epilogue),
           s, "TLS prologue/epilogue on a statement that is not a parallel task, or only one of them");
     // The prologue and epilogue run outside the task's loop: no loop index,
@@ -245,18 +250,18 @@ struct Verifier {
   void unary(const Stmt* s) {
     arity(s, 1);
     const Type& in = s->ops[0]->type;
-    check(!in.is_ptr, s, "unary operand is a pointer");
+    KILN_VERIFY(!in.is_ptr, s, "unary operand is a pointer");
     switch (s->uop) {
       case UnaryOp::cast_value: break;
       case UnaryOp::cast_bits:
-        check(prim_bits(in.prim) == prim_bits(s->type.prim), s, "cast_bits between types of different widths");
+        KILN_VERIFY(prim_bits(in.prim) == prim_bits(s->type.prim), s, "cast_bits between types of different widths");
         break;
-      case UnaryOp::logic_not: check(prim_is_int(s->type.prim), s, "logic_not result is not an integer"); break;
+      case UnaryOp::logic_not: KILN_VERIFY(prim_is_int(s->type.prim), s, "logic_not result is not an integer"); break;
       case UnaryOp::bit_not:
-        check(prim_is_int(in.prim), s, "bit_not of a float");
+        KILN_VERIFY(prim_is_int(in.prim), s, "bit_not of a float");
         [[fallthrough]];
       default:
-        check(s->type == in, s, std::string(unary_op_name(s->uop)) + " result " + tn(s->type) + " differs from operand " + tn(in));
+        KILN_VERIFY(s->type == in, s, std::string(unary_op_name(s->uop)) + " result " + tn(s->type) + " differs from operand " + tn(in));
     }
   }
 
@@ -264,25 +269,27 @@ struct Verifier {
     arity(s, 2);
     const Type& a = s->ops[0]->type;
     const Type& b = s->ops[1]->type;
-    check(!a.is_ptr && !b.is_ptr, s, "binary operand is a pointer");
+    KILN_VERIFY(!a.is_ptr && !b.is_ptr, s, "binary operand is a pointer");
     if (is_shift(s->bop)) {
-      check(prim_is_int(a.prim) && prim_is_int(b.prim), s, "shift of a non-integer");
-      check(s->type == a, s, "shift result differs from its left operand");
+      KILN_VERIFY(prim_is_int(a.prim) && prim_is_int(b.prim), s, "shift of a non-integer");
+      KILN_VERIFY(s->type == a, s, "shift result differs from its left operand");
       return;
     }
-    check(a == b, s, std::string(binary_op_name(s->bop)) + " operand types differ (" + tn(a) + " vs " + tn(b) + ")");
+    KILN_VERIFY(a == b, s, std::string(binary_op_name(s->bop)) + " operand types differ (" + tn(a) + " vs " + tn(b) + ")");
     if (is_comparison(s->bop)) {
-      check(s->type.prim == Prim::i32 && s->type.rows == a.rows && s->type.cols == a.cols, s,
+      KILN_VERIFY(s->type.prim == Prim::i32 && s->type.rows == a.rows && s->type.cols == a.cols, s,
             "comparison result is not i32");
       return;
     }
     bool bitwise = s->bop == BinaryOp::bit_and || s->bop == BinaryOp::bit_or || s->bop == BinaryOp::bit_xor;
-    check(!bitwise || prim_is_int(a.prim), s, "bitwise op on floats");
-    check(s->type == a, s, std::string(binary_op_name(s->bop)) + " result " + tn(s->type) + " differs from operands " + tn(a));
+    KILN_VERIFY(!bitwise || prim_is_int(a.prim), s, "bitwise op on floats");
+    KILN_VERIFY(s->type == a, s, std::string(binary_op_name(s->bop)) + " result " + tn(s->type) + " differs from operands " + tn(a));
   }
 };
 
 }  // namespace
+
+#undef KILN_VERIFY
 
 void verify(const Kernel& k) {
   Verifier v{k, {}, {}};

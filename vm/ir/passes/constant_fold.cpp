@@ -4,6 +4,8 @@
 // place (the Stmt object stays, so its users need no rewriting); a select or
 // an if with a constant condition is resolved. One pre-order sweep folds whole
 // chains, since an operand is always folded before its users are visited.
+#include <unordered_map>
+
 #include "vm/ir/eval.h"
 #include "vm/ir/passes/passes.h"
 
@@ -19,29 +21,46 @@ void make_const(Stmt* s, const Const& c) {
   s->ops.clear();
 }
 
+// Each block is rebuilt in one pass (a resolved if's live branch joins its
+// block in its place, a resolved select leaves it) and operands are renamed
+// as they are reached, so the pass stays linear in the kernel's size: erasing
+// and inserting in place, with a kernel-wide replace_uses per select, made
+// ti.static-unrolled kernels quadratic (issue 16). Uses follow their
+// definitions in this pre-order, so every use is renamed.
 struct Folder {
-  Kernel& k;
   bool changed = false;
+  std::unordered_map<const Stmt*, Stmt*> chosen;  // resolved selects -> the operand each chose
 
   void block(Block& b) {
-    for (size_t i = 0; i < b.stmts.size();) {
-      Stmt* s = b.stmts[i].get();
+    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    append(b, in);
+    // `in` now holds only the resolved ifs and selects, destroyed here.
+  }
+
+  void append(Block& b, std::vector<std::unique_ptr<Stmt>>& in) {
+    for (auto& owned : in) {
+      Stmt* s = owned.get();
+      rename_operands(*s, chosen);
       if (s->kind == StmtKind::if_ && is_const(s->ops[0])) {
-        splice_if(b, i);  // the live branch now starts at i: visit it next
+        // The live branch's statements take the if's place. They keep their
+        // identity, so uses and break/continue `loop` links stay valid (an if
+        // is not a loop); blocks nested under them keep their owners.
+        // Conditions are integer scalars: any nonzero pattern is true.
+        std::unique_ptr<Block>& live = s->ops[0]->value.u != 0 ? s->body : s->else_body;
+        if (live) append(b, live->stmts);
         changed = true;
         continue;
       }
       if (s->kind == StmtKind::select && is_const(s->ops[0])) {
-        Stmt* chosen = s->ops[0]->value.u != 0 ? s->ops[1] : s->ops[2];
-        replace_uses(k.root, s, chosen);
-        b.stmts.erase(b.stmts.begin() + (std::ptrdiff_t)i);
+        chosen[s] = s->ops[0]->value.u != 0 ? s->ops[1] : s->ops[2];
         changed = true;
         continue;
       }
       fold(s);
       if (s->body) block(*s->body);
       if (s->else_body) block(*s->else_body);
-      ++i;
+      s->parent = &b;
+      b.stmts.push_back(std::move(owned));
     }
   }
 
@@ -56,26 +75,12 @@ struct Folder {
       changed = true;
     }
   }
-
-  // Replaces the if at b.stmts[i] by the statements of its live branch. They
-  // keep their identity, so uses and break/continue `loop` links stay valid
-  // (an if is not a loop, so the loops enclosing them do not change); only
-  // their parent moves to b. Blocks nested under them keep their owners.
-  void splice_if(Block& b, size_t i) {
-    std::unique_ptr<Stmt> s = b.take(i);
-    // Conditions are integer scalars: any nonzero pattern is true.
-    std::unique_ptr<Block>& live = s->ops[0]->value.u != 0 ? s->body : s->else_body;
-    if (!live) return;
-    size_t at = i;
-    for (auto& inner : live->stmts) b.insert(at++, std::move(inner));
-    live->stmts.clear();
-  }
 };
 
 }  // namespace
 
 bool constant_fold(Kernel& k) {
-  Folder f{k};
+  Folder f;
   f.block(k.root);
   return f.changed;
 }

@@ -44,18 +44,32 @@ bool empty(const std::unique_ptr<Block>& b) { return !b || b->stmts.empty(); }
 struct Dce {
   bool changed = false;
   // Uses as an operand, and for allocas the uses other than being stored to.
-  std::unordered_map<const Stmt*, int> uses, reads;
+  struct Count {
+    int uses = 0, reads = 0;
+  };
+  std::unordered_map<const Stmt*, Count> counts;
+  // Stores kept by the sweep: one whose local loses its last read later in
+  // the sweep (a load before it goes) needs another round.
+  std::vector<const Stmt*> kept_stores;
 
   void count(Block& root) {
-    uses.clear();
-    reads.clear();
+    counts.clear();
     walk(root, [&](Stmt* s) {
       for (size_t i = 0; i < s->ops.size(); ++i) {
-        ++uses[s->ops[i]];
+        Count& c = counts[s->ops[i]];
+        ++c.uses;
         bool store_target = s->kind == StmtKind::local_store && i == 0;
-        if (!store_target) ++reads[s->ops[i]];
+        if (!store_target) ++c.reads;
       }
     });
+  }
+  int uses(const Stmt* s) {
+    auto c = counts.find(s);
+    return c == counts.end() ? 0 : c->second.uses;
+  }
+  int reads(const Stmt* s) {
+    auto c = counts.find(s);
+    return c == counts.end() ? 0 : c->second.reads;
   }
 
   // Cuts every block after its first break/continue/return.
@@ -77,8 +91,9 @@ struct Dce {
     // with it, and their uses too.
     walk_one(s, [&](Stmt* x) {
       for (size_t i = 0; i < x->ops.size(); ++i) {
-        --uses[x->ops[i]];
-        if (!(x->kind == StmtKind::local_store && i == 0)) --reads[x->ops[i]];
+        Count& c = counts[x->ops[i]];
+        --c.uses;
+        if (!(x->kind == StmtKind::local_store && i == 0)) --c.reads;
       }
     });
   }
@@ -94,33 +109,46 @@ struct Dce {
   bool dead(const Stmt* s) {
     if (keep_names && !s->name.empty()) return false;
     if (s->kind == StmtKind::local_store)
-      return s->ops[0]->kind == StmtKind::alloca && reads[s->ops[0]] == 0 &&
+      return s->ops[0]->kind == StmtKind::alloca && reads(s->ops[0]) == 0 &&
              !(keep_names && !s->ops[0]->name.empty());
-    if (s->kind == StmtKind::alloca) return uses[s] == 0;
-    if (is_pure(s)) return uses[s] == 0;
+    if (s->kind == StmtKind::alloca) return uses(s) == 0;
+    if (is_pure(s)) return uses(s) == 0;
     if (s->kind == StmtKind::if_) return empty(s->body) && empty(s->else_body);
     if (s->kind == StmtKind::range_for) return empty(s->body);
     return false;
   }
 
   // Backwards, and into a statement's blocks before the statement itself, so
-  // that users are removed before the values they use are looked at.
+  // that users are removed before the values they use are looked at: that is
+  // reverse pre-order, and uses follow definitions in pre-order, so one sweep
+  // removes every dead value, alloca and empty if or loop. Only a store can
+  // die after its visit (a read of its local that precedes it went). A dead
+  // statement is destroyed at once (nothing uses it) and its slot compacted
+  // away after the sweep: erasing in place would make the pass quadratic in
+  // the block's length (issue 16).
   void sweep(Block& b) {
+    bool removed = false;
     for (size_t i = b.stmts.size(); i-- > 0;) {
       Stmt* s = b.stmts[i].get();
       if (s->body) sweep(*s->body);
       if (s->else_body) sweep(*s->else_body);
       if (dead(s)) {
         forget(s);
-        b.stmts.erase(b.stmts.begin() + (std::ptrdiff_t)i);
-        changed = true;
+        b.stmts[i].reset();
+        removed = changed = true;
+      } else if (s->kind == StmtKind::local_store) {
+        kept_stores.push_back(s);
       }
     }
+    if (removed) std::erase_if(b.stmts, [](const std::unique_ptr<Stmt>& s) { return !s; });
   }
 };
 
 }  // namespace
 
+// Rounds repeat while a kept store has lost its local's last read (the
+// round that would find nothing else to remove is skipped: each round walks
+// the whole kernel).
 bool eliminate_dead_code(Kernel& k) {
   bool any = false;
   for (;;) {
@@ -129,8 +157,10 @@ bool eliminate_dead_code(Kernel& k) {
     d.truncate(k.root);
     d.count(k.root);
     d.sweep(k.root);
-    if (!d.changed) break;
-    any = true;
+    any |= d.changed;
+    bool again = false;
+    for (const Stmt* s : d.kept_stores) again |= d.dead(s);
+    if (!again) break;
   }
   return any;
 }

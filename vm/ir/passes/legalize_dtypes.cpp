@@ -50,30 +50,33 @@ struct Legalizer {
     return c;
   }
 
+  // Loads whose value is now read through a cast after them -> that cast.
+  std::unordered_map<const Stmt*, Stmt*> converted;
+
+  // Each block is rebuilt in one pass, users renamed as they are reached
+  // (uses follow definitions in pre-order), so the pass stays linear in the
+  // kernel's size.
   void run(Block& b) {
-    for (size_t i = 0; i < b.stmts.size(); i++) {
-      Stmt* s = b.stmts[i].get();
+    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    for (auto& owned : in) {
+      Stmt* s = owned.get();
+      rename_operands(*s, converted);
       if (s->body) run(*s->body);
       if (s->else_body) run(*s->else_body);
+      std::unique_ptr<Stmt> after;  // a cast of s's value, placed right after it
       switch (s->kind) {
         case StmtKind::arg_load:
         case StmtKind::global_load: {
           // Storage keeps its type; the value is converted right after the load.
           Prim q = map(s->type.prim, s);
           if (q == s->type.prim) break;
-          Stmt* c = b.insert(i + 1, cast(s, q, s->loc));
-          replace_uses(k.root, s, c);
-          c->ops[0] = s;
-          i++;
+          after = cast(s, q, s->loc);
+          converted[s] = after.get();
           break;
         }
         case StmtKind::global_store: {
           Prim storage = s->ops[0]->type.prim;
-          if (s->ops[1]->type.prim != storage) {
-            b.insert(i, cast(s->ops[1], storage, s->loc));
-            s->ops[1] = b.stmts[i].get();
-            i++;
-          }
+          if (s->ops[1]->type.prim != storage) s->ops[1] = b.add(cast(s->ops[1], storage, s->loc));
           break;
         }
         case StmtKind::atomic:
@@ -85,9 +88,7 @@ struct Legalizer {
         case StmtKind::return_:
           for (size_t r = 0; r < s->ops.size() && r < k.rets.size(); r++) {
             if (s->ops[r]->type.prim == k.rets[r].prim) continue;
-            b.insert(i, cast(s->ops[r], k.rets[r].prim, s->loc));
-            s->ops[r] = b.stmts[i].get();
-            i++;
+            s->ops[r] = b.add(cast(s->ops[r], k.rets[r].prim, s->loc));
           }
           break;
         case StmtKind::global_ptr:
@@ -112,6 +113,8 @@ struct Legalizer {
       }
       // Operands of other statements were retyped in place, so binary ops
       // still see equal types.
+      b.stmts.push_back(std::move(owned));
+      if (after) b.add(std::move(after));
     }
   }
 };

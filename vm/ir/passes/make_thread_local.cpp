@@ -33,6 +33,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "vm/ir/passes/passes.h"
 
@@ -106,12 +107,6 @@ std::unique_ptr<Stmt> make(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*>
   return s;
 }
 
-size_t index_in(const Block& b, const Stmt* s) {
-  for (size_t i = 0; i < b.stmts.size(); i++)
-    if (b.stmts[i].get() == s) return i;
-  return b.stmts.size();
-}
-
 // The destinations of `task` that qualify, in order of first appearance (so
 // that accumulators and the printed IR come out the same every run).
 std::vector<Candidate> find_candidates(Stmt* task) {
@@ -166,9 +161,43 @@ std::vector<Candidate> find_candidates(Stmt* task) {
   return cands;
 }
 
+// What localize does to the body, applied in one rebuild of each block (in
+// place, each rewrite would scan and shift its block: quadratic in a body
+// that unrolls many updates, issue 16).
+struct BodyEdits {
+  struct Update {
+    Stmt* acc;
+    Type t;
+  };
+  std::unordered_map<const Stmt*, Update> updates;  // atomic -> its accumulator
+  std::unordered_set<const Stmt*> dropped;          // the candidates' pointers
+
+  void apply(Block& b) {
+    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    for (auto& owned : in) {
+      Stmt* a = owned.get();
+      if (dropped.count(a)) continue;  // dead now
+      if (a->body) apply(*a->body);
+      if (a->else_body) apply(*a->else_body);
+      auto u = updates.find(a);
+      if (u == updates.end()) {
+        b.stmts.push_back(std::move(owned));
+        continue;
+      }
+      // acc = acc op value; the atomic goes (its result had no users).
+      auto [acc, t] = u->second;
+      Stmt* old = b.add(make(StmtKind::local_load, t, a->loc, {acc}));
+      auto op = make(StmtKind::binary, t, a->loc, {old, a->ops[1]});
+      op->bop = binary_of(a->aop);
+      Stmt* v = b.add(std::move(op));
+      b.add(make(StmtKind::local_store, Type{}, a->loc, {acc, v}));
+    }
+  }
+};
+
 bool localize(Stmt* task) {
   std::vector<Candidate> cands = find_candidates(task);
-  bool any = false;
+  BodyEdits edits;
   for (Candidate& c : cands) {
     if (!c.ok || c.atomics.empty() || !c.first_ptr) continue;
     if (prim_is_float(c.prim) && (c.kind == AtomicOp::bit_and || c.kind == AtomicOp::bit_or || c.kind == AtomicOp::bit_xor))
@@ -190,16 +219,7 @@ bool localize(Stmt* task) {
     init->value = identity(c.kind, c.prim);
     pro.add(make(StmtKind::local_store, Type{}, loc, {acc, init}));
     // Body: each atomic becomes acc = acc op value.
-    for (Stmt* a : c.atomics) {
-      Block& b = *a->parent;
-      size_t i = index_in(b, a);
-      Stmt* old = b.insert(i, make(StmtKind::local_load, t, a->loc, {acc}));
-      auto op = make(StmtKind::binary, t, a->loc, {old, a->ops[1]});
-      op->bop = binary_of(a->aop);
-      Stmt* v = b.insert(i + 1, std::move(op));
-      b.insert(i + 2, make(StmtKind::local_store, Type{}, a->loc, {acc, v}));
-      b.take(i + 3);  // the atomic (its result had no users)
-    }
+    for (Stmt* a : c.atomics) edits.updates[a] = {acc, t};
     // Epilogue: one atomic of the chunk's result into the global.
     Block& epi = *task->tls_epilogue;
     auto ptr = make(c.first_ptr->kind, c.first_ptr->type, loc);
@@ -211,10 +231,11 @@ bool localize(Stmt* task) {
     fold->aop = c.kind;
     epi.add(std::move(fold));
     // The body's pointers to it are dead now.
-    for (Stmt* q : c.ptrs) q->parent->take(index_in(*q->parent, q));
-    any = true;
+    for (Stmt* q : c.ptrs) edits.dropped.insert(q);
   }
-  return any;
+  if (edits.updates.empty()) return false;
+  edits.apply(*task->body);
+  return true;
 }
 
 }  // namespace

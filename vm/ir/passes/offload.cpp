@@ -171,18 +171,30 @@ void offload(Kernel& k) {
     tasks.push_back(std::move(task));
   }
 
+  // Step 4 collects its edits per task and applies them with one walk of
+  // each task (renaming its operands) and one rebuild of its top level, so
+  // that it stays linear in the kernel's size with many tasks and many values
+  // crossing them (issue 16). The result is what inserting and renaming in
+  // place, value by value, gave: a task's new leading statements come in the
+  // reverse order of the values they serve.
+  struct Edits {
+    std::vector<std::vector<std::unique_ptr<Stmt>>> front;   // groups, in the order made
+    std::unordered_map<const Stmt*, Stmt*> rename;           // operand -> its replacement here
+    std::unordered_set<Stmt*> local_temps;                   // temps now holding a local
+    std::unordered_map<Stmt*, std::vector<std::unique_ptr<Stmt>>> after;  // top-level value -> what follows it
+  };
+  std::vector<Edits> edits(tasks.size());
+
   // Stores value `v` into slot `s` right after v's definition in its task.
   std::unordered_set<Stmt*> stored;
   auto store_after_def = [&](Stmt* v, int s) {
     stored.insert(v);
-    Block& def_body = *tasks[home[v]]->body;
-    size_t pos = 0;
-    while (pos < def_body.stmts.size() && def_body.stmts[pos].get() != v) pos++;
-    Stmt* g = def_body.insert(pos + 1, make_temp(s, v->type.prim, v->loc));
+    auto& follow = edits[home[v]].after[v];
+    Stmt* g = follow.emplace_back(make_temp(s, v->type.prim, v->loc)).get();
     auto st = std::make_unique<Stmt>(StmtKind::global_store);
     st->ops = {g, v};
     st->loc = v->loc;
-    def_body.insert(pos + 2, std::move(st));
+    follow.push_back(std::move(st));
   };
 
   // 4. Route cross-task values through temps.
@@ -200,8 +212,8 @@ void offload(Kernel& k) {
         c->loc = v->loc;
         c->name = v->name;
         c->var_kind = v->var_kind;
-        Stmt* copy = tasks[t]->body->insert(0, std::move(c));
-        replace_uses(*tasks[t]->body, v, copy);
+        edits[t].rename[v] = c.get();
+        edits[t].front.emplace_back().push_back(std::move(c));
       }
       continue;
     }
@@ -211,13 +223,10 @@ void offload(Kernel& k) {
       std::unordered_set<int> all = using_tasks;
       all.insert(def_task);
       for (int t : all) {
-        Stmt* g = tasks[t]->body->insert(0, make_temp(s, v->type.prim, v->loc));
-        walk(*tasks[t]->body, [&](Stmt* x) {
-          for (auto& o : x->ops)
-            if (o == v) o = g;
-          if (x->kind == StmtKind::local_load && x->ops[0] == g) x->kind = StmtKind::global_load;
-          if (x->kind == StmtKind::local_store && x->ops[0] == g) x->kind = StmtKind::global_store;
-        });
+        auto g = make_temp(s, v->type.prim, v->loc);
+        edits[t].rename[v] = g.get();
+        edits[t].local_temps.insert(g.get());
+        edits[t].front.emplace_back().push_back(std::move(g));
       }
       // The alloca itself is now unused (DCE removes it); temps start at zero
       // like locals do.
@@ -226,15 +235,15 @@ void offload(Kernel& k) {
     // A value: store after its definition, load where used.
     store_after_def(v, s);
     for (int t : using_tasks) {
-      Block& body = *tasks[t]->body;
-      Stmt* gt = body.insert(0, make_temp(s, v->type.prim, v->loc));
+      auto gt = make_temp(s, v->type.prim, v->loc);
       auto ld = std::make_unique<Stmt>(StmtKind::global_load);
       ld->type = Type::scalar(v->type.prim);
-      ld->ops = {gt};
+      ld->ops = {gt.get()};
       ld->loc = v->loc;
-      Stmt* loaded = body.insert(1, std::move(ld));
-      replace_uses(body, v, loaded);
-      loaded->ops[0] = gt;  // replace_uses must not touch the load's own pointer
+      edits[t].rename[v] = ld.get();
+      auto& group = edits[t].front.emplace_back();
+      group.push_back(std::move(gt));
+      group.push_back(std::move(ld));
     }
   }
   // Bounds computed by serial code need their store (the launcher reads the
@@ -243,6 +252,34 @@ void offload(Kernel& k) {
   for (Stmt* v : order)
     if (auto s = slot_of.find(v); s != slot_of.end() && !stored.count(v) && v->kind != StmtKind::alloca)
       store_after_def(v, s->second);
+
+  for (size_t t = 0; t < tasks.size(); t++) {
+    Edits& e = edits[t];
+    Block& body = *tasks[t]->body;
+    if (!e.rename.empty())
+      walk(body, [&](Stmt* x) {
+        rename_operands(*x, e.rename);
+        if (!x->ops.empty() && e.local_temps.count(x->ops[0])) {
+          if (x->kind == StmtKind::local_load) x->kind = StmtKind::global_load;
+          if (x->kind == StmtKind::local_store) x->kind = StmtKind::global_store;
+        }
+      });
+    if (e.front.empty() && e.after.empty()) continue;
+    std::vector<std::unique_ptr<Stmt>> old = std::move(body.stmts);
+    body.stmts.clear();
+    for (size_t g = e.front.size(); g-- > 0;)
+      for (auto& x : e.front[g]) body.add(std::move(x));
+    for (auto& x : old) {
+      Stmt* v = x.get();
+      body.stmts.push_back(std::move(x));
+      if (auto f = e.after.find(v); f != e.after.end()) {
+        for (auto& y : f->second) body.add(std::move(y));
+        e.after.erase(f);
+      }
+    }
+    // A value defined inside a nested block cannot be used by another task.
+    if (!e.after.empty()) raise("InternalError", "offload: a value crossing tasks is not at its task's top level", tasks[t]->loc);
+  }
 
   for (size_t t = 0; t < tasks.size(); t++) {
     for (auto& l : lists[t]) k.root.add(std::move(l));
@@ -269,8 +306,7 @@ void run_pipeline(Kernel& k, bool check) {
   // Serial tasks left empty (their constants folded into the loops' bounds)
   // would still cost a launch each.
   auto& tasks = k.root.stmts;
-  for (size_t i = tasks.size(); i-- > 0;)
-    if (tasks[i]->task == Task::serial && tasks[i]->body->stmts.empty()) tasks.erase(tasks.begin() + i);
+  std::erase_if(tasks, [](const std::unique_ptr<Stmt>& t) { return t->task == Task::serial && t->body->stmts.empty(); });
   verify_if();
   make_thread_local(k);
   verify_if();

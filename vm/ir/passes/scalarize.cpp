@@ -48,29 +48,27 @@ struct Scalarizer {
 
   std::vector<std::unique_ptr<Stmt>> removed;  // kept alive: later operands still name them
 
+  // Each block is rebuilt in one pass (inserting before each tensor
+  // statement in place made unrolled vector code quadratic, issue 16).
   void run(Block& b) {
-    size_t i = 0;
-    while (i < b.stmts.size()) {
-      Stmt* s = b.stmts[i].get();
-      for (auto& o : s->ops) {
-        auto f = forward.find(o);
-        if (f != forward.end()) o = f->second;
-      }
+    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    for (auto& owned : in) {
+      Stmt* s = owned.get();
+      rename_operands(*s, forward);
       if (s->body) run(*s->body);
       if (s->else_body) run(*s->else_body);
-      size_t added = split(b, i, s);
-      if (added == SIZE_MAX) {  // not a tensor statement
-        i++;
-        continue;
+      if (split(b, s)) {
+        s->parent = nullptr;  // as Block::take leaves it
+        removed.push_back(std::move(owned));
+      } else {
+        b.stmts.push_back(std::move(owned));
       }
-      removed.push_back(b.take(i + added));
-      i += added;
     }
   }
 
-  // Inserts the scalar statements for `s` before it; returns how many, or
-  // SIZE_MAX when `s` is not a tensor statement.
-  size_t split(Block& b, size_t pos, Stmt* s) {
+  // Appends the scalar statements for `s` to `b`; false when `s` is not a
+  // tensor statement (it stays, after them).
+  bool split(Block& b, Stmt* s) {
     switch (s->kind) {
       case StmtKind::matrix_init:
         elems[s] = s->ops;
@@ -79,20 +77,20 @@ struct Scalarizer {
             s->ops[e]->name = elem_name(s, e);
             s->ops[e]->var_kind = s->var_kind;
           }
-        return 0;
+        return true;
       case StmtKind::matrix_extract:
         forward[s] = elem(s->ops[0], s->index);
-        return 0;
+        return true;
       case StmtKind::local_store:
-        if (!is_tensor(s->ops[1]->type)) return SIZE_MAX;
+        if (!is_tensor(s->ops[1]->type)) return false;
         {
           size_t n = num_elements(s->ops[1]->type);
           for (size_t e = 0; e < n; e++) {
             auto st = like(s, Type::none());
             st->ops = {elem(s->ops[0], (int)e), elem(s->ops[1], (int)e)};
-            b.insert(pos + e, std::move(st));
+            b.add(std::move(st));
           }
-          return n;
+          return true;
         }
       case StmtKind::atomic:  // on a tensor local (a vector reduction): one atomic per element
       case StmtKind::alloca:
@@ -100,7 +98,7 @@ struct Scalarizer {
       case StmtKind::unary:
       case StmtKind::binary:
       case StmtKind::select: {
-        if (!is_tensor(s->type)) return SIZE_MAX;
+        if (!is_tensor(s->type)) return false;
         size_t n = num_elements(s->type);
         Type et = Type::scalar(s->type.prim);
         std::vector<Stmt*> out;
@@ -111,16 +109,16 @@ struct Scalarizer {
             st->var_kind = s->var_kind;
           }
           for (Stmt* o : s->ops) st->ops.push_back(elem(o, (int)e));
-          out.push_back(b.insert(pos + e, std::move(st)));
+          out.push_back(b.add(std::move(st)));
         }
         elems[s] = out;
-        return n;
+        return true;
       }
       default:
         for (Stmt* o : s->ops)
           if (is_tensor(o->type))
             raise("InternalError", std::string("scalarize: ") + stmt_kind_name(s->kind) + " has a tensor operand", s->loc);
-        return SIZE_MAX;
+        return false;
     }
   }
 };
