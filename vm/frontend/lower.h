@@ -179,6 +179,7 @@ struct Lowerer {
   void lower_body(const ast::Body& body);
   // [elt for x in <static> if <static>] (lower_comprehension.cpp): unrolled at compile time.
   KVal lower_comprehension(const ast::ListComp* e);
+  KVal list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc);
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
   void lower_aug_assign(const ast::AugAssign* s);

@@ -354,6 +354,15 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     s->type = Type::scalar(ptr->type.prim);
     return KVal::of(emit(std::move(s), loc));
   }
+  if (!is_ti && (name == "all" || name == "any")) {
+    // Python's all()/any() of a vector or matrix in a kernel: v.all() / v.any()
+    want_args(c, 1, 1, full);
+    Stmt* v = value_of(arg(0), loc);
+    Stmt* zero = emit_const(prim_is_float(v->type.prim) ? ir::Const::of_float(v->type.prim, 0) : ir::Const::of_int(v->type.prim, 0), loc);
+    if (!v->type.rows) return KVal::of(emit_binary(BinaryOp::cmp_ne, v, zero, Type::scalar(Prim::i32), loc));
+    Stmt* nz = emit_binary(BinaryOp::cmp_ne, v, broadcast(zero, v->type, loc), shaped(v, Prim::i32), loc);
+    return KVal::of(reduce(nz, name == "any" ? BinaryOp::bit_or : BinaryOp::bit_and, loc));
+  }
   if (name == "len") {
     want_args(c, 1, 1, full);
     KVal v = arg(0);

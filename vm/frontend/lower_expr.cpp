@@ -17,7 +17,23 @@ KVal Lowerer::load_name(const ast::Name* n) {
   raise("NameError", "name '" + n->id + "' is not defined", n->loc);
 }
 
-KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a, const KVal& b, SourceLoc loc) {
+// A list next to a vector in arithmetic or a comparison is a vector (v == [1.0, 1.0, 1.0]).
+KVal Lowerer::list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc) {
+  if (!k.is_tuple() || !is_tensor(other)) return k;
+  std::vector<Stmt*> e;
+  for (auto& x : k.elems) {
+    if (x.is_tuple()) raise("TypeError", "a nested list cannot be used beside a vector", loc);
+    e.push_back(value_of(x, loc));
+  }
+  if (e.empty()) raise("TypeError", "an empty list cannot be used beside a vector", loc);
+  Prim p = e[0]->type.prim;
+  for (Stmt* x : e) p = promote(p, x->type.prim);
+  for (auto& x : e) x = emit_cast(x, p, loc);
+  return KVal::of(make_tensor(e, (int)e.size(), 0, loc));
+}
+
+KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, SourceLoc loc) {
+  KVal a = list_beside_tensor(a0, b0, loc), b = list_beside_tensor(b0, a0, loc);
   if (a.is_tuple() || b.is_tuple())
     raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) +
                            ": a tuple (use ti.Vector([...]) for vector arithmetic)", loc);
@@ -86,6 +102,8 @@ KVal Lowerer::lower_compare(const ast::Compare* c) {
   for (size_t i = 0; i < c->ops.size(); i++) {
     KVal right = lower_expr(c->comparators[i]);
     SourceLoc loc = c->comparators[i]->loc;
+    right = list_beside_tensor(right, left, loc);
+    left = list_beside_tensor(left, right, loc);
     BinaryOp op = cmp_of(c->ops[i], c->loc);
     Prim t = promote(prim_of(left, loc), prim_of(right, loc));
     Stmt* a = value_of(left, loc);
