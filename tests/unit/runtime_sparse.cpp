@@ -97,11 +97,12 @@ TEST_CASE("reads of inactive cells give 0 and do not activate") {
   p.materialize();
   CHECK(read_i32(p, x, {9, 17}) == 0);
   CHECK(p.pool_blocks_in_use() == 0);
-  CHECK_FALSE(active(p, ptr, {9, 17}));
+  // SNode ops take the pointer's own coordinates (seed 001): element (9, 17) is in block (1, 2)
+  CHECK_FALSE(active(p, ptr, {1, 2}));
   write_i32(p, x, {9, 17}, 0);  // writing 0 still activates
-  CHECK(active(p, ptr, {9, 17}));
-  CHECK(active(p, ptr, {15, 23}));   // same 8x8 block
-  CHECK_FALSE(active(p, ptr, {16, 23}));
+  CHECK(active(p, ptr, {1, 2}));
+  CHECK(read_i32(p, x, {15, 23}) == 0);  // same 8x8 block: active, and reads 0
+  CHECK_FALSE(active(p, ptr, {2, 2}));   // element (16, 23) is in the next block
   CHECK(p.n_activations.load() == 1);
 }
 
@@ -220,7 +221,7 @@ TEST_CASE("list generation gives containers with their first index, in parallel 
   for (const ListElem& e : p.list_of(d)) {
     CHECK(e.base[0] % 4 == 0);
     CHECK(e.base[1] % 4 == 0);
-    CHECK(active(p, ptr, {e.base[0], e.base[1]}));
+    CHECK(active(p, ptr, {e.base[0] / 4, e.base[1] / 4}));  // the pointer's own coordinates
   }
   std::vector<int64_t> idx;
   p.active_cells(d, 0, 1, 2, idx);
