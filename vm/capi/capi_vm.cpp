@@ -162,6 +162,7 @@ kiln_status kiln_vm_create(const kiln_config* cfg, kiln_vm** out) {
     o.engine = vm->engine;
     o.threads = vm->cfg.threads;
     o.force_debug = vm->cfg.debug != 0;
+    o.keep_kernel_dumps = false;
     if (!vm->cfg.alloc != !vm->cfg.dealloc) invalid("set both alloc and dealloc in the config, or neither");
     o.alloc_hooks = AllocHooks{vm->cfg.alloc, vm->cfg.dealloc, vm->cfg.allocator_data};
     kiln_vm* raw = vm.get();

@@ -11,7 +11,15 @@ struct DescriptorObj : HostObj {
   enum Which { Static, ClassMethod, Property } which;
   Value func;    // the wrapped function (property: the getter)
   Value setter;  // property only
-  DescriptorObj(Which w, Value f) : which(w), func(std::move(f)) {}
+  DescriptorObj(Which w, Value f) : which(w), func(std::move(f)) { gc_container = true; }
+  void gc_traverse(GcVisitor& v) const override {
+    v.visit(func);
+    v.visit(setter);
+  }
+  void gc_clear() override {
+    func = Value();
+    setter = Value();
+  }
   std::string type_name() const override;
   std::string repr(Evaluator& ev) const override;
   bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;

@@ -1,4 +1,5 @@
 // Statements: assignment targets, control flow, def/class, try/except, imports.
+#include "vm/host/gc.h"
 #include "vm/host/evaluator.h"
 #include "vm/host/ti_objects.h"
 
@@ -316,6 +317,9 @@ Flow Evaluator::exec_block(const ast::Body& b, Env& env) {
 
 Flow Evaluator::exec(const ast::Stmt* s, Env& env) {
   frame().cur = s->loc;
+  // A statement boundary: every live object is held by a shared_ptr up the
+  // C++ stack or by another object, so the collector may run (gc.h).
+  if (gc_due()) gc_collect();
   if (on_stmt) on_stmt(s, env);
   try {
     switch (s->kind) {

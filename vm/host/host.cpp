@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "vm/host/evaluator.h"
+#include "vm/host/gc.h"
 #include "vm/host/ti_state.h"
 #include "vm/lang/ast.h"
 
@@ -77,7 +78,12 @@ void run(Host& h, const std::string& path, std::string text, bool interactive) {
     host::Evaluator& ev;
     bool outer;
     ~Reset() {
-      if (outer) ev.stack_base = nullptr;
+      if (!outer) return;
+      ev.stack_base = nullptr;
+      // A module load (the C API's kiln_load_*, a REPL input) is a natural
+      // point to free what its top level left in cycles: an application that
+      // reloads a module replaces the previous generation's objects.
+      host::gc_collect();
     }
   } reset{ev, outer};
   const SourceFile* file = ev.sources.add(path, std::move(text));

@@ -46,6 +46,10 @@ struct HostOptions {
   std::function<void(std::string_view)> out;
   std::function<void(std::string_view)> err;
   AllocHooks alloc_hooks;  // field memory from the embedding host (the C API's config)
+  // Keep every compiled kernel's IR and bytecode text (compiled_kernels():
+  // `kiln dis`, the REPL's :ir/:bc). The C API does not: an application that
+  // recompiles kernels for hours would keep every listing.
+  bool keep_kernel_dumps = true;
 };
 
 // One VM session: the __main__ module's globals persist across run_source calls.

@@ -140,6 +140,8 @@ Value decorate(Evaluator& ev, CallArgs& a, bool is_func) {
     raise("TypeError", std::string("@ti.") + (is_func ? "func" : "kernel") + " decorates a def", a.loc);
   auto k = std::make_shared<KernelObj>();
   k->fn = a.pos[0];
+  k->ti = ev.ti->alive;
+  k->key_head = "K" + std::to_string(ev.ti->next_kernel_id++) + "|";
   k->is_func = is_func;
   return Value::of(k);
 }

@@ -43,8 +43,10 @@ struct Env : std::enable_shared_from_this<Env> {
     e->type = t;
     e->parent = std::move(parent);
     e->module = module ? module : e.get();
+    gc_track_env(e);
     return e;
   }
+  static void gc_track_env(const std::shared_ptr<Env>& e);  // gc.cpp
 };
 
 // Arguments of a call, evaluated.
@@ -131,6 +133,11 @@ struct ModuleObj : Object {
 // callable() says no) for operations the object does not support.
 struct HostObj : Object {
   HostObj() : Object(Kind::Host) {}
+  // Host objects that hold Values (a kernel its def, a vector its elements)
+  // take part in cycle collection: they set gc_container in their
+  // constructor and report and drop those Values here.
+  virtual void gc_traverse(GcVisitor&) const {}
+  virtual void gc_clear() {}
   virtual std::string type_name() const = 0;
   virtual std::string repr(Evaluator& ev) const = 0;
   virtual std::string str(Evaluator& ev) { return repr(ev); }

@@ -51,6 +51,11 @@ struct MatrixObj : HostObj {
   bool get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) override;
   bool set_item(Evaluator& ev, const Value& key, const Value& v, SourceLoc loc) override;
   bool as_iterable(Evaluator& ev, SourceLoc loc, Value& out) override;
+  MatrixObj() { gc_container = true; }
+  void gc_traverse(GcVisitor& v) const override {
+    for (auto& x : elems) v.visit(x);
+  }
+  void gc_clear() override { elems.clear(); }
 };
 
 // A vector / matrix type: ti.types.vector(3, ti.f32), ti.math.mat2.
@@ -75,6 +80,15 @@ struct StructTypeObj : HostObj {
   std::vector<std::string> names;   // members in order
   std::vector<Value> types;         // DTypeObj, MatrixTypeObj or StructTypeObj
   std::vector<std::pair<std::string, Value>> methods;  // dataclass methods (ti.func or plain defs)
+  StructTypeObj() { gc_container = true; }
+  void gc_traverse(GcVisitor& v) const override {
+    for (auto& x : types) v.visit(x);
+    for (auto& [k, x] : methods) v.visit(x);
+  }
+  void gc_clear() override {
+    types.clear();
+    methods.clear();
+  }
   std::string type_name() const override { return "StructType"; }
   std::string repr(Evaluator& ev) const override;
   bool callable() const override { return true; }
@@ -87,6 +101,10 @@ struct StructTypeObj : HostObj {
   }
 };
 
+// What struct values and struct fields hold: their type and their members.
+void gc_traverse_members(GcVisitor& v, const std::shared_ptr<StructTypeObj>& type, const std::vector<Value>& members);
+void gc_clear_members(std::shared_ptr<StructTypeObj>& type, std::vector<Value>& members);
+
 // A host struct value. Members are numbers, MatrixObjs or StructObjs; one
 // read from a struct field reads and writes the field (`field` + `index`).
 struct StructObj : HostObj {
@@ -95,6 +113,9 @@ struct StructObj : HostObj {
   std::vector<Value> members;
   std::shared_ptr<StructFieldObj> field;
   std::vector<int64_t> index;
+  StructObj() { gc_container = true; }
+  void gc_traverse(GcVisitor& v) const override { gc_traverse_members(v, type, members); }
+  void gc_clear() override { gc_clear_members(type, members); }
   std::string type_name() const override { return "Struct"; }
   std::string repr(Evaluator& ev) const override;
   int find(const std::string& n) const;
@@ -127,6 +148,9 @@ struct StructFieldObj : HostObj, std::enable_shared_from_this<StructFieldObj> {
   std::vector<std::string> names;
   std::vector<Value> members;
   std::string name;
+  StructFieldObj() { gc_container = true; }
+  void gc_traverse(GcVisitor& v) const override { gc_traverse_members(v, type, members); }
+  void gc_clear() override { gc_clear_members(type, members); }
   std::string type_name() const override { return "StructField"; }
   std::string repr(Evaluator& ev) const override;
   bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;

@@ -17,6 +17,17 @@ namespace kiln::host {
 
 std::string KernelObj::repr(Evaluator& ev) const { return ev.repr(fn); }
 
+// A kernel nothing refers to any more (a module reloaded, a def redefined)
+// can never be called again: its compiled entries go with it, so that an
+// application reloading its kernels keeps one generation of code.
+KernelObj::~KernelObj() {
+  auto state = ti.lock();
+  if (!state || key_head.empty()) return;
+  auto& cache = (*state)->cache;
+  auto it = cache.lower_bound(key_head);
+  while (it != cache.end() && it->first.compare(0, key_head.size(), key_head) == 0) it = cache.erase(it);
+}
+
 bool KernelObj::get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) {
   return ev.try_get_attr(fn, name, loc, out);
 }
@@ -115,11 +126,6 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     specs.resize(np);
     nd_slots.resize(np);
     std::vector<Prim> prims(np, Prim::none);
-    if (key_head.empty()) {
-      char head[32];
-      std::snprintf(head, sizeof head, "K%p|", (void*)this);
-      key_head = head;
-    }
     std::string key = key_head;
     for (size_t k = 0; k < np; k++) {
       const Value& ann = annotations[k];
@@ -156,13 +162,11 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
       req.env = std::static_pointer_cast<void>(fn.closure);
       req.args = specs;
       req.qualified_name = fn.qualname;
-      auto entry = ti::compile_kernel(req, *ti.host_env, prog, ti.dumps, ev.err);
+      std::vector<KernelDump> unkept;
+      auto entry = ti::compile_kernel(req, *ti.host_env, prog, ti.options.keep_kernel_dumps ? ti.dumps : unkept, ev.err);
       entry->arg_prims = prims;
       for (size_t k = 0; k < np; k++)
         if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k].obj);
-      // The key names this kernel object by address: keeping it alive stops a
-      // later kernel (a redefinition) from reusing the address and the entry.
-      entry->keep_alive.push_back(self.obj);
       it = ti.cache.emplace(key, std::move(entry)).first;
     }
     found = it->second.get();

@@ -100,7 +100,9 @@ struct KernelObj : HostObj {
   // cache's epoch is the one it was found in.
   CompiledEntry* fast_entry = nullptr;
   uint64_t fast_epoch = 0;
-  std::string key_head;  // "K<address>|": the start of this kernel's cache keys
+  std::string key_head;  // "K<serial>|": the start of this kernel's cache keys
+  std::weak_ptr<TiState*> ti;  // whose cache holds its entries (gone with the VM)
+  ~KernelObj() override;
   std::string type_name() const override { return is_func ? "Func" : "Kernel"; }
   std::string repr(Evaluator&) const override;
   bool callable() const override { return true; }
@@ -108,6 +110,16 @@ struct KernelObj : HostObj {
   Value call(Evaluator& ev, const Value& self, CallArgs& a) override;
   bool get_attr(Evaluator& ev, const Value& self, const std::string& name, SourceLoc loc, Value& out) override;
   const FunctionObj& function() const { return *fn.as<FunctionObj>(); }
+  KernelObj() { gc_container = true; }
+  void gc_traverse(GcVisitor& v) const override {
+    v.visit(fn);
+    for (auto& a : annotations) v.visit(a);
+  }
+  void gc_clear() override {
+    fn = Value();
+    annotations.clear();
+    fast_entry = nullptr;
+  }
 };
 
 // numpy's str() of the field's elements (ti_print.cpp).

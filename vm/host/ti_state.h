@@ -24,6 +24,11 @@ struct TiState {
   int generation = 0;                // bumped by every ti.init
   std::map<std::string, std::unique_ptr<ti::CompiledEntry>> cache;  // cleared by ti.init
   uint64_t cache_epoch = 0;          // bumped whenever `cache` is cleared (entries die)
+  // Kernels are named in cache keys by a serial number, never by address, so
+  // a dying kernel can take its entries with it (KernelObj's destructor),
+  // through this token, which dies with the state.
+  uint64_t next_kernel_id = 0;
+  std::shared_ptr<TiState*> alive = std::make_shared<TiState*>(this);
   std::unique_ptr<frontend::HostEnv> host_env;
   Value module;                      // the `ti` module object
 };

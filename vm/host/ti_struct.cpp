@@ -13,6 +13,17 @@
 
 namespace kiln::host {
 
+void gc_traverse_members(GcVisitor& v, const std::shared_ptr<StructTypeObj>& type, const std::vector<Value>& members) {
+  if (type) v.visit(static_cast<const Object*>(type.get()));
+  for (auto& x : members) v.visit(x);
+}
+
+void gc_clear_members(std::shared_ptr<StructTypeObj>& type, std::vector<Value>& members) {
+  type.reset();
+  members.clear();
+}
+
+
 Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, CallArgs& a);
 void assign_matrix(Evaluator& ev, MatrixObj& dst, const Value& v, const std::string& what, SourceLoc loc);
 

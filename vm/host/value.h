@@ -6,8 +6,9 @@
 // intrusive count because the frontend receives host objects as
 // std::shared_ptr<void> handles (StaticValue::handle), and aliasing a
 // shared_ptr<Object> into shared_ptr<void> keeps them alive with no glue.
-// Reference cycles (a function stored in the environment it closes over) are
-// simply kept until the Host dies, like CPython without its cycle collector.
+// Reference cycles (a function stored in the environment it closes over, a
+// list that holds itself) are freed by the cycle collector of gc.h, which
+// finds them from the shared_ptr counts, as CPython's collector does.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -37,9 +38,21 @@ const char* kind_name(Kind k);
 
 struct Object {
   const Kind kind;
-  explicit Object(Kind k) : kind(k) {}
+  // Can hold references to other objects, so can be part of a cycle: the
+  // cycle collector tracks it (gc.h) once it becomes a Value.
+  bool gc_container;
+  bool gc_tracked = false;
+  explicit Object(Kind k)
+      : kind(k),
+        gc_container(k == Kind::Tuple || k == Kind::List || k == Kind::Dict || k == Kind::Function ||
+                     k == Kind::Class || k == Kind::Instance || k == Kind::BoundMethod || k == Kind::Module) {}
   virtual ~Object() = default;
 };
+
+struct Env;
+struct Value;
+// Registers a container object with this thread's cycle collector (gc.cpp).
+void gc_track(const std::shared_ptr<Object>& o);
 
 struct Value {
   Kind kind = Kind::None;
@@ -60,6 +73,7 @@ struct Value {
     Value r;
     r.kind = o->kind;
     r.obj = std::move(o);
+    if (r.obj->gc_container && !r.obj->gc_tracked) gc_track(r.obj);
     return r;
   }
 
@@ -71,6 +85,18 @@ struct Value {
   double as_double() const { return kind == Kind::Float ? f : (double)as_int(); }
   template <class T> T* as() const { return static_cast<T*>(obj.get()); }
   template <class T> std::shared_ptr<T> ptr() const { return std::static_pointer_cast<T>(obj); }
+};
+
+// What the cycle collector asks of an object: each strong reference it holds
+// to another object or environment, once each (a missed one only keeps its
+// target alive; one reported twice could free a live object).
+struct GcVisitor {
+  virtual void visit(const Object* o) = 0;
+  virtual void visit(const Env* e) = 0;
+  void visit(const Value& v) {
+    if (v.obj) visit(v.obj.get());
+  }
+  virtual ~GcVisitor() = default;
 };
 
 struct StrObj : Object {
