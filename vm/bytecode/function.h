@@ -21,6 +21,7 @@ struct AddrTerm {
 struct AccessDesc {
   std::string field;
   std::vector<int64_t> shape;
+  std::vector<int64_t> offset;  // the field's index offsets (messages add them back)
   // ndarray arguments: the shape is in argument slots ext_arg+1 .. +ndim (bndx
   // checks read it from registers; the message reads the launch's arguments).
   int ext_arg = -1;

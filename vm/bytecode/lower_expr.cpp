@@ -279,7 +279,9 @@ void lower_global_ptr(Builder& b, const ir::Stmt& s) {
   uint16_t d = b.def(&s);
   if (acc.checked) {
     if (acc.shape.size() != s.ops.size()) b.fail("global_ptr index count differs from the field's shape");
-    b.fn.accesses.push_back(AccessDesc{acc.field, acc.shape});
+    AccessDesc ad{acc.field, acc.shape};
+    ad.offset = acc.index_offset;
+    b.fn.accesses.push_back(ad);
     uint16_t desc = (uint16_t)(b.fn.accesses.size() - 1);
     for (size_t k = 0; k < s.ops.size(); k++) b.emit(Op::bound, b.reg(s.ops[k]), (uint16_t)k, desc);
   }

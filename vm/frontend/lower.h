@@ -225,7 +225,7 @@ struct Lowerer {
   // dense fields, which loop over their shape instead.
   const SNode* struct_for_target(const StaticValue& v, SourceLoc loc);
   void lower_struct_for(const ast::For* s, const SNode* target, const std::vector<std::string>& names,
-                        bool grouped, bool serialize);
+                        bool grouped, bool serialize, const std::vector<int64_t>& offset);
   KVal snode_parent(const StaticValue& base, const ast::Call* c);
   std::vector<ir::Stmt*> snode_indices(const ast::Expr* e, SourceLoc loc);
   KVal call_sparse_builtin(const std::string& name, const ast::Call* c);  // ti.activate & co

@@ -244,6 +244,11 @@ Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLo
     s->type = Type::ptr(field.dtype);
     return emit(std::move(s), loc);
   }
+  // A field with offsets stores element `offset` first: index from 0 below here.
+  for (size_t a = 0; a < s->ops.size(); a++)
+    if (int64_t off = field.offset_at(a))
+      s->ops[a] = emit_binary(ir::BinaryOp::sub, s->ops[a], emit_const(ir::Const::of_int(Prim::i32, off), loc),
+                              Type::scalar(Prim::i32), loc);
   s->access = prog.access_of(field);
   s->type = Type::ptr(field.dtype);
   return emit(std::move(s), loc);

@@ -122,7 +122,9 @@ void Lowerer::lower_for(const ast::For* s) {
   // Sparse fields and SNodes: a struct-for over lists of active cells.
   if (kind == "field") {
     if (const SNode* target = struct_for_target(iter_static, it->loc)) {
-      lower_struct_for(s, target, names, grouped, serialize);
+      // A field's loop yields its indices with its offsets; an SNode's, its coordinates.
+      const FieldInfo* f = iter_static.kind == StaticValue::Kind::snode ? nullptr : first_component(iter_static);
+      lower_struct_for(s, target, names, grouped, serialize, f ? f->offset : std::vector<int64_t>{});
       return;
     }
   }
@@ -182,7 +184,11 @@ void Lowerer::lower_for(const ast::For* s) {
     if (f->ndarray_arg >= 0) {  // an ndarray's shape is known at launch only
       for (auto& n : ndarray_shape(*f, it->loc)) dims.push_back({KVal::of(StaticValue::of_int(0)), n});
     } else {
-      for (int64_t n : f->shape) dims.push_back({KVal::of(StaticValue::of_int(0)), KVal::of(StaticValue::of_int(n))});
+      // A field with offsets yields its own indices: [offset, offset + shape).
+      for (size_t a = 0; a < f->shape.size(); a++) {
+        int64_t lo = f->offset_at(a);
+        dims.push_back({KVal::of(StaticValue::of_int(lo)), KVal::of(StaticValue::of_int(lo + f->shape[a]))});
+      }
     }
     if (f->shape.empty()) raise("TypeError", "cannot loop over the 0-D field '" + f->name + "'", it->loc);
   }

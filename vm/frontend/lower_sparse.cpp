@@ -48,7 +48,7 @@ const SNode* Lowerer::struct_for_target(const StaticValue& v, SourceLoc loc) {
 }
 
 void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std::vector<std::string>& names,
-                               bool grouped, bool serialize) {
+                               bool grouped, bool serialize, const std::vector<int64_t>& offset) {
   SourceLoc loc = s->loc;
   if (blocks.back() != &kernel.root)
     raise("SyntaxError", "a struct-for over the sparse SNode " + target->name() +
@@ -86,6 +86,9 @@ void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std
     li->loop = loop;
     li->index = v;
     idx.push_back(emit(std::move(li), loc));
+    if (v < (int)offset.size() && offset[(size_t)v])
+      idx.back() = emit_binary(ir::BinaryOp::add, idx.back(), emit_const(ir::Const::of_int(Prim::i32, offset[(size_t)v]), loc),
+                               Type::scalar(Prim::i32), loc);
   }
   frame().loops.push_back({loop, true});
   push_scope();

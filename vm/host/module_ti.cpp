@@ -111,7 +111,8 @@ Value field(Evaluator& ev, CallArgs& a) {
   a.take_kw("name", name);
   a.take_kw("needs_grad", v);
   a.take_kw("needs_dual", v);
-  if (a.take_kw("offset", v) && !v.is_none()) raise("NotImplementedError", "field offsets are not supported yet", a.loc);
+  std::vector<int64_t> offset;
+  if (a.take_kw("offset", v) && !v.is_none()) offset = arg_shape(ev, v, "offset", a.loc);
   Value order, layout;
   a.take_kw("order", order);
   a.take_kw("layout", layout);
@@ -124,12 +125,14 @@ Value field(Evaluator& ev, CallArgs& a) {
   f->ti = ev.ti.get();
   f->generation = ev.ti->generation;
   Value sh = a.pos.size() == 2 ? a.pos[1] : Value();
+  if (sh.is_none()) check_offset(nullptr, offset, a.loc);  // the runtime's error for offset without shape
   if (FieldInfo* fi = create_ordered_field(ev, p, sh, order, layout, nm, a.loc)) {
     f->info = fi;
+    prog.set_offset(fi, offset, a.loc);
   } else if (sh.is_none()) {
     f->info = prog.create_field(p, nm, a.loc);  // placed later with ti.root...place
   } else {
-    f->info = prog.create_dense_field(p, arg_shape(ev, sh, "field", a.loc), nm, a.loc);
+    f->info = prog.create_dense_field(p, arg_shape(ev, sh, "field", a.loc), nm, a.loc, offset);
   }
   return Value::of(f);
 }

@@ -37,7 +37,7 @@ std::optional<std::vector<int64_t>> field_dims(Evaluator& ev, const Value& shape
 // Places the components under one new dense when `dims` is given (AoS), or
 // each under its own dense (layout=ti.Layout.SOA).
 void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const std::optional<std::vector<int64_t>>& dims,
-               bool soa, SourceLoc loc) {
+               bool soa, SourceLoc loc, const std::vector<int64_t>& offset) {
   if (!dims) return;
   Program& prog = ti_program(ev);
   auto container = [&]() {
@@ -48,7 +48,7 @@ void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const std::o
     return prog.add_container(parent, SNodeKind::dense, axes, *dims, loc);
   };
   SNode* parent = soa ? nullptr : container();
-  for (auto* f : comps) prog.place(soa ? container() : parent, f, loc);
+  for (auto* f : comps) prog.place(soa ? container() : parent, f, loc, offset);
 }
 
 // Bytes of one element of a struct type: its members' components, unpadded
@@ -66,6 +66,7 @@ int64_t struct_bytes(const StructTypeObj& t) {
 struct FieldOpts {
   Value shape;
   std::string name;
+  std::vector<int64_t> offset;
   bool soa = false;
 };
 
@@ -81,7 +82,7 @@ FieldOpts field_opts(Evaluator& ev, CallArgs& a, const char* fname, std::string 
     if (l != "Layout.AOS" && l != "Layout.SOA") raise("TypeError", "layout must be ti.Layout.AOS or ti.Layout.SOA", a.loc);
     o.soa = l == "Layout.SOA";
   }
-  if (a.take_kw("offset", v) && !v.is_none()) raise("NotImplementedError", "field offsets are not supported yet", a.loc);
+  if (a.take_kw("offset", v) && !v.is_none()) o.offset = arg_shape(ev, v, "offset", a.loc);
   if (a.take_kw("order", v) && !v.is_none()) raise("NotImplementedError", "field order= is not supported yet", a.loc);
   no_kwargs(a, fname);
   if (!a.pos.empty()) raise("TypeError", std::string(fname) + "() got too many positional arguments", a.loc);
@@ -99,6 +100,7 @@ Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dt
   Program& prog = ti_program(ev);
   int64_t comps = ndim == 1 ? check_vector_components(n, a.loc) : check_matrix_components(n, m, a.loc);
   auto dims = field_dims(ev, o.shape, comps * std::max(1, prim_bits(dtype) / 8), a.loc);
+  check_offset(dims ? &*dims : nullptr, o.offset, a.loc);  // before any component exists
   auto mf = std::make_shared<MatrixFieldObj>();
   mf->n = (int)n;
   mf->m = ndim == 1 ? 1 : (int)m;
@@ -106,7 +108,7 @@ Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dt
   mf->ti = ev.ti.get();
   mf->generation = ev.ti->generation;
   for (int64_t k = 0; k < comps; k++) mf->comps.push_back(prog.create_field(dtype, o.name, a.loc));
-  place_all(ev, mf->comps, dims, o.soa, a.loc);
+  place_all(ev, mf->comps, dims, o.soa, a.loc, o.offset);
   return Value::of(mf);
 }
 
@@ -115,6 +117,7 @@ Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, Ca
   Program& prog = ti_program(ev);
   // The shape first, so that a bad one leaves no member behind.
   auto dims = field_dims(ev, o.shape, struct_bytes(*type), a.loc);
+  check_offset(dims ? &*dims : nullptr, o.offset, a.loc);
   auto sf = std::make_shared<StructFieldObj>();
   sf->type = type;
   sf->names = type->names;
@@ -145,7 +148,7 @@ Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, Ca
     field_components(m, a.loc, groups.back());
   }
   for (auto& g : groups)
-    if (!g.empty()) place_all(ev, g, dims, false, a.loc);
+    if (!g.empty()) place_all(ev, g, dims, false, a.loc, o.offset);
   return Value::of(sf);
 }
 
@@ -211,7 +214,7 @@ std::string MatrixFieldObj::str(Evaluator& ev) {
   return ndarray_str(ev, shape, f0.dtype, [&](int64_t k) {
     int64_t c = k % per, e = k / per;
     for (size_t d = f0.shape.size(); d-- > 0;) {
-      idx[d] = e % f0.shape[d];
+      idx[d] = e % f0.shape[d] + f0.offset_at(d);  // printing ignores offsets: element 0 first
       e /= f0.shape[d];
     }
     return load_element(*comps[(size_t)c], prog.element_read_address(*comps[(size_t)c], idx.data(), (int)idx.size(), {}));

@@ -255,14 +255,15 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
   if (name == "place") {
     out = make_builtin("place", [me, check, self](Evaluator& ev, CallArgs& a) {
       check(a.loc);
-      Value offset;
-      a.take_kw("offset", offset);
+      Value ov;
+      std::vector<int64_t> offset;
+      if (a.take_kw("offset", ov) && !ov.is_none()) offset = arg_shape(ev, ov, "offset", a.loc);
       no_kwargs(a, "place");
       // A vector/matrix/struct field places all of its components here (AoS).
       for (auto& v : a.pos) {
         std::vector<FieldInfo*> comps;
         if (!field_components(v, a.loc, comps)) raise("TypeError", "place() takes fields, not '" + ev.type_name(v) + "'", a.loc);
-        for (auto* f : comps) me->ti->program->place(me->node, f, a.loc);
+        for (auto* f : comps) me->ti->program->place(me->node, f, a.loc, offset);
       }
       return self;
     });

@@ -36,7 +36,7 @@ Value to_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comp
   std::shared_ptr<NpArrayObj> r;
   if (f0.dtype == Prim::bf16) {
     r = np_new(Prim::f32, shape);
-    ti::each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    ti::each_cell(f0, [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < comps.size(); c++)
         NpArrayObj::store(ev, Prim::f32, r->data() + (flat * (int64_t)comps.size() + (int64_t)c) * 4,
                           load_element(*comps[c], prog.element_read_address(*comps[c], idx.data(), (int)idx.size(), loc)), loc);
@@ -67,7 +67,7 @@ void from_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& com
                             np_shape_str(src->shape), loc);
   Prim fdt = comps[0]->dtype;
   if (fdt == Prim::bf16) {
-    ti::each_cell(comps[0]->shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    ti::each_cell(*comps[0], [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < comps.size(); c++)
         store_element(ev, *comps[c], prog.element_address(*comps[c], idx.data(), (int)idx.size(), loc),
                       src->get_flat(flat * (int64_t)comps.size() + (int64_t)c), loc);

@@ -357,7 +357,7 @@ std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
   std::vector<int64_t> idx(info.shape.size(), 0);
   return ndarray_str(ev, info.shape, info.dtype, [&](int64_t k) {
     for (size_t d = info.shape.size(); d-- > 0;) {
-      idx[d] = k % info.shape[d];
+      idx[d] = k % info.shape[d] + info.offset_at(d);  // printing ignores offsets: element 0 first
       k /= info.shape[d];
     }
     return load_element(info, prog.element_read_address(info, idx.data(), (int)idx.size(), loc));

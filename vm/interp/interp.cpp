@@ -38,9 +38,9 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   const Insn& in = ip[-1];
   const AccessDesc& d = fn.accesses[in.c];
   std::string field = d.field.empty() ? "field" : "field '" + d.field + "'";
-  fail(fn, ip, "IndexError",
-       "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(in.b) +
-           " of " + field + " with shape " + shape_text(d.shape));
+  // The checked index is from 0; the user wrote it with the field's offset.
+  int64_t user = index + ((size_t)in.b < d.offset.size() ? d.offset[(size_t)in.b] : 0);
+  fail(fn, ip, "IndexError", bounds_message(field, in.b, user, d.shape, d.offset));
 }
 
 // The same for an ndarray argument, whose shape is in the launch's arguments.

@@ -150,6 +150,9 @@ struct Access {
   int64_t offset = 0;            // byte offset of element (0, 0, ...)
   std::vector<IndexTerm> terms;
   std::vector<int64_t> shape;    // virtual shape, for bounds checks and messages
+  // The field's index offsets, for messages only: the frontend has already
+  // subtracted them, so the ops index storage from 0.
+  std::vector<int64_t> index_offset;
   std::string field;             // the field's name for messages ("x")
   std::string snode;             // printed name, e.g. "S2place<f32>"
   bool checked = true;           // false once proven in bounds

@@ -148,6 +148,7 @@ ir::Access Program::access_of(const FieldInfo& f) {
   acc.tree = place->tree;
   acc.offset = base_offset(place);
   acc.shape = f.shape;
+  acc.index_offset = f.offset;
   acc.field = f.name;
   acc.snode = place->name();
   if (place->sparse) {
@@ -197,23 +198,39 @@ void Program::check_index(const FieldInfo& f, const int64_t* idx, int n, SourceL
     raise("TypeError", f.describe() + " has " + plural(dims, "dimension", "dimensions") +
                            " but was indexed with " + plural(n, "index", "indices"),
           loc);
-  for (int a = 0; a < dims; ++a)
-    if (idx[a] < 0 || idx[a] >= f.shape[a])
-      raise("IndexError", "index " + std::to_string(idx[a]) + " is out of bounds for axis " +
-                              std::to_string(a) + " of " + f.describe() + " with shape " +
-                              format_shape(f.shape),
-            loc);
+  for (int a = 0; a < dims; ++a) {
+    int64_t lo = f.offset_at((size_t)a);
+    if (idx[a] < lo || idx[a] - lo >= f.shape[a])
+      raise("IndexError", bounds_message(f.describe(), a, idx[a], f.shape, f.offset), loc);
+  }
 }
+
+namespace {
+
+// The user's index (offsets included) as the storage index from 0; `idx`
+// itself when the field has no offset.
+const int64_t* storage_index(const FieldInfo& f, const int64_t* idx, int n, int64_t* buf) {
+  if (f.offset.empty()) return idx;
+  for (int a = 0; a < n; ++a) buf[a] = idx[a] - f.offset_at((size_t)a);
+  return buf;
+}
+
+}  // namespace
 
 const void* Program::element_read_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
   check_index(f, idx, n, loc);
-  if (f.place->sparse) return sparse_element(f.place->id, idx, false);
+  if (f.place->sparse) {
+    int64_t buf[kMaxIndices];
+    return sparse_element(f.place->id, storage_index(f, idx, n, buf), false);
+  }
   return element_address(f, idx, n, loc);
 }
 
-void* Program::element_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
-  check_index(f, idx, n, loc);
+void* Program::element_address(const FieldInfo& f, const int64_t* user_idx, int n, SourceLoc loc) {
+  check_index(f, user_idx, n, loc);
   int dims = (int)f.shape.size();
+  int64_t buf[kMaxIndices];
+  const int64_t* idx = storage_index(f, user_idx, n, buf);
   if (f.place->sparse) return sparse_element(f.place->id, idx, true);
   // Walks the levels bottom-up without building an Access: host loops index
   // fields element by element, and this path allocates nothing. It is also an

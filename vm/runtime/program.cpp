@@ -190,7 +190,27 @@ FieldInfo* Program::create_field(Prim dtype, std::string name, SourceLoc loc) {
   return fields.back().get();
 }
 
-SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc) {
+void check_offset(const std::vector<int64_t>* shape, const std::vector<int64_t>& offset, SourceLoc loc) {
+  if (offset.empty()) return;
+  if (!shape) raise("TaichiCompilationError", "shape cannot be None when offset is set", loc);
+  if (offset.size() != shape->size())
+    raise("TaichiCompilationError", "The dimensionality of shape and offset must be the same (" +
+                                        std::to_string(shape->size()) + " != " + std::to_string(offset.size()) + ")",
+          loc);
+  for (size_t a = 0; a < offset.size(); a++) {
+    int64_t last;
+    // Kernels index in i32: the whole range [offset, offset + shape) must fit.
+    if (__builtin_add_overflow(offset[a], (*shape)[a] - 1, &last) || offset[a] < INT32_MIN || last > INT32_MAX)
+      raise("ValueError", "offset " + format_shape(offset) + " puts indices outside the 32-bit range", loc);
+  }
+}
+
+void Program::set_offset(FieldInfo* f, const std::vector<int64_t>& offset, SourceLoc loc) {
+  check_offset(f->place ? &f->shape : nullptr, offset, loc);
+  f->offset = offset;
+}
+
+SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc, const std::vector<int64_t>& offset) {
   if (!parent || !f) raise("RuntimeError", "place() needs an SNode and a field", loc);
   if (f->place)
     raise("RuntimeError", f->describe() + " is already placed at " + f->place->name(), loc);
@@ -218,13 +238,18 @@ SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc) {
   // Its elements in one allocation: the tree's buffer, or one pooled block.
   int64_t per = cells_per_allocation(parent);
   check_memory(bytes_of(per, std::max(1, prim_bits(f->dtype) / 8)), loc);
+  // The offset is checked before the place exists: a bad one leaves nothing.
+  check_offset(&f->shape, offset, loc);
+  f->offset = offset;
   f->place = s.get();
   parent->children.push_back(std::move(s));
   return f->place;
 }
 
 FieldInfo* Program::create_dense_field(Prim dtype, const std::vector<int64_t>& shape,
-                                       std::string name, SourceLoc loc) {
+                                       std::string name, SourceLoc loc, const std::vector<int64_t>& offset) {
+  // Before anything is created, so a bad offset leaves no half-built field.
+  check_offset(&shape, offset, loc);
   // Check sizes before the field exists: a half-built field left behind
   // would later fail materialize() as "declared but never placed".
   check_dense(shape, std::max(1, prim_bits(dtype) / 8), "field", loc);
@@ -236,7 +261,7 @@ FieldInfo* Program::create_dense_field(Prim dtype, const std::vector<int64_t>& s
     for (size_t i = 0; i < axes.size(); ++i) axes[i] = (int)i;
     parent = add_container(parent, SNodeKind::dense, axes, shape, loc);
   }
-  place(parent, f, loc);
+  place(parent, f, loc, offset);
   return f;
 }
 

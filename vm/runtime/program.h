@@ -38,6 +38,11 @@ struct Config {
   AllocHooks alloc_hooks;     // tree memory from the embedding host (else mimalloc)
 };
 
+// Taichi's rules for a field's index offsets (TaichiCompilationError): a
+// field without a shape (`shape` null) takes none, and there is one per
+// dimension. Hosts call it before creating the components of a compound field.
+void check_offset(const std::vector<int64_t>* shape, const std::vector<int64_t>& offset, SourceLoc loc);
+
 struct SNodeTree {
   std::unique_ptr<SNode> root;
   uint8_t* memory = nullptr;  // one buffer for the whole tree (zero-initialized)
@@ -85,9 +90,16 @@ struct Program {
   FieldInfo* create_field(Prim dtype, std::string name, SourceLoc loc);
   // Places a field under `parent` (`.place(x)`); its shape follows from the
   // axes above it. Error if the field is already placed.
-  SNode* place(SNode* parent, FieldInfo* f, SourceLoc loc);
-  // `ti.field(dtype, shape=...)`: create_field + root.dense(axes 0..n-1, shape).place.
-  FieldInfo* create_dense_field(Prim dtype, const std::vector<int64_t>& shape, std::string name, SourceLoc loc);
+  // `offset` (`.place(x, offset=(...))`): see set_offset; empty for none.
+  SNode* place(SNode* parent, FieldInfo* f, SourceLoc loc, const std::vector<int64_t>& offset = {});
+  // `ti.field(dtype, shape=..., offset=...)`: create_field + root.dense(axes 0..n-1, shape).place.
+  FieldInfo* create_dense_field(Prim dtype, const std::vector<int64_t>& shape, std::string name, SourceLoc loc,
+                                const std::vector<int64_t>& offset = {});
+  // Gives placed field f index offsets (Taichi's rules, TaichiCompilationError
+  // otherwise: one per dimension; an unplaced field, i.e. `ti.field(dt,
+  // offset=...)` without a shape, cannot have one). A host that creates a
+  // field without shape and is given an offset calls this to get the error.
+  void set_offset(FieldInfo* f, const std::vector<int64_t>& offset, SourceLoc loc);
 
   // A dense field whose levels are `levels` (axis, extent), outermost first:
   // order="ji" and seed 002 layouts (row_major * column_major ...) become
@@ -102,7 +114,8 @@ struct Program {
   // The Access description a global_ptr needs for field `f` (materializes first).
   ir::Access access_of(const FieldInfo& f);
   // Host element access (`x[i, j]` at top level): bounds-checked address of an
-  // element. Throws IndexError naming the field, index and shape. This is the
+  // element. Indices are the user's, offsets included (x[-8] of a field with
+  // offset -8 is its first element). Throws IndexError naming the field, index and shape. This is the
   // write path: under sparse SNodes it activates the element.
   void* element_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
   // The read path: an inactive sparse element reads as zero (the address of

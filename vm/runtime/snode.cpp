@@ -94,4 +94,15 @@ std::string format_shape(const std::vector<int64_t>& shape) {
   return s + ")";
 }
 
+std::string bounds_message(const std::string& what, int axis, int64_t index, const std::vector<int64_t>& shape,
+                           const std::vector<int64_t>& offset) {
+  std::string s = "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(axis) + " of " +
+                  what + " with shape " + format_shape(shape);
+  if (offset.empty()) return s;
+  int64_t lo = (size_t)axis < offset.size() ? offset[(size_t)axis] : 0;
+  int64_t n = (size_t)axis < shape.size() ? shape[(size_t)axis] : 0;
+  return s + " and offset " + format_shape(offset) + ": valid indices are " + std::to_string(lo) + " to " +
+         std::to_string(lo + n - 1);
+}
+
 }  // namespace kiln

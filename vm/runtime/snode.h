@@ -93,6 +93,12 @@ struct FieldInfo {
   std::string name;            // user-visible; "" when unnamed (messages then say "field")
   Prim dtype = Prim::f32;
   std::vector<int64_t> shape;  // virtual shape; empty for 0-D fields (x[None])
+  // Index of element 0 along each axis (`ti.field(..., offset=(-8, -8))`):
+  // indices run over [offset, offset + shape). Empty when there is none.
+  // Every user-facing index (kernel x[i], host x[i], struct-for) carries it;
+  // storage (to_numpy, the layout) does not.
+  std::vector<int64_t> offset;
+  int64_t offset_at(size_t axis) const { return axis < offset.size() ? offset[axis] : 0; }
   SNode* place = nullptr;
   SourceLoc loc;               // where it was created
   // An ndarray kernel argument seen as a field while its kernel compiles
@@ -108,5 +114,11 @@ struct FieldInfo {
 
 // A shape as Python prints a tuple: "()", "(8,)", "(8, 8)".
 std::string format_shape(const std::vector<int64_t>& shape);
+
+// The IndexError text of an out-of-bounds index, shared by host access and
+// every engine: "index 16 is out of bounds for axis 0 of field 'x' with shape
+// (16,)", and with an offset also the valid range of that axis.
+std::string bounds_message(const std::string& what, int axis, int64_t index, const std::vector<int64_t>& shape,
+                           const std::vector<int64_t>& offset);
 
 }  // namespace kiln

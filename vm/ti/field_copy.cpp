@@ -61,7 +61,7 @@ void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_
     });
     return;
   }
-  each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+  each_cell(f0, [&](const std::vector<int64_t>& idx, int64_t flat) {
     for (int64_t c = 0; c < nc; c++) {
       const FieldInfo& f = *comps[(size_t)c];
       uint8_t* q = out + (flat * nc + c) * isz;

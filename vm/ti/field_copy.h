@@ -48,6 +48,17 @@ template <class F> void each_cell(const std::vector<int64_t>& shape, F&& fn) {
   }
 }
 
+// The same over field f's cells, with the indices users write (its offsets
+// added): what Program::element_address takes. `flat` still counts from 0,
+// so a whole-field copy (to_numpy, printing) ignores the offsets, as Taichi.
+template <class F> void each_cell(const FieldInfo& f, F&& fn) {
+  std::vector<int64_t> user(f.shape.size());
+  each_cell(f.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    for (size_t a = 0; a < idx.size(); a++) user[a] = idx[a] + f.offset_at(a);
+    fn(user, flat);
+  });
+}
+
 // Calls fn(address) for every element of f in row-major index order. Under
 // sparse SNodes only active elements are visited (as a struct-for would:
 // fill() never activates) unless `all`, when inactive ones read as zeros;
@@ -58,8 +69,10 @@ template <class F> void each_element(Program& prog, const FieldInfo& f, SourceLo
     if (n == 0) return;
   prog.materialize();
   bool sparse = f.place && f.place->sparse;
+  std::vector<int64_t> user(idx.size());  // element_address takes the offset indices
   while (true) {
-    if (!sparse) fn(prog.element_address(f, idx.data(), (int)idx.size(), loc), idx);
+    for (size_t a = 0; a < idx.size(); a++) user[a] = idx[a] + f.offset_at(a);
+    if (!sparse) fn(prog.element_address(f, user.data(), (int)user.size(), loc), idx);
     else if (all || prog.snode_op(Program::SNodeOp::is_active, f.place->id, idx.data()))
       fn(prog.sparse_element(f.place->id, idx.data(), false), idx);
     int d = (int)idx.size() - 1;
