@@ -53,7 +53,7 @@ void prepare(FieldCoreObj* f) {
   prog.materialize();
   f->prim = fi.dtype;
   f->ndim = (int)fi.shape.size();
-  if (!fi.place || fi.place->sparse || f->ndim > kMaxIndices) return;
+  if (!fi.place || fi.place->sparse || f->ndim > kMaxIndices || !fi.offset.empty()) return;  // offsets: the runtime's path
   ir::Access acc = prog.access_of(fi);
   if ((int)acc.terms.size() > kMaxTerms) return;
   for (int d = 0; d < f->ndim; d++) f->shape[d] = fi.shape[(size_t)d];
@@ -307,7 +307,7 @@ py::object to_numpy(py::list comps, py::tuple comp_shape) {
     Buffer b(arr, true);
     float* out = (float*)b.view.buf;
     size_t nc = fs.size();
-    ti::each_cell(fs[0]->shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    ti::each_cell(*fs[0], [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < nc; c++) {
         uint16_t bits;
         std::memcpy(&bits, prog.element_read_address(*fs[c], idx.data(), (int)idx.size(), {}), 2);
@@ -341,7 +341,7 @@ void from_numpy(py::list comps, py::handle src, py::tuple comp_shape, const std:
   if (p == Prim::bf16) {
     const float* in = (const float*)b.view.buf;
     size_t nc = fs.size();
-    ti::each_cell(fs[0]->shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    ti::each_cell(*fs[0], [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < nc; c++)
         store(p, prog.element_address(*fs[c], idx.data(), (int)idx.size(), {}),
               ConstVal::make_float(p, in[(size_t)flat * nc + c]));

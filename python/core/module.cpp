@@ -179,10 +179,16 @@ PYBIND11_MODULE(_core, m) {
     if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
     return wrap_field(cls, program().create_field(*p, name, {}));
   });
-  m.def("create_dense_field", [](py::handle cls, const std::string& dtype, py::handle shape, const std::string& name) {
+  m.def("create_dense_field", [](py::handle cls, const std::string& dtype, py::handle shape, const std::string& name,
+                                 py::handle offset) {
     auto p = prim_from_name(dtype);
     if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
-    return wrap_field(cls, program().create_dense_field(*p, shape_of(shape), name, {}));
+    std::vector<int64_t> off = offset.is_none() ? std::vector<int64_t>{} : shape_of(offset);
+    return wrap_field(cls, program().create_dense_field(*p, shape_of(shape), name, {}, off));
+  }, py::arg("cls"), py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("offset") = py::none());
+  m.def("check_offset", [](py::handle shape, py::handle offset) {  // Taichi's offset rules, for any host
+    std::vector<int64_t> sh = shape.is_none() ? std::vector<int64_t>{} : shape_of(shape);
+    check_offset(shape.is_none() ? nullptr : &sh, shape_of(offset), {});
   });
   m.def("create_layout_field", [](py::handle cls, const std::string& dtype, std::vector<std::pair<int, int64_t>> levels,
                                   const std::string& name) {

@@ -43,11 +43,11 @@ void bind_snodes(py::module_& m) {
       .def("child", [](SNodeCore& s, const std::string& kind, std::vector<int> axes, std::vector<int64_t> sizes, int64_t chunk) {
         return wrap(program().add_container(s.get(), kind_of(kind), axes, sizes, {}, chunk));
       })
-      .def("place", [](SNodeCore& s, py::handle core) {
+      .def("place", [](SNodeCore& s, py::handle core, std::vector<int64_t> offset) {
         FieldInfo* f = field_info(core);
         if (!f) raise("TypeError", "place() takes fields, not '" + std::string(Py_TYPE(core.ptr())->tp_name) + "'");
-        return wrap(program().place(s.get(), f, {}));
-      })
+        return wrap(program().place(s.get(), f, {}, offset));
+      }, py::arg("core"), py::arg("offset") = std::vector<int64_t>{})
       .def_property_readonly("id", [](SNodeCore& s) { return s.get()->id; })
       .def_property_readonly("kind", [](SNodeCore& s) { return std::string(snode_kind_name(s.get()->kind)); })
       .def_property_readonly("name", [](SNodeCore& s) { return s.get()->name(); })

@@ -124,11 +124,20 @@ def _assigned_name():
     return m.group(1) if m else ""
 
 
+def _offset_tuple(offset):
+    if offset is None:
+        return None
+    if isinstance(offset, int) or hasattr(offset, "__index__") and not isinstance(offset, (list, tuple)):
+        return (int(offset),)
+    return tuple(int(o) for o in offset)
+
+
 def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     dt = dtype_of(dtype)
     shape = _shape_tuple(shape)
-    if offset is not None:
-        raise NotImplementedError("field offsets are not supported yet")
+    offset = _offset_tuple(offset)
+    if offset is not None and shape is None:
+        _core.check_offset(None, offset)  # Taichi's error: an offset needs a shape
     if order is not None:
         if shape is None:
             raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
@@ -140,7 +149,7 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     if order is not None and len(shape) > 1:
         levels = [("ijkl".index(a), shape["ijkl".index(a)]) for a in order]
         return _core.create_layout_field(ScalarField, dt._kiln_prim, levels, name or "")
-    return _core.create_dense_field(ScalarField, dt._kiln_prim, shape, name or "")
+    return _core.create_dense_field(ScalarField, dt._kiln_prim, shape, name or "", offset)
 
 
 def field(dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, order=None, layout=None):
@@ -308,21 +317,21 @@ def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
         raise ValueError(f"a vector/matrix field needs positive integer sizes, got n={n!r}, m={m!r}")
     if n * m > 4096:
         raise ValueError(f"a vector/matrix field element of {n}x{m} components is too large (at most 4096)")
+    offset = _offset_tuple(offset)
+    if offset is not None and shape is None:
+        _core.check_offset(None, offset)  # Taichi's error: an offset needs a shape
     comps = [_core.create_field(ScalarField, dt._kiln_prim, name or "") for _ in range(n * m)]
     if shape is not None:
-        from . import _layout
         if layout is not None and getattr(layout, "name", "") == "SOA":
             for c in comps:
-                root.dense(_axes(len(shape)), shape).place(c)
+                root.dense(_axes(len(shape)), shape).place(c, offset=offset)
         else:
-            root.dense(_axes(len(shape)), shape).place(*comps) if shape else root.place(*comps)
+            root.dense(_axes(len(shape)), shape).place(*comps, offset=offset) if shape else root.place(*comps, offset=offset)
     return comps
 
 
 def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
     _check_grad_dtype(dtype, needs_grad, needs_dual)
-    if offset is not None:
-        raise NotImplementedError("field offsets are not supported yet")
     name = name or _assigned_name()
     f = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, needs_grad, layout), n, 1, 1, name)
     if needs_grad:
@@ -332,8 +341,6 @@ def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, n
 
 def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
     _check_grad_dtype(dtype, needs_grad, needs_dual)
-    if offset is not None:
-        raise NotImplementedError("field offsets are not supported yet")
     name = name or _assigned_name()
     f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout), n, m, 2, name)
     if needs_grad:
@@ -428,8 +435,6 @@ def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, st
         for t in members.values():
             if not isinstance(t, StructType):
                 _check_grad_dtype(t.dtype if isinstance(t, VectorType) else t, True, False)
-    if offset is not None:
-        raise NotImplementedError("field offsets are not supported yet")
     out = {}
     for k, t in members.items():
         if isinstance(t, StructType):
@@ -441,11 +446,14 @@ def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, st
     sf = StructField(out, name, struct_type)
     comps = sf._components()
     shape = _shape_tuple(shape)
+    offset = _offset_tuple(offset)
+    if offset is not None and shape is None:
+        _core.check_offset(None, offset)
     if shape is not None:
         if shape:
-            root.dense(_axes(len(shape)), shape).place(*comps)
+            root.dense(_axes(len(shape)), shape).place(*comps, offset=offset)
         else:
-            root.place(*comps)
+            root.place(*comps, offset=offset)
     return sf
 
 
@@ -514,17 +522,16 @@ class SNode:
         raise NotImplementedError("quant_array (quantized types) is not supported yet")
 
     def place(self, *args, offset=None):
-        if offset is not None:
-            raise NotImplementedError("field offsets are not supported yet")
+        offset = list(_offset_tuple(offset) or ())
         for a in args:
             if isinstance(a, (list, tuple)):
-                self.place(*a)
+                self.place(*a, offset=offset or None)
                 continue
             comps = a._components() if hasattr(a, "_components") else None
             if comps is None:
                 raise TypeError(f"place() takes fields, not {type(a).__name__}")
             for c in comps:
-                self._core.place(c)
+                self._core.place(c, offset)
             if self._builder is not None:
                 self._builder._fields.extend(comps)
             g = getattr(a, "grad", None)

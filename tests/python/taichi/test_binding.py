@@ -393,3 +393,23 @@ def test_api_misuse_errors():
     k = ti.kernel(ns["made_by_exec"])
     with pytest.raises(ti.TaichiSyntaxError, match="cannot find the source"):
         k()
+
+
+def test_field_offsets():
+    x = ti.field(ti.f32, shape=(4, 4), offset=(-2, -2))
+    v = ti.Vector.field(2, ti.i32, shape=3, offset=5)
+
+    @ti.kernel
+    def k():
+        for i, j in x:  # a struct-for yields offset indices
+            x[i, j] = i * 10 + j
+        for i in v:
+            v[i] = ti.Vector([i, -i])
+
+    k()
+    assert x[-2, -2] == -22 and x[1, 1] == 11 and v[7].to_list() == [7, -7]
+    assert x.to_numpy()[0, 0] == -22  # to_numpy ignores offsets, as in Taichi
+    with pytest.raises(IndexError, match="valid indices are -2 to 1"):
+        x[2, 0]
+    with pytest.raises(Exception, match="offset"):
+        ti.field(ti.f32, offset=(1,))
