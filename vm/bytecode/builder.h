@@ -19,6 +19,7 @@ struct Builder {
   uint16_t frame = 0;  // ... and its inline frame
   bool keep_vars = false;          // lower_kernel's keep_vars
   std::vector<size_t> open_vars;   // fn.vars entries whose range has not ended
+  std::vector<int> open_on_reg;    // how many of them name each register (release skips the rest)
   std::unordered_map<const ir::Stmt*, int> uses;  // operand uses of each statement
   // Register reuse: values die after the statements liveness.cpp names; a
   // register returns to `free_regs` when the last value using it dies.

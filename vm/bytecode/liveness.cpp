@@ -40,9 +40,15 @@ bool is_loop(const ir::Stmt* s) {
 }  // namespace
 
 std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dying_after(const ir::Block& body) {
+  // The maps are sized up front: rehashing them dominated large tasks.
+  size_t total = ir::count_stmts(body);
   Numbering n;
+  n.ord.reserve(total);
+  n.last.reserve(total);
+  n.by_ord.reserve(total);
   n.number(body);
   std::unordered_map<const ir::Stmt*, int> death;
+  death.reserve(total);
   for (const ir::Stmt* s : n.by_ord) {
     if (s->has_value() || s->kind == ir::StmtKind::alloca) death.emplace(s, n.ord[s]);
   }

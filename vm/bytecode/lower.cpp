@@ -42,7 +42,9 @@ void Builder::release(uint16_t r) {
   if (keep_vars) return;
   if (r < refs.size() && refs[r] > 0 && --refs[r] == 0) {
     free_regs.push_back(r);
-    close_vars(0, r);
+    // Scanning the open variables at every release would make long tasks
+    // with many named values quadratic (issue 16).
+    if (r < open_on_reg.size() && open_on_reg[r] > 0) close_vars(0, r);
   }
 }
 
@@ -51,6 +53,7 @@ void Builder::close_vars(size_t from, int reg) {
     VarRange& v = fn.vars[open_vars[i]];
     if (reg >= 0 && v.reg != reg) continue;
     v.end = here();
+    if (v.reg < open_on_reg.size()) open_on_reg[v.reg]--;
     open_vars.erase(open_vars.begin() + (std::ptrdiff_t)i);
   }
 }
@@ -328,6 +331,10 @@ void lower_stmt(Builder& b, const ir::Stmt& s) {
     auto r = b.reg_of.find(&s);
     Builder::Loop* l = s.kind == ir::StmtKind::loop_index ? find_loop(b, s.loop) : nullptr;
     if (r != b.reg_of.end()) {
+      if (!l) {
+        if (b.open_on_reg.size() <= r->second) b.open_on_reg.resize(r->second + 1, 0);
+        b.open_on_reg[r->second]++;
+      }
       (l ? l->index_vars : b.open_vars).push_back(b.fn.vars.size());
       b.fn.vars.push_back(VarRange{r->second, s.name, b.here(), UINT32_MAX, s.type.prim, (uint16_t)s.frame, s.var_kind});
     }

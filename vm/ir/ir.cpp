@@ -116,4 +116,12 @@ std::vector<std::unique_ptr<Stmt>> take_all(Block& b) {
   return out;
 }
 
+size_t count_stmts(const Block& b) {
+  size_t n = b.stmts.size();
+  for (auto& s : b.stmts)
+    for (const Block* inner : {s->tls_prologue.get(), s->body.get(), s->else_body.get(), s->tls_epilogue.get()})
+      if (inner) n += count_stmts(*inner);
+  return n;
+}
+
 }  // namespace kiln::ir

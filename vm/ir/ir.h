@@ -291,6 +291,9 @@ void rename_operands(Stmt& s, const std::unordered_map<const Stmt*, Stmt*>& to);
 // order: rebuilding a block in one sweep keeps a pass linear where inserting
 // or erasing in place, statement by statement, is quadratic (issue 16).
 std::vector<std::unique_ptr<Stmt>> take_all(Block& b);
+// How many statements `b` holds, nested ones included (to size a pass's maps
+// up front: rehashing them costs as much as the pass on large kernels).
+size_t count_stmts(const Block& b);
 // Calls fn(stmt) for every statement under `b`, pre-order (a statement before
 // its blocks; a task's TLS prologue before its body, its epilogue after).
 template <class F> void walk(Block& b, F&& fn) {
