@@ -53,26 +53,24 @@ def _define(ns, prefix):
 _define(globals(), "ti.")
 
 
-@_tag("ti.max")
-def max(*args):
-    import builtins
-    if any(isinstance(a, Matrix) for a in args):
-        out = args[0]
-        for b in args[1:]:
-            out = _ew2(lambda x, y: builtins.max(x, y))(out, b)
-        return out
-    return builtins.max(*args)
+def _variadic(name, pick):
+    """ti.max / ti.min: any number of arguments, element-wise on host vectors."""
+    @_tag("ti." + name)
+    def f(*args):
+        if any(isinstance(a, Matrix) for a in args):
+            out = args[0]
+            for b in args[1:]:
+                out = _ew2(lambda x, y: pick(x, y))(out, b)
+            return out
+        return pick(*args)
+    f.__name__ = name
+    return f
 
 
-@_tag("ti.min")
-def min(*args):
-    import builtins
-    if any(isinstance(a, Matrix) for a in args):
-        out = args[0]
-        for b in args[1:]:
-            out = _ew2(lambda x, y: builtins.min(x, y))(out, b)
-        return out
-    return builtins.min(*args)
+import builtins as _builtins  # noqa: E402
+
+max = _variadic("max", _builtins.max)
+min = _variadic("min", _builtins.min)
 
 
 @_tag("ti.select")
