@@ -197,7 +197,10 @@ struct KernelCore {
 
   [[noreturn]] void type_error(const std::string& m) { throw py::type_error(m); }
 
-  py::object call(py::args args, py::kwargs kw) {
+  py::object call(py::args args, py::kwargs kw) { return call_mode(0, args, kw); }
+
+  // mode 0: the kernel; 1: its adjoint (kernel.grad()); 2: its dual (in ti.ad.FwdMode).
+  py::object call_mode(int mode, py::args args, py::kwargs kw) {
     State& st = state();
     Program& prog = program();
     if (generation != st.generation) {
@@ -209,7 +212,7 @@ struct KernelCore {
     size_t np = params.size();
     std::vector<uint64_t> slots;
     std::vector<uint64_t> ret_bits;
-    if (fast && args.size() == np && kw.empty()) {
+    if (fast && mode == 0 && args.size() == np && kw.empty()) {
       slots.assign((size_t)fast->num_args, 0);
       bool ok = true;
       for (size_t k = 0; k < np && ok; k++)
@@ -245,8 +248,9 @@ struct KernelCore {
     std::vector<ArgSpec> specs(np);
     std::vector<Prim> prims(np, Prim::none);
     std::vector<std::unique_ptr<NdarrayArg>> nds(np);
-    char head[32];
-    std::snprintf(head, sizeof head, "K%p|", (void*)this);
+    std::vector<std::unique_ptr<NdarrayArg>> comps(np);  // autodiff: the ndarrays' grad/dual arrays
+    char head[40];
+    std::snprintf(head, sizeof head, "K%p|%d|", (void*)this, mode);
     std::string key = head;
     bool all_scalar = true;
     try {
@@ -267,6 +271,20 @@ struct KernelCore {
                    (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
           all_scalar = false;
           nds[k] = ndarray_arg(ann, vals[k], params[k]->name, specs[k], key);
+          bool no_grad = py::hasattr(ann, "needs_grad") && py::object(ann.attr("needs_grad")).ptr() == Py_False;
+          if (mode != 0 && !no_grad && py::hasattr(vals[k], mode == 1 ? "grad" : "dual")) {
+            py::object c = vals[k].attr(mode == 1 ? "grad" : "dual");
+            if (!c.is_none()) {
+              ArgSpec cs;
+              std::string ck;
+              comps[k] = ndarray_arg(ann, c, params[k]->name + (mode == 1 ? ".grad" : ".dual"), cs, ck);
+              if (cs.prim != specs[k].prim || cs.ndim != specs[k].ndim || cs.rows != specs[k].rows || cs.cols != specs[k].cols)
+                raise("ValueError", "the " + std::string(mode == 1 ? "gradient" : "dual") + " of ndarray argument '" +
+                                        params[k]->name + "' differs from it in dtype or shape");
+              specs[k].companion = true;
+              key += "c|";
+            }
+          }
         } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
           all_scalar = false;
           specs[k].kind = ArgSpec::Kind::compound;
@@ -295,6 +313,8 @@ struct KernelCore {
       req.env = hold(fn);
       req.args = specs;
       req.qualified_name = qualname;
+      req.ad_mode = mode == 1 ? frontend::AutodiffMode::reverse : mode == 2 ? frontend::AutodiffMode::forward
+                                                                             : frontend::AutodiffMode::none;
       if (!st.env) st.env = make_env();
       std::unique_ptr<ti::CompiledEntry> ce;
       try {
@@ -308,7 +328,7 @@ struct KernelCore {
       it = cache.emplace(key, std::move(ce)).first;
     }
     ti::CompiledEntry& ce = *it->second;
-    if (all_scalar) fast = &ce;
+    if (all_scalar && mode == 0) fast = &ce;
 
     // ---- argument slots
     slots.assign((size_t)ce.num_args, 0);
@@ -327,6 +347,15 @@ struct KernelCore {
           NdarrayArg& nd = *nds[k];
           slots[(size_t)slot] = (uint64_t)(uintptr_t)nd.view.buf;
           for (int d = 0; d < specs[k].ndim; d++) slots[(size_t)slot + 1 + (size_t)d] = (uint64_t)nd.view.shape[d];
+          int cslot = k < ce.companion_slot.size() ? ce.companion_slot[k] : -1;
+          if (cslot >= 0 && comps[k]) {
+            NdarrayArg& cd = *comps[k];
+            for (int d = 0; d < specs[k].ndim; d++)
+              if (cd.view.shape[d] != nd.view.shape[d])
+                throw py::value_error("the companion array of ndarray argument '" + params[k]->name + "' has another shape");
+            slots[(size_t)cslot] = (uint64_t)(uintptr_t)cd.view.buf;
+            for (int d = 0; d < specs[k].ndim; d++) slots[(size_t)cslot + 1 + (size_t)d] = (uint64_t)cd.view.shape[d];
+          }
           break;
         }
         case ArgSpec::Kind::compound: {
@@ -402,7 +431,6 @@ struct KernelCore {
     if (elem_dims && (ndim < 1 || b.shape[ndim] != n || (m && b.shape[ndim + 1] != m)))
       raise("ValueError", "ndarray argument '" + pname + "' expects elements of shape (" + std::to_string(n) + (m ? ", " + std::to_string(m) : std::string(",")) +
                               ") in its last axes");
-    if (ndim < 1) raise("TypeError", "ndarray argument '" + pname + "' needs an array with at least one dimension");
     if (!want_dt.empty() && (std::string(prim_name(dt)) != want_dt || (want_n && (want_n != n || want_m != m)))) {
       auto desc = [](const std::string& p, int n, int m) {
         return p + (n ? (m ? " " + std::to_string(n) + "x" + std::to_string(m) + " matrices" : " " + std::to_string(n) + "-vectors") : "");
@@ -464,6 +492,7 @@ void bind_kernels(py::module_& m) {
   py::class_<KernelCore>(m, "KernelCore")
       .def(py::init<py::object, std::shared_ptr<FuncAST>, std::string>())
       .def("__call__", &KernelCore::call)
+      .def("call_mode", &KernelCore::call_mode, "(mode, *args): 0 the kernel, 1 its adjoint, 2 its dual")
       .def_property_readonly("instances", [](KernelCore& k) { return k.cache.size(); });
 }
 

@@ -118,6 +118,7 @@ Config config_from(py::dict o) {
   if (!get("default_fp").is_none()) c.types.default_fp = *prim_from_name(get("default_fp").cast<std::string>());
   if (!get("cpu_max_num_threads").is_none()) c.num_threads = get("cpu_max_num_threads").cast<int>();
   if (!get("random_seed").is_none()) c.random_seed = get("random_seed").cast<uint64_t>();
+  if (!get("ad_stack_size").is_none()) c.ad_stack_size = get("ad_stack_size").cast<int>();
   if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
   if (!get("dtype_cast_mode").is_none()) {
     auto m = cast_mode_from_name(get("dtype_cast_mode").cast<std::string>());

@@ -4,6 +4,9 @@
 #include <pybind11/stl.h>
 
 #include "python/core/core.h"
+#include "vm/ti/field_copy.h"
+
+#include <cstring>
 
 namespace kiln::py_host {
 
@@ -91,6 +94,26 @@ void bind_snodes(py::module_& m) {
     FieldInfo* fi = field_info(f);
     if (!fi || !fi->place) return py::none();
     return py::cast(wrap(fi->place));
+  });
+  // Autodiff companions (x.grad / x.dual): see Program::companion.
+  m.def("companion", [](py::handle cls, py::handle f, const std::string& kind) -> py::object {
+    FieldInfo* c = program().companion(field_info(f), kind == "dual");
+    if (!c) return py::none();
+    return wrap_field(cls, c);
+  });
+  m.def("lazy_companions", [](py::handle s, const std::string& kind) {
+    program().lazy_companions(snode_of(s), kind == "dual", {});
+  });
+  // ti.ad.clear_all_gradients: every placed companion of one kind to zero.
+  m.def("clear_companions", [](const std::string& kind) {
+    Program& p = program();
+    p.materialize();
+    bool dual = kind == "dual";
+    for (auto& f : p.fields)
+      if (f->primal && f->place && (dual ? f->primal->dual : f->primal->grad) == f.get())
+        ti::each_element(p, *f, {}, [&](void* at, const std::vector<int64_t>&) {
+          std::memset(at, 0, (size_t)prim_bits(f->dtype) / 8);
+        });
   });
   m.def("deactivate_all_snodes", [] {
     program().materialize();

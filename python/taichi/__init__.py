@@ -26,11 +26,12 @@ from ._kernel import kernel, func, pyfunc, data_oriented, Kernel as _Kernel
 from ._field import field, root, SNode, FieldsBuilder, SNodeTree, i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijl, ikl, jkl, ijkl, axes
 from ._layout import Layout
 from ._ndarray import ndarray, Ndarray
+from . import ad
 from ._intrinsics import (sqrt, rsqrt, sin, cos, tan, asin, acos, atan, atan2, tanh, exp, log, floor, ceil, round, abs,
                           pow, max, min, select, cast, bit_cast, random, static, static_assert, static_print,
                           loop_config, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
                           atomic_mul, activate, deactivate, is_active, append, length, rescale_index, ndrange, grouped,
-                          raw_div, raw_mod, bit_shr, popcnt, clz, loop_unique, assume_in_range, zero, one,
+                          raw_div, raw_mod, bit_shr, popcnt, clz, loop_unique, assume_in_range, zero, one, stop_grad,
                           block_local)
 
 int8, int16, int32, int64 = i8, i16, i32, i64
@@ -60,7 +61,7 @@ cc = cpu
 
 _INIT_IGNORED = {"offline_cache", "log_level", "advanced_optimization", "fast_math", "device_memory_GB",
                  "device_memory_fraction", "packed", "dynamic_index", "verbose", "check_out_of_bound", "excepthook",
-                 "ad_stack_size", "offline_cache_file_path", "default_up", "cfg_optimization", "opt_level",
+                 "offline_cache_file_path", "default_up", "cfg_optimization", "opt_level",
                  "print_kernel_llvm_ir", "unrolling_limit", "debug_info", "real_matrix_scalarize",
                  "simplify_before_lower_access", "simplify_after_lower_access", "make_block_local", "flatten_if",
                  "print_preprocessed_ir", "demote_dense_struct_fors", "experimental_auto_mesh_local", "gdb_trigger",
@@ -75,8 +76,9 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
     """ti.init: a fresh Taichi program (every field, SNode and compiled kernel of the previous one is discarded)."""
     opts = {}
     _state.config["kernel_profiler"] = bool(kwargs.pop("kernel_profiler", False))
+    _state.tape, _state.fwd, _state.grad_replaced = None, None, 0
     profiler.clear_kernel_profiler_info()
-    for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode"):
+    for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode", "ad_stack_size"):
         if k in kwargs:
             opts[k] = kwargs.pop(k)
     if default_fp is not None:

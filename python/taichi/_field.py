@@ -92,8 +92,24 @@ class ScalarField(_core.FieldCore):
     def get_field_members(self):
         return [self]
 
-    def _set_grad(self, g):
-        object.__setattr__(self, "grad", g)
+    def __getattr__(self, k):
+        # x.grad / x.dual: the autodiff companions, created (unplaced) on first use
+        if k in ("grad", "dual"):
+            c = _core.companion(ScalarField, self, k)
+            if c is None:
+                raise AttributeError(f"field '{self.name}' has no {k}: only floating-point fields have derivatives")
+            object.__setattr__(self, k, c)
+            return c
+        raise AttributeError(f"'ScalarField' object has no attribute '{k}'")
+
+
+def _place_companions(comps, kind, shape, offset):
+    """Places the grad/dual of component fields `comps` as ti.field(shape=...) places a field."""
+    cs = [getattr(c, kind) for c in comps]
+    if shape:
+        root.dense(_axes(len(shape)), shape).place(*cs, offset=offset)
+    else:
+        root.place(*cs, offset=offset)
 
 
 _ASSIGN = None
@@ -164,10 +180,10 @@ def field(dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=
     name = name or _assigned_name()
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     f = _make_scalar(dtype, shape, name, offset, order, layout)
-    if needs_grad:
-        f._set_grad(_make_scalar(dtype, shape, (name or "") + ".grad", offset, order, layout))
-    if needs_dual:
-        object.__setattr__(f, "dual", _make_scalar(dtype, shape, (name or "") + ".dual", offset, order, layout))
+    shape = _shape_tuple(shape)
+    for kind, wanted in (("grad", needs_grad), ("dual", needs_dual)):
+        if wanted and shape is not None:
+            _place_companions([f], kind, shape, _offset_tuple(offset))
     return f
 
 
@@ -211,6 +227,13 @@ class MatrixField:
 
     def _components(self):
         return list(self._comps)
+
+    def __getattr__(self, k):
+        if k in ("grad", "dual"):
+            c = MatrixField([getattr(x, k) for x in self._comps], self.n, self.m, self.ndim, self._name + "." + k)
+            self.__dict__[k] = c
+            return c
+        raise AttributeError(f"'MatrixField' object has no attribute '{k}'")
 
     def _elem_shape(self):
         return (self.n,) if self.ndim == 1 else (self.n, self.m)
@@ -334,17 +357,24 @@ def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, n
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     name = name or _assigned_name()
     f = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, needs_grad, layout), n, 1, 1, name)
-    if needs_grad:
-        f.grad = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, False, layout), n, 1, 1, name)
+    _companion_fields(f, shape, offset, needs_grad, needs_dual)
     return f
+
+
+def _companion_fields(f, shape, offset, needs_grad, needs_dual):
+    shape = _shape_tuple(shape)
+    if shape is None:
+        return
+    for kind, wanted in (("grad", needs_grad), ("dual", needs_dual)):
+        if wanted:
+            _place_companions(f._components(), kind, shape, _offset_tuple(offset))
 
 
 def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     name = name or _assigned_name()
     f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout), n, m, 2, name)
-    if needs_grad:
-        f.grad = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, False, layout), n, m, 2, name)
+    _companion_fields(f, shape, offset, needs_grad, needs_dual)
     return f
 
 
@@ -363,6 +393,10 @@ class StructField:
         m = self.__dict__["_members"]
         if k in m:
             return m[k]
+        if k in ("grad", "dual"):
+            c = StructField({n: getattr(v, k) for n, v in m.items()}, self._name + "." + k, self._type)
+            object.__setattr__(self, k, c)
+            return c
         raise AttributeError(f"struct field has no member '{k}'")
 
     @property
@@ -454,6 +488,10 @@ def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, st
             root.dense(_axes(len(shape)), shape).place(*comps, offset=offset)
         else:
             root.place(*comps, offset=offset)
+        real = [c for c in comps if c.dtype._kiln_prim[0] == "f"]
+        for kind, wanted in (("grad", needs_grad), ("dual", kw.get("needs_dual"))):
+            if wanted and real:
+                _place_companions(real, kind, shape, offset)
     return sf
 
 
@@ -534,13 +572,14 @@ class SNode:
                 self._core.place(c, offset)
             if self._builder is not None:
                 self._builder._fields.extend(comps)
-            g = getattr(a, "grad", None)
-            if g is not None and hasattr(g, "_components") and _lazy_grad_pending is False:
-                pass
         return self
 
     def lazy_grad(self):
-        pass
+        """Places x.grad beside every floating-point field x under this SNode whose gradient is not placed."""
+        _core.lazy_companions(self._core, "grad")
+
+    def lazy_dual(self):
+        _core.lazy_companions(self._core, "dual")
 
     def parent(self, n=1):
         p = self._core.parent(n)
@@ -580,7 +619,6 @@ class SNode:
         return f"ti.SNode({self._core.name})"
 
 
-_lazy_grad_pending = False
 
 
 class _Root(SNode):
@@ -594,12 +632,6 @@ class _Root(SNode):
     @property
     def _core(self):
         return _core.root()
-
-    def lazy_grad(self):
-        pass
-
-    def lazy_dual(self):
-        pass
 
     def __repr__(self):
         return "ti.root"
@@ -653,7 +685,10 @@ class FieldsBuilder:
         return self._r().place(*args, offset=offset)
 
     def lazy_grad(self):
-        pass
+        self._r().lazy_grad()
+
+    def lazy_dual(self):
+        self._r().lazy_dual()
 
     def finalize(self, raise_warning=True):
         if self._finalized:

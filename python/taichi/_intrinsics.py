@@ -216,6 +216,12 @@ def one(x):
     return x._map(lambda v: type(v)(1)) if isinstance(x, Matrix) else type(x)(1)
 
 
+@_tag("ti.stop_grad")
+def stop_grad(x):
+    """In an autodiff kernel: x's value, through which no gradient flows (a field: its loads)."""
+    return x
+
+
 @_tag("ti.block_local")
 def block_local(*fields):
     raise RuntimeError("ti.block_local() can only be called inside a kernel")

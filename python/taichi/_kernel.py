@@ -68,6 +68,8 @@ class Kernel:
 
     def __call__(self, *args, **kw):
         c = self._core or self._get_core()
+        if _state.tape is not None or _state.fwd is not None:
+            return _ad_call(self, c, args, kw)
         if _state.config["kernel_profiler"]:
             return profiler._timed(c, self.fn.__name__, args, kw)
         return c(*args, **kw)
@@ -82,7 +84,10 @@ class Kernel:
         return ("kernel", self._ast.def_ptr, self.fn, _qualname(self.fn))
 
     def grad(self, *args, **kw):
-        raise NotImplementedError(f"automatic differentiation (kernel '{self.fn.__name__}'.grad) is not supported yet")
+        """The kernel's adjoint (reverse mode): gradients flow from the .grad of
+        what it wrote to the .grad of what it read."""
+        c = self._core or self._get_core()
+        return c.call_mode(1, *args, **kw)
 
 
 class _BoundKernel:
@@ -93,15 +98,26 @@ class _BoundKernel:
 
     def __call__(self, *args, **kw):
         c = self.k._core or self.k._get_core()
+        if _state.tape is not None or _state.fwd is not None:
+            return _ad_call(self, c, (self.obj,) + args, kw, args)
         if _state.config["kernel_profiler"]:
             return profiler._timed(c, self.k.fn.__name__, (self.obj,) + args, kw)
         return c(self.obj, *args, **kw)
 
     def grad(self, *args, **kw):
-        return self.k.grad(*args, **kw)
+        return self.k.grad(self.obj, *args, **kw)
 
     def _kiln_static(self):
         return self.k._kiln_static()
+
+
+def _ad_call(kernel, c, args, kw, recorded=None):
+    """A launch inside ti.ad.FwdMode (the dual kernel runs) or ti.ad.Tape (recorded)."""
+    if _state.fwd is not None:
+        return c.call_mode(2, *args, **kw)
+    if _state.grad_replaced == 0:
+        _state.tape.insert(kernel, recorded if recorded is not None else args)
+    return c(*args, **kw)
 
 
 class Func:

@@ -139,6 +139,7 @@ class NdarrayType:
     def __init__(self, dtype=None, ndim=None, element_shape=None, field_dim=None, needs_grad=None, boundary=None,
                  layout=None):
         self.dtype, self.ndim = dtype, ndim if ndim is not None else field_dim
+        self.needs_grad = needs_grad  # False: autodiff kernels take no gradient for this argument
         if element_shape is not None and dtype is not None and not isinstance(dtype, VectorType):
             if len(element_shape) == 1:
                 self.dtype = VectorType(element_shape[0], dtype)
@@ -198,7 +199,7 @@ class VectorType:
 
     def ndarray(self, shape, **kw):
         from ._ndarray import Ndarray
-        return Ndarray(self.dtype, shape, n=self.n)
+        return Ndarray(self.dtype, shape, n=self.n, needs_grad=kw.get("needs_grad", False))
 
     def __eq__(self, o):
         return type(o) is type(self) and (o.n, o.m, o.dtype) == (self.n, self.m, self.dtype)
@@ -237,7 +238,7 @@ class MatrixType(VectorType):
 
     def ndarray(self, shape, **kw):
         from ._ndarray import Ndarray
-        return Ndarray(self.dtype, shape, n=self.n, m=self.m)
+        return Ndarray(self.dtype, shape, n=self.n, m=self.m, needs_grad=kw.get("needs_grad", False))
 
     def __repr__(self):
         return f"MatrixType[{self.n}, {self.m}, {self.dtype}]"

@@ -51,6 +51,13 @@ struct AssertDesc {
   std::vector<Prim> prims;
 };
 
+// An autodiff tape (ir::StmtKind::ad_stack): `capacity` values after a count,
+// at `offset` slots past the frame's registers.
+struct StackDesc {
+  uint32_t offset = 0;
+  uint32_t capacity = 0;
+};
+
 // A register holds a named source variable over pcs [begin, end).
 struct VarRange {
   uint16_t reg = 0;
@@ -86,6 +93,8 @@ struct Function {
   std::vector<SparseDesc> sparse;
   std::vector<SNodeOpDesc> snode_ops;
   uint32_t num_regs = 0;
+  std::vector<StackDesc> stacks;    // autodiff tapes
+  uint32_t stack_slots = 0;         // 8-byte slots after the registers that they take
   uint32_t task_no = 0;             // the task's position in its kernel (random streams)
   uint16_t rng_reg = 0xffff;        // ti.random's three stream registers (none: 0xffff)
 

@@ -407,6 +407,19 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       b.emit(Op::rand, b.def(&s), b.reg(s.ops[0]), (uint16_t)s.type.prim);
       return;
     case ir::StmtKind::return_: lower_return(b, s); return;
+    case ir::StmtKind::ad_stack: {
+      // Re-emptied where declared, like an alloca is re-zeroed.
+      int64_t slots = (int64_t)b.fn.stack_slots + 1 + s.index;
+      if (slots > (int64_t)1 << 26) b.fail("autodiff stacks of more than 2^26 values in one task (lower ad_stack_size)");
+      b.fn.stacks.push_back(StackDesc{b.fn.stack_slots, (uint32_t)s.index});
+      b.fn.stack_slots = (uint32_t)slots;
+      b.emit_d(Op::stk_init, b.def(&s), (int32_t)b.fn.stacks.size() - 1);
+      return;
+    }
+    case ir::StmtKind::ad_push: b.emit(Op::stk_push, b.reg(s.ops[0]), b.reg(s.ops[1])); return;
+    case ir::StmtKind::ad_pop: b.emit(Op::stk_pop, b.reg(s.ops[0])); return;
+    case ir::StmtKind::ad_top: b.emit(Op::stk_top, b.def(&s), b.reg(s.ops[0])); return;
+    case ir::StmtKind::stop_grad: b.emit(Op::mov, b.def(&s), b.reg(s.ops[0])); return;
     case ir::StmtKind::offloaded: b.fail("offloaded task nested inside a task");
     default:
       if (!lower_value(b, s)) b.fail(std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");

@@ -230,8 +230,7 @@ void lower_snode_op(Builder& b, const ir::Stmt& s) {
 void lower_ext_ptr(Builder& b, const ir::Stmt& s) {
   const ir::Access& acc = s.access;
   if (acc.ext_arg < 0 || acc.ext_arg + (int)s.ops.size() >= b.num_args) b.fail("ndarray argument slots out of range");
-  size_t n = s.ops.size();
-  if (n == 0) b.fail("an ndarray access without indices");
+  size_t n = s.ops.size();  // 0 for a 0-D ndarray (x[None])
   uint16_t d = b.def(&s);
   std::vector<uint16_t> shape(n);
   for (size_t k = 0; k < n; k++) {
@@ -250,7 +249,8 @@ void lower_ext_ptr(Builder& b, const ir::Stmt& s) {
   }
   // d = ((i0 * s1 + i1) * s2 + ...) * comps + comp, then * size + ptr
   uint16_t t = b.new_reg();
-  b.emit(Op::mov, d, b.reg(s.ops[0]));
+  if (n) b.emit(Op::mov, d, b.reg(s.ops[0]));
+  else b.emit_d(Op::kimm, d, 0);
   for (size_t k = 1; k < n; k++) {
     b.emit(Op::mul_i64, d, d, shape[k]);
     b.emit(Op::add_i64, d, d, b.reg(s.ops[k]));

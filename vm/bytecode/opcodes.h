@@ -159,7 +159,12 @@ namespace kiln::bc {
   _(pr_flush, ___, ___, ___)                                                         \
   _(assert_, reg, asr, ___)      /* AssertionError unless a != 0 */                 \
   _(rng_init, acc, ___, ___)     /* a..a+2 = this task's random stream (rng.h) */    \
-  _(rand, dst, reg, prm)         /* a = next draw of type c in iteration b's stream */
+  _(rand, dst, reg, prm)         /* a = next draw of type c in iteration b's stream */ \
+  /* autodiff tapes (Function::stacks): a register holds the stack's number */      \
+  _(stk_init, dst, imm, ___)     /* a = stack D, emptied */                           \
+  _(stk_push, reg, reg, ___)     /* push b on stack a (RuntimeError when full) */     \
+  _(stk_pop, reg, ___, ___)      /* drop the top of stack a */                        \
+  _(stk_top, dst, reg, ___)      /* a = the top of stack b */
 
 enum class Op : uint16_t {
 #define KILN_BC_ENUM(name, a, b, c) name,

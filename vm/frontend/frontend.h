@@ -102,12 +102,21 @@ struct ArgSpec {
   Prim prim = Prim::none;   // scalar: the annotated type; ndarray: the element's scalar type
   int ndim = 0;             // ndarray: number of indices (the element's own dims excluded)
   int rows = 0, cols = 0;   // ndarray of vectors (rows, cols 0) or matrices; 0 for scalars
+  // ndarray of an autodiff kernel (KernelRequest::ad_mode): its gradient
+  // (reverse) or dual (forward) array is passed too, in slots after every
+  // parameter's own (LoweredKernel::companion_slot), with the same shape.
+  bool companion = false;
   StaticValue value;        // template_: the object passed (field, value, ...)
   StaticValue type;         // compound: the annotation (dtype with rows > 0, or struct_type)
 };
 
+// Which kernel a request asks for: the kernel itself, its reverse-mode
+// adjoint (kernel.grad()) or its forward-mode (dual) version (vm/autodiff).
+enum class AutodiffMode : uint8_t { none, reverse, forward };
+
 struct KernelRequest {
   const ast::FunctionDef* def = nullptr;
+  AutodiffMode ad_mode = AutodiffMode::none;
   std::shared_ptr<void> env;         // the kernel's defining scope
   std::vector<ArgSpec> args;         // one per parameter, in order (self included for methods)
   std::string qualified_name;        // "fill", "Sim.step"
@@ -117,6 +126,7 @@ struct KernelRequest {
 struct LoweredKernel {
   std::unique_ptr<ir::Kernel> kernel;
   std::vector<int> arg_slot;         // for each ArgSpec: its first ir arg index, -1 for templates
+  std::vector<int> companion_slot;   // for each ArgSpec: its companion array's first slot, -1 for none
   std::vector<Type> rets;            // flattened scalar return slots (empty: returns nothing)
   // The shape of the returned value: empty when nothing is returned; one entry
   // (a dtype, possibly with rows > 0, or a struct_type) for a single value;

@@ -82,6 +82,7 @@ struct Lowerer {
   ir::Kernel& kernel;
   TypeConfig types;
   bool debug = false;
+  AutodiffMode ad_mode = AutodiffMode::none;  // an autodiff kernel keeps ti.stop_grad marks
   std::vector<ir::Block*> blocks;   // insertion points, innermost last
   std::deque<Frame> frames;         // innermost last (a deque: Frame& stays valid across inlining)
   std::vector<std::string> warnings;

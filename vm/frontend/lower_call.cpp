@@ -170,6 +170,24 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     }
     return {};
   }
+  if (is_ti && name == "stop_grad") {
+    // ti.stop_grad(x): x, through which no derivative flows (autodiff kernels
+    // keep the mark for vm/autodiff; other kernels need none)
+    want_args(c, 1, 1, full);
+    KVal v = lower_expr_raw(c->args[0]);
+    if (v.is_static() && (v.s.kind == StaticValue::Kind::field || v.s.kind == StaticValue::Kind::matrix_field)) {
+      // Taichi's form: ti.stop_grad(x) on a field stops x's gradient in this kernel
+      if (v.s.field) kernel.stop_grad_fields.push_back(v.s.field->id);
+      for (FieldInfo* f : v.s.fields) kernel.stop_grad_fields.push_back(f->id);
+      return {};
+    }
+    if (ad_mode == AutodiffMode::none) return v;
+    Stmt* x = value_of(v, loc);
+    auto s = std::make_unique<Stmt>(StmtKind::stop_grad);
+    s->type = x->type;
+    s->ops = {x};
+    return KVal::of(emit(std::move(s), loc));
+  }
   if (is_ti && (name == "loop_unique" || name == "assume_in_range")) {
     // optimisation hints in Taichi (the index is unique per iteration / lies in a
     // range): the value itself

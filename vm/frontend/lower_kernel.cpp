@@ -72,6 +72,7 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
   Lowerer L(env, prog, k);
   L.types = prog.config.types;
   L.debug = prog.config.debug;
+  L.ad_mode = req.ad_mode;
   L.blocks.push_back(&k.root);
   Frame fr;
   fr.def = def;
@@ -166,6 +167,20 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
       b.what = "kernel argument";
     }
     L.bind(a.name, b);
+  }
+
+  // Companion arrays of ndarray arguments (autodiff kernels): pointer and
+  // shape again, after every parameter's own slots.
+  out.companion_slot.assign(req.args.size(), -1);
+  for (size_t i = 0; i < req.args.size(); i++) {
+    const ArgSpec& a = req.args[i];
+    if (a.kind != ArgSpec::Kind::ndarray || !a.companion || req.ad_mode == AutodiffMode::none) continue;
+    int slot = (int)k.args.size();
+    out.companion_slot[i] = slot;
+    std::string cn = a.name + (req.ad_mode == AutodiffMode::reverse ? ".grad" : ".dual");
+    k.args.push_back({cn + ".ptr", Type::scalar(Prim::u64)});
+    for (int d = 0; d < a.ndim; d++) k.args.push_back({cn + ".shape[" + std::to_string(d) + "]", Type::scalar(Prim::i32)});
+    k.ext_companion.push_back({out.arg_slot[i], slot});
   }
 
   L.lower_body(def->body);

@@ -136,7 +136,7 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   uint64_t local[kLocal];
   std::unique_ptr<uint64_t[]> heap;
   uint64_t* R = local;
-  uint32_t n = fn.num_regs < 4 ? 4 : fn.num_regs;
+  uint32_t n = (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stack_slots;  // autodiff tapes after the registers
   if (n > kLocal) {
     heap.reset(new uint64_t[n]);
     R = heap.get();
@@ -492,6 +492,34 @@ L_rng_init:
 L_rand:
   R[I.a] = rng_to_reg(rng_next(R + fn.rng_reg, R[I.b]), (Prim)I.c);
   NEXT();
+
+  // ---- autodiff tapes: count, then the values, past the registers
+L_stk_init: {
+  R[I.a] = (uint64_t)I.d();
+  R[(fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[(size_t)I.d()].offset] = 0;
+  NEXT();
+}
+L_stk_push: {
+  const StackDesc& d = fn.stacks[R[I.a]];
+  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + d.offset;
+  if (st[0] >= d.capacity)
+    fail(fn, ip, "RuntimeError", "autodiff stack overflow: a loop carried more than " + std::to_string(d.capacity) +
+                                     " values through the gradient kernel; raise ti.init(ad_stack_size=...)");
+  st[1 + st[0]++] = R[I.b];
+  NEXT();
+}
+L_stk_pop: {
+  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[R[I.a]].offset;
+  if (st[0] == 0) fail(fn, ip, "InternalError", "autodiff stack popped while empty");
+  st[0]--;
+  NEXT();
+}
+L_stk_top: {
+  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[R[I.b]].offset;
+  if (st[0] == 0) fail(fn, ip, "InternalError", "autodiff stack read while empty");
+  R[I.a] = st[st[0]];
+  NEXT();
+}
 
 debug_at:
   dbg->at(fn, (uint32_t)(ip - code) - 1, R, ctx);

@@ -48,7 +48,12 @@ namespace kiln::ir {
   _(random, "rand")                 /* ops[0] = stream key (int); a draw of `type` */ \
   _(return_, "return")              /* ops = returned values */                       \
   _(snode_op, "snode op")           /* sop on SNode `snode`; ops = indices (+ value) */ \
-  _(offloaded, "offloaded")         /* task, body; see Task */
+  _(offloaded, "offloaded")         /* task, body; see Task */                        \
+  _(stop_grad, "stop grad")         /* ops[0]; ti.stop_grad: the value, no derivative */ \
+  _(ad_stack, "ad stack")           /* autodiff's tape of `type` values; index = capacity */ \
+  _(ad_push, "ad push")             /* ops[0] = ad_stack, ops[1] = value */           \
+  _(ad_pop, "ad pop")               /* ops[0] = ad_stack */                           \
+  _(ad_top, "ad top")               /* ops[0] = ad_stack; its last pushed value */
 
 enum class StmtKind : uint8_t {
 #define KILN_IR_ENUM(k, s) k,
@@ -171,6 +176,9 @@ struct Access {
   int ext_arg = -1;
   int ext_comps = 1;
   int ext_comp = 0;
+  // The field (Program::fields index) this accesses, -1 for ndarrays: autodiff
+  // finds the field's gradient / dual companion through it.
+  int field_id = -1;
 };
 
 // One piece of a print statement: a literal string, or an operand with a
@@ -276,6 +284,11 @@ struct Kernel {
   SourceLoc loc;
   std::vector<InlineFrame> frames{InlineFrame{}};  // [0] = the kernel body itself
   bool keep_names = false;    // under the debugger: DCE keeps named locals
+  // Autodiff kernels (vm/autodiff): ndarray argument `first` (its pointer
+  // slot) has its gradient or dual array at argument slot `second` (pointer,
+  // then the same shape). Empty for ordinary kernels.
+  std::vector<std::pair<int, int>> ext_companion;
+  std::vector<int> stop_grad_fields;  // ti.stop_grad(x): x's loads pass no gradient
 
   void renumber();            // assign $ids in print order
 };

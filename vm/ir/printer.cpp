@@ -155,6 +155,11 @@ struct Printer {
       case StmtKind::snode_op:
         return std::string(snode_op_name(s->sop)) + " " + s->text + " [" + names(s->ops) + "]";
       case StmtKind::random: return "rand " + op(s, 0);
+      case StmtKind::stop_grad: return "stop grad " + op(s, 0);
+      case StmtKind::ad_stack: return "ad stack (capacity " + std::to_string(s->index) + ")";
+      case StmtKind::ad_push: return "ad push [" + op(s, 0) + " <- " + op(s, 1) + "]";
+      case StmtKind::ad_pop: return "ad pop [" + op(s, 0) + "]";
+      case StmtKind::ad_top: return "ad top [" + op(s, 0) + "]";
       default: return stmt_kind_name(s->kind);
     }
   }

@@ -216,6 +216,28 @@ struct Verifier {
         for (const Stmt* i : s->ops) KILN_VERIFY(is_int_scalar(i->type), s, "snode op index is not an integer");
         break;
       }
+      case StmtKind::stop_grad:
+        arity(s, 1);
+        KILN_VERIFY(s->type == s->ops[0]->type, s, "stop grad changes the type");
+        break;
+      case StmtKind::ad_stack:
+        arity(s, 0);
+        KILN_VERIFY(s->type.is_scalar() && s->index > 0, s, "ad stack of a non-scalar or without capacity");
+        break;
+      case StmtKind::ad_push:
+        wants_value = false;
+        arity(s, 2);
+        KILN_VERIFY(s->ops[0]->kind == StmtKind::ad_stack && s->ops[1]->type == s->ops[0]->type, s, "ad push of the wrong type");
+        break;
+      case StmtKind::ad_pop:
+        wants_value = false;
+        arity(s, 1);
+        KILN_VERIFY(s->ops[0]->kind == StmtKind::ad_stack, s, "ad pop of a non-stack");
+        break;
+      case StmtKind::ad_top:
+        arity(s, 1);
+        KILN_VERIFY(s->ops[0]->kind == StmtKind::ad_stack && s->type == s->ops[0]->type, s, "ad top of the wrong type");
+        break;
       case StmtKind::offloaded:
         wants_value = false;
         arity(s, 0);

@@ -104,7 +104,7 @@ void Program::materialize() {
   // Taichi refuses to lay out with a dangling field: a later place() could not
   // go into a tree that is already allocated, so the field could never be used.
   for (auto& f : fields)
-    if (!f->place)
+    if (!f->place && !f->primal)  // an autodiff companion may stay unplaced
       raise("RuntimeError", f->describe() + " was declared but never placed", f->loc);
 
   for (size_t i = 0; i < trees.size(); ++i) {
@@ -144,12 +144,17 @@ void Program::materialize() {
 ir::Access Program::access_of(const FieldInfo& f) {
   materialize();
   const SNode* place = f.place;
+  if (!place)
+    raise("RuntimeError", f.primal ? "gradient " + f.describe() + " has not been placed: create '" + f.primal->name +
+                                         "' with needs_grad=True / needs_dual=True, or call ti.root.lazy_grad()"
+                                   : f.describe() + " was declared but never placed", f.loc);
   ir::Access acc;
   acc.tree = place->tree;
   acc.offset = base_offset(place);
   acc.shape = f.shape;
   acc.index_offset = f.offset;
   acc.field = f.name;
+  acc.field_id = f.id;
   acc.snode = place->name();
   if (place->sparse) {
     acc.sparse_place = place->id;

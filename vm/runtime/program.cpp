@@ -190,6 +190,36 @@ FieldInfo* Program::create_field(Prim dtype, std::string name, SourceLoc loc) {
   return fields.back().get();
 }
 
+FieldInfo* Program::companion(FieldInfo* f, bool dual) {
+  FieldInfo*& c = dual ? f->dual : f->grad;
+  if (c || !prim_is_float(f->dtype) || f->primal) return c;
+  std::string name = f->name.empty() ? "" : f->name + (dual ? ".dual" : ".grad");
+  c = create_field(f->dtype, name, f->loc);
+  c->primal = f;
+  return c;
+}
+
+void Program::lazy_companions(SNode* s, bool dual, SourceLoc loc) {
+  if (!s) return;
+  std::vector<SNode*> places;
+  std::vector<SNode*> todo{s};
+  while (!todo.empty()) {
+    SNode* n = todo.back();
+    todo.pop_back();
+    if (n->kind == SNodeKind::place) places.push_back(n);
+    for (auto& c : n->children) todo.push_back(c.get());
+  }
+  for (SNode* p : places) {
+    if (p->field < 0) continue;
+    FieldInfo* f = fields[(size_t)p->field].get();
+    if (f->primal || !prim_is_float(f->dtype)) continue;
+    FieldInfo* c = companion(f, dual);
+    if (c && !c->place) {
+      place(p->parent, c, loc, f->offset);
+    }
+  }
+}
+
 void check_offset(const std::vector<int64_t>* shape, const std::vector<int64_t>& offset, SourceLoc loc) {
   if (offset.empty()) return;
   if (!shape) raise("TaichiCompilationError", "shape cannot be None when offset is set", loc);

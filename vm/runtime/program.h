@@ -34,6 +34,7 @@ struct Config {
   int num_threads = 0;        // 0 = hardware concurrency
   TypeConfig types;
   uint64_t random_seed = 0;
+  int ad_stack_size = 0;      // autodiff tape capacity when a loop's trip count is unknown (0: 32)
   CastMode dtype_cast_mode = CastMode::none;  // what to do with types the engine lacks
   AllocHooks alloc_hooks;     // tree memory from the embedding host (else mimalloc)
 };
@@ -111,6 +112,13 @@ struct Program {
   // and any host access. Fields declared but never placed are an error here
   // ("field 'x' was declared but never placed").
   void materialize();
+  // x.grad (dual false) or x.dual of a real field: created unplaced on first
+  // use. Null for integer fields (they have no derivative).
+  FieldInfo* companion(FieldInfo* f, bool dual);
+  // ti.root.lazy_grad() / lazy_dual(): every real field placed under `s`
+  // whose companion is not placed gets it placed beside it (same parent,
+  // same offsets), so it has the primal's layout.
+  void lazy_companions(SNode* s, bool dual, SourceLoc loc);
   // The Access description a global_ptr needs for field `f` (materializes first).
   ir::Access access_of(const FieldInfo& f);
   // Host element access (`x[i, j]` at top level): bounds-checked address of an

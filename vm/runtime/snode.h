@@ -107,6 +107,12 @@ struct FieldInfo {
   int ndarray_arg = -1;
   int ndarray_comps = 1;
   int ndarray_comp = 0;
+  // Autodiff companions (Program::companion): x.grad and x.dual, fields of the
+  // same dtype that stay unplaced until needs_grad/needs_dual or lazy_grad
+  // places them; `primal` is set on the companions themselves.
+  FieldInfo* grad = nullptr;
+  FieldInfo* dual = nullptr;
+  FieldInfo* primal = nullptr;
 
   // "field 'x'", or just "field" when unnamed: how every message names it.
   std::string describe() const;

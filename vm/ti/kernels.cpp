@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "jit/jit.h"
+#include "vm/autodiff/autodiff.h"
 #include "vm/interp/interp.h"
 #include "vm/ir/passes/passes.h"
 #include "vm/runtime/rng.h"
@@ -48,7 +49,33 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
                       prog.config.types);
   lk.kernel->keep_names = prog.debugger != nullptr;
-  ir::run_pipeline(*lk.kernel, true);
+  std::function<void(ir::Kernel&)> autodiff;
+  if (req.ad_mode != frontend::AutodiffMode::none) {
+    bool reverse = req.ad_mode == frontend::AutodiffMode::reverse;
+    autodiff = [&prog, reverse](ir::Kernel& k) {
+      // A field's companion, or an ndarray argument's companion argument.
+      autodiff::CompanionFn companion = [&prog, &k, reverse](const ir::Access& a) -> std::optional<ir::Access> {
+        if (a.ext_arg >= 0) {
+          for (auto [arg, comp] : k.ext_companion)
+            if (arg == a.ext_arg) {
+              ir::Access r = a;
+              r.ext_arg = comp;
+              r.field += reverse ? ".grad" : ".dual";
+              r.snode = "ndarray " + r.field;
+              return r;
+            }
+          return std::nullopt;
+        }
+        if (a.field_id < 0 || (size_t)a.field_id >= prog.fields.size()) return std::nullopt;
+        const FieldInfo* c = reverse ? prog.fields[(size_t)a.field_id]->grad : prog.fields[(size_t)a.field_id]->dual;
+        if (!c || !c->place) return std::nullopt;
+        return prog.access_of(*c);
+      };
+      if (reverse) autodiff::make_adjoint(k, companion, prog.config.ad_stack_size);
+      else autodiff::make_dual(k, companion);
+    };
+  }
+  ir::run_pipeline(*lk.kernel, true, autodiff);
   // Seed 001's statistics: what code generation produced.
   prog.stat_add("codegen_kernels", 1);
   prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
@@ -60,6 +87,7 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   auto ce = std::make_unique<CompiledEntry>();
   ce->code = prog.engine->compile(*lk.kernel, prog);
   ce->arg_slot = lk.arg_slot;
+  ce->companion_slot = lk.companion_slot;
   ce->rets = lk.rets;
   ce->ret_types = lk.ret_types;
   ce->ret_is_tuple = lk.ret_is_tuple;

@@ -49,6 +49,7 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o);
 struct CompiledEntry {
   std::unique_ptr<CompiledKernel> code;
   std::vector<int> arg_slot;     // per parameter: its first kernel arg slot, -1 for templates
+  std::vector<int> companion_slot;  // per parameter: its grad/dual ndarray's first slot (autodiff), -1 none
   std::vector<Prim> arg_prims;   // per parameter: its scalar type, none otherwise (the host fills it)
   std::vector<Type> rets;        // flattened scalar return slots
   std::vector<frontend::StaticValue> ret_types;  // the returned value's shape (LoweredKernel)

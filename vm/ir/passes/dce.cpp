@@ -29,6 +29,9 @@ bool is_pure(const Stmt* s) {
     case StmtKind::global_temp:
     case StmtKind::global_load:
     case StmtKind::loop_index:
+    case StmtKind::stop_grad:
+    case StmtKind::ad_stack:
+    case StmtKind::ad_top:
       return true;
     default:
       return false;

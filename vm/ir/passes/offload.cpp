@@ -287,12 +287,16 @@ void offload(Kernel& k) {
   }
 }
 
-void run_pipeline(Kernel& k, bool check) {
+void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize) {
   auto verify_if = [&]() {
     if (check) verify(k);
   };
   verify_if();
   scalarize(k);
+  if (after_scalarize) {
+    verify_if();
+    after_scalarize(k);
+  }
   mark_activation(k);
   verify_if();
   constant_fold(k);

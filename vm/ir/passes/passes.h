@@ -45,6 +45,7 @@ void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, cons
 void mark_activation(Kernel& k);
 // The standard pipeline: fold, dce, offload, fold, dce, make_thread_local; verify after each when
 // `check` is set.
-void run_pipeline(Kernel& k, bool check);
+// `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
+void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {});
 
 }  // namespace kiln::ir

@@ -97,6 +97,7 @@ struct Scalarizer {
       case StmtKind::local_load:
       case StmtKind::unary:
       case StmtKind::binary:
+      case StmtKind::stop_grad:
       case StmtKind::select: {
         if (!is_tensor(s->type)) return false;
         size_t n = num_elements(s->type);
