@@ -201,6 +201,7 @@ struct KernelCore {
 
   // mode 0: the kernel; 1: its adjoint (kernel.grad()); 2: its dual (in ti.ad.FwdMode).
   py::object call_mode(int mode, py::args args, py::kwargs kw) {
+    if (mode < 0 || mode > 3) throw py::value_error("call_mode: mode is 0..3");
     State& st = state();
     Program& prog = program();
     if (generation != st.generation) {
@@ -272,14 +273,14 @@ struct KernelCore {
           all_scalar = false;
           nds[k] = ndarray_arg(ann, vals[k], params[k]->name, specs[k], key);
           bool no_grad = py::hasattr(ann, "needs_grad") && py::object(ann.attr("needs_grad")).ptr() == Py_False;
-          if (mode != 0 && !no_grad && py::hasattr(vals[k], mode == 1 ? "grad" : "dual")) {
-            py::object c = vals[k].attr(mode == 1 ? "grad" : "dual");
+          if (mode != 3 && !no_grad && py::hasattr(vals[k], mode == 2 ? "dual" : "grad")) {
+            py::object c = vals[k].attr(mode == 2 ? "dual" : "grad");
             if (!c.is_none()) {
               ArgSpec cs;
               std::string ck;
-              comps[k] = ndarray_arg(ann, c, params[k]->name + (mode == 1 ? ".grad" : ".dual"), cs, ck);
+              comps[k] = ndarray_arg(ann, c, params[k]->name + (mode == 2 ? ".dual" : ".grad"), cs, ck);
               if (cs.prim != specs[k].prim || cs.ndim != specs[k].ndim || cs.rows != specs[k].rows || cs.cols != specs[k].cols)
-                raise("ValueError", "the " + std::string(mode == 1 ? "gradient" : "dual") + " of ndarray argument '" +
+                raise("ValueError", "the " + std::string(mode == 2 ? "dual" : "gradient") + " of ndarray argument '" +
                                         params[k]->name + "' differs from it in dtype or shape");
               specs[k].companion = true;
               key += "c|";
@@ -313,8 +314,9 @@ struct KernelCore {
       req.env = hold(fn);
       req.args = specs;
       req.qualified_name = qualname;
-      req.ad_mode = mode == 1 ? frontend::AutodiffMode::reverse : mode == 2 ? frontend::AutodiffMode::forward
-                                                                             : frontend::AutodiffMode::none;
+      static const frontend::AutodiffMode kModes[] = {frontend::AutodiffMode::none, frontend::AutodiffMode::reverse,
+                                                      frontend::AutodiffMode::forward, frontend::AutodiffMode::validation};
+      req.ad_mode = kModes[mode];
       if (!st.env) st.env = make_env();
       std::unique_ptr<ti::CompiledEntry> ce;
       try {

@@ -101,6 +101,11 @@ void bind_snodes(py::module_& m) {
     if (!c) return py::none();
     return wrap_field(cls, c);
   });
+  m.def("ensure_checkbits", [] { program().ensure_checkbits(); });
+  m.def("has_checkbit", [](py::handle f) {
+    FieldInfo* fi = field_info(f);
+    return fi && fi->checkbit && fi->checkbit->place;
+  });
   m.def("lazy_companions", [](py::handle s, const std::string& kind) {
     program().lazy_companions(snode_of(s), kind == "dual", {});
   });
@@ -108,9 +113,9 @@ void bind_snodes(py::module_& m) {
   m.def("clear_companions", [](const std::string& kind) {
     Program& p = program();
     p.materialize();
-    bool dual = kind == "dual";
+    bool dual = kind == "dual", check = kind == "checkbit";
     for (auto& f : p.fields)
-      if (f->primal && f->place && (dual ? f->primal->dual : f->primal->grad) == f.get())
+      if (f->primal && f->place && (check ? f->primal->checkbit : dual ? f->primal->dual : f->primal->grad) == f.get())
         ti::each_element(p, *f, {}, [&](void* at, const std::vector<int64_t>&) {
           std::memset(at, 0, (size_t)prim_bits(f->dtype) / 8);
         });

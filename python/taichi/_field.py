@@ -574,6 +574,15 @@ class SNode:
                 self._builder._fields.extend(comps)
         return self
 
+    @property
+    def ptr(self):  # Taichi's C++ SNode handle; Kiln's SNode answers for it
+        return self
+
+    def has_adjoint_checkbit(self):
+        """Whether the field placed here has a global-data-access checkbit (Tape(validation=True))."""
+        f = self._core.field(ScalarField) if hasattr(self._core, "field") else None
+        return bool(f is not None and _core.has_checkbit(f))
+
     def lazy_grad(self):
         """Places x.grad beside every floating-point field x under this SNode whose gradient is not placed."""
         _core.lazy_companions(self._core, "grad")

@@ -52,12 +52,21 @@ def _qualname(fn):
     return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
 
 
+class AutodiffMode:
+    """Taichi's taichi.lang.enums.AutodiffMode: which kernel a launch runs."""
+    NONE = "none"
+    VALIDATION = "validation"
+    FORWARD = "forward"
+    REVERSE = "reverse"
+
+
 class Kernel:
     """A @ti.kernel: compiled per (template arguments, argument types) at its calls."""
 
     def __init__(self, fn):
         self.fn = fn
         self._core = None
+        self.autodiff_mode = AutodiffMode.NONE  # VALIDATION while a validating Tape records it
         functools.update_wrapper(self, fn)
 
     def _get_core(self):
@@ -112,11 +121,15 @@ class _BoundKernel:
 
 
 def _ad_call(kernel, c, args, kw, recorded=None):
-    """A launch inside ti.ad.FwdMode (the dual kernel runs) or ti.ad.Tape (recorded)."""
+    """A launch inside ti.ad.FwdMode (the dual kernel runs) or ti.ad.Tape
+    (recorded; under validation=True the kernel checks the global data access rule)."""
     if _state.fwd is not None:
         return c.call_mode(2, *args, **kw)
+    tape = _state.tape
     if _state.grad_replaced == 0:
-        _state.tape.insert(kernel, recorded if recorded is not None else args)
+        tape.insert(kernel, recorded if recorded is not None else args)
+        if tape.validation:
+            return c.call_mode(3, *args, **kw)
     return c(*args, **kw)
 
 

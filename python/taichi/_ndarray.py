@@ -23,6 +23,9 @@ class Ndarray:
     def __init__(self, dtype, shape, n=0, m=0, needs_grad=False, layout=None):
         import numpy as np
         self.dtype = dtype_of(dtype)
+        if needs_grad and self.dtype._kiln_prim[0] != "f":
+            from ._errors import TaichiRuntimeError
+            raise TaichiRuntimeError(f"{self.dtype} is not supported for ndarray with `needs_grad=True` or `needs_dual=True`.")
         self.shape, total = _check_shape(shape)
         self.n, self.m = n, m
         self.element_shape = () if not n else (n,) if not m else (n, m)

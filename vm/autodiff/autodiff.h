@@ -28,6 +28,11 @@ using CompanionFn = std::function<std::optional<ir::Access>(const ir::Access&)>;
 // that cannot be differentiated.
 void make_adjoint(ir::Kernel& k, const CompanionFn& grad, int stack_size);
 void make_dual(ir::Kernel& k, const CompanionFn& dual);
+// Taichi's global data access rule, checked at run time (validation.cpp):
+// reading an element sets its checkbit (`checkbit` gives the u8 companion);
+// writing an element whose checkbit is set is an AssertionError naming the
+// kernel and the field, at the write.
+void add_access_checks(ir::Kernel& k, const CompanionFn& checkbit);
 
 // exits.cpp: loops whose bodies break or continue are rewritten so that the
 // only exit is one `if brk: break` at the end of the body, every statement

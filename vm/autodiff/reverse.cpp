@@ -222,12 +222,16 @@ struct Reverse {
     o->adj[s] = r;
     return r;
   }
+  // A value's adjoint, null while nothing has added to it. A local's adjoint
+  // always exists: in a loop, a later iteration's reads (emitted after this
+  // point) may have added to it already.
   Stmt* read_adj(const Stmt* s) {
     Ib* o = owner_of(s);
     if (!o) return nullptr;
     auto it = o->adj.find(s);
-    if (it == o->adj.end()) return nullptr;
-    return make(StmtKind::local_load, it->second->type, {it->second}, s->loc);
+    Stmt* a = it != o->adj.end() ? it->second : s->kind == StmtKind::alloca ? adj_of(s) : nullptr;
+    if (!a) return nullptr;
+    return make(StmtKind::local_load, a->type, {a}, s->loc);
   }
   void reset_adj(const Stmt* s) {
     Ib* o = owner_of(s);

@@ -112,7 +112,9 @@ struct ArgSpec {
 
 // Which kernel a request asks for: the kernel itself, its reverse-mode
 // adjoint (kernel.grad()) or its forward-mode (dual) version (vm/autodiff).
-enum class AutodiffMode : uint8_t { none, reverse, forward };
+// `validation`: the kernel itself, checking Taichi's global data access rule
+// (ti.ad.Tape(validation=True)).
+enum class AutodiffMode : uint8_t { none, reverse, forward, validation };
 
 struct KernelRequest {
   const ast::FunctionDef* def = nullptr;

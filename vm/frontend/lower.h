@@ -8,6 +8,7 @@
 #pragma once
 #include <string>
 #include <deque>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -95,6 +96,8 @@ struct Lowerer {
   ir::Stmt* rng_index = nullptr;
   // ndarray arguments, seen as fields (FieldInfo::ndarray_arg) while lowering.
   std::deque<FieldInfo> ndarrays;
+  // ndarray argument slot -> its companion array's slot and name (`x.grad` in a kernel)
+  std::map<int, std::pair<int, std::string>> ndarray_companion;
   int cur_frame = 0;                // the inlined ti.func being lowered (ir::Kernel::frames)
 
   Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}

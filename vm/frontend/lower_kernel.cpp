@@ -174,13 +174,14 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
   out.companion_slot.assign(req.args.size(), -1);
   for (size_t i = 0; i < req.args.size(); i++) {
     const ArgSpec& a = req.args[i];
-    if (a.kind != ArgSpec::Kind::ndarray || !a.companion || req.ad_mode == AutodiffMode::none) continue;
+    if (a.kind != ArgSpec::Kind::ndarray || !a.companion) continue;
     int slot = (int)k.args.size();
     out.companion_slot[i] = slot;
-    std::string cn = a.name + (req.ad_mode == AutodiffMode::reverse ? ".grad" : ".dual");
+    std::string cn = a.name + (req.ad_mode == AutodiffMode::forward ? ".dual" : ".grad");
     k.args.push_back({cn + ".ptr", Type::scalar(Prim::u64)});
     for (int d = 0; d < a.ndim; d++) k.args.push_back({cn + ".shape[" + std::to_string(d) + "]", Type::scalar(Prim::i32)});
     k.ext_companion.push_back({out.arg_slot[i], slot});
+    L.ndarray_companion[out.arg_slot[i]] = {slot, cn};
   }
 
   L.lower_body(def->body);

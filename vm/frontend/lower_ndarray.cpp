@@ -35,6 +35,24 @@ KVal Lowerer::ndarray_attr(const FieldInfo& nd, const StaticValue& v, const std:
     return t;
   }
   if (name == "dtype") return KVal::of(StaticValue::of_dtype(nd.dtype));
+  if (name == "grad" || name == "dual") {
+    // the array's companion, passed beside it when the argument has one
+    auto it = ndarray_companion.find(nd.ndarray_arg);
+    if (it == ndarray_companion.end() || it->second.second != nd.name + "." + name)
+      raise("AttributeError", nd.describe() + " has no " + name + " here (create it with needs_grad=True)", loc);
+    StaticValue c = v;
+    std::vector<FieldInfo*> comps = v.kind == StaticValue::Kind::field ? std::vector<FieldInfo*>{v.field} : v.fields;
+    std::vector<FieldInfo*> out;
+    for (FieldInfo* f : comps) {
+      FieldInfo& g = ndarrays.emplace_back(*f);
+      g.name = it->second.second;
+      g.ndarray_arg = it->second.first;
+      out.push_back(&g);
+    }
+    if (v.kind == StaticValue::Kind::field) c.field = out[0];
+    else c.fields = out;
+    return KVal::of(c);
+  }
   if (v.kind == StaticValue::Kind::matrix_field && (name == "n" || name == "m"))
     return KVal::of(StaticValue::of_int(name == "n" ? v.rows : std::max(1, v.cols)));
   raise("AttributeError", nd.describe() + " has no attribute '" + name + "' in a kernel (it has shape and dtype)", loc);

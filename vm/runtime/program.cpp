@@ -220,6 +220,19 @@ void Program::lazy_companions(SNode* s, bool dual, SourceLoc loc) {
   }
 }
 
+void Program::ensure_checkbits() {
+  size_t n = fields.size();  // the checkbits made here are not visited
+  for (size_t i = 0; i < n; i++) {
+    FieldInfo* f = fields[i].get();
+    if (f->primal || f->checkbit || !f->grad || !f->grad->place) continue;
+    std::string name = (f->name.empty() ? std::string("field") : f->name) + ".grad_checkbit";
+    f->checkbit = create_dense_field(Prim::u8, f->shape, name, f->loc, f->offset);
+    f = fields[i].get();
+    f->checkbit->primal = f;
+  }
+  materialize();
+}
+
 void check_offset(const std::vector<int64_t>* shape, const std::vector<int64_t>& offset, SourceLoc loc) {
   if (offset.empty()) return;
   if (!shape) raise("TaichiCompilationError", "shape cannot be None when offset is set", loc);

@@ -119,6 +119,10 @@ struct Program {
   // whose companion is not placed gets it placed beside it (same parent,
   // same offsets), so it has the primal's layout.
   void lazy_companions(SNode* s, bool dual, SourceLoc loc);
+  // ti.ad.Tape(validation=True): every field with a placed gradient gets a u8
+  // checkbit field of its shape (in a new tree: the fields' own may be laid
+  // out already), which validating kernels set on reads and check on writes.
+  void ensure_checkbits();
   // The Access description a global_ptr needs for field `f` (materializes first).
   ir::Access access_of(const FieldInfo& f);
   // Host element access (`x[i, j]` at top level): bounds-checked address of an

@@ -112,6 +112,7 @@ struct FieldInfo {
   // places them; `primal` is set on the companions themselves.
   FieldInfo* grad = nullptr;
   FieldInfo* dual = nullptr;
+  FieldInfo* checkbit = nullptr;  // u8 per element for Tape(validation=True) (ensure_checkbits)
   FieldInfo* primal = nullptr;
 
   // "field 'x'", or just "field" when unnamed: how every message names it.

@@ -50,7 +50,16 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
                       prog.config.types);
   lk.kernel->keep_names = prog.debugger != nullptr;
   std::function<void(ir::Kernel&)> autodiff;
-  if (req.ad_mode != frontend::AutodiffMode::none) {
+  if (req.ad_mode == frontend::AutodiffMode::validation) {
+    autodiff = [&prog](ir::Kernel& k) {
+      autodiff::add_access_checks(k, [&prog](const ir::Access& a) -> std::optional<ir::Access> {
+        if (a.field_id < 0 || (size_t)a.field_id >= prog.fields.size()) return std::nullopt;
+        const FieldInfo* c = prog.fields[(size_t)a.field_id]->checkbit;
+        if (!c || !c->place) return std::nullopt;
+        return prog.access_of(*c);
+      });
+    };
+  } else if (req.ad_mode != frontend::AutodiffMode::none) {
     bool reverse = req.ad_mode == frontend::AutodiffMode::reverse;
     autodiff = [&prog, reverse](ir::Kernel& k) {
       // A field's companion, or an ndarray argument's companion argument.
@@ -71,7 +80,21 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
         if (!c || !c->place) return std::nullopt;
         return prog.access_of(*c);
       };
-      if (reverse) autodiff::make_adjoint(k, companion, prog.config.ad_stack_size);
+      if (reverse) {
+        // A kernel that reads or writes gradients itself (a hand-written
+        // gradient) has no adjoint: Taichi refuses it too.
+        ir::walk(k.root, [&](ir::Stmt* s) {
+          if (s->kind != ir::StmtKind::global_ptr) return;
+          bool comp = s->access.field_id >= 0 && (size_t)s->access.field_id < prog.fields.size() &&
+                      prog.fields[(size_t)s->access.field_id]->primal;
+          for (auto [arg, c] : k.ext_companion) comp |= s->access.ext_arg == c;
+          if (comp)
+            raise("TypeError", "kernel '" + k.name + "' accesses the gradient " + s->access.field +
+                                   " itself: it cannot be differentiated (write its gradient with @ti.ad.grad_for)",
+                  s->loc);
+        });
+        autodiff::make_adjoint(k, companion, prog.config.ad_stack_size);
+      }
       else autodiff::make_dual(k, companion);
     };
   }

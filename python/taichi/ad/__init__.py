@@ -28,6 +28,7 @@ class Tape:
         self.validation = validation
         self.grad_check = grad_check
         self.calls = []
+        self.modes = []
         self.entered = False
         self.gradient_evaluated = False
 
@@ -55,6 +56,9 @@ class Tape:
                     raise RuntimeError("Gradients of loss are not allocated, please set needs_grad=True for all "
                                        "ndarrays that are required by autodiff.")
             loss.fill(0.0)
+        if self.validation:  # checkbits for the global data access rule, cleared
+            _core.ensure_checkbits()
+            _core.clear_companions("checkbit")
         if _state.tape is not None:
             raise RuntimeError("ti.ad.Tape blocks cannot be nested")
         _state.tape = self
@@ -62,11 +66,25 @@ class Tape:
 
     def __exit__(self, typ, value, tb):
         _state.tape = None
+        for (func, _), mode in zip(self.calls, self.modes):
+            if mode is not None:
+                try:
+                    func.autodiff_mode = mode
+                except AttributeError:
+                    pass
         if typ is None and self.loss is not None:
             self.grad()
 
     def insert(self, func, args):
         self.calls.append((func, args))
+        mode = getattr(func, "autodiff_mode", None)
+        self.modes.append(mode)
+        if self.validation and mode is not None:
+            from .._kernel import AutodiffMode
+            try:
+                func.autodiff_mode = AutodiffMode.VALIDATION
+            except AttributeError:
+                pass
 
     def grad(self):
         if not self.entered:
@@ -85,9 +103,7 @@ class Tape:
 def clear_all_gradients(gradient_type="grad"):
     """Sets every placed gradient (or dual) field to zero."""
     kind = getattr(gradient_type, "_kiln_kind", gradient_type)
-    if kind == "checkbit":  # the data access checker keeps no bits in Kiln
-        return
-    _core.clear_companions("dual" if kind == "dual" else "grad")
+    _core.clear_companions(kind if kind in ("dual", "checkbit") else "grad")
 
 
 def _replaced(func, grad):

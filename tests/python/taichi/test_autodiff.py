@@ -249,3 +249,73 @@ def test_tape_overflow_is_an_error():
     n[None] = 10
     with pytest.raises(RuntimeError, match="autodiff stack overflow"):
         f.grad()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_carried_swap_reads_the_local_adjoint_of_later_iterations(engine):
+    ti.init(arch=ti.cpu, engine=engine)
+    n = 7
+    a = ti.ndarray(ti.f32, shape=n, needs_grad=True)
+    b = ti.ndarray(ti.f32, shape=n, needs_grad=True)
+    f = ti.ndarray(ti.f32, shape=n, needs_grad=True)
+
+    @ti.kernel
+    def fib(a: ti.types.ndarray(), b: ti.types.ndarray(), f: ti.types.ndarray()):
+        for i in range(n):
+            p = a[i]
+            q = b[i]
+            for j in range(i):
+                p, q = q, p + q
+            f[i] = q
+
+    b.fill(1)
+    fib(a, b, f)
+    f.grad.fill(1)
+    fib.grad(a, b, f)
+    fibs = [1, 1, 2, 3, 5, 8, 13]
+    assert [b.grad[i] for i in range(n)] == fibs
+    assert [a.grad[i] for i in range(n)] == [0] + fibs[:-1]
+
+
+def test_validation_reports_a_write_after_read():
+    ti.init(arch=ti.cpu)
+    x = ti.field(ti.f32, shape=4, needs_grad=True)
+    b = ti.field(ti.f32, shape=(), needs_grad=True)
+    loss = ti.field(ti.f32, shape=(), needs_grad=True)
+
+    @ti.kernel
+    def fine():
+        loss[None] += x[1] * b[None]
+
+    @ti.kernel
+    def broken():
+        loss[None] = x[1] * b[None]
+        b[None] += 100
+
+    with ti.ad.Tape(loss=loss, validation=True) as t:
+        fine()
+        fine()
+    assert len(t.calls) == len(t.modes) == 2
+    assert x.snode.ptr.has_adjoint_checkbit()
+    with pytest.raises(AssertionError, match="global data access rule"):
+        with ti.ad.Tape(loss=loss, validation=True):
+            broken()
+
+
+def test_ndarray_gradients_in_kernels_and_errors():
+    ti.init(arch=ti.cpu)
+    a = ti.ndarray(ti.f32, shape=4, needs_grad=True)
+    s = ti.ndarray(ti.f32, shape=(), needs_grad=True)
+
+    @ti.kernel
+    def read_grad(a: ti.types.ndarray(), s: ti.types.ndarray()):
+        for i in a:
+            s[None] += a.grad[i]
+
+    a.grad.fill(2.0)
+    read_grad(a, s)
+    assert s[None] == 8.0
+    with pytest.raises(ti.TaichiCompilationError, match="cannot be differentiated"):
+        read_grad.grad(a, s)
+    with pytest.raises(RuntimeError, match="not supported for ndarray"):
+        ti.ndarray(ti.i32, shape=3, needs_grad=True)
