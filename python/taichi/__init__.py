@@ -169,6 +169,13 @@ def __getattr__(name):
     if name in ("lang", "algorithms"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
+    if name == "_lib":
+        # Taichi's native module, as programs probe it (ti._lib.core.with_vulkan()):
+        # which GPU backends this build has
+        import types
+        core = types.SimpleNamespace(with_vulkan=lambda: False, with_cuda=lambda: False, with_metal=lambda: False,
+                                     with_opengl=lambda: False, with_gles=lambda: False, with_dx11=lambda: False)
+        return types.SimpleNamespace(core=core)
     if name == "randn":
         from ._funcs import randn
         return randn
