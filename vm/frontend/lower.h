@@ -49,6 +49,11 @@ struct Scope {
 struct Loop {
   ir::Stmt* stmt = nullptr;   // the range_for / while statement (break/continue target)
   bool parallel = false;      // the kernel's outermost loop: break is an error there
+  // A `for ... in ti.static(...)` being unrolled: break/continue end the
+  // unrolling / this copy of the body at compile time (1 continue, 2 break).
+  bool is_static = false;
+  size_t depth = 0;           // blocks.size() when it began: exits under a runtime if are errors
+  int exit = 0;
 };
 
 // One function being lowered: the kernel itself, or an inlined ti.func.
@@ -65,6 +70,7 @@ struct Frame {
   ir::Stmt* ret_slot = nullptr;
   ir::Stmt* ret_loop = nullptr;
   int returns_seen = 0;
+  bool ended = false;         // a kernel's top-level return was lowered: the rest is dead
   // Where the call began: an un-annotated ti.func's return slot is created at
   // its first return (its type is that value's) but must sit before the body.
   ir::Block* call_block = nullptr;

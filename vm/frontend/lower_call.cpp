@@ -524,6 +524,8 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     emit(std::move(br), def->loc);
     pop_block();
   }
+  if (frame().has_ret_annotation && frame().returns_seen == 0 && !frame().has_ret_struct && !frame().has_ret_tuple)
+    raise("SyntaxError", "ti.func '" + def->name + "' has a return type annotation but no return statement", def->loc);
   KVal result;
   if (frame().ret_slot) result = KVal::of(emit_load(frame().ret_slot, c->loc));
   if (frame().has_ret_struct) result = load_binding(frame().ret_struct, c->loc);

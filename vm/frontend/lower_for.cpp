@@ -98,7 +98,12 @@ void Lowerer::lower_for(const ast::For* s) {
     if (call->args.size() != 1) raise("TypeError", "ti.static() in a for loop takes 1 argument", call->loc);
     StaticValue seq = eval_static(call->args[0]);
     if (seq.kind != StaticValue::Kind::tuple) raise("TypeError", "ti.static() loops need a range, tuple or list", call->args[0]->loc);
+    Loop sl;
+    sl.is_static = true;
+    sl.depth = blocks.size();
+    frame().loops.push_back(sl);
     for (auto& e : seq.elems) {
+      frame().loops.back().exit = 0;
       push_scope();
       Binding b;
       b.kind = Binding::Kind::static_;
@@ -115,7 +120,9 @@ void Lowerer::lower_for(const ast::For* s) {
       }
       lower_body(s->body);
       pop_scope();
+      if (frame().loops.back().exit == 2) break;
     }
+    frame().loops.pop_back();
     return;
   }
 

@@ -185,6 +185,8 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
   }
 
   L.lower_body(def->body);
+  if (!k.rets.empty() && L.frames.front().returns_seen == 0)
+    raise("SyntaxError", "kernel '" + def->name + "' has a return type annotation but no return statement", def->loc);
   out.warnings = std::move(L.warnings);
   return out;
 }

@@ -11,7 +11,12 @@ using ir::StmtKind;
 
 
 void Lowerer::lower_body(const ast::Body& body) {
-  for (auto* s : body) lower_stmt(s);
+  for (auto* s : body) {
+    lower_stmt(s);
+    // code after a kernel's return, or after a compile-time break/continue, is not lowered
+    Frame& f = frame();
+    if (f.ended || (!f.loops.empty() && f.loops.back().exit)) break;
+  }
 }
 
 static bool is_static_call(Lowerer& L, const ast::Expr* e) {
@@ -70,6 +75,14 @@ void Lowerer::lower_stmt(const ast::Stmt* s) {
       bool brk = s->kind == SK::Break;
       if (frame().loops.empty()) raise("SyntaxError", std::string("'") + (brk ? "break" : "continue") + "' outside loop", s->loc);
       Loop& l = frame().loops.back();
+      if (l.is_static) {
+        if (blocks.size() != l.depth)
+          raise("SyntaxError", std::string("'") + (brk ? "break" : "continue") +
+                                   "' in a ti.static loop must be under ti.static conditions only (the loop is unrolled "
+                                   "at compile time)", s->loc);
+        l.exit = brk ? 2 : 1;
+        return;
+      }
       if (brk && l.parallel)
         raise("SyntaxError",
               "'break' is not allowed in the outermost for loop of a kernel, which runs in parallel "
@@ -148,7 +161,9 @@ void Lowerer::lower_while(const ast::While* s) {
 void Lowerer::lower_return(const ast::Return* s) {
   Frame& f = frame();
   if (f.is_kernel) {
-    if (!s->value) {
+    bool none = s->value && s->value->kind == ast::ExprKind::Constant && kernel.rets.empty() &&
+                eval_static(s->value).kind == StaticValue::Kind::none;
+    if (!s->value || none) {  // `return` / `return None`
       // A bare `return` ends the kernel early; only allowed at the top level.
       if (blocks.size() != 1) raise("SyntaxError", "a bare return is only allowed at the top level of a kernel", s->loc);
       emit(std::make_unique<Stmt>(StmtKind::return_), s->loc);
@@ -174,10 +189,13 @@ void Lowerer::lower_return(const ast::Return* s) {
     auto st = std::make_unique<Stmt>(StmtKind::return_);
     for (size_t i = 0; i < vals.size(); i++) flatten(vals[i], ret_types[i], st->ops, s->loc);
     emit(std::move(st), s->loc);
+    if (blocks.size() == 1) f.ended = true;  // what follows a top-level return never runs
     return;
   }
   // Inside an inlined ti.func.
-  if (!f.loops.empty()) raise("SyntaxError", "return inside a loop of a ti.func is not supported yet", s->loc);
+  bool in_loop = false;
+  for (auto& l : f.loops) in_loop |= !l.is_static;
+  if (in_loop) raise("SyntaxError", "return inside a loop of a ti.func is not supported yet", s->loc);
   if (s->value) {
     KVal v = lower_expr(s->value);
     if (v.is_tuple()) {  // return a, b from an inlined func
@@ -196,10 +214,10 @@ void Lowerer::lower_return(const ast::Return* s) {
       f.has_ret_struct = true;
       return;
     }
+    // No annotation: as in Taichi, an inlined func returns its value's type, from one return.
+    if (f.returns_seen++ && !f.has_ret_annotation)
+      raise("SyntaxError", "a ti.func without a return type annotation may return only once", s->loc);
     if (!f.ret_slot) {
-      // No annotation: as in Taichi, an inlined func returns its value's type.
-      if (f.returns_seen++ && !f.has_ret_annotation)
-        raise("SyntaxError", "a ti.func without a return type annotation may return only once", s->loc);
       auto a = std::make_unique<Stmt>(StmtKind::alloca);
       a->type = value_of(v, s->loc)->type;
       a->frame = cur_frame;
