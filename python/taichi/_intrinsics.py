@@ -180,7 +180,7 @@ class ndrange:
     def __iter__(self):
         import itertools
         for t in itertools.product(*[range(b, e) for b, e in self.bounds]):
-            yield t if len(t) > 1 else t[0]
+            yield t if len(t) != 1 else t[0]
 
     def grouped(self):
         return grouped(self)
@@ -190,7 +190,8 @@ class ndrange:
 def grouped(x):
     from ._matrix import Vector
     if isinstance(x, ndrange):
-        return (Vector(list(t) if isinstance(t, tuple) else [t]) for t in x)
+        # () for a 0-D range: x[()] is x[None]
+        return (() if t == () else Vector(list(t) if isinstance(t, tuple) else [t]) for t in x)
     shape = x.shape
     import itertools
     return (Vector(list(t)) for t in itertools.product(*[range(s) for s in shape]))

@@ -197,7 +197,7 @@ void Lowerer::lower_for(const ast::For* s) {
         dims.push_back({KVal::of(StaticValue::of_int(lo)), KVal::of(StaticValue::of_int(lo + f->shape[a]))});
       }
     }
-    if (f->shape.empty()) raise("TypeError", "cannot loop over the 0-D field '" + f->name + "'", it->loc);
+    // A 0-D field (and ti.ndrange()) is one iteration with no indices, as in Taichi.
   }
   if (grouped) {
     if (names.size() != 1) raise("SyntaxError", "a ti.grouped loop has exactly one target", s->target->loc);
@@ -234,6 +234,7 @@ void Lowerer::lower_for(const ast::For* s) {
     if (dims.size() == 1) total = e;
     else total = total ? emit_binary(BinaryOp::mul, total, ext, Type::scalar(ity), loc) : ext;
   }
+  if (dims.empty()) total = emit_const(ir::Const::of_int(ity, 1), loc);
   Stmt* lo = dims.size() == 1 ? begins[0] : emit_const(ir::Const::of_int(ity, 0), loc);
   auto rf = std::make_unique<Stmt>(StmtKind::range_for);
   rf->ops = {lo, total};
@@ -252,7 +253,7 @@ void Lowerer::lower_for(const ast::For* s) {
   std::vector<KVal> idx;
   if (dims.size() == 1) {
     idx.push_back(KVal::of(k));
-  } else {
+  } else if (!dims.empty()) {
     // Row-major: the last dimension varies fastest, as Taichi visits ndrange.
     Stmt* stride = nullptr;
     std::vector<Stmt*> parts(dims.size());
@@ -271,7 +272,12 @@ void Lowerer::lower_for(const ast::For* s) {
     b.kind = Binding::Kind::value;
     std::vector<Stmt*> e;
     for (auto& k : idx) e.push_back(k.v);
-    b.stmt = make_tensor(e, (int)e.size(), 0, loc);
+    if (e.empty()) {  // no indices: I is (), and x[I] is x[None]
+      b.kind = Binding::Kind::static_;
+      b.s.kind = StaticValue::Kind::tuple;
+    } else {
+      b.stmt = make_tensor(e, (int)e.size(), 0, loc);
+    }
     b.what = "loop variable";
     bind(names[0], b);
   } else {
