@@ -115,6 +115,8 @@ struct Lowerer {
   ir::Stmt* emit_unary(ir::UnaryOp op, ir::Stmt* v, Type t, SourceLoc loc);
   ir::Stmt* emit_binary(ir::BinaryOp op, ir::Stmt* a, ir::Stmt* b, Type t, SourceLoc loc);
   ir::Stmt* emit_alloca(Type t, SourceLoc loc);
+  // x.fill(v) inside a kernel: a loop over every element of field(s) `f`
+  void fill_field(const StaticValue& f, const KVal& v, SourceLoc loc);
   ir::Stmt* emit_load(ir::Stmt* alloca_or_ptr, SourceLoc loc);
   void emit_store(ir::Stmt* alloca_or_ptr, ir::Stmt* v, SourceLoc loc);
   // A new statement owning a body block, with the builder positioned inside it
@@ -218,6 +220,7 @@ struct Lowerer {
   StaticValue component_field(const StaticValue& mf, const ast::Expr* slice);
   // The address of field[slice]: x[i, j], x[I] (a grouped index), x[None].
   ir::Stmt* global_ptr(const StaticValue& field, const ast::Expr* slice, SourceLoc loc);
+  ir::Stmt* global_ptr_at(const StaticValue& field, const KVal& index, SourceLoc loc);  // index: a tuple of values
   // ndarray arguments (lower_ndarray.cpp): the FieldInfo of an ndarray
   // argument's static (null for real fields), its shape as i32 values, and
   // its attributes in kernels (arr.shape, arr.n, arr.m, arr.dtype).

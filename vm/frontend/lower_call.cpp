@@ -43,7 +43,23 @@ KVal Lowerer::lower_call(const ast::Call* c) {
   if (c->func->kind == ast::ExprKind::Attribute) {
     auto* a = c->func->as<ast::Attribute>();
     KVal base = lower_expr(a->value);
+    if (is_tensor(base) && a->attr == "fill") {
+      // v.fill(s) on a local vector or a field element: every component becomes s
+      want_args(c, 1, 1, "fill");
+      Stmt* s = value_of(lower_expr(c->args[0]), c->loc);
+      if (s->type.rows) raise("TypeError", "fill() takes a scalar", c->args[0]->loc);
+      Stmt* t = base.v;
+      lower_assign(a->value, KVal::of(broadcast(emit_cast(s, t->type.prim, c->loc), t->type, c->loc)), c->loc);
+      return {};
+    }
     if (is_tensor(base)) return tensor_method(base.v, a->attr, c);
+    if (base.is_static() && a->attr == "fill" &&
+        (base.s.kind == StaticValue::Kind::field || base.s.kind == StaticValue::Kind::matrix_field ||
+         base.s.kind == StaticValue::Kind::struct_field)) {
+      want_args(c, 1, 1, "fill");
+      fill_field(base.s, lower_expr(c->args[0]), c->loc);
+      return {};
+    }
     if (base.is_struct()) {
       for (auto& n : base.s.names)
         if (n == a->attr) raise("TypeError", "member '" + n + "' is not callable", c->func->loc);
@@ -360,6 +376,24 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       auto* sub = target->as<ast::Subscript>();
       KVal base = lower_expr(sub->value);
       if (base.is_static() && base.s.kind == StaticValue::Kind::field) ptr = global_ptr(base.s, sub->slice, target->loc);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
+        // an element of a vector/matrix field: one atomic per component; the old values as a tensor
+        Stmt* v = value_of(arg(1), loc);
+        int n = (int)base.s.fields.size();
+        if (v->type.rows && v->type.rows * std::max<int>(1, v->type.cols) != n)
+          raise("TypeError", full + "(): the value's shape differs from the elements of " + describe_static(base.s), loc);
+        std::vector<Stmt*> olds;
+        for (int k = 0; k < n; k++) {
+          Stmt* p = global_ptr(component_field(base.s, k), sub->slice, target->loc);
+          Stmt* vk = v->type.rows ? element(v, k, loc) : v;
+          auto s = std::make_unique<Stmt>(StmtKind::atomic);
+          s->aop = it->second;
+          s->ops = {p, emit_cast(vk, p->type.prim, loc)};
+          s->type = Type::scalar(p->type.prim);
+          olds.push_back(emit(std::move(s), loc));
+        }
+        return KVal::of(make_tensor(olds, base.s.rows, base.s.cols, loc));
+      }
     } else if (target->kind == ast::ExprKind::Name) {
       Binding* b = find_local(target->as<ast::Name>()->id);
       if (b && b->kind == Binding::Kind::local) ptr = b->stmt;

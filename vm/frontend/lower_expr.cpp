@@ -218,9 +218,13 @@ StaticValue Lowerer::component_field(const StaticValue& mf, const ast::Expr* sli
 }
 
 Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLoc loc) {
-  const FieldInfo& field = *f.field;
   KVal index;
   flatten_index(slice, index.elems);
+  return global_ptr_at(f, index, loc);
+}
+
+Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc loc) {
+  const FieldInfo& field = *f.field;
   std::string fname = field.describe();
   if (index.elems.size() != field.shape.size())
     raise("IndexError", fname + " has " + std::to_string(field.shape.size()) + " dimension" +

@@ -6,6 +6,8 @@
 //                                     flattened range of x.shape (no list needed)
 //   for I in ti.grouped(x)           as above, I bound to the tuple of indices
 //   for v in ti.static(seq)          unrolled at compile time
+#include <functional>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -295,6 +297,61 @@ void Lowerer::lower_for(const ast::For* s) {
   rng_index = outer_rng;
   pop_scope();
   frame().loops.pop_back();
+  pop_block();
+}
+
+}  // namespace kiln::frontend
+
+namespace kiln::frontend {
+
+// x.fill(v) in a kernel: every element of every component field of `f` gets
+// v (a scalar for all components, or a vector/matrix matching them), by one
+// loop over the elements, parallel at the kernel's top level as Taichi's.
+void Lowerer::fill_field(const StaticValue& f, const KVal& v, SourceLoc loc) {
+  std::vector<StaticValue> comps;
+  std::function<void(const StaticValue&)> collect = [&](const StaticValue& s) {
+    if (s.kind == StaticValue::Kind::field) comps.push_back(s);
+    else if (s.kind == StaticValue::Kind::matrix_field)
+      for (size_t k = 0; k < s.fields.size(); k++) comps.push_back(component_field(s, (int)k));
+    else if (s.kind == StaticValue::Kind::struct_field)
+      for (auto& m : s.elems) collect(m);
+  };
+  collect(f);
+  if (comps.empty()) raise("TypeError", "fill() needs a field", loc);
+  Stmt* val = value_of(v, loc);
+  int n = val->type.rows ? val->type.rows * std::max<int>(1, val->type.cols) : 1;
+  if (n != 1 && n != (int)comps.size())
+    raise("TypeError", "fill() of " + describe_static(f) + " takes a scalar or a value of its element's shape", loc);
+  const FieldInfo& first = *comps[0].field;
+  int64_t total = 1;
+  for (int64_t e : first.shape) total *= e;
+  Prim ity = Prim::i32;
+  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
+  rf->ops = {emit_const(ir::Const::of_int(ity, 0), loc), emit_const(ir::Const::of_int(ity, total), loc)};
+  rf->serialize = blocks.back() != &kernel.root;
+  Stmt* loop = emit(std::move(rf), loc);
+  push_block(loop);
+  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
+  li->type = Type::scalar(ity);
+  li->loop = loop;
+  Stmt* k = emit(std::move(li), loc);
+  KVal index;
+  index.kind = KVal::Kind::tuple;
+  std::vector<Stmt*> parts(first.shape.size());
+  int64_t stride = 1;
+  for (size_t d = first.shape.size(); d-- > 0;) {  // row-major, with the field's offsets
+    Stmt* q = stride > 1 ? emit_binary(BinaryOp::div, k, emit_const(ir::Const::of_int(ity, stride), loc), Type::scalar(ity), loc) : k;
+    Stmt* r = d == 0 ? q : emit_binary(BinaryOp::raw_mod, q, emit_const(ir::Const::of_int(ity, first.shape[d]), loc), Type::scalar(ity), loc);
+    if (int64_t off = first.offset_at(d)) r = emit_binary(BinaryOp::add, r, emit_const(ir::Const::of_int(ity, off), loc), Type::scalar(ity), loc);
+    parts[d] = r;
+    stride *= first.shape[d];
+  }
+  for (Stmt* p : parts) index.elems.push_back(KVal::of(p));
+  for (size_t c = 0; c < comps.size(); c++) {
+    Stmt* ptr = global_ptr_at(comps[c], index, loc);
+    Stmt* x = n == 1 ? val : element(val, (int)c, loc);
+    emit_store(ptr, convert_for_store(x, ptr->type.prim, "an element of " + describe_static(f), loc), loc);
+  }
   pop_block();
 }
 
