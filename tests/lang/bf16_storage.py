@@ -16,7 +16,7 @@ def fill():
 
 @ti.kernel
 def total() -> ti.bf16:
-    t = ti.bf16(0)
+    t = ti.bf16(0.0)
     for i in range(4):
         t += x[i]
     return t

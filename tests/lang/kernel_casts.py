@@ -6,7 +6,7 @@ def casts() -> ti.i32:
     a = 3.7
     b = ti.cast(a, ti.i32)
     c = int(-3.7)
-    d = ti.i32(2.9)
+    d = ti.cast(2.9, ti.i32)
     return b * 100 + c * 10 + d
 
 @ti.kernel

@@ -10,7 +10,7 @@ print(m[1])
 
 @ti.kernel
 def transpose_sum() -> ti.f64:
-    s = ti.f64(0)
+    s = ti.f64(0.0)
     for i in m:
         s += (m[i] @ m[i].transpose()).trace()
     return s

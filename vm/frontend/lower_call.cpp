@@ -23,8 +23,22 @@ static void want_args(const ast::Call* c, size_t lo, size_t hi, const std::strin
 // ti.f32(x), ti.u8(250): a cast, or for a literal a typed constant that must
 // fit its type.
 static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
-  want_args(c, 1, 1, std::string(prim_name(to)));
+  // Taichi's rules for a primitive type used as a function (TaichiSyntaxError
+  // there); Python's int() and float() keep Python's.
+  bool python = c->func->kind == ast::ExprKind::Name;
+  if (python) want_args(c, 1, 1, std::string(prim_name(to)));
+  else if (c->args.size() != 1 || !c->keywords.empty())
+    raise("TypeError", "A primitive type can only decorate a single expression.", c->loc);
+  if (!python && c->args[0]->kind == ast::ExprKind::Constant) {
+    auto* k = c->args[0]->as<ast::Constant>();
+    if (k->tag == ast::Constant::Tag::Int && prim_is_float(to))
+      raise("TypeError", "Integer literals must be annotated with a integer type. For type casting, use `ti.cast`.", c->loc);
+    if (k->tag == ast::Constant::Tag::Float && !prim_is_float(to))
+      raise("TypeError", "Floating-point literals must be annotated with a floating-point type. For type casting, use `ti.cast`.", c->loc);
+  }
   KVal v = L.lower_expr(c->args[0]);
+  if (!python && (v.is_tuple() || v.is_struct() || (!v.is_static() && v.v && v.v->type.rows)))
+    raise("TypeError", "A primitive type cannot decorate an expression with a compound type.", c->loc);
   if (v.is_static() && (v.s.kind == StaticValue::Kind::integer || v.s.kind == StaticValue::Kind::boolean) && prim_is_int(to)) {
     Prim save = L.types.default_ip;
     L.types.default_ip = to;
