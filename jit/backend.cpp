@@ -103,6 +103,10 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         a.add(x86::rax, Imm(8 * in.k));
         g.st(i);
         break;
+      case IrOp::faddr:
+        a.lea(x86::rax, x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
+        g.st(i);
+        break;
       case IrOp::copy: g.move(i, in.a); break;
       case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::band: case IrOp::bor: case IrOp::bxor:
       case IrOp::shl: case IrOp::shr: case IrOp::sar:

@@ -26,7 +26,7 @@ std::string dump_trace(const Trace& t) {
     const Ins& in = t.ins[i];
     if (in.op == IrOp::kval) continue;  // constants print inline
     bool typed = (kIrOps[(int)in.op].flags & P) && in.op != IrOp::sload && in.op != IrOp::load &&
-                 in.op != IrOp::arg && in.op != IrOp::base && in.op != IrOp::gtemp && in.op != IrOp::conv &&
+                 in.op != IrOp::arg && in.op != IrOp::base && in.op != IrOp::gtemp && in.op != IrOp::faddr && in.op != IrOp::conv &&
                  in.op != IrOp::sel;
     std::snprintf(buf, sizeof buf, "%04d %c %-3s %-9s", i, in.live ? ' ' : '>', typed ? kCT[(int)in.t] : "",
                   kIrOps[(int)in.op].name);
@@ -34,7 +34,7 @@ std::string dump_trace(const Trace& t) {
     out += ref_text(t, in.a) + ref_text(t, in.b) + ref_text(t, in.c);
     switch (in.op) {
       case IrOp::sload: case IrOp::rload: out += " r" + std::to_string(in.k); break;
-      case IrOp::arg: case IrOp::base: case IrOp::gtemp: out += " [" + std::to_string(in.k) + "]"; break;
+      case IrOp::arg: case IrOp::base: case IrOp::gtemp: case IrOp::faddr: out += " [" + std::to_string(in.k) + "]"; break;
       case IrOp::conv: out += std::string(" ") + bc::op_name((bc::Op)in.k); break;
       case IrOp::load: case IrOp::store: out += " " + std::string(prim_name((Prim)in.k)); break;
       case IrOp::atomic:

@@ -15,7 +15,7 @@ namespace {
 bool is64(CT t) { return t == CT::i64 || t == CT::u64; }
 bool is_value_source(IrOp op) {
   return op == IrOp::kval || op == IrOp::sload || op == IrOp::arg || op == IrOp::base || op == IrOp::gtemp ||
-         op == IrOp::load;
+         op == IrOp::faddr || op == IrOp::load;
 }
 }  // namespace
 
@@ -162,7 +162,7 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
   for (Ref i = 0; i < n1; i++) {
     const Ins& in = t.ins[i];
     switch (in.op) {
-      case IrOp::kval: case IrOp::arg: case IrOp::base: case IrOp::gtemp: break;
+      case IrOp::kval: case IrOp::arg: case IrOp::base: case IrOp::gtemp: case IrOp::faddr: break;
       case IrOp::sload: {
         Ref end = end_regs[in.k];
         variant[i] = end != kNoRef && end != i;
@@ -193,7 +193,7 @@ bool peel(Trace& t, Emitter& e, const std::vector<Ref>& end_regs, const LiveFn& 
   for (Ref i = 0; i < n1; i++) {
     Ins in = t.ins[i];  // a copy: emitting grows the vector
     switch (in.op) {
-      case IrOp::kval: case IrOp::arg: case IrOp::base: case IrOp::gtemp: subst[i] = i; break;
+      case IrOp::kval: case IrOp::arg: case IrOp::base: case IrOp::gtemp: case IrOp::faddr: subst[i] = i; break;
       case IrOp::sload: {
         Ref end = end_regs[in.k];
         subst[i] = end == kNoRef ? i : end;

@@ -91,7 +91,7 @@ ParsedTrace parse_trace(const std::string& text, Trace& t, Emitter& e, size_t nu
       size_t r;
       if (p >= tok.size() || !reg_of(tok[p], r)) return fail("needs a register");
       result = e.emit(op, bc::CT::i64, kNoRef, kNoRef, kNoRef, (int64_t)r);
-    } else if (op == IrOp::arg || op == IrOp::base || op == IrOp::gtemp) {
+    } else if (op == IrOp::arg || op == IrOp::base || op == IrOp::gtemp || op == IrOp::faddr) {
       if (p >= tok.size()) return fail("needs an index");
       result = e.emit(op, bc::CT::i64, kNoRef, kNoRef, kNoRef, std::strtoll(tok[p].c_str(), nullptr, 0));
     } else {

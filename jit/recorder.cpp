@@ -524,6 +524,32 @@ bool Rec::run(uint32_t head) {
       case Op::rand:
         if (!random(pc, I)) return false;
         break;
+      case Op::stk_init: {  // the tape's address in the frame, emptied
+        const bc::StackDesc& d = fn.stacks[(size_t)I.d()];
+        uint32_t slot = (fn.num_regs < 4 ? 4 : fn.num_regs) + d.offset;
+        Ref addr = e.emit(IrOp::faddr, CT::i64, kNoRef, kNoRef, kNoRef, slot);
+        e.effect(IrOp::store, addr, e.kval(d.capacity), (int64_t)Prim::i64);
+        e.effect(IrOp::store, e.emit(IrOp::add, CT::i64, addr, e.kval(8)), e.kval(0), (int64_t)Prim::i64);
+        uint64_t* st = R + slot;
+        st[0] = d.capacity;
+        st[1] = 0;
+        set(I.a, addr, (uint64_t)(uintptr_t)st);
+        break;
+      }
+      case Op::stk_push:
+      case Op::stk_pop:
+      case Op::stk_top: {  // autodiff tapes: runtime calls on the tape's address
+        RtCall c;
+        c.fn = op == Op::stk_push ? &tape_push : op == Op::stk_pop ? &tape_pop : &tape_top;
+        c.loc = fn.loc_at(pc);
+        const RtCall* kept = keep_rtcall(c);
+        uint16_t tape = op == Op::stk_top ? I.b : I.a;
+        uint64_t v = rt_call(R[tape], op == Op::stk_push ? R[I.b] : 0, (uint64_t)kept);
+        rethrow_pending();  // while recording, an error is the interpreter's to report
+        Ref r = e.effect(IrOp::rtcall, get(tape), op == Op::stk_push ? get(I.b) : e.kval(0), (int64_t)(uintptr_t)kept);
+        if (op == Op::stk_top) set(I.a, r, v);
+        break;
+      }
       case Op::sptr: {  // a sparse element's address: a runtime call (activation, pools)
         const bc::SparseDesc& d = fn.sparse[I.c];
         if (!env.program || d.nidx > 2) return abort(pc, "sparse access with more than 2 indices");

@@ -7,6 +7,8 @@
 #pragma once
 #include <cstdint>
 
+#include "vm/support/diag.h"
+
 namespace kiln {
 struct Program;
 }
@@ -19,6 +21,7 @@ struct RtCall {
   int32_t place = -1;   // sparse lookups: the place SNode
   uint8_t nidx = 0;
   bool activate = false;
+  SourceLoc loc;        // where the op came from (errors it raises)
 };
 
 // The trampoline compiled code calls: rdi = a, rsi = b, rdx = the RtCall.
@@ -29,5 +32,9 @@ const RtCall* keep_rtcall(const RtCall& c);
 void rethrow_pending();
 // The element address of sparse[place] at indices (a, b): Program::sparse_element.
 uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c);
+// Autodiff tapes (bytecode stk_* ops): `a` is the tape's address.
+uint64_t tape_push(uint64_t a, uint64_t b, const RtCall& c);
+uint64_t tape_pop(uint64_t a, uint64_t b, const RtCall& c);
+uint64_t tape_top(uint64_t a, uint64_t b, const RtCall& c);
 
 }  // namespace kiln::jit

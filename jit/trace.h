@@ -25,6 +25,7 @@ namespace kiln::jit {
   _(arg, 0, P)        /* env->args[k] */                                   \
   _(base, 0, P)       /* env->tree_bases[k] (+0) */                        \
   _(gtemp, 0, P)      /* &env->temps[k] */                                 \
+  _(faddr, 0, P)      /* &frame[k]: a slot past the registers (autodiff tapes) */ \
   _(copy, 1, 0)       /* a fresh slot holding a */                         \
   _(add, 2, P) _(sub, 2, P) _(mul, 2, P) _(div, 2, P) _(floordiv, 2, P)    \
   _(mod, 2, P) _(raw_mod, 2, P) _(pow, 2, P) _(max, 2, P) _(min, 2, P)     \

@@ -51,12 +51,19 @@ struct AssertDesc {
   std::vector<Prim> prims;
 };
 
-// An autodiff tape (ir::StmtKind::ad_stack): `capacity` values after a count,
-// at `offset` slots past the frame's registers.
+// An autodiff tape (ir::StmtKind::ad_stack) at `offset` slots past the
+// frame's registers: [capacity, count, values...]. stk_init puts its address
+// in a register, which the other stk ops (and the JIT's runtime calls) use.
 struct StackDesc {
   uint32_t offset = 0;
   uint32_t capacity = 0;
 };
+inline constexpr uint32_t kStackHeader = 2;
+// The one message for a full tape (every engine).
+inline std::string stack_overflow_message(uint64_t capacity) {
+  return "autodiff stack overflow: a loop carried more than " + std::to_string(capacity) +
+         " values through the gradient kernel; raise ti.init(ad_stack_size=...)";
+}
 
 // A register holds a named source variable over pcs [begin, end).
 struct VarRange {

@@ -409,7 +409,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::return_: lower_return(b, s); return;
     case ir::StmtKind::ad_stack: {
       // Re-emptied where declared, like an alloca is re-zeroed.
-      int64_t slots = (int64_t)b.fn.stack_slots + 1 + s.index;
+      int64_t slots = (int64_t)b.fn.stack_slots + kStackHeader + s.index;
       if (slots > (int64_t)1 << 26) b.fail("autodiff stacks of more than 2^26 values in one task (lower ad_stack_size)");
       b.fn.stacks.push_back(StackDesc{b.fn.stack_slots, (uint32_t)s.index});
       b.fn.stack_slots = (uint32_t)slots;

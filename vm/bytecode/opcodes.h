@@ -160,8 +160,8 @@ namespace kiln::bc {
   _(assert_, reg, asr, ___)      /* AssertionError unless a != 0 */                 \
   _(rng_init, acc, ___, ___)     /* a..a+2 = this task's random stream (rng.h) */    \
   _(rand, dst, reg, prm)         /* a = next draw of type c in iteration b's stream */ \
-  /* autodiff tapes (Function::stacks): a register holds the stack's number */      \
-  _(stk_init, dst, imm, ___)     /* a = stack D, emptied */                           \
+  /* autodiff tapes (Function::stacks): a register holds the tape's address */      \
+  _(stk_init, dst, imm, ___)     /* a = &tape D past the registers, emptied */         \
   _(stk_push, reg, reg, ___)     /* push b on stack a (RuntimeError when full) */     \
   _(stk_pop, reg, ___, ___)      /* drop the top of stack a */                        \
   _(stk_top, dst, reg, ___)      /* a = the top of stack b */

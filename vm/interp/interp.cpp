@@ -493,31 +493,30 @@ L_rand:
   R[I.a] = rng_to_reg(rng_next(R + fn.rng_reg, R[I.b]), (Prim)I.c);
   NEXT();
 
-  // ---- autodiff tapes: count, then the values, past the registers
+  // ---- autodiff tapes past the registers: [capacity, count, values...]
 L_stk_init: {
-  R[I.a] = (uint64_t)I.d();
-  R[(fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[(size_t)I.d()].offset] = 0;
+  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[(size_t)I.d()].offset;
+  st[0] = fn.stacks[(size_t)I.d()].capacity;
+  st[1] = 0;
+  R[I.a] = (uint64_t)(uintptr_t)st;
   NEXT();
 }
 L_stk_push: {
-  const StackDesc& d = fn.stacks[R[I.a]];
-  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + d.offset;
-  if (st[0] >= d.capacity)
-    fail(fn, ip, "RuntimeError", "autodiff stack overflow: a loop carried more than " + std::to_string(d.capacity) +
-                                     " values through the gradient kernel; raise ti.init(ad_stack_size=...)");
-  st[1 + st[0]++] = R[I.b];
+  uint64_t* st = reinterpret_cast<uint64_t*>(R[I.a]);
+  if (st[1] >= st[0]) fail(fn, ip, "RuntimeError", stack_overflow_message(st[0]));
+  st[kStackHeader + st[1]++] = R[I.b];
   NEXT();
 }
 L_stk_pop: {
-  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[R[I.a]].offset;
-  if (st[0] == 0) fail(fn, ip, "InternalError", "autodiff stack popped while empty");
-  st[0]--;
+  uint64_t* st = reinterpret_cast<uint64_t*>(R[I.a]);
+  if (st[1] == 0) fail(fn, ip, "InternalError", "autodiff stack popped while empty");
+  st[1]--;
   NEXT();
 }
 L_stk_top: {
-  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[R[I.b]].offset;
-  if (st[0] == 0) fail(fn, ip, "InternalError", "autodiff stack read while empty");
-  R[I.a] = st[st[0]];
+  const uint64_t* st = reinterpret_cast<const uint64_t*>(R[I.b]);
+  if (st[1] == 0) fail(fn, ip, "InternalError", "autodiff stack read while empty");
+  R[I.a] = st[kStackHeader + st[1] - 1];
   NEXT();
 }
 

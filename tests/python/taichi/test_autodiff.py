@@ -103,7 +103,7 @@ def test_while_break_and_func_early_return(engine):
     y = ti.field(float, shape=4, needs_grad=True)
 
     @ti.func
-    def clamp_sq(v):
+    def clamp_sq(v) -> ti.f64:
         if v > 2.0:
             return 4.0
         return v * v
