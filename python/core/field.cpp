@@ -13,6 +13,7 @@
 
 #include "python/core/core.h"
 #include "vm/ti/field_copy.h"
+#include "vm/ti/quant_access.h"
 
 namespace kiln::py_host {
 
@@ -53,7 +54,7 @@ void prepare(FieldCoreObj* f) {
   prog.materialize();
   f->prim = fi.dtype;
   f->ndim = (int)fi.shape.size();
-  if (!fi.place || fi.place->sparse || f->ndim > kMaxIndices || !fi.offset.empty()) return;  // offsets: the runtime's path
+  if (!fi.place || fi.place->sparse || fi.quant || f->ndim > kMaxIndices || !fi.offset.empty()) return;  // offsets: the runtime's path
   ir::Access acc = prog.access_of(fi);
   if ((int)acc.terms.size() > kMaxTerms) return;
   for (int d = 0; d < f->ndim; d++) f->shape[d] = fi.shape[(size_t)d];
@@ -123,6 +124,12 @@ PyObject* load(Prim p, const void* addr) {
   ConstVal c = const_from_bits(p, bits);
   if (prim_is_float(p)) return PyFloat_FromDouble(c.as_double());
   if (prim_is_signed(p)) return PyLong_FromLongLong(c.i);
+  return PyLong_FromUnsignedLongLong(c.u);
+}
+
+PyObject* const_to_py(const ConstVal& c) {
+  if (prim_is_float(c.prim)) return PyFloat_FromDouble(c.as_double());
+  if (prim_is_signed(c.prim)) return PyLong_FromLongLong(c.i);
   return PyLong_FromUnsignedLongLong(c.u);
 }
 
@@ -202,6 +209,7 @@ PyObject* field_getitem(PyObject* self, PyObject* key) {
   try {
     FieldInfo& fi = checked(f);
     if (!f->fast) prepare(f);
+    if (fi.quant) return const_to_py(ti::quant_get(program(), fi, idx, n, {}));
     return load(fi.dtype, program().element_read_address(fi, idx, n, {}));
   } catch (Error& e) {
     return set_error(e);
@@ -228,7 +236,8 @@ int field_setitem(PyObject* self, PyObject* key, PyObject* v) {
     if (!f->fast) prepare(f);
     ConstVal c;
     if (!to_const(v, fi.dtype, c)) return -1;
-    store(fi.dtype, program().element_address(fi, idx, n, {}), c);
+    if (fi.quant) ti::quant_set(program(), fi, idx, n, c, {});
+    else store(fi.dtype, program().element_address(fi, idx, n, {}), c);
     return 0;
   } catch (Error& e) {
     set_error(e);
@@ -412,6 +421,12 @@ void fill(py::handle core, py::handle value) {
   if (!f) raise("TypeError", "fill() needs a field");
   ConstVal c;
   if (!to_const(value.ptr(), f->dtype, c)) throw py::error_already_set();
+  if (f->quant) {
+    ti::each_cell(*f, [&](const std::vector<int64_t>& idx, int64_t) {
+      ti::quant_set(program(), *f, idx.data(), (int)idx.size(), c, {});
+    });
+    return;
+  }
   uint64_t bits = const_to_bits(c);
   size_t width = (size_t)prim_bits(f->dtype) / 8;
   ti::each_element(program(), *f, {}, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });

@@ -134,6 +134,22 @@ std::vector<int64_t> shape_of(py::handle shape) {
   return dims;
 }
 
+// A ti.types.quant type from the Python layer's description (kind "int",
+// "fixed" or "float"); check_quant_type validates it.
+QuantType quant_type(const std::string& kind, int bits, bool is_signed, const std::string& compute, double scale,
+                     int exp_bits) {
+  QuantType t;
+  t.kind = kind == "int" ? QuantKind::int_ : kind == "fixed" ? QuantKind::fixed : QuantKind::float_;
+  auto p = prim_from_name(compute);
+  if (!p) raise("TypeError", "unknown compute type '" + compute + "'");
+  t.bits = bits;
+  t.is_signed = is_signed;
+  t.compute = *p;
+  t.scale = scale;
+  t.exp_bits = exp_bits;
+  return t;
+}
+
 }  // namespace
 
 }  // namespace kiln::py_host
@@ -179,6 +195,14 @@ PYBIND11_MODULE(_core, m) {
     auto p = prim_from_name(dtype);
     if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
     return wrap_field(cls, program().create_field(*p, name, {}));
+  });
+  m.def("create_quant_field", [](py::handle cls, const std::string& kind, int bits, bool is_signed,
+                                 const std::string& compute, double scale, int exp_bits, const std::string& name) {
+    return wrap_field(cls, program().create_quant_field(quant_type(kind, bits, is_signed, compute, scale, exp_bits), name, {}));
+  });
+  m.def("check_quant_type", [](const std::string& kind, int bits, bool is_signed, const std::string& compute,
+                               double scale, int exp_bits) {
+    check_quant_type(quant_type(kind, bits, is_signed, compute, scale, exp_bits));
   });
   m.def("create_dense_field", [](py::handle cls, const std::string& dtype, py::handle shape, const std::string& name,
                                  py::handle offset) {

@@ -51,6 +51,24 @@ void bind_snodes(py::module_& m) {
         if (!f) raise("TypeError", "place() takes fields, not '" + std::string(Py_TYPE(core.ptr())->tp_name) + "'");
         return wrap(program().place(s.get(), f, {}, offset));
       }, py::arg("core"), py::arg("offset") = std::vector<int64_t>{})
+      .def("place_bitpacked", [](SNodeCore& s, int max_bits, py::list groups) {
+        std::vector<Program::BitpackGroup> gs;
+        for (auto g : groups) {
+          auto t = g.cast<py::tuple>();
+          Program::BitpackGroup bg;
+          for (auto c : t[0]) {
+            FieldInfo* f = field_info(c);
+            if (!f) raise("TypeError", "ti.BitpackedFields.place() takes fields, not '" + std::string(Py_TYPE(c.ptr())->tp_name) + "'");
+            bg.fields.push_back(f);
+          }
+          bg.shared_exponent = t[1].cast<bool>();
+          gs.push_back(std::move(bg));
+        }
+        return wrap(program().place_bitpacked(s.get(), max_bits, gs, {}));
+      })
+      .def("quant_array", [](SNodeCore& s, std::vector<int> axes, std::vector<int64_t> sizes, int max_bits) {
+        return wrap(program().add_quant_array(s.get(), axes, sizes, max_bits, {}));
+      })
       .def_property_readonly("id", [](SNodeCore& s) { return s.get()->id; })
       .def_property_readonly("kind", [](SNodeCore& s) { return std::string(snode_kind_name(s.get()->kind)); })
       .def_property_readonly("name", [](SNodeCore& s) { return s.get()->name(); })

@@ -4,6 +4,7 @@ together as Taichi does), struct fields, and the SNode tree builder
 (ti.root.dense(...).place(...))."""
 from . import _core
 from ._types import DataType, VectorType, StructType, dtype_of
+from .types.quant import QuantType
 
 
 def _shape_tuple(shape):
@@ -148,7 +149,17 @@ def _offset_tuple(offset):
     return tuple(int(o) for o in offset)
 
 
+def _make_quant(qt, shape, name):
+    if shape is not None:
+        raise TypeError(f"a field of quantized type {qt} cannot have a shape: place it through "
+                        "ti.BitpackedFields or ti.root.quant_array(...)")
+    return _core.create_quant_field(ScalarField, qt.kind, qt.bits, qt.signed, qt.compute._kiln_prim, qt.scale, qt.exp,
+                                    name or "")
+
+
 def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
+    if isinstance(dtype, QuantType):
+        return _make_quant(dtype, _shape_tuple(shape), name)
     dt = dtype_of(dtype)
     shape = _shape_tuple(shape)
     offset = _offset_tuple(offset)
@@ -332,6 +343,8 @@ _ENTRY_CLASSES = {}
 
 def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
     shape = _shape_tuple(shape)
+    if isinstance(dtype, QuantType):
+        return [_make_quant(dtype, shape, name) for _ in range(n * m)]
     dt = dtype_of(dtype) if dtype is not None else None
     if dt is None:
         from . import _state
@@ -519,6 +532,50 @@ def _axes(n):
     return tuple(Axis(x) for x in range(n))
 
 
+class BitpackedFields:
+    """Fields of quantized types packed into one word of max_num_bits bits
+    (8, 16, 32 or 64); `place(a, b, shared_exponent=True)` lets quant.float
+    fields share one exponent. The group is placed like a field:
+    ti.root.dense(ti.i, n).place(bitpack)."""
+
+    def __init__(self, max_num_bits):
+        self.max_num_bits = int(max_num_bits)
+        self._groups = []
+        self._placed = False
+
+    def place(self, *args, shared_exponent=False):
+        comps = []
+        for a in args:
+            c = a._components() if hasattr(a, "_components") else None
+            if c is None:
+                raise TypeError(f"BitpackedFields.place() takes fields, not {type(a).__name__}")
+            comps.extend(c)
+        if shared_exponent and len(comps) < 2:
+            from ._errors import TaichiSyntaxError
+            raise TaichiSyntaxError("At least 2 fields need to be placed when shared_exponent=True")
+        self._groups.append((comps, bool(shared_exponent)))
+
+    def _place_under(self, snode):
+        if self._placed:
+            raise RuntimeError("this ti.BitpackedFields is already placed")
+        snode._core.place_bitpacked(self.max_num_bits, self._groups)
+        self._placed = True
+        if snode._builder is not None:
+            for comps, _ in self._groups:
+                snode._builder._fields.extend(comps)
+
+
+class _BitStructPlacer:
+    def __init__(self, snode, num_bits):
+        self._snode, self._bits = snode, num_bits
+
+    def place(self, *fields, shared_exponent=False):
+        b = BitpackedFields(self._bits)
+        b.place(*fields, shared_exponent=shared_exponent)
+        self._snode.place(b)
+        return self._snode
+
+
 class SNode:
     def __init__(self, core, builder=None):
         self._core = core
@@ -553,17 +610,30 @@ class SNode:
             axis = axis[0]
         return self._child("dynamic", (axis,), [dimension], int(chunk_size or 0))
 
-    def bit_struct(self, *a, **k):
-        raise NotImplementedError("bit_struct (quantized types) is not supported yet")
+    def bit_struct(self, num_bits):
+        """Taichi's older spelling: ti.root.bit_struct(num_bits=32).place(a, b)."""
+        return _BitStructPlacer(self, num_bits)
 
-    def quant_array(self, *a, **k):
-        raise NotImplementedError("quant_array (quantized types) is not supported yet")
+    def quant_array(self, axes, dimensions, max_num_bits):
+        if isinstance(axes, Axis):
+            axes = (axes,)
+        if not isinstance(dimensions, (list, tuple)):
+            dimensions = [int(dimensions)] * len(axes)
+        if len(dimensions) != len(axes):
+            raise ValueError(f"quant_array() got {len(axes)} axes but {len(dimensions)} sizes")
+        return SNode(self._core.quant_array([a.k for a in axes], [int(d) for d in dimensions], int(max_num_bits)),
+                     self._builder)
+
+    bit_array = quant_array
 
     def place(self, *args, offset=None):
         offset = list(_offset_tuple(offset) or ())
         for a in args:
             if isinstance(a, (list, tuple)):
                 self.place(*a, offset=offset or None)
+                continue
+            if isinstance(a, BitpackedFields):
+                a._place_under(self)
                 continue
             comps = a._components() if hasattr(a, "_components") else None
             if comps is None:

@@ -226,3 +226,8 @@ def stop_grad(x):
 @_tag("ti.block_local")
 def block_local(*fields):
     raise RuntimeError("ti.block_local() can only be called inside a kernel")
+
+
+@_tag("ti.cache_read_only")
+def cache_read_only(*fields):
+    raise RuntimeError("ti.cache_read_only() can only be called inside a kernel")

@@ -83,6 +83,15 @@ struct Frame {
   std::vector<Binding> ret_tuple;
 };
 
+// A quantized field's element handle (lower_quant.cpp): the global_ptr the
+// rest of the frontend sees (typed as the compute type), and where the
+// element's digits start in the word (an i32 value).
+struct QuantRef {
+  const FieldInfo* field = nullptr;
+  ir::Stmt* handle = nullptr;
+  ir::Stmt* shift = nullptr;
+};
+
 struct Lowerer {
   HostEnv& host;
   Program& prog;
@@ -119,6 +128,14 @@ struct Lowerer {
   void fill_field(const StaticValue& f, const KVal& v, SourceLoc loc);
   ir::Stmt* emit_load(ir::Stmt* alloca_or_ptr, SourceLoc loc);
   void emit_store(ir::Stmt* alloca_or_ptr, ir::Stmt* v, SourceLoc loc);
+  // ---- quantized fields (lower_quant.cpp): emit_load/emit_store and the
+  // atomic updates send their handles here.
+  std::unordered_map<const ir::Stmt*, QuantRef> quant_refs;
+  void note_quant_ptr(ir::Stmt* handle, const FieldInfo& f, SourceLoc loc);
+  bool is_quant_ptr(const ir::Stmt* p) const;
+  ir::Stmt* quant_load(ir::Stmt* p, SourceLoc loc);
+  void quant_store(ir::Stmt* p, ir::Stmt* v, SourceLoc loc);
+  ir::Stmt* quant_atomic(ir::Stmt* p, ir::AtomicOp op, ir::Stmt* v, SourceLoc loc);
   // A new statement owning a body block, with the builder positioned inside it
   // until the matching pop_block().
   ir::Block* push_block(ir::Stmt* owner, bool else_branch = false);

@@ -268,6 +268,10 @@ void Lowerer::emit_atomic_update(Stmt* ptr, ir::AtomicOp aop, Stmt* v, const std
   if (t.rows && !v->type.rows) v = broadcast(v, t, loc);
   if (t.rows != v->type.rows || t.cols != v->type.cols)
     raise("TypeError", "cannot update " + what + " (" + shape_phrase(t) + ") with " + shape_phrase(v->type), loc);
+  if (is_quant_ptr(ptr)) {
+    quant_atomic(ptr, aop, convert_for_store(v, t.prim, what, loc), loc);
+    return;
+  }
   auto a = std::make_unique<Stmt>(StmtKind::atomic);
   a->aop = aop;
   a->ops = {ptr, convert_for_store(v, t.prim, what, loc)};

@@ -191,12 +191,13 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     Stmt* k = emit_const(prim_is_float(p) ? ir::Const::of_float(p, one) : ir::Const::of_int(p, one), loc);
     return KVal::of(v->type.rows ? broadcast(k, v->type, loc) : k);
   }
-  if (is_ti && name == "block_local") {
-    // a hint to cache fields in GPU shared memory; the CPU engines have none to fill
+  if (is_ti && (name == "block_local" || name == "cache_read_only")) {
+    // hints to cache fields in GPU shared memory / read-only caches; the CPU
+    // engines have none to fill
     for (auto* a : c->args) {
       StaticValue f = eval_static(a);
       if (f.kind != StaticValue::Kind::field && f.kind != StaticValue::Kind::matrix_field)
-        raise("TypeError", "ti.block_local() takes fields", a->loc);
+        raise("TypeError", full + "() takes fields", a->loc);
     }
     return {};
   }
@@ -400,6 +401,10 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
         for (int k = 0; k < n; k++) {
           Stmt* p = global_ptr(component_field(base.s, k), sub->slice, target->loc);
           Stmt* vk = v->type.rows ? element(v, k, loc) : v;
+          if (is_quant_ptr(p)) {
+            olds.push_back(quant_atomic(p, it->second, emit_cast(vk, p->type.prim, loc), loc));
+            continue;
+          }
           auto s = std::make_unique<Stmt>(StmtKind::atomic);
           s->aop = it->second;
           s->ops = {p, emit_cast(vk, p->type.prim, loc)};
@@ -414,6 +419,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     }
     if (!ptr) raise("TypeError", full + "() needs a field element or a local variable as its first argument", target->loc);
     Stmt* v = emit_cast(value_of(arg(1), loc), ptr->type.prim, loc);
+    if (is_quant_ptr(ptr)) return KVal::of(quant_atomic(ptr, it->second, v, loc));
     auto s = std::make_unique<Stmt>(StmtKind::atomic);
     s->aop = it->second;
     s->ops = {ptr, v};

@@ -50,6 +50,7 @@ Stmt* Lowerer::emit_alloca(Type t, SourceLoc loc) {
 }
 
 Stmt* Lowerer::emit_load(Stmt* p, SourceLoc loc) {
+  if (is_quant_ptr(p)) return quant_load(p, loc);
   bool local = p->kind == StmtKind::alloca;
   auto s = std::make_unique<Stmt>(local ? StmtKind::local_load : StmtKind::global_load);
   s->type = p->type;
@@ -59,6 +60,7 @@ Stmt* Lowerer::emit_load(Stmt* p, SourceLoc loc) {
 }
 
 void Lowerer::emit_store(Stmt* p, Stmt* v, SourceLoc loc) {
+  if (is_quant_ptr(p)) return quant_store(p, v, loc);
   bool local = p->kind == StmtKind::alloca;
   auto s = std::make_unique<Stmt>(local ? StmtKind::local_store : StmtKind::global_store);
   s->ops = {p, v};

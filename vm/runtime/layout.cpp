@@ -50,6 +50,12 @@ int64_t lay_out(SNode& s) {
     if (__builtin_add_overflow(offset, c->container_size, &offset)) check_memory(-1, {});
     align = std::max(align, a);
   }
+  if (s.quant_array_bits) {
+    // Every cell is a bit slice of the one word: all cells share its address.
+    s.cell_size = 0;
+    s.container_size = offset;
+    return align;
+  }
   s.cell_size = align_up(std::max<int64_t>(offset, 1), align);
   int64_t n = s.num_cells();
   switch (s.kind) {

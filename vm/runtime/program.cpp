@@ -267,6 +267,14 @@ SNode* Program::place(SNode* parent, FieldInfo* f, SourceLoc loc, const std::vec
               ": its tree is already materialized (a kernel ran or a field was accessed)",
           loc);
 
+  if (f->quant && !f->is_word) {
+    if (parent->quant_array_bits) return place_in_quant_array(*this, parent, f, loc);
+    raise("TypeError", f->describe() + " has a quantized type (" + f->quant->type.describe() +
+                           "): place it through ti.BitpackedFields or ti.root.quant_array(...)", loc);
+  }
+  if (parent->quant_array_bits && !f->is_word)
+    raise("TypeError", "a quant_array holds one field of a quantized type, not " + f->describe() + " of " +
+                           std::string(prim_name(f->dtype)), loc);
   auto s = blank_snode(*this, SNodeKind::place, parent);
   s->dtype = f->dtype;
   s->field = f->id;

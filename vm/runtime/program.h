@@ -93,6 +93,20 @@ struct Program {
   // axes above it. Error if the field is already placed.
   // `offset` (`.place(x, offset=(...))`): see set_offset; empty for none.
   SNode* place(SNode* parent, FieldInfo* f, SourceLoc loc, const std::vector<int64_t>& offset = {});
+  // Quantized fields (quant_place.cpp). A quant field is created unplaced;
+  // place_bitpacked packs `members` (each a place() call of
+  // ti.BitpackedFields: its fields and whether they share one exponent) into
+  // one word of `max_bits` bits placed under `parent`. A quant_array is a
+  // dense container over `axis` whose n cells are bit slices of one word;
+  // place() under it packs the one quant field it holds.
+  FieldInfo* create_quant_field(const QuantType& t, std::string name, SourceLoc loc);
+  struct BitpackGroup {
+    std::vector<FieldInfo*> fields;
+    bool shared_exponent = false;
+  };
+  SNode* place_bitpacked(SNode* parent, int max_bits, const std::vector<BitpackGroup>& groups, SourceLoc loc);
+  SNode* add_quant_array(SNode* parent, const std::vector<int>& axes, const std::vector<int64_t>& sizes, int max_bits,
+                         SourceLoc loc);
   // `ti.field(dtype, shape=..., offset=...)`: create_field + root.dense(axes 0..n-1, shape).place.
   FieldInfo* create_dense_field(Prim dtype, const std::vector<int64_t>& shape, std::string name, SourceLoc loc,
                                 const std::vector<int64_t>& offset = {});
@@ -179,5 +193,8 @@ struct Program {
   void print(std::string_view s) { out(s); }
   void stat_add(const std::string& key, double v) { stats[key] += v; }
 };
+
+// place() of a quant field under a quant_array container (quant_place.cpp).
+SNode* place_in_quant_array(Program& p, SNode* parent, FieldInfo* f, SourceLoc loc);
 
 }  // namespace kiln

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "vm/ir/ir.h"
+#include "vm/types/quant.h"
 #include "vm/types/type.h"
 
 namespace kiln {
@@ -61,6 +62,9 @@ struct SNode {
 
   // ---- sparse SNodes (filled by materialize(); see sparse.cpp) ----
   int64_t chunk_size = 0;      // dynamic: cells per chunk
+  // A quant_array (dense over one axis whose cells are bit slices of ONE
+  // word of this many bits): its cells all sit at the word, cell_size 0.
+  int quant_array_bits = 0;
   int64_t mask_offset = 0;     // bitmasked: byte offset of the activity bits in a container
   int64_t block_bytes = 0;     // pointer: bytes of one pooled cell; dynamic: of one chunk
   // below[p]: how many full-resolution indices along physical axis p one cell
@@ -101,6 +105,10 @@ struct FieldInfo {
   int64_t offset_at(size_t axis) const { return axis < offset.size() ? offset[axis] : 0; }
   SNode* place = nullptr;
   SourceLoc loc;               // where it was created
+  // Quantized fields (vm/types/quant.h): the type from creation, and once
+  // placed the bits of the shared word place SNode that are this field's.
+  std::shared_ptr<QuantSlot> quant;
+  bool is_word = false;        // the hidden u8..u64 field holding a bit-packed group
   // An ndarray kernel argument seen as a field while its kernel compiles
   // (the frontend's view; ir::Access::ext_arg): no SNode, shape unknown
   // (-1 per axis) until launch.

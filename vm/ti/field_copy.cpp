@@ -1,5 +1,6 @@
 // See field_copy.h.
 #include "vm/ti/field_copy.h"
+#include "vm/ti/quant_access.h"
 
 #include <cstring>
 
@@ -10,7 +11,7 @@ FieldView affine_view(Program& prog, const std::vector<FieldInfo*>& comps) {
   auto bases = prog.tree_bases();
   for (size_t c = 0; c < comps.size(); c++) {
     const FieldInfo& f = *comps[c];
-    if (!f.place || f.place->sparse) return a;
+    if (!f.place || f.place->sparse || f.quant) return a;
     ir::Access acc = prog.access_of(f);
     std::vector<int64_t> st(f.shape.size(), 0);
     for (auto& t : acc.terms) {
@@ -33,6 +34,23 @@ void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_
   int64_t nc = (int64_t)comps.size();
   int64_t cells = 1;
   for (auto n : f0.shape) cells *= n;
+  if (f0.quant) {  // bit slices of words: element by element through the codec
+    each_cell(f0, [&](const std::vector<int64_t>& idx, int64_t flat) {
+      for (int64_t c = 0; c < nc; c++) {
+        const FieldInfo& f = *comps[(size_t)c];
+        uint8_t* q = out + (flat * nc + c) * isz;
+        if (to_array) {
+          uint64_t bits = const_to_bits(quant_get(prog, f, idx.data(), (int)idx.size(), loc));
+          std::memcpy(q, &bits, (size_t)isz);
+        } else {
+          uint64_t bits = 0;
+          std::memcpy(&bits, q, (size_t)isz);
+          quant_set(prog, f, idx.data(), (int)idx.size(), const_from_bits(f.dtype, bits), loc);
+        }
+      }
+    });
+    return;
+  }
   FieldView a = affine_view(prog, comps);
   if (a.ok) {
     // one memcpy when the field's bytes are exactly the array's C order
