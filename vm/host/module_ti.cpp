@@ -119,12 +119,19 @@ Value field(Evaluator& ev, CallArgs& a) {
   no_kwargs(a, "field");
   expect_args(a, "field", 1, 2);
   Program& prog = ti_program(ev);
-  Prim p = dtype_prim(ev, a.pos[0], a.loc);
   std::string nm = name.is_none() ? "" : ev.str(name);
   auto f = std::make_shared<FieldObj>();
   f->ti = ev.ti.get();
   f->generation = ev.ti->generation;
   Value sh = a.pos.size() == 2 ? a.pos[1] : Value();
+  if (const QuantType* qt = quant_type_of(a.pos[0])) {
+    if (!sh.is_none())
+      raise("TypeError", "a field of quantized type " + qt->describe() +
+                             " cannot have a shape: place it through ti.BitpackedFields or ti.root.quant_array(...)", a.loc);
+    f->info = prog.create_quant_field(*qt, nm, a.loc);
+    return Value::of(f);
+  }
+  Prim p = dtype_prim(ev, a.pos[0], a.loc);
   if (sh.is_none()) check_offset(nullptr, offset, a.loc);  // the runtime's error for offset without shape
   if (FieldInfo* fi = create_ordered_field(ev, p, sh, order, layout, nm, a.loc)) {
     f->info = fi;

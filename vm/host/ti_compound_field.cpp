@@ -217,7 +217,7 @@ std::string MatrixFieldObj::str(Evaluator& ev) {
       idx[d] = e % f0.shape[d] + f0.offset_at(d);  // printing ignores offsets: element 0 first
       e /= f0.shape[d];
     }
-    return load_element(*comps[(size_t)c], prog.element_read_address(*comps[(size_t)c], idx.data(), (int)idx.size(), {}));
+    return read_element(prog, *comps[(size_t)c], idx.data(), (int)idx.size(), {});
   });
 }
 
@@ -386,7 +386,7 @@ Value struct_field_member(Evaluator& ev, const StructObj& s, int k, SourceLoc lo
   const Value& mf = s.field->members[(size_t)k];
   if (auto* f = host_as<FieldObj>(mf)) {
     FieldInfo& info = f->checked(loc);
-    return load_element(info, program_of(f->ti).element_read_address(info, s.index.data(), (int)s.index.size(), loc));
+    return read_element(program_of(f->ti), info, s.index.data(), (int)s.index.size(), loc);
   }
   if (host_as<MatrixFieldObj>(mf)) return matrix_element(ev, mf.ptr<MatrixFieldObj>(), s.index, loc);
   return struct_element(mf.ptr<StructFieldObj>(), s.index);
@@ -398,7 +398,7 @@ void struct_field_set_member(Evaluator& ev, const StructObj& s, int k, const Val
   if (auto* f = host_as<FieldObj>(mf)) {
     if (!v.is_number()) raise("TypeError", "A number is expected when assigning struct members", loc);
     FieldInfo& info = f->checked(loc);
-    store_element(ev, info, program_of(f->ti).element_address(info, s.index.data(), (int)s.index.size(), loc), v, loc);
+    write_element(ev, program_of(f->ti), info, s.index.data(), (int)s.index.size(), loc, v, loc);
   } else if (host_as<MatrixFieldObj>(mf)) {
     Value e = matrix_element(ev, mf.ptr<MatrixFieldObj>(), s.index, loc);
     assign_matrix(ev, *host_as<MatrixObj>(e), v, what, loc);

@@ -9,6 +9,7 @@
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 #include "vm/ti/field_copy.h"
+#include "vm/ti/quant_access.h"
 
 namespace kiln::host {
 
@@ -41,6 +42,17 @@ Value load_element(const FieldInfo& f, const void* p) {
 void store_element(Evaluator& ev, const FieldInfo& f, void* p, const Value& v, SourceLoc loc) {
   uint64_t bits = const_to_bits(to_const(ev, v, f.dtype, loc));
   std::memcpy(p, &bits, (size_t)prim_bits(f.dtype) / 8);
+}
+
+Value read_element(Program& prog, const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
+  if (f.quant) return from_const(ti::quant_get(prog, f, idx, n, loc));
+  return load_element(f, prog.element_read_address(f, idx, n, loc));
+}
+
+void write_element(Evaluator& ev, Program& prog, const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc,
+                   const Value& v, SourceLoc vloc) {
+  if (f.quant) return ti::quant_set(prog, f, idx, n, to_const(ev, v, f.dtype, vloc), loc);
+  store_element(ev, f, prog.element_address(f, idx, n, loc), v, vloc);
 }
 
 Value DTypeObj::call(Evaluator& ev, const Value&, CallArgs& a) {
@@ -92,14 +104,14 @@ std::string FieldObj::str(Evaluator& ev) { return field_str(ev, *this, {}); }
 bool FieldObj::get_item(Evaluator& ev, const Value& key, SourceLoc loc, Value& out) {
   FieldInfo& f = checked(loc);
   auto idx = field_index(ev, f, key, loc);
-  out = load_element(f, ti->program->element_read_address(f, idx.data(), (int)idx.size(), loc));
+  out = read_element(*ti->program, f, idx.data(), (int)idx.size(), loc);
   return true;
 }
 
 bool FieldObj::set_item(Evaluator& ev, const Value& key, const Value& v, SourceLoc loc) {
   FieldInfo& f = checked(loc);
   auto idx = field_index(ev, f, key, loc);
-  store_element(ev, f, ti->program->element_address(f, idx.data(), (int)idx.size(), loc), v, loc);
+  write_element(ev, *ti->program, f, idx.data(), (int)idx.size(), loc, v, loc);
   return true;
 }
 
@@ -136,6 +148,13 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
     out = make_builtin("fill", [me](Evaluator& ev, CallArgs& a) {
       expect_args(a, "fill", 1, 1);
       FieldInfo& f = me->checked(a.loc);
+      if (f.quant) {
+        ConstVal c = to_const(ev, a.pos[0], f.dtype, a.loc);
+        ti::each_cell(f, [&](const std::vector<int64_t>& idx, int64_t) {
+          ti::quant_set(*me->ti->program, f, idx.data(), (int)idx.size(), c, a.loc);
+        });
+        return Value();
+      }
       uint64_t bits = const_to_bits(to_const(ev, a.pos[0], f.dtype, a.loc));
       size_t width = (size_t)prim_bits(f.dtype) / 8;
       ti::each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
@@ -170,7 +189,7 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
   if (name == "to_list") {  // Kiln: the elements as nested Python lists
     out = make_builtin("to_list", [me](Evaluator&, CallArgs& a) {
       FieldInfo& f = me->checked(a.loc);
-      if (f.shape.empty()) return load_element(f, me->ti->program->element_read_address(f, nullptr, 0, a.loc));
+      if (f.shape.empty()) return read_element(*me->ti->program, f, nullptr, 0, a.loc);
       std::vector<Value> flat;
       ti::each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { flat.push_back(load_element(f, p)); }, true);
       // Regroup the flat row-major list, innermost axis first.
@@ -261,11 +280,28 @@ bool SNodeObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
       no_kwargs(a, "place");
       // A vector/matrix/struct field places all of its components here (AoS).
       for (auto& v : a.pos) {
+        if (place_bitpacked(ev, *me->ti->program, me->node, v, a.loc)) continue;
         std::vector<FieldInfo*> comps;
         if (!field_components(v, a.loc, comps)) raise("TypeError", "place() takes fields, not '" + ev.type_name(v) + "'", a.loc);
         for (auto* f : comps) me->ti->program->place(me->node, f, a.loc, offset);
       }
       return self;
+    });
+    return true;
+  }
+  if (name == "quant_array" || name == "bit_array") {
+    out = make_builtin(name, [me, check, wrap](Evaluator& ev, CallArgs& a) {
+      check(a.loc);
+      Value axes_v, size_v, mb;
+      if (a.take_kw("axes", axes_v)) a.pos.insert(a.pos.begin(), axes_v);
+      if (a.take_kw("dimensions", size_v)) a.pos.push_back(size_v);
+      if (a.take_kw("max_num_bits", mb)) a.pos.push_back(mb);
+      no_kwargs(a, "quant_array");
+      expect_args(a, "quant_array", 3, 3);
+      auto axes = axes_of(ev, a.pos[0], a.loc);
+      auto sizes = snode_sizes(ev, a.pos[1], axes.size(), a.loc);
+      int bits = (int)arg_int(ev, a.pos[2], "quant_array", a.loc);
+      return wrap(me->ti->program->add_quant_array(me->node, axes, sizes, bits, a.loc));
     });
     return true;
   }

@@ -50,7 +50,7 @@ Value MatrixObj::get(int64_t k, SourceLoc loc) const {
   if (!field) return elems[(size_t)k];
   FieldInfo& f = live_component(*this, k, loc);
   Program& prog = *field->ti->program;
-  return load_element(f, prog.element_read_address(f, index.data(), (int)index.size(), loc));
+  return read_element(prog, f, index.data(), (int)index.size(), loc);
 }
 
 void MatrixObj::set(Evaluator& ev, int64_t k, const Value& v, SourceLoc loc) {
@@ -61,7 +61,7 @@ void MatrixObj::set(Evaluator& ev, int64_t k, const Value& v, SourceLoc loc) {
   if (!v.is_number()) np_cast(ev, v, Prim::f64, loc);  // the same TypeError / ValueError
   FieldInfo& f = live_component(*this, k, loc);
   Program& prog = *field->ti->program;
-  store_element(ev, f, prog.element_address(f, index.data(), (int)index.size(), loc), v, loc);
+  write_element(ev, prog, f, index.data(), (int)index.size(), loc, v, loc);
 }
 
 std::vector<Value> MatrixObj::values(SourceLoc loc) const {

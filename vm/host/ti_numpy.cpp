@@ -39,7 +39,7 @@ Value to_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comp
     ti::each_cell(f0, [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < comps.size(); c++)
         NpArrayObj::store(ev, Prim::f32, r->data() + (flat * (int64_t)comps.size() + (int64_t)c) * 4,
-                          load_element(*comps[c], prog.element_read_address(*comps[c], idx.data(), (int)idx.size(), loc)), loc);
+                          read_element(prog, *comps[c], idx.data(), (int)idx.size(), loc), loc);
     });
   } else {
     // every byte is written below unless the layout is sparse or strided
@@ -69,7 +69,7 @@ void from_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& com
   if (fdt == Prim::bf16) {
     ti::each_cell(*comps[0], [&](const std::vector<int64_t>& idx, int64_t flat) {
       for (size_t c = 0; c < comps.size(); c++)
-        store_element(ev, *comps[c], prog.element_address(*comps[c], idx.data(), (int)idx.size(), loc),
+        write_element(ev, prog, *comps[c], idx.data(), (int)idx.size(), loc,
                       src->get_flat(flat * (int64_t)comps.size() + (int64_t)c), loc);
     });
     return;

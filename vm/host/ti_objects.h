@@ -132,10 +132,20 @@ void name_field_if_unnamed(const Value& v, const std::string& name);
 // double of the f32; writes cast like Taichi: float -> int truncates).
 Value load_element(const FieldInfo& f, const void* p);
 void store_element(Evaluator& ev, const FieldInfo& f, void* p, const Value& v, SourceLoc loc);
+// Element `idx` (user indices) of f, through the quantized codec when f is
+// quantized (vm/ti/quant_access.h); `vloc` locates the value's conversion.
+Value read_element(Program& prog, const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
+void write_element(Evaluator& ev, Program& prog, const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc,
+                   const Value& v, SourceLoc vloc);
 // A Python number as a ConstVal of type `p` (TypeError for non-numbers).
 ConstVal to_const(Evaluator& ev, const Value& v, Prim p, SourceLoc loc);
 Value from_const(const ConstVal& c);
 // A dtype argument: ti.f32 etc., or `int` / `float` meaning default_ip / default_fp.
 Prim dtype_prim(Evaluator& ev, const Value& v, SourceLoc loc);
+// ti_quant.cpp: a ti.types.quant type (null for anything else); place() of a
+// ti.BitpackedFields under `parent` (false when v is not one); the module's names.
+const QuantType* quant_type_of(const Value& v);
+bool place_bitpacked(Evaluator& ev, Program& prog, SNode* parent, const Value& v, SourceLoc loc);
+void install_ti_quant(Evaluator& ev, ModuleObj& ti, ModuleObj& types);
 
 }  // namespace kiln::host

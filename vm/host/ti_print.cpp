@@ -360,7 +360,7 @@ std::string field_str(Evaluator& ev, FieldObj& f, SourceLoc loc) {
       idx[d] = k % info.shape[d] + info.offset_at(d);  // printing ignores offsets: element 0 first
       k /= info.shape[d];
     }
-    return load_element(info, prog.element_read_address(info, idx.data(), (int)idx.size(), loc));
+    return read_element(prog, info, idx.data(), (int)idx.size(), loc);
   });
 }
 
