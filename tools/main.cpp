@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,7 @@
 
 #include "jit/jit.h"
 #include "tools/debug.h"
+#include "tools/python_host.h"
 #include "tools/repl.h"
 #include "vm/debug/debugger.h"
 #include "vm/host/host.h"
@@ -45,6 +47,11 @@ const char* kUsage =
     "                            a terminal is read without prompts. Takes --print-ir,\n"
     "                            --debug and --engine=NAME like run\n"
     "  kiln run FILE [ARGS...]   run a program; ARGS become sys.argv[1:]\n"
+    "      --host=NAME           python: on CPython embedded in kiln, as `python3 FILE\n"
+    "                            ARGS` runs it (sys.path, the active venv, exit codes,\n"
+    "                            tracebacks; Kiln's own errors in Kiln's format); builtin:\n"
+    "                            on Kiln's own evaluator (the C API's module language).\n"
+    "                            Also $KILN_HOST; the default is builtin\n"
     "      --print-ir            print each kernel's IR to stderr as it compiles\n"
     "                            (same as ti.init(print_ir=True))\n"
     "      --debug               enable kernel asserts (same as ti.init(debug=True))\n"
@@ -56,7 +63,8 @@ const char* kUsage =
     "                            SNode activations, listgen elements, ...) to stderr at\n"
     "                            exit (as ti.print_statistics() does)\n"
     "  kiln dis FILE [KERNEL]    run FILE, then print the IR and the bytecode (with\n"
-    "                            source lines) of every kernel it compiled, or of KERNEL\n"
+    "                            source lines) of every kernel it compiled, or of KERNEL;\n"
+    "                            takes --host=NAME like run\n"
     "      --trace               run on the JIT with every loop hot at once and also\n"
     "                            print each trace: IR, snapshots and machine code\n"
     "  kiln debug FILE [ARGS...] step-debug a program, gdb style: break [FILE:]LINE [if\n"
@@ -91,13 +99,54 @@ bool read_file(const std::string& path, std::string& out) {
 
 struct RunArgs {
   bool stats = false;  // --stats: the statistics counters to stderr at exit
+  bool builtin = false;  // --host=builtin: Kiln's own evaluator instead of CPython
   std::string file;
   std::vector<std::string> argv;
   kiln::HostOptions opts;
 };
 
+// Which host runs programs: --host=NAME, else $KILN_HOST, else the built-in
+// evaluator. Returns false (after a message) for an unknown or absent host.
+bool choose_host(RunArgs& ra, const char* flag) {
+  std::string name = flag ? flag : "";
+  if (name.empty())
+    if (const char* e = std::getenv("KILN_HOST")) name = e;
+  if (name.empty()) name = "builtin";
+  if (name == "builtin") {
+    ra.builtin = true;
+  } else if (name == "python") {
+    ra.builtin = false;
+    if (!kiln::tools::have_python_host()) {
+      std::fputs("kiln: this kiln was built without libpython (apt install python3-dev): use --host=builtin\n", stderr);
+      return false;
+    }
+  } else {
+    std::fprintf(stderr, "kiln: unknown host '%s' (python or builtin)\n", name.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Runs a program on CPython (tools/python_host.cpp); returns the exit status.
+int run_on_python(RunArgs& ra, std::vector<kiln::KernelDump>* dumps = nullptr, bool output_to_stderr = false) {
+  if (ra.file != "-" && access(ra.file.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "kiln: cannot open '%s': %s\n", ra.file.c_str(), std::strerror(errno));
+    return 2;
+  }
+  kiln::tools::PythonRun r;
+  r.file = ra.file;
+  r.argv = ra.argv;
+  r.opts.force_debug = ra.opts.force_debug;
+  r.opts.force_print_ir = ra.opts.force_print_ir;
+  r.opts.engine = ra.opts.engine;
+  r.stats = ra.stats;
+  r.output_to_stderr = output_to_stderr;
+  return kiln::tools::run_python(r, dumps);
+}
+
 // Runs a program; returns the process exit status.
 int run_program(RunArgs& ra, kiln::Host** keep = nullptr, std::unique_ptr<kiln::Host>* owner = nullptr) {
+  if (!ra.builtin) return run_on_python(ra);
   std::string text;
   if (ra.file == "-") {
     std::stringstream ss;
@@ -136,6 +185,7 @@ int run_program(RunArgs& ra, kiln::Host** keep = nullptr, std::unique_ptr<kiln::
 
 int cmd_run(int argc, char** argv) {
   RunArgs ra;
+  const char* host = nullptr;
   bool flags_done = false;
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
@@ -144,6 +194,7 @@ int cmd_run(int argc, char** argv) {
       else if (a == "--debug") ra.opts.force_debug = true;
       else if (a == "--stats") ra.stats = true;
       else if (a.rfind("--engine=", 0) == 0) ra.opts.engine = a.substr(9);
+      else if (a.rfind("--host=", 0) == 0) host = argv[i] + 7;
       else if (a == "--") flags_done = true;
       else {
         std::fprintf(stderr, "kiln run: unknown option '%s' (see kiln --help)\n", a.c_str());
@@ -168,6 +219,7 @@ int cmd_run(int argc, char** argv) {
   }
   if (ra.opts.engine.empty())
     if (const char* e = std::getenv("KILN_ENGINE")) ra.opts.engine = e;
+  if (!choose_host(ra, host)) return 2;
   return run_program(ra);
 }
 
@@ -220,20 +272,23 @@ int cmd_dis(int argc, char** argv) {
   // --trace: the JIT records every loop on its first back edge (unless
   // $KILN_JIT says otherwise) and keeps its traces for the listing.
   bool trace = false;
+  const char* host_name = nullptr;
   std::vector<char*> rest;
   for (int i = 0; i < argc; i++) {
     if (std::strcmp(argv[i], "--trace") == 0) trace = true;
+    else if (std::strncmp(argv[i], "--host=", 7) == 0) host_name = argv[i] + 7;
     else rest.push_back(argv[i]);
   }
   argc = (int)rest.size();
   argv = rest.data();
   if (argc < 1 || argc > 2) {
-    std::fputs("usage: kiln dis [--trace] FILE [KERNEL]\n", stderr);
+    std::fputs("usage: kiln dis [--trace] [--host=python|builtin] FILE [KERNEL]\n", stderr);
     return 2;
   }
   RunArgs ra;
   ra.file = argv[0];
   ra.argv.push_back(ra.file);
+  if (!choose_host(ra, host_name)) return 2;
   std::string only = argc == 2 ? argv[1] : "";
   std::unique_ptr<kiln::Host> host;
   // The program's own output goes to stderr so that stdout is the listing.
@@ -243,10 +298,11 @@ int cmd_dis(int argc, char** argv) {
     setenv("KILN_JIT", "hotloop=1", 0);
     kiln::jit::keep_traces(true);
   }
-  int status = run_program(ra, nullptr, &host);
-  if (!host) return status;
+  std::vector<kiln::KernelDump> py_dumps;
+  int status = ra.builtin ? run_program(ra, nullptr, &host) : run_on_python(ra, &py_dumps, true);
+  if (ra.builtin && !host) return status;
   bool found = false;
-  for (const auto& k : kiln::compiled_kernels(*host)) {
+  for (const auto& k : ra.builtin ? kiln::compiled_kernels(*host) : py_dumps) {
     if (!only.empty() && k.name != only) continue;
     found = true;
     std::printf("=== kernel %s: IR ===\n%s\n=== kernel %s: bytecode ===\n%s\n", k.name.c_str(), k.ir.c_str(),
@@ -274,6 +330,7 @@ int main(int argc, char** argv) {
       ra.file = "-";
       ra.argv.push_back("-");
       if (const char* e = std::getenv("KILN_ENGINE")) ra.opts.engine = e;
+      if (!choose_host(ra, nullptr)) return 2;
       return run_program(ra);
     }
     return cmd_repl(0, nullptr);

@@ -33,6 +33,7 @@ struct State {
   std::unique_ptr<Program> program;  // null until ti.init or first use
   int generation = 0;                // bumped by every ti.init / ti.reset
   ti::ProgramOptions options;        // set by `kiln run` (forced flags) or left default
+  bool stats_at_exit = false;        // `kiln run --stats`: the counters to stderr at shutdown
   std::vector<KernelDump> dumps;     // every kernel compiled, for `kiln dis`
   SourceSet sources;                 // kernel sources (SourceLocs point into them)
   std::unique_ptr<frontend::HostEnv> env;

@@ -91,13 +91,30 @@ static py::object exception_class(const std::string& kind, bool compiling) {
   return errs.attr("TaichiRuntimeError");
 }
 
+// The exception also carries Kiln's own report of the error, so that `kiln
+// run` prints it as the built-in host does (taichi/_report.py): kiln_kind
+// (the error's kind, "SyntaxError" for a TaichiSyntaxError), kiln_text (kind,
+// message, location with caret, notes) and kiln_located (whether kiln_text
+// has a location; if not, the report points at the user's line instead).
 static void set_python_error(const Error& e, bool compiling) {
   std::string text = e.message;
   if (e.loc.known()) text += "\n" + format_location(e.loc);
   for (auto& n : e.notes) text += n + "\n";
   while (!text.empty() && text.back() == '\n') text.pop_back();
   py::object cls = exception_class(e.kind, compiling);
-  PyErr_SetString(cls.ptr(), text.c_str());
+  if (cls.ptr() == PyExc_KeyboardInterrupt) {  // Python's own exit path for Ctrl-C
+    PyErr_SetString(cls.ptr(), text.c_str());
+    return;
+  }
+  try {
+    py::object exc = cls(text);
+    exc.attr("kiln_kind") = e.kind;
+    exc.attr("kiln_text") = format_error(e);
+    exc.attr("kiln_located") = e.loc.known();
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+  } catch (py::error_already_set& inner) {
+    inner.restore();  // the class refused the message or attributes: raise what it raised
+  }
 }
 
 void throw_python(const Error& e, bool compiling) {
@@ -239,6 +256,7 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("shutdown", [] {  // at exit, while the interpreter still runs: drop held objects
     State& s = state();
+    if (s.stats_at_exit && s.program) warn(s.program->statistics_text());
     s.program.reset();
     s.make_matrix = py::object();
     s.make_struct = py::object();

@@ -9,6 +9,7 @@ import linecache
 
 from . import _core, _state, profiler
 from ._errors import TaichiSyntaxError
+from ._report import shown_path
 
 
 def _source_of(fn):
@@ -19,7 +20,8 @@ def _source_of(fn):
         raise TaichiSyntaxError(
             f"cannot find the source of '{fn.__name__}': kernels and ti.funcs must be defined in a file "
             f"(or at Kiln's REPL), not built with exec() or typed into python3's own prompt ({e})") from None
-    path = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    # Kiln's messages show the path relative to the current directory when under it.
+    path = shown_path(inspect.getsourcefile(fn) or fn.__code__.co_filename)
     first = lines[0]
     indent = len(first) - len(first.lstrip())
     if indent and start > 1:
