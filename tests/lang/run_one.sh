@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Runs one conformance program on one engine and compares with its .expected:
-#   tests/lang/run_one.sh KILN ENGINE NAME.py
+#   tests/lang/run_one.sh KILN ENGINE NAME.py [HOST]
+# HOST (python or builtin; default: kiln's own default) is the host of the
+# program's top level. On python, NAME.python.expected is the expected output
+# when it exists: the program's own errors are then Python's tracebacks, whose
+# absolute paths are shown relative to this folder.
 # The actual output is the program's stdout, followed by its stderr when it
 # exits with status 1 (a user error: the expected file then ends with the
 # error's kind line, location and caret). Any other non-zero status (a crash)
 # fails. If NAME.expected_stderr exists, stderr must also match it exactly
 # (for warnings). Run from tests/lang so paths in messages are short.
 set -u
-kiln=$1; engine=$2; prog=$3
+kiln=$1; engine=$2; prog=$3; host=${4:-}
 name=${prog%.py}
+expected=$name.expected
+[ "$host" = python ] && [ -f "$name.python.expected" ] && expected=$name.python.expected
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 # The JIT compiles every loop on its first back edge, so that each program
@@ -16,15 +22,16 @@ trap 'rm -f "$out" "$err"' EXIT
 # side trace.
 jit_env=
 [ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2
-KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
+KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
+[ "$host" = python ] && sed -i "s|$PWD/||g" "$err"
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
   echo "FAIL $prog [$engine]: exit status $rc (crash or timeout)"; cat "$err"; exit 1
 fi
 [ $rc -eq 1 ] && cat "$err" >>"$out"
-if ! diff -u "$name.expected" "$out" >/dev/null; then
-  echo "FAIL $prog [$engine]: output differs (expected vs actual):"
-  diff -u "$name.expected" "$out" | head -60
+if ! diff -u "$expected" "$out" >/dev/null; then
+  echo "FAIL $prog [$engine${host:+, $host}]: output differs (expected vs actual):"
+  diff -u "$expected" "$out" | head -60
   [ $rc -eq 0 ] && [ -s "$err" ] && { echo "--- stderr:"; head -20 "$err"; }
   exit 1
 fi
