@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "python/core/core.h"
+#include "vm/runtime/sizes.h"
 
 namespace kiln::py_host {
 
@@ -145,6 +146,14 @@ Config config_from(py::dict o) {
   return c;
 }
 
+// An int as int64, clamped beyond that range (too large for any size anyway).
+int64_t clamped(py::handle v) {
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : x;
+}
+
 std::vector<int64_t> shape_of(py::handle shape) {
   std::vector<int64_t> dims;
   for (auto d : shape) dims.push_back(d.cast<int64_t>());
@@ -228,6 +237,17 @@ PYBIND11_MODULE(_core, m) {
     std::vector<int64_t> off = offset.is_none() ? std::vector<int64_t>{} : shape_of(offset);
     return wrap_field(cls, program().create_dense_field(*p, shape_of(shape), name, {}, off));
   }, py::arg("cls"), py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("offset") = py::none());
+  // Sizes are validated once, in the runtime (vm/runtime/sizes.h): the
+  // package asks here rather than keeping checks and messages of its own.
+  m.def("check_components", [](py::handle n, py::handle mm, bool matrix) {
+    if (matrix) check_matrix_components(clamped(n), clamped(mm), {});
+    else check_vector_components(clamped(n), {});
+  }, "(n, m, is_matrix): ValueError unless a vector/matrix has 1..4096 components");
+  m.def("check_ndarray", [](py::handle shape, int64_t comps, int64_t elem_bytes) {
+    std::vector<int64_t> dims;
+    for (auto d : shape) dims.push_back(clamped(d));
+    check_ndarray(dims, comps, elem_bytes, {});
+  }, "(shape, components, element bytes): ValueError/MemoryError for an ndarray the machine cannot hold");
   m.def("check_offset", [](py::handle shape, py::handle offset) {  // Taichi's offset rules, for any host
     std::vector<int64_t> sh = shape.is_none() ? std::vector<int64_t>{} : shape_of(shape);
     check_offset(shape.is_none() ? nullptr : &sh, shape_of(offset), {});

@@ -10,9 +10,12 @@ from .types.quant import QuantType
 def _shape_tuple(shape):
     if shape is None:
         return None
-    if isinstance(shape, int) or hasattr(shape, "__index__"):
+    if hasattr(shape, "__index__"):
         return (int(shape),)
-    return tuple(int(s) for s in shape)
+    if isinstance(shape, (tuple, list)) and all(hasattr(s, "__index__") for s in shape):
+        return tuple(int(s) for s in shape)
+    bad = shape if not isinstance(shape, (tuple, list)) else next(s for s in shape if not hasattr(s, "__index__"))
+    raise TypeError(f"field shape must be an int or a tuple of ints, not '{type(bad).__name__}'")
 
 
 class ScalarField(_core.FieldCore):
@@ -341,7 +344,7 @@ class _FieldEntry:
 _ENTRY_CLASSES = {}
 
 
-def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
+def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None, matrix=False):
     shape = _shape_tuple(shape)
     if isinstance(dtype, QuantType):
         return [_make_quant(dtype, shape, name) for _ in range(n * m)]
@@ -349,10 +352,9 @@ def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None):
     if dt is None:
         from . import _state
         dt = dtype_of(float)
-    if not isinstance(n, int) or not isinstance(m, int) or n <= 0 or m <= 0:
-        raise ValueError(f"a vector/matrix field needs positive integer sizes, got n={n!r}, m={m!r}")
-    if n * m > 4096:
-        raise ValueError(f"a vector/matrix field element of {n}x{m} components is too large (at most 4096)")
+    if not isinstance(n, int) or not isinstance(m, int):
+        raise TypeError(f"a vector/matrix field needs integer sizes, got n={n!r}, m={m!r}")
+    _core.check_components(n, m, matrix)
     offset = _offset_tuple(offset)
     if offset is not None and shape is None:
         _core.check_offset(None, offset)  # Taichi's error: an offset needs a shape
@@ -386,7 +388,7 @@ def _companion_fields(f, shape, offset, needs_grad, needs_dual):
 def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     name = name or _assigned_name()
-    f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout), n, m, 2, name)
+    f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout, True), n, m, 2, name)
     _companion_fields(f, shape, offset, needs_grad, needs_dual)
     return f
 
@@ -608,6 +610,8 @@ class SNode:
     def dynamic(self, axis, dimension, chunk_size=None):
         if isinstance(axis, tuple):
             axis = axis[0]
+        if chunk_size is not None and int(chunk_size) <= 0:  # None: the runtime's default
+            raise ValueError(f"the chunk_size of a dynamic SNode must be positive, got {int(chunk_size)}")
         return self._child("dynamic", (axis,), [dimension], int(chunk_size or 0))
 
     def bit_struct(self, num_bits):

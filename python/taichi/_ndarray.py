@@ -1,6 +1,7 @@
 """ti.ndarray / ti.Vector.ndarray / ti.Matrix.ndarray: arrays passed to kernels
 by reference. The memory is a numpy array's (numpy is imported when the
 first ndarray is made, not at `import taichi`)."""
+from . import _core
 from ._types import dtype_of
 
 _NP = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16",
@@ -10,13 +11,7 @@ _NP = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint
 def _check_shape(shape):
     if isinstance(shape, int) or hasattr(shape, "__index__") and not isinstance(shape, (tuple, list)):
         shape = (int(shape),)
-    shape = tuple(int(s) for s in shape)
-    total = 1
-    for s in shape:
-        if s < 0:
-            raise ValueError(f"ndarray shape {shape} has a negative dimension")
-        total *= s
-    return shape, total
+    return tuple(int(s) for s in shape)
 
 
 class Ndarray:
@@ -26,11 +21,11 @@ class Ndarray:
         if needs_grad and self.dtype._kiln_prim[0] != "f":
             from ._errors import TaichiRuntimeError
             raise TaichiRuntimeError(f"{self.dtype} is not supported for ndarray with `needs_grad=True` or `needs_dual=True`.")
-        self.shape, total = _check_shape(shape)
+        self.shape = _check_shape(shape)
         self.n, self.m = n, m
         self.element_shape = () if not n else (n,) if not m else (n, m)
-        nbytes = total * int(np.dtype(_NP[self.dtype._kiln_prim]).itemsize) * max(1, n) * max(1, m)
-        _check_memory(nbytes)
+        # the runtime's checks (sizes.h): extents, element count, the machine's memory
+        _core.check_ndarray(self.shape, max(1, n) * max(1, m), int(np.dtype(_NP[self.dtype._kiln_prim]).itemsize))
         self.arr = np.zeros(self.shape + self.element_shape, dtype=_NP[self.dtype._kiln_prim])
         self.grad = None
         if needs_grad:
@@ -85,16 +80,6 @@ class Ndarray:
 
     def __repr__(self):
         return f"<ti.ndarray {self.dtype} {self.shape}>"
-
-
-def _check_memory(nbytes):
-    import os
-    try:
-        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError):
-        return
-    if nbytes > phys:
-        raise MemoryError(f"the ndarray needs {nbytes} bytes, more than this machine's memory ({phys} bytes)")
 
 
 def ndarray(dtype, shape, needs_grad=False, layout=None):

@@ -47,8 +47,9 @@ class Struct:
     def __setitem__(self, k, v):
         self.__setattr__(k, v)
 
-    def keys(self):
-        return self._entries.keys()
+    @property
+    def keys(self):  # a property, as Taichi's (Struct.keys is a list of member names)
+        return list(self._entries.keys())
 
     @property
     def entries(self):
