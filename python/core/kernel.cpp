@@ -61,6 +61,13 @@ std::shared_ptr<FuncAST> parse_function(const std::string& text, const std::stri
   return r;
 }
 
+// A buffer's shape or strides as Python prints a tuple: "(4, 3)", "(4,)".
+std::string dims_text(const Py_ssize_t* d, int n) {
+  std::string s = "(";
+  for (int i = 0; i < n; i++) s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + (n == 1 ? ",)" : ")");
+}
+
 std::string identity(py::handle v) {
   PyObject* p = v.ptr();
   char buf[48];
@@ -424,7 +431,8 @@ struct KernelCore {
     Py_buffer& b = nd->view;
     if (!PyBuffer_IsContiguous(&b, 'C'))
       raise("ValueError", "Non contiguous numpy arrays are not supported, please call np.ascontiguousarray(arr) before passing it "
-                          "into taichi kernel. (argument '" + pname + "')");
+                          "into taichi kernel. (argument '" + pname + "' has shape " + dims_text(b.shape, b.ndim) +
+                          " and strides " + dims_text(b.strides, b.ndim) + ")");
     Prim dt = prim_of_format(b.format ? b.format : "B", b.itemsize);
     if (dt == Prim::none)
       raise("TypeError", "ndarray argument '" + pname + "': arrays of format '" + std::string(b.format ? b.format : "?") +

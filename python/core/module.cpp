@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "python/core/core.h"
 #include "vm/runtime/sizes.h"
@@ -139,8 +140,11 @@ Config config_from(py::dict o) {
   if (!get("ad_stack_size").is_none()) c.ad_stack_size = get("ad_stack_size").cast<int>();
   if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
   if (!get("dtype_cast_mode").is_none()) {
-    auto m = cast_mode_from_name(get("dtype_cast_mode").cast<std::string>());
-    if (!m) raise("ValueError", "dtype_cast_mode must be \"upcast\", \"downcast\", \"crosscast\" or \"cast\"");
+    py::object given = get("dtype_cast_mode");
+    auto m = py::isinstance<py::str>(given) ? cast_mode_from_name(given.cast<std::string>()) : std::nullopt;
+    if (!m)
+      raise("ValueError", "dtype_cast_mode must be \"upcast\", \"downcast\", \"crosscast\", \"cast\" or None, not " +
+                              std::string(py::repr(given)));
     c.dtype_cast_mode = *m;
   }
   return c;

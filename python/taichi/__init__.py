@@ -15,8 +15,9 @@ from . import _core
 from . import _state
 from ._errors import (TaichiCompilationError, TaichiSyntaxError, TaichiNameError, TaichiTypeError, TaichiIndexError,
                       TaichiRuntimeError, TaichiAssertionError, TaichiRuntimeTypeError, InvalidOperationError)
-from ._types import (DataType, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, u1, template, is_signed,
+from ._types import (DataType, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, bf16, u1, template, is_signed,
                      is_integral, is_unsigned, cast_scalar as _cast_scalar)
+from ._types import is_float_name as _is_float_name
 from . import types
 from . import math
 from . import profiler
@@ -101,7 +102,7 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
 def _dt_name(dt, kind, what):
     from ._types import dtype_of
     name = dtype_of(dt)._kiln_prim
-    if kind == "f" and name[0] != "f":
+    if kind == "f" and not _is_float_name(name):
         raise ValueError(f"{what} must be a floating-point type")
     if kind == "i" and name[0] not in "iu":
         raise ValueError(f"{what} must be an integer type")

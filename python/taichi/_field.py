@@ -3,7 +3,7 @@ memory), vector/matrix fields (one scalar field per component, placed
 together as Taichi does), struct fields, and the SNode tree builder
 (ti.root.dense(...).place(...))."""
 from . import _core
-from ._types import DataType, VectorType, StructType, dtype_of
+from ._types import DataType, VectorType, StructType, dtype_of, is_float
 from .types.quant import QuantType
 
 
@@ -120,7 +120,7 @@ _ASSIGN = None
 
 
 def _check_grad_dtype(dtype, needs_grad, needs_dual):
-    if (needs_grad or needs_dual) and dtype is not None and dtype_of(dtype)._kiln_prim[0] != "f":
+    if (needs_grad or needs_dual) and dtype is not None and not is_float(dtype):
         raise TypeError(f"needs_grad/needs_dual need a floating-point field, not {dtype_of(dtype)}")
 
 
@@ -172,8 +172,7 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
         if shape is None:
             raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
         if sorted(order) != sorted("ijkl"[:len(shape)]):
-            raise ValueError(f"order '{order}' is not a permutation of the field's {len(shape)} axes "
-                             f"('{'ijkl'[:len(shape)]}')")
+            raise ValueError(f'order "{order}" must name each of the field\'s {len(shape)} axes once')
     if shape is None:
         return _core.create_field(ScalarField, dt._kiln_prim, name or "")
     if order is not None and len(shape) > 1:

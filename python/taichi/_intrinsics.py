@@ -107,7 +107,7 @@ def bit_cast(x, dtype):
 def random(dtype=float):
     from ._types import dtype_of
     dt = dtype_of(dtype)._kiln_prim
-    if dt[0] == "f":
+    if dt[0] == "f" or dt == "bf16":
         return _random.random()
     return _random.getrandbits(int(dt[1:]))
 
@@ -149,7 +149,7 @@ for _n in ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and",
 def _kernel_only(name):
     @_tag("ti." + name)
     def g(*args, **kw):
-        raise RuntimeError(f"ti.{name}() can only be called inside a kernel")
+        raise RuntimeError(f"ti.{name}() is only available inside kernels")
     return g
 
 
@@ -225,9 +225,9 @@ def stop_grad(x):
 
 @_tag("ti.block_local")
 def block_local(*fields):
-    raise RuntimeError("ti.block_local() can only be called inside a kernel")
+    raise RuntimeError("ti.block_local() is only available inside kernels")
 
 
 @_tag("ti.cache_read_only")
 def cache_read_only(*fields):
-    raise RuntimeError("ti.cache_read_only() can only be called inside a kernel")
+    raise RuntimeError("ti.cache_read_only() is only available inside kernels")

@@ -153,7 +153,7 @@ class Matrix:
             import numpy as np
             return np.dtype({"f32": "float32", "f64": "float64", "f16": "float16", "i32": "int32", "i64": "int64",
                              "i8": "int8", "i16": "int16", "u8": "uint8", "u16": "uint16", "u32": "uint32",
-                             "u64": "uint64"}[self.dtype._kiln_prim])
+                             "u64": "uint64", "bf16": "float32"}[self.dtype._kiln_prim])  # numpy has no bf16
         return None
 
     def __str__(self):
@@ -252,7 +252,9 @@ class Matrix:
         a = self if self.ndim == 2 else Matrix._make(1, self.n, 2, self.entries)
         b = o if o.ndim == 2 else Matrix._make(o.n, 1, 2, o.entries)
         if a.m != b.n:
-            raise ValueError(f"matmul of {a.n}x{a.m} and {b.n}x{b.m}")
+            from ._errors import TaichiCompilationError
+            raise TaichiCompilationError(f"dimension mismatch between {self.get_shape()} and {o.get_shape()} "
+                                         "for matrix multiplication")
         out = [sum(a.entries[i * a.m + k] * b.entries[k * b.m + j] for k in range(a.m)) for i in range(a.n) for j in range(b.m)]
         if o.ndim == 1:
             return Matrix._make(a.n, 1, 1, out, self.dtype)

@@ -43,7 +43,7 @@ class DataType:
 
 def _mk():
     d = {}
-    for n in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"):
+    for n in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bf16"):
         d[n] = DataType(n)
     return d
 
@@ -52,6 +52,12 @@ _DT = _mk()
 i8, i16, i32, i64 = _DT["i8"], _DT["i16"], _DT["i32"], _DT["i64"]
 u8, u16, u32, u64 = _DT["u8"], _DT["u16"], _DT["u32"], _DT["u64"]
 f16, f32, f64 = _DT["f16"], _DT["f32"], _DT["f64"]
+bf16 = _DT["bf16"]  # a storage type: f32's range, 8 significant bits; arithmetic in f32
+
+
+def is_float_name(n):
+    """Whether the primitive named `n` is a floating-point type (bf16 included)."""
+    return n[0] == "f" or n == "bf16"
 u1 = u8
 
 
@@ -81,7 +87,7 @@ def dtype_of(dt):
 
 
 def is_float(dt):
-    return dtype_of(dt)._kiln_prim[0] == "f"
+    return is_float_name(dtype_of(dt)._kiln_prim)
 
 
 def is_integral(dt):
@@ -100,8 +106,17 @@ def cast_scalar(x, dt):
     """A Python number as the value `dt` would store (ints wrap, floats round)."""
     import struct
     n = dt._kiln_prim
-    if n[0] == "f":
+    if is_float_name(n):
         x = float(x)
+        if n == "bf16":  # f32's upper half, rounded to nearest even (NaN and infinities kept)
+            if x != x or abs(x) == float("inf"):
+                return x
+            try:
+                b = struct.unpack("I", struct.pack("f", x))[0]
+            except OverflowError:
+                return float("inf") if x > 0 else float("-inf")
+            b = ((b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000) & 0xFFFFFFFF
+            return struct.unpack("f", struct.pack("I", b))[0]
         if n == "f32":
             return struct.unpack("f", struct.pack("f", x))[0] if abs(x) < 3.5e38 or x != x else x
         if n == "f16":

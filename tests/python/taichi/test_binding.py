@@ -374,7 +374,7 @@ def test_fields_builder():
 
 
 def test_api_misuse_errors():
-    with pytest.raises(ValueError, match="permutation"):
+    with pytest.raises(ValueError, match="must name each of the field's 2 axes once"):
         ti.field(ti.f32, shape=(3, 4), order="ii")
     with pytest.raises(ValueError, match="needs a shape"):
         ti.field(ti.f32, order="i")
