@@ -76,5 +76,6 @@ SNode* snode_of(py::handle o);
 void bind_fields(py::module_& m);
 void bind_kernels(py::module_& m);
 void bind_snodes(py::module_& m);
+void bind_layouts(py::module_& m);
 
 }  // namespace kiln::py_host

@@ -288,5 +288,6 @@ PYBIND11_MODULE(_core, m) {
   });
   bind_fields(m);
   bind_snodes(m);
+  bind_layouts(m);
   bind_kernels(m);
 }

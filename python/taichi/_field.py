@@ -173,6 +173,10 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
             raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
         if sorted(order) != sorted("ijkl"[:len(shape)]):
             raise ValueError(f'order "{order}" must name each of the field\'s {len(shape)} axes once')
+    if layout is not None:
+        if order is not None:
+            raise TypeError("give a field either order= or layout=, not both")
+        return _core.create_layout_field(ScalarField, dt._kiln_prim, _core.layout_levels(layout, shape), name or "")
     if shape is None:
         return _core.create_field(ScalarField, dt._kiln_prim, name or "")
     if order is not None and len(shape) > 1:
