@@ -55,7 +55,9 @@ class ScalarField(_core.FieldCore):
         return a if dtype is None else a.astype(dtype)
 
     def from_numpy(self, arr):
-        _core.from_numpy([self], arr, (), "from_numpy()")
+        name = _core.field_name(self)
+        what = f"from_numpy: field{f' {name!r}' if name else ''} of shape {tuple(self.shape)}"
+        _core.from_numpy([self], arr, (), what)
 
     def copy_from(self, other):
         self.from_numpy(other.to_numpy())
@@ -122,6 +124,16 @@ _ASSIGN = None
 def _check_grad_dtype(dtype, needs_grad, needs_dual):
     if (needs_grad or needs_dual) and dtype is not None and not is_float(dtype):
         raise TypeError(f"needs_grad/needs_dual need a floating-point field, not {dtype_of(dtype)}")
+
+
+def _value_shape(v):
+    """The shape of a vector, matrix or (nested) list as a field element sees it."""
+    from ._matrix import Matrix
+    if isinstance(v, Matrix):
+        return tuple(v.get_shape())
+    if isinstance(v, (list, tuple)):
+        return (len(v),) + (_value_shape(v[0]) if v else ())
+    return ()
 
 
 def _assigned_name():
@@ -255,6 +267,9 @@ class MatrixField:
     def _elem_shape(self):
         return (self.n,) if self.ndim == 1 else (self.n, self.m)
 
+    def _kind(self):
+        return "vector" if self.ndim == 1 else "matrix"
+
     def __dlpack__(self, stream=None):
         """DLPack export without a copy (np.from_dlpack(x), torch.from_dlpack(x)): the
         array is the field's memory, so kernels see writes made through it."""
@@ -275,7 +290,8 @@ class MatrixField:
         if len(vals) == 1:
             vals = vals * len(self._comps)
         if len(vals) != len(self._comps):
-            raise ValueError(f"cannot assign {len(vals)} values to an element of {len(self._comps)} components")
+            what = f"an element of {self._kind()} field" + (f" '{self._name}'" if self._name else "")
+            raise TypeError(f"cannot assign a value of shape {_value_shape(v)} to {what} of shape {self._elem_shape()}")
         for c, x in zip(self._comps, vals):
             c[key] = x
 
@@ -289,6 +305,8 @@ class MatrixField:
 
     def to_numpy(self, keep_dims=False, dtype=None):
         a = _core.to_numpy(self._comps, self._elem_shape())
+        if keep_dims and self.ndim == 1:  # Taichi's keep_dims: a vector as an n x 1 matrix
+            a = a.reshape(a.shape + (1,))
         return a if dtype is None else a.astype(dtype)
 
     def from_numpy(self, arr):
@@ -296,7 +314,9 @@ class MatrixField:
         arr = np.asarray(arr)
         if self.ndim == 2 and arr.shape == tuple(self.shape) + (self.n,) and self.m == 1:
             arr = arr.reshape(tuple(self.shape) + (self.n, 1))
-        _core.from_numpy(self._comps, arr, self._elem_shape(), "from_numpy()")
+        sizes = f"n={self.n}" + (f", m={self.m}" if self.ndim == 2 else "")
+        what = f"from_numpy: the {self._kind()} field '{self._name or 'field'}' of shape {tuple(self.shape)} with {sizes}"
+        _core.from_numpy(self._comps, arr, self._elem_shape(), what)
 
     def copy_from(self, other):
         self.from_numpy(other.to_numpy())

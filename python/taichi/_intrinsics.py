@@ -39,7 +39,7 @@ def _define(ns, prefix):
         "acos": math.acos, "atan": math.atan, "tanh": math.tanh, "exp": math.exp, "log": math.log,
         "rsqrt": lambda x: 1 / math.sqrt(x), "floor": lambda x: float(math.floor(x)), "ceil": lambda x: float(math.ceil(x)),
         "round": lambda x: float(math.floor(x + 0.5)), "abs": abs, "popcnt": lambda x: bin(x & 0xFFFFFFFFFFFFFFFF).count("1"),
-        "clz": lambda x: 32 - (x & 0xFFFFFFFF).bit_length(),
+        "clz": lambda x: 64 - (x & 0xFFFFFFFFFFFFFFFF).bit_length(),
     }
     for n, f in unary.items():
         ns[n] = _tag(prefix + n)(_ew(f))

@@ -168,9 +168,13 @@ class Matrix:
     def __getattr__(self, name):
         if name.startswith("_") or self.__dict__.get("ndim") != 1:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        idx = [Matrix._SW.get(c) for c in name]
-        if None in idx or any(i >= self.n for i in idx):
+        grp = next((g for g in ("xyzw", "rgba", "stpq") if 0 < len(name) <= 4 and all(c in g for c in name)), None)
+        if grp is None:
             raise AttributeError(f"'Vector' object has no attribute '{name}'")
+        idx = [grp.index(c) for c in name]
+        if any(i >= self.n for i in idx):  # Taichi's error for a swizzle past the vector's size
+            from ._errors import TaichiSyntaxError
+            raise TaichiSyntaxError(f"vec{self.n} only has attributes={tuple(grp[:self.n])}, got={tuple(name)}")
         if len(idx) == 1:
             return self.entries[idx[0]]
         return Vector([self.entries[i] for i in idx], dt=self.dtype)
@@ -188,7 +192,7 @@ class Matrix:
         object.__setattr__(self, name, v)
 
     # ---- arithmetic (elementwise, scalars broadcast)
-    def _binop(self, other, f, reverse=False):
+    def _binop(self, other, f, reverse=False, compare=False):
         if isinstance(other, Matrix):
             if other.get_shape() != self.get_shape():
                 raise ValueError(f"shapes {self.get_shape()} and {other.get_shape()} do not match")
@@ -200,6 +204,8 @@ class Matrix:
         else:
             return NotImplemented
         a, b = (ov, self.entries) if reverse else (self.entries, ov)
+        if compare:  # Python's bools, as Taichi's operator-module comparisons give (numpy shows a bool array)
+            return Matrix._make(self.n, self.m, self.ndim, [bool(f(x, y)) for x, y in zip(a, b)])
         dt = self.dtype if not isinstance(other, Matrix) else (self.dtype or other.dtype)
         return Matrix._make(self.n, self.m, self.ndim, [_cast(f(x, y), dt) for x, y in zip(a, b)], dt)
 
@@ -222,17 +228,12 @@ class Matrix:
     def __xor__(self, o): return self._binop(o, lambda a, b: a ^ b)
     def __lshift__(self, o): return self._binop(o, lambda a, b: a << b)
     def __rshift__(self, o): return self._binop(o, lambda a, b: a >> b)
-    def __lt__(self, o): return self._binop(o, lambda a, b: int(a < b))
-    def __le__(self, o): return self._binop(o, lambda a, b: int(a <= b))
-    def __gt__(self, o): return self._binop(o, lambda a, b: int(a > b))
-    def __ge__(self, o): return self._binop(o, lambda a, b: int(a >= b))
-
-    def __eq__(self, o):
-        r = self._binop(o, lambda a, b: int(a == b))
-        return r
-
-    def __ne__(self, o):
-        return self._binop(o, lambda a, b: int(a != b))
+    def __lt__(self, o): return self._binop(o, lambda a, b: a < b, compare=True)
+    def __le__(self, o): return self._binop(o, lambda a, b: a <= b, compare=True)
+    def __gt__(self, o): return self._binop(o, lambda a, b: a > b, compare=True)
+    def __ge__(self, o): return self._binop(o, lambda a, b: a >= b, compare=True)
+    def __eq__(self, o): return self._binop(o, lambda a, b: a == b, compare=True)
+    def __ne__(self, o): return self._binop(o, lambda a, b: a != b, compare=True)
 
     __hash__ = None
 
@@ -306,10 +307,10 @@ class Matrix:
         return min(self.entries)
 
     def any(self):
-        return int(any(self.entries))
+        return any(self.entries)
 
     def all(self):
-        return int(all(self.entries))
+        return all(self.entries)
 
     def transpose(self):
         if self.ndim == 1:

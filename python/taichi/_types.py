@@ -170,7 +170,8 @@ class NdarrayType:
             return (None, 0, 0, -1 if self.ndim is None else self.ndim)
         if isinstance(dt, VectorType):
             m = dt.m if isinstance(dt, MatrixType) and dt.ndim == 2 else 0
-            return (dt.dtype._kiln_prim, dt.n, m, -1 if self.ndim is None else self.ndim)
+            elem = dt.dtype if dt.dtype is not None else dtype_of(float)  # ti.math.vec2: default_fp
+            return (elem._kiln_prim, dt.n, m, -1 if self.ndim is None else self.ndim)
         return (dtype_of(dt)._kiln_prim, 0, 0, -1 if self.ndim is None else self.ndim)
 
     def __repr__(self):
