@@ -77,3 +77,21 @@ def grid() -> ti.i32:
 
 
 print(g.shape, grid(), g.to_numpy()[5])
+
+# A vector field of a quantized type: its components packed into one word.
+qv = ti.types.quant.fixed(bits=16, max_value=2.0)
+v = ti.Vector.field(2, dtype=qv)
+bp3 = ti.BitpackedFields(max_num_bits=32)
+bp3.place(v.get_scalar_field(0), v.get_scalar_field(1))
+ti.root.place(bp3)
+v[None] = [1.0, -0.5]
+
+
+@ti.kernel
+def turn():
+    v[None] = ti.Vector([-v[None][1], v[None][0]])
+    ti.atomic_add(v[None], ti.Vector([0.25, 0.25]))
+
+
+turn()
+print(v[None])

@@ -95,8 +95,12 @@ std::string what_field(const FieldInfo& f, const char* kind) {
 
 }  // namespace
 
-Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a) {
+Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a,
+                          const QuantType* quant = nullptr) {
   FieldOpts o = field_opts(ev, a, "field", "");
+  if (quant && !o.shape.is_none())
+    raise("TypeError", "a field of quantized type " + quant->describe() +
+                           " cannot have a shape: place its components through ti.BitpackedFields", a.loc);
   Program& prog = ti_program(ev);
   int64_t comps = ndim == 1 ? check_vector_components(n, a.loc) : check_matrix_components(n, m, a.loc);
   auto dims = field_dims(ev, o.shape, comps * std::max(1, prim_bits(dtype) / 8), a.loc);
@@ -107,7 +111,8 @@ Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dt
   mf->ndim = ndim;
   mf->ti = ev.ti.get();
   mf->generation = ev.ti->generation;
-  for (int64_t k = 0; k < comps; k++) mf->comps.push_back(prog.create_field(dtype, o.name, a.loc));
+  for (int64_t k = 0; k < comps; k++)
+    mf->comps.push_back(quant ? prog.create_quant_field(*quant, o.name, a.loc) : prog.create_field(dtype, o.name, a.loc));
   place_all(ev, mf->comps, dims, o.soa, a.loc, o.offset);
   return Value::of(mf);
 }

@@ -14,7 +14,8 @@ namespace kiln::host {
 
 Value construct_matrix(Evaluator& ev, CallArgs& a, bool vector);
 Prim np_infer(const std::vector<Value>& vals);
-Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a);
+Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a,
+                          const QuantType* quant = nullptr);
 
 std::string MatrixTypeObj::repr(Evaluator&) const {
   // Taichi's MatrixType.to_string()
@@ -161,8 +162,9 @@ bool MatrixClassObj::get_attr(Evaluator& ev, const Value& self, const std::strin
       a.pos.clear();
       int64_t n = arg_int(ev, head[0], "field", a.loc);
       int64_t m = vec ? 1 : arg_int(ev, head[1], "field", a.loc);
-      Prim p = dtype_prim(ev, head.back(), a.loc);
-      return create_matrix_field(ev, n, m, vec ? 1 : 2, p, a);
+      const QuantType* q = quant_type_of(head.back());
+      Prim p = q ? q->compute : dtype_prim(ev, head.back(), a.loc);
+      return create_matrix_field(ev, n, m, vec ? 1 : 2, p, a, q);
     });
   }
   if (name == "identity") {
