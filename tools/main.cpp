@@ -2,7 +2,7 @@
 // the interactive REPL (repl.cpp).
 //
 //   kiln run FILE [ARGS...] [--print-ir] [--debug] [--engine=NAME]
-//   kiln dis FILE [KERNEL]
+//   kiln dis [--trace | --spirv] FILE [KERNEL]
 //   kiln repl [--print-ir] [--debug] [--engine=NAME]    (also: `kiln` on a terminal)
 //   kiln debug [--debug] FILE [ARGS...]                 (tools/debug.cpp, vm/debug)
 //   kiln --version | --help
@@ -67,6 +67,8 @@ const char* kUsage =
     "                            takes --host=NAME like run\n"
     "      --trace               run on the JIT with every loop hot at once and also\n"
     "                            print each trace: IR, snapshots and machine code\n"
+    "      --spirv               run on the Vulkan backend and print each task's\n"
+    "                            disassembled SPIR-V instead of the bytecode\n"
     "  kiln debug FILE [ARGS...] step-debug a program, gdb style: break [FILE:]LINE [if\n"
     "                            COND], tbreak, delete, run, continue, next, step (into\n"
     "                            ti.func bodies), finish, print EXPR, info locals,\n"
@@ -271,18 +273,22 @@ int cmd_repl(int argc, char** argv) {
 int cmd_dis(int argc, char** argv) {
   // --trace: the JIT records every loop on its first back edge (unless
   // $KILN_JIT says otherwise) and keeps its traces for the listing.
-  bool trace = false;
+  bool trace = false, spirv = false;
   const char* host_name = nullptr;
   std::vector<char*> rest;
   for (int i = 0; i < argc; i++) {
     if (std::strcmp(argv[i], "--trace") == 0) trace = true;
+    else if (std::strcmp(argv[i], "--spirv") == 0) spirv = true;
     else if (std::strncmp(argv[i], "--host=", 7) == 0) host_name = argv[i] + 7;
     else rest.push_back(argv[i]);
   }
+  // --spirv: the program runs on the Vulkan backend, and each kernel's
+  // listing is the disassembled SPIR-V of its tasks.
+  if (spirv) setenv("KILN_ARCH", "vulkan", 1);
   argc = (int)rest.size();
   argv = rest.data();
   if (argc < 1 || argc > 2) {
-    std::fputs("usage: kiln dis [--trace] [--host=python|builtin] FILE [KERNEL]\n", stderr);
+    std::fputs("usage: kiln dis [--trace | --spirv] [--host=python|builtin] FILE [KERNEL]\n", stderr);
     return 2;
   }
   RunArgs ra;
@@ -305,8 +311,8 @@ int cmd_dis(int argc, char** argv) {
   for (const auto& k : ra.builtin ? kiln::compiled_kernels(*host) : py_dumps) {
     if (!only.empty() && k.name != only) continue;
     found = true;
-    std::printf("=== kernel %s: IR ===\n%s\n=== kernel %s: bytecode ===\n%s\n", k.name.c_str(), k.ir.c_str(),
-                k.name.c_str(), k.bytecode.c_str());
+    std::printf("=== kernel %s: IR ===\n%s\n=== kernel %s: %s ===\n%s\n", k.name.c_str(), k.ir.c_str(),
+                k.name.c_str(), spirv ? "SPIR-V" : "bytecode", k.bytecode.c_str());
   }
   if (trace && found) std::printf("=== traces ===\n%s", kiln::jit::trace_report().c_str());
   if (!found) {

@@ -8,6 +8,7 @@
 
 #include "python/core/core.h"
 #include "vm/runtime/sizes.h"
+#include "vm/ti/kernels.h"
 
 namespace kiln::py_host {
 
@@ -139,6 +140,7 @@ Config config_from(py::dict o) {
   if (!get("random_seed").is_none()) c.random_seed = get("random_seed").cast<uint64_t>();
   if (!get("ad_stack_size").is_none()) c.ad_stack_size = get("ad_stack_size").cast<int>();
   if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
+  if (!get("arch").is_none()) c.arch = ti::arch_from_name(get("arch").cast<std::string>());
   if (!get("dtype_cast_mode").is_none()) {
     py::object given = get("dtype_cast_mode");
     auto m = py::isinstance<py::str>(given) ? cast_mode_from_name(given.cast<std::string>()) : std::nullopt;
@@ -210,6 +212,7 @@ PYBIND11_MODULE(_core, m) {
     o.engine = engine;
     o.threads = threads;
   });
+  m.def("vulkan_available", [] { return ti::vulkan_available(); });
   m.def("config", [] {
     Program& p = program();
     py::dict d;
@@ -217,6 +220,7 @@ PYBIND11_MODULE(_core, m) {
     d["default_ip"] = std::string(prim_name(p.config.types.default_ip));
     d["default_fp"] = std::string(prim_name(p.config.types.default_fp));
     d["engine"] = p.engine->name();
+    d["arch"] = p.config.arch;
     d["num_threads"] = p.config.num_threads;
     d["random_seed"] = p.config.random_seed;
     return d;

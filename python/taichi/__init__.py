@@ -92,6 +92,10 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
             kwargs.pop(k)
     if kwargs:
         raise TypeError(f"init() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if arch is not None:
+        if not isinstance(arch, _Arch):
+            raise TypeError(f"ti.init(arch=...) takes an arch such as ti.cpu or ti.vulkan, not {arch!r}")
+        opts["arch"] = arch.name
     env_threads = _os.environ.get("TI_NUM_THREADS")
     if "cpu_max_num_threads" not in opts and env_threads:
         opts["cpu_max_num_threads"] = int(env_threads)
@@ -113,7 +117,7 @@ def _dt_name(dt, kind, what):
 def _sync_config(arch=None):
     c = _core.config()
     _state.config.update(c)
-    _state.config["arch"] = cpu
+    _state.config["arch"] = vulkan if c.get("arch") == "vulkan" else cpu
 
 
 def reset():
@@ -144,7 +148,7 @@ def lang_config():
 
 
 def is_arch_supported(arch):
-    return arch in (cpu, x64)
+    return arch in (cpu, x64) or (arch == vulkan and _core.vulkan_available())
 
 
 def get_default_ip():

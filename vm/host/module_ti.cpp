@@ -9,6 +9,7 @@
 #include "vm/host/np_array.h"
 #include "vm/host/ti_compound.h"
 #include "vm/host/ti_objects.h"
+#include "vm/ti/kernels.h"
 #include "vm/host/ti_state.h"
 #include "jit/jit.h"
 #include "vm/interp/interp.h"
@@ -67,8 +68,9 @@ Value init(Evaluator& ev, CallArgs& a) {
   Value v;
   if (a.take_kw("arch", v) || !a.pos.empty()) {
     if (!a.pos.empty()) v = a.pos[0];
-    // ti.gpu / ti.vulkan / ti.cuda fall back to the CPU until those backends exist.
-    cfg.arch = "cpu";
+    auto* arch = dynamic_cast<ArchObj*>(v.as<HostObj>());
+    if (!arch) raise("TypeError", "ti.init(arch=...) takes an arch such as ti.cpu or ti.vulkan, not " + ev.repr(v), a.loc);
+    cfg.arch = ti::arch_from_name(arch->name);
   }
   if (a.take_kw("debug", v)) cfg.debug = ev.truthy(v);
   if (a.take_kw("print_ir", v)) cfg.print_ir = ev.truthy(v);

@@ -54,39 +54,11 @@ std::string shape_text(const std::vector<int64_t>& shape) {
            (d.field.empty() ? std::string("ndarray") : "ndarray '" + d.field + "'") + " with shape " + shape_text(shape));
 }
 
-// A printf-style assert message ("x is %d") filled with its arguments, each
-// conversion formatted the way a kernel print with that spec would.
+// The assert's message with its arguments (value.h's assert_text).
 std::string assert_message(const AssertDesc& d, const uint64_t* R) {
-  if (d.regs.empty()) return d.text;
-  std::string out;
-  size_t arg = 0;
-  const std::string& t = d.text;
-  for (size_t i = 0; i < t.size(); i++) {
-    if (t[i] != '%' || i + 1 >= t.size()) {
-      out += t[i];
-      continue;
-    }
-    if (t[i + 1] == '%') {
-      out += '%';
-      i++;
-      continue;
-    }
-    size_t j = i + 1;
-    std::string spec;
-    while (j < t.size() && std::strchr("-+ #0123456789.hlLqjzt", t[j])) {
-      if (!std::strchr("hlLqjzt", t[j])) spec += t[j];  // length modifiers mean nothing here
-      j++;
-    }
-    if (j >= t.size() || !std::strchr("diouxXfFeEgGcs", t[j]) || arg >= d.regs.size()) {
-      out += t[i];
-      continue;
-    }
-    if (t[j] != 's') spec += t[j];
-    out += kernel_print_scalar(sem::reg_to_val(R[d.regs[arg]], d.prims[arg]), spec);
-    arg++;
-    i = j;
-  }
-  return out;
+  std::vector<ConstVal> args;
+  for (size_t k = 0; k < d.regs.size(); k++) args.push_back(sem::reg_to_val(R[d.regs[k]], d.prims[k]));
+  return assert_text(d.text, args);
 }
 
 __attribute__((noinline)) void print_value(const Function& fn, const Insn* ip, std::string& line,

@@ -8,8 +8,24 @@
 #include "vm/interp/interp.h"
 #include "vm/ir/passes/passes.h"
 #include "vm/runtime/rng.h"
+#ifdef KILN_HAVE_VULKAN
+#include "gpu/vulkan/vulkan.h"
+#endif
 
 namespace kiln::ti {
+
+std::string arch_from_name(const std::string& name) { return name == "vulkan" ? "vulkan" : "cpu"; }
+
+bool vulkan_available() {
+#ifdef KILN_HAVE_VULKAN
+  try {
+    make_vulkan_engine();
+    return true;
+  } catch (Error&) {
+  }
+#endif
+  return false;
+}
 
 std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   if (o.force_debug) cfg.debug = true;
@@ -19,10 +35,27 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   if (o.debugger) cfg.engine = "interp";  // the debugger's engine
   else if (!o.engine.empty()) cfg.engine = o.engine;
   else if (const char* e = std::getenv("KILN_ENGINE"); e && *e) cfg.engine = e;
+  // KILN_ARCH (empty means unset) overrides ti.init(arch=...), so that any
+  // program runs on a backend unchanged. A requested backend never falls back.
+  if (const char* a = std::getenv("KILN_ARCH"); a && *a) cfg.arch = a;
+  if (cfg.arch == "x64" || cfg.arch == "arm64") cfg.arch = "cpu";
+  std::unique_ptr<Engine> engine;
+  if (cfg.arch == "vulkan" && !o.debugger) {
+#ifdef KILN_HAVE_VULKAN
+    if (cfg.alloc_hooks.set())
+      raise("ValueError", "arch=vulkan keeps fields in device memory: it cannot take the embedding application's allocator");
+    engine = make_vulkan_engine();
+    cfg.alloc_hooks = vulkan_alloc_hooks();
+#else
+    raise("RuntimeError", "arch=vulkan: this Kiln was built without the Vulkan backend (cmake -DKILN_VULKAN=ON with libvulkan-dev and spirv-tools)");
+#endif
+  } else if (cfg.arch != "cpu" && cfg.arch != "vulkan") {
+    raise("RuntimeError", "arch=" + cfg.arch + ": Kiln has no " + cfg.arch + " backend (backends: cpu, vulkan)");
+  }
   // The CPU engines by name, the JIT by default (it prints exactly what the
   // interpreter prints: tests/lang and kiln-fuzz check that).
-  std::unique_ptr<Engine> engine;
-  if (cfg.engine == "interp") engine = make_interp_engine();
+  if (engine) {
+  } else if (cfg.engine == "interp") engine = make_interp_engine();
   else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_jit_engine();
   else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
   auto prog = std::make_unique<Program>(cfg);

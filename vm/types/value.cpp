@@ -223,4 +223,36 @@ std::string kernel_print_scalar(const ConstVal& v, std::string_view user_spec) {
   return c_format_uint(spec, v.u);
 }
 
+std::string assert_text(const std::string& t, const std::vector<ConstVal>& args) {
+  if (args.empty()) return t;
+  std::string out;
+  size_t arg = 0;
+  for (size_t i = 0; i < t.size(); i++) {
+    if (t[i] != '%' || i + 1 >= t.size()) {
+      out += t[i];
+      continue;
+    }
+    if (t[i + 1] == '%') {
+      out += '%';
+      i++;
+      continue;
+    }
+    size_t j = i + 1;
+    std::string spec;
+    while (j < t.size() && std::strchr("-+ #0123456789.hlLqjzt", t[j])) {
+      if (!std::strchr("hlLqjzt", t[j])) spec += t[j];  // length modifiers mean nothing here
+      j++;
+    }
+    if (j >= t.size() || !std::strchr("diouxXfFeEgGcs", t[j]) || arg >= args.size()) {
+      out += t[i];
+      continue;
+    }
+    if (t[j] != 's') spec += t[j];
+    out += kernel_print_scalar(args[arg], spec);
+    arg++;
+    i = j;
+  }
+  return out;
+}
+
 }  // namespace kiln

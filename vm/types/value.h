@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vm/types/type.h"
 
@@ -84,5 +85,8 @@ std::string kernel_printf_spec(Prim p);
 // type's letter is used; a missing precision takes the type's (".12" for f64).
 // A malformed spec throws kiln::Error("ValueError", ...).
 std::string kernel_print_scalar(const ConstVal& v, std::string_view user_spec = {});
+// A printf-style assert message ("x is %d") filled with its arguments, each
+// conversion formatted the way a kernel print with that spec would.
+std::string assert_text(const std::string& text, const std::vector<ConstVal>& args);
 
 }  // namespace kiln

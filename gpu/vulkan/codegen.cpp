@@ -1,0 +1,274 @@
+// SPIR-V code generation: each offloaded task becomes one compute shader.
+// The IR's hierarchical control flow maps one to one onto SPIR-V's
+// structured control flow: if -> OpSelectionMerge, while/range_for ->
+// OpLoopMerge with a continue block, break/continue -> branches to the
+// loop's merge/continue block.
+#include "gpu/vulkan/codegen.h"
+
+#include "gpu/vulkan/codegen_state.h"
+
+namespace kiln::vk {
+
+using spv::Op;
+using SC = spv::StorageClass;
+using ir::StmtKind;
+
+void Gen::unsupported(const ir::Stmt& s, const std::string& what) {
+  raise("NotImplementedError",
+        "the vulkan backend does not support " + what + " yet (statement '" + ir::stmt_kind_name(s.kind) +
+            "' in kernel '" + kernel.name + "')",
+        s.loc);
+}
+
+void Gen::ensure_open() {
+  if (!terminated) return;
+  m.label(m.fresh());
+  terminated = false;
+}
+
+void Gen::branch(Id to) {
+  if (terminated) return;
+  m.op_void(Op::OpBranch, {to});
+  terminated = true;
+}
+
+void Gen::block(const ir::Block& b) {
+  for (auto& s : b.stmts) {
+    ensure_open();
+    stmt(*s);
+  }
+}
+
+// A structured loop around `body()`: header (with `test` choosing body or
+// exit when given), body, continue block running `step()`.
+template <class Test, class Body, class Step>
+static void loop(Gen& g, const ir::Stmt* owner, Test&& test, Body&& body, Step&& step) {
+  SpirvModule& m = g.m;
+  Id header = m.fresh(), first = m.fresh(), cont = m.fresh(), merge = m.fresh();
+  g.branch(header);
+  m.label(header);
+  // The driver's limiter counts every header execution of every loop (each
+  // iteration and each loop's final test); so does this count, and the body
+  // checks it one short of the limit (the header may hold no branch).
+  Id count = 0;
+  if (g.loop_count) {
+    count = m.op(Op::OpIAdd, g.u32(), {m.op(Op::OpLoad, g.u32(), {g.loop_count}), g.cu32(1)});
+    m.op_void(Op::OpStore, {g.loop_count, count});
+  }
+  Id cond = test();  // computed in the header, before the merge instruction's block end
+  m.op_void(Op::OpLoopMerge, {merge, cont, 0});
+  if (cond) m.op_void(Op::OpBranchConditional, {cond, first, merge});
+  else m.op_void(Op::OpBranch, {first});
+  m.label(first);
+  g.terminated = false;
+  if (owner) g.loops[owner] = LoopLabels{merge, cont};
+  if (count) {
+    g.out.checks.push_back(CheckInfo{CheckInfo::loop_limit, owner ? owner->loc : SourceLoc{}});
+    g.fail_if(m.op(Op::OpUGreaterThanEqual, m.t_bool(), {count, g.cu32(g.caps.loop_limit - 1)}),
+              (int)g.out.checks.size() - 1, {});
+  }
+  body();
+  g.branch(cont);
+  m.label(cont);
+  g.terminated = false;
+  step();
+  m.op_void(Op::OpBranch, {header});
+  m.label(merge);
+  g.terminated = false;
+}
+
+void Gen::stmt(const ir::Stmt& s) {
+  Id bt = m.t_bool();
+  switch (s.kind) {
+    case StmtKind::const_: val[&s] = constant(s.type.prim, s.value); return;
+    case StmtKind::arg_load: val[&s] = arg_load(s); return;
+    case StmtKind::unary: val[&s] = unary(s); return;
+    case StmtKind::binary: val[&s] = binary(s); return;
+    case StmtKind::select: {
+      Id c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
+      val[&s] = m.op(Op::OpSelect, type(s.type.prim, &s), {c, val.at(s.ops[1]), val.at(s.ops[2])});
+      return;
+    }
+    case StmtKind::alloca: {
+      Id t = type(s.type.prim, &s);
+      Id v = m.function_var(m.t_ptr(SC::Function, t));
+      // Locals start at zero, as the interpreter's registers do.
+      m.op_void(Op::OpStore, {v, prim_is_float(s.type.prim) ? const_float(s.type.prim, 0) : const_int(s.type.prim, 0)});
+      local[&s] = v;
+      return;
+    }
+    case StmtKind::local_load: val[&s] = m.op(Op::OpLoad, type(s.type.prim, &s), {local.at(s.ops[0])}); return;
+    case StmtKind::local_store: m.op_void(Op::OpStore, {local.at(s.ops[0]), val.at(s.ops[1])}); return;
+    case StmtKind::global_ptr: global_ptr(s); return;
+    case StmtKind::global_temp: ptr[&s] = ctx_slot(out.temp_slot() + s.index, s.type.prim); return;
+    case StmtKind::global_load: val[&s] = load(ptr.at(s.ops[0])); return;
+    case StmtKind::global_store: store(ptr.at(s.ops[0]), val.at(s.ops[1])); return;
+    case StmtKind::atomic: val[&s] = atomic(s); return;
+    case StmtKind::if_: {
+      Id c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
+      Id t = m.fresh(), merge = m.fresh();
+      bool has_else = s.else_body && !s.else_body->stmts.empty();
+      Id e = has_else ? m.fresh() : merge;
+      m.op_void(Op::OpSelectionMerge, {merge, 0});
+      m.op_void(Op::OpBranchConditional, {c, t, e});
+      m.label(t);
+      terminated = false;
+      if (s.body) block(*s.body);
+      branch(merge);
+      if (has_else) {
+        m.label(e);
+        terminated = false;
+        block(*s.else_body);
+        branch(merge);
+      }
+      m.label(merge);
+      terminated = false;
+      return;
+    }
+    case StmtKind::while_:
+      loop(*this, &s, [] { return Id(0); }, [&] { block(*s.body); }, [] {});
+      return;
+    case StmtKind::range_for: {
+      if (s.snode >= 0) unsupported(s, "a struct-for over sparse SNodes");
+      Prim p = s.ops[0]->type.prim;
+      Id t = type(p, &s);
+      Id var = m.function_var(m.t_ptr(SC::Function, t));
+      m.op_void(Op::OpStore, {var, val.at(s.ops[0])});
+      loop_var[&s] = var;
+      Id end = val.at(s.ops[1]);
+      Id cur = 0;
+      bool sg = prim_is_signed(p);
+      loop(
+          *this, &s,
+          [&] {
+            cur = m.op(Op::OpLoad, t, {var});
+            return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, bt, {cur, end});
+          },
+          [&] { block(*s.body); },
+          [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, const_int(p, 1)})}); });
+      return;
+    }
+    case StmtKind::loop_index: {
+      auto it = loop_var.find(s.loop);
+      if (it == loop_var.end() || s.index != 0) unsupported(s, "this loop index");
+      Id v = it->second;
+      Prim vp = s.loop->kind == StmtKind::offloaded ? out.tasks.back().index_prim : s.loop->ops[0]->type.prim;
+      Id x = m.op(Op::OpLoad, type(vp), {v});
+      val[&s] = cast(x, vp, s.type.prim, s);
+      return;
+    }
+    case StmtKind::break_: branch(loops.at(s.loop).merge); return;
+    case StmtKind::continue_: branch(loops.at(s.loop).cont); return;
+    case StmtKind::print: print(s); return;
+    case StmtKind::assert_: assert_(s); return;
+    case StmtKind::return_: ret(s); return;
+    case StmtKind::random: unsupported(s, "ti.random"); return;
+    case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop)); return;
+    default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
+  }
+}
+
+// The type a range_for task's index has: its loop_index statements' (the
+// frontend gives them the bounds' type), i32 when the body reads none.
+static Prim task_index_prim(const ir::Stmt& task) {
+  Prim p = Prim::i32;
+  ir::walk(*task.body, [&](ir::Stmt* s) {
+    if (s->kind == StmtKind::loop_index && s->loop == &task) p = s->type.prim;
+  });
+  return p;
+}
+
+static void gen_task(Gen& g, const ir::Stmt& task) {
+  SpirvModule& m = g.m;
+  TaskShader& ts = g.out.tasks.back();
+  Id main_fn = m.fresh(), first = m.fresh();
+  m.name(main_fn, "main");
+  g.seq_var = m.function_var(m.t_ptr(SC::Function, g.u32()));
+  m.op_void(Op::OpStore, {g.seq_var, g.cu32(0)});
+  if (g.caps.loop_limit) {
+    g.loop_count = m.function_var(m.t_ptr(SC::Function, g.u32()));
+    m.op_void(Op::OpStore, {g.loop_count, g.cu32(0)});
+  }
+  // A check failed in an earlier task: the launch stops there.
+  g.iter = g.cu32(0);
+  g.if_then(m.op(Op::OpINotEqual, m.t_bool(), {g.error_flag(), g.cu32(0)}), [&] {
+    m.op_void(Op::OpReturn, {});
+    g.terminated = true;
+  });
+  int local_x = 1;
+  if (task.task == ir::Task::serial) {
+    g.block(*task.body);
+  } else if (task.task == ir::Task::range_for) {
+    local_x = kLocalSize;
+    Prim p = ts.index_prim = task_index_prim(task);
+    Id t = g.type(p);
+    auto bound = [&](bool is_const, int64_t v) {
+      return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
+    };
+    Id begin = bound(task.begin_const, task.begin), end = bound(task.end_const, task.end);
+    Id v3 = m.t_vec(g.u32(), 3);
+    auto builtin = [&](spv::BuiltIn b) {
+      Id var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
+      m.decorate(var, spv::Decoration::BuiltIn, {(uint32_t)b});
+      return m.op(Op::OpCompositeExtract, g.u32(), {m.op(Op::OpLoad, v3, {var}), 0});
+    };
+    Id gid = builtin(spv::BuiltIn::GlobalInvocationId);
+    Id groups = builtin(spv::BuiltIn::NumWorkgroups);
+    Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
+    g.iter = gid;
+    if (task.tls_prologue) g.block(*task.tls_prologue);
+    g.ensure_open();
+    Id var = m.function_var(m.t_ptr(SC::Function, t));
+    m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, g.cast(gid, Prim::u32, p, task)})});
+    g.loop_var[&task] = var;
+    Id cur = 0;
+    bool sg = prim_is_signed(p);
+    loop(
+        g, &task,
+        [&] {
+          cur = m.op(Op::OpLoad, t, {var});
+          return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, m.t_bool(), {cur, end});
+        },
+        [&] {
+          // Prints and errors are ordered by iteration (as a serial run prints).
+          g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
+          g.block(*task.body);
+        },
+        [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
+    g.iter = gid;
+    if (task.tls_epilogue) g.block(*task.tls_epilogue);
+  } else {
+    g.unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks (sparse SNodes)");
+  }
+  g.ensure_open();
+  if (!g.terminated) m.op_void(Op::OpReturn, {});
+  ts.spirv = m.finish(main_fn, first, local_x);
+}
+
+KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps) {
+  KernelShaders out;
+  out.name = k.name;
+  out.num_args = (int)k.args.size();
+  out.num_rets = (int)k.rets.size();
+  out.num_temps = k.num_global_temps;
+  for (auto& s : k.root.stmts) {
+    if (s->kind != StmtKind::offloaded)
+      raise("InternalError", "vulkan codegen: kernel '" + k.name + "' was not offloaded", s->loc);
+    TaskShader ts;
+    ts.kind = s->task;
+    ts.loc = s->loc;
+    ts.begin_const = s->begin_const;
+    ts.end_const = s->end_const;
+    ts.begin = s->begin;
+    ts.end = s->end;
+    ts.block_dim = s->block_dim;
+    ts.serialize = s->serialize;
+    out.tasks.push_back(std::move(ts));
+    Gen g(k, caps, out);
+    g.task_index = (int)out.tasks.size() - 1;
+    gen_task(g, *s);
+  }
+  return out;
+}
+
+}  // namespace kiln::vk

@@ -1,0 +1,90 @@
+// SPIR-V code generation from an offloaded IR kernel (after ir::run_pipeline):
+// one GLCompute module per task. Only Kiln's own types cross this header, so
+// the runtime side (engine.cpp) and the tests need no Vulkan headers for it.
+//
+// What a task's shader sees (descriptor set 0):
+//   binding 0  the launch context: 8-byte slots [args | rets | temps], then
+//              the error record (kErrWords words) that checks fill
+//   binding 1  the print buffer: word 0 a cursor, records from word 2
+//   binding 2+t  SNode tree t's memory
+// A range_for task is a grid-stride loop: invocation g runs iterations
+// begin+g, begin+g+N, ... (N invocations in the dispatch), so the TLS
+// prologue/epilogue run once per invocation and any dispatch size is right.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vm/ir/ir.h"
+
+namespace kiln::vk {
+
+// What the device offers that changes the code (features of device.h).
+struct DeviceCaps {
+  bool int8 = true, int16 = true, int64 = true, float16 = true, float64 = true;
+  bool storage8 = true, storage16 = true;
+  bool int64_atomics = true;
+  bool float32_atomic_add = false;  // VK_EXT_shader_atomic_float
+  // llvmpipe (lavapipe) ends every loop of an invocation once they have made
+  // this many iterations in all (Mesa's gallivm loop limiter): loops count
+  // their iterations and a task that reaches it fails instead of going on
+  // with truncated loops. 0: no such limit.
+  uint32_t loop_limit = 0;
+};
+
+constexpr int kLocalSize = 64;             // invocations per workgroup of a parallel task
+constexpr int kErrWords = 4 + 2 * 8;       // flag, task, iteration, sequence, 8 values (u64)
+constexpr uint32_t kPrintWords = 1 << 20;  // print buffer size in words
+constexpr int kPrintHeader = 4;            // print record: id, task, iteration, sequence
+
+// A run-time check a shader may fail: its first failure is recorded in the
+// error record and reported by the host after the launch as `kind` at `loc`.
+struct CheckInfo {
+  enum Kind : uint8_t { bounds, div_zero, pow_zero, assertion, loop_limit } kind = bounds;
+  SourceLoc loc;
+  // bounds: the field, the axis checked, its shape and index offsets
+  std::string field;
+  int axis = 0;
+  std::vector<int64_t> shape, offset;
+  // assertion: the message and the types of its format arguments
+  std::string text;
+  std::vector<Prim> prims;
+};
+
+struct PrintInfo {
+  std::vector<ir::PrintPart> parts;
+  std::vector<Prim> prims;  // per value operand, in order
+  SourceLoc loc;
+};
+
+struct TaskShader {
+  ir::Task kind = ir::Task::serial;
+  std::vector<uint32_t> spirv;
+  SourceLoc loc;
+  // range_for: constant bounds or temp slots, the loop index type
+  bool begin_const = true, end_const = true;
+  int64_t begin = 0, end = 0;
+  Prim index_prim = Prim::i32;
+  int block_dim = 0;
+  bool serialize = false;
+};
+
+struct KernelShaders {
+  std::string name;
+  std::vector<TaskShader> tasks;
+  std::vector<CheckInfo> checks;
+  std::vector<PrintInfo> prints;
+  int num_args = 0, num_rets = 0, num_temps = 0;
+  int num_trees = 0;  // trees 0..num_trees-1 are bound
+  // Word offsets in the context buffer.
+  int ret_slot() const { return num_args; }
+  int temp_slot() const { return num_args + num_rets; }
+  int err_word() const { return 2 * (num_args + num_rets + num_temps); }
+  int ctx_words() const { return err_word() + kErrWords; }
+};
+
+// Generates every task's module. Throws kiln::Error ("NotImplementedError")
+// naming the statement and its line for what the code generator lacks.
+KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps);
+
+}  // namespace kiln::vk

@@ -1,0 +1,240 @@
+// Buffers and what goes through them: field and temp pointers, loads,
+// stores, atomics (compare-and-swap loops where the device lacks a float
+// atomic), kernel arguments and returns, prints, and failed checks.
+#include "gpu/vulkan/codegen_state.h"
+
+namespace kiln::vk {
+
+using spv::Op;
+using SC = spv::StorageClass;
+
+static bool is_signed(Prim p) { return prim_is_int(p) && prim_is_signed(p); }
+
+Id Gen::view(int binding, Prim p) {
+  auto key = std::make_pair(binding, p);
+  auto it = views.find(key);
+  if (it != views.end()) return it->second;
+  int bytes = prim_bits(p) / 8;
+  if (bytes == 1) {
+    if (!caps.storage8) raise("NotImplementedError", "vulkan: this device cannot store 8-bit values in buffers");
+    m.capability(spv::Capability::StorageBuffer8BitAccess);
+  }
+  if (bytes == 2) {
+    if (!caps.storage16) raise("NotImplementedError", "vulkan: this device cannot store 16-bit values in buffers");
+    m.capability(spv::Capability::StorageBuffer16BitAccess);
+  }
+  Id block = m.t_buffer_block(type(p), bytes);
+  Id var = m.global_var(m.t_ptr(SC::StorageBuffer, block), SC::StorageBuffer);
+  m.decorate(var, spv::Decoration::DescriptorSet, {0});
+  m.decorate(var, spv::Decoration::Binding, {(uint32_t)binding});
+  // Several views of one buffer (a tree holds fields of many types) alias.
+  m.decorate(var, spv::Decoration::Aliased);
+  return views[key] = var;
+}
+
+Id Gen::chain(const BufPtr& bp) {
+  return m.op(Op::OpAccessChain, m.t_ptr(SC::StorageBuffer, type(bp.prim)), {view(bp.binding, bp.prim), cu32(0), bp.index});
+}
+
+Id Gen::load(const BufPtr& bp) { return m.op(Op::OpLoad, type(bp.prim), {chain(bp)}); }
+void Gen::store(const BufPtr& bp, Id v) { m.op_void(Op::OpStore, {chain(bp), v}); }
+
+BufPtr Gen::ctx_slot(int slot, Prim p) { return BufPtr{0, cu32((uint32_t)(slot * 8 / (prim_bits(p) / 8))), p}; }
+
+Id Gen::error_flag() { return load(BufPtr{0, cu32((uint32_t)out.err_word()), Prim::u32}); }
+
+static Id scope_device(Gen& g) { return g.cu32((uint32_t)spv::Scope::Device); }
+static Id relaxed(Gen& g) { return g.cu32(0); }
+
+void Gen::fail_if(Id failed, int check, const std::vector<Id>& values) {
+  if_then(failed, [&] {
+    Id flag = chain(BufPtr{0, cu32((uint32_t)out.err_word()), Prim::u32});
+    Id old = m.op(Op::OpAtomicCompareExchange, u32(),
+                  {flag, scope_device(*this), relaxed(*this), relaxed(*this), cu32((uint32_t)check + 1), cu32(0)});
+    if_then(m.op(Op::OpIEqual, m.t_bool(), {old, cu32(0)}), [&] {
+      uint32_t w = (uint32_t)out.err_word();
+      store(BufPtr{0, cu32(w + 1), Prim::u32}, cu32((uint32_t)task_index));
+      store(BufPtr{0, cu32(w + 2), Prim::u32}, iter);
+      store(BufPtr{0, cu32(w + 3), Prim::u32}, m.op(Op::OpLoad, u32(), {seq_var}));
+      for (size_t k = 0; k < values.size() && k < 8; k++) store(BufPtr{0, cu32(w / 2 + 2 + (uint32_t)k), Prim::u64}, values[k]);
+    });
+  });
+}
+
+void Gen::global_ptr(const ir::Stmt& s) {
+  const ir::Access& acc = s.access;
+  if (acc.sparse_place >= 0) unsupported(s, "access to a field under pointer/bitmasked/dynamic SNodes");
+  if (acc.ext_arg >= 0) unsupported(s, "access to an ndarray argument");
+  Prim p = s.type.prim;
+  out.num_trees = std::max(out.num_trees, acc.tree + 1);
+  Id bt = m.t_bool();
+  Id ok = 0;
+  std::vector<Id> idx32(s.ops.size());
+  for (size_t a = 0; a < s.ops.size(); a++) {
+    Prim q = s.ops[a]->type.prim;
+    Id v = val.at(s.ops[a]);
+    if (acc.checked && a < acc.shape.size()) {
+      Id lt = m.op(is_signed(q) ? Op::OpSLessThan : Op::OpULessThan, bt, {v, const_int(q, acc.shape[a])});
+      Id in = is_signed(q) ? m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpSGreaterThanEqual, bt, {v, const_int(q, 0)}), lt}) : lt;
+      CheckInfo c{CheckInfo::bounds, s.loc};
+      c.field = acc.field;
+      c.axis = (int)a;
+      c.shape = acc.shape;
+      c.offset = acc.index_offset;
+      out.checks.push_back(c);
+      fail_if(m.op(Op::OpLogicalNot, bt, {in}), (int)out.checks.size() - 1, {to_u64_reg(v, q)});
+      ok = ok ? m.op(Op::OpLogicalAnd, bt, {ok, in}) : in;
+    }
+    // In bounds the index is non-negative and below the shape: u32 holds it.
+    idx32[a] = prim_bits(q) == 32 ? as_unsigned(v, q) : m.op(Op::OpUConvert, u32(), {as_unsigned(v, q)});
+  }
+  Id addr = cu32((uint32_t)acc.offset);
+  for (const ir::IndexTerm& t : acc.terms) {
+    if ((size_t)t.axis >= idx32.size()) unsupported(s, "an index term past the indices given");
+    Id x = idx32[t.axis];
+    if (t.div != 1) x = m.op(Op::OpUDiv, u32(), {x, cu32((uint32_t)t.div)});
+    if (t.mod != 0) x = m.op(Op::OpUMod, u32(), {x, cu32((uint32_t)t.mod)});
+    addr = m.op(Op::OpIAdd, u32(), {addr, m.op(Op::OpIMul, u32(), {x, cu32((uint32_t)t.stride)})});
+  }
+  Id index = m.op(Op::OpUDiv, u32(), {addr, cu32((uint32_t)(prim_bits(p) / 8))});
+  // A failed check has been recorded; the access goes to element 0 instead
+  // of out of the buffer, and the host raises the IndexError after the task.
+  if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
+  ptr[&s] = BufPtr{2 + acc.tree, index, p};
+}
+
+Id Gen::atomic(const ir::Stmt& s) {
+  auto it = ptr.find(s.ops[0]);
+  if (it == ptr.end()) unsupported(s, "an atomic on a local variable");
+  BufPtr bp = it->second;
+  Prim p = bp.prim;
+  Id v = val.at(s.ops[1]);
+  Id t = type(p, &s);
+  int w = prim_bits(p);
+  if (w < 32) unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on " + std::string(prim_name(p)));
+  if (w == 64) {
+    if (!caps.int64_atomics) unsupported(s, std::string("64-bit atomics (") + std::string(prim_name(p)) + ") on this device");
+    m.capability(spv::Capability::Int64Atomics);
+  }
+  bool sg = is_signed(p);
+  if (prim_is_int(p)) {
+    Op o;
+    switch (s.aop) {
+      case ir::AtomicOp::add: o = Op::OpAtomicIAdd; break;
+      case ir::AtomicOp::sub: o = Op::OpAtomicISub; break;
+      case ir::AtomicOp::min: o = sg ? Op::OpAtomicSMin : Op::OpAtomicUMin; break;
+      case ir::AtomicOp::max: o = sg ? Op::OpAtomicSMax : Op::OpAtomicUMax; break;
+      case ir::AtomicOp::bit_and: o = Op::OpAtomicAnd; break;
+      case ir::AtomicOp::bit_or: o = Op::OpAtomicOr; break;
+      default: o = Op::OpAtomicXor; break;
+    }
+    return m.op(o, t, {chain(bp), scope_device(*this), relaxed(*this), v});
+  }
+  bool add = s.aop == ir::AtomicOp::add || s.aop == ir::AtomicOp::sub;
+  if (p == Prim::f32 && add && caps.float32_atomic_add) {
+    m.extension("SPV_EXT_shader_atomic_float_add");
+    m.capability(spv::Capability::AtomicFloat32AddEXT);
+    Id x = s.aop == ir::AtomicOp::sub ? m.op(Op::OpFNegate, t, {v}) : v;
+    return m.op(Op::OpAtomicFAddEXT, t, {chain(bp), scope_device(*this), relaxed(*this), x});
+  }
+  if (prim_is_int(p) == false && s.aop != ir::AtomicOp::add && s.aop != ir::AtomicOp::sub &&
+      s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max)
+    unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on " + std::string(prim_name(p)));
+  // Compare-and-swap on the element's bits until no other invocation got in
+  // between: the update is exactly the non-atomic op, as on the CPU engines.
+  Prim up = w == 64 ? Prim::u64 : Prim::u32;
+  Id ut = type(up);
+  BufPtr ubp{bp.binding, bp.index, up};
+  Id header = m.fresh(), body = m.fresh(), cont = m.fresh(), merge = m.fresh();
+  branch(header);
+  m.label(header);
+  m.op_void(Op::OpLoopMerge, {merge, cont, 0});
+  m.op_void(Op::OpBranch, {body});
+  m.label(body);
+  Id uptr = chain(ubp);
+  Id old_bits = m.op(Op::OpAtomicLoad, ut, {uptr, scope_device(*this), relaxed(*this)});
+  Id old = m.op(Op::OpBitcast, t, {old_bits});
+  Id nv = binary_op(ir::binary_of(s.aop), p, old, v, s);
+  Id got = m.op(Op::OpAtomicCompareExchange, ut,
+                {uptr, scope_device(*this), relaxed(*this), relaxed(*this), m.op(Op::OpBitcast, ut, {nv}), old_bits});
+  m.op_void(Op::OpBranchConditional, {m.op(Op::OpIEqual, m.t_bool(), {got, old_bits}), merge, cont});
+  m.label(cont);
+  m.op_void(Op::OpBranch, {header});
+  m.label(merge);
+  terminated = false;
+  return old;
+}
+
+Id Gen::arg_load(const ir::Stmt& s) {
+  Prim p = s.type.prim;
+  Id t = type(p, &s);
+  if (prim_bits(p) == 64) {
+    Id w = load(ctx_slot(s.index, Prim::u64));
+    return p == Prim::u64 ? w : m.op(Op::OpBitcast, t, {w});
+  }
+  // The slot holds the register form: the value in its low 32 bits (f16 as
+  // the f32 of its value).
+  Id w = load(ctx_slot(s.index, Prim::u32));
+  if (p == Prim::u32) return w;
+  if (p == Prim::i32 || p == Prim::f32) return m.op(Op::OpBitcast, t, {w});
+  if (p == Prim::f16) return m.op(Op::OpFConvert, t, {m.op(Op::OpBitcast, type(Prim::f32), {w})});
+  Id n = m.op(Op::OpUConvert, m.t_int(prim_bits(p), false), {w});
+  return is_signed(p) ? m.op(Op::OpBitcast, t, {n}) : n;
+}
+
+void Gen::ret(const ir::Stmt& s) {
+  for (size_t i = 0; i < s.ops.size(); i++) {
+    Prim p = s.ops[i]->type.prim;
+    Id v = val.at(s.ops[i]);
+    // f16 returns travel as their 16-bit pattern (what the bytecode's ret stores).
+    Id r = p == Prim::f16 ? m.op(Op::OpUConvert, u64(), {m.op(Op::OpBitcast, m.t_int(16, false), {v})}) : to_u64_reg(v, p);
+    store(ctx_slot(out.ret_slot() + (int)i, Prim::u64), r);
+  }
+  m.op_void(Op::OpReturn, {});
+  terminated = true;
+}
+
+void Gen::print(const ir::Stmt& s) {
+  PrintInfo info{s.print_parts, {}, s.loc};
+  std::vector<Id> vals;
+  for (const ir::PrintPart& part : s.print_parts) {
+    if (!part.is_value) continue;
+    const ir::Stmt* o = s.ops.at((size_t)part.op);
+    info.prims.push_back(o->type.prim);
+    vals.push_back(to_u64_reg(val.at(o), o->type.prim));
+  }
+  uint32_t id = (uint32_t)out.prints.size();
+  out.prints.push_back(std::move(info));
+  uint32_t n = (uint32_t)(kPrintHeader + 2 * vals.size());  // even: values stay 8-byte aligned
+  Id cursor_ptr = chain(BufPtr{1, cu32(0), Prim::u32});
+  Id at = m.op(Op::OpAtomicIAdd, u32(), {cursor_ptr, scope_device(*this), relaxed(*this), cu32(n)});
+  Id end = m.op(Op::OpIAdd, u32(), {at, cu32(n)});
+  Id fits = m.op(Op::OpULessThanEqual, m.t_bool(), {end, cu32(kPrintWords)});
+  if_then(fits, [&] {
+    store(BufPtr{1, at, Prim::u32}, cu32(id));
+    store(BufPtr{1, m.op(Op::OpIAdd, u32(), {at, cu32(1)}), Prim::u32}, cu32((uint32_t)task_index));
+    store(BufPtr{1, m.op(Op::OpIAdd, u32(), {at, cu32(2)}), Prim::u32}, iter);
+    store(BufPtr{1, m.op(Op::OpIAdd, u32(), {at, cu32(3)}), Prim::u32}, m.op(Op::OpLoad, u32(), {seq_var}));
+    Id base = m.op(Op::OpShiftRightLogical, u32(), {at, cu32(1)});
+    for (size_t k = 0; k < vals.size(); k++)
+      store(BufPtr{1, m.op(Op::OpIAdd, u32(), {base, cu32(2 + (uint32_t)k)}), Prim::u64}, vals[k]);
+  });
+  Id seq = m.op(Op::OpLoad, u32(), {seq_var});
+  m.op_void(Op::OpStore, {seq_var, m.op(Op::OpIAdd, u32(), {seq, cu32(1)})});
+}
+
+void Gen::assert_(const ir::Stmt& s) {
+  CheckInfo c{CheckInfo::assertion, s.loc};
+  c.text = s.text;
+  std::vector<Id> vals;
+  for (size_t i = 1; i < s.ops.size(); i++) {
+    if (i > 8) unsupported(s, "an assert message with more than 8 arguments");
+    c.prims.push_back(s.ops[i]->type.prim);
+    vals.push_back(to_u64_reg(val.at(s.ops[i]), s.ops[i]->type.prim));
+  }
+  out.checks.push_back(c);
+  Id failed = m.op(Op::OpLogicalNot, m.t_bool(), {to_bool(val.at(s.ops[0]), s.ops[0]->type.prim)});
+  fail_if(failed, (int)out.checks.size() - 1, vals);
+}
+
+}  // namespace kiln::vk

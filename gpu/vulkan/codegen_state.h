@@ -1,0 +1,102 @@
+// The state of generating one task's module, shared by codegen.cpp (tasks
+// and control flow), codegen_arith.cpp (scalar arithmetic and casts) and
+// codegen_memory.cpp (buffers, loads, stores, atomics, checks, print).
+#pragma once
+#include <map>
+#include <unordered_map>
+
+#include "gpu/vulkan/codegen.h"
+#include "gpu/vulkan/spirv_builder.h"
+
+namespace kiln::vk {
+
+// Where a pointer value points: element `index` of the view of `binding`
+// whose elements have type `prim` (a field element, a temp slot).
+struct BufPtr {
+  int binding = 0;
+  Id index = 0;  // u32
+  Prim prim = Prim::i32;
+};
+
+struct LoopLabels {
+  Id merge = 0, cont = 0;
+};
+
+struct Gen {
+  const ir::Kernel& kernel;
+  const DeviceCaps& caps;
+  KernelShaders& out;
+  int task_index = 0;
+  SpirvModule m;
+  std::unordered_map<const ir::Stmt*, Id> val;        // SSA values
+  std::unordered_map<const ir::Stmt*, Id> local;      // alloca -> Function variable
+  std::unordered_map<const ir::Stmt*, BufPtr> ptr;    // global_ptr / global_temp
+  std::unordered_map<const ir::Stmt*, LoopLabels> loops;
+  std::unordered_map<const ir::Stmt*, Id> loop_var;   // range_for / task -> its index variable
+  std::map<std::pair<int, Prim>, Id> views;           // (binding, element type) -> buffer variable
+  Id iter = 0;      // u32: this invocation's iteration (prints, errors)
+  Id seq_var = 0;   // u32 Function variable: prints so far in this invocation
+  Id loop_count = 0;  // u32 Function variable: loop iterations so far (DeviceCaps::loop_limit)
+  bool terminated = false;  // the current block has its terminator
+
+  Gen(const ir::Kernel& k, const DeviceCaps& c, KernelShaders& o) : kernel(k), caps(c), out(o) {}
+
+  [[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
+
+  // ---- types and constants (codegen_arith.cpp) ----
+  Id type(Prim p, const ir::Stmt* where = nullptr);
+  Id u32() { return m.t_int(32, false); }
+  Id i32() { return m.t_int(32, true); }
+  Id u64() { return m.t_int(64, false); }
+  Id cu32(uint32_t v) { return m.c_bits(u32(), 32, v); }
+  Id constant(Prim p, const ir::Const& c);
+  Id const_int(Prim p, int64_t v);       // an int constant of type p
+  Id const_float(Prim p, double v);      // a float constant of type p
+  Id to_bool(Id v, Prim p);              // v != 0
+  Id from_bool(Id b, Prim p);            // 1 / 0 of type p
+  Id unary(const ir::Stmt& s);
+  Id binary(const ir::Stmt& s);
+  Id binary_op(ir::BinaryOp op, Prim p, Id a, Id b, const ir::Stmt& s);
+  Id cast(Id v, Prim from, Prim to, const ir::Stmt& s);
+  Id to_u64_reg(Id v, Prim p);
+  Id as_unsigned(Id v, Prim p);          // bitcast to the unsigned type of p's width           // the interpreter's 64-bit register form of v
+
+  // ---- memory (codegen_memory.cpp) ----
+  Id view(int binding, Prim p);          // the StorageBuffer variable for (binding, p)
+  Id chain(const BufPtr& bp);            // OpAccessChain to the element
+  Id load(const BufPtr& bp);
+  void store(const BufPtr& bp, Id v);
+  BufPtr ctx_slot(int slot, Prim p);     // an 8-byte context slot read/written as p
+  void global_ptr(const ir::Stmt& s);
+  Id atomic(const ir::Stmt& s);
+  Id arg_load(const ir::Stmt& s);
+  void ret(const ir::Stmt& s);
+  void print(const ir::Stmt& s);
+  void assert_(const ir::Stmt& s);
+  // Records check `check` as failed (first failure wins) when `failed` (a
+  // bool) is true; `values` (u64 ids) go to the record.
+  void fail_if(Id failed, int check, const std::vector<Id>& values);
+  Id error_flag();                       // u32: the context's error flag
+
+  // ---- control flow (codegen.cpp) ----
+  void block(const ir::Block& b);
+  void stmt(const ir::Stmt& s);
+  // Starts a fresh block after a terminator when more code follows (it is
+  // unreachable, which SPIR-V allows).
+  void ensure_open();
+  void branch(Id to);
+  // if (cond) { then() }: a selection construct; then() may terminate.
+  template <class F> void if_then(Id cond, F&& then) {
+    Id t = m.fresh(), merge = m.fresh();
+    m.op_void(spv::Op::OpSelectionMerge, {merge, 0});
+    m.op_void(spv::Op::OpBranchConditional, {cond, t, merge});
+    m.label(t);
+    terminated = false;
+    then();
+    branch(merge);
+    m.label(merge);
+    terminated = false;
+  }
+};
+
+}  // namespace kiln::vk

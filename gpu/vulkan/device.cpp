@@ -1,0 +1,194 @@
+// Instance, device selection, features and buffers (see device.h).
+#include "gpu/vulkan/device.h"
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "vm/support/diag.h"
+
+namespace kiln::vk {
+
+static void check(VkResult r, const char* what) {
+  if (r != VK_SUCCESS) raise("RuntimeError", std::string("vulkan: ") + what + " failed (VkResult " + std::to_string((int)r) + ")");
+}
+
+// Discrete first, then integrated, virtual, CPU (lavapipe), anything else.
+static int rank(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+  }
+}
+
+static bool has_extension(VkPhysicalDevice pd, const char* name) {
+  uint32_t n = 0;
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> ext(n);
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, ext.data());
+  for (auto& e : ext)
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
+static void init(Device& d) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "kiln";
+  app.apiVersion = VK_API_VERSION_1_2;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  VkResult r = vkCreateInstance(&ici, nullptr, &d.instance);
+  if (r != VK_SUCCESS)
+    raise("RuntimeError", "vulkan: no Vulkan driver could be loaded (vkCreateInstance: VkResult " + std::to_string((int)r) +
+                              "); install a driver (Mesa's lavapipe: mesa-vulkan-drivers) or use arch=ti.cpu");
+  uint32_t n = 0;
+  vkEnumeratePhysicalDevices(d.instance, &n, nullptr);
+  std::vector<VkPhysicalDevice> pds(n);
+  vkEnumeratePhysicalDevices(d.instance, &n, pds.data());
+  int best = 99;
+  for (auto pd : pds) {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(pd, &p);
+    if (p.apiVersion < VK_API_VERSION_1_2) continue;  // SPIR-V 1.5 modules
+    if (rank(p.deviceType) < best) {
+      best = rank(p.deviceType);
+      d.phys = pd;
+      d.props = p;
+    }
+  }
+  if (!d.phys) raise("RuntimeError", "vulkan: no Vulkan 1.2 device found (" + std::to_string(n) + " devices listed)");
+  d.name = d.props.deviceName;
+
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  bool has_af = has_extension(d.phys, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, has_af ? &af : nullptr};
+  VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
+  vkGetPhysicalDeviceFeatures2(d.phys, &f2);
+  d.caps.int64 = f2.features.shaderInt64;
+  d.caps.float64 = f2.features.shaderFloat64;
+  d.caps.int16 = f2.features.shaderInt16;
+  d.caps.int8 = f12.shaderInt8;
+  d.caps.float16 = f12.shaderFloat16;
+  d.caps.storage8 = f12.storageBuffer8BitAccess;
+  d.caps.storage16 = f11.storageBuffer16BitAccess;
+  d.caps.int64_atomics = f12.shaderBufferInt64Atomics;
+  d.caps.float32_atomic_add = has_af && af.shaderBufferFloat32AtomicAdd;
+  if (d.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && d.name.find("llvmpipe") != std::string::npos)
+    d.caps.loop_limit = 65535;
+  // Enable exactly what the caps say (and nothing the shaders cannot use).
+  VkPhysicalDeviceFeatures2 en2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  en2.features.shaderInt64 = f2.features.shaderInt64;
+  en2.features.shaderFloat64 = f2.features.shaderFloat64;
+  en2.features.shaderInt16 = f2.features.shaderInt16;
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT en_af{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  en_af.shaderBufferFloat32AtomicAdd = d.caps.float32_atomic_add;
+  VkPhysicalDeviceVulkan12Features en12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                        d.caps.float32_atomic_add ? &en_af : nullptr};
+  en12.shaderInt8 = f12.shaderInt8;
+  en12.shaderFloat16 = f12.shaderFloat16;
+  en12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+  en12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+  VkPhysicalDeviceVulkan11Features en11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &en12};
+  en11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
+  en2.pNext = &en11;
+
+  uint32_t nq = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(d.phys, &nq, nullptr);
+  std::vector<VkQueueFamilyProperties> qfs(nq);
+  vkGetPhysicalDeviceQueueFamilyProperties(d.phys, &nq, qfs.data());
+  d.queue_family = 0;
+  while (d.queue_family < nq && !(qfs[d.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) d.queue_family++;
+  if (d.queue_family == nq) raise("RuntimeError", "vulkan: device '" + d.name + "' has no compute queue");
+  float prio = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = d.queue_family;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &prio;
+  const char* exts[] = {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME};
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &en2};
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = d.caps.float32_atomic_add ? 1 : 0;
+  dci.ppEnabledExtensionNames = exts;
+  check(vkCreateDevice(d.phys, &dci, nullptr, &d.dev), "vkCreateDevice");
+  vkGetDeviceQueue(d.dev, d.queue_family, 0, &d.queue);
+  vkGetPhysicalDeviceMemoryProperties(d.phys, &d.mem_props);
+  VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  cpi.queueFamilyIndex = d.queue_family;
+  cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  check(vkCreateCommandPool(d.dev, &cpi, nullptr, &d.cmd_pool), "vkCreateCommandPool");
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vkCreateFence(d.dev, &fci, nullptr, &d.fence), "vkCreateFence");
+}
+
+Device& device() {
+  // Made once and kept for the process: tree memory may outlive a Program
+  // (AllocHooks are plain function pointers), and the driver's threads are
+  // better left to process exit than torn down under a static destructor.
+  static std::mutex mu;
+  static Device* dev = nullptr;
+  static std::string failure;
+  std::lock_guard<std::mutex> lock(mu);
+  if (dev) return *dev;
+  if (!failure.empty()) raise("RuntimeError", failure);
+  auto d = std::make_unique<Device>();
+  try {
+    init(*d);
+  } catch (Error& e) {
+    failure = e.message;
+    throw;
+  }
+  dev = d.release();
+  return *dev;
+}
+
+Buffer Device::create_buffer(size_t size) {
+  Buffer b;
+  b.size = size;
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = size;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(vkCreateBuffer(dev, &bci, nullptr, &b.buf), "vkCreateBuffer");
+  VkMemoryRequirements mr;
+  vkGetBufferMemoryRequirements(dev, b.buf, &mr);
+  uint32_t want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, ti = 0;
+  while (ti < mem_props.memoryTypeCount &&
+         !((mr.memoryTypeBits & (1u << ti)) && (mem_props.memoryTypes[ti].propertyFlags & want) == want))
+    ti++;
+  if (ti == mem_props.memoryTypeCount) {
+    vkDestroyBuffer(dev, b.buf, nullptr);
+    raise("RuntimeError", "vulkan: device '" + name + "' has no host-visible coherent memory");
+  }
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mai.allocationSize = mr.size;
+  mai.memoryTypeIndex = ti;
+  VkResult r = vkAllocateMemory(dev, &mai, nullptr, &b.mem);
+  if (r != VK_SUCCESS) {
+    vkDestroyBuffer(dev, b.buf, nullptr);
+    raise("MemoryError", "vulkan: out of device memory: cannot allocate " + std::to_string(size) + " bytes");
+  }
+  check(vkBindBufferMemory(dev, b.buf, b.mem, 0), "vkBindBufferMemory");
+  check(vkMapMemory(dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.ptr), "vkMapMemory");
+  return b;
+}
+
+void Device::destroy_buffer(Buffer& b) {
+  if (b.mem) {
+    vkUnmapMemory(dev, b.mem);
+    vkFreeMemory(dev, b.mem, nullptr);
+  }
+  if (b.buf) vkDestroyBuffer(dev, b.buf, nullptr);
+  b = Buffer{};
+}
+
+const Buffer* Device::find(const void* p) {
+  auto it = by_ptr.find(p);
+  return it == by_ptr.end() ? nullptr : &it->second;
+}
+
+}  // namespace kiln::vk

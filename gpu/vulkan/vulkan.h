@@ -1,0 +1,18 @@
+// The Vulkan backend as the rest of Kiln sees it: an Engine and the
+// allocator that puts SNode trees in device-visible memory. No Vulkan
+// header here: vm/ti includes this only when Kiln is built with Vulkan
+// (KILN_HAVE_VULKAN; CMake option KILN_VULKAN).
+#pragma once
+#include <memory>
+
+#include "vm/runtime/engine.h"
+#include "vm/support/alloc_hooks.h"
+
+namespace kiln {
+
+// Throws RuntimeError when no Vulkan device can be used (never falls back).
+std::unique_ptr<Engine> make_vulkan_engine();
+// Tree memory from the device: host-visible, coherent, mapped buffers.
+AllocHooks vulkan_alloc_hooks();
+
+}  // namespace kiln
