@@ -8,7 +8,7 @@ PKGS=(
   libasmjit-dev llvm-19-dev libzstd-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-tools spirv-tools spirv-headers glslang-tools
   libmimalloc-dev doctest-dev libedit-dev libstb-dev nlohmann-json3-dev pybind11-dev python3-dev
-  libdlpack-dev python3-numpy python3-pytest python3-pip python3-venv python3-setuptools python3-wheel
+  libdlpack-dev libeigen3-dev python3-numpy python3-pytest python3-pip python3-venv python3-setuptools python3-wheel
   python3-matplotlib
   libsdl2-dev xvfb x11-apps x11-utils libxtst6 fonts-dejavu-core
 )

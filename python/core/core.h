@@ -75,6 +75,7 @@ SNode* snode_of(py::handle o);
 // ---- registration of the pieces ----
 void bind_fields(py::module_& m);
 void bind_kernels(py::module_& m);
+void bind_linalg(py::module_& m);  // linalg.cpp: ti.linalg's sparse matrices and solvers
 void bind_snodes(py::module_& m);
 void bind_layouts(py::module_& m);
 

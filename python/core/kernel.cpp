@@ -8,6 +8,7 @@
 // A kernel whose parameters are all scalars keeps a pointer to its last
 // instance: a call then converts its arguments straight into slots and
 // launches, which is what makes a small kernel call cost a few microseconds.
+#include <array>
 #include <pybind11/eval.h>
 #include <pybind11/stl.h>
 
@@ -257,6 +258,7 @@ struct KernelCore {
     std::vector<Prim> prims(np, Prim::none);
     std::vector<std::unique_ptr<NdarrayArg>> nds(np);
     std::vector<std::unique_ptr<NdarrayArg>> comps(np);  // autodiff: the ndarrays' grad/dual arrays
+    std::vector<std::array<std::unique_ptr<NdarrayArg>, 3>> builders(np);  // sparse matrix builders' arrays
     char head[40];
     std::snprintf(head, sizeof head, "K%p|%d|", (void*)this, mode);
     std::string key = head;
@@ -275,6 +277,11 @@ struct KernelCore {
           specs[k].kind = ArgSpec::Kind::template_;
           specs[k].value = to_static(vals[k]);
           key += "T" + identity(vals[k]) + "|";
+        } else if (py::hasattr(ann, "_kiln_sparse_builder")) {
+          all_scalar = false;
+          builder_arg(vals[k], params[k]->name, builders[k]);
+          specs[k].kind = ArgSpec::Kind::sparse_builder;
+          key += "B|";
         } else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
                    (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
           all_scalar = false;
@@ -367,6 +374,12 @@ struct KernelCore {
           }
           break;
         }
+        case ArgSpec::Kind::sparse_builder:
+          for (size_t p = 0; p < 3; p++) {
+            slots[(size_t)slot + 2 * p] = (uint64_t)(uintptr_t)builders[k][p]->view.buf;
+            slots[(size_t)slot + 2 * p + 1] = (uint64_t)builders[k][p]->view.shape[0];
+          }
+          break;
         case ArgSpec::Kind::compound: {
           py::list flat = py::module_::import("taichi._kernel").attr("flatten_arg")(annotations[k], vals[k], params[k]->name);
           size_t n = py::len(flat);
@@ -389,6 +402,28 @@ struct KernelCore {
     } else if (t.kind == StaticValue::Kind::dtype) {
       int n = t.rows ? t.rows * (t.cols ? t.cols : 1) : 1;
       for (int i = 0; i < n; i++) out.push_back(t.prim);
+    }
+  }
+
+  // A ti.linalg.SparseMatrixBuilder: its index (i32), value (f64) and counter
+  // (i32) arrays, which the kernel appends triplets to (vm/frontend/lower_linalg.cpp).
+  static void builder_arg(const py::object& v, const std::string& pname, std::array<std::unique_ptr<NdarrayArg>, 3>& out) {
+    if (!py::hasattr(v, "_kiln_builder_arrays"))
+      raise("TypeError", "argument '" + pname + "' takes a ti.linalg.SparseMatrixBuilder, not '" +
+                             std::string(Py_TYPE(v.ptr())->tp_name) + "'");
+    py::tuple t = v.attr("_kiln_builder_arrays")();
+    static const char kFormat[] = {'i', 'd', 'i'};
+    for (size_t p = 0; p < 3; p++) {
+      auto nd = std::make_unique<NdarrayArg>();
+      nd->arr = t[p];
+      if (PyObject_GetBuffer(nd->arr.ptr(), &nd->view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0)
+        throw py::error_already_set();
+      nd->held = true;
+      Prim want = kFormat[p] == 'd' ? Prim::f64 : Prim::i32;
+      if (nd->view.ndim != 1 || !PyBuffer_IsContiguous(&nd->view, 'C') ||
+          prim_of_format(nd->view.format ? nd->view.format : "B", nd->view.itemsize) != want || nd->view.shape[0] > INT32_MAX)
+        raise("ValueError", "argument '" + pname + "': the sparse matrix builder's arrays are damaged");
+      out[p] = std::move(nd);
     }
   }
 

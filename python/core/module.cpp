@@ -294,4 +294,5 @@ PYBIND11_MODULE(_core, m) {
   bind_snodes(m);
   bind_layouts(m);
   bind_kernels(m);
+  bind_linalg(m);
 }

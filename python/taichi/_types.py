@@ -325,6 +325,10 @@ def struct(**kw):
 
 
 class SparseMatrixBuilderType:
+    """The annotation of a ti.linalg.SparseMatrixBuilder kernel parameter
+    (python/core/kernel.cpp passes the builder's arrays)."""
+    _kiln_sparse_builder = True
+
     def _kiln_static(self):
         return ("object", "sparse_matrix_builder")
 

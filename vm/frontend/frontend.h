@@ -43,6 +43,8 @@ struct StaticValue {
     struct_field,  // ti.Struct.field / Dataclass.field: `names` + `elems` (member fields:
                    // field, matrix_field or struct_field)
     snode,         // an SNode (ti.root.pointer(...), x.parent(), x.snode): `snode`
+    sparse_builder,  // a SparseMatrixBuilder argument: `fields` = its index, value and
+                     // counter arrays (lower_linalg.cpp); `A[i, j] += v` appends a triplet
   };
   Kind kind = Kind::none;
   bool b = false;
@@ -98,7 +100,10 @@ struct ArgSpec {
   std::string name;
   // ndarray: an array passed by reference (ti.types.ndarray()); it takes
   // 1 + ndim slots: the data pointer (u64), then the shape (i32 each).
-  enum class Kind : uint8_t { scalar, template_, compound, ndarray } kind = Kind::scalar;
+  // sparse_builder: a ti.linalg.SparseMatrixBuilder (ti.types.sparse_matrix_builder());
+  // it takes 6 slots: three 1-D arrays (pointer, length), the triplets' indices
+  // (i32, 2 per triplet), their values (f64) and the triplet counter (i32[1]).
+  enum class Kind : uint8_t { scalar, template_, compound, ndarray, sparse_builder } kind = Kind::scalar;
   Prim prim = Prim::none;   // scalar: the annotated type; ndarray: the element's scalar type
   int ndim = 0;             // ndarray: number of indices (the element's own dims excluded)
   int rows = 0, cols = 0;   // ndarray of vectors (rows, cols 0) or matrices; 0 for scalars

@@ -244,6 +244,12 @@ struct Lowerer {
   static const FieldInfo* ndarray_of(const StaticValue& v);
   std::vector<KVal> ndarray_shape(const FieldInfo& nd, SourceLoc loc);
   KVal ndarray_attr(const FieldInfo& nd, const StaticValue& v, const std::string& name, SourceLoc loc);
+  // sparse matrix builder arguments (lower_linalg.cpp): the static a builder
+  // parameter is bound to (its arrays at kernel arg `slot` on), `A[i, j] += v`,
+  // and the error for any other use of one in a kernel.
+  StaticValue bind_sparse_builder(const std::string& name, int slot);
+  void lower_builder_update(const StaticValue& builder, const ast::AugAssign* s);
+  [[noreturn]] void builder_misuse(const StaticValue& builder, SourceLoc loc);
   KVal lower_call(const ast::Call* c);
   // `self` is the object of a method call (`self.helper(x)` in a data_oriented class).
   KVal inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self = nullptr);

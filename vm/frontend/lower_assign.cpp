@@ -144,6 +144,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         }
       }
       KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::sparse_builder) builder_misuse(base.s, target->loc);
       if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
         store_struct_field(base.s, sub->slice, v, loc);
         return;
@@ -297,6 +298,10 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     }
     if (targets.empty()) {
       KVal base = lower_expr(sub->value);
+      if (base.is_static() && base.s.kind == StaticValue::Kind::sparse_builder) {
+        lower_builder_update(base.s, s);
+        return;
+      }
       if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
         targets.push_back({base.s, sub->slice});
         what = "an element of " + base.s.field->describe();

@@ -225,6 +225,7 @@ std::string describe_static(const StaticValue& v) {
     case K::struct_value: return "a struct constant";
     case K::struct_field: return "the struct field" + (v.s.empty() ? std::string() : " '" + v.s + "'");
     case K::snode: return v.snode ? "the SNode " + v.snode->name() : "an SNode";
+    case K::sparse_builder: return "the sparse matrix builder '" + v.s + "'";
   }
   return "?";
 }

@@ -278,6 +278,7 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
     }
     base = KVal::of(value_of(base, s->value->loc));
   }
+  if (base.is_static() && base.s.kind == StaticValue::Kind::sparse_builder) builder_misuse(base.s, s->loc);
   if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
     return KVal::of(emit_load(global_ptr(base.s, s->slice, s->loc), s->loc));
   }
@@ -386,16 +387,38 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       if (c.is_static()) {  // a Python-constant condition picks a branch, as Python would
         return lower_expr(static_truthy(c.s) ? x->body : x->orelse);
       }
+      // Only the branch taken is evaluated, as in Taichi (its ifte): in
+      // `v[i - 1] if i > 0 else 0.0` the load must not run when i == 0. Each
+      // branch stores into a local whose type is known once both are lowered.
       Stmt* cond = as_condition(c, x->test->loc);
-      KVal a = lower_expr(x->body), b = lower_expr(x->orelse);
-      Prim t = promote(prim_of(a, e->loc), prim_of(b, e->loc));
+      Stmt* slot = emit_alloca(Type::scalar(Prim::i32), e->loc);
+      auto st = std::make_unique<Stmt>(StmtKind::if_);
+      st->ops = {cond};
+      Stmt* iff = emit(std::move(st), e->loc);
+      Prim pa, pb;
+      push_block(iff);
+      KVal a = lower_expr(x->body);
+      pa = prim_of(a, e->loc);
       Stmt* va = value_of(a, e->loc);
+      pop_block();
+      push_block(iff, true);
+      KVal b = lower_expr(x->orelse);
+      pb = prim_of(b, e->loc);
       Stmt* vb = value_of(b, e->loc);
-      match_shapes(va, vb, "'a if c else b'", e->loc);
-      auto s = std::make_unique<Stmt>(StmtKind::select);
-      s->ops = {cond, emit_cast(va, t, e->loc), emit_cast(vb, t, e->loc)};
-      s->type = shaped(va, t);
-      return KVal::of(emit(std::move(s), e->loc));
+      pop_block();
+      Type t = va->type.rows ? va->type : vb->type;
+      t.prim = promote(pa, pb);
+      t.is_ptr = false;
+      if (va->type.rows && vb->type.rows) match_shapes(va, vb, "'a if c else b'", e->loc);  // raises on a mismatch
+      slot->type = t;
+      for (int k = 0; k < 2; k++) {
+        push_block(iff, k == 1);
+        Stmt* v = emit_cast(k ? vb : va, t.prim, e->loc);
+        if (t.rows && !v->type.rows) v = broadcast(v, t, e->loc);
+        emit_store(slot, v, e->loc);
+        pop_block();
+      }
+      return KVal::of(emit_load(slot, e->loc));
     }
     case EK::JoinedStr:
       raise("TypeError", "f-strings in kernels can only be printed (print(f\"...\"))", e->loc);

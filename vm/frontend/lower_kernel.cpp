@@ -83,6 +83,8 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
 
   if (def->returns) {
     StaticValue rt = L.eval_static(def->returns);
+    // `-> bool`: a truth value, i32 like Kiln's comparisons (Taichi's u1)
+    if (rt.kind == StaticValue::Kind::builtin && rt.s == "bool") rt = StaticValue::of_dtype(Prim::i32);
     if (rt.kind == StaticValue::Kind::tuple) {  // -> (ti.i32, ti.f32)
       out.ret_is_tuple = true;
       out.ret_types = rt.elems;
@@ -143,6 +145,15 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
       }
       b.kind = Binding::Kind::static_;
       b.s = sv;
+    } else if (a.kind == ArgSpec::Kind::sparse_builder) {
+      int slot = (int)k.args.size();
+      out.arg_slot.push_back(slot);
+      for (const char* part : {".indices", ".values", ".count"}) {
+        k.args.push_back({a.name + part + ".ptr", Type::scalar(Prim::u64)});
+        k.args.push_back({a.name + part + ".shape[0]", Type::scalar(Prim::i32)});
+      }
+      b.kind = Binding::Kind::static_;
+      b.s = L.bind_sparse_builder(a.name, slot);
     } else {
       // Scalars take one slot; vectors, matrices and structs one per scalar inside.
       StaticValue t = a.kind == ArgSpec::Kind::compound ? a.type : StaticValue::of_dtype(a.prim);
