@@ -138,7 +138,20 @@ bool is_ndarray_type(const Value& ann);
 bool ndarray_arg(Evaluator& ev, const Value& ann, const Value& v, const std::string& pname, SourceLoc loc,
                  frontend::ArgSpec& spec, std::string& key, std::vector<uint64_t>& slots);
 Value matrix_class_ndarray(Evaluator& ev, CallArgs& a, bool vector);
+// A new ti.ndarray (zeros) of dtype dt and shape `shape`, elements n x m (0: scalars).
+Value ndarray_new(Evaluator& ev, Prim dt, const Value& shape, int n, int m, SourceLoc loc);
+// The numpy storage of a ti.ndarray (shape + element dims), its number of
+// indices and of components per element (0: scalars); null for other values.
+std::shared_ptr<NpArrayObj> ndarray_storage(const Value& v, int* ndim, int* elem_n);
 void install_ti_ndarray(Evaluator& ev, ModuleObj& ti, ModuleObj& types);
+
+// ---- ti.linalg (ti_linalg.cpp) ------------------------------------------------------------
+// ti.types.sparse_matrix_builder() annotations, a builder argument's six slots
+// (its index, value and counter arrays: pointer and length each), and the
+// ti.linalg module with ti.types.sparse_matrix_builder.
+bool is_builder_type(const Value& ann);
+void builder_arg(Evaluator& ev, const Value& v, const std::string& pname, SourceLoc loc, std::vector<uint64_t>& slots);
+void install_ti_linalg(Evaluator& ev, ModuleObj& ti, ModuleObj& types);
 
 // ---- np.random (np_random.cpp): numpy's legacy RandomState ---------------------------------
 Value make_np_random(Evaluator& ev);

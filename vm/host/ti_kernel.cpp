@@ -138,6 +138,10 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
         key += "T" + identity(vals[k]) + "|";
       } else if (is_ndarray_type(ann)) {
         ndarray_arg(ev, ann, vals[k], p->name, a.loc, specs[k], key, nd_slots[k]);
+      } else if (is_builder_type(ann)) {
+        builder_arg(ev, vals[k], p->name, a.loc, nd_slots[k]);
+        specs[k].kind = frontend::ArgSpec::Kind::sparse_builder;
+        key += "B|";
       } else if (is_compound_type(ann)) {
         // vectors, matrices and structs by value: flattened into slots at launch
         specs[k].kind = frontend::ArgSpec::Kind::compound;
@@ -188,7 +192,8 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
     if (slot < 0) continue;
     // (the fast path leaves specs empty: every parameter is a scalar)
-    if (!specs.empty() && specs[k].kind == frontend::ArgSpec::Kind::ndarray) {
+    if (!specs.empty() && (specs[k].kind == frontend::ArgSpec::Kind::ndarray ||
+                           specs[k].kind == frontend::ArgSpec::Kind::sparse_builder)) {
       for (size_t i = 0; i < nd_slots[k].size() && (size_t)slot + i < args.size(); i++) args[(size_t)slot + i] = nd_slots[k][i];
       continue;
     }

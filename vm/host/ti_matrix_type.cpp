@@ -307,6 +307,7 @@ void install_ti_compound(Evaluator& ev, ModuleObj& ti) {
   if (ti.attrs.count("template")) types->attrs["template"] = ti.attrs["template"];
   install_ti_ndarray(ev, ti, *types);
   install_ti_quant(ev, ti, *types);
+  install_ti_linalg(ev, ti, *types);
   ti.attrs["types"] = Value::of(types);
 
   // ti.math's vector types are made when taichi is imported, before any

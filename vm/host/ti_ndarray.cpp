@@ -290,6 +290,18 @@ bool ndarray_arg(Evaluator& ev, const Value& ann, const Value& v, const std::str
   return true;
 }
 
+Value ndarray_new(Evaluator& ev, Prim dt, const Value& shape, int n, int m, SourceLoc loc) {
+  return new_ndarray(ev, dt, shape, n, m, loc);
+}
+
+std::shared_ptr<NpArrayObj> ndarray_storage(const Value& v, int* ndim, int* elem_n) {
+  auto* nd = v.kind == Kind::Host ? dynamic_cast<NdarrayObj*>(static_cast<HostObj*>(v.obj.get())) : nullptr;
+  if (!nd) return nullptr;
+  *ndim = nd->ndim;
+  *elem_n = nd->n ? nd->n * std::max(1, nd->m) : 0;
+  return nd->arr;
+}
+
 Value matrix_class_ndarray(Evaluator& ev, CallArgs& a, bool vector) { return make_ndarray(ev, a, vector ? 1 : 2); }
 
 void install_ti_ndarray(Evaluator& ev, ModuleObj& ti, ModuleObj& types) {

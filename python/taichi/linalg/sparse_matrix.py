@@ -233,7 +233,7 @@ class SparseMatrixBuilder:
         f32_values = str(self.dtype) == "f32"
         for k in range(n):
             v = self._v[k]
-            v = np.float32(v) if f32_values else v
+            v = str(np.float32(v)) if f32_values else repr(float(v))  # shortest digits, as Taichi's fmt prints
             print(f"[{self._ij[2 * k]}, {self._ij[2 * k + 1]}] = {v}")
 
     def build(self, dtype=None, _format="CSR"):
