@@ -526,7 +526,7 @@ bool Rec::run(uint32_t head) {
         break;
       case Op::stk_init: {  // the tape's address in the frame, emptied
         const bc::StackDesc& d = fn.stacks[(size_t)I.d()];
-        uint32_t slot = (fn.num_regs < 4 ? 4 : fn.num_regs) + d.offset;
+        uint32_t slot = fn.frame_regs() + d.offset;
         Ref addr = e.emit(IrOp::faddr, CT::i64, kNoRef, kNoRef, kNoRef, slot);
         e.effect(IrOp::store, addr, e.kval(d.capacity), (int64_t)Prim::i64);
         e.effect(IrOp::store, e.emit(IrOp::add, CT::i64, addr, e.kval(8)), e.kval(0), (int64_t)Prim::i64);

@@ -2,6 +2,8 @@
 // functions): one switch, shared by both modes.
 #include "vm/autodiff/derivatives.h"
 
+#include <functional>
+
 #include "vm/support/diag.h"
 
 namespace kiln::autodiff {
@@ -25,9 +27,15 @@ Stmt* Emit::scale(Stmt* g, const Partial& p) {
   return nullptr;
 }
 
-std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::array<Stmt*, 3>& x, Stmt* y) {
+std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::function<Stmt*(int)>& operand,
+                                const std::function<Stmt*()>& result) {
   using K = Partial::Kind;
   std::array<Partial, 3> d{};
+  // Primal values, fetched once and only by the rules that use them.
+  Stmt* got[3] = {nullptr, nullptr, nullptr};
+  Stmt* got_y = nullptr;
+  auto op = [&](int i) { return got[i] ? got[i] : got[i] = operand(i); };
+  auto y = [&] { return got_y ? got_y : got_y = result(); };
   Prim p = s->type.prim;
   auto one = [&] { return e.k(p, 1.0); };
   auto zero = [&] { return e.k(p, 0.0); };
@@ -36,37 +44,37 @@ std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::array<Stmt*, 
   };
   if (s->kind == StmtKind::select) {
     // select(c, t, f): the gradient goes to the chosen operand
-    d[1] = Partial::of(e.select(x[0], one(), zero()));
-    d[2] = Partial::of(e.select(x[0], zero(), one()));
+    d[1] = Partial::of(e.select(op(0), one(), zero()));
+    d[2] = Partial::of(e.select(op(0), zero(), one()));
     return d;
   }
   if (s->kind == StmtKind::unary) {
-    Stmt* a = x[0];
+    auto a = [&] { return op(0); };
     if (!is_real(s->ops[0])) return d;  // int -> float casts carry no gradient
     switch (s->uop) {
       case UnaryOp::neg: d[0].kind = K::minus_one; break;
       case UnaryOp::cast_value: d[0].kind = K::one; break;  // float -> float (the caller converts the type)
       case UnaryOp::abs: {  // sign(x)
-        Stmt* pos = e.bin(BinaryOp::cmp_gt, a, zero());
-        Stmt* negv = e.bin(BinaryOp::cmp_lt, a, zero());
+        Stmt* pos = e.bin(BinaryOp::cmp_gt, a(), zero());
+        Stmt* negv = e.bin(BinaryOp::cmp_lt, a(), zero());
         d[0] = Partial::of(e.select(pos, one(), e.select(negv, e.k(p, -1.0), zero())));
         break;
       }
-      case UnaryOp::sqrt: d[0] = Partial::of(e.div(e.k(p, 0.5), y)); break;
-      case UnaryOp::rsqrt: d[0] = Partial::of(e.mul(e.k(p, -0.5), e.div(y, a))); break;
-      case UnaryOp::sin: d[0] = Partial::of(e.un(UnaryOp::cos, a)); break;
-      case UnaryOp::cos: d[0] = Partial::of(e.neg(e.un(UnaryOp::sin, a))); break;
-      case UnaryOp::tan: d[0] = Partial::of(e.add(one(), e.mul(y, y))); break;
+      case UnaryOp::sqrt: d[0] = Partial::of(e.div(e.k(p, 0.5), y())); break;
+      case UnaryOp::rsqrt: d[0] = Partial::of(e.mul(e.k(p, -0.5), e.div(y(), a()))); break;
+      case UnaryOp::sin: d[0] = Partial::of(e.un(UnaryOp::cos, a())); break;
+      case UnaryOp::cos: d[0] = Partial::of(e.neg(e.un(UnaryOp::sin, a()))); break;
+      case UnaryOp::tan: d[0] = Partial::of(e.add(one(), e.mul(y(), y()))); break;
       case UnaryOp::asin:
-        d[0] = Partial::of(e.div(one(), e.un(UnaryOp::sqrt, e.sub(one(), e.mul(a, a)))));
+        d[0] = Partial::of(e.div(one(), e.un(UnaryOp::sqrt, e.sub(one(), e.mul(a(), a())))));
         break;
       case UnaryOp::acos:
-        d[0] = Partial::of(e.div(e.k(p, -1.0), e.un(UnaryOp::sqrt, e.sub(one(), e.mul(a, a)))));
+        d[0] = Partial::of(e.div(e.k(p, -1.0), e.un(UnaryOp::sqrt, e.sub(one(), e.mul(a(), a())))));
         break;
-      case UnaryOp::atan: d[0] = Partial::of(e.div(one(), e.add(one(), e.mul(a, a)))); break;
-      case UnaryOp::tanh: d[0] = Partial::of(e.sub(one(), e.mul(y, y))); break;
-      case UnaryOp::exp: d[0] = Partial::of(y); break;
-      case UnaryOp::log: d[0] = Partial::of(e.div(one(), a)); break;
+      case UnaryOp::atan: d[0] = Partial::of(e.div(one(), e.add(one(), e.mul(a(), a())))); break;
+      case UnaryOp::tanh: d[0] = Partial::of(e.sub(one(), e.mul(y(), y()))); break;
+      case UnaryOp::exp: d[0] = Partial::of(y()); break;
+      case UnaryOp::log: d[0] = Partial::of(e.div(one(), a())); break;
       case UnaryOp::floor:
       case UnaryOp::ceil:
       case UnaryOp::round:
@@ -76,38 +84,38 @@ std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::array<Stmt*, 
     return d;
   }
   if (s->kind != StmtKind::binary) unsupported(ir::stmt_kind_name(s->kind));
-  Stmt* a = x[0];
-  Stmt* b = x[1];
+  auto a = [&] { return op(0); };
+  auto b = [&] { return op(1); };
   switch (s->bop) {
     case BinaryOp::add: d[0].kind = d[1].kind = K::one; break;
     case BinaryOp::sub: d[0].kind = K::one; d[1].kind = K::minus_one; break;
-    case BinaryOp::mul: d[0] = Partial::of(b); d[1] = Partial::of(a); break;
+    case BinaryOp::mul: d[0] = Partial::of(b()); d[1] = Partial::of(a()); break;
     case BinaryOp::div:
-      d[0] = Partial::of(e.div(one(), b));
-      d[1] = Partial::of(e.neg(e.div(a, e.mul(b, b))));
+      d[0] = Partial::of(e.div(one(), b()));
+      d[1] = Partial::of(e.neg(e.div(a(), e.mul(b(), b()))));
       break;
     case BinaryOp::pow:  // d/da = b a^(b-1), d/db = a^b log a
-      d[0] = Partial::of(e.mul(b, e.bin(BinaryOp::pow, a, e.sub(b, one()))));
-      d[1] = Partial::of(e.mul(y, e.un(UnaryOp::log, a)));
+      d[0] = Partial::of(e.mul(b(), e.bin(BinaryOp::pow, a(), e.sub(b(), one()))));
+      d[1] = Partial::of(e.mul(y(), e.un(UnaryOp::log, a())));
       break;
     case BinaryOp::max:
-      d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a, b), one(), zero()));
-      d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a, b), zero(), one()));
+      d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a(), b()), one(), zero()));
+      d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a(), b()), zero(), one()));
       break;
     case BinaryOp::min:
-      d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a, b), one(), zero()));
-      d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a, b), zero(), one()));
+      d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a(), b()), one(), zero()));
+      d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a(), b()), zero(), one()));
       break;
     case BinaryOp::atan2: {  // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2)
-      Stmt* r = e.add(e.mul(a, a), e.mul(b, b));
-      d[0] = Partial::of(e.div(b, r));
-      d[1] = Partial::of(e.neg(e.div(a, r)));
+      Stmt* r = e.add(e.mul(a(), a()), e.mul(b(), b()));
+      d[0] = Partial::of(e.div(b(), r));
+      d[1] = Partial::of(e.neg(e.div(a(), r)));
       break;
     }
     case BinaryOp::mod:
     case BinaryOp::raw_mod:  // y = a - q b with q = floor or trunc of a / b, constant piecewise
       d[0].kind = K::one;
-      d[1] = Partial::of(e.neg(e.div(e.sub(a, y), b)));  // -q
+      d[1] = Partial::of(e.neg(e.div(e.sub(a(), y()), b())));  // -q
       break;
     case BinaryOp::floordiv: break;  // piecewise constant
     default:

@@ -5,6 +5,7 @@
 // max passes the gradient to the larger operand, ...).
 #pragma once
 #include <array>
+#include <functional>
 
 #include "vm/ir/builder.h"
 
@@ -41,9 +42,11 @@ struct Emit {
 bool is_real(const ir::Stmt* s);
 
 // The partials of `s` (unary, binary or select of real type) with respect to
-// ops[0..2]. `x` holds the primal operands and `y` the primal result as
+// ops[0..2]. `x(i)` gives primal operand i and `y()` the primal result as
 // values usable at the emitter's point (the caller decides where they come
-// from). Throws NotImplementedError for an op without a derivative rule.
-std::array<Partial, 3> partials(Emit& e, const ir::Stmt* s, const std::array<ir::Stmt*, 3>& x, ir::Stmt* y);
+// from: reverse mode tapes them); each is asked for only by the rules that
+// use it, at most once. Throws NotImplementedError for an op without a rule.
+std::array<Partial, 3> partials(Emit& e, const ir::Stmt* s, const std::function<ir::Stmt*(int)>& x,
+                                const std::function<ir::Stmt*()>& y);
 
 }  // namespace kiln::autodiff

@@ -37,23 +37,15 @@ bool exits_any(const Block& b, const Stmt* loop) {
   return exits(b, loop, StmtKind::break_) || exits(b, loop, StmtKind::continue_);
 }
 
-std::unique_ptr<Stmt> make(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops = {}) {
-  auto s = std::make_unique<Stmt>(k);
-  s->type = t;
-  s->loc = loc;
-  s->ops = std::move(ops);
-  return s;
-}
-
 struct Exits {
   Stmt* loop = nullptr;
   Stmt* ex = nullptr;   // this iteration is over
   Stmt* brk = nullptr;  // the loop is over
 
   Stmt* store(Block& b, Stmt* var, int v, SourceLoc loc) {
-    Stmt* one = b.add(make(StmtKind::const_, Type::scalar(Prim::i32), loc));
+    Stmt* one = b.add(ir::make_stmt(StmtKind::const_, Type::scalar(Prim::i32), loc));
     one->value = ir::Const::of_int(Prim::i32, v);
-    return b.add(make(StmtKind::local_store, Type::none(), loc, {var, one}));
+    return b.add(ir::make_stmt(StmtKind::local_store, Type::none(), loc, {var, one}));
   }
 
   // Rebuilds `b`: exits of `loop` become flag stores, and what follows a
@@ -76,12 +68,12 @@ struct Exits {
       out->add(std::move(owned));
       if (may_exit) {
         SourceLoc loc = s->loc;
-        Stmt* flag = out->add(make(StmtKind::local_load, Type::scalar(Prim::i32), loc, {ex}));
-        Stmt* zero = out->add(make(StmtKind::const_, Type::scalar(Prim::i32), loc));
+        Stmt* flag = out->add(ir::make_stmt(StmtKind::local_load, Type::scalar(Prim::i32), loc, {ex}));
+        Stmt* zero = out->add(ir::make_stmt(StmtKind::const_, Type::scalar(Prim::i32), loc));
         zero->value = ir::Const::of_int(Prim::i32, 0);
-        Stmt* go = out->add(make(StmtKind::binary, Type::scalar(Prim::i32), loc, {flag, zero}));
+        Stmt* go = out->add(ir::make_stmt(StmtKind::binary, Type::scalar(Prim::i32), loc, {flag, zero}));
         go->bop = ir::BinaryOp::cmp_eq;
-        Stmt* iff = out->add(make(StmtKind::if_, Type::none(), loc, {go}));
+        Stmt* iff = out->add(ir::make_stmt(StmtKind::if_, Type::none(), loc, {go}));
         ir::Builder::new_block(iff->body, iff);
         out = iff->body.get();
       }
@@ -104,18 +96,17 @@ void run(Block& b) {
       Exits x;
       x.loop = s;
       bool breaks = exits(*s->body, s, StmtKind::break_);
-      if (breaks) x.brk = b.add(make(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));
+      if (breaks) x.brk = b.add(ir::make_stmt(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));
       // ex is declared first in the body: zero at each iteration's start
       std::vector<std::unique_ptr<Stmt>> body = ir::take_all(*s->body);
-      x.ex = s->body->add(make(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));
+      x.ex = s->body->add(ir::make_stmt(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));
       for (auto& t : body) s->body->add(std::move(t));
-      if (!breaks) x.brk = b.add(make(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));  // unused: DCE drops it
       x.guard(*s->body);
       if (breaks) {
-        Stmt* f = s->body->add(make(StmtKind::local_load, Type::scalar(Prim::i32), s->loc, {x.brk}));
-        Stmt* iff = s->body->add(make(StmtKind::if_, Type::none(), s->loc, {f}));
+        Stmt* f = s->body->add(ir::make_stmt(StmtKind::local_load, Type::scalar(Prim::i32), s->loc, {x.brk}));
+        Stmt* iff = s->body->add(ir::make_stmt(StmtKind::if_, Type::none(), s->loc, {f}));
         ir::Builder::new_block(iff->body, iff);
-        Stmt* br = iff->body->add(make(StmtKind::break_, Type::none(), s->loc));
+        Stmt* br = iff->body->add(ir::make_stmt(StmtKind::break_, Type::none(), s->loc));
         br->loop = s;
       }
     }

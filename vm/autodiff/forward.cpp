@@ -19,7 +19,6 @@ namespace {
 
 struct Forward {
   const CompanionFn& dual_of;
-  std::unordered_map<int, bool> stopped;
   std::unordered_map<const Stmt*, Stmt*> tangent;  // value -> its tangent (absent: zero)
   std::unordered_map<const Stmt*, Stmt*> local;    // float local -> its tangent's local
 
@@ -36,12 +35,10 @@ struct Forward {
   }
   std::optional<ir::Access> companion(const Stmt* ptr) {
     if (ptr->kind != StmtKind::global_ptr) return std::nullopt;
-    if (ptr->access.field_id >= 0 && stopped.count(ptr->access.field_id)) return std::nullopt;
     return dual_of(ptr->access);
   }
   Stmt* dual_ptr(Emit& e, const Stmt* ptr, const ir::Access& acc) {
-    Stmt* p = e.at(e.b.global_ptr(acc, ptr->type.prim, ptr->ops));
-    return p;
+    return e.at(e.b.global_ptr(acc, ptr->type.prim, ptr->ops));
   }
 
   void run(Block& b) {
@@ -99,9 +96,7 @@ struct Forward {
         bool any = false;
         for (Stmt* o : s->ops) any |= t(o) != nullptr;
         if (!any) return;
-        std::array<Stmt*, 3> x{};
-        for (size_t i = 0; i < s->ops.size() && i < 3; i++) x[i] = s->ops[i];
-        std::array<Partial, 3> d = partials(e, s, x, s);
+        std::array<Partial, 3> d = partials(e, s, [&](int i) { return s->ops[(size_t)i]; }, [&] { return s; });
         Stmt* sum = nullptr;
         for (size_t i = 0; i < s->ops.size() && i < 3; i++) {
           Stmt* di = t(s->ops[i]);
@@ -120,8 +115,7 @@ struct Forward {
 }  // namespace
 
 void make_dual(ir::Kernel& k, const CompanionFn& dual) {
-  Forward f{dual, {}, {}, {}};
-  for (int id : k.stop_grad_fields) f.stopped[id] = true;
+  Forward f{dual, {}, {}};
   f.run(k.root);
 }
 

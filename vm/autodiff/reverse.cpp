@@ -77,37 +77,6 @@ struct Ib {
   Stmt* rev_end = nullptr;
 };
 
-std::unique_ptr<Stmt> clone_fields(const Stmt* s) {
-  auto n = std::make_unique<Stmt>(s->kind);
-  n->type = s->type;
-  n->loc = s->loc;
-  n->uop = s->uop;
-  n->bop = s->bop;
-  n->aop = s->aop;
-  n->value = s->value;
-  n->index = s->index;
-  n->loop = s->loop;
-  n->access = s->access;
-  n->print_parts = s->print_parts;
-  n->text = s->text;
-  n->task = s->task;
-  n->begin_const = s->begin_const;
-  n->end_const = s->end_const;
-  n->begin = s->begin;
-  n->end = s->end;
-  n->num_loop_indices = s->num_loop_indices;
-  n->block_dim = s->block_dim;
-  n->serialize = s->serialize;
-  n->snode = s->snode;
-  n->sop = s->sop;
-  n->path_ids = s->path_ids;
-  n->path_names = s->path_names;
-  n->name = s->name;
-  n->frame = s->frame;
-  n->var_kind = s->var_kind;
-  return n;
-}
-
 // Locals declared inside `loop` (its subtree).
 void declared_in(const Block& b, std::unordered_set<const Stmt*>& out) {
   for (auto& s : b.stmts) {
@@ -140,12 +109,10 @@ void reads_outside(const Block& b, const std::unordered_set<const Stmt*>& inside
 }
 
 struct Reverse {
-  ir::Kernel& k;
   const CompanionFn& grad_of;
   int default_cap;
   Ib* ib = nullptr;   // the IB being generated
   Block* cur = nullptr;  // where code goes now
-  std::unordered_set<int> stopped;  // ti.stop_grad fields
 
   Stmt* add(std::unique_ptr<Stmt> s) { return cur->add(std::move(s)); }
   Stmt* make(StmtKind kind, Type t, std::vector<Stmt*> ops, SourceLoc loc) {
@@ -270,7 +237,6 @@ struct Reverse {
 
   std::optional<ir::Access> companion(const Stmt* ptr) {
     if (ptr->kind != StmtKind::global_ptr) return std::nullopt;
-    if (ptr->access.field_id >= 0 && stopped.count(ptr->access.field_id)) return std::nullopt;
     return grad_of(ptr->access);
   }
   Stmt* grad_ptr(const Stmt* ptr, const ir::Access& acc) {
@@ -309,7 +275,7 @@ struct Reverse {
         if (independent(s)) return skip_independent(s);
         return fwd_carried(s);
       case StmtKind::if_: {
-        auto n = clone_fields(s);
+        auto n = ir::clone_stmt(*s);
         n->ops = {fwd_op(s->ops[0])};
         Stmt* iff = add(std::move(n));
         Block* saved = cur;
@@ -350,7 +316,8 @@ struct Reverse {
         raise("NotImplementedError", "automatic differentiation of a kernel that returns a value is not supported", s->loc);
       default: break;
     }
-    auto n = clone_fields(s);
+    auto n = ir::clone_stmt(*s);
+    n->ops.clear();
     for (Stmt* o : s->ops) n->ops.push_back(fwd_op(o));
     if (s->loop) {
       auto it = ib->loops.find(s->loop);
@@ -388,7 +355,8 @@ struct Reverse {
   void fwd_carried(const Stmt* s) {
     SourceLoc loc = s->loc;
     Stmt* cnt = make(StmtKind::alloca, Type::scalar(Prim::i32), {}, loc);
-    auto n = clone_fields(s);
+    auto n = ir::clone_stmt(*s);
+    n->ops.clear();
     for (Stmt* o : s->ops) n->ops.push_back(fwd_op(o));
     if (ib->root && s->kind == StmtKind::range_for) n->serialize = true;  // it carries locals: keep it serial
     Stmt* loop = add(std::move(n));
@@ -422,36 +390,11 @@ struct Reverse {
     }
   }
 
-  static bool needs_operands(const Stmt* s) {
-    if (s->kind == StmtKind::select) return true;
-    if (s->kind == StmtKind::unary)
-      switch (s->uop) {
-        case ir::UnaryOp::neg: case ir::UnaryOp::cast_value: case ir::UnaryOp::sqrt: case ir::UnaryOp::tan:
-        case ir::UnaryOp::tanh: case ir::UnaryOp::exp: case ir::UnaryOp::floor: case ir::UnaryOp::ceil:
-        case ir::UnaryOp::round: case ir::UnaryOp::cast_bits:
-          return false;
-        default: return true;
-      }
-    return s->bop != ir::BinaryOp::add && s->bop != ir::BinaryOp::sub && s->bop != ir::BinaryOp::floordiv;
-  }
-  static bool needs_result(const Stmt* s) {
-    if (s->kind == StmtKind::unary)
-      return s->uop == ir::UnaryOp::sqrt || s->uop == ir::UnaryOp::rsqrt || s->uop == ir::UnaryOp::tan ||
-             s->uop == ir::UnaryOp::tanh || s->uop == ir::UnaryOp::exp;
-    if (s->kind == StmtKind::binary)
-      return s->bop == ir::BinaryOp::pow || s->bop == ir::BinaryOp::mod || s->bop == ir::BinaryOp::raw_mod;
-    return false;
-  }
-
   void rev_value(const Stmt* s) {
     Stmt* g = read_adj(s);
     if (!g) return;
-    std::array<Stmt*, 3> x{};
-    if (needs_operands(s))
-      for (size_t i = 0; i < s->ops.size() && i < 3; i++) x[i] = primal(s->ops[i]);
-    Stmt* y = needs_result(s) ? primal(s) : nullptr;
     Emit e = emit(s->loc);
-    std::array<Partial, 3> d = partials(e, s, x, y);
+    std::array<Partial, 3> d = partials(e, s, [&](int i) { return primal(s->ops[(size_t)i]); }, [&] { return primal(s); });
     for (size_t i = 0; i < s->ops.size() && i < 3; i++) accumulate(s->ops[i], e.scale(g, d[i]));
     reset_adj(s);
   }
@@ -501,7 +444,7 @@ struct Reverse {
       }
       case StmtKind::atomic: return rev_atomic(s);
       case StmtKind::if_: {
-        auto n = clone_fields(s);
+        auto n = ir::clone_stmt(*s);
         n->ops = {primal(s->ops[0])};
         Stmt* iff = add(std::move(n));
         Block* saved = cur;
@@ -567,7 +510,8 @@ struct Reverse {
   }
 
   void rev_independent(const Stmt* s) {
-    auto n = clone_fields(s);
+    auto n = ir::clone_stmt(*s);
+    n->ops.clear();
     for (Stmt* o : s->ops) n->ops.push_back(primal(o));
     Stmt* loop = add(std::move(n));
     Block* saved = cur;
@@ -633,8 +577,7 @@ void make_adjoint(ir::Kernel& k, const CompanionFn& grad, int stack_size) {
   std::vector<std::unique_ptr<Stmt>> src_stmts = ir::take_all(k.root);
   Block src;
   for (auto& s : src_stmts) src.add(std::move(s));
-  Reverse r{k, grad, stack_size > 0 ? stack_size : 32};
-  for (int f : k.stop_grad_fields) r.stopped.insert(f);
+  Reverse r{grad, stack_size > 0 ? stack_size : 32};
   Ib root;
   root.root = true;
   root.top = &k.root;

@@ -105,6 +105,9 @@ struct Function {
   uint32_t task_no = 0;             // the task's position in its kernel (random streams)
   uint16_t rng_reg = 0xffff;        // ti.random's three stream registers (none: 0xffff)
 
+  // Register slots of a frame: at least 4 (a range task's begin, end, loop
+  // counter and struct-for cell table); autodiff tapes start after them.
+  uint32_t frame_regs() const { return num_regs < 4 ? 4 : num_regs; }
   SourceLoc loc_at(uint32_t pc) const { return pc < lines.size() ? lines[pc] : SourceLoc{}; }
 };
 

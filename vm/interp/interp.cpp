@@ -108,12 +108,13 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   uint64_t local[kLocal];
   std::unique_ptr<uint64_t[]> heap;
   uint64_t* R = local;
-  uint32_t n = (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stack_slots;  // autodiff tapes after the registers
+  uint32_t n = fn.frame_regs() + fn.stack_slots;  // autodiff tapes after the registers
   if (n > kLocal) {
     heap.reset(new uint64_t[n]);
     R = heap.get();
   }
-  std::memset(R, 0, n * sizeof(uint64_t));
+  // Tapes need no zeroing: stk_init writes their header before any use.
+  std::memset(R, 0, fn.frame_regs() * sizeof(uint64_t));
   R[0] = (uint64_t)begin;
   R[1] = (uint64_t)end;
   if (cells) R[3] = (uint64_t)cells;  // struct_for: the cells' index table
@@ -467,7 +468,7 @@ L_rand:
 
   // ---- autodiff tapes past the registers: [capacity, count, values...]
 L_stk_init: {
-  uint64_t* st = R + (fn.num_regs < 4 ? 4 : fn.num_regs) + fn.stacks[(size_t)I.d()].offset;
+  uint64_t* st = R + fn.frame_regs() + fn.stacks[(size_t)I.d()].offset;
   st[0] = fn.stacks[(size_t)I.d()].capacity;
   st[1] = 0;
   R[I.a] = (uint64_t)(uintptr_t)st;

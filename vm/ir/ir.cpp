@@ -96,6 +96,43 @@ void Kernel::renumber() {
 
 // Only operands are rewritten; `loop` links name control statements, which
 // never have values and so never take part in value replacement.
+std::unique_ptr<Stmt> make_stmt(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops) {
+  auto s = std::make_unique<Stmt>(k);
+  s->type = t;
+  s->loc = loc;
+  s->ops = std::move(ops);
+  return s;
+}
+
+std::unique_ptr<Stmt> clone_stmt(const Stmt& s) {
+  auto n = make_stmt(s.kind, s.type, s.loc, s.ops);
+  n->uop = s.uop;
+  n->bop = s.bop;
+  n->aop = s.aop;
+  n->value = s.value;
+  n->index = s.index;
+  n->loop = s.loop;
+  n->access = s.access;
+  n->print_parts = s.print_parts;
+  n->text = s.text;
+  n->task = s.task;
+  n->begin_const = s.begin_const;
+  n->end_const = s.end_const;
+  n->begin = s.begin;
+  n->end = s.end;
+  n->num_loop_indices = s.num_loop_indices;
+  n->block_dim = s.block_dim;
+  n->serialize = s.serialize;
+  n->snode = s.snode;
+  n->sop = s.sop;
+  n->path_ids = s.path_ids;
+  n->path_names = s.path_names;
+  n->name = s.name;
+  n->frame = s.frame;
+  n->var_kind = s.var_kind;
+  return n;
+}
+
 void replace_uses(Block& root, Stmt* from, Stmt* to) {
   walk(root, [&](Stmt* s) {
     for (Stmt*& op : s->ops)

@@ -293,6 +293,12 @@ struct Kernel {
   void renumber();            // assign $ids in print order
 };
 
+// A new statement for a pass to place: kind, type, location and operands.
+std::unique_ptr<Stmt> make_stmt(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops = {});
+// A copy of `s`'s kind and payload (type, ops, constant, access, loop
+// reference, task fields, debugger name), without its blocks.
+std::unique_ptr<Stmt> clone_stmt(const Stmt& s);
+
 // Replaces every use of `from` as an operand (anywhere under `root`) with `to`.
 // It walks the whole tree: a pass replacing many values renames instead.
 void replace_uses(Block& root, Stmt* from, Stmt* to);

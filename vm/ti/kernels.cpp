@@ -64,6 +64,56 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   return prog;
 }
 
+// The companion a grad/dual/validating kernel reads for what `a` accesses:
+// a field's grad, dual or checkbit field (when placed), or an ndarray
+// argument's grad/dual argument. None for data ti.stop_grad(x) names: autodiff
+// treats it as a constant.
+static std::optional<ir::Access> companion_of(const ir::Access& a, frontend::AutodiffMode mode, const ir::Kernel& k,
+                                              Program& prog) {
+  using M = frontend::AutodiffMode;
+  if (a.ext_arg >= 0) {
+    if (mode == M::validation) return std::nullopt;
+    for (auto [arg, comp] : k.ext_companion)
+      if (arg == a.ext_arg) {
+        ir::Access r = a;
+        r.ext_arg = comp;
+        r.field += mode == M::reverse ? ".grad" : ".dual";
+        r.snode = "ndarray " + r.field;
+        return r;
+      }
+    return std::nullopt;
+  }
+  if (a.field_id < 0 || (size_t)a.field_id >= prog.fields.size()) return std::nullopt;
+  for (int f : k.stop_grad_fields)
+    if (f == a.field_id && mode != M::validation) return std::nullopt;
+  const FieldInfo& f = *prog.fields[(size_t)a.field_id];
+  const FieldInfo* c = mode == M::reverse ? f.grad : mode == M::forward ? f.dual : f.checkbit;
+  if (!c || !c->place) return std::nullopt;
+  return prog.access_of(*c);
+}
+
+// The autodiff step of a grad (reverse), dual (forward) or validating kernel,
+// on the scalarized IR (vm/autodiff).
+static void run_autodiff(ir::Kernel& k, frontend::AutodiffMode mode, Program& prog) {
+  using M = frontend::AutodiffMode;
+  autodiff::CompanionFn companion = [&](const ir::Access& a) { return companion_of(a, mode, k, prog); };
+  if (mode == M::validation) return autodiff::add_access_checks(k, companion);
+  if (mode == M::forward) return autodiff::make_dual(k, companion);
+  // A kernel that reads or writes gradients itself (a hand-written gradient)
+  // has no adjoint: Taichi refuses it too.
+  ir::walk(k.root, [&](ir::Stmt* s) {
+    if (s->kind != ir::StmtKind::global_ptr) return;
+    bool comp = s->access.field_id >= 0 && (size_t)s->access.field_id < prog.fields.size() &&
+                prog.fields[(size_t)s->access.field_id]->primal;
+    for (auto [arg, c] : k.ext_companion) comp |= s->access.ext_arg == c;
+    if (comp)
+      raise("TypeError", "kernel '" + k.name + "' accesses the gradient " + s->access.field +
+                             " itself: it cannot be differentiated (write its gradient with @ti.ad.grad_for)",
+            s->loc);
+  });
+  autodiff::make_adjoint(k, companion, prog.config.ad_stack_size);
+}
+
 bool CompiledEntry::plain_return() const {
   if (ret_is_tuple) return false;
   for (auto& t : ret_types)
@@ -83,54 +133,8 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
                       prog.config.types);
   lk.kernel->keep_names = prog.debugger != nullptr;
   std::function<void(ir::Kernel&)> autodiff;
-  if (req.ad_mode == frontend::AutodiffMode::validation) {
-    autodiff = [&prog](ir::Kernel& k) {
-      autodiff::add_access_checks(k, [&prog](const ir::Access& a) -> std::optional<ir::Access> {
-        if (a.field_id < 0 || (size_t)a.field_id >= prog.fields.size()) return std::nullopt;
-        const FieldInfo* c = prog.fields[(size_t)a.field_id]->checkbit;
-        if (!c || !c->place) return std::nullopt;
-        return prog.access_of(*c);
-      });
-    };
-  } else if (req.ad_mode != frontend::AutodiffMode::none) {
-    bool reverse = req.ad_mode == frontend::AutodiffMode::reverse;
-    autodiff = [&prog, reverse](ir::Kernel& k) {
-      // A field's companion, or an ndarray argument's companion argument.
-      autodiff::CompanionFn companion = [&prog, &k, reverse](const ir::Access& a) -> std::optional<ir::Access> {
-        if (a.ext_arg >= 0) {
-          for (auto [arg, comp] : k.ext_companion)
-            if (arg == a.ext_arg) {
-              ir::Access r = a;
-              r.ext_arg = comp;
-              r.field += reverse ? ".grad" : ".dual";
-              r.snode = "ndarray " + r.field;
-              return r;
-            }
-          return std::nullopt;
-        }
-        if (a.field_id < 0 || (size_t)a.field_id >= prog.fields.size()) return std::nullopt;
-        const FieldInfo* c = reverse ? prog.fields[(size_t)a.field_id]->grad : prog.fields[(size_t)a.field_id]->dual;
-        if (!c || !c->place) return std::nullopt;
-        return prog.access_of(*c);
-      };
-      if (reverse) {
-        // A kernel that reads or writes gradients itself (a hand-written
-        // gradient) has no adjoint: Taichi refuses it too.
-        ir::walk(k.root, [&](ir::Stmt* s) {
-          if (s->kind != ir::StmtKind::global_ptr) return;
-          bool comp = s->access.field_id >= 0 && (size_t)s->access.field_id < prog.fields.size() &&
-                      prog.fields[(size_t)s->access.field_id]->primal;
-          for (auto [arg, c] : k.ext_companion) comp |= s->access.ext_arg == c;
-          if (comp)
-            raise("TypeError", "kernel '" + k.name + "' accesses the gradient " + s->access.field +
-                                   " itself: it cannot be differentiated (write its gradient with @ti.ad.grad_for)",
-                  s->loc);
-        });
-        autodiff::make_adjoint(k, companion, prog.config.ad_stack_size);
-      }
-      else autodiff::make_dual(k, companion);
-    };
-  }
+  if (req.ad_mode != frontend::AutodiffMode::none)
+    autodiff = [&prog, mode = req.ad_mode](ir::Kernel& k) { run_autodiff(k, mode, prog); };
   ir::run_pipeline(*lk.kernel, true, autodiff);
   // Seed 001's statistics: what code generation produced.
   prog.stat_add("codegen_kernels", 1);

@@ -99,14 +99,6 @@ Const identity(AtomicOp kind, Prim p) {
   return Const::of_int(p, 0);
 }
 
-std::unique_ptr<Stmt> make(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops = {}) {
-  auto s = std::make_unique<Stmt>(k);
-  s->type = t;
-  s->loc = loc;
-  s->ops = std::move(ops);
-  return s;
-}
-
 // The destinations of `task` that qualify, in order of first appearance (so
 // that accumulators and the printed IR come out the same every run).
 std::vector<Candidate> find_candidates(Stmt* task) {
@@ -186,11 +178,11 @@ struct BodyEdits {
       }
       // acc = acc op value; the atomic goes (its result had no users).
       auto [acc, t] = u->second;
-      Stmt* old = b.add(make(StmtKind::local_load, t, a->loc, {acc}));
-      auto op = make(StmtKind::binary, t, a->loc, {old, a->ops[1]});
+      Stmt* old = b.add(make_stmt(StmtKind::local_load, t, a->loc, {acc}));
+      auto op = make_stmt(StmtKind::binary, t, a->loc, {old, a->ops[1]});
       op->bop = binary_of(a->aop);
       Stmt* v = b.add(std::move(op));
-      b.add(make(StmtKind::local_store, Type{}, a->loc, {acc, v}));
+      b.add(make_stmt(StmtKind::local_store, Type{}, a->loc, {acc, v}));
     }
   }
 };
@@ -214,20 +206,20 @@ bool localize(Stmt* task) {
     SourceLoc loc = task->loc;
     // Prologue: acc = identity.
     Block& pro = *task->tls_prologue;
-    Stmt* acc = pro.add(make(StmtKind::alloca, t, loc));
-    Stmt* init = pro.add(make(StmtKind::const_, t, loc));
+    Stmt* acc = pro.add(make_stmt(StmtKind::alloca, t, loc));
+    Stmt* init = pro.add(make_stmt(StmtKind::const_, t, loc));
     init->value = identity(c.kind, c.prim);
-    pro.add(make(StmtKind::local_store, Type{}, loc, {acc, init}));
+    pro.add(make_stmt(StmtKind::local_store, Type{}, loc, {acc, init}));
     // Body: each atomic becomes acc = acc op value.
     for (Stmt* a : c.atomics) edits.updates[a] = {acc, t};
     // Epilogue: one atomic of the chunk's result into the global.
     Block& epi = *task->tls_epilogue;
-    auto ptr = make(c.first_ptr->kind, c.first_ptr->type, loc);
+    auto ptr = make_stmt(c.first_ptr->kind, c.first_ptr->type, loc);
     ptr->index = c.first_ptr->index;
     ptr->access = c.first_ptr->access;
     Stmt* p = epi.add(std::move(ptr));
-    Stmt* sum = epi.add(make(StmtKind::local_load, t, loc, {acc}));
-    auto fold = make(StmtKind::atomic, t, loc, {p, sum});
+    Stmt* sum = epi.add(make_stmt(StmtKind::local_load, t, loc, {acc}));
+    auto fold = make_stmt(StmtKind::atomic, t, loc, {p, sum});
     fold->aop = c.kind;
     epi.add(std::move(fold));
     // The body's pointers to it are dead now.

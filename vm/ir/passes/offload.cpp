@@ -205,13 +205,7 @@ void offload(Kernel& k) {
     int def_task = home[v];
     if (v->kind == StmtKind::const_ || v->kind == StmtKind::arg_load) {
       for (int t : using_tasks) {
-        auto c = std::make_unique<Stmt>(v->kind);
-        c->type = v->type;
-        c->value = v->value;
-        c->index = v->index;
-        c->loc = v->loc;
-        c->name = v->name;
-        c->var_kind = v->var_kind;
+        auto c = clone_stmt(*v);
         edits[t].rename[v] = c.get();
         edits[t].front.emplace_back().push_back(std::move(c));
       }
