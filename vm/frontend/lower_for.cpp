@@ -22,6 +22,81 @@ struct Dim {
 };
 }  // namespace
 
+// A dense field's own indices, as its struct-for visits them: [offset,
+// offset + shape) per axis (the offsets are the field's, 0 without).
+static std::vector<Dim> field_dims(const FieldInfo& f) {
+  std::vector<Dim> dims;
+  for (size_t a = 0; a < f.shape.size(); a++) {
+    int64_t lo = f.offset_at(a);
+    dims.push_back({KVal::of(StaticValue::of_int(lo)), KVal::of(StaticValue::of_int(lo + f.shape[a]))});
+  }
+  return dims;
+}
+
+// Opens one range_for over the index space `dims` (flattened: total =
+// prod(end - begin), row-major as Taichi visits ndrange) and pushes its block:
+// the struct-for, ndrange and range loops and x.fill() share it. `idx` gets
+// each dimension's index value, `k` the flat loop index.
+static Stmt* open_index_loop(Lowerer& L, const std::vector<Dim>& dims, bool parallel, SourceLoc loc,
+                             std::vector<KVal>& idx, Stmt*& k) {
+  // Index type: the promotion of the bounds' types (i32 unless a bound is wider).
+  Prim ity = Prim::i32;
+  for (auto& d : dims) {
+    for (const KVal* bound : {&d.begin, &d.end}) {
+      Prim p = L.prim_of(*bound, loc);
+      if (!prim_is_int(p)) raise("TypeError", "loop bounds must be integers, got " + std::string(prim_name(p)), loc);
+      ity = promote(ity, p);
+    }
+  }
+  // Flatten: total = prod(end - begin); index k -> (begin_d + (k / stride_d) % extent_d).
+  std::vector<Stmt*> begins, extents;
+  Stmt* total = nullptr;
+  for (auto& d : dims) {
+    Stmt* b = L.emit_cast(L.value_of(d.begin, loc), ity, loc);
+    Stmt* e = L.emit_cast(L.value_of(d.end, loc), ity, loc);
+    // A dimension whose end is below its begin is empty (Python's range), so
+    // it makes the whole space empty: clamp its extent at 0, or two negative
+    // extents would multiply into a positive count.
+    Stmt* ext = dims.size() == 1 ? nullptr
+                                 : L.emit_binary(BinaryOp::max, L.emit_binary(BinaryOp::sub, e, b, Type::scalar(ity), loc),
+                                               L.emit_const(ir::Const::of_int(ity, 0), loc), Type::scalar(ity), loc);
+    begins.push_back(b);
+    extents.push_back(ext ? ext : e);
+    if (dims.size() == 1) total = e;
+    else total = total ? L.emit_binary(BinaryOp::mul, total, ext, Type::scalar(ity), loc) : ext;
+  }
+  if (dims.empty()) total = L.emit_const(ir::Const::of_int(ity, 1), loc);
+  Stmt* lo = dims.size() == 1 ? begins[0] : L.emit_const(ir::Const::of_int(ity, 0), loc);
+  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
+  rf->ops = {lo, total};
+  // A loop lowered as serial stays serial: folding a constant `if 1 < 2:`
+  // around it may leave it at the top level, where offload would make it a
+  // parallel task, racing its break and its plain updates of outer locals
+  // (Taichi runs a for that is not outermost serially too).
+  rf->serialize = !parallel;
+  Stmt* loop = L.emit(std::move(rf), loc);
+  L.push_block(loop);
+  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
+  li->type = Type::scalar(ity);
+  li->loop = loop;
+  k = L.emit(std::move(li), loc);
+  if (dims.size() == 1) {
+    idx.push_back(KVal::of(k));
+  } else if (!dims.empty()) {
+    // Row-major: the last dimension varies fastest, as Taichi visits ndrange.
+    Stmt* stride = nullptr;
+    std::vector<Stmt*> parts(dims.size());
+    for (size_t d = dims.size(); d-- > 0;) {
+      Stmt* q = stride ? L.emit_binary(BinaryOp::div, k, stride, Type::scalar(ity), loc) : k;
+      Stmt* r = d == 0 ? q : L.emit_binary(BinaryOp::raw_mod, q, extents[d], Type::scalar(ity), loc);
+      parts[d] = L.emit_binary(BinaryOp::add, r, begins[d], Type::scalar(ity), loc);
+      stride = stride ? L.emit_binary(BinaryOp::mul, stride, extents[d], Type::scalar(ity), loc) : extents[d];
+    }
+    for (auto* p : parts) idx.push_back(KVal::of(p));
+  }
+  return loop;
+}
+
 std::vector<std::string> target_names(const ast::Expr* t) {
   std::vector<std::string> out;
   if (t->kind == ast::ExprKind::Name) {
@@ -193,11 +268,7 @@ void Lowerer::lower_for(const ast::For* s) {
     if (f->ndarray_arg >= 0) {  // an ndarray's shape is known at launch only
       for (auto& n : ndarray_shape(*f, it->loc)) dims.push_back({KVal::of(StaticValue::of_int(0)), n});
     } else {
-      // A field with offsets yields its own indices: [offset, offset + shape).
-      for (size_t a = 0; a < f->shape.size(); a++) {
-        int64_t lo = f->offset_at(a);
-        dims.push_back({KVal::of(StaticValue::of_int(lo)), KVal::of(StaticValue::of_int(lo + f->shape[a]))});
-      }
+      dims = field_dims(*f);
     }
     // A 0-D field (and ti.ndrange()) is one iteration with no indices, as in Taichi.
   }
@@ -210,63 +281,10 @@ void Lowerer::lower_for(const ast::For* s) {
           s->target->loc);
   }
 
-  // Index type: the promotion of the bounds' types (i32 unless a bound is wider).
-  Prim ity = Prim::i32;
-  for (auto& d : dims) {
-    for (const KVal* k : {&d.begin, &d.end}) {
-      Prim p = prim_of(*k, loc);
-      if (!prim_is_int(p)) raise("TypeError", "loop bounds must be integers, got " + std::string(prim_name(p)), loc);
-      ity = promote(ity, p);
-    }
-  }
-  // Flatten: total = prod(end - begin); index k -> (begin_d + (k / stride_d) % extent_d).
-  std::vector<Stmt*> begins, extents;
-  Stmt* total = nullptr;
-  for (auto& d : dims) {
-    Stmt* b = emit_cast(value_of(d.begin, loc), ity, loc);
-    Stmt* e = emit_cast(value_of(d.end, loc), ity, loc);
-    // A dimension whose end is below its begin is empty (Python's range), so
-    // it makes the whole space empty: clamp its extent at 0, or two negative
-    // extents would multiply into a positive count.
-    Stmt* ext = dims.size() == 1 ? nullptr
-                                 : emit_binary(BinaryOp::max, emit_binary(BinaryOp::sub, e, b, Type::scalar(ity), loc),
-                                               emit_const(ir::Const::of_int(ity, 0), loc), Type::scalar(ity), loc);
-    begins.push_back(b);
-    extents.push_back(ext ? ext : e);
-    if (dims.size() == 1) total = e;
-    else total = total ? emit_binary(BinaryOp::mul, total, ext, Type::scalar(ity), loc) : ext;
-  }
-  if (dims.empty()) total = emit_const(ir::Const::of_int(ity, 1), loc);
-  Stmt* lo = dims.size() == 1 ? begins[0] : emit_const(ir::Const::of_int(ity, 0), loc);
-  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
-  rf->ops = {lo, total};
   bool parallel = blocks.back() == &kernel.root && !serialize;
-  // A loop lowered as serial stays serial: folding a constant `if 1 < 2:`
-  // around it may leave it at the top level, where offload would make it a
-  // parallel task, racing its break and its plain updates of outer locals
-  // (Taichi runs a for that is not outermost serially too).
-  rf->serialize = !parallel;
-  Stmt* loop = emit(std::move(rf), loc);
-  push_block(loop);
-  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
-  li->type = Type::scalar(ity);
-  li->loop = loop;
-  Stmt* k = emit(std::move(li), loc);
   std::vector<KVal> idx;
-  if (dims.size() == 1) {
-    idx.push_back(KVal::of(k));
-  } else if (!dims.empty()) {
-    // Row-major: the last dimension varies fastest, as Taichi visits ndrange.
-    Stmt* stride = nullptr;
-    std::vector<Stmt*> parts(dims.size());
-    for (size_t d = dims.size(); d-- > 0;) {
-      Stmt* q = stride ? emit_binary(BinaryOp::div, k, stride, Type::scalar(ity), loc) : k;
-      Stmt* r = d == 0 ? q : emit_binary(BinaryOp::raw_mod, q, extents[d], Type::scalar(ity), loc);
-      parts[d] = emit_binary(BinaryOp::add, r, begins[d], Type::scalar(ity), loc);
-      stride = stride ? emit_binary(BinaryOp::mul, stride, extents[d], Type::scalar(ity), loc) : extents[d];
-    }
-    for (auto* p : parts) idx.push_back(KVal::of(p));
-  }
+  Stmt* k = nullptr;
+  Stmt* loop = open_index_loop(*this, dims, parallel, loc, idx, k);
   frame().loops.push_back({loop, parallel});
   push_scope();
   if (grouped) {  // I is an integer vector, as in Taichi (x[I], I.sum(), I * 2 all work)
@@ -322,31 +340,10 @@ void Lowerer::fill_field(const StaticValue& f, const KVal& v, SourceLoc loc) {
   int n = val->type.rows ? val->type.rows * std::max<int>(1, val->type.cols) : 1;
   if (n != 1 && n != (int)comps.size())
     raise("TypeError", "fill() of " + describe_static(f) + " takes a scalar or a value of its element's shape", loc);
-  const FieldInfo& first = *comps[0].field;
-  int64_t total = 1;
-  for (int64_t e : first.shape) total *= e;
-  Prim ity = Prim::i32;
-  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
-  rf->ops = {emit_const(ir::Const::of_int(ity, 0), loc), emit_const(ir::Const::of_int(ity, total), loc)};
-  rf->serialize = blocks.back() != &kernel.root;
-  Stmt* loop = emit(std::move(rf), loc);
-  push_block(loop);
-  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
-  li->type = Type::scalar(ity);
-  li->loop = loop;
-  Stmt* k = emit(std::move(li), loc);
   KVal index;
   index.kind = KVal::Kind::tuple;
-  std::vector<Stmt*> parts(first.shape.size());
-  int64_t stride = 1;
-  for (size_t d = first.shape.size(); d-- > 0;) {  // row-major, with the field's offsets
-    Stmt* q = stride > 1 ? emit_binary(BinaryOp::div, k, emit_const(ir::Const::of_int(ity, stride), loc), Type::scalar(ity), loc) : k;
-    Stmt* r = d == 0 ? q : emit_binary(BinaryOp::raw_mod, q, emit_const(ir::Const::of_int(ity, first.shape[d]), loc), Type::scalar(ity), loc);
-    if (int64_t off = first.offset_at(d)) r = emit_binary(BinaryOp::add, r, emit_const(ir::Const::of_int(ity, off), loc), Type::scalar(ity), loc);
-    parts[d] = r;
-    stride *= first.shape[d];
-  }
-  for (Stmt* p : parts) index.elems.push_back(KVal::of(p));
+  Stmt* k = nullptr;
+  open_index_loop(*this, field_dims(*comps[0].field), blocks.back() == &kernel.root, loc, index.elems, k);
   for (size_t c = 0; c < comps.size(); c++) {
     Stmt* ptr = global_ptr_at(comps[c], index, loc);
     Stmt* x = n == 1 ? val : element(val, (int)c, loc);
