@@ -205,11 +205,13 @@ struct KernelCore {
 
   [[noreturn]] void type_error(const std::string& m) { throw py::type_error(m); }
 
-  py::object call(py::args args, py::kwargs kw) { return call_mode(0, args, kw); }
+  py::object call(py::args args, py::kwargs kw) { return call_mode(kKernel, args, kw); }
 
-  // mode 0: the kernel; 1: its adjoint (kernel.grad()); 2: its dual (in ti.ad.FwdMode).
+  // Which instance a call runs (taichi/_kernel.py passes these numbers).
+  enum Mode { kKernel = 0, kGrad = 1, kDual = 2, kValidate = 3 };
+
   py::object call_mode(int mode, py::args args, py::kwargs kw) {
-    if (mode < 0 || mode > 3) throw py::value_error("call_mode: mode is 0..3");
+    if (mode < kKernel || mode > kValidate) throw py::value_error("call_mode: mode is 0..3");
     State& st = state();
     Program& prog = program();
     if (generation != st.generation) {
@@ -221,7 +223,7 @@ struct KernelCore {
     size_t np = params.size();
     std::vector<uint64_t> slots;
     std::vector<uint64_t> ret_bits;
-    if (fast && mode == 0 && args.size() == np && kw.empty()) {
+    if (fast && mode == kKernel && args.size() == np && kw.empty()) {
       slots.assign((size_t)fast->num_args, 0);
       bool ok = true;
       for (size_t k = 0; k < np && ok; k++)
@@ -286,20 +288,7 @@ struct KernelCore {
                    (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
           all_scalar = false;
           nds[k] = ndarray_arg(ann, vals[k], params[k]->name, specs[k], key);
-          bool no_grad = py::hasattr(ann, "needs_grad") && py::object(ann.attr("needs_grad")).ptr() == Py_False;
-          if (mode != 3 && !no_grad && py::hasattr(vals[k], mode == 2 ? "dual" : "grad")) {
-            py::object c = vals[k].attr(mode == 2 ? "dual" : "grad");
-            if (!c.is_none()) {
-              ArgSpec cs;
-              std::string ck;
-              comps[k] = ndarray_arg(ann, c, params[k]->name + (mode == 2 ? ".dual" : ".grad"), cs, ck);
-              if (cs.prim != specs[k].prim || cs.ndim != specs[k].ndim || cs.rows != specs[k].rows || cs.cols != specs[k].cols)
-                raise("ValueError", "the " + std::string(mode == 2 ? "dual" : "gradient") + " of ndarray argument '" +
-                                        params[k]->name + "' differs from it in dtype or shape");
-              specs[k].companion = true;
-              key += "c|";
-            }
-          }
+          companion_arg(mode, ann, vals[k], params[k]->name, specs[k], comps[k], key);
         } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
           all_scalar = false;
           specs[k].kind = ArgSpec::Kind::compound;
@@ -344,7 +333,7 @@ struct KernelCore {
       it = cache.emplace(key, std::move(ce)).first;
     }
     ti::CompiledEntry& ce = *it->second;
-    if (all_scalar && mode == 0) fast = &ce;
+    if (all_scalar && mode == kKernel) fast = &ce;
 
     // ---- argument slots
     slots.assign((size_t)ce.num_args, 0);
@@ -425,6 +414,27 @@ struct KernelCore {
         raise("ValueError", "argument '" + pname + "': the sparse matrix builder's arrays are damaged");
       out[p] = std::move(nd);
     }
+  }
+
+  // An ndarray's grad (dual in forward mode) array, passed beside it when it
+  // has one, so that autodiff kernels reach it and `x.grad[i]` works in any
+  // kernel; none for validating kernels or a needs_grad=False annotation.
+  void companion_arg(int mode, const py::object& ann, const py::object& v, const std::string& pname, ArgSpec& spec,
+                     std::unique_ptr<NdarrayArg>& out, std::string& key) {
+    if (mode == kValidate) return;
+    if (py::hasattr(ann, "needs_grad") && py::object(ann.attr("needs_grad")).ptr() == Py_False) return;
+    const char* kind = mode == kDual ? "dual" : "grad";
+    if (!py::hasattr(v, kind)) return;
+    py::object c = v.attr(kind);
+    if (c.is_none()) return;
+    ArgSpec cs;
+    std::string unused;
+    out = ndarray_arg(ann, c, pname + "." + kind, cs, unused);
+    if (cs.prim != spec.prim || cs.ndim != spec.ndim || cs.rows != spec.rows || cs.cols != spec.cols)
+      raise("ValueError", "the " + std::string(kind) + " of ndarray argument '" + pname +
+                              "' differs from it in dtype or shape");
+    spec.companion = true;
+    key += "c|";
   }
 
   std::unique_ptr<NdarrayArg> ndarray_arg(const py::object& ann, const py::object& v, const std::string& pname, ArgSpec& spec,
