@@ -9,7 +9,7 @@ PKGS=(
   libvulkan-dev mesa-vulkan-drivers vulkan-tools spirv-tools spirv-headers glslang-tools
   libmimalloc-dev doctest-dev libedit-dev libstb-dev nlohmann-json3-dev pybind11-dev python3-dev
   libdlpack-dev libeigen3-dev python3-numpy python3-pytest python3-pip python3-venv python3-setuptools python3-wheel
-  python3-matplotlib
+  python3-matplotlib openmpi-bin python3-mpi4py
   libsdl2-dev xvfb x11-apps x11-utils libxtst6 fonts-dejavu-core
 )
 

@@ -78,5 +78,10 @@ void bind_kernels(py::module_& m);
 void bind_linalg(py::module_& m);  // linalg.cpp: ti.linalg's sparse matrices and solvers
 void bind_snodes(py::module_& m);
 void bind_layouts(py::module_& m);
+void bind_buffer(py::module_& m);  // buffer.cpp: taichi._core.BufferExporter
+// buffer.cpp: readies `t` (its other slots already set) as taichi._core.NAME, a
+// static type that Python classes derive from, with the buffer protocol:
+// memoryview(obj) lends the buffer of the numpy array obj._kiln_buffer(need) returns.
+void add_base_type(py::module_& m, PyTypeObject& t, const char* name, Py_ssize_t size, const char* doc);
 
 }  // namespace kiln::py_host

@@ -200,8 +200,22 @@ PyObject* set_error(const Error& e) {
   return nullptr;
 }
 
+bool has_slice(PyObject* key) {
+  if (PySlice_Check(key)) return true;
+  if (!PyTuple_Check(key)) return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key); i++)
+    if (PySlice_Check(PyTuple_GET_ITEM(key, i))) return true;
+  return false;
+}
+
 PyObject* field_getitem(PyObject* self, PyObject* key) {
   auto* f = (FieldCoreObj*)self;
+  if (has_slice(key)) {  // x[a:b]: a view, not a value
+    PyObject* name = PyUnicode_FromString("_kiln_slice");
+    PyObject* r = name ? PyObject_CallMethodOneArg(self, name, key) : nullptr;
+    Py_XDECREF(name);
+    return r;
+  }
   int64_t idx[kMaxIndices];
   int n = 0;
   if (!parse_key(key, idx, n)) return nullptr;
@@ -249,15 +263,9 @@ PyMappingMethods field_mapping = {nullptr, field_getitem, field_setitem};
 
 void make_type(py::module_& m) {
   static PyTypeObject t = {PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "taichi._core.FieldCore";
-  t.tp_basicsize = sizeof(FieldCoreObj);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  t.tp_doc = "A scalar field's storage: element access from Python (x[i, j]).";
-  t.tp_new = PyType_GenericNew;
   t.tp_as_mapping = &field_mapping;
-  if (PyType_Ready(&t) < 0) throw py::error_already_set();
+  add_base_type(m, t, "FieldCore", sizeof(FieldCoreObj), "A scalar field's storage: element access from Python (x[i, j]).");
   FieldCoreType = &t;
-  m.add_object("FieldCore", py::handle((PyObject*)&t));
 }
 
 std::vector<FieldInfo*> components(py::handle list) {
@@ -464,6 +472,13 @@ void bind_fields(py::module_& m) {
     if (!fi) raise("TypeError", "not a field");
     py::tuple t(fi->shape.size());
     for (size_t k = 0; k < fi->shape.size(); k++) t[k] = py::int_(fi->shape[k]);
+    return t;
+  });
+  m.def("field_offset", [](py::handle f) {  // index of element 0 per axis (ti.field(..., offset=...))
+    FieldInfo* fi = field_info(f);
+    if (!fi) raise("TypeError", "not a field");
+    py::tuple t(fi->shape.size());
+    for (size_t k = 0; k < fi->shape.size(); k++) t[k] = py::int_(fi->offset_at(k));
     return t;
   });
   m.def("field_destroy", [](py::handle f) {  // SNodeTree.destroy(): later uses raise

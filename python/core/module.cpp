@@ -221,7 +221,7 @@ PYBIND11_MODULE(_core, m) {
     d["default_fp"] = std::string(prim_name(p.config.types.default_fp));
     d["engine"] = p.engine->name();
     d["arch"] = p.config.arch;
-    d["num_threads"] = p.config.num_threads;
+    d["num_threads"] = p.pool ? p.pool->size() : p.config.num_threads;  // threads kernels run on (default_num_threads() unless set)
     d["random_seed"] = p.config.random_seed;
     return d;
   });
@@ -290,6 +290,7 @@ PYBIND11_MODULE(_core, m) {
     s.make_struct = py::object();
     s.generation++;
   });
+  bind_buffer(m);
   bind_fields(m);
   bind_snodes(m);
   bind_layouts(m);

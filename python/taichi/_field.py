@@ -2,7 +2,7 @@
 memory), vector/matrix fields (one scalar field per component, placed
 together as Taichi does), struct fields, and the SNode tree builder
 (ti.root.dense(...).place(...))."""
-from . import _core
+from . import _core, _export
 from ._types import DataType, VectorType, StructType, dtype_of, is_float
 from .types.quant import QuantType
 
@@ -65,10 +65,23 @@ class ScalarField(_core.FieldCore):
     def _elem_shape(self):
         return ()
 
+    def _offset(self):
+        return _core.field_offset(self)
+
+    # Zero-copy export (_export.py): __dlpack__, the buffer protocol, x[a:b].
+    def _kiln_memory(self):
+        return _export.field_memory(self)
+
+    def _kiln_buffer(self, need):
+        return _export.check_contiguous(self._kiln_memory(), need, _export.describe(self))
+
+    def _kiln_slice(self, key):
+        return _export.Slice(self, key)
+
     def __dlpack__(self, stream=None):
         """DLPack export without a copy (np.from_dlpack(x), torch.from_dlpack(x)): the
         array is the field's memory, so kernels see writes made through it."""
-        return _core.field_array(self._components(), self._elem_shape()).__dlpack__()
+        return self._kiln_memory().__dlpack__()
 
     def __dlpack_device__(self):
         return (1, 0)  # kDLCPU, device 0
@@ -220,7 +233,7 @@ class _EntryMatrix:
     pass
 
 
-class MatrixField:
+class MatrixField(_core.BufferExporter):
     """ti.Vector.field / ti.Matrix.field: n*m scalar component fields, row-major."""
 
     def __init__(self, comps, n, m, ndim, name=""):
@@ -270,16 +283,28 @@ class MatrixField:
     def _kind(self):
         return "vector" if self.ndim == 1 else "matrix"
 
+    def _offset(self):
+        return self._comps[0]._offset()
+
+    # Zero-copy export (_export.py): __dlpack__, the buffer protocol, x[a:b].
+    def _kiln_memory(self):
+        return _export.field_memory(self)
+
+    def _kiln_buffer(self, need):
+        return _export.check_contiguous(self._kiln_memory(), need, _export.describe(self))
+
     def __dlpack__(self, stream=None):
         """DLPack export without a copy (np.from_dlpack(x), torch.from_dlpack(x)): the
         array is the field's memory, so kernels see writes made through it."""
-        return _core.field_array(self._components(), self._elem_shape()).__dlpack__()
+        return self._kiln_memory().__dlpack__()
 
     def __dlpack_device__(self):
         return (1, 0)  # kDLCPU, device 0
 
     def __getitem__(self, key):
         from ._matrix import Matrix
+        if isinstance(key, slice) or isinstance(key, tuple) and any(isinstance(k, slice) for k in key):
+            return _export.Slice(self, key)  # x[a:b]: a view of rows a..b-1, no copy
         vals = [c[key] for c in self._comps]
         r = Matrix._make(self.n, self.m, self.ndim, vals, self.dtype)
         return _FieldEntry.wrap(r, self, key)

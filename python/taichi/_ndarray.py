@@ -1,7 +1,7 @@
 """ti.ndarray / ti.Vector.ndarray / ti.Matrix.ndarray: arrays passed to kernels
 by reference. The memory is a numpy array's (numpy is imported when the
 first ndarray is made, not at `import taichi`)."""
-from . import _core
+from . import _core, _export
 from ._types import dtype_of
 
 _NP = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16",
@@ -14,7 +14,7 @@ def _check_shape(shape):
     return tuple(int(s) for s in shape)
 
 
-class Ndarray:
+class Ndarray(_core.BufferExporter):
     def __init__(self, dtype, shape, n=0, m=0, needs_grad=False, layout=None):
         import numpy as np
         self.dtype = dtype_of(dtype)
@@ -38,6 +38,8 @@ class Ndarray:
         return ("object", "Ndarray")
 
     def __getitem__(self, key):
+        if isinstance(key, slice) or isinstance(key, tuple) and any(isinstance(k, slice) for k in key):
+            return _export.Slice(self, key)  # a[a:b]: a view of rows a..b-1, no copy
         v = self.arr[key]
         if self.n:
             from ._matrix import Matrix
@@ -71,6 +73,13 @@ class Ndarray:
 
     def get_type(self):
         return self.dtype
+
+    # Zero-copy export (_export.py): the buffer protocol, __dlpack__, a[a:b].
+    def _kiln_memory(self):
+        return self.arr
+
+    def _kiln_buffer(self, need):
+        return _export.check_contiguous(self.arr, need, _export.describe(self))
 
     def __dlpack__(self, stream=None):
         return self.arr.__dlpack__()

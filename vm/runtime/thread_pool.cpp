@@ -5,7 +5,11 @@
 // static split leaves cores idle behind the slowest slice.
 #include "vm/runtime/thread_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <thread>
 
 namespace kiln {
 
@@ -32,8 +36,25 @@ struct InBody {
 
 }  // namespace
 
+int default_num_threads() {
+  int machine = std::max(1, (int)std::thread::hardware_concurrency());
+  int cpus = machine;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = std::max(1, CPU_COUNT(&set));
+  int local = 1;
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char* v = std::getenv(var)) {
+      local = std::max(1, std::atoi(v));
+      break;
+    }
+  // Bound ranks already see only their own cores; unbound ones (mpirun
+  // --oversubscribe binds none) share the machine evenly.
+  if (local > 1) cpus = std::min(cpus, std::max(1, machine / local));
+  return cpus;
+}
+
 ThreadPool::ThreadPool(int num_threads) {
-  if (num_threads <= 0) num_threads = (int)std::thread::hardware_concurrency();
+  if (num_threads <= 0) num_threads = default_num_threads();
   num_threads_ = std::max(1, num_threads);
   // The caller is worker 0, so N threads need N - 1 helpers.
   for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i] { worker_main(i); });

@@ -12,8 +12,15 @@
 
 namespace kiln {
 
+// Threads when ti.init gives no cpu_max_num_threads: the cores this process
+// may run on (its affinity mask, which `mpirun --bind-to core` narrows to each
+// rank's own), and under MPI at most the machine's cores divided by the ranks
+// on this node (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's
+// MPI_LOCALNRANKS), so K ranks never run more threads than there are cores.
+int default_num_threads();
+
 struct ThreadPool {
-  explicit ThreadPool(int num_threads);  // <= 0: hardware concurrency
+  explicit ThreadPool(int num_threads);  // <= 0: default_num_threads()
   ~ThreadPool();
   int size() const { return num_threads_; }
 
