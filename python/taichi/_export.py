@@ -10,10 +10,13 @@ from . import _core
 
 def check_contiguous(arr, need, what):
     """`arr` (a numpy array over the memory) as the buffer a consumer asked for:
-    need is "C", "F", "A" (either) or None (strides accepted)."""
-    c, f = arr.flags.c_contiguous, arr.flags.f_contiguous
+    need is "C", "F", "A" (either) or None (strides accepted). what() names
+    the object for the error (built only then: halo exchanges call this per message)."""
+    flags = arr.flags
+    c, f = flags.c_contiguous, flags.f_contiguous
     if need is None or (need == "C" and c) or (need == "F" and f) or (need == "A" and (c or f)):
         return arr
+    what = what()
     order = {"C": "row-major (C)", "F": "column-major (Fortran)", "A": "contiguous"}[need]
     raise BufferError(f"{what} is not one {order} block of memory: its element strides are "
                       f"{tuple(arr.strides)} bytes for shape {tuple(arr.shape)}. Send a slice of the outer axis "
@@ -31,8 +34,17 @@ def describe(x):
 def field_memory(x):
     """A numpy array that is the memory of field x (scalar or vector/matrix): shape
     x.shape + element shape, the layout's strides. Raises ValueError for sparse or
-    split layouts (no single strided block)."""
-    return _core.field_array(x._components(), x._elem_shape())
+    split layouts (no single strided block). Kept on the field while its program
+    lives (a field's memory never moves once allocated), since halo exchanges ask
+    for it on every message."""
+    gen = _core.generation()
+    cached = x.__dict__.get("_kiln_memory_of")
+    if cached is not None and cached[0] == gen and cached[1] is not None:
+        x.shape  # raises for a field whose tree was destroyed
+        return cached[1]
+    arr = _core.field_array(x._components(), x._elem_shape())
+    x.__dict__["_kiln_memory_of"] = (gen, arr)
+    return arr
 
 
 def outer_range(x, key):
@@ -71,7 +83,7 @@ class Slice(_core.BufferExporter):
         return self._owner._kiln_memory()[self._start:self._stop]
 
     def _kiln_buffer(self, need):
-        return check_contiguous(self._memory(), need, f"{describe(self._owner)}[{self._key.start}:{self._key.stop}]")
+        return check_contiguous(self._memory(), need, lambda: f"{describe(self._owner)}[{self._key.start}:{self._key.stop}]")
 
     def __dlpack__(self, stream=None):
         return self._memory().__dlpack__()

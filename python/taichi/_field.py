@@ -73,7 +73,7 @@ class ScalarField(_core.FieldCore):
         return _export.field_memory(self)
 
     def _kiln_buffer(self, need):
-        return _export.check_contiguous(self._kiln_memory(), need, _export.describe(self))
+        return _export.check_contiguous(self._kiln_memory(), need, lambda: _export.describe(self))
 
     def _kiln_slice(self, key):
         return _export.Slice(self, key)
@@ -291,7 +291,7 @@ class MatrixField(_core.BufferExporter):
         return _export.field_memory(self)
 
     def _kiln_buffer(self, need):
-        return _export.check_contiguous(self._kiln_memory(), need, _export.describe(self))
+        return _export.check_contiguous(self._kiln_memory(), need, lambda: _export.describe(self))
 
     def __dlpack__(self, stream=None):
         """DLPack export without a copy (np.from_dlpack(x), torch.from_dlpack(x)): the

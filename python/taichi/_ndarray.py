@@ -79,7 +79,7 @@ class Ndarray(_core.BufferExporter):
         return self.arr
 
     def _kiln_buffer(self, need):
-        return _export.check_contiguous(self.arr, need, _export.describe(self))
+        return _export.check_contiguous(self.arr, need, lambda: _export.describe(self))
 
     def __dlpack__(self, stream=None):
         return self.arr.__dlpack__()
