@@ -3,7 +3,7 @@
 //
 //   kiln run FILE [ARGS...] [--print-ir] [--debug] [--engine=NAME]
 //   kiln dis [--trace | --spirv] FILE [KERNEL]
-//   kiln repl [--print-ir] [--debug] [--engine=NAME]    (also: `kiln` on a terminal)
+//   kiln repl [--print-ir] [--debug] [--engine=NAME] [--host=NAME]  (also: `kiln` on a terminal)
 //   kiln debug [--debug] FILE [ARGS...]                 (tools/debug.cpp, vm/debug)
 //   kiln --version | --help
 //
@@ -23,6 +23,7 @@
 #include "jit/jit.h"
 #include "tools/debug.h"
 #include "tools/python_host.h"
+#include "tools/python_repl.h"
 #include "tools/repl.h"
 #include "vm/debug/debugger.h"
 #include "vm/host/host.h"
@@ -39,19 +40,24 @@ const char* kUsage =
     "usage:\n"
     "  kiln                      on a terminal: the interactive REPL (as `kiln repl`);\n"
     "                            with a program on stdin: runs it (as `kiln run -`)\n"
-    "  kiln repl                 the interactive REPL: >>> and ... prompts, blocks closed\n"
-    "                            by a blank line, expression values echoed, line editing,\n"
-    "                            history in ~/.kiln_history, TAB completion, Ctrl-C stops\n"
-    "                            a running kernel; :help lists its commands (:ir, :bc,\n"
-    "                            :time, :fields, :load, :reset, :quit). Input that is not\n"
-    "                            a terminal is read without prompts. Takes --print-ir,\n"
-    "                            --debug and --engine=NAME like run\n"
+    "  kiln repl                 the interactive REPL: Python (CPython embedded in kiln)\n"
+    "                            with taichi imported as ti; any statement, kernels and\n"
+    "                            funcs defined at the prompt; >>> and ... prompts, blocks\n"
+    "                            closed by a blank line, expression values echoed, line\n"
+    "                            editing, history in ~/.kiln_history, TAB completion,\n"
+    "                            Ctrl-C stops running code or a kernel; an error leaves\n"
+    "                            the session as it was. :help lists its commands (:ir,\n"
+    "                            :bc, :trace, :time, :fields, :load, :reset, :quit).\n"
+    "                            Input that is not a terminal is read without prompts.\n"
+    "                            Takes --print-ir, --debug, --engine=NAME, --stats and\n"
+    "                            --host=NAME like run\n"
     "  kiln run FILE [ARGS...]   run a program; ARGS become sys.argv[1:]\n"
-    "      --host=NAME           python: on CPython embedded in kiln, as `python3 FILE\n"
-    "                            ARGS` runs it (sys.path, the active venv, exit codes,\n"
-    "                            tracebacks; Kiln's own errors in Kiln's format); builtin:\n"
-    "                            on Kiln's own evaluator (the C API's module language).\n"
-    "                            Also $KILN_HOST; the default is builtin\n"
+    "      --host=NAME           python (the default): on CPython embedded in kiln, as\n"
+    "                            `python3 FILE ARGS` runs it (sys.path, the active venv,\n"
+    "                            exit codes, tracebacks; Kiln's own errors in Kiln's\n"
+    "                            format); builtin: on Kiln's own evaluator, the C API's\n"
+    "                            module language (a Python subset without the stdlib).\n"
+    "                            Also $KILN_HOST\n"
     "      --print-ir            print each kernel's IR to stderr as it compiles\n"
     "                            (same as ti.init(print_ir=True))\n"
     "      --debug               enable kernel asserts (same as ti.init(debug=True))\n"
@@ -107,13 +113,14 @@ struct RunArgs {
   kiln::HostOptions opts;
 };
 
-// Which host runs programs: --host=NAME, else $KILN_HOST, else the built-in
-// evaluator. Returns false (after a message) for an unknown or absent host.
+// Which host runs programs: --host=NAME, else $KILN_HOST, else CPython (the
+// built-in evaluator where kiln was built without libpython). Returns false
+// (after a message) for an unknown or absent host.
 bool choose_host(RunArgs& ra, const char* flag) {
   std::string name = flag ? flag : "";
   if (name.empty())
     if (const char* e = std::getenv("KILN_HOST")) name = e;
-  if (name.empty()) name = "builtin";
+  if (name.empty()) name = kiln::tools::have_python_host() ? "python" : "builtin";
   if (name == "builtin") {
     ra.builtin = true;
   } else if (name == "python") {
@@ -253,21 +260,35 @@ int cmd_debug(int argc, char** argv) {
 }
 
 int cmd_repl(int argc, char** argv) {
-  kiln::HostOptions opts;
+  RunArgs ra;
+  const char* host = nullptr;
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
-    if (a == "--print-ir") opts.force_print_ir = true;
-    else if (a == "--debug") opts.force_debug = true;
-    else if (a.rfind("--engine=", 0) == 0) opts.engine = a.substr(9);
+    if (a == "--print-ir") ra.opts.force_print_ir = true;
+    else if (a == "--debug") ra.opts.force_debug = true;
+    else if (a == "--stats") ra.stats = true;
+    else if (a.rfind("--engine=", 0) == 0) ra.opts.engine = a.substr(9);
+    else if (a.rfind("--host=", 0) == 0) host = argv[i] + 7;
     else {
       std::fprintf(stderr, "kiln repl: unknown argument '%s' (see kiln --help)\n", a.c_str());
       return 2;
     }
   }
-  if (opts.engine.empty())
-    if (const char* e = std::getenv("KILN_ENGINE")) opts.engine = e;
-  opts.argv = {""};  // sys.argv of Python's interactive mode
-  return kiln::repl::run(std::move(opts));
+  if (ra.opts.engine.empty())
+    if (const char* e = std::getenv("KILN_ENGINE")) ra.opts.engine = e;
+  if (!choose_host(ra, host)) return 2;
+  ra.argv = {""};  // sys.argv of Python's interactive mode
+  if (ra.builtin) {
+    ra.opts.argv = ra.argv;
+    return kiln::repl::run(std::move(ra.opts));
+  }
+  kiln::tools::PythonRun r;
+  r.argv = ra.argv;
+  r.opts.force_debug = ra.opts.force_debug;
+  r.opts.force_print_ir = ra.opts.force_print_ir;
+  r.opts.engine = ra.opts.engine;
+  r.stats = ra.stats;
+  return kiln::tools::run_python_repl(r);
 }
 
 int cmd_dis(int argc, char** argv) {

@@ -11,11 +11,14 @@
 #ifdef KILN_HAVE_PYTHON
 
 #include <pybind11/pybind11.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include "python/core/core.h"
@@ -94,6 +97,31 @@ void add_builtin(py::dict modules, const char* name, PyObject* (*init)()) {
   modules[name] = m;
 }
 
+// `kiln run -`: the program read from stdin stays in linecache as
+// "<stdin>", so that its kernels have a source (python3 keeps none, and
+// Taichi cannot run kernels typed on a pipe). CPython still reads the
+// program from fd 0, now a memory file holding the same text.
+std::string g_stdin_text;
+
+bool keep_stdin() {
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(0, buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    text.append(buf, (size_t)n);
+  }
+  int fd = memfd_create("kiln-stdin", MFD_CLOEXEC);
+  if (fd < 0) return false;
+  bool ok = write(fd, text.data(), text.size()) == (ssize_t)text.size() && lseek(fd, 0, SEEK_SET) == 0 &&
+            dup2(fd, 0) == 0;
+  close(fd);
+  g_stdin_text = std::move(text);
+  return ok;
+}
+
 // Everything between initialization and the program's first line.
 void prepare(const PythonRun& r) {
   py::module_ sys = py::module_::import("sys");
@@ -108,13 +136,25 @@ void prepare(const PythonRun& r) {
   s.stats_at_exit = r.stats;
   if (r.output_to_stderr) sys.attr("stdout") = sys.attr("stderr");
   sys.attr("excepthook") = py::cpp_function(&excepthook);
+  if (r.file == "-") {
+    py::list lines;
+    for (size_t b = 0; b < g_stdin_text.size();) {
+      size_t e = g_stdin_text.find('\n', b);
+      e = e == std::string::npos ? g_stdin_text.size() : e + 1;
+      lines.append(py::str(g_stdin_text.substr(b, e - b)));
+      b = e;
+    }
+    // mtime None: linecache.checkcache keeps an entry that has no file.
+    py::module_::import("linecache").attr("cache")["<stdin>"] =
+        py::make_tuple(g_stdin_text.size(), py::none(), lines, "<stdin>");
+  }
 }
 
 }  // namespace
 
 bool have_python_host() { return true; }
 
-int run_python(const PythonRun& r, std::vector<KernelDump>* dumps) {
+bool start_python(const PythonRun& r, int& status) {
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   config.parse_argv = 0;  // ARGS are the program's, never Python's options
@@ -123,15 +163,19 @@ int run_python(const PythonRun& r, std::vector<KernelDump>* dumps) {
   std::string program = python_program();
   PyStatus st = PyConfig_SetBytesArgv(&config, (Py_ssize_t)argv.size(), argv.data());
   if (!PyStatus_Exception(st)) st = PyConfig_SetBytesString(&config, &config.program_name, program.c_str());
-  if (!PyStatus_Exception(st) && r.file != "-")
+  if (!PyStatus_Exception(st) && !r.file.empty() && r.file != "-")
     st = PyConfig_SetBytesString(&config, &config.run_filename, r.file.c_str());
   if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(st)) {
-    if (PyStatus_IsExit(st)) return st.exitcode;
+    if (PyStatus_IsExit(st)) {
+      status = st.exitcode;
+      return false;
+    }
     std::fprintf(stderr, "kiln: cannot start Python: %s%s%s\n", st.func ? st.func : "", st.func ? ": " : "",
                  st.err_msg ? st.err_msg : "");
-    return 1;
+    status = 1;
+    return false;
   }
   try {
     prepare(r);
@@ -139,9 +183,20 @@ int run_python(const PythonRun& r, std::vector<KernelDump>* dumps) {
     e.restore();
     PyErr_Print();
     Py_FinalizeEx();
+    status = 1;
+    return false;
+  }
+  return true;
+}
+
+int run_python(const PythonRun& r, std::vector<KernelDump>* dumps) {
+  int status = 0;
+  if (r.file == "-" && !keep_stdin()) {
+    std::fprintf(stderr, "kiln: cannot read the program from stdin: %s\n", std::strerror(errno));
     return 1;
   }
-  int status = Py_RunMain();  // runs the program, then finalizes the interpreter
+  if (!start_python(r, status)) return status;
+  status = Py_RunMain();  // runs the program, then finalizes the interpreter
   std::fflush(stdout);
   if (dumps) *dumps = py_host::state().dumps;  // the state outlives the interpreter
   return status;

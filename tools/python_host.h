@@ -17,12 +17,17 @@ namespace kiln::tools {
 bool have_python_host();
 
 struct PythonRun {
-  std::string file;               // the program; "-" reads it from stdin
+  std::string file;               // the program; "-" reads it from stdin; "" none (the REPL)
   std::vector<std::string> argv;  // sys.argv (argv[0] is `file`)
   ti::ProgramOptions opts;        // --debug, --print-ir, --engine (else $KILN_ENGINE)
   bool stats = false;             // --stats: the runtime's counters to stderr at exit
   bool output_to_stderr = false;  // `kiln dis`: the program's stdout goes to stderr
 };
+
+// Starts the interpreter with Kiln in it, ready to run r.file (empty: none,
+// as for the REPL). False (after a message) if it cannot: `status` is then
+// the exit status. Py_RunMain or Py_FinalizeEx ends it.
+bool start_python(const PythonRun& r, int& status);
 
 // Runs the program to its end and finalizes the interpreter; returns the
 // exit status `python3` would give. `dumps` receives every kernel compiled.

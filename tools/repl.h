@@ -1,8 +1,10 @@
-// The interactive REPL (`kiln`, `kiln repl`): Python-style prompts, blocks,
-// expression echo, `:` commands, libedit line editing, history and
-// completion, Ctrl-C that interrupts running kernels.
+// The REPL on the built-in evaluator (`kiln repl --host=builtin`): the
+// C API's module language at a prompt. `kiln repl` itself runs on CPython
+// (python_repl.cpp); both share the input loop and the `:` commands.
 //
-//   repl.cpp           the session loop, commands, signals, the libedit glue
+//   repl_session.cpp   the input loop and the `:` commands (both REPLs)
+//   repl_terminal.cpp  libedit: line editing, history, Ctrl-C at the prompt
+//   repl.cpp           this session: the evaluator, Ctrl-C while code runs
 //   repl_input.cpp     when the lines typed so far form a complete input
 //   repl_complete.cpp  tab completion of names, attributes and commands
 #pragma once
@@ -10,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/repl_session.h"
 #include "vm/host/host.h"
 
 namespace kiln::repl {
@@ -45,14 +48,6 @@ class Chunker {
   char first_ = 0;           // first significant character of the logical line
   char last_ = 0;            // last significant character so far
 };
-
-// The REPL commands, for :help and completion.
-struct Command {
-  const char* name;  // ":ir"
-  const char* args;  // "NAME"
-  const char* help;
-};
-const std::vector<Command>& commands();
 
 // Completions of `word` (the text under the cursor back to a word break),
 // given `before`, the line's text before the word: commands after a leading

@@ -15,6 +15,7 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,19 @@ struct State {
 };
 State& state();
 Program& program();  // the current Program (created with defaults if needed)
+
+// Held across a kernel launch: Ctrl-C then stops the kernel at its next loop
+// back-edge with KeyboardInterrupt instead of waiting for it (interrupt.cpp).
+class LaunchInterrupt {
+ public:
+  explicit LaunchInterrupt(Program& p);
+  ~LaunchInterrupt();
+  LaunchInterrupt(const LaunchInterrupt&) = delete;
+  LaunchInterrupt& operator=(const LaunchInterrupt&) = delete;
+
+ private:
+  std::atomic<bool>* outer_;
+};
 
 // Raises the Python exception for a kiln::Error: Taichi's classes for
 // compile errors (TaichiSyntaxError, TaichiTypeError, TaichiNameError, ...),

@@ -514,7 +514,9 @@ struct KernelCore {
   py::object launch(ti::CompiledEntry& ce, const std::vector<uint64_t>& slots) {
     std::vector<uint64_t> bits;
     try {
-      ti::launch_kernel(ce, program(), slots.data(), bits);
+      Program& prog = program();
+      LaunchInterrupt ctrl_c(prog);
+      ti::launch_kernel(ce, prog, slots.data(), bits);
     } catch (Error& e) {
       throw_python(e, false);
     }

@@ -282,6 +282,7 @@ PYBIND11_MODULE(_core, m) {
     for (auto& d : state().dumps) r.append(py::make_tuple(d.name, d.ir, d.bytecode));
     return r;
   });
+  m.def("clear_kernel_dumps", [] { state().dumps.clear(); });  // the REPL's :reset
   m.def("shutdown", [] {  // at exit, while the interpreter still runs: drop held objects
     State& s = state();
     if (s.stats_at_exit && s.program) warn(s.program->statistics_text());

@@ -107,9 +107,14 @@ def bit_cast(x, dtype):
 def random(dtype=float):
     from ._types import dtype_of
     dt = dtype_of(dtype)._kiln_prim
-    if dt[0] == "f" or dt == "bf16":
+    # The dtypes a kernel's ti.random draws (vm/frontend), with its message.
+    if dt not in ("f32", "f64", "i32", "u32", "i64", "u64"):
+        raise TypeError(f"ti.random() draws f32, f64, i32, u32, i64 or u64, not {dt}")
+    if dt[0] == "f":
         return _random.random()
-    return _random.getrandbits(int(dt[1:]))
+    bits = int(dt[1:])
+    r = _random.getrandbits(bits)
+    return r - (1 << bits) if dt[0] == "i" and r >> (bits - 1) else r  # signed as in kernels
 
 
 @_tag("ti.static")

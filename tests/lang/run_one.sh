@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs one conformance program on one engine and compares with its .expected:
 #   tests/lang/run_one.sh KILN ENGINE NAME.py [HOST]
-# HOST (python or builtin; default: kiln's own default) is the host of the
-# program's top level. On python, NAME.python.expected is the expected output
-# when it exists: the program's own errors are then Python's tracebacks, whose
-# absolute paths are shown relative to this folder.
+# HOST (python or builtin; default: kiln's own, python) is the host of the
+# program's top level. On builtin, NAME.builtin.expected is the expected output
+# when it exists: the program's own errors are then the built-in evaluator's,
+# not Python's tracebacks. Absolute paths in tracebacks are shown relative to
+# this folder.
 # The actual output is the program's stdout, followed by its stderr when it
 # exits with status 1 (a user error: the expected file then ends with the
 # error's kind line, location and caret). Any other non-zero status (a crash)
@@ -14,7 +15,7 @@ set -u
 kiln=$1; engine=$2; prog=$3; host=${4:-}
 name=${prog%.py}
 expected=$name.expected
-[ "$host" = python ] && [ -f "$name.python.expected" ] && expected=$name.python.expected
+[ "$host" = builtin ] && [ -f "$name.builtin.expected" ] && expected=$name.builtin.expected
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 # The JIT compiles every loop on its first back edge, so that each program
@@ -28,7 +29,7 @@ arch=cpu; label=$engine
 [ "$engine" = vulkan ] && { arch=vulkan; engine=interp; }
 KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
-[ "$host" = python ] && sed -i "s|$PWD/||g" "$err"
+sed -i "s|$PWD/||g" "$err"
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
   echo "FAIL $prog [$label]: exit status $rc (crash or timeout)"; cat "$err"; exit 1
 fi

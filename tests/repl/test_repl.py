@@ -405,6 +405,50 @@ def case_commands(kiln):
         p.close()
 
 
+def case_python(kiln):
+    """`kiln repl` is CPython: ti is imported, and any Python statement runs
+    (not on KILN_HOST=builtin: the built-in host is the C API's subset)."""
+    p = Pty(kiln)
+    data = os.path.join(p.home, "data.json")
+    with open(data, "w") as f:
+        f.write('{"n": 6, "scale": 2.5}')
+    try:
+        p.expect(r"kiln \S+ \(Python 3")
+        p.prompt()
+        check(p.run("ti.__name__").strip() == "'taichi'", "ti is imported at start", p)
+        p.run("import json, itertools, collections, numpy as np")
+        p.line(f"with open({data!r}) as f:")
+        p.expect(r"\.\.\. ")
+        p.line("    cfg = json.load(f)")
+        p.expect(r"\.\.\. ")
+        p.run("")
+        check(p.run("cfg['n'], f.closed").strip() == "(6, True)", "a with block runs (stdlib json)", p)
+        check(p.run("list(itertools.accumulate(range(4)))").strip() == "[0, 1, 3, 6]", "itertools", p)
+        p.block(["class Grid:", "    def __init__(self, n):",
+                 "        self.x = ti.field(ti.f32, shape=n)", "    def total(self):",
+                 "        return float(self.x.to_numpy().sum())", ""])
+        p.run("g = Grid(cfg['n'])")
+        # a kernel typed at the prompt, over a numpy array and a class's field
+        p.block(["@ti.kernel", "def fill(a: ti.types.ndarray(), s: ti.f32):", "    for i in g.x:",
+                 "        g.x[i] = a[i] * s", ""])
+        p.run("fill(np.arange(cfg['n'], dtype=np.float32), cfg['scale'])")
+        check(p.run("g.total()").strip() == "37.5", "a kernel defined at the prompt ran", p)
+        out = p.run(":bc fill")
+        check("g.x[i] = a[i] * s" in out, ":bc shows the source typed at the prompt", p)
+        # an error inside a kernel: Kiln's message and caret, then the session goes on
+        p.block(["@ti.kernel", "def broken() -> ti.f32:", "    return g.x[0] + undefined_name", ""])
+        out = p.run("broken()")
+        check("undefined_name" in out and "^" in out and "<input-" in out, "a kernel's error points at the prompt's line", p)
+        check(p.run("collections.Counter('aab')['a']").strip() == "2", "the session goes on after the error", p)
+        out = p.run("raise ValueError('mine')")
+        check("Traceback" in out and "ValueError: mine" in out, "Python's own errors print Python's traceback", p)
+        check(p.run("g.total()").strip() == "37.5", "state survives errors", p)
+        p.line("exit(5)")
+        check(p.wait() == 5, "exit(5) leaves with status 5", p)
+    finally:
+        p.close()
+
+
 # ---- cases over pipes -------------------------------------------------------------
 
 def run_pipe(kiln, args, text):

@@ -163,8 +163,11 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     Value dt = a.pos.empty() ? Value() : a.pos[0];
     a.take_kw("dtype", dt);
     if (!dt.is_none()) p = dtype_prim(ev, dt, a.loc);
-    if (prim_bits(p) < 32 || p == Prim::u64)  // host ints are i64: no u64 draws here
-      raise("TypeError", "ti.random() in host code draws f32, f64, i32, u32 or i64, not " + std::string(prim_name(p)), a.loc);
+    if (prim_bits(p) < 32)  // the dtypes a kernel's ti.random draws, with its message
+      raise("TypeError", "ti.random() draws f32, f64, i32, u32, i64 or u64, not " + std::string(prim_name(p)), a.loc);
+    if (p == Prim::u64)  // this evaluator's ints are i64 (CPython's are not: kiln run draws them)
+      raise("TypeError", "ti.random(ti.u64) in host code needs CPython's ints: use kiln run (not --host=builtin) or draw i64",
+            a.loc);
     uint64_t bits = rng_mix(rng_mix(prog.config.random_seed ^ 0x686f7374ull) + ++prog.host_draws * kRngGamma);
     uint64_t r = rng_to_reg(bits, p);
     if (p == Prim::f32) return Value::floating(std::bit_cast<float>((uint32_t)r));
