@@ -162,6 +162,10 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::print: print(s); return;
     case StmtKind::assert_: assert_(s); return;
     case StmtKind::return_: ret(s); return;
+    case StmtKind::ad_stack: tape_decl(s); return;
+    case StmtKind::ad_push: tape_push(s); return;
+    case StmtKind::ad_pop: tape_pop(s); return;
+    case StmtKind::ad_top: val[&s] = tape_top(s); return;
     case StmtKind::random: unsupported(s, "ti.random"); return;
     case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop)); return;
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");

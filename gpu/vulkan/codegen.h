@@ -40,7 +40,7 @@ constexpr int kPrintHeader = 4;            // print record: id, task, iteration,
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
 struct CheckInfo {
-  enum Kind : uint8_t { bounds, div_zero, pow_zero, assertion, loop_limit } kind = bounds;
+  enum Kind : uint8_t { bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow } kind = bounds;
   SourceLoc loc;
   // bounds: the field, the axis checked, its shape and index offsets
   std::string field;
@@ -49,6 +49,8 @@ struct CheckInfo {
   // assertion: the message and the types of its format arguments
   std::string text;
   std::vector<Prim> prims;
+  // tape_overflow: the tape's capacity
+  uint32_t capacity = 0;
 };
 
 struct PrintInfo {

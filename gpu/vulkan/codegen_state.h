@@ -18,6 +18,14 @@ struct BufPtr {
   Prim prim = Prim::i32;
 };
 
+// An autodiff tape: Function variables for its values and its count.
+struct Tape {
+  Id values = 0, count = 0;
+  uint32_t capacity = 0;
+  Prim prim = Prim::f32;
+  int check = 0;  // its overflow CheckInfo
+};
+
 struct LoopLabels {
   Id merge = 0, cont = 0;
 };
@@ -33,6 +41,7 @@ struct Gen {
   std::unordered_map<const ir::Stmt*, BufPtr> ptr;    // global_ptr / global_temp
   std::unordered_map<const ir::Stmt*, LoopLabels> loops;
   std::unordered_map<const ir::Stmt*, Id> loop_var;   // range_for / task -> its index variable
+  std::unordered_map<const ir::Stmt*, Tape> tapes;    // ad_stack -> its tape
   std::map<std::pair<int, Prim>, Id> views;           // (binding, element type) -> buffer variable
   Id iter = 0;      // u32: this invocation's iteration (prints, errors)
   Id seq_var = 0;   // u32 Function variable: prints so far in this invocation
@@ -77,6 +86,12 @@ struct Gen {
   // bool) is true; `values` (u64 ids) go to the record.
   void fail_if(Id failed, int check, const std::vector<Id>& values);
   Id error_flag();                       // u32: the context's error flag
+
+  // ---- autodiff tapes (codegen_tape.cpp) ----
+  void tape_decl(const ir::Stmt& s);
+  void tape_push(const ir::Stmt& s);
+  void tape_pop(const ir::Stmt& s);
+  Id tape_top(const ir::Stmt& s);
 
   // ---- control flow (codegen.cpp) ----
   void block(const ir::Block& b);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "vm/bytecode/function.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/snode.h"
 #include "vm/types/value.h"
@@ -50,6 +51,7 @@ struct Record {
             "this loop reached that: the kernel's results would be wrong, so it stops here (run it with arch=ti.cpu, "
             "or on a GPU's Vulkan driver)",
             c.loc);
+    case CheckInfo::tape_overflow: raise("RuntimeError", bc::stack_overflow_message(c.capacity), c.loc);
     case CheckInfo::assertion: {
       std::vector<ConstVal> args;
       for (size_t k = 0; k < c.prims.size(); k++) args.push_back(reg_value(u64_at(vals + 2 * k), c.prims[k]));

@@ -88,6 +88,9 @@ Id SpirvModule::t_ptr(spv::StorageClass sc, Id pointee) {
 
 Id SpirvModule::t_fn(Id ret) { return intern(*this, Op::OpTypeFunction, {ret}); }
 Id SpirvModule::t_vec(Id elem, int n) { return intern(*this, Op::OpTypeVector, {elem, (uint32_t)n}); }
+Id SpirvModule::t_array(Id elem, uint32_t n) {
+  return intern(*this, Op::OpTypeArray, {elem, c_bits(t_int(32, false), 32, n)});
+}
 
 Id SpirvModule::t_buffer_block(Id elem, int stride) {
   // Not interned through `intern`: two runtime arrays of one element type

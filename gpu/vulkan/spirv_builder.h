@@ -51,6 +51,7 @@ struct SpirvModule {
   Id t_ptr(spv::StorageClass sc, Id pointee);
   Id t_fn(Id ret);
   Id t_vec(Id elem, int n);
+  Id t_array(Id elem, uint32_t n);  // a fixed-size array (Function-storage tapes)
   // A runtime array of `elem` with ArrayStride `stride`, in a Block struct:
   // what a storage buffer variable holds. Each (elem, stride) pair once.
   Id t_buffer_block(Id elem, int stride);

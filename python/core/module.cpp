@@ -138,7 +138,11 @@ Config config_from(py::dict o) {
   if (!get("default_fp").is_none()) c.types.default_fp = *prim_from_name(get("default_fp").cast<std::string>());
   if (!get("cpu_max_num_threads").is_none()) c.num_threads = get("cpu_max_num_threads").cast<int>();
   if (!get("random_seed").is_none()) c.random_seed = get("random_seed").cast<uint64_t>();
-  if (!get("ad_stack_size").is_none()) c.ad_stack_size = get("ad_stack_size").cast<int>();
+  if (!get("ad_stack_size").is_none()) {
+    int64_t n = get("ad_stack_size").cast<int64_t>();
+    if (n < 0 || n > (1 << 24)) raise("ValueError", "ad_stack_size must be between 0 (Taichi's default, 32) and 2^24, got " + std::to_string(n));
+    c.ad_stack_size = (int)n;
+  }
   if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
   if (!get("arch").is_none()) c.arch = ti::arch_from_name(get("arch").cast<std::string>());
   if (!get("dtype_cast_mode").is_none()) {

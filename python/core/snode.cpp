@@ -119,6 +119,10 @@ void bind_snodes(py::module_& m) {
     if (!c) return py::none();
     return wrap_field(cls, c);
   });
+  m.def("require_companion", [](py::handle f, const std::string& kind) {
+    FieldInfo* c = program().companion(field_info(f), kind == "dual");
+    if (c) c->required = true;
+  });
   m.def("ensure_checkbits", [] { program().ensure_checkbits(); });
   m.def("has_checkbit", [](py::handle f) {
     FieldInfo* fi = field_info(f);

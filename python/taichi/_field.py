@@ -223,9 +223,7 @@ def field(dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     f = _make_scalar(dtype, shape, name, offset, order, layout)
     shape = _shape_tuple(shape)
-    for kind, wanted in (("grad", needs_grad), ("dual", needs_dual)):
-        if wanted and shape is not None:
-            _place_companions([f], kind, shape, _offset_tuple(offset))
+    _companion_fields(f, shape, offset, needs_grad, needs_dual)
     return f
 
 
@@ -425,11 +423,16 @@ def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, n
 
 
 def _companion_fields(f, shape, offset, needs_grad, needs_dual):
+    """needs_grad/needs_dual: with a shape, the companions are placed now; without
+    one (placed by hand), lazy_grad()/lazy_dual() or the user must place them, and
+    a gradient kernel that needs one unplaced says so instead of dropping it."""
     shape = _shape_tuple(shape)
-    if shape is None:
-        return
     for kind, wanted in (("grad", needs_grad), ("dual", needs_dual)):
-        if wanted:
+        if not wanted:
+            continue
+        for c in f._components():
+            _core.require_companion(c, kind)
+        if shape is not None:
             _place_companions(f._components(), kind, shape, _offset_tuple(offset))
 
 

@@ -410,7 +410,9 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::ad_stack: {
       // Re-emptied where declared, like an alloca is re-zeroed.
       int64_t slots = (int64_t)b.fn.stack_slots + kStackHeader + s.index;
-      if (slots > (int64_t)1 << 26) b.fail("autodiff stacks of more than 2^26 values in one task (lower ad_stack_size)");
+      if (slots > (int64_t)1 << 26)
+        raise("RuntimeError", "the gradient kernel '" + b.fn.name + "' needs autodiff tapes of more than 2^26 values in one task "
+                              "(loops carrying locals over too many constant iterations, or ad_stack_size too large)", s.loc);
       b.fn.stacks.push_back(StackDesc{b.fn.stack_slots, (uint32_t)s.index});
       b.fn.stack_slots = (uint32_t)slots;
       b.emit_d(Op::stk_init, b.def(&s), (int32_t)b.fn.stacks.size() - 1);

@@ -147,13 +147,19 @@ void Program::materialize() {
   }
 }
 
+// Kernels (access_of) and host reads/writes (check_index) both come here: a
+// field that has no place in a tree has no memory to touch.
+static void require_placed(const FieldInfo& f) {
+  if (f.place) return;
+  raise("RuntimeError", f.primal ? "gradient " + f.describe() + " has not been placed: call ti.root.lazy_grad() / "
+                                       "lazy_dual() after placing '" + f.primal->name + "', or place it yourself"
+                                 : f.describe() + " was declared but never placed", f.loc);
+}
+
 ir::Access Program::access_of(const FieldInfo& f) {
   materialize();
+  require_placed(f);
   const SNode* place = f.place;
-  if (!place)
-    raise("RuntimeError", f.primal ? "gradient " + f.describe() + " has not been placed: create '" + f.primal->name +
-                                         "' with needs_grad=True / needs_dual=True, or call ti.root.lazy_grad()"
-                                   : f.describe() + " was declared but never placed", f.loc);
   ir::Access acc;
   acc.tree = place->tree;
   acc.offset = base_offset(place);
@@ -204,6 +210,7 @@ ir::Access Program::access_of(const FieldInfo& f) {
 // Materializes, then checks the index count and range of a host access.
 void Program::check_index(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc) {
   materialize();
+  require_placed(f);
   int dims = (int)f.shape.size();
   if (n != dims)
     raise("TypeError", f.describe() + " has " + plural(dims, "dimension", "dimensions") +

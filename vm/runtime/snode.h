@@ -122,6 +122,10 @@ struct FieldInfo {
   FieldInfo* dual = nullptr;
   FieldInfo* checkbit = nullptr;  // u8 per element for Tape(validation=True) (ensure_checkbits)
   FieldInfo* primal = nullptr;
+  // On a companion asked for with needs_grad/needs_dual=True: a gradient
+  // kernel that needs it while it is unplaced is an error (Taichi's), not a
+  // silently dropped gradient as for companions merely looked at.
+  bool required = false;
 
   // "field 'x'", or just "field" when unnamed: how every message names it.
   std::string describe() const;

@@ -88,8 +88,8 @@ static std::optional<ir::Access> companion_of(const ir::Access& a, frontend::Aut
     if (f == a.field_id && mode != M::validation) return std::nullopt;
   const FieldInfo& f = *prog.fields[(size_t)a.field_id];
   const FieldInfo* c = mode == M::reverse ? f.grad : mode == M::forward ? f.dual : f.checkbit;
-  if (!c || !c->place) return std::nullopt;
-  return prog.access_of(*c);
+  if (!c || (!c->place && !c->required)) return std::nullopt;
+  return prog.access_of(*c);  // raises for a required companion left unplaced
 }
 
 // The autodiff step of a grad (reverse), dual (forward) or validating kernel,

@@ -319,3 +319,106 @@ def test_ndarray_gradients_in_kernels_and_errors():
         read_grad.grad(a, s)
     with pytest.raises(RuntimeError, match="not supported for ndarray"):
         ti.ndarray(ti.i32, shape=3, needs_grad=True)
+
+
+def test_autodiff_usage_errors():
+    ti.init(arch=ti.cpu)
+    x = ti.field(ti.f32, needs_grad=True)
+    ti.root.dense(ti.i, 3).place(x)  # placed by hand, without lazy_grad(): x.grad has no memory
+    y = ti.field(ti.f32, shape=(), needs_grad=True)
+
+    @ti.kernel
+    def uses_x():
+        for i in x:
+            y[None] += x[i] * x[i]
+
+    for bad in (lambda: uses_x.grad(), lambda: x.grad.to_numpy(), lambda: x.grad[0]):
+        with pytest.raises(RuntimeError, match=r"gradient field 'x.grad' has not been placed: call ti.root.lazy_grad"):
+            bad()
+
+    with pytest.raises(ValueError, match="ad_stack_size must be between 0"):
+        ti.init(arch=ti.cpu, ad_stack_size=-1)
+
+    ti.init(arch=ti.cpu)
+    a = ti.field(ti.f32, shape=4, needs_grad=True, needs_dual=True)
+    s = ti.field(ti.f32, shape=(), needs_grad=True, needs_dual=True)
+    v = ti.field(ti.f32, shape=2, needs_grad=True)
+
+    @ti.kernel
+    def total() -> ti.f32:
+        for i in a:
+            s[None] += a[i]
+        return s[None]
+
+    @ti.kernel
+    def copy_grad():
+        for i in a:
+            a[i] = a.grad[i]
+
+    with pytest.raises(ti.TaichiCompilationError, match="returns a value is not supported"):
+        total.grad()
+    with pytest.raises(ti.TaichiTypeError, match="accesses the gradient a.grad itself"):
+        copy_grad.grad()
+    with pytest.raises(RuntimeError, match="`seed` is not set for non 0-D field"):
+        with ti.ad.FwdMode(loss=s, param=a):
+            pass
+    with pytest.raises(RuntimeError, match="`seed` has 2 values for a parameter of 4 elements"):
+        with ti.ad.FwdMode(loss=s, param=a, seed=[1.0, 0.0]):
+            pass
+    with pytest.raises(RuntimeError, match="must be a 0-D field"):
+        with ti.ad.Tape(loss=v):
+            pass
+    t = ti.ad.Tape(loss=s)
+    with t:
+        pass
+    with pytest.raises(RuntimeError, match="can be entered only once"):
+        with t:
+            pass
+    with pytest.raises(RuntimeError, match="can be evaluated only once"):
+        t.grad()
+    with pytest.raises(RuntimeError, match="cannot be nested"):
+        with ti.ad.Tape(loss=s):
+            with ti.ad.Tape(loss=s):
+                pass
+
+
+def test_ndarray_companion_errors():
+    ti.init(arch=ti.cpu)
+    import numpy as np
+    a = ti.ndarray(ti.f32, shape=4, needs_grad=True)
+    s = ti.ndarray(ti.f32, shape=(), needs_grad=True)
+    b = ti.ndarray(ti.f32, shape=4)
+
+    @ti.kernel
+    def sumsq(a: ti.types.ndarray(), s: ti.types.ndarray()):
+        for i in a:
+            s[None] += a[i] * a[i]
+
+    @ti.kernel
+    def read_grad(a: ti.types.ndarray(), s: ti.types.ndarray()):
+        for i in a:
+            s[None] += a.grad[i]
+
+    a.grad = ti.ndarray(ti.f64, shape=4)  # a gradient of another dtype
+    with pytest.raises(ValueError, match="the grad of ndarray argument 'a' differs from it in dtype or shape"):
+        sumsq.grad(a, s)
+    with pytest.raises(AttributeError, match="has no grad here"):
+        read_grad(b, s)
+
+
+def test_tapes_larger_than_a_task_can_hold():
+    ti.init(arch=ti.cpu)
+    x = ti.field(ti.f32, shape=1, needs_grad=True)
+    y = ti.field(ti.f32, shape=1, needs_grad=True)
+
+    @ti.kernel
+    def f():
+        for i in x:
+            p = x[i]
+            for _ in range(100000):
+                for _ in range(1000):
+                    p = ti.sin(p)
+            y[i] = p
+
+    with pytest.raises(RuntimeError, match="needs autodiff tapes of more than 2\\^26 values"):
+        f.grad()
