@@ -16,6 +16,7 @@
 #include <map>
 
 #include "python/core/core.h"
+#include "python/core/kernel_args.h"
 #include "vm/lang/ast.h"
 
 namespace kiln::py_host {
@@ -60,13 +61,6 @@ std::shared_ptr<FuncAST> parse_function(const std::string& text, const std::stri
   r->def = find_def(r->mod->body, name);
   if (!r->def) raise("SyntaxError", "could not find the definition of '" + name + "' in its source");
   return r;
-}
-
-// A buffer's shape or strides as Python prints a tuple: "(4, 3)", "(4,)".
-std::string dims_text(const Py_ssize_t* d, int n) {
-  std::string s = "(";
-  for (int i = 0; i < n; i++) s += (i ? ", " : "") + std::to_string(d[i]);
-  return s + (n == 1 ? ",)" : ")");
 }
 
 std::string identity(py::handle v) {
@@ -151,32 +145,6 @@ py::object rebuild(const StaticValue& t, const std::vector<Type>& rets, const st
   return r;
 }
 
-struct NdarrayArg {
-  py::object arr;  // the numpy array (kept alive across the launch)
-  Py_buffer view{};
-  bool held = false;
-  ~NdarrayArg() {
-    if (held) PyBuffer_Release(&view);
-  }
-};
-
-Prim prim_of_format(const char* f, Py_ssize_t itemsize) {
-  char c = f[0];
-  if (c == '<' || c == '=' || c == '@' || c == '!' || c == '>') c = f[1];
-  switch (c) {
-    case 'b': return Prim::i8;
-    case 'B': return Prim::u8;
-    case 'h': return Prim::i16;
-    case 'H': return Prim::u16;
-    case 'i': case 'l': case 'q': return itemsize == 8 ? Prim::i64 : itemsize == 4 ? Prim::i32 : Prim::none;
-    case 'I': case 'L': case 'Q': return itemsize == 8 ? Prim::u64 : itemsize == 4 ? Prim::u32 : Prim::none;
-    case 'e': return Prim::f16;
-    case 'f': return Prim::f32;
-    case 'd': return Prim::f64;
-    default: return Prim::none;
-  }
-}
-
 struct KernelCore {
   py::object fn;  // the Python function
   std::shared_ptr<FuncAST> ast;
@@ -258,9 +226,7 @@ struct KernelCore {
     // ---- classify parameters; the cache key
     std::vector<ArgSpec> specs(np);
     std::vector<Prim> prims(np, Prim::none);
-    std::vector<std::unique_ptr<NdarrayArg>> nds(np);
-    std::vector<std::unique_ptr<NdarrayArg>> comps(np);  // autodiff: the ndarrays' grad/dual arrays
-    std::vector<std::array<std::unique_ptr<NdarrayArg>, 3>> builders(np);  // sparse matrix builders' arrays
+    std::vector<ArgHold> holds(np);
     char head[40];
     std::snprintf(head, sizeof head, "K%p|%d|", (void*)this, mode);
     std::string key = head;
@@ -269,41 +235,11 @@ struct KernelCore {
       for (size_t k = 0; k < np; k++) {
         const py::object& ann = annotations[k];
         specs[k].name = params[k]->name;
-        StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
-        bool is_template = a.kind == StaticValue::Kind::builtin && a.s == "ti.template";
         if (ann.is_none() && !(k == 0 && params[k]->name == "self"))
           raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name +
                                  "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", params[k]->loc);
-        if (is_template || ann.is_none()) {
-          all_scalar = false;
-          specs[k].kind = ArgSpec::Kind::template_;
-          specs[k].value = to_static(vals[k]);
-          key += "T" + identity(vals[k]) + "|";
-        } else if (py::hasattr(ann, "_kiln_sparse_builder")) {
-          all_scalar = false;
-          builder_arg(vals[k], params[k]->name, builders[k]);
-          specs[k].kind = ArgSpec::Kind::sparse_builder;
-          key += "B|";
-        } else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
-                   (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
-          all_scalar = false;
-          nds[k] = ndarray_arg(ann, vals[k], params[k]->name, specs[k], key);
-          companion_arg(mode, ann, vals[k], params[k]->name, specs[k], comps[k], key);
-        } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
-          all_scalar = false;
-          specs[k].kind = ArgSpec::Kind::compound;
-          specs[k].type = a;
-          key += "C" + (a.kind == StaticValue::Kind::dtype ? std::string(prim_name(a.prim)) + std::to_string(a.rows) + "x" + std::to_string(a.cols)
-                                                           : identity(ann)) + "|";
-        } else if (a.kind == StaticValue::Kind::dtype) {
-          prims[k] = a.prim;
-          specs[k].kind = ArgSpec::Kind::scalar;
-          specs[k].prim = a.prim;
-          key += "S" + std::string(prim_name(a.prim)) + "|";
-        } else {
-          raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name + "' has an annotation Kiln does not support: " +
-                                 std::string(py::repr(ann)), params[k]->loc);
-        }
+        classify(mode, ann, vals[k], params[k]->loc, specs[k], holds[k], key, all_scalar);
+        prims[k] = specs[k].kind == ArgSpec::Kind::scalar ? specs[k].prim : Prim::none;
       }
     } catch (Error& e) {
       throw_python(e, true);
@@ -340,49 +276,132 @@ struct KernelCore {
     for (size_t k = 0; k < np; k++) {
       int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
       if (slot < 0) continue;
-      switch (specs[k].kind) {
-        case ArgSpec::Kind::scalar:
-          if (!slot_of(vals[k].ptr(), prims[k], slots[(size_t)slot])) {
-            PyErr_Clear();
-            type_error("argument '" + params[k]->name + "' of kernel '" + ast->def->name + "' must be a number (" +
-                       std::string(prim_name(prims[k])) + "), not '" + Py_TYPE(vals[k].ptr())->tp_name + "'");
-          }
-          break;
-        case ArgSpec::Kind::ndarray: {
-          NdarrayArg& nd = *nds[k];
-          slots[(size_t)slot] = (uint64_t)(uintptr_t)nd.view.buf;
-          for (int d = 0; d < specs[k].ndim; d++) slots[(size_t)slot + 1 + (size_t)d] = (uint64_t)nd.view.shape[d];
-          int cslot = k < ce.companion_slot.size() ? ce.companion_slot[k] : -1;
-          if (cslot >= 0 && comps[k]) {
-            NdarrayArg& cd = *comps[k];
-            for (int d = 0; d < specs[k].ndim; d++)
-              if (cd.view.shape[d] != nd.view.shape[d])
-                throw py::value_error("the companion array of ndarray argument '" + params[k]->name + "' has another shape");
-            slots[(size_t)cslot] = (uint64_t)(uintptr_t)cd.view.buf;
-            for (int d = 0; d < specs[k].ndim; d++) slots[(size_t)cslot + 1 + (size_t)d] = (uint64_t)cd.view.shape[d];
-          }
-          break;
-        }
-        case ArgSpec::Kind::sparse_builder:
-          for (size_t p = 0; p < 3; p++) {
-            slots[(size_t)slot + 2 * p] = (uint64_t)(uintptr_t)builders[k][p]->view.buf;
-            slots[(size_t)slot + 2 * p + 1] = (uint64_t)builders[k][p]->view.shape[0];
-          }
-          break;
-        case ArgSpec::Kind::compound: {
-          py::list flat = py::module_::import("taichi._kernel").attr("flatten_arg")(annotations[k], vals[k], params[k]->name);
-          size_t n = py::len(flat);
-          std::vector<Prim> want;
-          flat_prims(specs[k].type, want);
-          if (n != want.size()) type_error("argument '" + params[k]->name + "' has the wrong number of components");
-          for (size_t i = 0; i < n; i++)
-            if (!slot_of(flat[i].ptr(), want[i], slots[(size_t)slot + i])) throw py::error_already_set();
-          break;
-        }
-        default: break;
+      fill(specs[k], holds[k], (size_t)slot, slots);
+      int cslot = k < ce.companion_slot.size() ? ce.companion_slot[k] : -1;
+      if (cslot >= 0 && holds[k].comp) {
+        NdarrayArg &nd = *holds[k].nd, &cd = *holds[k].comp;
+        for (int d = 0; d < specs[k].ndim; d++)
+          if (cd.view.shape[d] != nd.view.shape[d])
+            throw py::value_error("the companion array of ndarray argument '" + params[k]->name + "' has another shape");
+        slots[(size_t)cslot] = (uint64_t)(uintptr_t)cd.view.buf;
+        for (int d = 0; d < specs[k].ndim; d++) slots[(size_t)cslot + 1 + (size_t)d] = (uint64_t)cd.view.shape[d];
       }
     }
     return launch(ce, slots);
+  }
+
+  // What one argument lends its launch: arrays, and an argpack's members' own.
+  struct ArgHold {
+    py::object ann, val;
+    std::unique_ptr<NdarrayArg> nd, comp;  // comp: an ndarray's grad/dual array (autodiff)
+    std::array<std::unique_ptr<NdarrayArg>, 3> builder;  // a sparse matrix builder's arrays
+    std::vector<ArgHold> members;
+  };
+
+  // Classifies one argument by its annotation (spec.name is set) and adds
+  // what its instance depends on to the cache key.
+  void classify(int mode, const py::object& ann, const py::object& val, SourceLoc loc, ArgSpec& spec, ArgHold& h,
+                std::string& key, bool& all_scalar) {
+    const std::string& name = spec.name;
+    h.ann = ann;
+    h.val = val;
+    StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
+    bool is_template = a.kind == StaticValue::Kind::builtin && a.s == "ti.template";
+    if (is_template || ann.is_none()) {
+      all_scalar = false;
+      spec.kind = ArgSpec::Kind::template_;
+      spec.value = to_static(val);
+      key += "T" + identity(val) + "|";
+    } else if (py::hasattr(ann, "_kiln_sparse_builder")) {
+      all_scalar = false;
+      builder_arg(val, name, h.builder);
+      spec.kind = ArgSpec::Kind::sparse_builder;
+      key += "B|";
+    } else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
+               (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
+      all_scalar = false;
+      h.nd = ndarray_arg(ann, val, name, spec, key);
+      if (name.find('.') == std::string::npos) companion_arg(mode, ann, val, name, spec, h.comp, key);
+    } else if (py::hasattr(ann, "_kiln_argpack")) {
+      all_scalar = false;
+      pack_arg(mode, ann, val, loc, spec, h, key);
+    } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
+      all_scalar = false;
+      spec.kind = ArgSpec::Kind::compound;
+      spec.type = a;
+      key += "C" + (a.kind == StaticValue::Kind::dtype ? std::string(prim_name(a.prim)) + std::to_string(a.rows) + "x" + std::to_string(a.cols)
+                                                       : identity(ann)) + "|";
+    } else if (a.kind == StaticValue::Kind::dtype) {
+      spec.kind = ArgSpec::Kind::scalar;
+      spec.prim = a.prim;
+      key += "S" + std::string(prim_name(a.prim)) + "|";
+    } else {
+      raise("TypeError", "parameter '" + name + "' of kernel '" + ast->def->name + "' has an annotation Kiln does not support: " +
+                             std::string(py::repr(ann)), loc);
+    }
+  }
+
+  // A ti.types.argpack parameter: each member classified as a parameter of
+  // its own, named "pack.member" (ndarray members have no autodiff companion).
+  void pack_arg(int mode, const py::object& ann, const py::object& val, SourceLoc loc, ArgSpec& spec, ArgHold& h, std::string& key) {
+    spec.kind = ArgSpec::Kind::pack;
+    if (!py::hasattr(val, "_kiln_pack_values"))
+      raise("TypeError", "argument '" + spec.name + "' of kernel '" + ast->def->name + "' takes a pack made by its argpack type, not '" +
+                             std::string(Py_TYPE(val.ptr())->tp_name) + "'", loc);
+    py::list members = ann.attr("_kiln_argpack")();
+    py::list values = val.attr("_kiln_pack_values")(ann);  // a TypeError for a pack of another type
+    spec.members.resize(py::len(members));
+    h.members.resize(spec.members.size());
+    key += "P" + identity(ann) + "(";
+    bool unused = false;
+    for (size_t i = 0; i < spec.members.size(); i++) {
+      py::tuple m = members[i];
+      spec.members[i].name = spec.name + "." + std::string(py::str(m[0]));
+      classify(mode, m[1], values[i], loc, spec.members[i], h.members[i], key, unused);
+      if (spec.members[i].kind == ArgSpec::Kind::template_)
+        raise("TypeError", "argpack member '" + spec.members[i].name + "' cannot be ti.template()", loc);
+    }
+    key += ")";
+  }
+
+  // Puts one argument into the slots from `slot` on, in the order the
+  // frontend gave them (vm/frontend/lower_kernel.cpp); returns how many it took.
+  size_t fill(const ArgSpec& spec, ArgHold& h, size_t slot, std::vector<uint64_t>& slots) {
+    switch (spec.kind) {
+      case ArgSpec::Kind::scalar:
+        if (!slot_of(h.val.ptr(), spec.prim, slots[slot])) {
+          PyErr_Clear();
+          type_error("argument '" + spec.name + "' of kernel '" + ast->def->name + "' must be a number (" +
+                     std::string(prim_name(spec.prim)) + "), not '" + Py_TYPE(h.val.ptr())->tp_name + "'");
+        }
+        return 1;
+      case ArgSpec::Kind::ndarray:
+        slots[slot] = (uint64_t)(uintptr_t)h.nd->view.buf;
+        for (int d = 0; d < spec.ndim; d++) slots[slot + 1 + (size_t)d] = (uint64_t)h.nd->view.shape[d];
+        return 1 + (size_t)spec.ndim;
+      case ArgSpec::Kind::sparse_builder:
+        for (size_t p = 0; p < 3; p++) {
+          slots[slot + 2 * p] = (uint64_t)(uintptr_t)h.builder[p]->view.buf;
+          slots[slot + 2 * p + 1] = (uint64_t)h.builder[p]->view.shape[0];
+        }
+        return 6;
+      case ArgSpec::Kind::compound: {
+        py::list flat = py::module_::import("taichi._kernel").attr("flatten_arg")(h.ann, h.val, spec.name);
+        size_t n = py::len(flat);
+        std::vector<Prim> want;
+        flat_prims(spec.type, want);
+        if (n != want.size()) type_error("argument '" + spec.name + "' has the wrong number of components");
+        for (size_t i = 0; i < n; i++)
+          if (!slot_of(flat[i].ptr(), want[i], slots[slot + i])) throw py::error_already_set();
+        return n;
+      }
+      case ArgSpec::Kind::pack: {
+        size_t n = 0;
+        for (size_t i = 0; i < spec.members.size(); i++) n += fill(spec.members[i], h.members[i], slot + n, slots);
+        return n;
+      }
+      default: return 0;
+    }
   }
 
   static void flat_prims(const StaticValue& t, std::vector<Prim>& out) {
@@ -391,28 +410,6 @@ struct KernelCore {
     } else if (t.kind == StaticValue::Kind::dtype) {
       int n = t.rows ? t.rows * (t.cols ? t.cols : 1) : 1;
       for (int i = 0; i < n; i++) out.push_back(t.prim);
-    }
-  }
-
-  // A ti.linalg.SparseMatrixBuilder: its index (i32), value (f64) and counter
-  // (i32) arrays, which the kernel appends triplets to (vm/frontend/lower_linalg.cpp).
-  static void builder_arg(const py::object& v, const std::string& pname, std::array<std::unique_ptr<NdarrayArg>, 3>& out) {
-    if (!py::hasattr(v, "_kiln_builder_arrays"))
-      raise("TypeError", "argument '" + pname + "' takes a ti.linalg.SparseMatrixBuilder, not '" +
-                             std::string(Py_TYPE(v.ptr())->tp_name) + "'");
-    py::tuple t = v.attr("_kiln_builder_arrays")();
-    static const char kFormat[] = {'i', 'd', 'i'};
-    for (size_t p = 0; p < 3; p++) {
-      auto nd = std::make_unique<NdarrayArg>();
-      nd->arr = t[p];
-      if (PyObject_GetBuffer(nd->arr.ptr(), &nd->view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0)
-        throw py::error_already_set();
-      nd->held = true;
-      Prim want = kFormat[p] == 'd' ? Prim::f64 : Prim::i32;
-      if (nd->view.ndim != 1 || !PyBuffer_IsContiguous(&nd->view, 'C') ||
-          prim_of_format(nd->view.format ? nd->view.format : "B", nd->view.itemsize) != want || nd->view.shape[0] > INT32_MAX)
-        raise("ValueError", "argument '" + pname + "': the sparse matrix builder's arrays are damaged");
-      out[p] = std::move(nd);
     }
   }
 
@@ -435,80 +432,6 @@ struct KernelCore {
                               "' differs from it in dtype or shape");
     spec.companion = true;
     key += "c|";
-  }
-
-  std::unique_ptr<NdarrayArg> ndarray_arg(const py::object& ann, const py::object& v, const std::string& pname, ArgSpec& spec,
-                                          std::string& key) {
-    auto nd = std::make_unique<NdarrayArg>();
-    // the annotation's wishes: (dtype name or None, n, m, ndim or -1)
-    std::string want_dt;
-    int want_n = 0, want_m = 0, want_ndim = -1;
-    if (py::hasattr(ann, "_kiln_ndarray")) {
-      py::tuple w = ann.attr("_kiln_ndarray")();
-      if (!w[0].is_none()) want_dt = py::str(w[0]);
-      want_n = w[1].cast<int>();
-      want_m = w[2].cast<int>();
-      want_ndim = w[3].cast<int>();
-    }
-    py::object arr = v;
-    int elem_dims = 0, n = 0, m = 0;
-    if (py::hasattr(v, "_kiln_array")) {  // a ti.ndarray: (numpy array, n, m)
-      py::tuple t = v.attr("_kiln_array")();
-      arr = t[0];
-      n = t[1].cast<int>();
-      m = t[2].cast<int>();
-      elem_dims = n ? (m ? 2 : 1) : 0;
-    } else if (want_n) {
-      n = want_n;
-      m = want_m;
-      elem_dims = m ? 2 : 1;
-    }
-    nd->arr = arr;
-    if (PyObject_GetBuffer(arr.ptr(), &nd->view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
-      PyErr_Clear();
-      if (PyObject_GetBuffer(arr.ptr(), &nd->view, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
-        PyErr_Clear();
-        raise("TypeError", "ndarray argument '" + pname + "' takes a ti.ndarray or a numpy array, not '" +
-                               std::string(Py_TYPE(v.ptr())->tp_name) + "'");
-      }
-    }
-    nd->held = true;
-    Py_buffer& b = nd->view;
-    if (!PyBuffer_IsContiguous(&b, 'C'))
-      raise("ValueError", "Non contiguous numpy arrays are not supported, please call np.ascontiguousarray(arr) before passing it "
-                          "into taichi kernel. (argument '" + pname + "' has shape " + dims_text(b.shape, b.ndim) +
-                          " and strides " + dims_text(b.strides, b.ndim) + ")");
-    Prim dt = prim_of_format(b.format ? b.format : "B", b.itemsize);
-    if (dt == Prim::none)
-      raise("TypeError", "ndarray argument '" + pname + "': arrays of format '" + std::string(b.format ? b.format : "?") +
-                             "' cannot be passed to kernels (bool arrays: use np.uint8 or np.int32)");
-    int ndim = b.ndim - elem_dims;
-    if (elem_dims && (ndim < 1 || b.shape[ndim] != n || (m && b.shape[ndim + 1] != m)))
-      raise("ValueError", "ndarray argument '" + pname + "' expects elements of shape (" + std::to_string(n) + (m ? ", " + std::to_string(m) : std::string(",")) +
-                              ") in its last axes");
-    if (!want_dt.empty() && (std::string(prim_name(dt)) != want_dt || (want_n && (want_n != n || want_m != m)))) {
-      auto desc = [](const std::string& p, int n, int m) {
-        return p + (n ? (m ? " " + std::to_string(n) + "x" + std::to_string(m) + " matrices" : " " + std::to_string(n) + "-vectors") : "");
-      };
-      raise("TypeError", "ndarray argument '" + pname + "' expects elements of " + desc(want_dt, want_n, want_m) + ", got " +
-                             desc(std::string(prim_name(dt)), n, m) + " (" + std::string(py::str(arr.attr("dtype"))) + ")");
-    }
-    if (want_ndim >= 0 && want_ndim != ndim)
-      raise("TypeError", "ndarray argument '" + pname + "' expects ndim=" + std::to_string(want_ndim) + ", got an array with " +
-                             std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s"));
-    for (int d = 0; d < ndim; d++)
-      if (b.shape[d] > INT32_MAX) raise("ValueError", "ndarray argument '" + pname + "' is too large for i32 indices");
-    spec.kind = ArgSpec::Kind::ndarray;
-    spec.prim = dt;
-    spec.ndim = ndim;
-    spec.rows = n;
-    spec.cols = m;
-    char num[64];
-    std::snprintf(num, sizeof num, "/%d/%dx%d|", ndim, n, m);
-    key += 'N';
-    key += prim_name(dt);
-    key += num;
-    return nd;
   }
 
   py::object launch(ti::CompiledEntry& ce, const std::vector<uint64_t>& slots) {

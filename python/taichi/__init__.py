@@ -185,6 +185,9 @@ def __getattr__(name):
     if name == "randn":
         from ._funcs import randn
         return randn
+    if name in ("svd", "polar_decompose", "sym_eig", "eig"):
+        from . import _decomp
+        return getattr(_decomp, name)
     if name in ("imwrite", "imread", "imshow", "imresize"):
         from . import _tools
         return getattr(_tools, name)

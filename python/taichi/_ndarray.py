@@ -63,7 +63,20 @@ class Ndarray(_core.BufferExporter):
         self.arr[...] = a
 
     def fill(self, v):
-        self.arr.fill(v)
+        """Every element := v: a number, or for vector/matrix ndarrays also one
+        element's value (a list or ti.Vector/Matrix), broadcast to all."""
+        from ._matrix import Matrix
+        if isinstance(v, Matrix):
+            v = v.to_numpy()
+        if isinstance(v, (int, float)) or not self.n:
+            self.arr.fill(v)
+            return
+        import numpy as np
+        v = np.asarray(v)
+        if v.shape != self.element_shape:
+            raise ValueError(f"fill() of an ndarray of {self.element_shape} elements needs a number or one element "
+                             f"of shape {self.element_shape}, got shape {v.shape}")
+        self.arr[...] = v
 
     def copy_from(self, other):
         self.arr[...] = other.arr
@@ -94,5 +107,6 @@ class Ndarray(_core.BufferExporter):
 def ndarray(dtype, shape, needs_grad=False, layout=None):
     from ._types import VectorType
     if isinstance(dtype, VectorType):
-        return Ndarray(dtype.dtype, shape, n=dtype.n, m=dtype.m if dtype.ndim == 2 else 0, needs_grad=needs_grad)
+        elem = dtype.dtype if dtype.dtype is not None else float  # ti.math.vec3: default_fp elements
+        return Ndarray(elem, shape, n=dtype.n, m=dtype.m if dtype.ndim == 2 else 0, needs_grad=needs_grad)
     return Ndarray(dtype, shape, needs_grad=needs_grad)

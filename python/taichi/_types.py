@@ -274,6 +274,9 @@ class StructType:
     def __init__(self, members, name="", methods=None):
         self.members = dict(members)
         for k, v in list(self.members.items()):
+            if hasattr(v, "_kiln_argpack"):
+                raise TypeError(f"struct member '{k}' is an argpack: argpacks are kernel parameters only, "
+                                "not struct members (use a struct type)")
             if not isinstance(v, (VectorType, StructType)):
                 self.members[k] = dtype_of(v)
         self.name = name

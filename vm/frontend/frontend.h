@@ -103,7 +103,9 @@ struct ArgSpec {
   // sparse_builder: a ti.linalg.SparseMatrixBuilder (ti.types.sparse_matrix_builder());
   // it takes 6 slots: three 1-D arrays (pointer, length), the triplets' indices
   // (i32, 2 per triplet), their values (f64) and the triplet counter (i32[1]).
-  enum class Kind : uint8_t { scalar, template_, compound, ndarray, sparse_builder } kind = Kind::scalar;
+  // pack: a ti.types.argpack; its members (named "param.member") take their
+  // own slots one after another.
+  enum class Kind : uint8_t { scalar, template_, compound, ndarray, sparse_builder, pack } kind = Kind::scalar;
   Prim prim = Prim::none;   // scalar: the annotated type; ndarray: the element's scalar type
   int ndim = 0;             // ndarray: number of indices (the element's own dims excluded)
   int rows = 0, cols = 0;   // ndarray of vectors (rows, cols 0) or matrices; 0 for scalars
@@ -113,6 +115,7 @@ struct ArgSpec {
   bool companion = false;
   StaticValue value;        // template_: the object passed (field, value, ...)
   StaticValue type;         // compound: the annotation (dtype with rows > 0, or struct_type)
+  std::vector<ArgSpec> members;  // pack
 };
 
 // Which kernel a request asks for: the kernel itself, its reverse-mode

@@ -231,7 +231,16 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     bool ok = v.kind == StaticValue::Kind::boolean ? v.b : v.kind == StaticValue::Kind::integer ? v.i != 0 : true;
     if (!ok) {
       std::string msg = c->args.size() > 1 ? eval_static(c->args[1]).s : "static assertion failed";
-      raise("AssertionError", msg, c->args[0]->loc);
+      // Inside ti.funcs (a library's, such as ti.svd's checks) the callers
+      // show where the offending call is.
+      Error err("AssertionError", msg, c->args[0]->loc);
+      for (int f = cur_frame; f > 0; f = kernel.frames[f].parent) {
+        std::string where = format_location(kernel.frames[f].call);  // "  --> file:line:col" and the line
+        size_t arrow = where.find("--> ");
+        if (arrow != std::string::npos) where = where.substr(arrow + 4);
+        err.notes.push_back("in '" + kernel.frames[f].func + "', called from " + where);
+      }
+      throw err;
     }
     return {};
   }
@@ -446,6 +455,18 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
   raise("TypeError", "'" + full + "' cannot be called inside a kernel", loc);
 }
 
+// An expression of numbers, names and arithmetic only: evaluating it at
+// compile time has no effects.
+static bool is_arithmetic(const ast::Expr* e) {
+  switch (e->kind) {
+    case ast::ExprKind::Constant:
+    case ast::ExprKind::Name: return true;
+    case ast::ExprKind::BinOp: return is_arithmetic(e->as<ast::BinOp>()->left) && is_arithmetic(e->as<ast::BinOp>()->right);
+    case ast::ExprKind::UnaryOp: return is_arithmetic(e->as<ast::UnaryOp>()->operand);
+    default: return false;
+  }
+}
+
 // Inlines a ti.func call: arguments are passed by value (a fresh local each),
 // ti.template() parameters bind the caller's object itself.
 KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self) {
@@ -469,12 +490,24 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     exprs[i] = kw->value;
   }
   std::vector<KVal> vals(np);
+  // An argument that folds to a number at compile time (`n - 1` of a template
+  // n): a ti.template() parameter takes the number itself, so that ti.static
+  // can end a compile-time recursion on it.
+  std::vector<std::optional<StaticValue>> folded(np);
   size_t first_default = np - params.defaults.size();
   for (size_t i = 0; i < np; i++) {
     if (i == 0 && self) {
       vals[i] = *self;
     } else if (exprs[i]) {
       vals[i] = lower_expr(exprs[i]);
+      if (!vals[i].is_static() && is_arithmetic(exprs[i])) {
+        try {
+          StaticValue v = eval_static(exprs[i]);
+          if (v.kind == StaticValue::Kind::integer || v.kind == StaticValue::Kind::floating || v.kind == StaticValue::Kind::boolean)
+            folded[i] = v;
+        } catch (const Error&) {  // not a compile-time value: the parameter takes the runtime one
+        }
+      }
     } else if (i >= first_default) {
       vals[i] = KVal::of(eval_static(params.defaults[i - first_default]));
     } else {
@@ -496,6 +529,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     StaticValue ann;
     if (p->annotation) ann = eval_static(p->annotation);
     bool is_template = ann.kind == StaticValue::Kind::builtin && ann.s == "ti.template";
+    if (is_template && folded[i]) vals[i] = KVal::of(*folded[i]);
     Binding b;
     if (vals[i].is_struct()) {  // structs pass by value: the func gets its own copy
       KVal v = ann.kind == StaticValue::Kind::struct_type ? convert_to(vals[i], ann, "parameter '" + p->name + "'", c->loc) : vals[i];

@@ -98,6 +98,12 @@ static BinaryOp cmp_of(ast::CmpOpKind k, SourceLoc loc) {
 KVal Lowerer::lower_compare(const ast::Compare* c) {
   // a < b < c evaluates b once and gives (a < b) & (b < c), as i32 0/1.
   KVal left = lower_expr(c->left);
+  // Types, fields and other objects compare at compile time (`dt == ti.i32`
+  // on a ti.template() dt), as Python compares them in Taichi.
+  using SK = StaticValue::Kind;
+  if (left.is_static() && left.s.kind != SK::integer && left.s.kind != SK::floating && left.s.kind != SK::boolean &&
+      left.s.kind != SK::matrix)
+    return KVal::of(eval_static(c));
   Stmt* result = nullptr;
   for (size_t i = 0; i < c->ops.size(); i++) {
     KVal right = lower_expr(c->comparators[i]);
@@ -119,27 +125,50 @@ KVal Lowerer::lower_compare(const ast::Compare* c) {
 }
 
 KVal Lowerer::lower_boolop(const ast::BoolOp* b) {
-  // Short-circuit: later operands run only when needed. The result is i32 0/1.
+  // Short-circuit: later operands run only when needed. As in Python (and
+  // Taichi), the result is the operand that decided it (`3 and 4` is 4,
+  // `0 or 5` is 5) in the operands' promoted type. Each operand is stored as
+  // it comes; that type is known once all are lowered, so the stores of
+  // narrower operands get their casts afterwards.
   bool is_and = b->op == ast::BoolOpKind::And;
+  Stmt* truth = emit_alloca(Type::scalar(Prim::i32), b->loc);
   Stmt* slot = emit_alloca(Type::scalar(Prim::i32), b->loc);
-  auto truth = [&](const ast::Expr* e) {
+  std::vector<Stmt*> stores;
+  Prim t = Prim::none;
+  auto operand = [&](const ast::Expr* e) {
     Stmt* v = as_condition(lower_expr(e), e->loc);
     Stmt* zero = emit_const(ir::Const::of_int(v->type.prim, 0), e->loc);
-    return emit_binary(BinaryOp::cmp_ne, v, zero, Type::scalar(Prim::i32), e->loc);
+    emit_store(truth, emit_binary(BinaryOp::cmp_ne, v, zero, Type::scalar(Prim::i32), e->loc), e->loc);
+    auto st = std::make_unique<Stmt>(StmtKind::local_store);
+    st->ops = {slot, v};
+    stores.push_back(emit(std::move(st), e->loc));
+    t = t == Prim::none ? v->type.prim : promote(t, v->type.prim);
   };
-  emit_store(slot, truth(b->values[0]), b->loc);
+  operand(b->values[0]);
   size_t opened = 0;
   for (size_t i = 1; i < b->values.size(); i++) {
-    Stmt* cur = emit_load(slot, b->loc);
+    Stmt* cur = emit_load(truth, b->loc);
     Stmt* cond = is_and ? cur : emit_unary(ir::UnaryOp::logic_not, cur, Type::scalar(Prim::i32), b->loc);
     auto s = std::make_unique<Stmt>(StmtKind::if_);
     s->ops = {cond};
     Stmt* iff = emit(std::move(s), b->loc);
     push_block(iff);
     opened++;
-    emit_store(slot, truth(b->values[i]), b->values[i]->loc);
+    operand(b->values[i]);
   }
   while (opened--) pop_block();
+  slot->type = Type::scalar(t);
+  for (Stmt* st : stores) {
+    Stmt* v = st->ops[1];
+    if (v->type.prim == t) continue;
+    auto c = ir::make_stmt(StmtKind::unary, Type::scalar(t), st->loc, {v});
+    c->uop = ir::UnaryOp::cast_value;
+    c->frame = st->frame;
+    ir::Block* blk = st->parent;
+    size_t pos = 0;
+    while (blk->stmts[pos].get() != st) pos++;
+    st->ops[1] = blk->insert(pos, std::move(c));
+  }
   return KVal::of(emit_load(slot, b->loc));
 }
 

@@ -60,6 +60,96 @@ static void slot_prims(const StaticValue& t, std::vector<Prim>& out) {
   for (int i = 0; i < std::max(1, t.rows * std::max(1, t.cols)); i++) out.push_back(t.prim);
 }
 
+// The binding of one kernel parameter, whose argument slots are appended to
+// the kernel's (python/core/kernel.cpp fills them in the same order).
+static Binding bind_param(Lowerer& L, ir::Kernel& k, const ArgSpec& a, SourceLoc loc) {
+  Binding b;
+  if (a.kind == ArgSpec::Kind::template_) {
+    b.kind = Binding::Kind::static_;
+    b.s = a.value;
+  } else if (a.kind == ArgSpec::Kind::ndarray) {
+    // Indexed like a field whose memory is the argument's (ir::Access::ext_arg);
+    // a vector/matrix ndarray is one such field per component.
+    int slot = (int)k.args.size();
+    k.args.push_back({a.name + ".ptr", Type::scalar(Prim::u64)});
+    for (int d = 0; d < a.ndim; d++) k.args.push_back({a.name + ".shape[" + std::to_string(d) + "]", Type::scalar(Prim::i32)});
+    int comps = a.rows ? a.rows * std::max(1, a.cols) : 1;
+    StaticValue sv;
+    for (int c = 0; c < comps; c++) {
+      FieldInfo& f = L.ndarrays.emplace_back();
+      f.name = a.name;
+      f.dtype = a.prim;
+      f.shape.assign((size_t)a.ndim, -1);
+      f.ndarray_arg = slot;
+      f.ndarray_comps = comps;
+      f.ndarray_comp = c;
+      sv.fields.push_back(&f);
+    }
+    if (a.rows) {
+      sv.kind = StaticValue::Kind::matrix_field;
+      sv.rows = a.rows;
+      sv.cols = a.cols;
+      sv.s = a.name;
+    } else {
+      sv.kind = StaticValue::Kind::field;
+      sv.field = sv.fields[0];
+      sv.fields.clear();
+    }
+    b.kind = Binding::Kind::static_;
+    b.s = sv;
+  } else if (a.kind == ArgSpec::Kind::sparse_builder) {
+    int slot = (int)k.args.size();
+    for (const char* part : {".indices", ".values", ".count"}) {
+      k.args.push_back({a.name + part + ".ptr", Type::scalar(Prim::u64)});
+      k.args.push_back({a.name + part + ".shape[0]", Type::scalar(Prim::i32)});
+    }
+    b.kind = Binding::Kind::static_;
+    b.s = L.bind_sparse_builder(a.name, slot);
+  } else if (a.kind == ArgSpec::Kind::pack) {
+    // An argpack: its members' own slots one after another, read as
+    // `pack.member` through a struct value whose members are the arguments.
+    KVal pv;
+    pv.kind = KVal::Kind::struct_;
+    pv.s.kind = StaticValue::Kind::struct_type;
+    pv.s.s = "argpack";
+    for (const ArgSpec& m : a.members) {
+      Binding mb = bind_param(L, k, m, loc);
+      pv.s.names.push_back(m.name.substr(a.name.size() + 1));
+      pv.s.elems.push_back(m.kind == ArgSpec::Kind::pack       ? mb.tuple.s
+                           : m.kind == ArgSpec::Kind::compound ? m.type
+                                                               : StaticValue::of_dtype(m.prim));
+      pv.elems.push_back(mb.kind == Binding::Kind::static_ ? KVal::of(mb.s)
+                         : mb.tuple.is_struct()             ? mb.tuple
+                                                            : KVal::of(mb.stmt));
+    }
+    b.kind = Binding::Kind::value;
+    b.tuple = pv;
+    b.what = "kernel argument";
+  } else {
+    // Scalars take one slot; vectors, matrices and structs one per scalar inside.
+    StaticValue t = a.kind == ArgSpec::Kind::compound ? a.type : StaticValue::of_dtype(a.prim);
+    if (t.kind != StaticValue::Kind::dtype && t.kind != StaticValue::Kind::struct_type)
+      raise("TypeError", "parameter '" + a.name + "' has an unsupported type: " + describe_static(t), loc);
+    std::vector<Prim> prims;
+    slot_prims(t, prims);
+    std::vector<Stmt*> slots;
+    for (size_t e = 0; e < prims.size(); e++) {
+      auto s = std::make_unique<Stmt>(StmtKind::arg_load);
+      s->index = (int)k.args.size();
+      s->type = Type::scalar(prims[e]);
+      k.args.push_back({prims.size() > 1 ? a.name + "[" + std::to_string(e) + "]" : a.name, Type::scalar(prims[e])});
+      slots.push_back(L.emit(std::move(s), loc));
+    }
+    size_t pos = 0;
+    KVal v = L.from_slots(t, slots, pos, loc);
+    b.kind = Binding::Kind::value;
+    if (v.is_struct()) b.tuple = v;
+    else b.stmt = v.v;
+    b.what = "kernel argument";
+  }
+  return b;
+}
+
 LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog) {
   const ast::FunctionDef* def = req.def;
   LoweredKernel out;
@@ -109,75 +199,9 @@ LoweredKernel lower_kernel(const KernelRequest& req, HostEnv& env, Program& prog
   for (size_t i = 0; i < req.args.size(); i++) {
     const ArgSpec& a = req.args[i];
     SourceLoc loc = i < params.size() ? params[i]->loc : def->loc;
-    Binding b;
-    if (a.kind == ArgSpec::Kind::template_) {
-      b.kind = Binding::Kind::static_;
-      b.s = a.value;
-      out.arg_slot.push_back(-1);
-    } else if (a.kind == ArgSpec::Kind::ndarray) {
-      // Indexed like a field whose memory is the argument's (ir::Access::ext_arg);
-      // a vector/matrix ndarray is one such field per component.
-      int slot = (int)k.args.size();
-      out.arg_slot.push_back(slot);
-      k.args.push_back({a.name + ".ptr", Type::scalar(Prim::u64)});
-      for (int d = 0; d < a.ndim; d++) k.args.push_back({a.name + ".shape[" + std::to_string(d) + "]", Type::scalar(Prim::i32)});
-      int comps = a.rows ? a.rows * std::max(1, a.cols) : 1;
-      StaticValue sv;
-      for (int c = 0; c < comps; c++) {
-        FieldInfo& f = L.ndarrays.emplace_back();
-        f.name = a.name;
-        f.dtype = a.prim;
-        f.shape.assign((size_t)a.ndim, -1);
-        f.ndarray_arg = slot;
-        f.ndarray_comps = comps;
-        f.ndarray_comp = c;
-        sv.fields.push_back(&f);
-      }
-      if (a.rows) {
-        sv.kind = StaticValue::Kind::matrix_field;
-        sv.rows = a.rows;
-        sv.cols = a.cols;
-        sv.s = a.name;
-      } else {
-        sv.kind = StaticValue::Kind::field;
-        sv.field = sv.fields[0];
-        sv.fields.clear();
-      }
-      b.kind = Binding::Kind::static_;
-      b.s = sv;
-    } else if (a.kind == ArgSpec::Kind::sparse_builder) {
-      int slot = (int)k.args.size();
-      out.arg_slot.push_back(slot);
-      for (const char* part : {".indices", ".values", ".count"}) {
-        k.args.push_back({a.name + part + ".ptr", Type::scalar(Prim::u64)});
-        k.args.push_back({a.name + part + ".shape[0]", Type::scalar(Prim::i32)});
-      }
-      b.kind = Binding::Kind::static_;
-      b.s = L.bind_sparse_builder(a.name, slot);
-    } else {
-      // Scalars take one slot; vectors, matrices and structs one per scalar inside.
-      StaticValue t = a.kind == ArgSpec::Kind::compound ? a.type : StaticValue::of_dtype(a.prim);
-      if (t.kind != StaticValue::Kind::dtype && t.kind != StaticValue::Kind::struct_type)
-        raise("TypeError", "parameter '" + a.name + "' has an unsupported type: " + describe_static(t), loc);
-      out.arg_slot.push_back((int)k.args.size());
-      std::vector<Prim> prims;
-      slot_prims(t, prims);
-      std::vector<Stmt*> slots;
-      for (size_t e = 0; e < prims.size(); e++) {
-        auto s = std::make_unique<Stmt>(StmtKind::arg_load);
-        s->index = (int)k.args.size();
-        s->type = Type::scalar(prims[e]);
-        k.args.push_back({prims.size() > 1 ? a.name + "[" + std::to_string(e) + "]" : a.name, Type::scalar(prims[e])});
-        slots.push_back(L.emit(std::move(s), loc));
-      }
-      size_t pos = 0;
-      KVal v = L.from_slots(t, slots, pos, loc);
-      b.kind = Binding::Kind::value;
-      if (v.is_struct()) b.tuple = v;
-      else b.stmt = v.v;
-      b.what = "kernel argument";
-    }
-    L.bind(a.name, b);
+    bool slotless = a.kind == ArgSpec::Kind::template_;
+    out.arg_slot.push_back(slotless ? -1 : (int)k.args.size());
+    L.bind(a.name, bind_param(L, k, a, loc));
   }
 
   // Companion arrays of ndarray arguments (autodiff kernels): pointer and

@@ -69,14 +69,13 @@ KVal Lowerer::tensor_binop(ast::BinOpKind op, const KVal& a, const KVal& b, Sour
   return elementwise_binop(op, va, vb, loc);
 }
 
-// Matrix product. A vector on the left is a row vector, on the right a column.
+// Matrix product. A vector on the left is a row vector, on the right a column,
+// so vector @ vector is their dot product (a scalar), as in Taichi.
 KVal Lowerer::matmul(Stmt* a, Stmt* b, SourceLoc loc) {
   const Type &ta = a->type, &tb = b->type;
   if (!ta.rows || !tb.rows) raise("TypeError", "'@' needs vectors or matrices on both sides", loc);
   int ar = ta.cols ? ta.rows : 1, ac = ta.cols ? ta.cols : ta.rows;  // left: vector = 1 x n
   int br = tb.rows, bc = tb.cols ? tb.cols : 1;                       // right: vector = n x 1
-  if (!ta.cols && !tb.cols)
-    raise("TypeError", "'@' of two vectors is ambiguous; use a.dot(b) or a.outer_product(b)", loc);
   if (ac != br)
     raise("TypeError", "cannot multiply a " + shape_text(ta) + " by a " + shape_text(tb) + ": inner sizes " +
                            std::to_string(ac) + " and " + std::to_string(br) + " differ", loc);
@@ -94,6 +93,7 @@ KVal Lowerer::matmul(Stmt* a, Stmt* b, SourceLoc loc) {
       out.push_back(acc);
     }
   // Shapes: (1 x c) row-vector results and (r x 1) column results are vectors.
+  if (!ta.cols && !tb.cols) return KVal::of(out[0]);
   if (!ta.cols) return KVal::of(make_tensor(out, bc, 0, loc));
   if (!tb.cols) return KVal::of(make_tensor(out, ar, 0, loc));
   return KVal::of(make_tensor(out, ar, bc, loc));

@@ -231,12 +231,18 @@ KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {
   }
   const std::string& name = f.s;
   Prim dt = Prim::none;
-  for (auto* kw : c->keywords) {
-    if (kw->arg == "dt" || kw->arg == "dtype") {
-      StaticValue t = eval_static(kw->value);
-      if (t.kind != StaticValue::Kind::dtype) raise("TypeError", "dt must be a type", kw->loc);
-      dt = t.prim;
-    }
+  auto take_dt = [&](const ast::Expr* e, SourceLoc at) {
+    StaticValue t = eval_static(e);
+    if (t.kind != StaticValue::Kind::dtype) raise("TypeError", "dt must be a type", at);
+    dt = t.prim;
+  };
+  for (auto* kw : c->keywords)
+    if (kw->arg == "dt" || kw->arg == "dtype") take_dt(kw->value, kw->loc);
+  // ti.Vector(values, dt) / ti.Matrix(rows, dt): the type may come second, as in Taichi
+  size_t nargs = c->args.size();
+  if ((name == "ti.Vector" || name == "ti.Matrix") && nargs == 2) {
+    take_dt(c->args[1], c->args[1]->loc);
+    nargs = 1;
   }
   auto finish = [&](std::vector<Stmt*> e, int rows, int cols) {
     if (dt != Prim::none)
@@ -244,13 +250,13 @@ KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {
     return KVal::of(make_tensor(e, rows, cols, loc));
   };
   if (name == "ti.Vector") {
-    if (c->args.size() != 1) raise("TypeError", "ti.Vector() takes a list of elements", loc);
+    if (nargs != 1) raise("TypeError", "ti.Vector() takes a list of elements", loc);
     std::vector<Stmt*> e;
-    flatten_args(*this, c, 0, e);
+    flatten_expr(*this, c->args[0], e);
     return finish(e, (int)e.size(), 0);
   }
   if (name == "ti.Matrix" || name == "ti.Matrix.rows" || name == "ti.Matrix.cols") {
-    if (c->args.size() != 1) raise("TypeError", name + "() takes a list of rows", loc);
+    if (nargs != 1) raise("TypeError", name + "() takes a list of rows", loc);
     const ast::Expr* a = c->args[0];
     const ast::ExprList* rows = a->kind == ast::ExprKind::List ? &a->as<ast::List>()->elts
                                 : a->kind == ast::ExprKind::Tuple ? &a->as<ast::Tuple>()->elts : nullptr;

@@ -165,6 +165,15 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
     }
     case EK::Attribute: {
       auto* a = e->as<ast::Attribute>();
+      // `A.n` of a kernel vector or matrix: its shape is a compile-time constant.
+      if (a->value->kind == EK::Name) {
+        Binding* b = find_local(a->value->as<ast::Name>()->id);
+        if (b && b->kind != Binding::Kind::static_) {
+          KVal k = lower_expr(e);
+          if (k.is_static()) return k.s;
+          raise("TypeError", "'" + a->value->as<ast::Name>()->id + "." + a->attr + "' is not a compile-time constant here", e->loc);
+        }
+      }
       return host.attr(eval_static(a->value), a->attr, e->loc);
     }
     case EK::Subscript: {

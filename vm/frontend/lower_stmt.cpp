@@ -46,6 +46,20 @@ void Lowerer::lower_stmt(const ast::Stmt* s) {
     case SK::Assign: {
       auto* a = s->as<ast::Assign>();
       KVal v = lower_expr(a->value);
+      // `n = ti.static(A.n)`: a compile-time name, as in Taichi (a number
+      // assigned any other way is a local variable).
+      if (v.is_static() && a->targets.size() == 1 && a->targets[0]->kind == ast::ExprKind::Name &&
+          is_static_call(*this, a->value)) {
+        const std::string& name = a->targets[0]->as<ast::Name>()->id;
+        Binding* old = find_local(name);
+        if (!old || old->kind == Binding::Kind::static_) {
+          Binding b;
+          b.kind = Binding::Kind::static_;
+          b.s = v.s;
+          bind(name, b);
+          return;
+        }
+      }
       for (auto* t : a->targets) lower_assign(t, v, t->loc);
       return;
     }
