@@ -79,6 +79,8 @@ Outcome run_engine(const std::string& src, const char* engine, int timeout_s) {
   return o;
 }
 
+const char* other_engine = "jit";
+
 Verdict compare(const std::string& src, Outcome* interp, Outcome* jit) {
   Outcome i = run_engine(src, "interp", 20);
   if (interp) *interp = i;
@@ -87,7 +89,7 @@ Verdict compare(const std::string& src, Outcome* interp, Outcome* jit) {
   bool may_raise = src.find("debug=True") != std::string::npos && i.status == "error" &&
                    i.err.rfind("IndexError: ", 0) == 0;
   if (i.status != "ok" && !may_raise) return Verdict::invalid;
-  Outcome j = run_engine(src, "jit", 20);
+  Outcome j = run_engine(src, other_engine, 20);
   if (jit) *jit = j;
   return i == j ? Verdict::same : Verdict::differ;
 }

@@ -20,6 +20,10 @@ struct Outcome {
 // which the caller sets (hotloop=1: every loop is compiled).
 Outcome run_engine(const std::string& src, const char* engine, int timeout_s);
 
+// The engine compared with the interpreter: "jit" unless `kiln-fuzz
+// --engine NAME` says otherwise (llvm: the ORC tier).
+extern const char* other_engine;
+
 enum class Verdict { same, differ, invalid };
 // invalid: the interpreter itself failed (the generator produced a bad
 // program), except for an IndexError in a program run with debug=True.

@@ -25,7 +25,7 @@ void show(const char* what, const Outcome& o) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize]\n");
+  std::fprintf(stderr, "usage: kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize] [--engine jit|llvm]\n");
   return 2;
 }
 
@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     else if (a == "--print") print = true;
     else if (a == "--keep-going") keep_going = true;
     else if (a == "--no-minimize") shrink = false;
+    else if (a == "--engine" && k + 1 < argc) other_engine = argv[++k];
     else return usage();
   }
   // Every loop is compiled on its first back edge, as in the tests/lang jit runs.
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
       show("interp", i);
     } else {
       differ++;
-      std::printf("==== seed %llu: interp and jit differ\n", (unsigned long long)s);
+      std::printf("==== seed %llu: interp and %s differ\n", (unsigned long long)s, other_engine);
       if (shrink) {
         prog = minimize(prog);
         src = render(prog);
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
       }
       std::printf("%s", src.c_str());
       show("interp", i);
-      show("jit", j);
+      show(other_engine, j);
     }
     std::fflush(stdout);
     if (!keep_going) break;

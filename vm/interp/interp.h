@@ -55,13 +55,24 @@ struct DebugHook {
 void run_function(const bc::Function& fn, LaunchContext& ctx, int64_t begin = 0, int64_t end = 0,
                   LoopHook* hook = nullptr, const int64_t* cells = nullptr);
 
+// An engine's native code for one task (jit/llvm), run by the launcher in
+// place of the task's bytecode: the iterations [begin, end) of a range_for
+// chunk, or the cells [0, end) of a struct_for piece with their index table.
+// Throws kiln::Error as run_function does.
+struct NativeTask {
+  virtual ~NativeTask() = default;
+  virtual void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) = 0;
+};
+
 // Runs every task of `k` in order, range_for tasks split over
 // ctx.program->pool (serially when there is no program or pool, when the task
 // says serialize, when the range is tiny, or in debug mode so that parallel
 // prints appear in iteration order). Kernel print output is flushed to
 // ctx.program->print (when there is a program) after the launch, also when it
-// throws. `hooks`, when given, holds one LoopHook (or null) per task.
-void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks = nullptr);
+// throws. `hooks`, when given, holds one LoopHook (or null) per task;
+// `natives` one NativeTask (or null: the bytecode runs) per task.
+void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks = nullptr,
+            NativeTask* const* natives = nullptr);
 
 // A CompiledKernel holding bytecode, for engines (the JIT) that reuse the
 // interpreter's launcher.

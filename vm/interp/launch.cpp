@@ -31,7 +31,14 @@ int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) 
 // (listgen made it just before), in pieces of the list on the thread pool.
 // Each piece gathers its cells' indices into a table and runs the task's
 // loop over them.
-void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
+// One chunk of a task: its native code when an engine gave it some, else its bytecode.
+void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
+              NativeTask* native, const int64_t* cells = nullptr) {
+  if (native) native->run(ctx, begin, end, cells);
+  else run_function(t.fn, ctx, begin, end, hook, cells);
+}
+
+void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   Program* prog = ctx.program;
   if (!prog) raise("InternalError", "struct_for task launched without a program");
   const SNode* target = prog->snode(t.snode);
@@ -41,7 +48,7 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
     std::vector<int64_t> cells;
     prog->active_cells(target, b, e, nidx, cells);
     int64_t count = (int64_t)(cells.size() / (size_t)nidx);
-    if (count) run_function(t.fn, ctx, 0, count, hook, cells.data());
+    if (count) run_code(t, ctx, 0, count, hook, native, cells.data());
   };
   bool serial = t.serialize || n < 2 || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
   if (serial) {
@@ -52,9 +59,9 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
                            [&](int64_t b, int64_t e, int) { piece((size_t)b, (size_t)e); });
 }
 
-void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
+void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   if (t.kind == ir::Task::serial) {
-    run_function(t.fn, ctx, 0, 0, hook);
+    run_code(t, ctx, 0, 0, hook, native);
     return;
   }
   if (t.kind == ir::Task::clear_list || t.kind == ir::Task::listgen) {
@@ -70,7 +77,7 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
     return;
   }
   if (t.kind == ir::Task::struct_for) {
-    run_struct_for(t, ctx, hook);
+    run_struct_for(t, ctx, hook, native);
     return;
   }
   int64_t begin = bound_value(ctx, t.begin_const, t.begin, t.index_prim);
@@ -81,12 +88,12 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook) {
   bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
                 prog->config.debug || prog->debugger;  // parallel prints in iteration order; stepping
   if (serial) {
-    run_function(t.fn, ctx, begin, end, hook);
+    run_code(t, ctx, begin, end, hook, native);
     return;
   }
   int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
   prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int) {
-    run_function(t.fn, ctx, begin + b, begin + e, hook);
+    run_code(t, ctx, begin + b, begin + e, hook, native);
   });
 }
 
@@ -102,14 +109,14 @@ void flush_prints(LaunchContext& ctx) {
 
 }  // namespace
 
-void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks) {
+void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks, NativeTask* const* natives) {
   if ((int)ctx.args.size() < k.num_args)
     raise("InternalError", "kernel '" + k.name + "' launched with " + std::to_string(ctx.args.size()) +
                                " arguments, it takes " + std::to_string(k.num_args));
   if ((int)ctx.rets.size() < k.num_rets) ctx.rets.resize(k.num_rets);
   if ((int)ctx.temps.size() < k.num_global_temps) ctx.temps.resize(k.num_global_temps);
   try {
-    for (size_t i = 0; i < k.tasks.size(); i++) run_task(k.tasks[i], ctx, hooks ? hooks[i] : nullptr);
+    for (size_t i = 0; i < k.tasks.size(); i++) run_task(k.tasks[i], ctx, hooks ? hooks[i] : nullptr, natives ? natives[i] : nullptr);
   } catch (...) {
     flush_prints(ctx);
     throw;

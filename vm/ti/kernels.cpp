@@ -11,6 +11,9 @@
 #ifdef KILN_HAVE_VULKAN
 #include "gpu/vulkan/vulkan.h"
 #endif
+#ifdef KILN_HAVE_LLVM
+#include "jit/llvm/llvm.h"
+#endif
 
 namespace kiln::ti {
 
@@ -57,7 +60,14 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   if (engine) {
   } else if (cfg.engine == "interp") engine = make_interp_engine();
   else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_jit_engine();
+#ifdef KILN_HAVE_LLVM
+  else if (cfg.engine == "llvm") engine = make_llvm_engine();
+  else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit, llvm)");
+#else
+  else if (cfg.engine == "llvm")
+    raise("RuntimeError", "engine 'llvm': this Kiln was built without LLVM (cmake -DKILN_LLVM=ON with llvm-19-dev)");
   else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit)");
+#endif
   auto prog = std::make_unique<Program>(cfg);
   prog->engine = std::move(engine);
   prog->debugger = o.debugger;

@@ -1,0 +1,190 @@
+// The llvm Engine: bytecode for every task (the fallback, and what `kiln dis`
+// shows), native code from orc.cpp for each task that lowers, run by the
+// interpreter's launcher (chunks, thread pool, list tasks) through
+// interp::NativeTask. The runtime calls of generated code live here too: a
+// failed check becomes the interpreter's own error, located at its statement.
+#include "jit/llvm/llvm.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "jit/llvm/orc.h"
+#include "vm/interp/interp.h"
+#include "vm/interp/interp_ops.h"
+#include "vm/runtime/program.h"
+#include "vm/types/value.h"
+
+namespace kiln::llvmjit {
+
+namespace {
+
+// One task run: what the runtime calls need, and the error one recorded.
+struct RunState {
+  LaunchContext* ctx;
+  const TaskMeta* meta;
+  std::unique_ptr<Error> error;
+};
+
+std::string check_message(const Check& c, const uint64_t* v, const LaunchContext& ctx, const char*& kind) {
+  switch (c.kind) {
+    case Check::bounds: {
+      kind = "IndexError";
+      std::string field = c.field.empty() ? "field" : "field '" + c.field + "'";
+      // The checked index is from 0; the user wrote it with the field's offset.
+      int64_t user = (int64_t)v[0] + ((size_t)c.axis < c.offset.size() ? c.offset[(size_t)c.axis] : 0);
+      return bounds_message(field, c.axis, user, c.shape, c.offset);
+    }
+    case Check::ext_bounds: {
+      kind = "IndexError";
+      std::vector<int64_t> shape;
+      for (int k = 0; k < c.ndim; k++) shape.push_back((int64_t)(int32_t)ctx.args[(size_t)(c.ext_arg + 1 + k)]);
+      return "index " + std::to_string((int64_t)v[0]) + " is out of bounds for axis " + std::to_string(c.axis) + " of " +
+             (c.field.empty() ? std::string("ndarray") : "ndarray '" + c.field + "'") + " with shape " + format_shape(shape);
+    }
+    case Check::assertion: {
+      kind = "AssertionError";
+      std::vector<ConstVal> args;
+      for (size_t k = 0; k < c.prims.size(); k++) args.push_back(interp::sem::reg_to_val(v[k], c.prims[k]));
+      return assert_text(c.text, args);
+    }
+    case Check::div_zero: kind = "ZeroDivisionError"; return "integer division by zero";
+    case Check::pow_zero: kind = "ZeroDivisionError"; return "0 cannot be raised to a negative power";
+    case Check::interrupt: kind = "KeyboardInterrupt"; return "interrupted (Ctrl-C)";
+  }
+  kind = "InternalError";
+  return "unknown check";
+}
+
+struct LlvmTask : interp::NativeTask {
+  TaskFn fn;
+  TaskMeta meta;
+  LlvmTask(TaskFn f, TaskMeta m) : fn(f), meta(std::move(m)) {}
+
+  void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) override {
+    static const std::atomic<bool> kNever{false};
+    for (auto& [tree, loc] : meta.trees)
+      if ((size_t)tree >= ctx.tree_bases.size() || !ctx.tree_bases[(size_t)tree])
+        raise("RuntimeError", "kernel accesses SNode tree " + std::to_string(tree) + ", which has no memory", loc);
+    RunState st{&ctx, &meta, nullptr};
+    Env env{ctx.args.data(), ctx.rets.data(), ctx.tree_bases.data(), ctx.temps.data(),
+            ctx.program ? &ctx.program->interrupt_requested : &kNever, &st, ctx.tree_bases.size()};
+    if (fn(&env, begin, end, cells) == 0) return;
+    if (st.error) throw *st.error;
+    raise("InternalError", "an LLVM-compiled task failed without saying why");
+  }
+};
+
+struct LlvmKernel : interp::InterpKernel {
+  std::vector<std::unique_ptr<LlvmTask>> tasks;
+  std::vector<interp::NativeTask*> natives;
+  std::vector<std::string> why;
+  explicit LlvmKernel(bc::Kernel k) : InterpKernel(std::move(k)) {}
+  void launch(LaunchContext& ctx) override { interp::launch(code, ctx, nullptr, natives.data()); }
+  std::string disassemble() const override {
+    std::string s;
+    for (size_t i = 0; i < natives.size(); i++)
+      if (i < code.tasks.size() && code.tasks[i].kind != ir::Task::clear_list && code.tasks[i].kind != ir::Task::listgen)
+        s += "; " + code.tasks[i].fn.name + ": " + (natives[i] ? "LLVM native code" : "bytecode (" + why[i] + ")") + "\n";
+    return s + bc::disassemble(code);
+  }
+};
+
+struct LlvmEngine : Engine {
+  bool verbose = [] {
+    const char* v = std::getenv("KILN_LLVM_VERBOSE");
+    return v && *v && *v != '0';
+  }();
+  const char* name() const override { return "llvm"; }
+  bool supports(Prim) const override { return true; }
+  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
+    auto kern = std::make_unique<LlvmKernel>(bc::lower_kernel(k, prog.debugger != nullptr));
+    CompiledTasks ct = compile_kernel(k);
+    int native = 0, fallback = 0;
+    for (size_t i = 0; i < ct.fns.size(); i++) {
+      if (ct.fns[i]) {
+        kern->tasks.push_back(std::make_unique<LlvmTask>(ct.fns[i], std::move(ct.metas[i])));
+        kern->natives.push_back(kern->tasks.back().get());
+        native++;
+      } else {
+        kern->natives.push_back(nullptr);
+        if (!ct.why[i].empty()) fallback++;
+      }
+      std::string task = i < kern->code.tasks.size() ? kern->code.tasks[i].fn.name : k.name;
+      if (verbose && !ct.why[i].empty()) std::fprintf(stderr, "llvm: %s runs as bytecode: %s\n", task.c_str(), ct.why[i].c_str());
+      kern->why.push_back(ct.why[i]);
+    }
+    if (kern->natives.size() < kern->code.tasks.size()) kern->natives.resize(kern->code.tasks.size(), nullptr);
+    if (verbose) std::fprintf(stderr, "llvm: %s: %d native, %d bytecode, %.1f ms\n", k.name.c_str(), native, fallback, ct.ms);
+    prog.stat_add("llvm_tasks_native", native);
+    prog.stat_add("llvm_tasks_fallback", fallback);
+    prog.stat_add("llvm_compile_time_ms", ct.ms);
+    return kern;
+  }
+};
+
+// The interpreter's library math (std:: functions of the operand's type),
+// under names LLVM does not know, so that it neither folds nor rewrites them.
+#define KILN_LLVM_MATH1(X) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(tanh) X(exp) X(log)
+#define KILN_LLVM_MATH2(X) X(atan2) X(pow)
+
+}  // namespace
+
+extern "C" {
+void kiln_llvm_fail(void* host, int32_t check, const uint64_t* values) {
+  RunState& st = *static_cast<RunState*>(host);
+  const Check& c = st.meta->checks.at((size_t)check);
+  const char* kind = "InternalError";
+  std::string msg = check_message(c, values, *st.ctx, kind);
+  st.error = std::make_unique<Error>(kind, msg, c.loc);
+}
+
+int32_t kiln_llvm_print(void* host, int32_t site, const uint64_t* values) {
+  RunState& st = *static_cast<RunState*>(host);
+  const PrintSite& p = st.meta->prints.at((size_t)site);
+  std::string line;
+  try {
+    for (const ir::PrintPart& part : p.parts) {
+      if (!part.is_value) {
+        line += part.text;
+        continue;
+      }
+      ConstVal v = interp::sem::reg_to_val(values[part.op], p.prims[(size_t)part.op]);
+      line += kernel_print_scalar(v, part.text.empty() ? std::string_view{} : std::string_view(part.text));
+    }
+  } catch (const Error& e) {
+    st.error = std::make_unique<Error>(e);
+    if (!st.error->loc.known()) st.error->loc = p.loc;
+    return 1;
+  }
+  std::lock_guard<std::mutex> lock(st.ctx->print_mu);
+  st.ctx->print_buffer += line;
+  return 0;
+}
+
+#define KILN_LLVM_DEF1(f)                                    \
+  float kiln_llvm_##f##f(float x) { return std::f(x); }     \
+  double kiln_llvm_##f(double x) { return std::f(x); }
+#define KILN_LLVM_DEF2(f)                                              \
+  float kiln_llvm_##f##f(float x, float y) { return std::f(x, y); }   \
+  double kiln_llvm_##f(double x, double y) { return std::f(x, y); }
+KILN_LLVM_MATH1(KILN_LLVM_DEF1)
+KILN_LLVM_MATH2(KILN_LLVM_DEF2)
+}
+
+std::vector<RuntimeSymbol> runtime_symbols() {
+  std::vector<RuntimeSymbol> s{{"kiln_llvm_fail", (void*)&kiln_llvm_fail}, {"kiln_llvm_print", (void*)&kiln_llvm_print}};
+#define KILN_LLVM_SYM(f)                                   \
+  s.push_back({"kiln_llvm_" #f "f", (void*)&kiln_llvm_##f##f}); \
+  s.push_back({"kiln_llvm_" #f, (void*)&kiln_llvm_##f});
+  KILN_LLVM_MATH1(KILN_LLVM_SYM)
+  KILN_LLVM_MATH2(KILN_LLVM_SYM)
+  return s;
+}
+
+}  // namespace kiln::llvmjit
+
+namespace kiln {
+std::unique_ptr<Engine> make_llvm_engine() { return std::make_unique<llvmjit::LlvmEngine>(); }
+}  // namespace kiln

@@ -1,0 +1,515 @@
+// IR task -> LLVM function. The IR's structured control flow maps onto basic
+// blocks (if -> then/else/merge, while/range_for -> head/body/continue/exit,
+// break/continue -> branches); mutable locals are allocas in the entry block,
+// which mem2reg turns into SSA values. Every global access is bounds-checked
+// as the bytecode checks it (unless the frontend proved it in bounds); a
+// failed check calls the runtime, which records the user's error, and the
+// task returns 1.
+#include "jit/llvm/lower.h"
+
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "jit/llvm/lower_state.h"
+
+namespace kiln::llvmjit {
+
+using ir::StmtKind;
+using llvm::BasicBlock;
+using llvm::Value;
+
+void unsupported(const ir::Stmt& s, const std::string& what) {
+  std::string where = s.loc.known() ? " at line " + std::to_string(s.loc.line) : "";
+  throw Unsupported{what + " (statement '" + ir::stmt_kind_name(s.kind) + "'" + where + ")"};
+}
+
+Gen::Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& mt)
+    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt) {}
+
+BasicBlock* Gen::new_block(const char* name) { return BasicBlock::Create(C, name, F); }
+
+void Gen::ensure_open() {
+  if (B.GetInsertBlock()->getTerminator()) B.SetInsertPoint(new_block("dead"));
+}
+
+void Gen::branch(BasicBlock* to) {
+  if (!B.GetInsertBlock()->getTerminator()) B.CreateBr(to);
+}
+
+Value* Gen::scratch(size_t n) { return EB.CreateAlloca(B.getInt64Ty(), B.getInt64(n ? n : 1)); }
+
+// A load of what stays fixed for the whole launch (the Env, argument slots,
+// tree bases): in the entry block, marked invariant so that LLVM keeps it out
+// of loops whatever the loops store.
+static Value* invariant_load(Gen& g, llvm::Type* t, Value* p) {
+  llvm::LoadInst* l = g.EB.CreateLoad(t, p);
+  l->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(g.C, {}));
+  return l;
+}
+
+Value* Gen::env_field(EnvField f) {
+  auto it = env_cache.find(f);
+  if (it != env_cache.end()) return it->second;
+  llvm::Type* t = f == kEnvNumTrees ? (llvm::Type*)B.getInt64Ty() : (llvm::Type*)B.getPtrTy();
+  return env_cache[f] = invariant_load(*this, t, EB.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env, (uint64_t)f));
+}
+
+Value* Gen::arg_reg(int index) {
+  auto it = arg_cache.find(index);
+  if (it != arg_cache.end()) return it->second;
+  Value* p = EB.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env_field(kEnvArgs), (uint64_t)index);
+  return arg_cache[index] = invariant_load(*this, B.getInt64Ty(), p);
+}
+
+Value* Gen::tree_base(int tree, SourceLoc at) {
+  auto it = tree_cache.find(tree);
+  if (it != tree_cache.end()) return it->second;
+  meta.trees.push_back({tree, at});
+  Value* p = EB.CreateConstInBoundsGEP1_64(B.getPtrTy(), env_field(kEnvTrees), (uint64_t)tree);
+  return tree_cache[tree] = invariant_load(*this, B.getPtrTy(), p);
+}
+
+void Gen::fail_if(Value* failed, Check c, const std::vector<Value*>& regs) {
+  int id = (int)meta.checks.size();
+  meta.checks.push_back(std::move(c));
+  BasicBlock* bad = new_block("fail");
+  BasicBlock* ok = new_block("ok");
+  B.CreateCondBr(failed, bad, ok, llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
+  B.SetInsertPoint(bad);
+  Value* buf = scratch(regs.size());
+  for (size_t i = 0; i < regs.size(); i++) B.CreateStore(regs[i], B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), buf, i));
+  llvm::FunctionCallee fn = M.getOrInsertFunction(
+      "kiln_llvm_fail", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
+  B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf});
+  B.CreateRet(B.getInt32(1));
+  B.SetInsertPoint(ok);
+}
+
+void Gen::poll_interrupt(SourceLoc at) {
+  llvm::LoadInst* flag = B.CreateLoad(B.getInt8Ty(), env_field(kEnvStop));
+  flag->setAtomic(llvm::AtomicOrdering::Monotonic);
+  flag->setAlignment(llvm::Align(1));
+  Check c;
+  c.kind = Check::interrupt;
+  c.loc = at;
+  fail_if(B.CreateICmpNE(flag, B.getInt8(0)), c, {});
+}
+
+void Gen::block(const ir::Block& b) {
+  for (auto& s : b.stmts) {
+    ensure_open();
+    stmt(*s);
+  }
+}
+
+void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bool poll,
+                     const std::function<void()>& body, bool over_cells) {
+  llvm::Type* t = type(p, owner);
+  Value* var = EB.CreateAlloca(t);
+  B.CreateStore(begin, var);
+  BasicBlock* head = new_block("for.head");
+  BasicBlock* first = new_block("for.body");
+  BasicBlock* cont = new_block("for.next");
+  BasicBlock* exit = new_block("for.exit");
+  B.CreateBr(head);
+  B.SetInsertPoint(head);
+  Value* cur = B.CreateLoad(t, var);
+  B.CreateCondBr(prim_is_signed(p) ? B.CreateICmpSLT(cur, end) : B.CreateICmpULT(cur, end), first, exit);
+  B.SetInsertPoint(first);
+  loops[owner] = Loop{exit, cont, var, p, over_cells};
+  if (poll) poll_interrupt(owner->loc);
+  body();
+  branch(cont);
+  B.SetInsertPoint(cont);
+  B.CreateStore(B.CreateAdd(cur, llvm::ConstantInt::get(t, 1)), var);
+  B.CreateBr(head);
+  B.SetInsertPoint(exit);
+}
+
+// Whether a loop's body holds another loop: those poll for Ctrl-C at each
+// iteration (an innermost counted loop always ends; a poll would keep it from
+// vectorizing).
+static bool has_inner_loop(const ir::Block& b) {
+  bool found = false;
+  ir::walk(const_cast<ir::Block&>(b), [&](ir::Stmt* s) {
+    found |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for;
+  });
+  return found;
+}
+
+void Gen::stmt(const ir::Stmt& s) {
+  if (s.loc.known()) loc = s.loc;
+  switch (s.kind) {
+    case StmtKind::const_: val[&s] = constant(s.type.prim, s.value); return;
+    case StmtKind::arg_load:
+      if (s.index < 0 || s.index >= (int)kernel.args.size()) unsupported(s, "an argument that does not exist");
+      val[&s] = from_reg(arg_reg(s.index), s.type.prim, s);
+      return;
+    case StmtKind::unary: val[&s] = unary(s); return;
+    case StmtKind::binary: val[&s] = binary(s); return;
+    case StmtKind::select: {
+      Value* c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
+      val[&s] = B.CreateSelect(c, val.at(s.ops[1]), val.at(s.ops[2]));
+      return;
+    }
+    case StmtKind::stop_grad: val[&s] = val.at(s.ops[0]); return;
+    case StmtKind::alloca: {
+      if (!s.type.is_scalar()) unsupported(s, "a vector or matrix local");
+      llvm::Type* t = type(s.type.prim, &s);
+      Value* v = EB.CreateAlloca(t);
+      // Taichi zeroes a local where it is declared (each iteration).
+      B.CreateStore(llvm::Constant::getNullValue(t), v);
+      ptr[&s] = v;
+      return;
+    }
+    case StmtKind::local_load: val[&s] = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0])); return;
+    case StmtKind::local_store: B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0])); return;
+    case StmtKind::global_ptr: global_ptr(s); return;
+    case StmtKind::global_temp:
+      if (s.index < 0 || s.index >= kernel.num_global_temps) unsupported(s, "a global temporary that does not exist");
+      ptr[&s] = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env_field(kEnvTemps), (uint64_t)s.index);
+      return;
+    case StmtKind::global_load: {
+      llvm::LoadInst* l = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0]));
+      l->setAlignment(llvm::Align(1));  // element layout is the runtime's: no alignment promised
+      val[&s] = l;
+      return;
+    }
+    case StmtKind::global_store: {
+      type(s.ops[1]->type.prim, &s);
+      llvm::StoreInst* st = B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0]));
+      st->setAlignment(llvm::Align(1));
+      return;
+    }
+    case StmtKind::atomic: {
+      Value* old = atomic(s);
+      if (s.has_value()) val[&s] = old;
+      return;
+    }
+    case StmtKind::if_: {
+      Value* c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
+      BasicBlock* then = new_block("if.then");
+      BasicBlock* merge = new_block("if.end");
+      bool has_else = s.else_body && !s.else_body->stmts.empty();
+      BasicBlock* other = has_else ? new_block("if.else") : merge;
+      B.CreateCondBr(c, then, other);
+      B.SetInsertPoint(then);
+      if (s.body) block(*s.body);
+      branch(merge);
+      if (has_else) {
+        B.SetInsertPoint(other);
+        block(*s.else_body);
+        branch(merge);
+      }
+      B.SetInsertPoint(merge);
+      return;
+    }
+    case StmtKind::while_: {
+      BasicBlock* head = new_block("while.head");
+      BasicBlock* exit = new_block("while.exit");
+      B.CreateBr(head);
+      B.SetInsertPoint(head);
+      loops[&s] = Loop{exit, head, nullptr, Prim::i32, false};
+      poll_interrupt(s.loc);  // a while loop may run forever
+      if (s.body) block(*s.body);
+      branch(head);
+      B.SetInsertPoint(exit);
+      return;
+    }
+    case StmtKind::range_for: {
+      if (s.snode >= 0) unsupported(s, "a struct-for over sparse SNodes");
+      Prim p = s.ops[0]->type.prim;
+      range_loop(&s, val.at(s.ops[0]), val.at(s.ops[1]), p, s.body && has_inner_loop(*s.body), [&] {
+        if (s.body) block(*s.body);
+      });
+      return;
+    }
+    case StmtKind::loop_index: {
+      auto it = loops.find(s.loop);
+      if (it == loops.end() || !it->second.var) unsupported(s, "the index of a loop not enclosing it");
+      const Loop& l = it->second;
+      if (l.cells) {
+        if (s.index < 0 || s.index >= num_cell_indices) unsupported(s, "a struct-for index out of range");
+        Value* k = B.CreateLoad(B.getInt64Ty(), l.var);
+        Value* at = B.CreateAdd(B.CreateMul(k, B.getInt64(num_cell_indices)), B.getInt64(s.index));
+        Value* idx = B.CreateLoad(B.getInt64Ty(), B.CreateInBoundsGEP(B.getInt64Ty(), cells, at));
+        if (!prim_is_int(s.type.prim)) unsupported(s, "a float struct-for index");
+        val[&s] = from_reg(idx, s.type.prim, s);
+        return;
+      }
+      if (s.index != 0) unsupported(s, "a loop index past the first");
+      val[&s] = cast(B.CreateLoad(type(l.prim, &s), l.var), l.prim, s.type.prim, s);
+      return;
+    }
+    case StmtKind::break_:
+    case StmtKind::continue_: {
+      auto it = loops.find(s.loop);
+      if (it == loops.end()) unsupported(s, "break/continue outside its loop");
+      branch(s.kind == StmtKind::break_ ? it->second.brk : it->second.cont);
+      return;
+    }
+    case StmtKind::print: print(s); return;
+    case StmtKind::assert_: assert_(s); return;
+    case StmtKind::return_: ret(s); return;
+    case StmtKind::random: unsupported(s, "ti.random");
+    case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop));
+    case StmtKind::ad_stack:
+    case StmtKind::ad_push:
+    case StmtKind::ad_pop:
+    case StmtKind::ad_top: unsupported(s, "autodiff tapes");
+    default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
+  }
+}
+
+void Gen::check_bounds(const std::vector<Value*>& idx, const std::vector<Value*>& limits, const Check& proto) {
+  for (size_t a = 0; a < idx.size(); a++) {
+    Check c = proto;
+    c.loc = loc;
+    c.axis = (int)a;
+    // Unsigned: a negative index is huge, so one compare checks both ends.
+    fail_if(B.CreateICmpUGE(idx[a], limits[a]), c, {idx[a]});
+  }
+}
+
+void Gen::global_ptr(const ir::Stmt& s) {
+  const ir::Access& acc = s.access;
+  if (acc.sparse_place >= 0) unsupported(s, "access to a field under pointer/bitmasked/dynamic SNodes");
+  if (acc.ext_arg >= 0) return ext_ptr(s);
+  type(s.type.prim, &s);
+  std::vector<Value*> idx(s.ops.size());
+  for (size_t a = 0; a < s.ops.size(); a++) idx[a] = to_reg(val.at(s.ops[a]), s.ops[a]->type.prim);
+  if (acc.checked) {
+    if (acc.shape.size() != s.ops.size()) unsupported(s, "an access whose index count differs from the field's shape");
+    Check c;
+    c.kind = Check::bounds;
+    c.field = acc.field;
+    c.shape = acc.shape;
+    c.offset = acc.index_offset;
+    std::vector<Value*> limits;
+    for (int64_t n : acc.shape) limits.push_back(B.getInt64((uint64_t)n));
+    check_bounds(idx, limits, c);
+  }
+  Value* off = B.getInt64((uint64_t)acc.offset);
+  for (const ir::IndexTerm& t : acc.terms) {
+    if (t.axis < 0 || (size_t)t.axis >= idx.size() || t.div == 0) unsupported(s, "a malformed address term");
+    Value* x = idx[t.axis];
+    if (t.div != 1) x = B.CreateSDiv(x, B.getInt64((uint64_t)t.div));
+    if (t.mod != 0) x = B.CreateSRem(x, B.getInt64((uint64_t)t.mod));
+    off = B.CreateAdd(off, B.CreateMul(x, B.getInt64((uint64_t)t.stride)));
+  }
+  ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), tree_base(acc.tree, loc), off);
+}
+
+// An ndarray argument's element: the data pointer is argument ext_arg, the
+// shape the arguments after it; C order, a vector's components innermost.
+void Gen::ext_ptr(const ir::Stmt& s) {
+  const ir::Access& acc = s.access;
+  size_t n = s.ops.size();
+  if (acc.ext_arg + (int)n >= (int)kernel.args.size()) unsupported(s, "ndarray argument slots out of range");
+  std::vector<Value*> shape(n), idx(n);
+  for (size_t k = 0; k < n; k++) {
+    shape[k] = arg_reg(acc.ext_arg + 1 + (int)k);
+    idx[k] = to_reg(val.at(s.ops[k]), s.ops[k]->type.prim);
+  }
+  if (acc.checked) {
+    Check c;
+    c.kind = Check::ext_bounds;
+    c.field = acc.field;
+    c.ext_arg = acc.ext_arg;
+    c.ndim = (int)n;
+    check_bounds(idx, shape, c);
+  }
+  Value* d = n ? idx[0] : B.getInt64(0);
+  for (size_t k = 1; k < n; k++) d = B.CreateAdd(B.CreateMul(d, shape[k]), idx[k]);
+  int64_t size = prim_bits(s.type.prim) / 8;
+  type(s.type.prim, &s);
+  d = B.CreateMul(d, B.getInt64((uint64_t)(acc.ext_comps * size)));
+  if (acc.ext_comp) d = B.CreateAdd(d, B.getInt64((uint64_t)(acc.ext_comp * size)));
+  ptr[&s] = B.CreateGEP(B.getInt8Ty(), B.CreateIntToPtr(arg_reg(acc.ext_arg), B.getPtrTy()), d);
+}
+
+Value* Gen::atomic(const ir::Stmt& s) {
+  if (s.ops[0]->kind == StmtKind::alloca) unsupported(s, "an atomic on a local variable");
+  Value* p = ptr.at(s.ops[0]);
+  Prim ep = s.ops[1]->type.prim;
+  llvm::Type* t = type(ep, &s);
+  Value* v = val.at(s.ops[1]);
+  llvm::Align align(prim_bits(ep) / 8);
+  auto seq = llvm::AtomicOrdering::SequentiallyConsistent;
+  using RMW = llvm::AtomicRMWInst::BinOp;
+  bool sg = prim_is_signed(ep);
+  if (prim_is_int(ep)) {
+    RMW op;
+    switch (s.aop) {
+      case ir::AtomicOp::add: op = RMW::Add; break;
+      case ir::AtomicOp::sub: op = RMW::Sub; break;
+      case ir::AtomicOp::min: op = sg ? RMW::Min : RMW::UMin; break;
+      case ir::AtomicOp::max: op = sg ? RMW::Max : RMW::UMax; break;
+      case ir::AtomicOp::bit_and: op = RMW::And; break;
+      case ir::AtomicOp::bit_or: op = RMW::Or; break;
+      default: op = RMW::Xor; break;
+    }
+    return B.CreateAtomicRMW(op, p, v, align, seq);
+  }
+  if (s.aop == ir::AtomicOp::add) return B.CreateAtomicRMW(RMW::FAdd, p, v, align, seq);
+  if (s.aop == ir::AtomicOp::sub) return B.CreateAtomicRMW(RMW::FSub, p, v, align, seq);
+  if (s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max)
+    unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on a float");
+  // min/max: compare-and-swap until no other thread got in between, so that
+  // the update is exactly the non-atomic maximumNumber/minimumNumber.
+  llvm::Type* it = B.getIntNTy(prim_bits(ep));
+  BasicBlock* pre = B.GetInsertBlock();
+  llvm::LoadInst* first = B.CreateLoad(it, p);
+  first->setAtomic(llvm::AtomicOrdering::Monotonic);
+  first->setAlignment(align);
+  BasicBlock* head = new_block("cas.head");
+  BasicBlock* done = new_block("cas.done");
+  B.CreateBr(head);
+  B.SetInsertPoint(head);
+  llvm::PHINode* old_bits = B.CreatePHI(it, 2);
+  Value* old = B.CreateBitCast(old_bits, t);
+  Value* nv = B.CreateBitCast(maxmin(old, v, ep, s.aop == ir::AtomicOp::max), it);
+  llvm::AtomicCmpXchgInst* x = B.CreateAtomicCmpXchg(p, old_bits, nv, align, seq, seq);
+  Value* got = B.CreateExtractValue(x, 0);
+  old_bits->addIncoming(first, pre);
+  old_bits->addIncoming(got, head);
+  B.CreateCondBr(B.CreateExtractValue(x, 1), done, head);
+  B.SetInsertPoint(done);
+  return old;
+}
+
+void Gen::print(const ir::Stmt& s) {
+  PrintSite site;
+  site.loc = loc;
+  std::vector<Value*> regs;
+  for (const ir::PrintPart& part : s.print_parts) {
+    ir::PrintPart q = part;
+    if (part.is_value) {
+      if (part.op < 0 || part.op >= (int)s.ops.size()) unsupported(s, "a print part naming a missing operand");
+      const ir::Stmt* o = s.ops[(size_t)part.op];
+      type(o->type.prim, &s);
+      q.op = (int)regs.size();
+      site.prims.push_back(o->type.prim);
+      regs.push_back(to_reg(val.at(o), o->type.prim));
+    }
+    site.parts.push_back(std::move(q));
+  }
+  int id = (int)meta.prints.size();
+  meta.prints.push_back(std::move(site));
+  Value* buf = scratch(regs.size());
+  for (size_t i = 0; i < regs.size(); i++) B.CreateStore(regs[i], B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), buf, i));
+  llvm::FunctionCallee fn = M.getOrInsertFunction(
+      "kiln_llvm_print", llvm::FunctionType::get(B.getInt32Ty(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
+  Value* rc = B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf});
+  BasicBlock* bad = new_block("print.fail");
+  BasicBlock* ok = new_block("print.ok");
+  B.CreateCondBr(B.CreateICmpNE(rc, B.getInt32(0)), bad, ok);
+  B.SetInsertPoint(bad);
+  B.CreateRet(B.getInt32(1));
+  B.SetInsertPoint(ok);
+}
+
+void Gen::assert_(const ir::Stmt& s) {
+  Check c;
+  c.kind = Check::assertion;
+  c.loc = loc;
+  c.text = s.text;
+  std::vector<Value*> regs;
+  for (size_t i = 1; i < s.ops.size(); i++) {
+    type(s.ops[i]->type.prim, &s);
+    c.prims.push_back(s.ops[i]->type.prim);
+    regs.push_back(to_reg(val.at(s.ops[i]), s.ops[i]->type.prim));
+  }
+  Value* failed = B.CreateNot(to_bool(val.at(s.ops[0]), s.ops[0]->type.prim));
+  fail_if(failed, std::move(c), regs);
+}
+
+void Gen::ret(const ir::Stmt& s) {
+  if (s.ops.size() > kernel.rets.size()) unsupported(s, "a return of more values than the kernel declares");
+  for (size_t i = 0; i < s.ops.size(); i++) {
+    Prim p = s.ops[i]->type.prim;
+    type(p, &s);
+    B.CreateStore(to_reg(val.at(s.ops[i]), p), B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env_field(kEnvRets), i));
+  }
+  B.CreateRet(B.getInt32(0));
+}
+
+// The type of a task's loop index: its loop_index statements' (the frontend
+// gives them the bounds' type), i32 when the body reads none.
+static Prim task_index_prim(const ir::Stmt& task) {
+  Prim p = Prim::i32;
+  if (task.body)
+    ir::walk(*task.body, [&](ir::Stmt* s) {
+      if (s->kind == StmtKind::loop_index && s->loop == &task) p = s->type.prim;
+    });
+  return p;
+}
+
+void Gen::task_body(const ir::Stmt& task) {
+  auto tls = [&](const std::unique_ptr<ir::Block>& b) {
+    if (b) block(*b);
+    ensure_open();
+  };
+  auto body = [&] {
+    if (task.body) block(*task.body);
+  };
+  Value* begin = F->getArg(1);
+  Value* end = F->getArg(2);
+  switch (task.task) {
+    case ir::Task::serial: body(); return;
+    case ir::Task::range_for: {
+      Prim p = task_index_prim(task);
+      if (!prim_is_int(p)) unsupported(task, "a float loop index");
+      llvm::Type* t = type(p, &task);
+      tls(task.tls_prologue);
+      range_loop(&task, B.CreateTrunc(begin, t), B.CreateTrunc(end, t), p, task.body && has_inner_loop(*task.body), body);
+      tls(task.tls_epilogue);
+      return;
+    }
+    case ir::Task::struct_for: {
+      cells = F->getArg(3);
+      num_cell_indices = task.num_loop_indices < 1 ? 1 : task.num_loop_indices;
+      tls(task.tls_prologue);
+      range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true);
+      tls(task.tls_epilogue);
+      return;
+    }
+    default: unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks");
+  }
+}
+
+std::string lower_task(llvm::Module& m, const ir::Kernel& k, const ir::Stmt& task, const std::string& name,
+                       TaskMeta& meta) {
+  Gen g(m, k, meta);
+  g.loc = task.loc;
+  llvm::LLVMContext& C = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::get(C, 0);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(C);
+  auto* fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(C), {ptr, i64, i64, ptr}, false);
+  g.F = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name, m);
+  g.F->addParamAttr(0, llvm::Attribute::NoAlias);
+  g.F->addFnAttr(llvm::Attribute::NoUnwind);
+  g.env = g.F->getArg(0);
+  BasicBlock* entry = g.new_block("entry");
+  BasicBlock* first = g.new_block("start");
+  g.EB.SetInsertPoint(entry);
+  g.B.SetInsertPoint(first);
+  try {
+    g.task_body(task);
+  } catch (const Unsupported& u) {
+    g.F->eraseFromParent();
+    return u.why;
+  }
+  if (!g.B.GetInsertBlock()->getTerminator()) g.B.CreateRet(g.B.getInt32(0));
+  g.EB.CreateBr(first);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyFunction(*g.F, &os)) {
+    g.F->eraseFromParent();
+    return "the LLVM verifier rejected the lowering (an internal error): " + os.str();
+  }
+  return "";
+}
+
+}  // namespace kiln::llvmjit

@@ -1,0 +1,100 @@
+// The lowering's state, shared by lower.cpp (tasks, control flow, memory,
+// prints, checks) and lower_arith.cpp (scalar arithmetic). Includes LLVM's IR
+// headers: only those two files include it.
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/llvm/task.h"
+
+namespace kiln::llvmjit {
+
+// Thrown by the lowering for what it does not do yet; lower_task turns it into
+// the reason the task falls back to bytecode.
+struct Unsupported {
+  std::string why;
+};
+[[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
+
+struct Gen {
+  Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta);
+
+  llvm::LLVMContext& C;
+  llvm::Module& M;
+  llvm::IRBuilder<> B;
+  llvm::IRBuilder<> EB;  // the entry block: allocas and loads of the launch's invariants
+  const ir::Kernel& kernel;
+  TaskMeta& meta;
+  llvm::Function* F = nullptr;
+  llvm::Value* env = nullptr;
+  llvm::Value* cells = nullptr;  // struct_for: the cells' index table
+  int num_cell_indices = 0;
+  SourceLoc loc;  // the last known location, as the bytecode's line table keeps it
+
+  std::unordered_map<const ir::Stmt*, llvm::Value*> val;  // SSA values
+  std::unordered_map<const ir::Stmt*, llvm::Value*> ptr;  // global_ptr / global_temp / alloca addresses
+  struct Loop {
+    llvm::BasicBlock* brk = nullptr;
+    llvm::BasicBlock* cont = nullptr;
+    llvm::Value* var = nullptr;  // the index's alloca (range loops), the cell counter (struct_for)
+    Prim prim = Prim::i32;
+    bool cells = false;
+  };
+  std::unordered_map<const ir::Stmt*, Loop> loops;
+  std::map<int, llvm::Value*> env_cache, arg_cache, tree_cache;
+
+  // ---- types, constants, representations (lower_arith.cpp) ----
+  llvm::Type* type(Prim p, const ir::Stmt* where);
+  llvm::Value* const_int(Prim p, int64_t v);
+  llvm::Value* const_float(Prim p, double v);
+  llvm::Value* constant(Prim p, const ir::Const& c);
+  llvm::Value* to_bool(llvm::Value* v, Prim p);    // i1: v != 0
+  llvm::Value* from_bool(llvm::Value* b, Prim p);  // 1 or 0 of type p
+  llvm::Value* to_reg(llvm::Value* v, Prim p);     // the 8-byte register form (args, rets, runtime calls)
+  llvm::Value* from_reg(llvm::Value* r, Prim p, const ir::Stmt& s);
+  llvm::Value* cast(llvm::Value* v, Prim from, Prim to, const ir::Stmt& s);
+  llvm::Value* unary(const ir::Stmt& s);
+  llvm::Value* binary(const ir::Stmt& s);
+  llvm::Value* binary_op(ir::BinaryOp op, Prim p, llvm::Value* a, llvm::Value* b, const ir::Stmt& s);
+  llvm::Value* maxmin(llvm::Value* a, llvm::Value* b, Prim p, bool is_max);
+  llvm::Value* int_pow(Prim p, llvm::Value* a, llvm::Value* b, const ir::Stmt& s);
+  llvm::Value* libm(const char* name, Prim p, std::vector<llvm::Value*> args, const ir::Stmt& s);
+
+  // ---- blocks and checks (lower.cpp) ----
+  llvm::BasicBlock* new_block(const char* name);
+  void ensure_open();  // after a branch, code that follows goes to a fresh (unreachable) block
+  void branch(llvm::BasicBlock* to);
+  // If `failed`, report check `c` (its message arguments as register forms)
+  // and return 1 from the task.
+  void fail_if(llvm::Value* failed, Check c, const std::vector<llvm::Value*>& regs);
+  llvm::Value* scratch(size_t n);  // an [n x i64] in the entry block
+  llvm::Value* env_field(EnvField f);
+  llvm::Value* arg_reg(int index);  // argument slot `index`, loaded once
+  llvm::Value* tree_base(int tree, SourceLoc loc);
+  void poll_interrupt(SourceLoc loc);
+
+  void block(const ir::Block& b);
+  void stmt(const ir::Stmt& s);
+  // A counted loop over [begin, end) of type p; `over_cells`: a struct_for's
+  // loop over its cell table, whose loop_index reads the table.
+  void range_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
+                  const std::function<void()>& body, bool over_cells = false);
+  // 0 <= idx[a] < limits[a] for each axis (all i64), each failure reporting
+  // `proto` with its axis and the index.
+  void check_bounds(const std::vector<llvm::Value*>& idx, const std::vector<llvm::Value*>& limits, const Check& proto);
+  void global_ptr(const ir::Stmt& s);
+  void ext_ptr(const ir::Stmt& s);
+  llvm::Value* atomic(const ir::Stmt& s);
+  void print(const ir::Stmt& s);
+  void assert_(const ir::Stmt& s);
+  void ret(const ir::Stmt& s);
+  void task_body(const ir::Stmt& task);
+};
+
+}  // namespace kiln::llvmjit

@@ -1,0 +1,163 @@
+// LLJIT at O3 for the host CPU. The TargetMachine keeps strict floating
+// point: no FMA contraction (AllowFPOpFusion = Strict) and, the IR carrying no
+// fast-math flags, no reassociation, so results are the interpreter's bit for
+// bit; the vectorizers still run where that allows.
+#include "jit/llvm/orc.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+
+#include "jit/llvm/lower.h"
+#include "vm/support/diag.h"
+
+namespace kiln::llvmjit {
+
+namespace {
+
+struct Jit {
+  std::unique_ptr<llvm::orc::LLJIT> lljit;
+  std::unique_ptr<llvm::TargetMachine> tm;  // for the optimizer's cost model
+  std::string error;                        // why LLVM could not start
+  uint64_t modules = 0;
+  std::mutex mu;
+};
+
+std::string text(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+Jit& jit() {
+  static Jit j;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();  // CPU name and features of this host
+    if (!jtmb) {
+      j.error = text(jtmb.takeError());
+      return;
+    }
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
+    auto tm = jtmb->createTargetMachine();
+    if (!tm) {
+      j.error = text(tm.takeError());
+      return;
+    }
+    j.tm = std::move(*tm);
+    auto lj = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+    if (!lj) {
+      j.error = text(lj.takeError());
+      return;
+    }
+    j.lljit = std::move(*lj);
+    llvm::orc::JITDylib& jd = j.lljit->getMainJITDylib();
+    llvm::orc::SymbolMap syms;
+    for (const RuntimeSymbol& r : runtime_symbols())
+      syms[j.lljit->mangleAndIntern(r.name)] = llvm::orc::ExecutorSymbolDef(
+          llvm::orc::ExecutorAddr::fromPtr(r.addr), llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+    if (llvm::Error e = jd.define(llvm::orc::absoluteSymbols(std::move(syms)))) {
+      j.error = text(std::move(e));
+      j.lljit.reset();
+      return;
+    }
+    // What LLVM's own lowering calls (fmod for frem, memset, ...): this process's libraries.
+    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(j.lljit->getDataLayout().getGlobalPrefix());
+    if (!gen) {
+      j.error = text(gen.takeError());
+      j.lljit.reset();
+      return;
+    }
+    jd.addGenerator(std::move(*gen));
+  });
+  return j;
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
+  llvm::PipelineTuningOptions pto;
+  pto.LoopVectorization = true;
+  pto.SLPVectorization = true;
+  pto.LoopUnrolling = true;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm, pto);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
+}
+
+}  // namespace
+
+CompiledTasks compile_kernel(const ir::Kernel& k) {
+  auto t0 = std::chrono::steady_clock::now();
+  Jit& j = jit();
+  if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
+  std::lock_guard<std::mutex> lock(j.mu);
+  uint64_t id = j.modules++;
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  auto mod = std::make_unique<llvm::Module>("kiln_" + k.name, *ctx);
+  mod->setDataLayout(j.tm->createDataLayout());
+  mod->setTargetTriple(j.tm->getTargetTriple().str());
+  CompiledTasks out;
+  std::vector<std::string> names;
+  for (auto& s : k.root.stmts) {
+    size_t n = out.fns.size();
+    out.fns.push_back(nullptr);
+    out.why.emplace_back();
+    out.metas.emplace_back();
+    names.emplace_back();
+    if (s->kind != ir::StmtKind::offloaded) {
+      out.why[n] = "not an offloaded task";
+      continue;
+    }
+    if (s->task == ir::Task::clear_list || s->task == ir::Task::listgen) continue;  // the runtime's, no code
+    names[n] = "kiln_m" + std::to_string(id) + "_task" + std::to_string(n);
+    out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n]);
+    if (!out.why[n].empty()) names[n].clear();
+  }
+  bool any = false;
+  for (auto& n : names) any |= !n.empty();
+  if (any) {
+    optimize(*mod, j.tm.get());
+    if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      mod->print(os, nullptr);
+      std::fprintf(stderr, "%s", os.str().c_str());
+    }
+    if (llvm::Error e = j.lljit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+      std::string why = "LLVM could not add the module: " + text(std::move(e));
+      for (size_t n = 0; n < names.size(); n++)
+        if (!names[n].empty()) out.why[n] = why;
+      names.assign(names.size(), "");
+    }
+    for (size_t n = 0; n < names.size(); n++) {
+      if (names[n].empty()) continue;
+      auto sym = j.lljit->lookup(names[n]);
+      if (!sym) {
+        out.why[n] = "LLVM could not compile the task: " + text(sym.takeError());
+        continue;
+      }
+      out.fns[n] = sym->toPtr<TaskFn>();
+    }
+  }
+  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace kiln::llvmjit

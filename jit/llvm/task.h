@@ -1,0 +1,67 @@
+// What the ORC tier's lowering (lower*.cpp, LLVM inside) and its engine
+// (engine.cpp, no LLVM headers) share: the native task ABI, the environment a
+// task reads, and the sites (failed checks, prints) its code reports by number.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vm/ir/ir.h"
+
+namespace kiln::llvmjit {
+
+// Everything a task reads from its launch, one 8-byte field each (the lowering
+// addresses them by index: keep kEnv* in step with the layout).
+struct Env {
+  const uint64_t* args;         // kernel argument slots (LaunchContext::args)
+  uint64_t* rets;               // return slots
+  uint8_t* const* trees;        // tree base pointers
+  uint64_t* temps;              // global temporaries
+  const std::atomic<bool>* stop;  // Program::interrupt_requested (Ctrl-C)
+  void* host;                   // the engine's run state (runtime calls get it back)
+  uint64_t num_trees;
+};
+enum EnvField : int { kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees };
+
+// A task's native code: iterations [begin, end) of a range_for chunk, cells
+// [begin, end) of a struct_for piece (`cells`: num_loop_indices int64s per
+// cell), or the whole of a serial task. Returns 0, or 1 after a runtime call
+// recorded a user error (the caller raises it).
+using TaskFn = int32_t (*)(const Env* env, int64_t begin, int64_t end, const int64_t* cells);
+
+// A check that can fail at run time, with what its message needs. Its
+// arguments (the failing index, an assert's values) travel as 8-byte
+// register representations.
+struct Check {
+  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt } kind = bounds;
+  SourceLoc loc;
+  std::string field;                  // bounds: the field's name; ext_bounds: the ndarray's
+  int axis = 0;
+  std::vector<int64_t> shape, offset;  // bounds
+  int ext_arg = -1, ndim = 0;          // ext_bounds: the shape is in argument slots ext_arg+1..
+  std::string text;                    // assertion: the message format
+  std::vector<Prim> prims;             // assertion: its arguments' types
+};
+
+struct PrintSite {
+  std::vector<ir::PrintPart> parts;  // ops renumbered 0.. in the order the values are passed
+  std::vector<Prim> prims;
+  SourceLoc loc;
+};
+
+struct TaskMeta {
+  std::vector<Check> checks;
+  std::vector<PrintSite> prints;
+  // The trees the task addresses and where it first does: the engine checks
+  // that each has memory before the task runs (its code reads the bases once).
+  std::vector<std::pair<int, SourceLoc>> trees;
+};
+
+// Runtime calls the generated code makes (engine.cpp; resolved by name in the JIT).
+extern "C" {
+void kiln_llvm_fail(void* host, int32_t check, const uint64_t* values);
+int32_t kiln_llvm_print(void* host, int32_t site, const uint64_t* values);
+}
+
+}  // namespace kiln::llvmjit
