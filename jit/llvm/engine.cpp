@@ -14,6 +14,7 @@
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/runtime/program.h"
+#include "vm/runtime/rng.h"
 #include "vm/types/value.h"
 
 namespace kiln::llvmjit {
@@ -60,7 +61,8 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
 struct LlvmTask : interp::NativeTask {
   TaskFn fn;
   TaskMeta meta;
-  LlvmTask(TaskFn f, TaskMeta m) : fn(f), meta(std::move(m)) {}
+  uint32_t task_no;  // its position in the kernel (ti.random's streams)
+  LlvmTask(TaskFn f, TaskMeta m, uint32_t n) : fn(f), meta(std::move(m)), task_no(n) {}
 
   void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) override {
     static const std::atomic<bool> kNever{false};
@@ -69,7 +71,8 @@ struct LlvmTask : interp::NativeTask {
         raise("RuntimeError", "kernel accesses SNode tree " + std::to_string(tree) + ", which has no memory", loc);
     RunState st{&ctx, &meta, nullptr};
     Env env{ctx.args.data(), ctx.rets.data(), ctx.tree_bases.data(), ctx.temps.data(),
-            ctx.program ? &ctx.program->interrupt_requested : &kNever, &st, ctx.tree_bases.size()};
+            ctx.program ? &ctx.program->interrupt_requested : &kNever, &st, ctx.tree_bases.size(),
+            rng_task_key(ctx.rng_key, task_no)};
     if (fn(&env, begin, end, cells) == 0) return;
     if (st.error) throw *st.error;
     raise("InternalError", "an LLVM-compiled task failed without saying why");
@@ -104,7 +107,7 @@ struct LlvmEngine : Engine {
     int native = 0, fallback = 0;
     for (size_t i = 0; i < ct.fns.size(); i++) {
       if (ct.fns[i]) {
-        kern->tasks.push_back(std::make_unique<LlvmTask>(ct.fns[i], std::move(ct.metas[i])));
+        kern->tasks.push_back(std::make_unique<LlvmTask>(ct.fns[i], std::move(ct.metas[i]), (uint32_t)i));
         kern->natives.push_back(kern->tasks.back().get());
         native++;
       } else {
@@ -163,6 +166,35 @@ int32_t kiln_llvm_print(void* host, int32_t site, const uint64_t* values) {
   return 0;
 }
 
+void* kiln_llvm_sparse(void* host, int32_t place, int32_t activate, int32_t n, const int64_t* idx) {
+  RunState& st = *static_cast<RunState*>(host);
+  try {
+    if (!st.ctx->program) raise("RuntimeError", "sparse field access without a program");
+    int64_t full[kMaxIndices] = {};
+    for (int k = 0; k < n && k < kMaxIndices; k++) full[k] = idx[k];
+    return st.ctx->program->sparse_element(place, full, activate != 0);
+  } catch (const Error& e) {
+    st.error = std::make_unique<Error>(e);
+    return nullptr;
+  }
+}
+
+int32_t kiln_llvm_snode_op(void* host, int32_t site, int32_t n, const int64_t* idx, int64_t* out) {
+  RunState& st = *static_cast<RunState*>(host);
+  const SNodeOpSite& s = st.meta->snode_ops.at((size_t)site);
+  try {
+    if (!st.ctx->program) raise("RuntimeError", "SNode operation without a program");
+    int64_t full[kMaxIndices] = {};
+    for (int k = 0; k < n && k < kMaxIndices; k++) full[k] = idx[k];
+    *out = st.ctx->program->snode_op((Program::SNodeOp)s.op, s.snode, full);
+    return 0;
+  } catch (const Error& e) {
+    st.error = std::make_unique<Error>(e);
+    if (!st.error->loc.known()) st.error->loc = s.loc;  // the runtime's errors are located at the statement
+    return 1;
+  }
+}
+
 #define KILN_LLVM_DEF1(f)                                    \
   float kiln_llvm_##f##f(float x) { return std::f(x); }     \
   double kiln_llvm_##f(double x) { return std::f(x); }
@@ -174,7 +206,10 @@ KILN_LLVM_MATH2(KILN_LLVM_DEF2)
 }
 
 std::vector<RuntimeSymbol> runtime_symbols() {
-  std::vector<RuntimeSymbol> s{{"kiln_llvm_fail", (void*)&kiln_llvm_fail}, {"kiln_llvm_print", (void*)&kiln_llvm_print}};
+  std::vector<RuntimeSymbol> s{{"kiln_llvm_fail", (void*)&kiln_llvm_fail},
+                               {"kiln_llvm_print", (void*)&kiln_llvm_print},
+                               {"kiln_llvm_sparse", (void*)&kiln_llvm_sparse},
+                               {"kiln_llvm_snode_op", (void*)&kiln_llvm_snode_op}};
 #define KILN_LLVM_SYM(f)                                   \
   s.push_back({"kiln_llvm_" #f "f", (void*)&kiln_llvm_##f##f}); \
   s.push_back({"kiln_llvm_" #f, (void*)&kiln_llvm_##f});

@@ -2,12 +2,10 @@
 // blocks (if -> then/else/merge, while/range_for -> head/body/continue/exit,
 // break/continue -> branches); mutable locals are allocas in the entry block,
 // which mem2reg turns into SSA values. Every global access is bounds-checked
-// as the bytecode checks it (unless the frontend proved it in bounds); a
-// failed check calls the runtime, which records the user's error, and the
-// task returns 1.
+// as the bytecode checks it (unless the frontend proved it in bounds);
+// lower_calls.cpp reports a failed one.
 #include "jit/llvm/lower.h"
 
-#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -51,7 +49,8 @@ static Value* invariant_load(Gen& g, llvm::Type* t, Value* p) {
 Value* Gen::env_field(EnvField f) {
   auto it = env_cache.find(f);
   if (it != env_cache.end()) return it->second;
-  llvm::Type* t = f == kEnvNumTrees ? (llvm::Type*)B.getInt64Ty() : (llvm::Type*)B.getPtrTy();
+  bool word = f == kEnvNumTrees || f == kEnvRngKey;
+  llvm::Type* t = word ? (llvm::Type*)B.getInt64Ty() : (llvm::Type*)B.getPtrTy();
   return env_cache[f] = invariant_load(*this, t, EB.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env, (uint64_t)f));
 }
 
@@ -68,32 +67,6 @@ Value* Gen::tree_base(int tree, SourceLoc at) {
   meta.trees.push_back({tree, at});
   Value* p = EB.CreateConstInBoundsGEP1_64(B.getPtrTy(), env_field(kEnvTrees), (uint64_t)tree);
   return tree_cache[tree] = invariant_load(*this, B.getPtrTy(), p);
-}
-
-void Gen::fail_if(Value* failed, Check c, const std::vector<Value*>& regs) {
-  int id = (int)meta.checks.size();
-  meta.checks.push_back(std::move(c));
-  BasicBlock* bad = new_block("fail");
-  BasicBlock* ok = new_block("ok");
-  B.CreateCondBr(failed, bad, ok, llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
-  B.SetInsertPoint(bad);
-  Value* buf = scratch(regs.size());
-  for (size_t i = 0; i < regs.size(); i++) B.CreateStore(regs[i], B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), buf, i));
-  llvm::FunctionCallee fn = M.getOrInsertFunction(
-      "kiln_llvm_fail", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
-  B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf});
-  B.CreateRet(B.getInt32(1));
-  B.SetInsertPoint(ok);
-}
-
-void Gen::poll_interrupt(SourceLoc at) {
-  llvm::LoadInst* flag = B.CreateLoad(B.getInt8Ty(), env_field(kEnvStop));
-  flag->setAtomic(llvm::AtomicOrdering::Monotonic);
-  flag->setAlignment(llvm::Align(1));
-  Check c;
-  c.kind = Check::interrupt;
-  c.loc = at;
-  fail_if(B.CreateICmpNE(flag, B.getInt8(0)), c, {});
 }
 
 void Gen::block(const ir::Block& b) {
@@ -252,8 +225,12 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::print: print(s); return;
     case StmtKind::assert_: assert_(s); return;
     case StmtKind::return_: ret(s); return;
-    case StmtKind::random: unsupported(s, "ti.random");
-    case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop));
+    case StmtKind::random: val[&s] = random(s); return;
+    case StmtKind::snode_op: {
+      Value* r = snode_op(s);
+      if (r) val[&s] = r;
+      return;
+    }
     case StmtKind::ad_stack:
     case StmtKind::ad_push:
     case StmtKind::ad_pop:
@@ -274,7 +251,6 @@ void Gen::check_bounds(const std::vector<Value*>& idx, const std::vector<Value*>
 
 void Gen::global_ptr(const ir::Stmt& s) {
   const ir::Access& acc = s.access;
-  if (acc.sparse_place >= 0) unsupported(s, "access to a field under pointer/bitmasked/dynamic SNodes");
   if (acc.ext_arg >= 0) return ext_ptr(s);
   type(s.type.prim, &s);
   std::vector<Value*> idx(s.ops.size());
@@ -290,6 +266,7 @@ void Gen::global_ptr(const ir::Stmt& s) {
     for (int64_t n : acc.shape) limits.push_back(B.getInt64((uint64_t)n));
     check_bounds(idx, limits, c);
   }
+  if (acc.sparse_place >= 0) return sparse_ptr(s, idx);
   Value* off = B.getInt64((uint64_t)acc.offset);
   for (const ir::IndexTerm& t : acc.terms) {
     if (t.axis < 0 || (size_t)t.axis >= idx.size() || t.div == 0) unsupported(s, "a malformed address term");
@@ -377,52 +354,6 @@ Value* Gen::atomic(const ir::Stmt& s) {
   B.CreateCondBr(B.CreateExtractValue(x, 1), done, head);
   B.SetInsertPoint(done);
   return old;
-}
-
-void Gen::print(const ir::Stmt& s) {
-  PrintSite site;
-  site.loc = loc;
-  std::vector<Value*> regs;
-  for (const ir::PrintPart& part : s.print_parts) {
-    ir::PrintPart q = part;
-    if (part.is_value) {
-      if (part.op < 0 || part.op >= (int)s.ops.size()) unsupported(s, "a print part naming a missing operand");
-      const ir::Stmt* o = s.ops[(size_t)part.op];
-      type(o->type.prim, &s);
-      q.op = (int)regs.size();
-      site.prims.push_back(o->type.prim);
-      regs.push_back(to_reg(val.at(o), o->type.prim));
-    }
-    site.parts.push_back(std::move(q));
-  }
-  int id = (int)meta.prints.size();
-  meta.prints.push_back(std::move(site));
-  Value* buf = scratch(regs.size());
-  for (size_t i = 0; i < regs.size(); i++) B.CreateStore(regs[i], B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), buf, i));
-  llvm::FunctionCallee fn = M.getOrInsertFunction(
-      "kiln_llvm_print", llvm::FunctionType::get(B.getInt32Ty(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
-  Value* rc = B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf});
-  BasicBlock* bad = new_block("print.fail");
-  BasicBlock* ok = new_block("print.ok");
-  B.CreateCondBr(B.CreateICmpNE(rc, B.getInt32(0)), bad, ok);
-  B.SetInsertPoint(bad);
-  B.CreateRet(B.getInt32(1));
-  B.SetInsertPoint(ok);
-}
-
-void Gen::assert_(const ir::Stmt& s) {
-  Check c;
-  c.kind = Check::assertion;
-  c.loc = loc;
-  c.text = s.text;
-  std::vector<Value*> regs;
-  for (size_t i = 1; i < s.ops.size(); i++) {
-    type(s.ops[i]->type.prim, &s);
-    c.prims.push_back(s.ops[i]->type.prim);
-    regs.push_back(to_reg(val.at(s.ops[i]), s.ops[i]->type.prim));
-  }
-  Value* failed = B.CreateNot(to_bool(val.at(s.ops[0]), s.ops[0]->type.prim));
-  fail_if(failed, std::move(c), regs);
 }
 
 void Gen::ret(const ir::Stmt& s) {

@@ -1,6 +1,7 @@
-// The lowering's state, shared by lower.cpp (tasks, control flow, memory,
-// prints, checks) and lower_arith.cpp (scalar arithmetic). Includes LLVM's IR
-// headers: only those two files include it.
+// The lowering's state, shared by lower.cpp (tasks, control flow, memory),
+// lower_calls.cpp (checks, prints, runtime calls, ti.random) and
+// lower_arith.cpp (scalar arithmetic). Includes LLVM's IR headers: only those
+// three files include it.
 #pragma once
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
@@ -48,6 +49,7 @@ struct Gen {
   };
   std::unordered_map<const ir::Stmt*, Loop> loops;
   std::map<int, llvm::Value*> env_cache, arg_cache, tree_cache;
+  llvm::Value* rng = nullptr;  // ti.random's stream: [key, index, state] (vm/runtime/rng.h)
 
   // ---- types, constants, representations (lower_arith.cpp) ----
   llvm::Type* type(Prim p, const ir::Stmt* where);
@@ -91,6 +93,14 @@ struct Gen {
   void global_ptr(const ir::Stmt& s);
   void ext_ptr(const ir::Stmt& s);
   llvm::Value* atomic(const ir::Stmt& s);
+  // The values as i64 register forms in an entry-block array, for a runtime call.
+  llvm::Value* reg_array(const std::vector<llvm::Value*>& regs);
+  // Returns 1 from the task when `rc` (a runtime call's result) is nonzero.
+  void return_if_failed(llvm::Value* rc);
+  void sparse_ptr(const ir::Stmt& s, const std::vector<llvm::Value*>& idx);
+  llvm::Value* snode_op(const ir::Stmt& s);
+  llvm::Value* rng_mix(llvm::Value* z);
+  llvm::Value* random(const ir::Stmt& s);
   void print(const ir::Stmt& s);
   void assert_(const ir::Stmt& s);
   void ret(const ir::Stmt& s);

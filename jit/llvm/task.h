@@ -21,8 +21,9 @@ struct Env {
   const std::atomic<bool>* stop;  // Program::interrupt_requested (Ctrl-C)
   void* host;                   // the engine's run state (runtime calls get it back)
   uint64_t num_trees;
+  uint64_t rng_key;             // ti.random: this task's key in this launch (vm/runtime/rng.h)
 };
-enum EnvField : int { kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees };
+enum EnvField : int { kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees, kEnvRngKey };
 
 // A task's native code: iterations [begin, end) of a range_for chunk, cells
 // [begin, end) of a struct_for piece (`cells`: num_loop_indices int64s per
@@ -50,9 +51,17 @@ struct PrintSite {
   SourceLoc loc;
 };
 
+// ti.activate & co: the runtime's SNode operation `op` on `snode`.
+struct SNodeOpSite {
+  ir::SNodeOpKind op{};
+  int snode = -1;
+  SourceLoc loc;
+};
+
 struct TaskMeta {
   std::vector<Check> checks;
   std::vector<PrintSite> prints;
+  std::vector<SNodeOpSite> snode_ops;
   // The trees the task addresses and where it first does: the engine checks
   // that each has memory before the task runs (its code reads the bases once).
   std::vector<std::pair<int, SourceLoc>> trees;
@@ -62,6 +71,12 @@ struct TaskMeta {
 extern "C" {
 void kiln_llvm_fail(void* host, int32_t check, const uint64_t* values);
 int32_t kiln_llvm_print(void* host, int32_t site, const uint64_t* values);
+// The element of place SNode `place` at the n virtual indices `idx` under
+// sparse SNodes (activating it when `activate`), or null after an error.
+void* kiln_llvm_sparse(void* host, int32_t place, int32_t activate, int32_t n, const int64_t* idx);
+// SNode operation `site` at the n values `idx` (indices, then append's
+// value): 0 with the result in *out, or 1 after an error.
+int32_t kiln_llvm_snode_op(void* host, int32_t site, int32_t n, const int64_t* idx, int64_t* out);
 }
 
 }  // namespace kiln::llvmjit
