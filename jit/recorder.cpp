@@ -538,16 +538,39 @@ bool Rec::run(uint32_t head) {
       }
       case Op::stk_push:
       case Op::stk_pop:
-      case Op::stk_top: {  // autodiff tapes: runtime calls on the tape's address
-        RtCall c;
-        c.fn = op == Op::stk_push ? &tape_push : op == Op::stk_pop ? &tape_pop : &tape_top;
-        c.loc = fn.loc_at(pc);
-        const RtCall* kept = keep_rtcall(c);
+      case Op::stk_top: {
+        // Autodiff tapes ([capacity, count, values...], vm/interp) inline:
+        // loads and stores of the count and the slot, and a guard that
+        // exits to the interpreter (which raises) on overflow or underflow.
         uint16_t tape = op == Op::stk_top ? I.b : I.a;
-        uint64_t v = rt_call(R[tape], op == Op::stk_push ? R[I.b] : 0, (uint64_t)kept);
-        rethrow_pending();  // while recording, an error is the interpreter's to report
-        Ref r = e.effect(IrOp::rtcall, get(tape), op == Op::stk_push ? get(I.b) : e.kval(0), (int64_t)(uintptr_t)kept);
-        if (op == Op::stk_top) set(I.a, r, v);
+        uint64_t* st = reinterpret_cast<uint64_t*>(R[tape]);
+        bool bad = op == Op::stk_push ? st[1] >= st[0] : st[1] == 0;
+        if (bad) return abort(pc, "autodiff tape overflow or underflow");
+        const int64_t i64 = (int64_t)Prim::i64;
+        Ref addr = get(tape);
+        Ref count_at = e.emit(IrOp::add, CT::i64, addr, e.kval(8));
+        Ref count = e.emit(IrOp::load, CT::i64, count_at, kNoRef, kNoRef, i64);
+        if (op == Op::stk_push) {
+          Ref cap = e.emit(IrOp::load, CT::i64, addr, kNoRef, kNoRef, i64);
+          if (!e.guard(IrOp::guard_ult, count, cap, snap(pc))) return abort(pc, "constant guard failed");
+        } else if (!e.guard(IrOp::guard_nz, count, kNoRef, snap(pc))) {
+          return abort(pc, "constant guard failed");
+        }
+        // the value slots start at addr + 8 * kStackHeader
+        auto slot = [&](Ref k) {
+          return e.emit(IrOp::add, CT::i64, addr, e.emit(IrOp::mul, CT::i64, k, e.kval(8)));
+        };
+        if (op == Op::stk_push) {
+          e.effect(IrOp::store, slot(e.emit(IrOp::add, CT::i64, count, e.kval(bc::kStackHeader))), get(I.b), i64);
+          e.effect(IrOp::store, count_at, e.emit(IrOp::add, CT::i64, count, e.kval(1)), i64);
+          st[bc::kStackHeader + st[1]++] = R[I.b];
+        } else if (op == Op::stk_pop) {
+          e.effect(IrOp::store, count_at, e.emit(IrOp::sub, CT::i64, count, e.kval(1)), i64);
+          st[1]--;
+        } else {
+          Ref at = slot(e.emit(IrOp::add, CT::i64, count, e.kval(bc::kStackHeader - 1)));
+          set(I.a, e.emit(IrOp::load, CT::i64, at, kNoRef, kNoRef, i64), st[bc::kStackHeader + st[1] - 1]);
+        }
         break;
       }
       case Op::sptr: {  // a sparse element's address: a runtime call (activation, pools)

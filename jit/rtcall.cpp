@@ -45,24 +45,4 @@ uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c) {
   return (uint64_t)c.program->sparse_element(c.place, idx, c.activate);
 }
 
-uint64_t tape_push(uint64_t a, uint64_t b, const RtCall& c) {
-  uint64_t* st = reinterpret_cast<uint64_t*>(a);
-  if (st[1] >= st[0]) raise("RuntimeError", bc::stack_overflow_message(st[0]), c.loc);
-  st[bc::kStackHeader + st[1]++] = b;
-  return 0;
-}
-
-uint64_t tape_pop(uint64_t a, uint64_t, const RtCall& c) {
-  uint64_t* st = reinterpret_cast<uint64_t*>(a);
-  if (st[1] == 0) raise("InternalError", "autodiff stack popped while empty", c.loc);
-  st[1]--;
-  return 0;
-}
-
-uint64_t tape_top(uint64_t a, uint64_t, const RtCall& c) {
-  const uint64_t* st = reinterpret_cast<const uint64_t*>(a);
-  if (st[1] == 0) raise("InternalError", "autodiff stack read while empty", c.loc);
-  return st[bc::kStackHeader + st[1] - 1];
-}
-
 }  // namespace kiln::jit

@@ -32,9 +32,5 @@ const RtCall* keep_rtcall(const RtCall& c);
 void rethrow_pending();
 // The element address of sparse[place] at indices (a, b): Program::sparse_element.
 uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c);
-// Autodiff tapes (bytecode stk_* ops): `a` is the tape's address.
-uint64_t tape_push(uint64_t a, uint64_t b, const RtCall& c);
-uint64_t tape_pop(uint64_t a, uint64_t b, const RtCall& c);
-uint64_t tape_top(uint64_t a, uint64_t b, const RtCall& c);
 
 }  // namespace kiln::jit

@@ -28,7 +28,7 @@ Stmt* Emit::scale(Stmt* g, const Partial& p) {
 }
 
 std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::function<Stmt*(int)>& operand,
-                                const std::function<Stmt*()>& result) {
+                                const std::function<Stmt*()>& result, std::array<bool, 3> need) {
   using K = Partial::Kind;
   std::array<Partial, 3> d{};
   // Primal values, fetched once and only by the rules that use them.
@@ -44,13 +44,13 @@ std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::function<Stmt
   };
   if (s->kind == StmtKind::select) {
     // select(c, t, f): the gradient goes to the chosen operand
-    d[1] = Partial::of(e.select(op(0), one(), zero()));
-    d[2] = Partial::of(e.select(op(0), zero(), one()));
+    if (need[1]) d[1] = Partial::of(e.select(op(0), one(), zero()));
+    if (need[2]) d[2] = Partial::of(e.select(op(0), zero(), one()));
     return d;
   }
   if (s->kind == StmtKind::unary) {
     auto a = [&] { return op(0); };
-    if (!is_real(s->ops[0])) return d;  // int -> float casts carry no gradient
+    if (!is_real(s->ops[0]) || !need[0]) return d;  // int -> float casts carry no gradient
     switch (s->uop) {
       case UnaryOp::neg: d[0].kind = K::minus_one; break;
       case UnaryOp::cast_value: d[0].kind = K::one; break;  // float -> float (the caller converts the type)
@@ -89,33 +89,36 @@ std::array<Partial, 3> partials(Emit& e, const Stmt* s, const std::function<Stmt
   switch (s->bop) {
     case BinaryOp::add: d[0].kind = d[1].kind = K::one; break;
     case BinaryOp::sub: d[0].kind = K::one; d[1].kind = K::minus_one; break;
-    case BinaryOp::mul: d[0] = Partial::of(b()); d[1] = Partial::of(a()); break;
+    case BinaryOp::mul:
+      if (need[0]) d[0] = Partial::of(b());
+      if (need[1]) d[1] = Partial::of(a());
+      break;
     case BinaryOp::div:
-      d[0] = Partial::of(e.div(one(), b()));
-      d[1] = Partial::of(e.neg(e.div(a(), e.mul(b(), b()))));
+      if (need[0]) d[0] = Partial::of(e.div(one(), b()));
+      if (need[1]) d[1] = Partial::of(e.neg(e.div(a(), e.mul(b(), b()))));
       break;
     case BinaryOp::pow:  // d/da = b a^(b-1), d/db = a^b log a
-      d[0] = Partial::of(e.mul(b(), e.bin(BinaryOp::pow, a(), e.sub(b(), one()))));
-      d[1] = Partial::of(e.mul(y(), e.un(UnaryOp::log, a())));
+      if (need[0]) d[0] = Partial::of(e.mul(b(), e.bin(BinaryOp::pow, a(), e.sub(b(), one()))));
+      if (need[1]) d[1] = Partial::of(e.mul(y(), e.un(UnaryOp::log, a())));
       break;
     case BinaryOp::max:
-      d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a(), b()), one(), zero()));
-      d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a(), b()), zero(), one()));
+      if (need[0]) d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a(), b()), one(), zero()));
+      if (need[1]) d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_gt, a(), b()), zero(), one()));
       break;
     case BinaryOp::min:
-      d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a(), b()), one(), zero()));
-      d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a(), b()), zero(), one()));
+      if (need[0]) d[0] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a(), b()), one(), zero()));
+      if (need[1]) d[1] = Partial::of(e.select(e.bin(BinaryOp::cmp_lt, a(), b()), zero(), one()));
       break;
     case BinaryOp::atan2: {  // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2)
       Stmt* r = e.add(e.mul(a(), a()), e.mul(b(), b()));
-      d[0] = Partial::of(e.div(b(), r));
-      d[1] = Partial::of(e.neg(e.div(a(), r)));
+      if (need[0]) d[0] = Partial::of(e.div(b(), r));
+      if (need[1]) d[1] = Partial::of(e.neg(e.div(a(), r)));
       break;
     }
     case BinaryOp::mod:
     case BinaryOp::raw_mod:  // y = a - q b with q = floor or trunc of a / b, constant piecewise
       d[0].kind = K::one;
-      d[1] = Partial::of(e.neg(e.div(e.sub(a(), y()), b())));  // -q
+      if (need[1]) d[1] = Partial::of(e.neg(e.div(e.sub(a(), y()), b())));  // -q
       break;
     case BinaryOp::floordiv: break;  // piecewise constant
     default:

@@ -45,8 +45,10 @@ bool is_real(const ir::Stmt* s);
 // ops[0..2]. `x(i)` gives primal operand i and `y()` the primal result as
 // values usable at the emitter's point (the caller decides where they come
 // from: reverse mode tapes them); each is asked for only by the rules that
-// use it, at most once. Throws NotImplementedError for an op without a rule.
+// use it, at most once. Only the partials `need` names are built (reverse
+// mode asks for none of a constant's: each primal fetched is a value taped in
+// a loop). Throws NotImplementedError for an op without a rule.
 std::array<Partial, 3> partials(Emit& e, const ir::Stmt* s, const std::function<ir::Stmt*(int)>& x,
-                                const std::function<ir::Stmt*()>& y);
+                                const std::function<ir::Stmt*()>& y, std::array<bool, 3> need = {true, true, true});
 
 }  // namespace kiln::autodiff

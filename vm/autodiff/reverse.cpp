@@ -157,9 +157,11 @@ struct Reverse {
     return s;
   }
 
-  // A forward value where the code now goes.
+  // A forward value where the code now goes. A constant is made again
+  // rather than taped.
   Stmt* resolve(Val v) {
     if (v.v->parent == v.ib->top) return v.v;
+    if (v.v->kind == StmtKind::const_) return add(ir::clone_stmt(*v.v));
     return make(StmtKind::ad_top, v.v->type, {tape_of(v)}, v.v->loc);
   }
   Stmt* primal(const Stmt* s) { return resolve(lookup(s)); }
@@ -211,8 +213,32 @@ struct Reverse {
   bool real_target(const Stmt* s) {
     return s && !s->type.is_ptr && s->type.is_scalar() && prim_is_float(s->type.prim);
   }
+  // Can an adjoint flowing into `s` reach data with a gradient? Constants,
+  // loads of data without one and what is computed from those only cannot:
+  // their adjoints are never built, nor the primal values (often taped) that
+  // their partials would need. Locals and the rest count as varying.
+  std::unordered_map<const Stmt*, bool> varying;
+  bool varies(const Stmt* s) {
+    if (auto it = varying.find(s); it != varying.end()) return it->second;
+    bool v = true;
+    switch (s->kind) {
+      case StmtKind::const_: v = false; break;
+      case StmtKind::global_load: v = companion(s->ops[0]).has_value(); break;
+      case StmtKind::unary:
+      case StmtKind::binary:
+      case StmtKind::select: {
+        v = false;
+        for (size_t i = s->kind == StmtKind::select ? 1 : 0; i < s->ops.size(); i++)
+          if (real_target(s->ops[i]) && varies(s->ops[i])) v = true;
+        break;
+      }
+      default: break;
+    }
+    varying[s] = v;
+    return v;
+  }
   void accumulate(const Stmt* s, Stmt* g) {
-    if (!g || !real_target(s)) return;
+    if (!g || !real_target(s) || !varies(s)) return;
     Stmt* a = adj_of(s);
     if (!a) return;
     if (g->type.prim != a->type.prim) {
@@ -394,7 +420,10 @@ struct Reverse {
     Stmt* g = read_adj(s);
     if (!g) return;
     Emit e = emit(s->loc);
-    std::array<Partial, 3> d = partials(e, s, [&](int i) { return primal(s->ops[(size_t)i]); }, [&] { return primal(s); });
+    std::array<bool, 3> need{};
+    for (size_t i = 0; i < s->ops.size() && i < 3; i++) need[i] = real_target(s->ops[i]) && varies(s->ops[i]);
+    std::array<Partial, 3> d =
+        partials(e, s, [&](int i) { return primal(s->ops[(size_t)i]); }, [&] { return primal(s); }, need);
     for (size_t i = 0; i < s->ops.size() && i < 3; i++) accumulate(s->ops[i], e.scale(g, d[i]));
     reset_adj(s);
   }

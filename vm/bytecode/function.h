@@ -53,7 +53,7 @@ struct AssertDesc {
 
 // An autodiff tape (ir::StmtKind::ad_stack) at `offset` slots past the
 // frame's registers: [capacity, count, values...]. stk_init puts its address
-// in a register, which the other stk ops (and the JIT's runtime calls) use.
+// in a register, which the other stk ops use (the JIT inlines them).
 struct StackDesc {
   uint32_t offset = 0;
   uint32_t capacity = 0;

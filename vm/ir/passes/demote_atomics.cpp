@@ -1,11 +1,22 @@
-// Atomics on locals (an alloca still private to one task after offloading)
-// need no atomicity: rewrite them as load, op, store. The statement's value,
-// the old contents, is the load.
+// Atomics that no other thread can race on need no atomicity: rewrite them
+// as load, op, store. The statement's value, the old contents, is the load.
+// Two kinds qualify:
+//  - on locals (an alloca still private to one task after offloading);
+//  - on global data that each iteration of a parallel range_for task owns:
+//    `x[i] += e` where i is the task's own loop index and every access to x
+//    in the task is x[i] (Taichi's uniquely accessed pointers), as in
+//    `for i in x: v[i] += a[i] * dt` and in gradient kernels, whose adjoints
+//    of x[i] are `x.grad[i] += ...`. Distinct iterations then touch distinct
+//    elements, so each element sees its updates in program order on every
+//    engine. ndarrays (two arguments may be one array) and sparse data are
+//    left alone, as are tasks with SNode ops on their data.
 //
 // Blocks are rebuilt in one pass and the atomics' users renamed as they are
 // reached (uses follow definitions in pre-order; the pass runs before
 // make_thread_local adds TLS blocks), so it stays linear in the kernel's size.
+#include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "vm/ir/passes/passes.h"
 
@@ -13,9 +24,52 @@ namespace kiln::ir {
 
 namespace {
 
+// The global pointers of `task` (a range_for) that are its own element.
+struct OwnElements {
+  const Stmt* task;
+  std::map<std::pair<int, int64_t>, bool> place_unique;  // (tree, offset) -> all accesses own
+  std::vector<const Stmt*> ptrs;
+  bool opaque = false;  // SNode ops or external accesses: give up
+
+  bool own(const Stmt* p) const {
+    if (p->ops.size() != 1) return false;
+    const Stmt* i = p->ops[0];
+    return i->kind == StmtKind::loop_index && i->loop == task && i->index == 0;
+  }
+  void scan(const Block& b) {
+    for (auto& owned : b.stmts) {
+      const Stmt* s = owned.get();
+      if (s->kind == StmtKind::snode_op) opaque = true;
+      if (s->kind == StmtKind::global_ptr) {
+        if (s->access.ext_arg >= 0 || s->access.sparse_place >= 0) {
+          opaque = opaque || s->access.sparse_place >= 0;
+        } else {
+          auto [it, fresh] = place_unique.try_emplace({s->access.tree, s->access.offset}, true);
+          it->second = it->second && own(s);
+          ptrs.push_back(s);
+        }
+      }
+      if (s->body) scan(*s->body);
+      if (s->else_body) scan(*s->else_body);
+    }
+  }
+};
+
 struct Demoter {
   bool changed = false;
   std::unordered_map<const Stmt*, Stmt*> old_value;  // demoted atomic -> its load
+  std::unordered_set<const Stmt*> owned_ptrs;        // global pointers no other thread uses
+
+  void find_owned(Kernel& k) {
+    for (auto& t : k.root.stmts) {
+      if (t->kind != StmtKind::offloaded || t->task != Task::range_for || !t->body) continue;
+      OwnElements o{t.get()};
+      o.scan(*t->body);
+      if (o.opaque) continue;
+      for (const Stmt* p : o.ptrs)
+        if (o.place_unique[{p->access.tree, p->access.offset}]) owned_ptrs.insert(p);
+    }
+  }
 
   void run(Block& b) {
     std::vector<std::unique_ptr<Stmt>> in = take_all(b);
@@ -24,13 +78,15 @@ struct Demoter {
       rename_operands(*s, old_value);
       if (s->body) run(*s->body);
       if (s->else_body) run(*s->else_body);
-      if (s->kind != StmtKind::atomic || s->ops[0]->kind != StmtKind::alloca) {
+      bool local = s->kind == StmtKind::atomic && s->ops[0]->kind == StmtKind::alloca;
+      bool owned_global = s->kind == StmtKind::atomic && owned_ptrs.count(s->ops[0]);
+      if (!local && !owned_global) {
         b.stmts.push_back(std::move(owned));
         continue;
       }
       Stmt* slot = s->ops[0];
       Stmt* value = s->ops[1];
-      auto load = std::make_unique<Stmt>(StmtKind::local_load);
+      auto load = std::make_unique<Stmt>(local ? StmtKind::local_load : StmtKind::global_load);
       load->type = Type::scalar(slot->type.prim);
       load->ops = {slot};
       load->loc = s->loc;
@@ -39,7 +95,7 @@ struct Demoter {
       op->type = load->type;
       op->ops = {load.get(), value};
       op->loc = s->loc;
-      auto store = std::make_unique<Stmt>(StmtKind::local_store);
+      auto store = std::make_unique<Stmt>(local ? StmtKind::local_store : StmtKind::global_store);
       store->ops = {slot, op.get()};
       store->loc = s->loc;
       old_value[s] = b.add(std::move(load));
@@ -54,6 +110,7 @@ struct Demoter {
 
 bool demote_atomics(Kernel& k) {
   Demoter d;
+  d.find_owned(k);
   d.run(k.root);
   return d.changed;
 }
