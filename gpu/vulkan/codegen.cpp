@@ -5,6 +5,8 @@
 // loop's merge/continue block.
 #include "gpu/vulkan/codegen.h"
 
+#include <algorithm>
+
 #include "gpu/vulkan/codegen_state.h"
 
 namespace kiln::vk {
@@ -166,7 +168,7 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_push: tape_push(s); return;
     case StmtKind::ad_pop: tape_pop(s); return;
     case StmtKind::ad_top: val[&s] = tape_top(s); return;
-    case StmtKind::random: unsupported(s, "ti.random"); return;
+    case StmtKind::random: val[&s] = random(s); return;
     case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop)); return;
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
   }
@@ -182,6 +184,30 @@ static Prim task_index_prim(const ir::Stmt& task) {
   return p;
 }
 
+// Whether a task's code holds a loop of its own (while or range).
+static bool has_loops(const ir::Stmt& task) {
+  bool any = false;
+  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
+    if (*blk)
+      ir::walk(**blk, [&](ir::Stmt* s) { any |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for; });
+  return any;
+}
+
+// Workgroups for a task: one invocation for serial work; enough for one
+// iteration each when the bounds are known, capped (the loop strides). On a
+// CPU device a workgroup costs microseconds of its own, so a loop-free body
+// gets kCpuIterations iterations per invocation there (a body with loops
+// keeps one: the driver's loop limit counts all of an invocation's loops).
+static uint32_t groups(const ir::Stmt& task, const DeviceCaps& caps) {
+  constexpr int64_t kCpuIterations = 16;
+  if (task.task != ir::Task::range_for || task.serialize) return 1;
+  if (!(task.begin_const && task.end_const)) return 1024;
+  int64_t n = task.end - task.begin;
+  if (n <= 0) return 0;
+  int64_t per_group = kLocalSize * (caps.cpu && !has_loops(task) ? kCpuIterations : 1);
+  return (uint32_t)std::min<int64_t>((n + per_group - 1) / per_group, 65535);
+}
+
 static void gen_task(Gen& g, const ir::Stmt& task) {
   SpirvModule& m = g.m;
   TaskShader& ts = g.out.tasks.back();
@@ -193,6 +219,7 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
     g.loop_count = m.function_var(m.t_ptr(SC::Function, g.u32()));
     m.op_void(Op::OpStore, {g.loop_count, g.cu32(0)});
   }
+  g.random_init(task);
   // A check failed in an earlier task: the launch stops there.
   g.iter = g.cu32(0);
   g.if_then(m.op(Op::OpINotEqual, m.t_bool(), {g.error_flag(), g.cu32(0)}), [&] {
@@ -227,6 +254,13 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
     g.loop_var[&task] = var;
     Id cur = 0;
     bool sg = prim_is_signed(p);
+    // A loop-free body with known bounds makes a known number of iterations
+    // per invocation: below the driver's limit it needs no count.
+    Id counter = g.loop_count;
+    if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups &&
+        (ts.end - ts.begin + (int64_t)ts.groups * kLocalSize - 1) / ((int64_t)ts.groups * kLocalSize) + 2 <
+            (int64_t)g.caps.loop_limit)
+      g.loop_count = 0;
     loop(
         g, &task,
         [&] {
@@ -239,6 +273,7 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
           g.block(*task.body);
         },
         [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
+    g.loop_count = counter;
     g.iter = gid;
     if (task.tls_epilogue) g.block(*task.tls_epilogue);
   } else {
@@ -249,9 +284,30 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   ts.spirv = m.finish(main_fn, first, local_x);
 }
 
+// The ndarray arguments the kernel accesses, in order of first access, and
+// whether it writes each: they get their bindings before any task's code.
+static std::vector<NdarrayBinding> ndarrays_of(const ir::Kernel& k) {
+  std::vector<NdarrayBinding> nds;
+  auto find = [&](int arg) -> NdarrayBinding* {
+    for (auto& b : nds)
+      if (b.arg == arg) return &b;
+    return nullptr;
+  };
+  ir::walk(const_cast<ir::Block&>(k.root), [&](ir::Stmt* s) {
+    if (s->kind == StmtKind::global_ptr && s->access.ext_arg >= 0 && !find(s->access.ext_arg))
+      nds.push_back(NdarrayBinding{s->access.ext_arg, (int)s->ops.size(),
+                                   prim_bits(s->type.prim) / 8 * s->access.ext_comps, false, s->access.field});
+    bool writes = s->kind == StmtKind::global_store || s->kind == StmtKind::atomic;
+    if (writes && s->ops[0]->kind == StmtKind::global_ptr && s->ops[0]->access.ext_arg >= 0)
+      if (NdarrayBinding* b = find(s->ops[0]->access.ext_arg)) b->written = true;
+  });
+  return nds;
+}
+
 KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps) {
   KernelShaders out;
   out.name = k.name;
+  out.ndarrays = ndarrays_of(k);
   out.num_args = (int)k.args.size();
   out.num_rets = (int)k.rets.size();
   out.num_temps = k.num_global_temps;
@@ -267,6 +323,7 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps) {
     ts.end = s->end;
     ts.block_dim = s->block_dim;
     ts.serialize = s->serialize;
+    ts.groups = groups(*s, caps);
     out.tasks.push_back(std::move(ts));
     Gen g(k, caps, out);
     g.task_index = (int)out.tasks.size() - 1;

@@ -3,10 +3,11 @@
 // the runtime side (engine.cpp) and the tests need no Vulkan headers for it.
 //
 // What a task's shader sees (descriptor set 0):
-//   binding 0  the launch context: 8-byte slots [args | rets | temps], then
+//   binding 0  the launch context: 8-byte slots [args | rets | temps | rng key], then
 //              the error record (kErrWords words) that checks fill
 //   binding 1  the print buffer: word 0 a cursor, records from word 2
-//   binding 2+t  SNode tree t's memory
+//   binding 2+a  the a-th ndarray argument's data (KernelShaders::ndarrays)
+//   then one per SNode tree t, its memory (tree_binding(t))
 // A range_for task is a grid-stride loop: invocation g runs iterations
 // begin+g, begin+g+N, ... (N invocations in the dispatch), so the TLS
 // prologue/epilogue run once per invocation and any dispatch size is right.
@@ -25,6 +26,7 @@ struct DeviceCaps {
   bool storage8 = true, storage16 = true;
   bool int64_atomics = true;
   bool float32_atomic_add = false;  // VK_EXT_shader_atomic_float
+  bool cpu = false;                 // a CPU implementation (lavapipe)
   // llvmpipe (lavapipe) ends every loop of an invocation once they have made
   // this many iterations in all (Mesa's gallivm loop limiter): loops count
   // their iterations and a task that reaches it fails instead of going on
@@ -40,11 +42,14 @@ constexpr int kPrintHeader = 4;            // print record: id, task, iteration,
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
 struct CheckInfo {
-  enum Kind : uint8_t { bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow } kind = bounds;
+  enum Kind : uint8_t { bounds, ndarray_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow } kind = bounds;
   SourceLoc loc;
-  // bounds: the field, the axis checked, its shape and index offsets
+  // bounds: the field, the axis checked, its shape and index offsets;
+  // ndarray_bounds: the ndarray's name and the axis (the record holds the
+  // index, then the launch's shape of `ndim` axes)
   std::string field;
   int axis = 0;
+  int ndim = 0;
   std::vector<int64_t> shape, offset;
   // assertion: the message and the types of its format arguments
   std::string text;
@@ -69,19 +74,35 @@ struct TaskShader {
   Prim index_prim = Prim::i32;
   int block_dim = 0;
   bool serialize = false;
+  // Workgroups of kLocalSize invocations to dispatch (1 for serial work).
+  uint32_t groups = 1;
+};
+
+// An ndarray argument the kernel accesses: its data travels in a buffer of
+// its own (binding 2 + its position in KernelShaders::ndarrays), filled from
+// the host array before the launch and copied back after it when written.
+struct NdarrayBinding {
+  int arg = 0;             // the argument slot of its data pointer; its shape follows
+  int ndim = 0;
+  int elem_bytes = 0;      // an element's bytes (all its components)
+  bool written = false;    // stored to or updated atomically
+  std::string name;
 };
 
 struct KernelShaders {
   std::string name;
   std::vector<TaskShader> tasks;
+  std::vector<NdarrayBinding> ndarrays;
   std::vector<CheckInfo> checks;
   std::vector<PrintInfo> prints;
   int num_args = 0, num_rets = 0, num_temps = 0;
-  int num_trees = 0;  // trees 0..num_trees-1 are bound
+  int num_trees = 0;  // trees 0..num_trees-1 are bound, after the ndarrays
+  int tree_binding(int tree) const { return 2 + (int)ndarrays.size() + tree; }
   // Word offsets in the context buffer.
   int ret_slot() const { return num_args; }
   int temp_slot() const { return num_args + num_rets; }
-  int err_word() const { return 2 * (num_args + num_rets + num_temps); }
+  int rng_slot() const { return num_args + num_rets + num_temps; }  // the launch's ti.random key
+  int err_word() const { return 2 * (rng_slot() + 1); }
   int ctx_words() const { return err_word() + kErrWords; }
 };
 

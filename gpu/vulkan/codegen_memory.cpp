@@ -1,6 +1,8 @@
 // Buffers and what goes through them: field and temp pointers, loads,
 // stores, atomics (compare-and-swap loops where the device lacks a float
 // atomic), kernel arguments and returns, prints, and failed checks.
+#include <algorithm>
+
 #include "gpu/vulkan/codegen_state.h"
 
 namespace kiln::vk {
@@ -61,10 +63,126 @@ void Gen::fail_if(Id failed, int check, const std::vector<Id>& values) {
   });
 }
 
+// An ndarray argument's element: bounds against the shape arguments, then
+// the C-order index ((i0 * s1 + i1) * s2 + ...) * comps + comp in elements
+// of its type, in the ndarray's own buffer.
+void Gen::ndarray_ptr(const ir::Stmt& s) {
+  const ir::Access& acc = s.access;
+  int nb = 0;
+  while (nb < (int)out.ndarrays.size() && out.ndarrays[(size_t)nb].arg != acc.ext_arg) nb++;
+  if (nb == (int)out.ndarrays.size()) unsupported(s, "an ndarray argument that was not bound");
+  Id bt = m.t_bool();
+  size_t n = s.ops.size();
+  std::vector<Id> shape(n), idx(n);
+  for (size_t k = 0; k < n; k++) shape[k] = load(ctx_slot(acc.ext_arg + 1 + (int)k, Prim::i32));
+  Id ok = 0;
+  for (size_t k = 0; k < n; k++) {
+    Prim q = s.ops[k]->type.prim;
+    Id v = val.at(s.ops[k]);
+    // Compared as i64: an index of any integer type against an i32 extent.
+    Id v64 = cast(v, q, Prim::i64, s);
+    if (acc.checked) {
+      Id in = m.op(Op::OpLogicalAnd, bt,
+                   {m.op(Op::OpSGreaterThanEqual, bt, {v64, const_int(Prim::i64, 0)}),
+                    m.op(Op::OpSLessThan, bt, {v64, cast(shape[k], Prim::i32, Prim::i64, s)})});
+      CheckInfo c{CheckInfo::ndarray_bounds, s.loc};
+      c.field = acc.field;
+      c.axis = (int)k;
+      c.ndim = (int)n;
+      out.checks.push_back(c);
+      std::vector<Id> vals{m.op(Op::OpBitcast, u64(), {v64})};
+      for (size_t j = 0; j < n && j < 7; j++) vals.push_back(to_u64_reg(shape[j], Prim::i32));
+      fail_if(m.op(Op::OpLogicalNot, bt, {in}), (int)out.checks.size() - 1, vals);
+      ok = ok ? m.op(Op::OpLogicalAnd, bt, {ok, in}) : in;
+    }
+    idx[k] = m.op(Op::OpUConvert, u32(), {m.op(Op::OpBitcast, u64(), {v64})});
+  }
+  Id index = n ? idx[0] : cu32(0);
+  for (size_t k = 1; k < n; k++)
+    index = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {index, m.op(Op::OpBitcast, u32(), {shape[k]})}), idx[k]});
+  index = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {index, cu32((uint32_t)acc.ext_comps)}), cu32((uint32_t)acc.ext_comp)});
+  if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
+  ptr[&s] = BufPtr{2 + nb, index, s.type.prim};
+}
+
+// The values an integer statement can take, when its operands bound them:
+// constants, the index of a loop with constant bounds, and sums, differences
+// and products of those, divided or taken modulo a positive constant. Used
+// to drop bounds checks that cannot fail (`for i in x: x[i]`), which keeps
+// such kernels free of checks (and their launches free of waits).
+static bool value_range(const ir::Stmt* v, int64_t& lo, int64_t& hi, int depth = 0) {
+  constexpr int64_t kBig = int64_t(1) << 40;  // no products overflow below this
+  if (depth > 16 || !prim_is_int(v->type.prim)) return false;
+  switch (v->kind) {
+    case ir::StmtKind::const_: lo = hi = v->value.i; break;
+    case ir::StmtKind::loop_index: {
+      const ir::Stmt* l = v->loop;
+      if (!l || v->index != 0) return false;
+      if (l->kind == ir::StmtKind::offloaded) {
+        if (l->task != ir::Task::range_for || !l->begin_const || !l->end_const) return false;
+        lo = l->begin;
+        hi = std::max(l->begin, l->end - 1);  // an empty loop runs no access
+      } else if (l->kind == ir::StmtKind::range_for && l->snode < 0 && l->ops.size() >= 2 &&
+                 l->ops[0]->kind == ir::StmtKind::const_ && l->ops[1]->kind == ir::StmtKind::const_) {
+        lo = l->ops[0]->value.i;
+        hi = std::max(lo, l->ops[1]->value.i - 1);
+      } else {
+        return false;
+      }
+      break;
+    }
+    case ir::StmtKind::unary: {
+      if (v->uop != ir::UnaryOp::cast_value || !prim_is_int(v->ops[0]->type.prim)) return false;
+      if (!value_range(v->ops[0], lo, hi, depth + 1)) return false;
+      break;
+    }
+    case ir::StmtKind::binary: {
+      int64_t l1, h1, l2, h2;
+      if (!value_range(v->ops[0], l1, h1, depth + 1) || !value_range(v->ops[1], l2, h2, depth + 1)) return false;
+      if (std::max({-l1, h1, -l2, h2}) >= kBig) return false;
+      bool by_const = l2 == h2 && l2 > 0 && l1 >= 0;
+      switch (v->bop) {
+        case ir::BinaryOp::add: lo = l1 + l2; hi = h1 + h2; break;
+        case ir::BinaryOp::sub: lo = l1 - h2; hi = h1 - l2; break;
+        case ir::BinaryOp::mul:
+          if (l2 != h2 || l2 < 0) return false;
+          lo = l1 * l2;
+          hi = h1 * l2;
+          break;
+        case ir::BinaryOp::div:
+        case ir::BinaryOp::floordiv:
+          if (!by_const) return false;
+          lo = l1 / l2;
+          hi = h1 / l2;
+          break;
+        case ir::BinaryOp::mod:
+        case ir::BinaryOp::raw_mod:
+          if (!by_const) return false;
+          lo = 0;
+          hi = std::min(h1, l2 - 1);
+          break;
+        default: return false;
+      }
+      break;
+    }
+    default: return false;
+  }
+  // The result must be the value itself, not one wrapped around its type.
+  int bits = prim_bits(v->type.prim);
+  if (bits < 64) {
+    int64_t tmin = prim_is_signed(v->type.prim) ? -(int64_t(1) << (bits - 1)) : 0;
+    int64_t tmax = prim_is_signed(v->type.prim) ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    if (lo < tmin || hi > tmax) return false;
+  } else if (!prim_is_signed(v->type.prim) && lo < 0) {
+    return false;
+  }
+  return true;
+}
+
 void Gen::global_ptr(const ir::Stmt& s) {
   const ir::Access& acc = s.access;
   if (acc.sparse_place >= 0) unsupported(s, "access to a field under pointer/bitmasked/dynamic SNodes");
-  if (acc.ext_arg >= 0) unsupported(s, "access to an ndarray argument");
+  if (acc.ext_arg >= 0) return ndarray_ptr(s);
   Prim p = s.type.prim;
   out.num_trees = std::max(out.num_trees, acc.tree + 1);
   Id bt = m.t_bool();
@@ -73,7 +191,9 @@ void Gen::global_ptr(const ir::Stmt& s) {
   for (size_t a = 0; a < s.ops.size(); a++) {
     Prim q = s.ops[a]->type.prim;
     Id v = val.at(s.ops[a]);
-    if (acc.checked && a < acc.shape.size()) {
+    int64_t lo = 0, hi = 0;
+    bool proven = a < acc.shape.size() && value_range(s.ops[a], lo, hi) && lo >= 0 && hi < acc.shape[a];
+    if (acc.checked && a < acc.shape.size() && !proven) {
       Id lt = m.op(is_signed(q) ? Op::OpSLessThan : Op::OpULessThan, bt, {v, const_int(q, acc.shape[a])});
       Id in = is_signed(q) ? m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpSGreaterThanEqual, bt, {v, const_int(q, 0)}), lt}) : lt;
       CheckInfo c{CheckInfo::bounds, s.loc};
@@ -100,7 +220,7 @@ void Gen::global_ptr(const ir::Stmt& s) {
   // A failed check has been recorded; the access goes to element 0 instead
   // of out of the buffer, and the host raises the IndexError after the task.
   if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
-  ptr[&s] = BufPtr{2 + acc.tree, index, p};
+  ptr[&s] = BufPtr{out.tree_binding(acc.tree), index, p};
 }
 
 Id Gen::atomic(const ir::Stmt& s) {

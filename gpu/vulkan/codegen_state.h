@@ -77,6 +77,7 @@ struct Gen {
   void store(const BufPtr& bp, Id v);
   BufPtr ctx_slot(int slot, Prim p);     // an 8-byte context slot read/written as p
   void global_ptr(const ir::Stmt& s);
+  void ndarray_ptr(const ir::Stmt& s);  // global_ptr of an ndarray argument
   Id atomic(const ir::Stmt& s);
   Id arg_load(const ir::Stmt& s);
   void ret(const ir::Stmt& s);
@@ -86,6 +87,14 @@ struct Gen {
   // bool) is true; `values` (u64 ids) go to the record.
   void fail_if(Id failed, int check, const std::vector<Id>& values);
   Id error_flag();                       // u32: the context's error flag
+
+  // ---- ti.random (codegen_random.cpp) ----
+  Id rng_key = 0;     // u64: this task's stream key (0: the task draws nothing)
+  Id rng_index = 0;   // u64 Function variable: the iteration index of the stream
+  Id rng_state = 0;   // u64 Function variable: its state
+  Id rng_mix(Id z);
+  void random_init(const ir::Stmt& task);  // at task entry, when the task draws
+  Id random(const ir::Stmt& s);
 
   // ---- autodiff tapes (codegen_tape.cpp) ----
   void tape_decl(const ir::Stmt& s);

@@ -9,7 +9,7 @@
 
 namespace kiln::vk {
 
-static void check(VkResult r, const char* what) {
+void check(VkResult r, const char* what) {
   if (r != VK_SUCCESS) raise("RuntimeError", std::string("vulkan: ") + what + " failed (VkResult " + std::to_string((int)r) + ")");
 }
 
@@ -77,6 +77,7 @@ static void init(Device& d) {
   d.caps.storage16 = f11.storageBuffer16BitAccess;
   d.caps.int64_atomics = f12.shaderBufferInt64Atomics;
   d.caps.float32_atomic_add = has_af && af.shaderBufferFloat32AtomicAdd;
+  d.caps.cpu = d.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   if (d.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && d.name.find("llvmpipe") != std::string::npos)
     d.caps.loop_limit = 65535;
   // Enable exactly what the caps say (and nothing the shaders cannot use).
@@ -92,6 +93,7 @@ static void init(Device& d) {
   en12.shaderFloat16 = f12.shaderFloat16;
   en12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
   en12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+  en12.timelineSemaphore = VK_TRUE;  // required of every Vulkan 1.2 device
   VkPhysicalDeviceVulkan11Features en11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &en12};
   en11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
   en2.pNext = &en11;
@@ -121,8 +123,10 @@ static void init(Device& d) {
   cpi.queueFamilyIndex = d.queue_family;
   cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   check(vkCreateCommandPool(d.dev, &cpi, nullptr, &d.cmd_pool), "vkCreateCommandPool");
-  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  check(vkCreateFence(d.dev, &fci, nullptr, &d.fence), "vkCreateFence");
+  VkSemaphoreTypeCreateInfo stci{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  stci.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &stci};
+  check(vkCreateSemaphore(d.dev, &sci, nullptr, &d.timeline), "vkCreateSemaphore (timeline)");
 }
 
 Device& device() {
@@ -146,9 +150,34 @@ Device& device() {
   return *dev;
 }
 
+uint64_t Device::submit(VkCommandBuffer cb) {
+  uint64_t value = submitted + 1;
+  VkTimelineSemaphoreSubmitInfo tsi{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  tsi.signalSemaphoreValueCount = 1;
+  tsi.pSignalSemaphoreValues = &value;
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  si.signalSemaphoreCount = 1;
+  si.pSignalSemaphores = &timeline;
+  check(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
+  return submitted = value;
+}
+
+void Device::wait(uint64_t value) {
+  if (value <= completed) return;
+  VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &timeline;
+  wi.pValues = &value;
+  check(vkWaitSemaphores(dev, &wi, UINT64_MAX), "waiting for the device");
+  completed = value;
+}
+
 Buffer Device::create_buffer(size_t size) {
   Buffer b;
   b.size = size;
+  b.serial = ++buffers_made;
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bci.size = size;
   bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;

@@ -3,8 +3,9 @@
 // CPU implementation (Mesa's lavapipe), and enables the features codegen can
 // use (device caps). SNode tree memory is allocated here, host-visible and
 // coherent and mapped for good, so the runtime and host code read and write
-// fields in place and a launch needs no copies (launches wait for the device
-// before returning: host access after a launch sees its results).
+// fields in place and a launch needs no copies. A launch that reads nothing
+// back returns once submitted; host access waits for the device first
+// (Engine::sync, from Program::materialize).
 #pragma once
 #include <map>
 #include <mutex>
@@ -21,6 +22,7 @@ struct Buffer {
   VkDeviceMemory mem = VK_NULL_HANDLE;
   void* ptr = nullptr;
   size_t size = 0;
+  uint64_t serial = 0;  // unique per buffer made (handles may be reused once freed)
 };
 
 struct Device {
@@ -32,17 +34,33 @@ struct Device {
   VkPhysicalDeviceMemoryProperties mem_props{};
   VkPhysicalDeviceProperties props{};
   VkCommandPool cmd_pool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
+  // Submits signal this timeline semaphore with 1, 2, 3, ... in submission
+  // order: a launch waits for its own value, host access for `submitted`.
+  VkSemaphore timeline = VK_NULL_HANDLE;
+  uint64_t submitted = 0;  // the value the last submit signals
+  uint64_t completed = 0;  // a value known reached (no call needed below it)
+  uint64_t buffers_made = 0;
   DeviceCaps caps;
   std::string name;                  // "llvmpipe (LLVM 15.0.6, 256 bits)"
   std::mutex mu;                     // one queue, one launch at a time
   std::map<const void*, Buffer> by_ptr;  // tree memory, by its mapped address
+
+  // Submits `cb`, which signals the timeline with the value returned. Called
+  // with `mu` held, as are wait and sync.
+  uint64_t submit(VkCommandBuffer cb);
+  // Waits until the submit that signals `value` (and all before it) ran.
+  // Throws RuntimeError when the device fails.
+  void wait(uint64_t value);
+  void sync() { wait(submitted); }
 
   Buffer create_buffer(size_t size);  // host-visible, coherent, mapped, storage
   void destroy_buffer(Buffer& b);
   // The buffer whose mapping starts at p (tree memory), or null.
   const Buffer* find(const void* p);
 };
+
+// Throws RuntimeError "vulkan: WHAT failed (VkResult N)" unless r is VK_SUCCESS.
+void check(VkResult r, const char* what);
 
 // The process's device, made on first call. Throws RuntimeError saying why
 // when Vulkan or a usable device is missing.

@@ -19,17 +19,41 @@ struct Pipeline {
   VkPipeline pipe = VK_NULL_HANDLE;
 };
 
+// What one launch of a kernel uses on the device: its context buffer, a
+// descriptor set over it and the trees, and a command buffer recorded once
+// for that set (again only when a tree's buffer changes). A kernel that
+// reads nothing back has a few, used in turn, so that its next launch can
+// fill a context while the previous one is still queued.
+struct Slot {
+  Buffer ctx;
+  std::vector<Buffer> nd;       // per ndarray argument, its data during the launch
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  std::vector<uint64_t> bound;  // the ndarray and tree buffers (serials) `set` and `cb` were made for
+  bool recorded = false;
+  uint64_t done_at = 0;         // the timeline value its last submit signals
+};
+
 struct VulkanKernel : CompiledKernel {
   Device& d;
   KernelShaders ks;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
   std::vector<Pipeline> pipes;
-  Buffer ctx_buf, print_buf;
+  std::vector<Slot> slots;
+  size_t next_slot = 0;
+  Buffer print_buf;
   int num_bindings = 0;
+  // Nothing comes back from the device (no returns, prints, checks that
+  // can fail or ndarrays written): the launch returns once submitted, and
+  // host access waits.
+  bool deferred = false;
 
   VulkanKernel(Device& dev, KernelShaders shaders) : d(dev), ks(std::move(shaders)) {
-    num_bindings = 2 + ks.num_trees;
+    num_bindings = ks.tree_binding(ks.num_trees);
+    deferred = ks.num_rets == 0 && ks.prints.empty() && ks.checks.empty();
+    for (const NdarrayBinding& nb : ks.ndarrays) deferred &= !nb.written;
     std::vector<VkDescriptorSetLayoutBinding> binds;
     for (int b = 0; b < num_bindings; b++)
       binds.push_back({(uint32_t)b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
@@ -56,18 +80,50 @@ struct VulkanKernel : CompiledKernel {
         raise("RuntimeError", "vulkan: the driver could not compile a task of kernel '" + ks.name + "'", t.loc);
       pipes.push_back(p);
     }
-    ctx_buf = d.create_buffer((size_t)ks.ctx_words() * 4);
     print_buf = d.create_buffer(ks.prints.empty() ? 16 : (size_t)kPrintWords * 4);
+    uint32_t n = deferred ? 4 : 1;
+    VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)num_bindings * n};
+    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpci.maxSets = n;
+    dpci.poolSizeCount = 1;
+    dpci.pPoolSizes = &ps;
+    check(vkCreateDescriptorPool(d.dev, &dpci, nullptr, &pool), "vkCreateDescriptorPool");
+    slots.resize(n);
+    for (Slot& s : slots) {
+      s.ctx = d.create_buffer((size_t)ks.ctx_words() * 4);
+      s.nd.resize(ks.ndarrays.size());
+      VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      dsai.descriptorPool = pool;
+      dsai.descriptorSetCount = 1;
+      dsai.pSetLayouts = &set_layout;
+      check(vkAllocateDescriptorSets(d.dev, &dsai, &s.set), "vkAllocateDescriptorSets");
+      VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      cbai.commandPool = d.cmd_pool;
+      cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      cbai.commandBufferCount = 1;
+      check(vkAllocateCommandBuffers(d.dev, &cbai, &s.cb), "vkAllocateCommandBuffers");
+    }
   }
 
   ~VulkanKernel() override {
+    std::lock_guard<std::mutex> lock(d.mu);
+    try {
+      for (Slot& s : slots) d.wait(s.done_at);
+    } catch (Error&) {
+      // The device failed: nothing of ours is running any more.
+    }
+    for (Slot& s : slots) {
+      vkFreeCommandBuffers(d.dev, d.cmd_pool, 1, &s.cb);
+      d.destroy_buffer(s.ctx);
+      for (Buffer& b : s.nd) d.destroy_buffer(b);
+    }
+    vkDestroyDescriptorPool(d.dev, pool, nullptr);
     for (auto& p : pipes) {
       vkDestroyPipeline(d.dev, p.pipe, nullptr);
       vkDestroyShaderModule(d.dev, p.module, nullptr);
     }
     vkDestroyPipelineLayout(d.dev, layout, nullptr);
     vkDestroyDescriptorSetLayout(d.dev, set_layout, nullptr);
-    d.destroy_buffer(ctx_buf);
     d.destroy_buffer(print_buf);
   }
 
@@ -78,102 +134,108 @@ struct VulkanKernel : CompiledKernel {
     return s;
   }
 
-  // Workgroups for a task: one invocation for serial work; enough for one
-  // iteration each when the bounds are known, capped (the loop strides).
-  uint32_t groups(const TaskShader& t) const {
-    if (t.kind != ir::Task::range_for) return 1;
-    if (t.serialize) return 1;
-    if (!(t.begin_const && t.end_const)) return 1024;
-    int64_t n = t.end - t.begin;
-    if (n <= 0) return 0;
-    return (uint32_t)std::min<int64_t>((n + kLocalSize - 1) / kLocalSize, 65535);
-  }
-
-  void launch(LaunchContext& ctx) override {
-    std::lock_guard<std::mutex> lock(d.mu);
-    // The context buffer: argument slots, zeroed returns/temps/error record.
-    auto* words = static_cast<uint32_t*>(ctx_buf.ptr);
-    std::memset(words, 0, (size_t)ks.ctx_words() * 4);
-    std::memcpy(words, ctx.args.data(), std::min<size_t>(ctx.args.size(), (size_t)ks.num_args) * 8);
-    std::memcpy(words + 2 * ks.temp_slot(), ctx.temps.data(),
-                std::min<size_t>(ctx.temps.size(), (size_t)ks.num_temps) * 8);
-    static_cast<uint32_t*>(print_buf.ptr)[0] = 2;
-
-    VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)num_bindings};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = 1;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &ps;
-    VkDescriptorPool pool;
-    vkCreateDescriptorPool(d.dev, &dpci, nullptr, &pool);
-    struct PoolGuard {
-      Device& d;
-      VkDescriptorPool p;
-      ~PoolGuard() { vkDestroyDescriptorPool(d.dev, p, nullptr); }
-    } guard{d, pool};
-    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dsai.descriptorPool = pool;
-    dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &set_layout;
-    VkDescriptorSet set;
-    vkAllocateDescriptorSets(d.dev, &dsai, &set);
+  // Points the slot's descriptor set at `buffers` (ndarrays, then trees) and records its commands:
+  // each task's dispatch, with a barrier after it (each task sees everything
+  // the previous ones wrote, the host all of it once the submit is done).
+  void prepare(Slot& s, const std::vector<const Buffer*>& buffers) {
     std::vector<VkDescriptorBufferInfo> infos;
-    infos.push_back({ctx_buf.buf, 0, VK_WHOLE_SIZE});
+    infos.push_back({s.ctx.buf, 0, VK_WHOLE_SIZE});
     infos.push_back({print_buf.buf, 0, VK_WHOLE_SIZE});
-    for (int t = 0; t < ks.num_trees; t++) {
-      const Buffer* b = (size_t)t < ctx.tree_bases.size() ? d.find(ctx.tree_bases[t]) : nullptr;
-      if (!b)
-        raise("RuntimeError", "vulkan: SNode tree " + std::to_string(t) + " of kernel '" + ks.name +
-                                  "' is not in device memory (the program was not created for arch=vulkan)");
+    s.bound.clear();
+    s.recorded = false;
+    for (const Buffer* b : buffers) {
       infos.push_back({b->buf, 0, VK_WHOLE_SIZE});
+      s.bound.push_back(b->serial);
     }
     VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = set;
+    w.dstSet = s.set;
     w.dstBinding = 0;
     w.descriptorCount = (uint32_t)infos.size();
     w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     w.pBufferInfo = infos.data();
     vkUpdateDescriptorSets(d.dev, 1, &w, 0, nullptr);
 
-    VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cbai.commandPool = d.cmd_pool;
-    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cbai.commandBufferCount = 1;
-    VkCommandBuffer cb;
-    vkAllocateCommandBuffers(d.dev, &cbai, &cb);
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vkBeginCommandBuffer(cb, &bi);
+    check(vkBeginCommandBuffer(s.cb, &bi), "vkBeginCommandBuffer");
     VkMemoryBarrier host_to_dev{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_HOST_WRITE_BIT,
                                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &host_to_dev, 0,
+    vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &host_to_dev, 0,
                          nullptr, 0, nullptr);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+    vkCmdBindDescriptorSets(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &s.set, 0, nullptr);
     for (size_t i = 0; i < ks.tasks.size(); i++) {
-      uint32_t n = groups(ks.tasks[i]);
+      uint32_t n = ks.tasks[i].groups;
       if (!n) continue;
-      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i].pipe);
-      vkCmdDispatch(cb, n, 1, 1);
-      // Each task sees everything the previous ones wrote.
+      vkCmdBindPipeline(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i].pipe);
+      vkCmdDispatch(s.cb, n, 1, 1);
       VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT};
-      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
                            nullptr);
     }
-    vkEndCommandBuffer(cb);
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cb;
-    vkResetFences(d.dev, 1, &d.fence);
-    VkResult r = vkQueueSubmit(d.queue, 1, &si, d.fence);
-    if (r == VK_SUCCESS) r = vkWaitForFences(d.dev, 1, &d.fence, VK_TRUE, UINT64_MAX);
-    vkFreeCommandBuffers(d.dev, d.cmd_pool, 1, &cb);
-    if (r != VK_SUCCESS)
-      raise("RuntimeError", "vulkan: launching kernel '" + ks.name + "' failed (VkResult " + std::to_string((int)r) + ")");
+    check(vkEndCommandBuffer(s.cb), "vkEndCommandBuffer");
+    s.recorded = true;
+  }
 
+  // The bytes of ndarray argument `nb` in this launch (its shape arguments
+  // times its element size), refused past what the device indexes.
+  size_t ndarray_bytes(const NdarrayBinding& nb, const LaunchContext& ctx) const {
+    uint64_t elems = 1;
+    for (int k = 0; k < nb.ndim; k++) elems *= (uint64_t)(uint32_t)(int32_t)ctx.args.at((size_t)(nb.arg + 1 + k));
+    uint64_t bytes = elems * (uint64_t)nb.elem_bytes;
+    if (bytes > d.props.limits.maxStorageBufferRange)
+      raise("RuntimeError", "vulkan: ndarray " + (nb.name.empty() ? std::string("argument") : "'" + nb.name + "'") +
+                                " of kernel '" + ks.name + "' holds " + std::to_string(bytes) + " bytes; device '" +
+                                d.name + "' binds at most " + std::to_string(d.props.limits.maxStorageBufferRange) +
+                                " bytes to a kernel");
+    return (size_t)bytes;
+  }
+
+  void launch(LaunchContext& ctx) override {
+    std::lock_guard<std::mutex> lock(d.mu);
+    Slot& s = slots[next_slot];
+    next_slot = (next_slot + 1) % slots.size();
+    d.wait(s.done_at);  // its previous launch is done with its buffers and commands
+    // Ndarray arguments: host memory, copied into the slot's buffers (grown
+    // to the launch's size) and back after the launch when written.
+    std::vector<const Buffer*> buffers;
+    std::vector<size_t> nd_bytes;
+    for (size_t a = 0; a < ks.ndarrays.size(); a++) {
+      size_t bytes = ndarray_bytes(ks.ndarrays[a], ctx);
+      Buffer& b = s.nd[a];
+      if (b.size < std::max<size_t>(bytes, 16)) {
+        d.destroy_buffer(b);
+        b = d.create_buffer(std::max<size_t>(bytes, 16));
+      }
+      if (bytes) std::memcpy(b.ptr, reinterpret_cast<const void*>(ctx.args[(size_t)ks.ndarrays[a].arg]), bytes);
+      buffers.push_back(&b);
+      nd_bytes.push_back(bytes);
+    }
+    for (int t = 0; t < ks.num_trees; t++) {
+      const Buffer* b = (size_t)t < ctx.tree_bases.size() ? d.find(ctx.tree_bases[t]) : nullptr;
+      if (!b)
+        raise("RuntimeError", "vulkan: SNode tree " + std::to_string(t) + " of kernel '" + ks.name +
+                                  "' is not in device memory (the program was not created for arch=vulkan)");
+      buffers.push_back(b);
+    }
+    bool same = s.recorded && s.bound.size() == buffers.size();
+    for (size_t i = 0; same && i < buffers.size(); i++) same = s.bound[i] == buffers[i]->serial;
+    if (!same) prepare(s, buffers);
+    // The context buffer: argument slots, zeroed returns/temps/error record.
+    auto* words = static_cast<uint32_t*>(s.ctx.ptr);
+    std::memset(words, 0, (size_t)ks.ctx_words() * 4);
+    std::memcpy(words, ctx.args.data(), std::min<size_t>(ctx.args.size(), (size_t)ks.num_args) * 8);
+    std::memcpy(words + 2 * ks.temp_slot(), ctx.temps.data(),
+                std::min<size_t>(ctx.temps.size(), (size_t)ks.num_temps) * 8);
+    std::memcpy(words + 2 * ks.rng_slot(), &ctx.rng_key, 8);
+    if (!ks.prints.empty()) static_cast<uint32_t*>(print_buf.ptr)[0] = 2;
+    s.done_at = d.submit(s.cb);
+    if (deferred) return;
+    d.wait(s.done_at);
+    for (size_t a = 0; a < ks.ndarrays.size(); a++)
+      if (ks.ndarrays[a].written && nd_bytes[a])
+        std::memcpy(reinterpret_cast<void*>(ctx.args[(size_t)ks.ndarrays[a].arg]), s.nd[a].ptr, nd_bytes[a]);
     std::memcpy(ctx.rets.data(), words + 2 * ks.ret_slot(), std::min<size_t>(ctx.rets.size(), (size_t)ks.num_rets) * 8);
-    std::memcpy(ctx.temps.data(), words + 2 * ks.temp_slot(), std::min<size_t>(ctx.temps.size(), (size_t)ks.num_temps) * 8);
     finish_launch(ks, words + ks.err_word(), static_cast<const uint32_t*>(print_buf.ptr), ctx);
   }
 };
@@ -181,7 +243,18 @@ struct VulkanKernel : CompiledKernel {
 struct VulkanEngine : Engine {
   Device& d;
   explicit VulkanEngine(Device& dev) : d(dev) {}
+  ~VulkanEngine() override {
+    try {
+      sync();
+    } catch (Error&) {
+      // The device failed: nothing is running any more.
+    }
+  }
   const char* name() const override { return "vulkan"; }
+  void sync() override {
+    std::lock_guard<std::mutex> lock(d.mu);
+    d.sync();
+  }
   bool supports(Prim p) const override {
     switch (p) {
       case Prim::i8: case Prim::u8: return d.caps.int8 && d.caps.storage8;
@@ -219,6 +292,11 @@ void tree_free(void*, void* p, size_t) {
   std::lock_guard<std::mutex> lock(d.mu);
   auto it = d.by_ptr.find(p);
   if (it == d.by_ptr.end()) return;
+  try {
+    d.sync();  // no launch still uses it
+  } catch (Error&) {
+    // The device failed: nothing is running any more.
+  }
   d.destroy_buffer(it->second);
   d.by_ptr.erase(it);
 }

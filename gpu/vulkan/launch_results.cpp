@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "vm/bytecode/function.h"
+#include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/snode.h"
 #include "vm/types/value.h"
@@ -42,6 +43,11 @@ struct Record {
       int64_t user = index + ((size_t)c.axis < c.offset.size() ? c.offset[(size_t)c.axis] : 0);
       std::string field = c.field.empty() ? "field" : "field '" + c.field + "'";
       raise("IndexError", bounds_message(field, c.axis, user, c.shape, c.offset), c.loc);
+    }
+    case CheckInfo::ndarray_bounds: {
+      std::vector<int64_t> shape;
+      for (int k = 0; k < c.ndim && k < 7; k++) shape.push_back((int64_t)(int32_t)u64_at(vals + 2 + 2 * k));
+      raise("IndexError", ndarray_bounds_message(c.field, c.axis, (int64_t)u64_at(vals), shape), c.loc);
     }
     case CheckInfo::div_zero: raise("ZeroDivisionError", "integer division by zero", c.loc);
     case CheckInfo::pow_zero: raise("ZeroDivisionError", "0 cannot be raised to a negative power", c.loc);

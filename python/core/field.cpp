@@ -177,10 +177,19 @@ void store(Prim p, void* addr, const ConstVal& c) {
 }
 
 // The fast address of an in-bounds element, or null (then the slow path decides).
+// Launches still running on a device finish first (Engine::sync), as the slow
+// path's materialize() waits for them.
 void* fast_address(FieldCoreObj* f, const int64_t* idx, int n) {
   if (!f->fast || n != f->ndim || f->generation != state().generation) return nullptr;
   for (int d = 0; d < n; d++)
     if ((uint64_t)idx[d] >= (uint64_t)f->shape[d]) return nullptr;
+  if (Engine* e = state().program ? state().program->engine.get() : nullptr) {
+    try {
+      e->sync();
+    } catch (Error&) {
+      return nullptr;  // the slow path's materialize() raises it as a Python error
+    }
+  }
   int64_t off = 0;
   for (int t = 0; t < f->nterms; t++) {
     const ir::IndexTerm& term = f->terms[t];

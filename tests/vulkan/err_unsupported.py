@@ -3,13 +3,14 @@
 import taichi as ti
 
 ti.init(arch=ti.vulkan)
-x = ti.field(ti.f32, shape=8)
+x = ti.field(ti.f32)
+ti.root.pointer(ti.i, 4).dense(ti.i, 8).place(x)
 
 
 @ti.kernel
-def noisy():
-    for i in x:
-        x[i] = ti.random()
+def fill():
+    for i in range(32):
+        x[i] = i
 
 
-noisy()
+fill()

@@ -7,6 +7,7 @@
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/runtime/program.h"
+#include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/rng.h"
 
 namespace kiln::interp {
@@ -27,11 +28,6 @@ thread_local uint32_t t_fault_pc = 0;
   raise(kind, msg, fn.loc_at(t_fault_pc));
 }
 
-std::string shape_text(const std::vector<int64_t>& shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); i++) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
 
 [[noreturn]] __attribute__((noinline, cold)) void fail_bounds(const Function& fn, const Insn* ip,
                                                                 int64_t index) {
@@ -49,9 +45,7 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   const AccessDesc& d = fn.accesses[ip[-1].c];
   std::vector<int64_t> shape;
   for (int k = 0; k < d.ndim; k++) shape.push_back((int64_t)(int32_t)ctx.args[(size_t)(d.ext_arg + 1 + k)]);
-  fail(fn, ip, "IndexError",
-       "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(d.axis) + " of " +
-           (d.field.empty() ? std::string("ndarray") : "ndarray '" + d.field + "'") + " with shape " + shape_text(shape));
+  fail(fn, ip, "IndexError", ndarray_bounds_message(d.field, d.axis, index, shape));
 }
 
 // The assert's message with its arguments (value.h's assert_text).

@@ -44,6 +44,11 @@ struct Engine {
   virtual bool supports(Prim p) const = 0;
   // Compiles an offloaded kernel (after ir::run_pipeline). Throws kiln::Error on failure.
   virtual std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) = 0;
+  // Waits for launches still running (a device engine may return from a
+  // launch that reads nothing back before the device has run it); after it
+  // the host sees everything launched so far. Program::materialize calls it,
+  // so every host access to field memory goes after it.
+  virtual void sync() {}
 };
 
 }  // namespace kiln

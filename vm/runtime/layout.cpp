@@ -107,6 +107,11 @@ std::string plural(int64_t n, const char* one, const char* many) {
 }  // namespace
 
 void Program::materialize() {
+  materialize_trees();
+  if (engine) engine->sync();
+}
+
+void Program::materialize_trees() {
   // Taichi refuses to lay out with a dangling field: a later place() could not
   // go into a tree that is already allocated, so the field could never be used.
   for (auto& f : fields)

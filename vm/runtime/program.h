@@ -122,10 +122,14 @@ struct Program {
   FieldInfo* create_layout_field(Prim dtype, const std::vector<std::pair<int, int64_t>>& levels, std::string name,
                                  SourceLoc loc);
 
-  // Lays out and allocates every open tree. Called before any kernel launch
-  // and any host access. Fields declared but never placed are an error here
+  // Lays out and allocates every open tree, then waits for the engine's
+  // launches still running (Engine::sync): called before any host access to
+  // field memory. Fields declared but never placed are an error here
   // ("field 'x' was declared but never placed").
   void materialize();
+  // The layout half of materialize(), before a kernel launch: a launch goes
+  // after earlier ones on the device without waiting for them.
+  void materialize_trees();
   // x.grad (dual false) or x.dual of a real field: created unplaced on first
   // use. Null for integer fields (they have no derivative).
   FieldInfo* companion(FieldInfo* f, bool dual);

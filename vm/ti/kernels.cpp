@@ -174,7 +174,7 @@ static uint64_t width_mask(Prim p) {
 }
 
 void launch_kernel(CompiledEntry& ce, Program& prog, const uint64_t* args, std::vector<uint64_t>& rets) {
-  prog.materialize();
+  prog.materialize_trees();
   LaunchContext ctx;
   ctx.program = &prog;
   ctx.args.assign(args, args + ce.num_args);
