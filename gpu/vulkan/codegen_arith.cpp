@@ -161,11 +161,13 @@ static Id int_pow(Gen& g, Prim p, Id a, Id b, const ir::Stmt& s) {
   return m.op(Op::OpSelect, t, {neg_e, inv, res});
 }
 
-// std::pow's special cases around GLSL's Pow, which is defined for x > 0 only.
-static Id float_pow(Gen& g, Prim p, Id a, Id b) {
+// std::pow's special cases around GLSL's Pow, which is defined for x > 0 only
+// (and for f16/f32 only: f64 takes codegen_f64math.cpp's).
+static Id float_pow(Gen& g, Prim p, Id a, Id b, const ir::Stmt& s) {
   SpirvModule& m = g.m;
   Id t = g.type(p), bt = m.t_bool();
-  Id r = m.ext(GLSLstd450Pow, t, {m.ext(GLSLstd450FAbs, t, {a}), b});
+  Id abs_a = m.ext(GLSLstd450FAbs, t, {a});
+  Id r = p == Prim::f64 ? g.f64_pow_abs(abs_a, b, s) : m.ext(GLSLstd450Pow, t, {abs_a, b});
   Id fl = m.ext(GLSLstd450Floor, t, {b});
   Id b_int = m.op(Op::OpFOrdEqual, bt, {fl, b});
   Id half = m.ext(GLSLstd450Floor, t, {m.op(Op::OpFMul, t, {b, g.const_float(p, 0.5)})});
@@ -242,6 +244,7 @@ Id Gen::binary_op(BinaryOp op, Prim p, Id a, Id b, const ir::Stmt& s) {
       return m.op(Op::OpSelect, t, {m.op(o, bt, {a, b}), a, b});
     }
     case BinaryOp::atan2:
+      if (p == Prim::f64) return f64_atan2(a, b, s);
       if (p != Prim::f32 && p != Prim::f16) unsupported(s, std::string("atan2 of ") + std::string(prim_name(p)));
       return m.ext(GLSLstd450Atan2, t, {a, b});
     case BinaryOp::pow: {
@@ -251,7 +254,7 @@ Id Gen::binary_op(BinaryOp op, Prim p, Id a, Id b, const ir::Stmt& s) {
       const ir::Stmt* e = s.ops[1];
       if (e->kind == ir::StmtKind::const_ && e->value.f == 2.0) return m.op(Op::OpFMul, t, {a, a});
       if (e->kind == ir::StmtKind::const_ && e->value.f == -1.0) return m.op(Op::OpFDiv, t, {const_float(p, 1), a});
-      return float_pow(*this, p, a, b);
+      return float_pow(*this, p, a, b, s);
     }
     default: break;
   }
@@ -329,7 +332,7 @@ Id Gen::unary(const ir::Stmt& s) {
   bool f = prim_is_float(p);
   auto float_only = [&](int inst) {
     if (!f) unsupported(s, std::string(ir::unary_op_name(s.uop)) + " of " + std::string(prim_name(p)));
-    if (p == Prim::f64) unsupported(s, std::string(ir::unary_op_name(s.uop)) + " of f64 (GLSL.std.450 has it for f16/f32 only)");
+    if (p == Prim::f64) return f64_math(s.uop, a, s);  // GLSL.std.450 has these for f16/f32 only
     return m.ext(inst, t, {a});
   };
   switch (s.uop) {

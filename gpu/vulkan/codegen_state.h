@@ -68,6 +68,10 @@ struct Gen {
   Id binary_op(ir::BinaryOp op, Prim p, Id a, Id b, const ir::Stmt& s);
   Id cast(Id v, Prim from, Prim to, const ir::Stmt& s);
   Id to_u64_reg(Id v, Prim p);
+  // exp/log/sin/cos/tan/asin/acos/atan/tanh and atan2 of f64 (codegen_f64math.cpp)
+  Id f64_math(ir::UnaryOp op, Id a, const ir::Stmt& s);
+  Id f64_atan2(Id y, Id x, const ir::Stmt& s);
+  Id f64_pow_abs(Id x, Id b, const ir::Stmt& s);  // x ** b for x >= 0
   Id as_unsigned(Id v, Prim p);          // bitcast to the unsigned type of p's width           // the interpreter's 64-bit register form of v
 
   // ---- memory (codegen_memory.cpp) ----
