@@ -1,5 +1,6 @@
 // `kiln debug FILE [ARGS...]`: the step debugger (vm/debug) on a terminal
-// with libedit line editing and history, or on piped commands without prompts.
+// with libedit line editing and history, or on piped commands without
+// prompts; the host code on CPython (python_debug.cpp) or the built-in evaluator.
 #include <editline/readline.h>
 #include <unistd.h>
 
@@ -9,11 +10,12 @@
 #include <string>
 
 #include "tools/debug.h"
-#include "vm/debug/debugger.h"
+#include "vm/debug/session.h"
 
 namespace kiln::tools {
 
-int debug(const std::string& path, const std::string& text, std::vector<std::string> argv, HostOptions opts) {
+int debug(const std::string& path, const std::string& text, std::vector<std::string> argv,
+          std::unique_ptr<debug::HostSide> side) {
   debug::DebugIO io;
   bool tty = isatty(0);
   std::string last;  // an empty line repeats the last command, as in gdb
@@ -39,7 +41,7 @@ int debug(const std::string& path, const std::string& text, std::vector<std::str
     std::fflush(stdout);
     std::fwrite(s.data(), 1, s.size(), stderr);
   };
-  return debug::run_session(path, text, std::move(argv), std::move(opts), std::move(io));
+  return debug::run_session(path, text, std::move(argv), std::move(side), std::move(io));
 }
 
 }  // namespace kiln::tools

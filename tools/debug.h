@@ -1,13 +1,16 @@
 // `kiln debug` (tools/debug.cpp).
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "vm/host/host.h"
+#include "vm/debug/debugger.h"
 
 namespace kiln::tools {
 
-// Runs the debugger on `path` (its text already read); returns the exit status.
-int debug(const std::string& path, const std::string& text, std::vector<std::string> argv, HostOptions opts);
+// Runs the debugger on `path` (its text already read), its host code on
+// `side` (debug::builtin_host or python_debug_host); returns the exit status.
+int debug(const std::string& path, const std::string& text, std::vector<std::string> argv,
+          std::unique_ptr<debug::HostSide> side);
 
 }  // namespace kiln::tools

@@ -4,7 +4,7 @@
 //   kiln run FILE [ARGS...] [--print-ir] [--debug] [--engine=NAME]
 //   kiln dis [--trace | --spirv] FILE [KERNEL]
 //   kiln repl [--print-ir] [--debug] [--engine=NAME] [--host=NAME]  (also: `kiln` on a terminal)
-//   kiln debug [--debug] FILE [ARGS...]                 (tools/debug.cpp, vm/debug)
+//   kiln debug [--debug] [--host=NAME] FILE [ARGS...]   (tools/debug.cpp, tools/python_debug.cpp, vm/debug)
 //   kiln --version | --help
 //
 // Exit status: 0 on success, 1 on a user error (message on stderr), the code
@@ -22,10 +22,11 @@
 
 #include "jit/jit.h"
 #include "tools/debug.h"
+#include "tools/python_debug.h"
 #include "tools/python_host.h"
 #include "tools/python_repl.h"
 #include "tools/repl.h"
-#include "vm/debug/debugger.h"
+#include "vm/debug/session.h"
 #include "vm/host/host.h"
 
 #ifndef KILN_VERSION
@@ -84,7 +85,13 @@ const char* kUsage =
     "                            list, quit. Breakpoints work in host and kernel code;\n"
     "                            kernels run on the interpreter, parallel loops serially\n"
     "                            in index order; a failed assert or bounds check under\n"
-    "                            --debug stops at the faulting line with the state intact\n"
+    "                            --debug stops at the faulting line with the state intact.\n"
+    "                            The program runs on CPython as under run (its imports,\n"
+    "                            numpy, ARGS); lines of the taichi package, the stdlib and\n"
+    "                            installed packages are stepped over; print evaluates\n"
+    "                            Python in the stopped frame (in a kernel: the kernel's\n"
+    "                            variables over the frame that launched it). --host=builtin\n"
+    "                            debugs on Kiln's own evaluator (the C API's language)\n"
     "  kiln dap                  a Debug Adapter Protocol server on stdio (for VS Code and\n"
     "                            other DAP clients; see tools/vscode): launch,\n"
     "                            breakpoints with conditions, stepping, stack, scopes\n"
@@ -234,30 +241,41 @@ int cmd_run(int argc, char** argv) {
 }
 
 int cmd_debug(int argc, char** argv) {
-  kiln::HostOptions opts;
-  std::string file;
-  std::vector<std::string> args;
+  RunArgs ra;
+  const char* host = nullptr;
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
-    if (file.empty() && a == "--debug") opts.force_debug = true;
-    else if (file.empty() && a.rfind("--", 0) == 0) {
+    if (ra.file.empty() && a == "--debug") ra.opts.force_debug = true;
+    else if (ra.file.empty() && a.rfind("--host=", 0) == 0) host = argv[i] + 7;
+    else if (ra.file.empty() && a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "kiln debug: unknown option '%s' (see kiln --help)\n", a.c_str());
       return 2;
     } else {
-      if (file.empty()) file = a;
-      args.push_back(a);
+      if (ra.file.empty()) ra.file = a;
+      ra.argv.push_back(a);
     }
   }
-  if (file.empty()) {
+  if (ra.file.empty()) {
     std::fputs("kiln debug: missing FILE (see kiln --help)\n", stderr);
     return 2;
   }
   std::string text;
-  if (!read_file(file, text)) {
-    std::fprintf(stderr, "kiln debug: cannot open '%s': %s\n", file.c_str(), std::strerror(errno));
+  if (!read_file(ra.file, text)) {
+    std::fprintf(stderr, "kiln debug: cannot open '%s': %s\n", ra.file.c_str(), std::strerror(errno));
     return 2;
   }
-  return kiln::tools::debug(file, text, std::move(args), std::move(opts));
+  if (!choose_host(ra, host)) return 2;
+  std::unique_ptr<kiln::debug::HostSide> side;
+  if (ra.builtin) {
+    side = kiln::debug::builtin_host(std::move(ra.opts));
+  } else {
+    kiln::tools::PythonRun r;
+    r.file = ra.file;
+    r.argv = ra.argv;
+    r.opts.force_debug = ra.opts.force_debug;
+    side = kiln::tools::python_debug_host(r);
+  }
+  return kiln::tools::debug(ra.file, text, std::move(ra.argv), std::move(side));
 }
 
 int cmd_repl(int argc, char** argv) {

@@ -30,8 +30,6 @@ namespace kiln::tools {
 
 namespace py = pybind11;
 
-namespace {
-
 // The folder that holds the taichi package: `python/` beside the executable
 // (build/python in a build tree). Empty if there is none.
 std::string package_dir() {
@@ -42,6 +40,8 @@ std::string package_dir() {
   std::string dir = exe.substr(0, exe.rfind('/')) + "/python";
   return access((dir + "/taichi/__init__.py").c_str(), R_OK) == 0 ? dir : std::string();
 }
+
+namespace {
 
 // Whether the venv at `venv` was made by this Python's major.minor version
 // (its pyvenv.cfg says "version = 3.11.2"); a venv without that line passes.
@@ -158,6 +158,7 @@ bool start_python(const PythonRun& r, int& status) {
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   config.parse_argv = 0;  // ARGS are the program's, never Python's options
+  if (r.unbuffered) config.buffered_stdio = 0;
   std::vector<char*> argv;
   for (const std::string& a : r.argv) argv.push_back(const_cast<char*>(a.c_str()));
   std::string program = python_program();
@@ -208,6 +209,7 @@ int run_python(const PythonRun& r, std::vector<KernelDump>* dumps) {
 
 namespace kiln::tools {
 bool have_python_host() { return false; }
+std::string package_dir() { return {}; }
 int run_python(const PythonRun&, std::vector<KernelDump>*) { return 2; }
 }  // namespace kiln::tools
 

@@ -22,12 +22,16 @@ struct PythonRun {
   ti::ProgramOptions opts;        // --debug, --print-ir, --engine (else $KILN_ENGINE)
   bool stats = false;             // --stats: the runtime's counters to stderr at exit
   bool output_to_stderr = false;  // `kiln dis`: the program's stdout goes to stderr
+  bool unbuffered = false;        // `kiln debug`: sys.stdout and sys.stderr write through
 };
 
 // Starts the interpreter with Kiln in it, ready to run r.file (empty: none,
 // as for the REPL). False (after a message) if it cannot: `status` is then
 // the exit status. Py_RunMain or Py_FinalizeEx ends it.
 bool start_python(const PythonRun& r, int& status);
+
+// The folder holding the taichi package's .py files ("" if none).
+std::string package_dir();
 
 // Runs the program to its end and finalizes the interpreter; returns the
 // exit status `python3` would give. `dumps` receives every kernel compiled.

@@ -119,7 +119,7 @@ bool Session::command(const std::string& raw, const Place* p) {
     return false;
   };
 
-  if (cmd == "q" || cmd == "quit") throw Quit{};
+  if (cmd == "q" || cmd == "quit") side->quit();
   if (cmd == "help" || cmd == "h") {
     for (auto& c : kCommands) {
       std::string head = std::string(c.name) + (*c.args ? " " : "") + c.args;
@@ -130,6 +130,10 @@ bool Session::command(const std::string& raw, const Place* p) {
   if (cmd == "r" || cmd == "run") {
     if (running) {
       say("The program is already running.\n");
+      return false;
+    }
+    if (ran && !side->can_rerun()) {
+      say("The program has run to its end; start kiln debug again to rerun it.\n");
       return false;
     }
     int status = start();

@@ -355,7 +355,7 @@ int run_dap(std::istream& in, std::ostream& out, HostOptions base) {
   // client keeps the pipe open after `disconnect`): it is detached, and the
   // state it touches is left alive for the few moments before the process exits.
   auto* d = new Dap(out);
-  d->s.base = std::move(base);
+  d->s.side = builtin_host(std::move(base));
   std::thread([d, &in] { d->reader(in); }).detach();
   return d->run();
 }

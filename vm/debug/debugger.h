@@ -16,6 +16,7 @@
 #pragma once
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,11 +34,14 @@ struct DebugIO {
   std::function<void(std::string_view)> err;
 };
 
+struct HostSide;  // session.h: what runs the host code (built-in evaluator or CPython)
+std::unique_ptr<HostSide> builtin_host(HostOptions base);
+
 // Runs a debugging session of the program `path` (text already read) with
-// sys.argv = argv, reading commands until `quit` or the end of input.
-// Returns 0, or 1 if a command could not start the program.
+// sys.argv = argv, its host code on `side`, reading commands until `quit` or
+// the end of input. Returns 0.
 int run_session(const std::string& path, const std::string& text, std::vector<std::string> argv,
-                HostOptions base, DebugIO io);
+                std::unique_ptr<HostSide> side, DebugIO io);
 
 // `kiln dap`: a Debug Adapter Protocol server reading requests from `in` and
 // writing responses and events to `out` (stdio). Returns the exit status.

@@ -4,8 +4,7 @@
 #include <bit>
 #include <map>
 
-#include "vm/debug/session.h"
-#include "vm/lang/ast.h"
+#include "vm/debug/builtin_host.h"
 
 namespace kiln::debug {
 
@@ -153,7 +152,7 @@ host::Value group_value(const Group& g, const std::string& prefix) {
 }  // namespace
 
 int Session::kernel_depth(int f, const bc::Function& fn) const {
-  int d = (int)host->ev->frames.size() + 1;
+  int d = side->depth() + 1;
   while (f > 0 && f < (int)fn.frames.size()) {
     d++;
     f = fn.frames[f].parent;
@@ -162,7 +161,7 @@ int Session::kernel_depth(int f, const bc::Function& fn) const {
 }
 
 std::string Session::where(const Place& p) const {
-  if (!p.kernel) return host->ev->frames.empty() ? "<module>" : host->ev->frames.back().name;
+  if (!p.kernel) return side->where(p);
   int f = p.frame;
   if (f > 0 && f < (int)p.fn->frames.size()) return "ti.func '" + p.fn->frames[f].func + "'";
   return "kernel '" + (p.fn->frames.empty() ? p.fn->name : p.fn->frames[0].func) + "'";
@@ -198,15 +197,7 @@ std::vector<FrameView> Session::frames(const Place& p) const {
     }
     out.push_back({"kernel '" + (fn.frames.empty() ? fn.name : fn.frames[0].func) + "'", v.loc, v});
   }
-  auto& hf = host->ev->frames;
-  for (size_t i = hf.size(); i-- > 0;) {
-    Place v;
-    v.loc = hf[i].cur;
-    v.env = hf[i].env;
-    v.depth = (int)i + 1;
-    out.push_back({hf[i].name, hf[i].cur, v});
-  }
-  if (!p.kernel && !out.empty()) out[0].view = p;  // the stopped statement's own scope
+  side->frames(p, out);
   return out;
 }
 
@@ -261,20 +252,9 @@ VarView group_view(const Group& g, const std::string& prefix, const std::string&
 }  // namespace
 
 std::vector<VarView> Session::variables(const Place& p) {
+  if (!p.kernel) return side->variables(p);
   std::vector<VarView> out;
-  if (p.kernel) {
-    for (auto& g : kernel_vars(p)) out.push_back(group_view(g, g.base, g.base, g.kind));
-    return out;
-  }
-  std::map<std::string, host::Value> sorted(p.env->vars.begin(), p.env->vars.end());
-  for (auto& [name, v] : sorted) {
-    if (name.rfind("__", 0) == 0) continue;
-    if (p.env->type == host::Env::Type::Module &&
-        (v.kind == host::Kind::Module || v.kind == host::Kind::Function || v.kind == host::Kind::Class ||
-         v.kind == host::Kind::Builtin || v.kind == host::Kind::Host))
-      continue;
-    out.push_back({name, ev().repr(v), 0, {}});
-  }
+  for (auto& g : kernel_vars(p)) out.push_back(group_view(g, g.base, g.base, g.kind));
   return out;
 }
 
@@ -284,32 +264,29 @@ std::string Session::locals(const Place& p) {
   return out;
 }
 
-namespace {
-
-// Parses `expr` as one Python expression (kept alive by the evaluator; each
-// text once: a breakpoint condition is evaluated at every pass).
-const ast::Expr* parse_expr(host::Evaluator& ev, const std::string& expr,
-                            std::map<std::string, const ast::Expr*>& cache) {
-  auto it = cache.find(expr);
-  if (it != cache.end()) return it->second;
-  const SourceFile* f = ev.sources.add("<debugger>", expr);
-  ev.asts.push_back(ast::parse(f));
-  const ast::Module& m = *ev.asts.back();
-  if (m.body.size() != 1 || m.body[0]->kind != ast::StmtKind::ExprStmt)
-    raise("SyntaxError", "'" + expr + "' is not an expression");
-  return cache[expr] = m.body[0]->as<ast::ExprStmt>()->value;
+std::vector<std::pair<std::string, host::Value>> Session::kernel_values(const Place& p) const {
+  std::vector<std::pair<std::string, host::Value>> out;
+  for (auto& g : kernel_vars(p)) out.emplace_back(g.base, group_value(g, g.base));
+  return out;
 }
 
-}  // namespace
+std::vector<std::pair<std::string, std::string>> Session::kernel_literals(const Place& p) const {
+  // group_text is Python literal syntax already: lists, dicts, numbers.
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& g : kernel_vars(p)) out.emplace_back(g.base, group_text(g, g.base));
+  return out;
+}
+
+host::Evaluator& Session::ev() {
+  auto* b = dynamic_cast<BuiltinHost*>(side.get());
+  if (!b || !b->host) raise("RuntimeError", "the program's host is not the built-in evaluator");
+  return *b->host->ev;
+}
 
 host::Value Session::eval_at(const Place& p, const std::string& expr) {
-  const ast::Expr* e = parse_expr(ev(), expr, parsed);
-  if (!p.kernel) return ev().eval(e, *p.env);
-  // Kernel locals in a scope of their own over the module's globals.
-  host::Env* globals = ev().frames.empty() ? ev().main_env.get() : ev().frames.back().env->module;
-  auto env = host::Env::make(host::Env::Type::Function, globals->shared_from_this(), globals);
-  for (auto& g : kernel_vars(p)) env->vars[g.base] = group_value(g, g.base);
-  return ev().eval(e, *env);
+  auto* b = dynamic_cast<BuiltinHost*>(side.get());
+  if (!b || !b->host) raise("RuntimeError", "the program's host is not the built-in evaluator");
+  return b->eval(*this, p, expr);
 }
 
 std::string Session::value_text(const Place& p, const std::string& expr) {
@@ -323,9 +300,7 @@ std::string Session::value_text(const Place& p, const std::string& expr) {
       if (!sub.parts.empty()) return group_text(sub, expr);
     }
   }
-  return ev().repr(eval_at(p, expr));
+  return side->value_text(*this, p, expr);
 }
-
-bool Session::truthy(const Place& p, const std::string& expr) { return ev().truthy(eval_at(p, expr)); }
 
 }  // namespace kiln::debug

@@ -18,15 +18,6 @@ bool same_file(const SourceLoc& loc, const std::string& file) {
 
 }  // namespace
 
-void Session::host_stmt(const ast::Stmt* s, host::Env& env) {
-  last_fn = nullptr;  // back in host code: the next kernel instruction is a new place
-  Place p;
-  p.loc = s->loc;
-  p.depth = (int)ev().frames.size();
-  p.env = &env;
-  consider(p);
-}
-
 bool Session::wants(const bc::Function& fn) {
   if (mode != Mode::run || !watches.empty() || pause_requested.load()) return true;
   for (auto& b : breakpoints)
@@ -146,7 +137,7 @@ void Session::stop(const Place& p, const std::string& why, const std::string& re
   mode = Mode::run;
   std::string line;
   for (;;) {
-    if (!io.read("(kdb) ", line)) throw Quit{};
+    if (!io.read("(kdb) ", line)) side->quit();
     bool resume = command(line, &p);
     changed();
     if (resume) return;
@@ -154,14 +145,6 @@ void Session::stop(const Place& p, const std::string& why, const std::string& re
 }
 
 int Session::start() {
-  HostOptions o = base;
-  o.argv = argv;
-  o.debugger = this;
-  o.out = io.out;
-  o.err = io.err;
-  host = make_host(o);
-  parsed.clear();  // their ASTs lived in the previous run's evaluator
-  host->ev->on_stmt = [this](const ast::Stmt* s, host::Env& env) { host_stmt(s, env); };
   running = true;
   mode = Mode::run;
   last_fn = nullptr;
@@ -171,28 +154,24 @@ int Session::start() {
   for (Watch& w : watches) w.last.reset();
   int status = 0;
   try {
-    run_source(*host, path, text);
-  } catch (const SystemExit& e) {
-    status = e.code;
-  } catch (const Error& e) {
-    io.err(format_error(e));
-    status = 1;
+    status = side->run(*this);
   } catch (const Quit&) {
     running = false;
     throw;
   }
   running = false;
+  ran = true;
   return status;
 }
 
-int run_session(const std::string& path, const std::string& text, std::vector<std::string> argv, HostOptions base,
-                DebugIO io) {
+int run_session(const std::string& path, const std::string& text, std::vector<std::string> argv,
+                std::unique_ptr<HostSide> side, DebugIO io) {
   Session s;
+  s.side = std::move(side);
   s.io = std::move(io);
   s.path = path;
   s.text = text;
   s.argv = std::move(argv);
-  s.base = std::move(base);
   std::string line;
   try {
     while (s.io.read("(kdb) ", line)) s.command(line, nullptr);

@@ -34,6 +34,7 @@ struct Watch {
 // kernel task with its register frame.
 struct Place {
   bool kernel = false;
+  const void* host_frame = nullptr;     // host on CPython: the PyFrameObject of the statement
   SourceLoc loc;
   int depth = 0;                        // frames below: host frames + kernel + inlined funcs
   host::Env* env = nullptr;             // host: the statement's scope
@@ -66,20 +67,53 @@ struct FrameView {
 // a std::exception, so nothing on the way mistakes it for an error.
 struct Quit {};
 
+struct Session;
+
+// The host side of a session: what runs the program's host code and reads
+// host frames. The built-in evaluator is one (builtin_host.cpp); CPython
+// embedded in the kiln executable is the other (tools/python_debug.cpp).
+// The kernel side (the interpreter's hook, kernel frames and registers) and
+// the command language are the Session's, the same for both.
+struct HostSide {
+  virtual ~HostSide() = default;
+  // Runs the program from its top to its end, reporting host statements to
+  // s.consider and with s as the kernels' debug hook; returns the exit
+  // status. Quit passes through.
+  virtual int run(Session& s) = 0;
+  // Whether `run` may start the program again after it ended.
+  virtual bool can_rerun() const { return true; }
+  // Leaves the debugger (`quit`, the end of input) from anywhere.
+  [[noreturn]] virtual void quit() { throw Quit{}; }
+  virtual int depth() const = 0;  // host frames now (a kernel launched now sits below them)
+  virtual std::string where(const Place& host_place) const = 0;  // "<module>", "square"
+  // The host frames, innermost first, appended to out; `p` is the stop (a
+  // host place is the innermost frame's view).
+  virtual void frames(const Place& p, std::vector<FrameView>& out) const = 0;
+  virtual std::vector<VarView> variables(const Place& host_place) = 0;
+  // `expr` at p as repr text / as a condition: a host place evaluates in
+  // its frame; a kernel place with the kernel's variables (s.kernel_values)
+  // over the globals of the host frame that launched the kernel. Throw
+  // kiln::Error.
+  virtual std::string value_text(Session& s, const Place& p, const std::string& expr) = 0;
+  virtual bool truthy(Session& s, const Place& p, const std::string& expr) = 0;
+};
+
+// The built-in evaluator's host side (HostOptions say how it runs).
+std::unique_ptr<HostSide> builtin_host(HostOptions base);
+
 struct Session : interp::DebugHook {
   DebugIO io;
   std::string path, text;
   std::vector<std::string> argv;
-  HostOptions base;
-  std::unique_ptr<Host> host;   // the program being debugged (null before `run`)
+  std::unique_ptr<HostSide> side;  // runs the host code
   bool running = false;
+  bool ran = false;             // the program ran to its end once
 
   std::vector<Breakpoint> breakpoints;
   std::vector<Watch> watches;
   int next_id = 1;              // breakpoints and watchpoints share numbers, as in gdb
   int next_value = 1;           // $1, $2, ... of print
   std::string focus;            // `focus COND`: kernel stops only where COND holds
-  std::map<std::string, const ast::Expr*> parsed;  // expressions and conditions, parsed once
 
   Mode mode = Mode::run;
   int mode_depth = 0;
@@ -107,7 +141,6 @@ struct Session : interp::DebugHook {
   void changed() { epoch.fetch_add(1); }
   void at(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx) override;
   void fault(const bc::Function& fn, uint32_t pc, const uint64_t* R, LaunchContext& ctx, const Error& e) override;
-  void host_stmt(const ast::Stmt* s, host::Env& env);
   void consider(const Place& p);
   void stop(const Place& p, const std::string& why, const std::string& reason);
   int start();                  // `run`: the program from the top, to its end; its exit status
@@ -119,7 +152,8 @@ struct Session : interp::DebugHook {
   bool command(const std::string& line, const Place* p);
 
   // ---- inspect.cpp
-  host::Evaluator& ev() { return *host->ev; }
+  // The built-in host's evaluator (the DAP server's field view reads it).
+  host::Evaluator& ev();
   int kernel_depth(int frame, const bc::Function& fn) const;
   std::string where(const Place& p) const;           // "kernel 'fill'", "<module>", "ti.func 'f'"
   std::string source_line(const SourceLoc& loc) const;  // "12\t    x[i] = 1\n"
@@ -130,7 +164,13 @@ struct Session : interp::DebugHook {
   std::vector<VarView> variables(const Place& p);  // what is in scope at p
   // The value of `expr` at `p` as text (repr), or throws kiln::Error.
   std::string value_text(const Place& p, const std::string& expr);
-  bool truthy(const Place& p, const std::string& expr);
+  bool truthy(const Place& p, const std::string& expr) { return side->truthy(*this, p, expr); }
+  // The kernel variables at a kernel place, by the name the user wrote:
+  // as host values (vectors as lists, structs as dicts), and as Python
+  // literal text ("[1.0, 2.5]", "{'m': 2.0}"; inf and nan as names).
+  std::vector<std::pair<std::string, host::Value>> kernel_values(const Place& p) const;
+  std::vector<std::pair<std::string, std::string>> kernel_literals(const Place& p) const;
+  // The built-in host's evaluation (the DAP server's field view).
   host::Value eval_at(const Place& p, const std::string& expr);
 };
 
