@@ -76,20 +76,25 @@ void Gen::block(const ir::Block& b) {
   }
 }
 
+std::pair<Value*, BasicBlock*> Gen::loop_head(Value* var, llvm::Type* t, Value* end, bool is_signed, BasicBlock* exit) {
+  BasicBlock* head = new_block("loop.head");
+  BasicBlock* body = new_block("loop.body");
+  B.CreateBr(head);
+  B.SetInsertPoint(head);
+  Value* cur = B.CreateLoad(t, var);
+  B.CreateCondBr(is_signed ? B.CreateICmpSLT(cur, end) : B.CreateICmpULT(cur, end), body, exit);
+  B.SetInsertPoint(body);
+  return {cur, head};
+}
+
 void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bool poll,
                      const std::function<void()>& body, bool over_cells) {
   llvm::Type* t = type(p, owner);
   Value* var = EB.CreateAlloca(t);
   B.CreateStore(begin, var);
-  BasicBlock* head = new_block("for.head");
-  BasicBlock* first = new_block("for.body");
   BasicBlock* cont = new_block("for.next");
   BasicBlock* exit = new_block("for.exit");
-  B.CreateBr(head);
-  B.SetInsertPoint(head);
-  Value* cur = B.CreateLoad(t, var);
-  B.CreateCondBr(prim_is_signed(p) ? B.CreateICmpSLT(cur, end) : B.CreateICmpULT(cur, end), first, exit);
-  B.SetInsertPoint(first);
+  auto [cur, head] = loop_head(var, t, end, prim_is_signed(p), exit);
   loops[owner] = Loop{exit, cont, var, p, over_cells};
   if (poll) poll_interrupt(owner->loc);
   body();
@@ -113,6 +118,10 @@ static bool has_inner_loop(const ir::Block& b) {
 
 void Gen::stmt(const ir::Stmt& s) {
   if (s.loc.known()) loc = s.loc;
+  if (auto o = given.find(&s); o != given.end()) {
+    val[&s] = o->second;
+    return;
+  }
   switch (s.kind) {
     case StmtKind::const_: val[&s] = constant(s.type.prim, s.value); return;
     case StmtKind::arg_load:
@@ -255,7 +264,7 @@ void Gen::global_ptr(const ir::Stmt& s) {
   type(s.type.prim, &s);
   std::vector<Value*> idx(s.ops.size());
   for (size_t a = 0; a < s.ops.size(); a++) idx[a] = to_reg(val.at(s.ops[a]), s.ops[a]->type.prim);
-  if (acc.checked) {
+  if (acc.checked && !proven.count(&s)) {
     if (acc.shape.size() != s.ops.size()) unsupported(s, "an access whose index count differs from the field's shape");
     Check c;
     c.kind = Check::bounds;
@@ -377,6 +386,9 @@ static Prim task_index_prim(const ir::Stmt& task) {
   return p;
 }
 
+
+
+
 void Gen::task_body(const ir::Stmt& task) {
   auto tls = [&](const std::unique_ptr<ir::Block>& b) {
     if (b) block(*b);
@@ -394,7 +406,10 @@ void Gen::task_body(const ir::Stmt& task) {
       if (!prim_is_int(p)) unsupported(task, "a float loop index");
       llvm::Type* t = type(p, &task);
       tls(task.tls_prologue);
-      range_loop(&task, B.CreateTrunc(begin, t), B.CreateTrunc(end, t), p, task.body && has_inner_loop(*task.body), body);
+      Value* b = B.CreateTrunc(begin, t);
+      Value* e = B.CreateTrunc(end, t);
+      bool poll = task.body && has_inner_loop(*task.body);
+      if (!rows_of_flat_range(task, b, e, p, poll, body)) range_loop(&task, b, e, p, poll, body);
       tls(task.tls_epilogue);
       return;
     }

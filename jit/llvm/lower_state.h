@@ -1,7 +1,7 @@
 // The lowering's state, shared by lower.cpp (tasks, control flow, memory),
-// lower_calls.cpp (checks, prints, runtime calls, ti.random) and
-// lower_arith.cpp (scalar arithmetic). Includes LLVM's IR headers: only those
-// three files include it.
+// lower_calls.cpp (checks, prints, runtime calls, ti.random), lower_rows.cpp
+// (flattened ndranges) and lower_arith.cpp (scalar arithmetic). Includes
+// LLVM's IR headers: only those files include it.
 #pragma once
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "jit/llvm/task.h"
@@ -49,7 +50,10 @@ struct Gen {
   };
   std::unordered_map<const ir::Stmt*, Loop> loops;
   std::map<int, llvm::Value*> env_cache, arg_cache, tree_cache;
-  llvm::Value* rng = nullptr;  // ti.random's stream: [key, index, state] (vm/runtime/rng.h)
+  llvm::Value* rng = nullptr;
+  // Values the lowering already has for some statements (rows_of_flat_range).
+  std::unordered_map<const ir::Stmt*, llvm::Value*> given;
+  std::unordered_set<const ir::Stmt*> proven;  // accesses checked before the loop: no check inside  // ti.random's stream: [key, index, state] (vm/runtime/rng.h)
 
   // ---- types, constants, representations (lower_arith.cpp) ----
   llvm::Type* type(Prim p, const ir::Stmt* where);
@@ -83,6 +87,11 @@ struct Gen {
 
   void block(const ir::Block& b);
   void stmt(const ir::Stmt& s);
+  // Branches to a new loop head that loads `var` and goes on to a new body
+  // block (where it leaves the builder) while the value is below `end`, else
+  // to `exit`. Returns the value and the head (the back edge's target).
+  std::pair<llvm::Value*, llvm::BasicBlock*> loop_head(llvm::Value* var, llvm::Type* t, llvm::Value* end, bool is_signed,
+                                                       llvm::BasicBlock* exit);
   // A counted loop over [begin, end) of type p; `over_cells`: a struct_for's
   // loop over its cell table, whose loop_index reads the table.
   void range_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
@@ -104,6 +113,11 @@ struct Gen {
   void print(const ir::Stmt& s);
   void assert_(const ir::Stmt& s);
   void ret(const ir::Stmt& s);
+  bool rows_of_flat_range(const ir::Stmt& task, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
+                          const std::function<void()>& body);
+  llvm::Value* row_affine(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod,
+                         llvm::Value* i, llvm::Value* q, llvm::Value* m);
+  bool depends_on_row(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod);
   void task_body(const ir::Stmt& task);
 };
 

@@ -1,0 +1,136 @@
+// Flattened ndranges in rows (rows_of_flat_range): offload flattens
+// `for i, j in ti.ndrange(...)` into one index that the body takes apart with
+// a division and a modulo per iteration; run row by row, the column is a
+// counted inner loop, and the accesses whose indices move with it are
+// checked at each row's ends instead of at every iteration, so that LLVM can
+// vectorize the row.
+#include <llvm/IR/Intrinsics.h>
+
+#include "jit/llvm/lower_state.h"
+
+namespace kiln::llvmjit {
+
+using ir::StmtKind;
+using llvm::BasicBlock;
+using llvm::Value;
+
+// A range over a flattened ndrange: the body's first statements take the
+// index apart with `div i C` and `raw_mod i C` (offload's flattening), a
+// division each per iteration, and the field accesses they feed cannot be
+// vectorized. For a range of non-negative indices the chunk runs instead row
+// by row: an outer loop with one division per row, an inner counted loop in
+// which `i div C` is the row (invariant) and `i mod C` is i - row * C.
+// Returns false (nothing emitted) when the body does not have that shape.
+bool Gen::rows_of_flat_range(const ir::Stmt& task, Value* begin, Value* end, Prim p, bool poll,
+                             const std::function<void()>& body) {
+  if (!task.body || !task.begin_const || task.begin < 0 || !prim_is_signed(p)) return false;
+  const ir::Stmt *div = nullptr, *mod = nullptr;
+  int64_t c = 0;
+  for (auto& st : task.body->stmts) {
+    const ir::Stmt& x = *st;
+    if (x.kind != StmtKind::binary || (x.bop != ir::BinaryOp::div && x.bop != ir::BinaryOp::raw_mod)) continue;
+    const ir::Stmt *a = x.ops[0], *k = x.ops[1];
+    if (a->kind != StmtKind::loop_index || a->loop != &task || a->index != 0 || a->type.prim != p) continue;
+    if (k->kind != StmtKind::const_ || k->value.i <= 0 || (c && k->value.i != c) || x.type.prim != p) continue;
+    c = k->value.i;
+    (x.bop == ir::BinaryOp::div ? div : mod) = &x;
+  }
+  if (!div || !mod) return false;
+  llvm::Type* t = type(p, &task);
+  Value* at = EB.CreateAlloca(t);
+  B.CreateStore(begin, at);
+  BasicBlock* exit = new_block("rows.exit");
+  auto [i, head] = loop_head(at, t, end, true, exit);
+  Value* cv = const_int(p, c);
+  Value* q = B.CreateSDiv(i, cv);
+  Value* row_start = B.CreateMul(q, cv);
+  Value* row_end = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateAdd(row_start, cv), end);
+  auto row_loop = [&] {
+    range_loop(&task, i, row_end, p, poll, [&] {
+      given[div] = q;
+      given[mod] = B.CreateSub(B.CreateLoad(t, loops.at(&task).var), row_start);
+      body();
+      given.clear();
+    });
+  };
+  // The accesses whose indices are i, the row or the column plus invariants
+  // are in bounds for the whole row when they are at its first and last
+  // iteration: then the row runs without their checks (and can vectorize).
+  Value* last = B.CreateSub(row_end, const_int(p, 1));
+  std::vector<std::pair<Value*, Value*>> ends;  // (value at first, value at last) - shape, per index
+  Value* ok = B.getTrue();
+  ir::walk(*task.body, [&](ir::Stmt* x) {
+    const ir::Access& acc = x->access;
+    if (x->kind != StmtKind::global_ptr || !acc.checked || acc.sparse_place >= 0 || acc.ext_arg >= 0 ||
+        acc.shape.size() != x->ops.size())
+      return;
+    Value* in = B.getTrue();
+    for (size_t a = 0; a < x->ops.size(); a++) {
+      Value* lo = row_affine(x->ops[a], task, div, mod, i, q, B.CreateSub(i, row_start));
+      Value* hi = lo ? row_affine(x->ops[a], task, div, mod, last, q, B.CreateSub(last, row_start)) : nullptr;
+      if (!hi) return;
+      Value* n = B.getInt64((uint64_t)acc.shape[a]);
+      in = B.CreateAnd(in, B.CreateAnd(B.CreateICmpULT(lo, n), B.CreateICmpULT(hi, n)));
+    }
+    proven.insert(x);
+    ok = B.CreateAnd(ok, in);
+  });
+  if (proven.empty()) {
+    row_loop();
+  } else {
+    BasicBlock* fast = new_block("rows.unchecked");
+    BasicBlock* slow = new_block("rows.checked");
+    BasicBlock* next = new_block("rows.next");
+    B.CreateCondBr(ok, fast, slow);
+    B.SetInsertPoint(fast);
+    row_loop();
+    B.CreateBr(next);
+    B.SetInsertPoint(slow);
+    std::unordered_set<const ir::Stmt*> keep;
+    keep.swap(proven);
+    row_loop();
+    B.CreateBr(next);
+    B.SetInsertPoint(next);
+  }
+  B.CreateStore(row_end, at);
+  B.CreateBr(head);
+  B.SetInsertPoint(exit);
+  return true;
+}
+
+// Index `e` of an access in a row of rows_of_flat_range, as an i64 at index
+// i (row q, column m), when it is i, q or m plus or minus loop invariants
+// (constants, arguments); null otherwise. Computed exactly in i64, so the
+// index is monotonic in i and in bounds between two in-bounds ends.
+Value* Gen::row_affine(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod, Value* i,
+                       Value* q, Value* m) {
+  Prim p = e->type.prim;
+  // 32-bit values at most: sums of a few of them cannot overflow the i64.
+  if (!prim_is_int(p) || prim_bits(p) > 32) return nullptr;
+  auto wide = [&](Value* v) {
+    return prim_is_signed(p) ? B.CreateSExt(v, B.getInt64Ty()) : B.CreateZExt(v, B.getInt64Ty());
+  };
+  if (e == div) return wide(q);
+  if (e == mod) return wide(m);
+  if (e->kind == StmtKind::loop_index && e->loop == &task && e->index == 0) return wide(i);
+  if (e->kind == StmtKind::const_) return B.getInt64((uint64_t)e->value.i);
+  if (e->kind == StmtKind::binary && (e->bop == ir::BinaryOp::add || e->bop == ir::BinaryOp::sub)) {
+    Value* a = row_affine(e->ops[0], task, div, mod, i, q, m);
+    Value* b = a ? row_affine(e->ops[1], task, div, mod, i, q, m) : nullptr;
+    if (!b) return nullptr;
+    // Only one side may vary with i, and not a subtracted one: the slope stays 0 or 1.
+    bool av = depends_on_row(e->ops[0], task, div, mod), bv = depends_on_row(e->ops[1], task, div, mod);
+    if (bv && (av || e->bop == ir::BinaryOp::sub)) return nullptr;
+    return e->bop == ir::BinaryOp::add ? B.CreateAdd(a, b) : B.CreateSub(a, b);
+  }
+  return nullptr;
+}
+
+bool Gen::depends_on_row(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod) {
+  if (e == div || e == mod || (e->kind == StmtKind::loop_index && e->loop == &task)) return true;
+  for (const ir::Stmt* o : e->ops)
+    if (depends_on_row(o, task, div, mod)) return true;
+  return false;
+}
+
+}  // namespace kiln::llvmjit
