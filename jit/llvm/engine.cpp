@@ -13,6 +13,7 @@
 #include "jit/llvm/orc.h"
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
+#include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
 #include "vm/types/value.h"
@@ -41,8 +42,7 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
       kind = "IndexError";
       std::vector<int64_t> shape;
       for (int k = 0; k < c.ndim; k++) shape.push_back((int64_t)(int32_t)ctx.args[(size_t)(c.ext_arg + 1 + k)]);
-      return "index " + std::to_string((int64_t)v[0]) + " is out of bounds for axis " + std::to_string(c.axis) + " of " +
-             (c.field.empty() ? std::string("ndarray") : "ndarray '" + c.field + "'") + " with shape " + format_shape(shape);
+      return ndarray_bounds_message(c.field, c.axis, (int64_t)v[0], shape);
     }
     case Check::assertion: {
       kind = "AssertionError";
