@@ -190,6 +190,7 @@ uint64_t atomic_call(uint64_t addr, uint64_t val, uint64_t k) {
     case sem::AOp::and_: return atom_by_prim<sem::AOp::and_>(p, addr, val);
     case sem::AOp::or_: return atom_by_prim<sem::AOp::or_>(p, addr, val);
     case sem::AOp::xor_: return atom_by_prim<sem::AOp::xor_>(p, addr, val);
+    case sem::AOp::mul: return atom_by_prim<sem::AOp::mul>(p, addr, val);
   }
   return 0;
 }

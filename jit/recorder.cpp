@@ -428,10 +428,12 @@ bool Rec::run(uint32_t head) {
       pc++;
       continue;
     }
-    if (in_range(op, Op::atom_add_i8, Op::atom_xor_u64)) {
+    if (in_range(op, Op::atom_add_i8, Op::atom_mul_f64)) {
+      // add, sub, min, max (12 types each), and, or, xor (8 each), mul (12): sem::AOp's order
       int idx = (int)op - (int)Op::atom_add_i8, aop, prim;
       if (idx < 48) aop = idx / 12, prim = idx % 12;
-      else aop = 4 + (idx - 48) / 8, prim = (idx - 48) % 8;
+      else if (idx < 72) aop = 4 + (idx - 48) / 8, prim = (idx - 48) % 8;
+      else aop = 7, prim = idx - 72;
       int64_t k = prim | aop << 8;
       Ref v = e.effect(IrOp::atomic, get(I.b), get(I.c), k);
       set(I.a, v, atomic_call(R[I.b], R[I.c], (uint64_t)k));

@@ -237,7 +237,7 @@ Id Gen::atomic(const ir::Stmt& s) {
     m.capability(spv::Capability::Int64Atomics);
   }
   bool sg = is_signed(p);
-  if (prim_is_int(p)) {
+  if (prim_is_int(p) && s.aop != ir::AtomicOp::mul) {  // mul: the compare-and-swap loop below
     Op o;
     switch (s.aop) {
       case ir::AtomicOp::add: o = Op::OpAtomicIAdd; break;
@@ -258,7 +258,7 @@ Id Gen::atomic(const ir::Stmt& s) {
     return m.op(Op::OpAtomicFAddEXT, t, {chain(bp), scope_device(*this), relaxed(*this), x});
   }
   if (prim_is_int(p) == false && s.aop != ir::AtomicOp::add && s.aop != ir::AtomicOp::sub &&
-      s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max)
+      s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max && s.aop != ir::AtomicOp::mul)
     unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on " + std::string(prim_name(p)));
   // Compare-and-swap on the element's bits until no other invocation got in
   // between: the update is exactly the non-atomic op, as on the CPU engines.

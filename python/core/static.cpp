@@ -206,11 +206,13 @@ StaticValue to_static(py::handle o) {
       s.handle = hold(o);
       return s;
     }
-    // compile-time iterables (ti.static(ti.grouped(ti.ndrange(...))), generators) become tuples
-    if (PyGen_Check(p) || py::hasattr(o, "_kiln_iterable")) {
+    // compile-time iterables (ti.static(ti.grouped(ti.ndrange(...))), generators,
+    // iterators such as enumerate(...) and zip(...)) become tuples
+    bool once = PyGen_Check(p) || PyIter_Check(p);  // consumed by iterating: not handed back
+    if (once || py::hasattr(o, "_kiln_iterable")) {
       s.kind = K::tuple;
       for (auto e : py::iter(o)) s.elems.push_back(to_static(e));
-      if (!PyGen_Check(p)) s.handle = hold(o);  // handed back to host calls as itself
+      if (!once) s.handle = hold(o);  // handed back to host calls as itself
       return s;
     }
     if (py::hasattr(o, "_kiln_static")) {

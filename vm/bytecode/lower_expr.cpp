@@ -315,6 +315,7 @@ void lower_atomic(Builder& b, const ir::Stmt& s) {
     case ir::AtomicOp::max: base = Op::atom_max_i8; break;
     case ir::AtomicOp::bit_and: base = Op::atom_and_i8; break;
     case ir::AtomicOp::bit_or: base = Op::atom_or_i8; break;
+    case ir::AtomicOp::mul: base = Op::atom_mul_i8; break;
     default: base = Op::atom_xor_i8; break;
   }
   bool bitwise = s.aop == ir::AtomicOp::bit_and || s.aop == ir::AtomicOp::bit_or ||

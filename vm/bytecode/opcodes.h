@@ -143,6 +143,7 @@ namespace kiln::bc {
   KILN_BC_P8(_, atom_and, dst, reg, reg)                                             \
   KILN_BC_P8(_, atom_or, dst, reg, reg)                                              \
   KILN_BC_P8(_, atom_xor, dst, reg, reg)                                             \
+  KILN_BC_P12(_, atom_mul, dst, reg, reg)                                            \
   /* control flow. fori/forl: a = index, a+1 = end, a+2 = the loop's hot counter */  \
   _(jmp, ___, jmp, ___)                                                              \
   _(jz, reg, jmp, ___)                                                               \

@@ -269,6 +269,12 @@ struct Lowerer {
 
   // ---- compile-time evaluation (lower_static.cpp) --------------------------
   StaticValue eval_static(const ast::Expr* e);
+  // Python's operator.NAME(args...) at compile time, for host objects a kernel
+  // names (a numpy array: `n[1]`, `n - 1`, `*n`); the host's __import__ finds it.
+  StaticValue host_operator(const char* name, const std::vector<StaticValue>& args, SourceLoc loc);
+  StaticValue host_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc);
+  // The elements of a host sequence (`*n` of a numpy array) as a tuple.
+  StaticValue host_tuple(const StaticValue& seq, SourceLoc loc);
 };
 
 std::string describe_static(const StaticValue& v);

@@ -146,7 +146,7 @@ static const std::unordered_map<std::string, UnaryOp> kRound = {
 static const std::unordered_map<std::string, ir::AtomicOp> kAtomics = {
     {"atomic_add", ir::AtomicOp::add}, {"atomic_sub", ir::AtomicOp::sub},   {"atomic_min", ir::AtomicOp::min},
     {"atomic_max", ir::AtomicOp::max}, {"atomic_and", ir::AtomicOp::bit_and}, {"atomic_or", ir::AtomicOp::bit_or},
-    {"atomic_xor", ir::AtomicOp::bit_xor}};
+    {"atomic_xor", ir::AtomicOp::bit_xor}, {"atomic_mul", ir::AtomicOp::mul}};
 
 KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
   bool is_ti = full.rfind("ti.", 0) == 0;

@@ -33,6 +33,10 @@ KVal Lowerer::list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc
 }
 
 KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, SourceLoc loc) {
+  // Host objects (a numpy array a kernel names) compute on the host, at compile time.
+  if ((a0.is_static() && a0.s.kind == StaticValue::Kind::object && (b0.is_static())) ||
+      (b0.is_static() && b0.s.kind == StaticValue::Kind::object && a0.is_static()))
+    return KVal::of(host_binop(op, a0.s, b0.s, loc));
   KVal a = list_beside_tensor(a0, b0, loc), b = list_beside_tensor(b0, a0, loc);
   if (a.is_tuple() || b.is_tuple())
     raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) +
@@ -339,6 +343,13 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
   }
   if (base.is_value())
     raise("TypeError", a_value(base.v->type.prim) + " is not subscriptable", s->loc);
+  // A host object (a numpy array the kernel names): indexed at compile time
+  // with a compile-time index, like any Python-scope global.
+  if (base.is_static() && base.s.kind == StaticValue::Kind::object) {
+    KVal k = lower_expr(s->slice);
+    if (k.is_static()) return KVal::of(host_operator("getitem", {base.s, k.s}, s->loc));
+    raise("TypeError", describe_static(base.s) + " can only be indexed with compile-time indices in a kernel", s->slice->loc);
+  }
   raise("TypeError", describe_static(base.s) + " is not subscriptable in a kernel", s->loc);
 }
 

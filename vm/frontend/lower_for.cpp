@@ -236,6 +236,7 @@ void Lowerer::lower_for(const ast::For* s) {
     for (auto* a : call->args) {
       if (a->kind == ast::ExprKind::Starred) {
         StaticValue t = eval_static(a->as<ast::Starred>()->value);
+        if (t.kind == StaticValue::Kind::object) t = host_tuple(t, a->loc);
         if (t.kind != StaticValue::Kind::tuple)
           raise("TypeError", "*args in ti.ndrange() must be a compile-time tuple", a->loc);
         for (auto& e : t.elems) args.push_back({KVal::of(e), a});

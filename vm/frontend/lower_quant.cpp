@@ -302,7 +302,7 @@ Stmt* Lowerer::quant_atomic(Stmt* p, ir::AtomicOp op, Stmt* v, SourceLoc loc) {
   const QuantRef& ref = quant_refs.at(p);
   const QuantType& t = ref.field->quant->type;
   std::string what = ref.field->describe() + " (" + t.describe() + ")";
-  if (op == ir::AtomicOp::min || op == ir::AtomicOp::max)
+  if (op == ir::AtomicOp::min || op == ir::AtomicOp::max || op == ir::AtomicOp::mul)
     raise("TypeError", std::string("atomic ") + ir::atomic_op_name(op) + " is not supported on " + what, loc);
   bool bitwise = op != ir::AtomicOp::add && op != ir::AtomicOp::sub;
   if (bitwise && t.kind != QuantKind::int_) raise("TypeError", "bitwise updates need integers, and " + what + " is not", loc);

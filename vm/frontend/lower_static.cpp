@@ -132,6 +132,56 @@ static StaticValue static_compare(ast::CmpOpKind op, const StaticValue& a, const
   return StaticValue::of_bool(r);
 }
 
+// The name of Python's operator-module function for a binary operator.
+static const char* operator_name(ast::BinOpKind op) {
+  using O = ast::BinOpKind;
+  switch (op) {
+    case O::Add: return "add";
+    case O::Sub: return "sub";
+    case O::Mult: return "mul";
+    case O::MatMult: return "matmul";
+    case O::Div: return "truediv";
+    case O::FloorDiv: return "floordiv";
+    case O::Mod: return "mod";
+    case O::Pow: return "pow";
+    case O::LShift: return "lshift";
+    case O::RShift: return "rshift";
+    case O::BitOr: return "or_";
+    case O::BitXor: return "xor";
+    case O::BitAnd: return "and_";
+  }
+  return "add";
+}
+
+StaticValue Lowerer::host_operator(const char* name, const std::vector<StaticValue>& args, SourceLoc loc) {
+  StaticValue fn;
+  try {
+    std::optional<StaticValue> imp = host.lookup(frame().env, "__import__");
+    if (!imp) throw Error("NameError", "__import__");
+    StaticValue module;
+    module.kind = K::string;
+    module.s = "operator";
+    fn = host.attr(host.call(*imp, {module}, loc), name, loc);
+  } catch (const Error&) {
+    raise("TypeError", std::string("operator.") + name + " on " + describe_static(args[0]) +
+                           " needs the Python host (this host has no objects to compute with)", loc);
+  }
+  return host.call(fn, args, loc);
+}
+
+StaticValue Lowerer::host_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc) {
+  return host_operator(operator_name(op), {a, b}, loc);
+}
+
+StaticValue Lowerer::host_tuple(const StaticValue& seq, SourceLoc loc) {
+  StaticValue n = host_operator("length_hint", {seq}, loc);
+  if (n.kind != K::integer) raise("TypeError", describe_static(seq) + " has no length to unpack", loc);
+  StaticValue t;
+  t.kind = K::tuple;
+  for (int64_t i = 0; i < n.i; i++) t.elems.push_back(host_operator("getitem", {seq, StaticValue::of_int(i)}, loc));
+  return t;
+}
+
 StaticValue Lowerer::eval_static(const ast::Expr* e) {
   using EK = ast::ExprKind;
   switch (e->kind) {
@@ -180,6 +230,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       auto* s = e->as<ast::Subscript>();
       StaticValue base = eval_static(s->value);
       StaticValue idx = eval_static(s->slice);
+      if (base.kind == K::object) return host_operator("getitem", {base, idx}, e->loc);
       if (base.kind != K::tuple || idx.kind != K::integer)
         raise("TypeError", "compile-time subscripts need a tuple and an int", e->loc);
       int64_t i = idx.i < 0 ? idx.i + (int64_t)base.elems.size() : idx.i;
@@ -195,7 +246,9 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
     }
     case EK::BinOp: {
       auto* b = e->as<ast::BinOp>();
-      return static_binop(b->op, eval_static(b->left), eval_static(b->right), e->loc);
+      StaticValue l = eval_static(b->left), r = eval_static(b->right);
+      if (l.kind == K::object || r.kind == K::object) return host_binop(b->op, l, r, e->loc);
+      return static_binop(b->op, l, r, e->loc);
     }
     case EK::UnaryOp: {
       auto* u = e->as<ast::UnaryOp>();
@@ -243,6 +296,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       for (auto* a : c->args) {
         if (a->kind == ast::ExprKind::Starred) {  // f(*t) with t a compile-time tuple
           StaticValue t = eval_static(a->as<ast::Starred>()->value);
+          if (t.kind == K::object) t = host_tuple(t, a->loc);
           if (t.kind != K::tuple) raise("TypeError", "*args in a compile-time call must be a tuple", a->loc);
           args.insert(args.end(), t.elems.begin(), t.elems.end());
         } else {

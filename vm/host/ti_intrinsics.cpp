@@ -201,7 +201,7 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     ti_program(ev).deactivate_all_snodes();
     return Value();
   });
-  for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"}) {
+  for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor", "atomic_mul"}) {
     std::string n = op;
     def(n, [n](Evaluator&, CallArgs& a) -> Value {
       raise("RuntimeError", "ti." + n + "() is only available inside kernels (it updates global data in place)", a.loc);

@@ -402,6 +402,7 @@ L_sfidx: {
   H_ATOM_INT(atom_and, and_)
   H_ATOM_INT(atom_or, or_)
   H_ATOM_INT(atom_xor, xor_)
+  H_ATOM_ALL(atom_mul, mul)
 
   // ---- control flow ----
 L_jmp: ip = code + I.d(); NEXT();

@@ -190,7 +190,7 @@ namespace kiln::interp::sem {
 // Integers use the hardware RMW where one exists and a CAS loop for min/max;
 // floats always loop on CAS so the update is exactly the non-atomic op's
 // (f16/bf16: CAS on the 16-bit word, the op computed in f32 and rounded).
-enum class AOp { add, sub, min, max, and_, or_, xor_ };
+enum class AOp { add, sub, min, max, and_, or_, xor_, mul };  // ir::AtomicOp's order
 
 template <class T, AOp op> inline T apply(T a, T b) {
   if constexpr (op == AOp::add) return add(a, b);
@@ -199,6 +199,7 @@ template <class T, AOp op> inline T apply(T a, T b) {
   else if constexpr (op == AOp::max) return max_(a, b);
   else if constexpr (op == AOp::and_) return a & b;
   else if constexpr (op == AOp::or_) return a | b;
+  else if constexpr (op == AOp::mul) return mul(a, b);
   else return a ^ b;
 }
 

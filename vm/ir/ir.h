@@ -97,7 +97,7 @@ enum class BinaryOp : uint8_t {
 const char* binary_op_name(BinaryOp op);
 inline bool is_comparison(BinaryOp op) { return op >= BinaryOp::cmp_lt; }
 
-#define KILN_IR_ATOMIC(_) _(add) _(sub) _(min) _(max) _(bit_and) _(bit_or) _(bit_xor)
+#define KILN_IR_ATOMIC(_) _(add) _(sub) _(min) _(max) _(bit_and) _(bit_or) _(bit_xor) _(mul)
 enum class AtomicOp : uint8_t {
 #define KILN_IR_ENUM(k) k,
   KILN_IR_ATOMIC(KILN_IR_ENUM)
@@ -114,6 +114,7 @@ inline BinaryOp binary_of(AtomicOp op) {
     case AtomicOp::bit_and: return BinaryOp::bit_and;
     case AtomicOp::bit_or: return BinaryOp::bit_or;
     case AtomicOp::bit_xor: return BinaryOp::bit_xor;
+    case AtomicOp::mul: return BinaryOp::mul;
   }
   return BinaryOp::add;
 }

@@ -95,6 +95,7 @@ Const identity(AtomicOp kind, Prim p) {
     case AtomicOp::bit_and: return Const::of_int(p, u && !wide ? (int64_t)UINT32_MAX : -1);
     case AtomicOp::bit_or:
     case AtomicOp::bit_xor: return Const::of_int(p, 0);
+    case AtomicOp::mul: return f ? Const::of_float(p, 1.0) : Const::of_int(p, 1);
   }
   return Const::of_int(p, 0);
 }
