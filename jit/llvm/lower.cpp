@@ -325,7 +325,8 @@ Value* Gen::atomic(const ir::Stmt& s) {
   auto seq = llvm::AtomicOrdering::SequentiallyConsistent;
   using RMW = llvm::AtomicRMWInst::BinOp;
   bool sg = prim_is_signed(ep);
-  if (prim_is_int(ep)) {
+  bool mul = s.aop == ir::AtomicOp::mul;  // no RMW instruction: the compare-and-swap loop below
+  if (prim_is_int(ep) && !mul) {
     RMW op;
     switch (s.aop) {
       case ir::AtomicOp::add: op = RMW::Add; break;
@@ -340,10 +341,10 @@ Value* Gen::atomic(const ir::Stmt& s) {
   }
   if (s.aop == ir::AtomicOp::add) return B.CreateAtomicRMW(RMW::FAdd, p, v, align, seq);
   if (s.aop == ir::AtomicOp::sub) return B.CreateAtomicRMW(RMW::FSub, p, v, align, seq);
-  if (s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max)
+  if (s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max && !mul)
     unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on a float");
-  // min/max: compare-and-swap until no other thread got in between, so that
-  // the update is exactly the non-atomic maximumNumber/minimumNumber.
+  // min/max (and mul): compare-and-swap until no other thread got in between,
+  // so that the update is exactly the non-atomic maximumNumber/minimumNumber/multiply.
   llvm::Type* it = B.getIntNTy(prim_bits(ep));
   BasicBlock* pre = B.GetInsertBlock();
   llvm::LoadInst* first = B.CreateLoad(it, p);
@@ -355,7 +356,8 @@ Value* Gen::atomic(const ir::Stmt& s) {
   B.SetInsertPoint(head);
   llvm::PHINode* old_bits = B.CreatePHI(it, 2);
   Value* old = B.CreateBitCast(old_bits, t);
-  Value* nv = B.CreateBitCast(maxmin(old, v, ep, s.aop == ir::AtomicOp::max), it);
+  Value* upd = !mul ? maxmin(old, v, ep, s.aop == ir::AtomicOp::max) : prim_is_int(ep) ? B.CreateMul(old, v) : B.CreateFMul(old, v);
+  Value* nv = B.CreateBitCast(upd, it);
   llvm::AtomicCmpXchgInst* x = B.CreateAtomicCmpXchg(p, old_bits, nv, align, seq, seq);
   Value* got = B.CreateExtractValue(x, 0);
   old_bits->addIncoming(first, pre);
