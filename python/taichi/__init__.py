@@ -166,22 +166,15 @@ _atexit.register(_core.shutdown)
 
 def __getattr__(name):
     # pieces that cost time to import are loaded when first used
-    if name in ("GUI",):
-        from ._gui import GUI
-        return GUI
+    if name in ("GUI", "rgb_to_hex", "hex_to_rgb"):
+        from . import _gui
+        return getattr(_gui, name)
     if name == "tools":
         from . import _tools as tools
         return tools
     if name in ("lang", "algorithms", "linalg"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
-    if name == "_lib":
-        # Taichi's native module, as programs probe it (ti._lib.core.with_vulkan()):
-        # which GPU backends this build has
-        import types
-        core = types.SimpleNamespace(with_vulkan=lambda: False, with_cuda=lambda: False, with_metal=lambda: False,
-                                     with_opengl=lambda: False, with_gles=lambda: False, with_dx11=lambda: False)
-        return types.SimpleNamespace(core=core)
     if name == "randn":
         from ._funcs import randn
         return randn
