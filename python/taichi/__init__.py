@@ -34,7 +34,7 @@ from ._intrinsics import (sqrt, rsqrt, sin, cos, tan, asin, acos, atan, atan2, t
                           loop_config, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
                           atomic_mul, activate, deactivate, is_active, append, length, rescale_index, ndrange, grouped,
                           raw_div, raw_mod, bit_shr, popcnt, clz, loop_unique, assume_in_range, zero, one, stop_grad,
-                          block_local, cache_read_only)
+                          block_local, cache_read_only, no_activate)
 
 int8, int16, int32, int64 = i8, i16, i32, i64
 uint8, uint16, uint32, uint64 = u8, u16, u32, u64

@@ -236,3 +236,8 @@ def block_local(*fields):
 @_tag("ti.cache_read_only")
 def cache_read_only(*fields):
     raise RuntimeError("ti.cache_read_only() is only available inside kernels")
+
+
+@_tag("ti.no_activate")
+def no_activate(*snodes):
+    raise RuntimeError("ti.no_activate() is only available inside kernels")

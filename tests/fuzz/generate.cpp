@@ -81,9 +81,12 @@ struct Gen {
     char buf[64];
     switch (t) {
       case Ty::i32: {
-        long long v = p(10) ? (long long)(int32_t)rng() : r(101) - 50;
+        bool big = p(10);
+        long long v = big ? (long long)(int32_t)rng() : r(101) - 50;
         if (v == INT32_MIN) v++;
-        std::snprintf(buf, sizeof buf, v < 0 ? "(%lld)" : "%lld", v);
+        // Two literals combine as Python ints (Taichi folds them on the host):
+        // a large one is an i32 value, so that products of them wrap as i32.
+        std::snprintf(buf, sizeof buf, big ? "ti.i32(%lld)" : v < 0 ? "(%lld)" : "%lld", v);
         return expr(t, buf);
       }
       case Ty::i64: {

@@ -9,7 +9,7 @@ umin = ti.field(ti.i64, shape=())
 
 @ti.kernel
 def roll(n: ti.i32):
-    umin[None] = 1 << 40
+    umin[None] = ti.i64(1) << 40
     for i in range(n):
         r = ti.random(ti.i32)
         counts[r % 6] += 1

@@ -266,6 +266,12 @@ struct Lowerer {
   KVal snode_parent(const StaticValue& base, const ast::Call* c);
   std::vector<ir::Stmt*> snode_indices(const ast::Expr* e, SourceLoc loc);
   KVal call_sparse_builtin(const std::string& name, const ast::Call* c);  // ti.activate & co
+  bool dynamic_method(const ast::Call* c, KVal& out);  // x[i].append(v), x[i].length(), x[i].deactivate()
+  // One activation op on SNode s at idx (the SNode's own coordinates);
+  // `value` is append's value expression.
+  KVal snode_op(ir::SNodeOpKind op, const std::string& name, SNode* s, std::vector<ir::Stmt*> idx,
+                const ast::Expr* value, SourceLoc loc, SourceLoc node_loc, SourceLoc idx_loc);
+  void scalar_parts(const KVal& k, std::vector<ir::Stmt*>& out, SourceLoc loc);
 
   // ---- compile-time evaluation (lower_static.cpp) --------------------------
   StaticValue eval_static(const ast::Expr* e);
@@ -278,6 +284,8 @@ struct Lowerer {
 };
 
 std::string describe_static(const StaticValue& v);
+// a OP b on compile-time values with Python's meaning (ints do not wrap at 32 bits).
+StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc);
 // The first scalar field inside a field, vector field or struct field (null otherwise).
 const FieldInfo* first_component(const StaticValue& v);
 // The names a for loop (or comprehension) binds: `i` or `i, j`.

@@ -56,6 +56,8 @@ KVal Lowerer::lower_call(const ast::Call* c) {
   KVal fn;
   if (c->func->kind == ast::ExprKind::Attribute) {
     auto* a = c->func->as<ast::Attribute>();
+    KVal dyn;
+    if (dynamic_method(c, dyn)) return dyn;
     KVal base = lower_expr(a->value);
     if (is_tensor(base) && a->attr == "fill") {
       // v.fill(s) on a local vector or a field element: every component becomes s
@@ -190,6 +192,13 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     int one = name == "one";
     Stmt* k = emit_const(prim_is_float(p) ? ir::Const::of_float(p, one) : ir::Const::of_int(p, one), loc);
     return KVal::of(v->type.rows ? broadcast(k, v->type, loc) : k);
+  }
+  if (is_ti && name == "no_activate") {
+    // Taichi's promise that this kernel's writes land in active cells (so it
+    // may skip activating); writing activates here anyway, which keeps the
+    // promise's meaning and is also right when it is broken
+    for (auto* a : c->args) snode_of(eval_static(a), full + "()", a->loc);
+    return {};
   }
   if (is_ti && (name == "block_local" || name == "cache_read_only")) {
     // hints to cache fields in GPU shared memory / read-only caches; the CPU

@@ -46,6 +46,16 @@ KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, Sou
     return tensor_binop(op, a, b, loc);
   prim_of(a, loc);  // reports non-numeric operands before anything is emitted
   prim_of(b, loc);
+  // Two host numbers combine on the host, as in Taichi (where Python
+  // computes them): ti.u64(10 ** 10) is 10000000000, not 10 ** 10 in i32.
+  auto host_number = [](const KVal& k) {
+    return k.is_static() && (k.s.kind == StaticValue::Kind::integer || k.s.kind == StaticValue::Kind::floating);
+  };
+  using K = ast::BinOpKind;
+  bool bitwise = op == K::BitAnd || op == K::BitOr || op == K::BitXor || op == K::LShift || op == K::RShift;
+  bool ints = a.s.kind == StaticValue::Kind::integer && b.s.kind == StaticValue::Kind::integer;
+  if (host_number(a) && host_number(b) && op != K::MatMult && (ints || !bitwise))  // else the type error below
+    return KVal::of(static_binop(op, a.s, b.s, loc));
   return elementwise_binop(op, value_of(a, loc), value_of(b, loc), loc);
 }
 

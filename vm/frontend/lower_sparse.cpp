@@ -183,13 +183,72 @@ KVal Lowerer::call_sparse_builtin(const std::string& name, const ast::Call* c) {
   prog.materialize();
   std::string what = "ti." + name + "()";
   SNode* s = snode_of(static_of(lower_expr(c->args[0]), what.c_str(), c->args[0]->loc), what, c->args[0]->loc);
+  return snode_op(op, name, s, snode_indices(c->args[1], c->args[1]->loc), want == 3 ? c->args[2] : nullptr, loc,
+                  c->args[0]->loc, c->args[1]->loc);
+}
+
+// x[i].append(v), x[i].length(), x[i].deactivate(), and x.append(v) for a
+// field whose only axis is dynamic: Taichi's methods of a field placed under
+// a dynamic SNode, indexed by every axis but the dynamic one. They are
+// ti.append/ti.length/ti.deactivate on x.parent(). False when the call is
+// not of that form (the caller then lowers it as any other call).
+bool Lowerer::dynamic_method(const ast::Call* c, KVal& out) {
+  auto* a = c->func->as<ast::Attribute>();
+  static const std::map<std::string, ir::SNodeOpKind> kMethods = {
+      {"append", ir::SNodeOpKind::append}, {"length", ir::SNodeOpKind::length},
+      {"deactivate", ir::SNodeOpKind::deactivate}};
+  auto m = kMethods.find(a->attr);
+  if (m == kMethods.end()) return false;
+  const ast::Expr* fe = a->value;
+  const ast::Expr* slice = nullptr;
+  if (fe->kind == ast::ExprKind::Subscript) {
+    slice = fe->as<ast::Subscript>()->slice;
+    fe = fe->as<ast::Subscript>()->value;
+  }
+  // Only names (x, self.x) are looked at twice: they lower to no code.
+  if (fe->kind != ast::ExprKind::Name && fe->kind != ast::ExprKind::Attribute) return false;
+  KVal fv = lower_expr(fe);
+  if (!fv.is_static() || (fv.s.kind != StaticValue::Kind::field && fv.s.kind != StaticValue::Kind::matrix_field &&
+                          fv.s.kind != StaticValue::Kind::struct_field))
+    return false;
+  const FieldInfo* f = first_component(fv.s);
+  if (!f || !f->place || !f->place->parent || f->place->parent->kind != SNodeKind::dynamic) return false;
+  std::vector<Stmt*> idx;
+  if (slice) idx = snode_indices(slice, slice->loc);
+  if (idx.size() + 1 != f->shape.size()) return false;
+  size_t want = m->second == ir::SNodeOpKind::append ? 1 : 0;
+  if (c->args.size() != want || !c->keywords.empty())
+    raise("TypeError", a->attr + "() takes " + (want ? "1 argument (the value)" : "no arguments") + " (" +
+                           std::to_string(c->args.size() + c->keywords.size()) + " given)", c->loc);
+  prog.materialize();
+  out = snode_op(m->second, a->attr, f->place->parent, std::move(idx), want ? c->args[0] : nullptr, c->loc,
+                 a->value->loc, slice ? slice->loc : a->value->loc);
+  return true;
+}
+
+// The scalar components of a value, in Taichi's order: a struct's members in
+// order, a vector/matrix row-major (what ti.append stores, one per field).
+void Lowerer::scalar_parts(const KVal& k, std::vector<Stmt*>& out, SourceLoc loc) {
+  if (k.is_struct() || k.is_tuple()) {
+    for (auto& e : k.elems) scalar_parts(e, out, loc);
+    return;
+  }
+  Stmt* v = value_of(k, loc);
+  if (!v->type.rows) {
+    out.push_back(v);
+    return;
+  }
+  for (Stmt* e : elements(v, loc)) out.push_back(e);
+}
+
+KVal Lowerer::snode_op(ir::SNodeOpKind op, const std::string& name, SNode* s, std::vector<Stmt*> idx,
+                       const ast::Expr* value, SourceLoc loc, SourceLoc node_loc, SourceLoc idx_loc) {
   bool sparse_kind = s->kind == SNodeKind::pointer || s->kind == SNodeKind::bitmasked || s->kind == SNodeKind::dynamic;
   if (op == ir::SNodeOpKind::deactivate && !sparse_kind)
-    raise("TypeError", "ti.deactivate() needs a pointer, bitmasked or dynamic SNode, not " + s->name(), c->args[0]->loc);
+    raise("TypeError", "ti.deactivate() needs a pointer, bitmasked or dynamic SNode, not " + s->name(), node_loc);
   bool on_dynamic = op == ir::SNodeOpKind::append || op == ir::SNodeOpKind::length;
   if (on_dynamic && s->kind != SNodeKind::dynamic)
-    raise("TypeError", "ti." + name + "() needs a dynamic SNode, not " + s->name(), c->args[0]->loc);
-  std::vector<Stmt*> idx = snode_indices(c->args[1], c->args[1]->loc);
+    raise("TypeError", "ti." + name + "() needs a dynamic SNode, not " + s->name(), node_loc);
   int nidx = (int)s->physical_index_position.size();
   int dyn_v = -1;  // the dynamic axis' virtual position: append/length do not index it
   // Dynamic lists are addressed without their own axis (ti.length(x.parent(), i));
@@ -206,12 +265,27 @@ KVal Lowerer::call_sparse_builtin(const std::string& name, const ast::Call* c) {
     if ((int)idx.size() != nidx - 1)
       raise("IndexError", "ti." + name + "() on " + s->name() + " takes " + std::to_string(nidx - 1) + " ind" +
                               (nidx - 1 == 1 ? "ex" : "ices") + ", got " + std::to_string(idx.size()),
-            c->args[1]->loc);
+            idx_loc);
     idx.insert(idx.begin() + dyn_v, emit_const(ir::Const::of_int(Prim::i32, 0), loc));
   } else if ((int)idx.size() != nidx) {
     raise("IndexError", s->name() + " has " + std::to_string(nidx) + " ind" + (nidx == 1 ? "ex" : "ices") +
                             " but ti." + name + "() was given " + std::to_string(idx.size()),
-          c->args[1]->loc);
+          idx_loc);
+  }
+  // The fields ti.append fills, one scalar each, in the order they were placed.
+  std::vector<FieldInfo*> fields;
+  std::vector<Stmt*> parts;
+  if (op == ir::SNodeOpKind::append) {
+    for (auto& ch : s->children)
+      if (ch->kind == SNodeKind::place) fields.push_back(prog.fields.at(ch->field).get());
+    if (fields.empty()) raise("TypeError", "ti.append() on " + s->name() + ", which holds no field", node_loc);
+    // evaluated before the list grows, as Python evaluates arguments before a call
+    scalar_parts(lower_expr(value), parts, value->loc);
+    if (parts.size() != fields.size())
+      raise("TypeError", "ti.append() on " + s->name() + ": the value has " + std::to_string(parts.size()) +
+                             " component" + (parts.size() == 1 ? "" : "s") + " but the list holds " +
+                             std::to_string(fields.size()) + " field" + (fields.size() == 1 ? "" : "s") + " per element",
+            value->loc);
   }
   auto st = std::make_unique<Stmt>(StmtKind::snode_op);
   st->sop = op;
@@ -221,22 +295,17 @@ KVal Lowerer::call_sparse_builtin(const std::string& name, const ast::Call* c) {
   if (op == ir::SNodeOpKind::is_active || on_dynamic) st->type = Type::scalar(Prim::i32);
   Stmt* r = emit(std::move(st), loc);
   if (op != ir::SNodeOpKind::append) return op == ir::SNodeOpKind::is_active || on_dynamic ? KVal::of(r) : KVal{};
-  // The value goes to the field placed under the dynamic node, at the old length.
-  FieldInfo* f = nullptr;
-  for (auto& ch : s->children)
-    if (ch->kind == SNodeKind::place) {
-      if (f) raise("TypeError", "ti.append() on " + s->name() + ", which holds more than one field", loc);
-      f = prog.fields.at(ch->field).get();
-    }
-  if (!f) raise("TypeError", "ti.append() on " + s->name() + ", which holds no field", loc);
+  // The value goes to the fields placed under the dynamic node, at the old length.
   idx[dyn_v] = r;
-  auto ptr = std::make_unique<Stmt>(StmtKind::global_ptr);
-  ptr->ops = idx;
-  ptr->access = prog.access_of(*f);
-  ptr->type = Type::ptr(f->dtype);
-  Stmt* p = emit(std::move(ptr), loc);
-  Stmt* v = value_of(lower_expr(c->args[2]), c->args[2]->loc);
-  emit_store(p, convert_for_store(v, f->dtype, f->describe(), loc), loc);
+  for (size_t k = 0; k < fields.size(); k++) {
+    FieldInfo* f = fields[k];
+    auto ptr = std::make_unique<Stmt>(StmtKind::global_ptr);
+    ptr->ops = idx;
+    ptr->access = prog.access_of(*f);
+    ptr->type = Type::ptr(f->dtype);
+    Stmt* p = emit(std::move(ptr), loc);
+    emit_store(p, convert_for_store(parts[k], f->dtype, f->describe(), value->loc), loc);
+  }
   return KVal::of(r);
 }
 

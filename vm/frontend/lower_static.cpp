@@ -30,7 +30,7 @@ static int64_t floordiv(int64_t a, int64_t b) {
   return q;
 }
 
-static StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc) {
+StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc) {
   using O = ast::BinOpKind;
   if (op == O::Add && a.kind == K::string && b.kind == K::string) {
     StaticValue s = a;

@@ -175,7 +175,7 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     return Value::integer((int64_t)r);
   });
   for (const char* op : {"activate", "deactivate", "is_active", "append", "length", "rescale_index", "zero", "one",
-                         "block_local", "cache_read_only", "loop_unique", "assume_in_range"}) {
+                         "block_local", "cache_read_only", "no_activate", "loop_unique", "assume_in_range"}) {
     std::string n = op;
     def(n, [n](Evaluator&, CallArgs& a) -> Value {
       raise("RuntimeError", "ti." + n + "() is only available inside kernels", a.loc);

@@ -28,6 +28,42 @@ FieldView affine_view(Program& prog, const std::vector<FieldInfo*>& comps) {
 
 bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps) { return affine_view(prog, comps).ok; }
 
+namespace {
+
+// Byte offsets of a dense field's elements, tabulated per axis: the layout
+// formula (ir::Access) is a sum over index terms, each of one axis, so
+// element idx of component c is at base[c] + sum_d axis[c][d][idx[d]]. This
+// covers layouts split over several dense levels (dense(ij, 4).dense(ij, 4)),
+// whose terms divide and take remainders, at a few additions per element.
+struct DenseTables {
+  std::vector<uint8_t*> base;
+  std::vector<std::vector<std::vector<int64_t>>> axis;
+};
+
+bool dense_tables(Program& prog, const std::vector<FieldInfo*>& comps, DenseTables& t) {
+  auto bases = prog.tree_bases();
+  for (const FieldInfo* f : comps) {
+    if (!f->place || f->place->sparse || f->quant) return false;
+    ir::Access acc = prog.access_of(*f);
+    std::vector<std::vector<int64_t>> tab(f->shape.size());
+    for (size_t d = 0; d < tab.size(); d++) tab[d].assign((size_t)f->shape[d], 0);
+    for (auto& term : acc.terms) {
+      if (term.axis < 0 || term.axis >= (int)tab.size() || term.div <= 0) return false;
+      auto& col = tab[(size_t)term.axis];
+      for (size_t i = 0; i < col.size(); i++) {
+        int64_t v = (int64_t)i / term.div;
+        if (term.mod) v %= term.mod;
+        col[i] += v * term.stride;
+      }
+    }
+    t.base.push_back(bases[(size_t)acc.tree] + acc.offset);
+    t.axis.push_back(std::move(tab));
+  }
+  return true;
+}
+
+}  // namespace
+
 void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_t* out, int64_t isz, bool to_array,
                      SourceLoc loc) {
   const FieldInfo& f0 = *comps[0];
@@ -67,11 +103,14 @@ void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_
       else std::memcpy(a.base[0], out, bytes);
       return;
     }
+  }
+  DenseTables t;
+  if (dense_tables(prog, comps, t)) {
+    size_t nd = f0.shape.size();
     each_cell(f0.shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
-      int64_t off = 0;
-      for (size_t d = 0; d < idx.size(); d++) off += idx[d] * a.strides[d];
       for (int64_t c = 0; c < nc; c++) {
-        uint8_t* p = a.base[(size_t)c] + off;
+        uint8_t* p = t.base[(size_t)c];
+        for (size_t d = 0; d < nd; d++) p += t.axis[(size_t)c][d][(size_t)idx[d]];
         uint8_t* q = out + (flat * nc + c) * isz;
         if (to_array) std::memcpy(q, p, (size_t)isz);
         else std::memcpy(p, q, (size_t)isz);

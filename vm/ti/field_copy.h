@@ -6,7 +6,8 @@
 // Dense fields copy at memory speed: when the SNode layout is an affine map
 // of the index (no div/mod splits), the components' addresses are
 // base + sum(index * stride), and when those match the buffer's C order the
-// whole field is one memcpy. Sparse fields go element by element (inactive
+// whole field is one memcpy; other dense layouts add per-axis tabulated
+// offsets. Sparse fields go element by element (inactive
 // cells read as zero; writing activates).
 #pragma once
 #include <cstdint>
