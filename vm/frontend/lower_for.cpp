@@ -144,12 +144,20 @@ void Lowerer::lower_for(const ast::For* s) {
         grouped = true;
         if (call->args.size() != 1) raise("TypeError", "ti.grouped() takes 1 argument", call->loc);
         const ast::Expr* inner = call->args[0];
-        if (inner->kind == ast::ExprKind::Call) {
-          call = inner->as<ast::Call>();
-          KVal g = lower_expr(call->func);
-          if (!(g.is_static() && g.s.kind == StaticValue::Kind::builtin && g.s.s == "ti.ndrange"))
-            raise("TypeError", "ti.grouped() takes a field or a ti.ndrange(...)", inner->loc);
+        const ast::Call* ic = inner->kind == ast::ExprKind::Call ? inner->as<ast::Call>() : nullptr;
+        KVal g = ic ? lower_expr(ic->func) : KVal{};
+        if (ic && g.is_static() && g.s.kind == StaticValue::Kind::builtin && g.s.s == "ti.ndrange") {
+          call = ic;
           kind = "ndrange";
+        } else if (ic) {
+          // a call giving a field or an SNode at compile time: ti.grouped(x.parent())
+          KVal v = lower_expr(inner);
+          using SK = StaticValue::Kind;
+          if (!v.is_static() || (v.s.kind != SK::field && v.s.kind != SK::matrix_field &&
+                                 v.s.kind != SK::struct_field && v.s.kind != SK::snode))
+            raise("TypeError", "ti.grouped() takes a field, an SNode or a ti.ndrange(...)", inner->loc);
+          iter_static = v.s;
+          kind = "field";
         } else {
           iter_static = static_of(lower_expr(inner), "the argument of ti.grouped", inner->loc);
           kind = "field";
