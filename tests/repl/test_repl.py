@@ -25,6 +25,8 @@ EXPECT_TIMEOUT = 20.0  # seconds; generous for a loaded CI machine
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>]|\r|\x07|\x08")
+# An escape sequence cut in two by a read: held back until the rest arrives.
+PARTIAL_ANSI = re.compile(rb"\x1b(\[[0-9;?]*|[()])?$")
 
 
 class Failure(Exception):
@@ -47,6 +49,7 @@ class Pty:
         self.pid, self.fd = pid, fd
         self.raw = b""     # everything read, for failure messages
         self.pending = b""  # read but not yet matched (escape sequences removed)
+        self.partial = b""  # the start of an escape sequence a read cut off
         self.status = None
 
     def send(self, text):
@@ -69,7 +72,10 @@ class Pty:
         if not data:
             raise Failure("kiln exited while we waited; output so far:\n" + self.transcript())
         self.raw += data
-        self.pending += ANSI.sub(b"", data)
+        data = self.partial + data
+        cut = PARTIAL_ANSI.search(data)
+        self.partial = data[cut.start():] if cut else b""
+        self.pending += ANSI.sub(b"", data[:cut.start()] if cut else data)
         return True
 
     def expect(self, pattern, timeout=EXPECT_TIMEOUT):
