@@ -211,7 +211,7 @@ struct Lowerer {
   KVal list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc);
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
-  ir::Stmt* list_as_tensor(const KVal& v, const Type& lt, const std::string& name, SourceLoc loc);
+  ir::Stmt* tensor_from_list(const KVal& v, const Type& want, const std::string& what, SourceLoc loc);
   void lower_aug_assign(const ast::AugAssign* s);
   void emit_atomic_update(ir::Stmt* ptr, ir::AtomicOp aop, ir::Stmt* v, const std::string& what, SourceLoc loc);
   void lower_if(const ast::If* s);

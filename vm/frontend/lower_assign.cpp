@@ -13,38 +13,6 @@ namespace kiln::frontend {
 using ir::Stmt;
 using ir::StmtKind;
 
-// A list assigned to a vector or matrix local is that vector or matrix, as
-// in Taichi (`R = float(I)` then `R = [i + p, j, k]`): its elements, row by
-// row for a matrix ([[a, b], [c, d]]), each converted to the local's dtype.
-Stmt* Lowerer::list_as_tensor(const KVal& v, const Type& lt, const std::string& name, SourceLoc loc) {
-  auto refuse = [&] {
-    if (!lt.rows)
-      raise("TypeError", "cannot assign a tuple of " + std::to_string(v.elems.size()) + " values to '" + name +
-                             "' of type " + type_name(lt), loc);
-    raise("TypeError", "cannot assign a list of " + std::to_string(v.elems.size()) + " values to '" + name +
-                           "', which is " + shape_phrase(lt), loc);
-  };
-  if (!lt.rows || v.elems.size() != (size_t)lt.rows) refuse();
-  std::vector<Stmt*> e;
-  for (const KVal& row : v.elems) {
-    if (!lt.cols) {
-      if (row.is_tuple()) refuse();
-      e.push_back(value_of(row, loc));
-      continue;
-    }
-    if (!row.is_tuple() || row.elems.size() != (size_t)lt.cols) refuse();
-    for (const KVal& x : row.elems) {
-      if (x.is_tuple()) refuse();
-      e.push_back(value_of(x, loc));
-    }
-  }
-  for (auto& x : e) {
-    if (!x->type.is_scalar()) refuse();
-    x = convert_for_store(x, lt.prim, "'" + name + "'", loc);
-  }
-  return make_tensor(e, lt.rows, lt.cols, loc);
-}
-
 void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc) {
   switch (target->kind) {
     case ast::ExprKind::Name: {
@@ -68,7 +36,11 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           case Binding::Kind::struct_: break;
           case Binding::Kind::local: {
             const Type& lt = b->stmt->type;
-            Stmt* x = v.is_tuple() ? list_as_tensor(v, lt, name, loc) : value_of(v, loc);
+            if (v.is_tuple() && !lt.rows)
+              raise("TypeError", "cannot assign a tuple of " + std::to_string(v.elems.size()) + " values to '" + name +
+                                     "' of type " + type_name(lt), loc);
+            // a list for a vector or matrix local is one (Taichi's mciso: R = [i + p, j, k])
+            Stmt* x = v.is_tuple() ? tensor_from_list(v, lt, "'" + name + "'", loc) : value_of(v, loc);
             if (x->type.rows != lt.rows || x->type.cols != lt.cols) {
               if (!lt.rows)
                 raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the scalar variable '" + name +

@@ -52,6 +52,28 @@ KVal Lowerer::zero_of(const StaticValue& t, SourceLoc loc) {
 
 // `v` as a value of `type`: casts, scalar broadcast into vectors, struct
 // members converted one by one. Anything else is a TypeError naming both.
+// A tuple or list for a vector or matrix (a struct member: Foo((1, 1, 1)),
+// an assignment to a vector local: R = [i + p, j, k]): its elements in
+// order, nested lists flattened row by row, each cast to want's dtype.
+Stmt* Lowerer::tensor_from_list(const KVal& v, const Type& want, const std::string& what, SourceLoc loc) {
+  std::vector<Stmt*> e;
+  std::function<void(const KVal&)> flat = [&](const KVal& k) {
+    if (k.is_tuple()) {
+      for (auto& x : k.elems) flat(x);
+    } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
+      for (auto& x : k.s.elems) flat(KVal::of(x));
+    } else {
+      e.push_back(value_of(k, loc));
+    }
+  };
+  flat(v);
+  int n = want.rows * (want.cols ? want.cols : 1);
+  if ((int)e.size() != n)
+    raise("TypeError", "cannot use " + std::to_string(e.size()) + " values as " + what + ", which is " + shape_phrase(want), loc);
+  for (auto& x : e) x = emit_cast(x, want.prim, loc);
+  return convert_for_store(make_tensor(e, want.rows, want.cols, loc), want.prim, what, loc);
+}
+
 KVal Lowerer::convert_to(const KVal& v, const StaticValue& type, const std::string& what, SourceLoc loc) {
   if (is_struct_type(type)) {
     if (v.is_struct()) {
@@ -79,25 +101,8 @@ KVal Lowerer::convert_to(const KVal& v, const StaticValue& type, const std::stri
   }
   if (v.is_struct()) raise("TypeError", "cannot use " + describe_static(v.s) + " value as " + what, loc);
   Type want = tensor_type(type);
-  if (want.rows && (v.is_tuple() || (v.is_static() && v.s.kind == StaticValue::Kind::tuple))) {
-    // a tuple or list for a vector/matrix member: Foo((1, 1, 1), mass=2)
-    std::vector<Stmt*> e;
-    std::function<void(const KVal&)> flat = [&](const KVal& k) {
-      if (k.is_tuple()) {
-        for (auto& x : k.elems) flat(x);
-      } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
-        for (auto& x : k.s.elems) flat(KVal::of(x));
-      } else {
-        e.push_back(value_of(k, loc));
-      }
-    };
-    flat(v);
-    int n = want.rows * (want.cols ? want.cols : 1);
-    if ((int)e.size() != n)
-      raise("TypeError", "cannot use " + std::to_string(e.size()) + " values as " + what + ", which is " + shape_phrase(want), loc);
-    for (auto& x : e) x = emit_cast(x, want.prim, loc);
-    return KVal::of(convert_for_store(make_tensor(e, want.rows, want.cols, loc), want.prim, what, loc));
-  }
+  if (want.rows && (v.is_tuple() || (v.is_static() && v.s.kind == StaticValue::Kind::tuple)))
+    return KVal::of(tensor_from_list(v, want, what, loc));  // Foo((1, 1, 1), mass=2)
   Stmt* x = value_of(v, loc);
   Type t = tensor_type(type);
   if (t.rows && !x->type.rows) x = broadcast(x, t, loc);
