@@ -24,12 +24,14 @@ namespace kiln::ir {
 
 namespace {
 
-// The global pointers of `task` (a range_for) that are its own element.
+// The global pointers of `task` (a range_for) that are its own element:
+// x[i] with i the task's loop index, where every access to x in the task
+// is x[i]. Places are told apart by (tree, offset of element 0).
 struct OwnElements {
   const Stmt* task;
-  std::map<std::pair<int, int64_t>, bool> place_unique;  // (tree, offset) -> all accesses own
+  std::map<std::pair<int, int64_t>, bool> unique;  // place -> only ever x[i]
   std::vector<const Stmt*> ptrs;
-  bool opaque = false;  // SNode ops or external accesses: give up
+  bool opaque = false;  // SNode ops or sparse data: demote nothing
 
   bool own(const Stmt* p) const {
     if (p->ops.size() != 1) return false;
@@ -39,15 +41,11 @@ struct OwnElements {
   void scan(const Block& b) {
     for (auto& owned : b.stmts) {
       const Stmt* s = owned.get();
-      if (s->kind == StmtKind::snode_op) opaque = true;
-      if (s->kind == StmtKind::global_ptr) {
-        if (s->access.ext_arg >= 0 || s->access.sparse_place >= 0) {
-          opaque = opaque || s->access.sparse_place >= 0;
-        } else {
-          auto [it, fresh] = place_unique.try_emplace({s->access.tree, s->access.offset}, true);
-          it->second = it->second && own(s);
-          ptrs.push_back(s);
-        }
+      if (s->kind == StmtKind::snode_op || (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0)) opaque = true;
+      if (s->kind == StmtKind::global_ptr && s->access.sparse_place < 0 && s->access.ext_arg < 0) {
+        bool& u = unique.try_emplace({s->access.tree, s->access.offset}, true).first->second;
+        u = u && own(s);
+        ptrs.push_back(s);
       }
       if (s->body) scan(*s->body);
       if (s->else_body) scan(*s->else_body);
@@ -67,7 +65,7 @@ struct Demoter {
       o.scan(*t->body);
       if (o.opaque) continue;
       for (const Stmt* p : o.ptrs)
-        if (o.place_unique[{p->access.tree, p->access.offset}]) owned_ptrs.insert(p);
+        if (o.unique[{p->access.tree, p->access.offset}]) owned_ptrs.insert(p);
     }
   }
 
