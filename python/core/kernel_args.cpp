@@ -1,7 +1,7 @@
 // Array arguments of kernels called from Python (see kernel_args.h).
 #include "python/core/kernel_args.h"
 
-#include <cstdio>
+#include "vm/frontend/ndarray_arg.h"
 
 namespace kiln::py_host {
 
@@ -84,28 +84,12 @@ std::unique_ptr<NdarrayArg> ndarray_arg(const py::object& ann, const py::object&
   if (elem_dims && (ndim < 1 || b.shape[ndim] != n || (m && b.shape[ndim + 1] != m)))
     raise("ValueError", "ndarray argument '" + pname + "' expects elements of shape (" + std::to_string(n) + (m ? ", " + std::to_string(m) : std::string(",")) +
                             ") in its last axes");
-  if (!want_dt.empty() && (std::string(prim_name(dt)) != want_dt || (want_n && (want_n != n || want_m != m)))) {
-    auto desc = [](const std::string& p, int n, int m) {
-      return p + (n ? (m ? " " + std::to_string(n) + "x" + std::to_string(m) + " matrices" : " " + std::to_string(n) + "-vectors") : "");
-    };
-    raise("TypeError", "ndarray argument '" + pname + "' expects elements of " + desc(want_dt, want_n, want_m) + ", got " +
-                           desc(std::string(prim_name(dt)), n, m) + " (" + std::string(py::str(arr.attr("dtype"))) + ")");
-  }
-  if (want_ndim >= 0 && want_ndim != ndim)
-    raise("TypeError", "ndarray argument '" + pname + "' expects ndim=" + std::to_string(want_ndim) + ", got an array with " +
-                           std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s"));
-  for (int d = 0; d < ndim; d++)
-    if (b.shape[d] > INT32_MAX) raise("ValueError", "ndarray argument '" + pname + "' is too large for i32 indices");
-  spec.kind = ArgSpec::Kind::ndarray;
-  spec.prim = dt;
-  spec.ndim = ndim;
-  spec.rows = n;
-  spec.cols = m;
-  char num[64];
-  std::snprintf(num, sizeof num, "/%d/%dx%d|", ndim, n, m);
-  key += 'N';
-  key += prim_name(dt);
-  key += num;
+  frontend::NdarrayWant want;
+  if (!want_dt.empty()) want.prim = prim_from_name(want_dt);
+  want.n = want_n;
+  want.m = want_m;
+  want.ndim = want_ndim;
+  frontend::bind_ndarray(pname, want, dt, n, m, ndim, b.shape, py::str(arr.attr("dtype")), spec, key, {});
   return nd;
 }
 

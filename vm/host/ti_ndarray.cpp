@@ -9,6 +9,7 @@
 // kernel is compiled per (dtype, ndim, element shape), never per shape.
 #include <cstring>
 
+#include "vm/frontend/ndarray_arg.h"
 #include "vm/host/evaluator.h"
 #include "vm/host/np_array.h"
 #include "vm/host/ti_state.h"
@@ -262,29 +263,14 @@ bool ndarray_arg(Evaluator& ev, const Value& ann, const Value& v, const std::str
   if (!arr->contiguous())
     raise("ValueError", "Non contiguous numpy arrays are not supported, please call np.ascontiguousarray(arr) before passing it into taichi kernel. (argument '" +
                             pname + "' has shape " + np_shape_str(arr->shape) + " and strides " + np_shape_str(arr->strides) + ")", loc);
-  if (t && t->has_dtype && (t->prim != dt || t->n != n || t->m != m)) {
-    auto desc = [](Prim p, int n, int m) {
-      return std::string(prim_name(p)) + (n ? (m ? " " + std::to_string(n) + "x" + std::to_string(m) + " matrices" : " " + std::to_string(n) + "-vectors") : "");
-    };
-    raise("TypeError", "ndarray argument '" + pname + "' expects elements of " + desc(t->prim, t->n, t->m) + ", got " +
-                           desc(dt, n, m) + " (" + np_dtype_name(dt) + ")", loc);
+  frontend::NdarrayWant want;
+  if (t && t->has_dtype) {
+    want.prim = t->prim;
+    want.n = t->n;
+    want.m = t->m;
   }
-  if (t && t->ndim >= 0 && t->ndim != ndim)
-    raise("TypeError", "ndarray argument '" + pname + "' expects ndim=" + std::to_string(t->ndim) + ", got an array with " +
-                           std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s"), loc);
-  for (int d = 0; d < ndim; d++)
-    if (arr->shape[(size_t)d] > INT32_MAX) raise("ValueError", "ndarray argument '" + pname + "' is too large for i32 indices", loc);
-  spec.kind = frontend::ArgSpec::Kind::ndarray;
-  spec.prim = dt;
-  spec.ndim = ndim;
-  spec.rows = n;
-  spec.cols = m;
-  // (appended piece by piece: this runs on every launch with an ndarray)
-  char num[64];
-  std::snprintf(num, sizeof num, "/%d/%dx%d|", ndim, n, m);
-  key += 'N';
-  key += prim_name(dt);
-  key += num;
+  if (t) want.ndim = t->ndim;
+  frontend::bind_ndarray(pname, want, dt, n, m, ndim, arr->shape.data(), np_dtype_name(dt), spec, key, loc);
   slots.push_back((uint64_t)(uintptr_t)arr->data());
   for (int d = 0; d < ndim; d++) slots.push_back((uint64_t)arr->shape[(size_t)d]);
   return true;
