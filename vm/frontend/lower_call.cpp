@@ -1,8 +1,10 @@
 // Calls in kernel scope: casts through type objects, the intrinsics of the
 // `ti` module and Python builtins, and ti.func inlining.
+#include <cmath>
 #include <unordered_map>
 
 #include "vm/frontend/lower.h"
+#include "vm/support/format.h"
 
 namespace kiln::frontend {
 
@@ -22,6 +24,23 @@ static void want_args(const ast::Call* c, size_t lo, size_t hi, const std::strin
 
 // ti.f32(x), ti.u8(250): a cast, or for a literal a typed constant that must
 // fit its type.
+// Python's int() or float() of a host number: Python's own conversion at
+// compile time, as Taichi calls them on Python values (float(2 ** 31) is
+// 2147483648.0, not an i32 literal first). nullopt for kernel values.
+static std::optional<KVal> python_conversion(bool to_float, const KVal& v, SourceLoc loc) {
+  using SK = StaticValue::Kind;
+  if (!v.is_static() || (v.s.kind != SK::integer && v.s.kind != SK::floating && v.s.kind != SK::boolean)) return std::nullopt;
+  if (v.s.kind != SK::floating) {
+    int64_t i = v.s.kind == SK::boolean ? v.s.b : v.s.i;
+    return KVal::of(to_float ? StaticValue::of_float((double)i) : StaticValue::of_int(i));
+  }
+  if (to_float) return v;
+  double d = v.s.f;
+  if (!std::isfinite(d) || std::fabs(d) >= 9.2e18)
+    raise("OverflowError", "int() of " + py_float_repr(d) + " does not fit in 64 bits", loc);
+  return KVal::of(StaticValue::of_int((int64_t)std::trunc(d)));
+}
+
 static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
   // Taichi's rules for a primitive type used as a function (TaichiSyntaxError
   // there); Python's int() and float() keep Python's.
@@ -37,6 +56,11 @@ static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
       raise("TypeError", "Floating-point literals must be annotated with a floating-point type. For type casting, use `ti.cast`.", c->loc);
   }
   KVal v = L.lower_expr(c->args[0]);
+  if (python) {
+    const std::string& fname = c->func->as<ast::Name>()->id;
+    if (fname == "int" || fname == "float")
+      if (auto r = python_conversion(fname == "float", v, c->loc)) return *r;
+  }
   if (!python && (v.is_tuple() || v.is_struct() || (!v.is_static() && v.v && v.v->type.rows)))
     raise("TypeError", "A primitive type cannot decorate an expression with a compound type.", c->loc);
   if (v.is_static() && (v.s.kind == StaticValue::Kind::integer || v.s.kind == StaticValue::Kind::boolean) && prim_is_int(to)) {
@@ -268,6 +292,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
   if (name == "int" || name == "float") {
     want_args(c, 1, 1, name);
     KVal v = arg(0);
+    if (auto r = python_conversion(name == "float", v, loc)) return *r;
     Prim to = name == "int" ? types.default_ip : types.default_fp;
     return KVal::of(emit_cast(value_of(v, loc), to, loc));
   }
