@@ -52,6 +52,13 @@ UseDef use_def(const bc::Function& fn, uint32_t pc) {
       u.def.push_back(fn.rng_reg + 1);
       u.def.push_back(fn.rng_reg + 2);
       break;
+    case Op::call:  // a ti.real_func call reads its arguments, writes its results
+      if (I.a < fn.calls.size()) {
+        const bc::CallDesc& c = fn.calls[I.a];
+        for (uint16_t r : c.args) u.use.push_back(r);
+        for (uint16_t k = 0; k < c.nrets; k++) u.def.push_back((uint16_t)(c.ret_base + k));
+      }
+      break;
     case Op::assert_:
       if (I.d() >= 0 && (size_t)I.d() < fn.asserts.size())
         for (uint16_t r : fn.asserts[I.d()].regs) u.use.push_back(r);

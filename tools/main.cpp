@@ -9,7 +9,10 @@
 //
 // Exit status: 0 on success, 1 on a user error (message on stderr), the code
 // of sys.exit(n), 2 on bad command-line usage.
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <ext/stdio_filebuf.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -92,10 +95,11 @@ const char* kUsage =
     "                            Python in the stopped frame (in a kernel: the kernel's\n"
     "                            variables over the frame that launched it). --host=builtin\n"
     "                            debugs on Kiln's own evaluator (the C API's language)\n"
-    "  kiln dap                  a Debug Adapter Protocol server on stdio (for VS Code and\n"
+    "  kiln dap [--host=H]       a Debug Adapter Protocol server on stdio (for VS Code and\n"
     "                            other DAP clients; see tools/vscode): launch,\n"
     "                            breakpoints with conditions, stepping, stack, scopes\n"
-    "                            (Locals, Loop indices, Args, Fields), evaluate, pause\n"
+    "                            (Locals, Loop indices, Args, Fields), evaluate, pause;\n"
+    "                            the program's host code on CPython, or --host=builtin\n"
     "  kiln --version            print the version\n"
     "  kiln --help               print this help\n"
     "\n"
@@ -278,6 +282,40 @@ int cmd_debug(int argc, char** argv) {
   return kiln::tools::debug(ra.file, text, std::move(ra.argv), std::move(side));
 }
 
+// `kiln dap [--host=...]`: the program's host code on CPython by default, as
+// for `kiln debug`. The protocol owns stdin and stdout. On CPython, whose
+// program (and anything it loads) may use fds 0 and 1, and whose start-up
+// takes C stdin's lock (which the request reader would hold while it waits),
+// the protocol moves to copies of both, fd 0 reads /dev/null and fd 1 writes
+// to stderr; the program's sys.stdout/stderr become output events.
+int cmd_dap(int argc, char** argv) {
+  RunArgs ra;
+  const char* host = nullptr;
+  for (int i = 0; i < argc; i++) {
+    if (std::strncmp(argv[i], "--host=", 7) == 0) {
+      host = argv[i] + 7;
+      continue;
+    }
+    std::fputs("kiln dap: takes no arguments but --host=python|builtin (the client's launch request names the program)\n", stderr);
+    return 2;
+  }
+  if (!choose_host(ra, host)) return 2;
+  if (ra.builtin) return kiln::debug::run_dap(std::cin, std::cout, kiln::debug::builtin_host(kiln::HostOptions{}));
+  int proto_in = dup(0), proto_out = dup(1), null = open("/dev/null", O_RDONLY);
+  if (proto_in < 0 || proto_out < 0 || null < 0 || dup2(null, 0) < 0 || dup2(2, 1) < 0) {
+    std::fprintf(stderr, "kiln dap: cannot set up stdin and stdout: %s\n", std::strerror(errno));
+    return 2;
+  }
+  close(null);
+  // Leaked on purpose: the detached request reader may still use them at exit.
+  auto* in_buf = new __gnu_cxx::stdio_filebuf<char>(proto_in, std::ios::in);
+  auto* in = new std::istream(in_buf);
+  __gnu_cxx::stdio_filebuf<char> out_buf(proto_out, std::ios::out);
+  std::ostream out(&out_buf);
+  kiln::tools::PythonRun r;  // its file and argv come with the launch request
+  return kiln::debug::run_dap(*in, out, kiln::tools::python_debug_host(r));
+}
+
 int cmd_repl(int argc, char** argv) {
   RunArgs ra;
   const char* host = nullptr;
@@ -394,13 +432,7 @@ int main(int argc, char** argv) {
   if (cmd == "dis") return cmd_dis(argc - 2, argv + 2);
   if (cmd == "repl") return cmd_repl(argc - 2, argv + 2);
   if (cmd == "debug") return cmd_debug(argc - 2, argv + 2);
-  if (cmd == "dap") {
-    if (argc > 2) {
-      std::fputs("kiln dap: takes no arguments (the client's launch request names the program)\n", stderr);
-      return 2;
-    }
-    return kiln::debug::run_dap(std::cin, std::cout, kiln::HostOptions{});
-  }
+  if (cmd == "dap") return cmd_dap(argc - 2, argv + 2);
   std::fprintf(stderr, "kiln: unknown command '%s' (see kiln --help)\n", cmd.c_str());
   return 2;
 }

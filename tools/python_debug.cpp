@@ -229,10 +229,15 @@ struct PythonSide : debug::HostSide {
     char buf[4096];
     cwd = getcwd(buf, sizeof buf) ? std::string(buf) + "/" : "";
     PythonRun r = opts;
+    if (r.file.empty()) {  // the DAP server learns the program from its launch request
+      r.file = session.path;
+      r.argv = session.argv;
+    }
     r.opts.debugger = &session;
     r.unbuffered = true;  // the program's output and the debugger's in order
     int status = 0;
     if (!start_python(r, status)) return status;
+    if (route_output) route_streams();
     {
       // Not the user's lines: the taichi package, the stdlib and installed packages.
       skip.push_back(package_dir() + "/");
@@ -251,6 +256,69 @@ struct PythonSide : debug::HostSide {
     g_side = nullptr;
     std::fflush(stdout);
     return status;
+  }
+
+  // sys.stdout and sys.stderr as writers into the session's io (the DAP
+  // server's output events), in order with its other messages.
+  static PyObject* write_to(PyObject* which, PyObject* text) {
+    const char* t = PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : nullptr;
+    if (!t) return nullptr;
+    if (g_side) (PyLong_AsLong(which) == 2 ? g_side->s->io.err : g_side->s->io.out)(t);
+    return PyLong_FromSsize_t(PyUnicode_GetLength(text));
+  }
+  void route_streams() {
+    static PyMethodDef def = {"write", (PyCFunction)write_to, METH_O, nullptr};
+    Ref scope(PyDict_New());
+    if (PyDict_SetItemString(scope.o, "__builtins__", PyEval_GetBuiltins()) < 0) raise_python_error();
+    Ref cls(PyRun_String(
+        "type('KilnDapStream', (__import__('io').TextIOBase,), {'__init__': lambda self, w: setattr(self, '_w', w),"
+        " 'write': lambda self, t: self._w(t), 'writable': lambda self: True, 'isatty': lambda self: False})",
+        Py_eval_input, scope.o, scope.o));
+    for (int k : {1, 2}) {
+      Ref which(PyLong_FromLong(k));
+      Ref w(PyCFunction_New(&def, which.o));
+      Ref stream(PyObject_CallFunctionObjArgs(cls.o, w.o, nullptr));
+      if (PySys_SetObject(k == 1 ? "stdout" : "stderr", stream.o) < 0) raise_python_error();
+    }
+  }
+
+  // Taichi fields among __main__'s globals; 1-D ones with their elements.
+  std::vector<debug::VarView> fields(debug::Session&) override {
+    std::vector<debug::VarView> out;
+    PyObject* main = PyImport_AddModule("__main__");  // borrowed
+    if (!main) {
+      PyErr_Clear();
+      return out;
+    }
+    std::map<std::string, PyObject*> sorted;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    PyObject* globals = PyModule_GetDict(main);
+    while (PyDict_Next(globals, &pos, &k, &v)) {
+      const char* name = PyUnicode_AsUTF8(k);
+      std::string type = Py_TYPE(v)->tp_name;
+      if (name && (type == "ScalarField" || type == "MatrixField" || type == "StructField")) sorted[name] = v;
+    }
+    PyErr_Clear();
+    for (auto& [name, f] : sorted) {
+      debug::VarView view{name, "", 0, {}};
+      try {
+        view.value = repr_of(f);
+        Ref shape(PyObject_GetAttrString(f, "shape"));
+        if (PyTuple_Check(shape.o) && PyTuple_GET_SIZE(shape.o) == 1) {
+          long n = PyLong_AsLong(PyTuple_GET_ITEM(shape.o, 0));
+          for (long i = 0; i < n && i < 64; i++) {
+            Ref index(PyLong_FromLong(i));
+            Ref e(PyObject_GetItem(f, index.o));
+            view.children.push_back({"[" + std::to_string(i) + "]", repr_of(e.o), 0, {}});
+          }
+        }
+      } catch (const Error& e) {
+        if (view.value.empty()) view.value = "<repr failed: " + e.kind + ">";
+      }
+      out.push_back(std::move(view));
+    }
+    return out;
   }
 
   int depth() const override { return frame_depth(PyEval_GetFrame()); }

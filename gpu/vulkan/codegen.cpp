@@ -170,6 +170,10 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_top: val[&s] = tape_top(s); return;
     case StmtKind::random: val[&s] = random(s); return;
     case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop)); return;
+    case StmtKind::call:  // SPIR-V forbids recursion, and real functions may recurse
+      raise("NotImplementedError", "the vulkan backend does not support ti.real_func: kernel '" + kernel.name +
+                                       "' calls '" + s.text + "' (SPIR-V has no recursion; use @ti.func, which is "
+                                       "inlined, or arch=ti.cpu)", s.loc);
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
   }
 }

@@ -125,8 +125,12 @@ StaticValue describe(py::handle o, const py::tuple& d) {
   } else if (tag == "snode") {
     s = to_static(d[1]);
     s.handle = hold(o);
-  } else if (tag == "func" || tag == "kernel") {
-    s.kind = tag == "func" ? K::func : K::kernel;
+  } else if (tag == "ref") {
+    s = StaticValue::of_builtin("ti.ref");
+    s.elems.push_back(to_static(d[1]));
+  } else if (tag == "func" || tag == "real_func" || tag == "kernel") {
+    s.kind = tag == "kernel" ? K::kernel : K::func;
+    s.b = tag == "real_func";
     s.def = (const ast::FunctionDef*)d[1].cast<uintptr_t>();
     s.handle = hold(d[2]);  // the raw function: its closure and globals
     s.s = py::str(d[3]);
@@ -150,13 +154,12 @@ StaticValue to_static(py::handle o) {
   if (PyLong_CheckExact(p)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(p);
-      if (PyErr_Occurred()) {
-        PyErr_Clear();
-        raise("OverflowError", "the integer " + std::string(py::repr(o)) + " does not fit in 64 bits");
-      }
-      v = (long long)u;
+    if (overflow) {  // beyond an int64: Kiln's compile-time ints have 128 bits
+      unsigned long long lo = PyLong_AsUnsignedLongLongMask(p);
+      py::object high = py::reinterpret_borrow<py::object>(o).attr("__rshift__")(64);
+      long long hi = PyLong_AsLongLongAndOverflow(high.ptr(), &overflow);
+      if (overflow) raise("OverflowError", "the integer " + std::string(py::repr(o)) + " does not fit in 128 bits");
+      return StaticValue::of_big((__int128)(((unsigned __int128)(unsigned long long)hi << 64) | lo));
     }
     return StaticValue::of_int(v);
   }
@@ -219,6 +222,13 @@ StaticValue to_static(py::handle o) {
       py::object d = o.attr("_kiln_static")();
       if (py::isinstance<py::tuple>(d)) return describe(o, d.cast<py::tuple>());
     }
+    // typing.Tuple[A, B] (and tuple[A, B]) as a return annotation: the tuple (A, B)
+    if (py::hasattr(o, "__origin__") && o.attr("__origin__").ptr() == (PyObject*)&PyTuple_Type &&
+        py::hasattr(o, "__args__")) {
+      s.kind = K::tuple;
+      for (auto e : o.attr("__args__")) s.elems.push_back(to_static(e));
+      return s;
+    }
     // numpy scalars and 0-d arrays: their Python value
     if (std::string_view(Py_TYPE(p)->tp_name).rfind("numpy.", 0) == 0 && py::hasattr(o, "item") &&
         (!py::hasattr(o, "ndim") || o.attr("ndim").cast<int>() == 0)) {
@@ -237,7 +247,9 @@ py::object from_static(const StaticValue& s) {
   switch (s.kind) {
     case K::none: return py::none();
     case K::boolean: return py::bool_(s.b);
-    case K::integer: return py::int_(s.i);
+    case K::integer:
+      if (s.wide) return py::int_(s.hi).attr("__lshift__")(64).attr("__or__")(py::int_((uint64_t)s.i));
+      return py::int_(s.i);
     case K::floating: return py::float_(s.f);
     case K::string: return py::str(s.s);
     case K::tuple: {

@@ -15,7 +15,7 @@ from . import _core
 from . import _state
 from ._errors import (TaichiCompilationError, TaichiSyntaxError, TaichiNameError, TaichiTypeError, TaichiIndexError,
                       TaichiRuntimeError, TaichiAssertionError, TaichiRuntimeTypeError, InvalidOperationError)
-from ._types import (DataType, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, bf16, u1, template, is_signed,
+from ._types import (DataType, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, bf16, u1, template, ref, is_signed,
                      is_integral, is_unsigned, cast_scalar as _cast_scalar)
 from ._types import is_float_name as _is_float_name
 from . import types
@@ -24,7 +24,7 @@ from . import layout
 from . import profiler
 from ._matrix import Matrix, Vector
 from ._struct import Struct, dataclass
-from ._kernel import kernel, func, pyfunc, data_oriented, Kernel as _Kernel
+from ._kernel import kernel, func, real_func, pyfunc, data_oriented, Kernel as _Kernel
 from ._field import field, root, SNode, BitpackedFields, FieldsBuilder, SNodeTree, i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijl, ikl, jkl, ijkl, axes
 from ._layout import Layout
 from ._ndarray import ndarray, Ndarray

@@ -141,12 +141,13 @@ class Func:
     def __init__(self, fn, is_real=False):
         self.fn = fn
         self._ast = None
+        self._is_real = is_real
         functools.update_wrapper(self, fn)
 
     def _kiln_static(self):
         if self._ast is None:
             self._ast = _parse(self.fn)
-        return ("func", self._ast.def_ptr, self.fn, _qualname(self.fn))
+        return ("real_func" if self._is_real else "func", self._ast.def_ptr, self.fn, _qualname(self.fn))
 
     def __get__(self, obj, objtype=None):
         return self
@@ -179,8 +180,15 @@ def kernel(fn=None, **kw):
 
 def func(fn=None, is_real_function=False):
     if fn is None:
-        return lambda f: Func(_capture_scope(f, 1))
-    return Func(_capture_scope(fn, 1))
+        return lambda f: Func(_capture_scope(f, 1), is_real_function)
+    return Func(_capture_scope(fn, 1), is_real_function)
+
+
+def real_func(fn=None):
+    """@ti.real_func: compiled once and called at run time (it may recurse)."""
+    if fn is None:
+        return lambda f: Func(_capture_scope(f, 1), True)
+    return Func(_capture_scope(fn, 1), True)
 
 
 def pyfunc(fn):

@@ -148,6 +148,23 @@ def template(tensor=None, dim=None):
     return Template(tensor, dim)
 
 
+class Ref:
+    """ti.ref(T): a ti.real_func parameter that writes back to the caller's local."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def _kiln_static(self):
+        return ("ref", self.dtype)
+
+    def __repr__(self):
+        return f"ref({self.dtype!r})"
+
+
+def ref(dtype):
+    return Ref(dtype)
+
+
 class NdarrayType:
     """ti.types.ndarray(dtype=None, ndim=None): an array argument by reference."""
 

@@ -3,15 +3,16 @@
 prints a normalized transcript (requests sent, responses and events received)
 for comparison with an expected file.
 
-  dap_client.py KILN SCRIPT.json
+  dap_client.py KILN SCRIPT.json [HOST]
 
 SCRIPT.json is a list of steps: {"send": {command, arguments}} sends a
 request and waits for its response; {"wait": "stopped"} waits for an event."""
 import json, subprocess, sys, threading, queue
 
 kiln, script = sys.argv[1], sys.argv[2]
+host = ["--host=" + sys.argv[3]] if len(sys.argv) > 3 else []
 steps = json.load(open(script))
-p = subprocess.Popen([kiln, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+p = subprocess.Popen([kiln, "dap"] + host, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 inbox = queue.Queue()
 
 def reader():

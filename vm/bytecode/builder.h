@@ -29,6 +29,10 @@ struct Builder {
   std::unordered_set<const ir::Stmt*> fused;  // values stored straight into a local's register
   std::unordered_set<const ir::Stmt*> hoisted;  // lowered before the task's loop (lower.cpp)
   std::unordered_set<const ir::Stmt*> in_place;  // local loads that read the local's register (local_reads.cpp)
+  // ti.real_func calls: each callee's return slot count (ir::Kernel::funcs
+  // order), and the registers each call statement's results land in.
+  std::vector<int> func_rets;
+  std::unordered_map<const ir::Stmt*, uint16_t> call_base;
   const ir::Stmt* last_stmt = nullptr;  // the statement lowered just before
   uint32_t last_start = 0;              // ... and the pc its code starts at
 
@@ -78,6 +82,13 @@ uint64_t const_bits(const ir::Const& c);
 bool lower_value(Builder& b, const ir::Stmt& s);
 // A unary statement whose result is its operand's register (identity casts).
 bool unary_shares_operand(const ir::Stmt& s);
+// lower.cpp: one kernel's (or real function's) tasks, each a Function;
+// func_rets as Builder::func_rets.
+Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, const std::vector<int>& func_rets);
+// lower_call.cpp: a `call` statement (its arguments, the op, the registers
+// its results land in) and a `call_ret` (a move out of those registers).
+void lower_call(Builder& b, const ir::Stmt& s);
+void lower_call_ret(Builder& b, const ir::Stmt& s);
 // Emits the op that wraps a computation-type result to `p`'s width (sext8,
 // zext16, round_f16, ...), if `p` needs one.
 void emit_fixup(Builder& b, Prim p, uint16_t r);

@@ -89,6 +89,14 @@ std::string format_insn(const Function& fn, uint32_t pc) {
     if (!ops.empty()) ops += ", ";
     ops += operand(fn, m, v, in.d());
   };
+  if (in.op == Op::call && in.a < fn.calls.size()) {  // call f#1 (r3, r4) -> r9..r10
+    const CallDesc& c = fn.calls[in.a];
+    out += c.name + "#" + std::to_string(c.callee) + " (";
+    for (size_t i = 0; i < c.args.size(); i++) out += (i ? ", r" : "r") + std::to_string(c.args[i]);
+    out += ")";
+    if (c.nrets) out += " -> r" + std::to_string(c.ret_base) + (c.nrets > 1 ? "..r" + std::to_string(c.ret_base + c.nrets - 1) : "");
+    return out;
+  }
   add(info.a, in.a);
   add(info.b, in.b);
   if (!mode_is_d(info.b)) add(info.c, in.c);
@@ -133,6 +141,13 @@ std::string disassemble(const Kernel& k) {
            std::to_string(t.fn.consts.size()) + ")\n";
     out += disassemble(t.fn);
   }
+  if (k.funcs)
+    for (size_t i = 0; i < k.funcs->size(); i++) {
+      const Kernel& f = (*k.funcs)[i];
+      out += "-- func " + f.name + "#" + std::to_string(i) + " (args " + std::to_string(f.num_args) + ", rets " +
+             std::to_string(f.num_rets) + ")\n";
+      for (auto& t : f.tasks) out += disassemble(t.fn);
+    }
   return out;
 }
 

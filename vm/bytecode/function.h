@@ -2,6 +2,7 @@
 // interpreter, the disassembler, the debugger and the JIT read.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,19 @@ inline std::string stack_overflow_message(uint64_t capacity) {
          " values through the gradient kernel; raise ti.init(ad_stack_size=...)";
 }
 
+// A ti.real_func call (op call): the callee (an index into the kernel's
+// Kernel::funcs), the registers of its arguments, and where its returned
+// slots land (nrets consecutive registers from ret_base, reserved for it).
+struct CallDesc {
+  uint32_t callee = 0;
+  std::vector<uint16_t> args;
+  uint16_t ret_base = 0;
+  uint16_t nrets = 0;
+  std::string name;            // the function's name, for messages and listings
+};
+
+struct Kernel;
+
 // A register holds a named source variable over pcs [begin, end).
 struct VarRange {
   uint16_t reg = 0;
@@ -104,6 +118,11 @@ struct Function {
   uint32_t stack_slots = 0;         // 8-byte slots after the registers that they take
   uint32_t task_no = 0;             // the task's position in its kernel (random streams)
   uint16_t rng_reg = 0xffff;        // ti.random's three stream registers (none: 0xffff)
+  std::vector<CallDesc> calls;      // ti.real_func calls
+  // The kernel's real functions (its Kernel::funcs): owned by the top-level
+  // Kernel, shared by all its Functions and theirs, so a call finds its
+  // callee, and a recursive one itself.
+  const std::vector<Kernel>* callees = nullptr;
 
   // Register slots of a frame: at least 4 (a range task's begin, end, loop
   // counter and struct-for cell table); autodiff tapes start after them.
@@ -137,6 +156,9 @@ struct Kernel {
   int num_args = 0;
   int num_rets = 0;
   int num_global_temps = 0;
+  // ti.real_func bodies (ir::Kernel::funcs lowered), each one serial task;
+  // Function::callees points here.
+  std::shared_ptr<std::vector<Kernel>> funcs;
 };
 
 // lower.cpp: an offloaded kernel (its root holds only `offloaded` statements,

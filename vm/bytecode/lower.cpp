@@ -407,6 +407,8 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       b.emit(Op::rand, b.def(&s), b.reg(s.ops[0]), (uint16_t)s.type.prim);
       return;
     case ir::StmtKind::return_: lower_return(b, s); return;
+    case ir::StmtKind::call: lower_call(b, s); return;
+    case ir::StmtKind::call_ret: lower_call_ret(b, s); return;
     case ir::StmtKind::ad_stack: {
       // Re-emptied where declared, like an alloca is re-zeroed.
       int64_t slots = (int64_t)b.fn.stack_slots + kStackHeader + s.index;
@@ -491,9 +493,10 @@ void lower_tls(Builder& b, const ir::Block* blk) {
   b.last_stmt = nullptr;
 }
 
-TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars) {
+TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars, const std::vector<int>& func_rets) {
   Builder b;
   b.keep_vars = keep_vars;
+  b.func_rets = func_rets;
   b.fn.frames = k.frames;
   b.loc = task.loc;
   b.num_args = (int)k.args.size();
@@ -572,7 +575,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
 
 }  // namespace
 
-Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
+Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, const std::vector<int>& func_rets) {
   Kernel out;
   out.name = k.name;
   out.num_args = (int)k.args.size();
@@ -585,7 +588,7 @@ Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
             "bytecode lowering of '" + k.name + "': the kernel root holds a '" +
                 ir::stmt_kind_name(s->kind) + "' statement (offload must run first)",
             s->loc);
-    out.tasks.push_back(lower_task(k, *s, n++, keep_vars));
+    out.tasks.push_back(lower_task(k, *s, n++, keep_vars, func_rets));
   }
   return out;
 }

@@ -154,6 +154,7 @@ namespace kiln::bc {
   _(forl_i64, acc, jmp, ___)                                                         \
   _(loop, acc, ___, ___)         /* while-loop header: a (hot counter) += 1 */        \
   _(end, ___, ___, ___)          /* the task is done */                              \
+  _(call, lit, ___, ___)         /* run ti.real_func calls[a] (Function::calls) */   \
   /* print: append to the frame's line, then flush it whole */                       \
   _(pr_str, ___, sd, ___)                                                            \
   _(pr_val, reg, prm, str)       /* c: format spec, 0xffff = the type's default */   \

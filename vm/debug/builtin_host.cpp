@@ -4,6 +4,7 @@
 // evaluated by the evaluator.
 #include "vm/debug/builtin_host.h"
 
+#include "vm/host/ti_objects.h"
 #include "vm/lang/ast.h"
 
 namespace kiln::debug {
@@ -99,6 +100,30 @@ std::string BuiltinHost::value_text(Session& s, const Place& p, const std::strin
 
 bool BuiltinHost::truthy(Session& s, const Place& p, const std::string& expr) {
   return host->ev->truthy(eval(s, p, expr));
+}
+
+std::vector<VarView> BuiltinHost::fields(Session& s) {
+  std::vector<VarView> out;
+  if (!host) return out;
+  host::Evaluator& ev = *host->ev;
+  std::map<std::string, host::Value> globals(ev.main_env->vars.begin(), ev.main_env->vars.end());
+  Place at_module;
+  at_module.env = ev.main_env.get();
+  for (auto& [name, v] : globals) {
+    if (v.kind != host::Kind::Host || !dynamic_cast<host::FieldObj*>(v.as<host::HostObj>())) continue;
+    VarView f{name, ev.repr(v), 0, {}};
+    try {
+      host::Value shape = eval(s, at_module, name + ".shape");
+      if (shape.kind == host::Kind::Tuple && shape.as<host::TupleObj>()->items.size() == 1) {
+        int64_t n = shape.as<host::TupleObj>()->items[0].as_int();
+        for (int64_t i = 0; i < n && i < 64; i++)
+          f.children.push_back({"[" + std::to_string(i) + "]", value_text(s, at_module, name + "[" + std::to_string(i) + "]"), 0, {}});
+      }
+    } catch (const Error&) {
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 std::unique_ptr<HostSide> builtin_host(HostOptions base) {

@@ -20,6 +20,7 @@ struct BuiltinHost : HostSide {
   std::vector<VarView> variables(const Place& p) override;
   std::string value_text(Session& s, const Place& p, const std::string& expr) override;
   bool truthy(Session& s, const Place& p, const std::string& expr) override;
+  std::vector<VarView> fields(Session& s) override;
 
   const ast::Expr* parse(const std::string& expr);
   host::Value eval(const Session& s, const Place& p, const std::string& expr);

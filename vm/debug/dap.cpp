@@ -18,7 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include "vm/debug/session.h"
-#include "vm/host/ti_objects.h"
 
 namespace kiln::debug {
 
@@ -128,30 +127,6 @@ struct Dap {
     return j;
   }
 
-  // The fields among the program's globals, 1-D ones with their elements.
-  std::vector<VarView> fields() {
-    std::vector<VarView> out;
-    host::Evaluator& ev = s.ev();
-    std::map<std::string, host::Value> globals(ev.main_env->vars.begin(), ev.main_env->vars.end());
-    for (auto& [name, v] : globals) {
-      if (v.kind != host::Kind::Host || !dynamic_cast<host::FieldObj*>(v.as<host::HostObj>())) continue;
-      VarView f{name, ev.repr(v), 0, {}};
-      Place host_place;
-      host_place.env = ev.main_env.get();
-      try {
-        host::Value shape = s.eval_at(host_place, name + ".shape");
-        if (shape.kind == host::Kind::Tuple && shape.as<host::TupleObj>()->items.size() == 1) {
-          int64_t n = shape.as<host::TupleObj>()->items[0].as_int();
-          for (int64_t i = 0; i < n && i < 64; i++)
-            f.children.push_back({"[" + std::to_string(i) + "]", s.value_text(host_place, name + "[" + std::to_string(i) + "]"), 0, {}});
-        }
-      } catch (const Error&) {
-      }
-      out.push_back(std::move(f));
-    }
-    return out;
-  }
-
   void set_breakpoints(const json& req) {
     const json& a = req["arguments"];
     std::string path = a.value("source", json::object()).value("path", "");
@@ -183,7 +158,7 @@ struct Dap {
     } else if (cmd == "disconnect" || cmd == "terminate") {
       respond(req);
       done = true;
-      if (s.running) throw Quit{};
+      if (s.running) s.side->quit();
     } else if (cmd == "pause") {
       respond(req);  // pause_requested was set by the reader
     } else {
@@ -220,7 +195,7 @@ struct Dap {
     event("stopped", body);
     for (;;) {
       json req = next();
-      if (req.is_null()) throw Quit{};
+      if (req.is_null()) s.side->quit();
       std::string cmd = req.value("command", "");
       const json a = req.value("arguments", json::object());
       if (serve_common(req)) continue;
@@ -258,7 +233,7 @@ struct Dap {
           scope("Loop indices", std::move(indices));
           scope("Args", std::move(kargs));
         }
-        scope("Fields", fields(), true);
+        scope("Fields", s.side->fields(s), true);
         respond(req, {{"scopes", scopes}});
       } else if (cmd == "variables") {
         int ref = a.value("variablesReference", 0);
@@ -350,12 +325,13 @@ struct Dap {
 
 }  // namespace
 
-int run_dap(std::istream& in, std::ostream& out, HostOptions base) {
+int run_dap(std::istream& in, std::ostream& out, std::unique_ptr<HostSide> side) {
   // The reader may still be blocked on input when the session ends (the
   // client keeps the pipe open after `disconnect`): it is detached, and the
   // state it touches is left alive for the few moments before the process exits.
   auto* d = new Dap(out);
-  d->s.side = builtin_host(std::move(base));
+  d->s.side = std::move(side);
+  d->s.side->route_output = true;
   std::thread([d, &in] { d->reader(in); }).detach();
   return d->run();
 }

@@ -44,8 +44,9 @@ int run_session(const std::string& path, const std::string& text, std::vector<st
                 std::unique_ptr<HostSide> side, DebugIO io);
 
 // `kiln dap`: a Debug Adapter Protocol server reading requests from `in` and
-// writing responses and events to `out` (stdio). Returns the exit status.
-int run_dap(std::istream& in, std::ostream& out, HostOptions base);
+// writing responses and events to `out` (stdio), the program's host code on
+// `side` (builtin_host, or CPython's from tools/). Returns the exit status.
+int run_dap(std::istream& in, std::ostream& out, std::unique_ptr<HostSide> side);
 
 // The commands, for `help`.
 struct CommandHelp {

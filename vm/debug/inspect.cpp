@@ -277,18 +277,6 @@ std::vector<std::pair<std::string, std::string>> Session::kernel_literals(const 
   return out;
 }
 
-host::Evaluator& Session::ev() {
-  auto* b = dynamic_cast<BuiltinHost*>(side.get());
-  if (!b || !b->host) raise("RuntimeError", "the program's host is not the built-in evaluator");
-  return *b->host->ev;
-}
-
-host::Value Session::eval_at(const Place& p, const std::string& expr) {
-  auto* b = dynamic_cast<BuiltinHost*>(side.get());
-  if (!b || !b->host) raise("RuntimeError", "the program's host is not the built-in evaluator");
-  return b->eval(*this, p, expr);
-}
-
 std::string Session::value_text(const Place& p, const std::string& expr) {
   if (p.kernel) {
     // A variable by its own name prints in its kernel type's format.

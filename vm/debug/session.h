@@ -96,6 +96,12 @@ struct HostSide {
   // kiln::Error.
   virtual std::string value_text(Session& s, const Place& p, const std::string& expr) = 0;
   virtual bool truthy(Session& s, const Place& p, const std::string& expr) = 0;
+  // The fields among the program's globals (the DAP server's Fields scope),
+  // 1-D ones with their first elements as children.
+  virtual std::vector<VarView> fields(Session& s) = 0;
+  // Set by the DAP server: the program's own stdout and stderr go to the
+  // session's io (output events), not to the process's, which carry the protocol.
+  bool route_output = false;
 };
 
 // The built-in evaluator's host side (HostOptions say how it runs).
@@ -152,8 +158,6 @@ struct Session : interp::DebugHook {
   bool command(const std::string& line, const Place* p);
 
   // ---- inspect.cpp
-  // The built-in host's evaluator (the DAP server's field view reads it).
-  host::Evaluator& ev();
   int kernel_depth(int frame, const bc::Function& fn) const;
   std::string where(const Place& p) const;           // "kernel 'fill'", "<module>", "ti.func 'f'"
   std::string source_line(const SourceLoc& loc) const;  // "12\t    x[i] = 1\n"
@@ -170,8 +174,6 @@ struct Session : interp::DebugHook {
   // literal text ("[1.0, 2.5]", "{'m': 2.0}"; inf and nan as names).
   std::vector<std::pair<std::string, host::Value>> kernel_values(const Place& p) const;
   std::vector<std::pair<std::string, std::string>> kernel_literals(const Place& p) const;
-  // The built-in host's evaluation (the DAP server's field view).
-  host::Value eval_at(const Place& p, const std::string& expr);
 };
 
 }  // namespace kiln::debug

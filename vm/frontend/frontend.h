@@ -26,7 +26,7 @@ struct StaticValue {
     tuple,     // tuple or list: elems
     dtype,     // a primitive type object: ti.f32, ti.i32, and `int`/`float` used as dtypes
     field,     // a field (FieldInfo*)
-    func,      // a @ti.func: def + env
+    func,      // a @ti.func: def + env; `b` set for a @ti.real_func (a real call)
     kernel,    // a @ti.kernel (calling one from a kernel is an error)
     builtin,   // an intrinsic the frontend knows by `name`: "ti.sqrt", "range", "print", ...
     module,    // a host module (`ti`, `math`): attributes through HostEnv::attr
@@ -48,7 +48,12 @@ struct StaticValue {
   };
   Kind kind = Kind::none;
   bool b = false;
+  // integer: the value, when it fits in 64 bits. Python's ints are unbounded;
+  // compile-time arithmetic keeps 128 bits (2 ** 64 - 1 is a u64 literal):
+  // `wide` says the value is hi * 2**64 + (uint64_t)i (see big()/of_big()).
   int64_t i = 0;
+  int64_t hi = 0;
+  bool wide = false;
   double f = 0;
   std::string s;                   // string value; builtin name; module/object type name;
                                    // the user's name of a matrix_field/struct_field/struct_type
@@ -69,6 +74,16 @@ struct StaticValue {
   std::shared_ptr<StaticValue> ctype;     // struct_value / struct_field: its struct_type
 
   static StaticValue of_int(int64_t v) { StaticValue s; s.kind = Kind::integer; s.i = v; return s; }
+  // A 128-bit integer: of_int when it fits in an int64, else wide.
+  static StaticValue of_big(__int128 v) {
+    StaticValue s = of_int((int64_t)v);
+    if (v != (__int128)(int64_t)v) {
+      s.wide = true;
+      s.hi = (int64_t)(v >> 64);
+    }
+    return s;
+  }
+  __int128 big() const { return wide ? (__int128)(((unsigned __int128)(uint64_t)hi << 64) | (uint64_t)i) : (__int128)i; }
   static StaticValue of_float(double v) { StaticValue s; s.kind = Kind::floating; s.f = v; return s; }
   static StaticValue of_bool(bool v) { StaticValue s; s.kind = Kind::boolean; s.b = v; return s; }
   static StaticValue of_builtin(std::string n) { StaticValue s; s.kind = Kind::builtin; s.s = std::move(n); return s; }

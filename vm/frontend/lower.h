@@ -92,6 +92,19 @@ struct QuantRef {
   ir::Stmt* shift = nullptr;
 };
 
+// ti.real_func instances of one kernel compilation (lower_real_func.cpp):
+// one per (function, template arguments), each an ir::Kernel in the top-level
+// kernel's `funcs`. Shared by the kernel's Lowerer and its functions'.
+struct RealFunc {
+  const ast::FunctionDef* def = nullptr;
+  std::vector<StaticValue> templates;  // the compile-time arguments (self, ti.template())
+  int index = 0;                       // in ir::Kernel::funcs
+};
+struct RealFuncs {
+  ir::Kernel* owner = nullptr;         // the kernel being compiled
+  std::vector<RealFunc> list;
+};
+
 struct Lowerer {
   HostEnv& host;
   Program& prog;
@@ -114,6 +127,12 @@ struct Lowerer {
   // ndarray argument slot -> its companion array's slot and name (`x.grad` in a kernel)
   std::map<int, std::pair<int, std::string>> ndarray_companion;
   int cur_frame = 0;                // the inlined ti.func being lowered (ir::Kernel::frames)
+  // ti.real_func: the instances this compilation made, and, while lowering
+  // one's body, that it is one (its loops run serially, `return` ends it) and
+  // its ti.ref parameters, whose values every return hands back.
+  std::shared_ptr<RealFuncs> real_funcs = std::make_shared<RealFuncs>();
+  bool real_func = false;
+  std::vector<Binding> ref_params;
 
   Lowerer(HostEnv& h, Program& p, ir::Kernel& k) : host(h), prog(p), kernel(k) {}
 
@@ -254,6 +273,15 @@ struct Lowerer {
   KVal lower_call(const ast::Call* c);
   // `self` is the object of a method call (`self.helper(x)` in a data_oriented class).
   KVal inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self = nullptr);
+  // The argument expression of each parameter of `def` at call `c` (null where
+  // a default applies); `first` parameters are bound otherwise (self).
+  std::vector<const ast::Expr*> call_args(const ast::FunctionDef* def, const ast::Call* c, size_t first, const char* what);
+  // A ti.real_func call (lower_real_func.cpp): a `call` statement to its
+  // instance for these template arguments, compiled on first use.
+  KVal call_real_func(const StaticValue& fn, const ast::Call* c, const KVal* self = nullptr);
+  // The return_ of a real function's `return` (lower_stmt.cpp's lower_return
+  // hands it the values): its declared slots, then the ti.ref parameters'.
+  void emit_real_return(std::vector<ir::Stmt*> ops, SourceLoc loc);
   KVal call_builtin(const std::string& name, const ast::Call* c);
 
   // ---- sparse SNodes (lower_sparse.cpp) -------------------------------------
@@ -291,6 +319,13 @@ const FieldInfo* first_component(const StaticValue& v);
 // The names a for loop (or comprehension) binds: `i` or `i, j`.
 std::vector<std::string> target_names(const ast::Expr* t);
 bool static_truthy(const StaticValue& v);  // Python's truth of a compile-time value
+bool static_equal(const StaticValue& a, const StaticValue& b);
+std::string big_text(__int128 v);  // a compile-time integer in decimal  // Python's == at compile time
+// The flattened scalar slot types of a value of `type` (a dtype or struct_type).
+void slot_prims(const StaticValue& t, std::vector<Prim>& out);
+// The binding of one parameter of the kernel (or real function) `k`, whose
+// argument slots it appends to k.args (lower_kernel.cpp).
+Binding bind_param(Lowerer& L, ir::Kernel& k, const ArgSpec& a, SourceLoc loc);
 std::string a_value(Prim p);  // "an i32 value", "a u8 value"
 std::string shape_phrase(const Type& t);  // "an f32 value", "a 3-vector of f32", "a 2x2 matrix of f32"  // "field 'x'", "int 3", "function 'f'"
 

@@ -31,14 +31,15 @@ static std::optional<KVal> python_conversion(bool to_float, const KVal& v, Sourc
   using SK = StaticValue::Kind;
   if (!v.is_static() || (v.s.kind != SK::integer && v.s.kind != SK::floating && v.s.kind != SK::boolean)) return std::nullopt;
   if (v.s.kind != SK::floating) {
-    int64_t i = v.s.kind == SK::boolean ? v.s.b : v.s.i;
-    return KVal::of(to_float ? StaticValue::of_float((double)i) : StaticValue::of_int(i));
+    __int128 i = v.s.kind == SK::boolean ? v.s.b : v.s.big();
+    return KVal::of(to_float ? StaticValue::of_float((double)i) : StaticValue::of_big(i));
   }
   if (to_float) return v;
   double d = v.s.f;
-  if (!std::isfinite(d) || std::fabs(d) >= 9.2e18)
+  // No Taichi type holds more than a u64 or an i64.
+  if (!std::isfinite(d) || d >= 0x1p64 || d < -0x1p63)
     raise("OverflowError", "int() of " + py_float_repr(d) + " does not fit in 64 bits", loc);
-  return KVal::of(StaticValue::of_int((int64_t)std::trunc(d)));
+  return KVal::of(StaticValue::of_big((__int128)std::trunc(d)));
 }
 
 static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
@@ -134,7 +135,9 @@ KVal Lowerer::lower_call(const ast::Call* c) {
       if (f.s == "ti.Vector" || f.s == "ti.Matrix" || f.s.rfind("ti.Vector.", 0) == 0 || f.s.rfind("ti.Matrix.", 0) == 0)
         return construct_tensor(f, c);
       return call_builtin(f.s, c);
-    case StaticValue::Kind::func: return inline_func(f, c, has_self ? &self : nullptr);
+    case StaticValue::Kind::func:
+      if (f.b) return call_real_func(f, c, has_self ? &self : nullptr);
+      return inline_func(f, c, has_self ? &self : nullptr);
     case StaticValue::Kind::struct_type: return construct_struct(f, c);
     case StaticValue::Kind::kernel:
       raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
@@ -503,17 +506,14 @@ static bool is_arithmetic(const ast::Expr* e) {
 
 // Inlines a ti.func call: arguments are passed by value (a fresh local each),
 // ti.template() parameters bind the caller's object itself.
-KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self) {
-  const ast::FunctionDef* def = fn.def;
-  if (++func_depth > 64) raise("RecursionError", "ti.func '" + def->name + "' recurses too deeply (recursion needs ti.static to end at compile time)", c->loc);
+std::vector<const ast::Expr*> Lowerer::call_args(const ast::FunctionDef* def, const ast::Call* c, size_t first,
+                                                 const char* what) {
   const ast::Arguments& params = def->args;
   size_t np = params.args.size();
-  size_t first = self ? 1 : 0;  // parameters filled by the call's own arguments start here
   if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
-    raise("TypeError", "ti.func '" + def->name + "' may only have plain parameters", def->loc);
+    raise("TypeError", std::string(what) + " '" + def->name + "' may only have plain parameters", def->loc);
   if (c->args.size() + first > np)
     raise("TypeError", def->name + "() takes " + std::to_string(np - first) + " arguments (" + std::to_string(c->args.size()) + " given)", c->loc);
-  // Evaluate the arguments in the caller's frame.
   std::vector<const ast::Expr*> exprs(np, nullptr);
   for (size_t i = 0; i < c->args.size(); i++) exprs[first + i] = c->args[i];
   for (auto* kw : c->keywords) {
@@ -523,6 +523,17 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     if (exprs[i]) raise("TypeError", def->name + "() got multiple values for argument '" + kw->arg + "'", kw->loc);
     exprs[i] = kw->value;
   }
+  return exprs;
+}
+
+KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal* self) {
+  const ast::FunctionDef* def = fn.def;
+  if (++func_depth > 64) raise("RecursionError", "ti.func '" + def->name + "' recurses too deeply (recursion needs ti.static to end at compile time)", c->loc);
+  const ast::Arguments& params = def->args;
+  size_t np = params.args.size();
+  size_t first = self ? 1 : 0;  // parameters filled by the call's own arguments start here
+  // Evaluate the arguments in the caller's frame.
+  std::vector<const ast::Expr*> exprs = call_args(def, c, first, "ti.func");
   std::vector<KVal> vals(np);
   // An argument that folds to a number at compile time (`n - 1` of a template
   // n): a ti.template() parameter takes the number itself, so that ti.static

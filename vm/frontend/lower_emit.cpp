@@ -87,15 +87,16 @@ void Lowerer::warn(const std::string& msg, SourceLoc loc) {
   warnings.push_back(std::move(w));
 }
 
-static bool fits(int64_t v, Prim p) {
+static bool fits(__int128 v, Prim p) {
   switch (p) {
+    case Prim::i64: return v == (__int128)(int64_t)v;
+    case Prim::u64: return v >= 0 && v == (__int128)(uint64_t)v;
     case Prim::i8: return v >= INT8_MIN && v <= INT8_MAX;
     case Prim::i16: return v >= INT16_MIN && v <= INT16_MAX;
     case Prim::i32: return v >= INT32_MIN && v <= INT32_MAX;
     case Prim::u8: return v >= 0 && v <= UINT8_MAX;
     case Prim::u16: return v >= 0 && v <= UINT16_MAX;
     case Prim::u32: return v >= 0 && v <= (int64_t)UINT32_MAX;
-    case Prim::u64: return v >= 0;
     default: return true;
   }
 }
@@ -103,7 +104,7 @@ static bool fits(int64_t v, Prim p) {
 // A Python int or float literal as a typed IR constant of `p`.
 static ir::Const make_const(const StaticValue& s, Prim p, SourceLoc loc) {
   if (prim_is_float(p)) {
-    double d = s.kind == StaticValue::Kind::floating ? s.f : (double)s.i;
+    double d = s.kind == StaticValue::Kind::floating ? s.f : (double)s.big();
     if (p == Prim::f32) d = (double)(float)d;
     return ir::Const::of_float(p, d);
   }
@@ -111,11 +112,10 @@ static ir::Const make_const(const StaticValue& s, Prim p, SourceLoc loc) {
     if (!std::isfinite(s.f)) raise("TypeError", "cannot convert the float literal to an integer type", loc);
     return ir::Const::of_int(p, (int64_t)s.f);
   }
-  int64_t v = s.kind == StaticValue::Kind::boolean ? (int64_t)s.b : s.i;
+  __int128 v = s.kind == StaticValue::Kind::boolean ? (__int128)s.b : s.big();
   if (!fits(v, p))
-    raise("OverflowError",
-          "the literal " + std::to_string(v) + " is out of range for " + std::string(prim_name(p)), loc);
-  return ir::Const::of_int(p, v);
+    raise("OverflowError", "the literal " + big_text(v) + " is out of range for " + std::string(prim_name(p)), loc);
+  return ir::Const::of_int(p, (int64_t)v);  // a u64 above 2**63 keeps its bits
 }
 
 Prim Lowerer::prim_of(const KVal& k, SourceLoc loc) {

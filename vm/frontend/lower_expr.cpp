@@ -191,7 +191,7 @@ KVal Lowerer::lower_unary(const ast::UnaryOp* u) {
   // Negative literals stay compile-time constants, so `-2147483648` fits i32.
   if (v.is_static() && (u->op == ast::UnaryOpKind::USub || u->op == ast::UnaryOpKind::UAdd)) {
     if (v.s.kind == StaticValue::Kind::integer)
-      return KVal::of(StaticValue::of_int(u->op == ast::UnaryOpKind::USub ? -v.s.i : v.s.i));
+      return KVal::of(StaticValue::of_big(u->op == ast::UnaryOpKind::USub ? -v.s.big() : v.s.big()));
     if (v.s.kind == StaticValue::Kind::floating)
       return KVal::of(StaticValue::of_float(u->op == ast::UnaryOpKind::USub ? -v.s.f : v.s.f));
   }

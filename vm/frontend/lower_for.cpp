@@ -125,7 +125,7 @@ const FieldInfo* first_component(const StaticValue& v) {
 void Lowerer::lower_for(const ast::For* s) {
   if (!s->orelse.empty()) raise("SyntaxError", "for-else is not supported in kernels", s->loc);
   SourceLoc loc = s->loc;
-  bool serialize = serialize_next;
+  bool serialize = serialize_next || real_func;  // a real function's loops run in its caller's thread
   serialize_next = false;
 
   // Classify the iterable.
@@ -214,6 +214,9 @@ void Lowerer::lower_for(const ast::For* s) {
   // Sparse fields and SNodes: a struct-for over lists of active cells.
   if (kind == "field") {
     if (const SNode* target = struct_for_target(iter_static, it->loc)) {
+      if (real_func)  // its lists are built by tasks of their own, which a call cannot launch
+        raise("NotImplementedError", "a struct-for over a sparse field or SNode inside a ti.real_func is not supported "
+                                     "(loop over it in the kernel, or make the function a @ti.func)", it->loc);
       // A field's loop yields its indices with its offsets; an SNode's, its coordinates.
       const FieldInfo* f = iter_static.kind == StaticValue::Kind::snode ? nullptr : first_component(iter_static);
       lower_struct_for(s, target, names, grouped, serialize, f ? f->offset : std::vector<int64_t>{});

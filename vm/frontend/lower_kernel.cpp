@@ -52,7 +52,7 @@ void Lowerer::bind(const std::string& name, Binding b) {
 }
 
 // The scalar type of each flattened slot of a value of type `t`.
-static void slot_prims(const StaticValue& t, std::vector<Prim>& out) {
+void slot_prims(const StaticValue& t, std::vector<Prim>& out) {
   if (t.kind == StaticValue::Kind::struct_type) {
     for (auto& m : t.elems) slot_prims(m, out);
     return;
@@ -62,7 +62,7 @@ static void slot_prims(const StaticValue& t, std::vector<Prim>& out) {
 
 // The binding of one kernel parameter, whose argument slots are appended to
 // the kernel's (python/core/kernel.cpp fills them in the same order).
-static Binding bind_param(Lowerer& L, ir::Kernel& k, const ArgSpec& a, SourceLoc loc) {
+Binding bind_param(Lowerer& L, ir::Kernel& k, const ArgSpec& a, SourceLoc loc) {
   Binding b;
   if (a.kind == ArgSpec::Kind::template_) {
     b.kind = Binding::Kind::static_;

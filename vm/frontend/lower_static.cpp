@@ -10,8 +10,20 @@ namespace kiln::frontend {
 using K = StaticValue::Kind;
 
 static bool is_num(const StaticValue& v) { return v.kind == K::integer || v.kind == K::floating || v.kind == K::boolean; }
-static double as_f(const StaticValue& v) { return v.kind == K::floating ? v.f : v.kind == K::boolean ? (double)v.b : (double)v.i; }
-static int64_t as_i(const StaticValue& v) { return v.kind == K::boolean ? (int64_t)v.b : v.i; }
+static double as_f(const StaticValue& v) { return v.kind == K::floating ? v.f : v.kind == K::boolean ? (double)v.b : (double)v.big(); }
+static __int128 as_i(const StaticValue& v) { return v.kind == K::boolean ? (__int128)v.b : v.big(); }
+
+std::string big_text(__int128 v) {
+  if (v == (__int128)(int64_t)v) return std::to_string((int64_t)v);
+  bool neg = v < 0;
+  unsigned __int128 u = neg ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+  std::string s;
+  while (u) {
+    s.insert(s.begin(), (char)('0' + (int)(u % 10)));
+    u /= 10;
+  }
+  return neg ? "-" + s : s;
+}
 bool static_truthy(const StaticValue& v) {
   switch (v.kind) {
     case K::none: return false;
@@ -24,8 +36,8 @@ bool static_truthy(const StaticValue& v) {
   }
 }
 
-static int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
+static __int128 floordiv(__int128 a, __int128 b) {
+  __int128 q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
   return q;
 }
@@ -57,25 +69,40 @@ StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticVa
   bool ints = a.kind != K::floating && b.kind != K::floating;
   auto zero = [&]() { raise("ZeroDivisionError", "division by zero", loc); };
   if (ints) {
-    int64_t x = as_i(a), y = as_i(b);
+    // Python's ints are unbounded; 128 bits hold every value a Taichi type
+    // can (2 ** 64 - 1 is a u64 literal) and what it takes to get there.
+    __int128 x = as_i(a), y = as_i(b), r = 0;
+    auto big = [&](bool overflow) {
+      if (overflow)
+        raise("OverflowError", std::string("the compile-time integer ") + ast::op_symbol(op) + " of " + big_text(x) +
+                                   " and " + big_text(y) + " does not fit in 128 bits", loc);
+      return StaticValue::of_big(r);
+    };
     switch (op) {
-      case O::Add: return StaticValue::of_int(x + y);
-      case O::Sub: return StaticValue::of_int(x - y);
-      case O::Mult: return StaticValue::of_int(x * y);
+      case O::Add: return big(__builtin_add_overflow(x, y, &r));
+      case O::Sub: return big(__builtin_sub_overflow(x, y, &r));
+      case O::Mult: return big(__builtin_mul_overflow(x, y, &r));
       case O::Div: if (!y) zero(); return StaticValue::of_float((double)x / (double)y);
-      case O::FloorDiv: if (!y) zero(); return StaticValue::of_int(floordiv(x, y));
-      case O::Mod: if (!y) zero(); return StaticValue::of_int(x - floordiv(x, y) * y);
+      case O::FloorDiv: if (!y) zero(); r = floordiv(x, y); return big(false);
+      case O::Mod: if (!y) zero(); r = x - floordiv(x, y) * y; return big(false);
       case O::Pow: {
         if (y < 0) return StaticValue::of_float(std::pow((double)x, (double)y));
-        int64_t r = 1;
-        while (y--) r *= x;
-        return StaticValue::of_int(r);
+        r = 1;
+        bool over = false;
+        while (y-- && !over) over = __builtin_mul_overflow(r, x, &r);
+        return big(over);
       }
-      case O::LShift: return StaticValue::of_int(x << y);
-      case O::RShift: return StaticValue::of_int(x >> y);
-      case O::BitAnd: return StaticValue::of_int(x & y);
-      case O::BitOr: return StaticValue::of_int(x | y);
-      case O::BitXor: return StaticValue::of_int(x ^ y);
+      case O::LShift:
+        if (y < 0) raise("ValueError", "negative shift count", loc);
+        r = y >= 127 ? 0 : (__int128)((unsigned __int128)x << (int)y);
+        return big(x != 0 && (y >= 127 || (r >> (int)y) != x));
+      case O::RShift:
+        if (y < 0) raise("ValueError", "negative shift count", loc);
+        r = x >> (int)(y > 127 ? 127 : y);
+        return big(false);
+      case O::BitAnd: r = x & y; return big(false);
+      case O::BitOr: r = x | y; return big(false);
+      case O::BitXor: r = x ^ y; return big(false);
       default: break;
     }
   } else {
@@ -94,7 +121,7 @@ StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticVa
   raise("TypeError", std::string("unsupported operator ") + ast::op_symbol(op) + " in a compile-time expression", loc);
 }
 
-static bool static_equal(const StaticValue& a, const StaticValue& b) {
+bool static_equal(const StaticValue& a, const StaticValue& b) {
   if (is_num(a) && is_num(b)) return as_f(a) == as_f(b) && (a.kind == K::floating || b.kind == K::floating || as_i(a) == as_i(b));
   if (a.kind != b.kind) return false;
   switch (a.kind) {
@@ -127,6 +154,10 @@ static StaticValue static_compare(ast::CmpOpKind op, const StaticValue& a, const
     default: break;
   }
   if (!is_num(a) || !is_num(b)) raise("TypeError", std::string("'") + ast::op_symbol(op) + "' needs numbers at compile time", loc);
+  if (a.kind != K::floating && b.kind != K::floating) {  // exactly, beyond a double's 53 bits
+    __int128 x = as_i(a), y = as_i(b);
+    return StaticValue::of_bool(op == C::Lt ? x < y : op == C::LtE ? x <= y : op == C::Gt ? x > y : x >= y);
+  }
   double x = as_f(a), y = as_f(b);
   bool r = op == C::Lt ? x < y : op == C::LtE ? x <= y : op == C::Gt ? x > y : x >= y;
   return StaticValue::of_bool(r);
@@ -258,10 +289,10 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
         case ast::UnaryOpKind::UAdd: return v;
         case ast::UnaryOpKind::USub:
           if (v.kind == K::floating) return StaticValue::of_float(-v.f);
-          if (is_num(v)) return StaticValue::of_int(-as_i(v));
+          if (is_num(v)) return StaticValue::of_big(-as_i(v));
           break;
         case ast::UnaryOpKind::Invert:
-          if (v.kind == K::integer || v.kind == K::boolean) return StaticValue::of_int(~as_i(v));
+          if (v.kind == K::integer || v.kind == K::boolean) return StaticValue::of_big(~as_i(v));
           break;
       }
       raise("TypeError", std::string("bad operand for unary ") + ast::op_symbol(u->op) + ": " + describe_static(v), e->loc);
@@ -328,7 +359,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
         if (n == "len" && args.size() == 1 && args[0].kind == K::tuple) return StaticValue::of_int((int64_t)args[0].elems.size());
         if (n == "len" && args.size() == 1 && args[0].kind == K::string) return StaticValue::of_int((int64_t)args[0].s.size());
         if (n == "int" && args.size() == 1 && is_num(args[0]))
-          return StaticValue::of_int(args[0].kind == K::floating ? (int64_t)args[0].f : as_i(args[0]));
+          return StaticValue::of_big(args[0].kind == K::floating ? (__int128)args[0].f : as_i(args[0]));
         if (n == "float" && args.size() == 1 && is_num(args[0])) return StaticValue::of_float(as_f(args[0]));
       }
       if (!c->keywords.empty()) raise("TypeError", "keyword arguments are not supported in compile-time calls", c->loc);

@@ -174,35 +174,50 @@ void Lowerer::lower_while(const ast::While* s) {
 
 void Lowerer::lower_return(const ast::Return* s) {
   Frame& f = frame();
-  if (f.is_kernel) {
-    bool none = s->value && s->value->kind == ast::ExprKind::Constant && kernel.rets.empty() &&
+  // A real function's own body returns like a kernel, from anywhere (its
+  // return_ ends the call); a kernel has one return and no early one.
+  const bool real = real_func && frames.size() == 1;
+  if (f.is_kernel || real) {
+    const std::string who = (real ? "ti.real_func '" : "kernel '") + f.def->name + "'";
+    bool none = s->value && s->value->kind == ast::ExprKind::Constant && ret_types.empty() &&
                 eval_static(s->value).kind == StaticValue::Kind::none;
     if (!s->value || none) {  // `return` / `return None`
+      if (real) {
+        if (!ret_types.empty()) raise("SyntaxError", who + " must return a value (it is annotated to)", s->loc);
+        emit_real_return({}, s->loc);
+        if (blocks.size() == 1) f.ended = true;
+        return;
+      }
       // A bare `return` ends the kernel early; only allowed at the top level.
       if (blocks.size() != 1) raise("SyntaxError", "a bare return is only allowed at the top level of a kernel", s->loc);
       emit(std::make_unique<Stmt>(StmtKind::return_), s->loc);
       return;
     }
-    if (kernel.rets.empty())
-      raise("SyntaxError", "kernel '" + f.def->name + "' returns a value but has no return type annotation (add e.g. `-> ti.i32`)", s->loc);
-    if (++f.returns_seen > 1) raise("SyntaxError", "a kernel may have at most one return statement", s->loc);
+    if (ret_types.empty())
+      raise("SyntaxError", who + " returns a value but has no return type annotation" +
+                               (real ? ": its return value must be annotated" : "") + " (add e.g. `-> ti.i32`)", s->loc);
+    if (++f.returns_seen > 1 && !real) raise("SyntaxError", "a kernel may have at most one return statement", s->loc);
     for (auto& l : f.loops)
       if (l.parallel) raise("SyntaxError", "return is not allowed inside the parallel for loop of a kernel", s->loc);
     KVal v = lower_expr(s->value);
     std::vector<KVal> vals;
     if (ret_is_tuple) {
       if (!v.is_tuple() || v.elems.size() != ret_types.size())
-        raise("TypeError", "kernel '" + f.def->name + "' is annotated to return a tuple of " +
-                               std::to_string(ret_types.size()) + " values", s->loc);
+        raise("TypeError", who + " is annotated to return a tuple of " + std::to_string(ret_types.size()) + " values", s->loc);
       vals = v.elems;
     } else {
-      if (v.is_tuple())
-        raise("TypeError", "kernel '" + f.def->name + "' returns a tuple but its annotation is a single type", s->loc);
+      if (v.is_tuple()) raise("TypeError", who + " returns a tuple but its annotation is a single type", s->loc);
       vals.push_back(v);
     }
-    auto st = std::make_unique<Stmt>(StmtKind::return_);
-    for (size_t i = 0; i < vals.size(); i++) flatten(vals[i], ret_types[i], st->ops, s->loc);
-    emit(std::move(st), s->loc);
+    std::vector<Stmt*> ops;
+    for (size_t i = 0; i < vals.size(); i++) flatten(vals[i], ret_types[i], ops, s->loc);
+    if (real) {
+      emit_real_return(std::move(ops), s->loc);
+    } else {
+      auto st = std::make_unique<Stmt>(StmtKind::return_);
+      st->ops = std::move(ops);
+      emit(std::move(st), s->loc);
+    }
     if (blocks.size() == 1) f.ended = true;  // what follows a top-level return never runs
     return;
   }

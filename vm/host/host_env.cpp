@@ -51,6 +51,11 @@ StaticValue to_static(Evaluator& ev, const Value& v) {
       if (auto* d = dynamic_cast<DTypeObj*>(h)) return StaticValue::of_dtype(d->prim);
       if (compound_to_static(ev, v, s)) return s;
       if (dynamic_cast<TemplateObj*>(h)) return StaticValue::of_builtin("ti.template");
+      if (auto* r = dynamic_cast<RefObj*>(h)) {
+        s = StaticValue::of_builtin("ti.ref");
+        s.elems.push_back(to_static(ev, r->dtype));
+        return s;
+      }
       if (auto* f = dynamic_cast<FieldObj*>(h)) {
         s.kind = K::field;
         s.field = &f->checked({});
@@ -65,6 +70,7 @@ StaticValue to_static(Evaluator& ev, const Value& v) {
       }
       if (auto* k = dynamic_cast<KernelObj*>(h)) {
         s.kind = k->is_func ? K::func : K::kernel;
+        s.b = k->is_real;
         s.def = k->function().def;
         s.s = k->function().qualname;
         s.handle = std::static_pointer_cast<void>(k->function().closure);

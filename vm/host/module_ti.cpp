@@ -146,15 +146,17 @@ Value field(Evaluator& ev, CallArgs& a) {
   return Value::of(f);
 }
 
-Value decorate(Evaluator& ev, CallArgs& a, bool is_func) {
-  expect_args(a, is_func ? "func" : "kernel", 1, 1);
+Value decorate(Evaluator& ev, CallArgs& a, bool is_func, bool is_real = false) {
+  const char* what = is_real ? "real_func" : is_func ? "func" : "kernel";
+  expect_args(a, what, 1, 1);
   if (a.pos[0].kind != Kind::Function || !a.pos[0].as<FunctionObj>()->def)
-    raise("TypeError", std::string("@ti.") + (is_func ? "func" : "kernel") + " decorates a def", a.loc);
+    raise("TypeError", std::string("@ti.") + what + " decorates a def", a.loc);
   auto k = std::make_shared<KernelObj>();
   k->fn = a.pos[0];
   k->ti = ev.ti->alive;
   k->key_head = "K" + std::to_string(ev.ti->next_kernel_id++) + "|";
   k->is_func = is_func;
+  k->is_real = is_real;
   return Value::of(k);
 }
 
@@ -174,6 +176,13 @@ static Value make_ti(Evaluator& ev) {
   def("field", field);
   def("kernel", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, false); });
   def("func", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, true); });
+  def("real_func", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, true, true); });
+  def("ref", [](Evaluator&, CallArgs& a) {
+    expect_args(a, "ref", 1, 1);
+    auto r = std::make_shared<RefObj>();
+    r->dtype = a.pos[0];
+    return Value::of(r);
+  });
   def("data_oriented", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "data_oriented", 1, 1);
     return a.pos[0];

@@ -37,6 +37,13 @@ struct TemplateObj : HostObj {
   std::string repr(Evaluator&) const override { return "<ti.template>"; }
 };
 
+// ti.ref(T): a ti.real_func parameter that writes back to the caller's local.
+struct RefObj : HostObj {
+  Value dtype;
+  std::string type_name() const override { return "Ref"; }
+  std::string repr(Evaluator&) const override { return "<ti.ref>"; }
+};
+
 // ti.cpu, ti.gpu, ...
 struct ArchObj : HostObj {
   std::string name;
@@ -89,6 +96,7 @@ using CompiledEntry = ti::CompiledEntry;
 struct KernelObj : HostObj {
   Value fn;                     // the FunctionObj
   bool is_func = false;         // @ti.func (not callable from the host)
+  bool is_real = false;         // @ti.real_func: a real call, compiled once (is_func too)
   std::vector<Value> annotations;  // evaluated once, per parameter (None when absent)
   bool annotations_done = false;
   // The last call's return values as flat typed slots (a vector's components,

@@ -77,6 +77,48 @@ __attribute__((noinline)) int64_t snode_op_at(const Function& fn, const Insn* ip
   }
 }
 
+// ti.real_func calls: how deep this thread is, and how deep it may go. Each
+// level costs the C stack a dispatch frame and a register file; the limit
+// keeps deep recursion an error instead of a crash (a pool thread has 8 MiB).
+thread_local int t_call_depth = 0;
+constexpr int kMaxCallDepth = 2000;
+
+// Op call: the callee (one serial task) runs on a launch context of its own
+// (its arguments, its returns, the caller's memory), in this thread.
+__attribute__((noinline)) void call_real_func(const Function& fn, const Insn* ip, LaunchContext& ctx, uint64_t* R) {
+  const CallDesc& d = fn.calls[ip[-1].a];
+  if (!fn.callees || d.callee >= fn.callees->size()) fail(fn, ip, "InternalError", "call of a missing ti.real_func");
+  if (t_call_depth >= kMaxCallDepth)
+    fail(fn, ip, "RecursionError", "maximum recursion depth exceeded: ti.real_func '" + d.name + "' nested " +
+                                       std::to_string(kMaxCallDepth) + " calls deep");
+  const Kernel& callee = (*fn.callees)[d.callee];
+  LaunchContext sub;
+  sub.program = ctx.program;
+  sub.args.resize(d.args.size());
+  for (size_t k = 0; k < d.args.size(); k++) sub.args[k] = R[d.args[k]];
+  sub.rets.assign((size_t)callee.num_rets, 0);
+  sub.tree_bases = ctx.tree_bases;
+  sub.temps.assign((size_t)callee.num_global_temps, 0);
+  sub.rng_key = ctx.rng_key;
+  struct Depth {
+    Depth() { t_call_depth++; }
+    ~Depth() { t_call_depth--; }
+  } depth;
+  auto flush = [&] {
+    if (sub.print_buffer.empty()) return;
+    std::lock_guard<std::mutex> lock(ctx.print_mu);
+    ctx.print_buffer += sub.print_buffer;
+  };
+  try {
+    for (const TaskCode& t : callee.tasks) run_function(t.fn, sub);
+  } catch (...) {
+    flush();
+    throw;
+  }
+  flush();
+  for (uint16_t k = 0; k < d.nrets && k < sub.rets.size(); k++) R[d.ret_base + k] = sub.rets[k];
+}
+
 template <class S> inline S load(uint64_t addr) {
   S v;
   std::memcpy(&v, reinterpret_cast<const void*>(addr), sizeof(S));
@@ -438,6 +480,7 @@ L_loop:
   if ((++polls & 1023) == 0) [[unlikely]] POLL();
   NEXT();
 L_end: return;
+L_call: call_real_func(fn, ip, ctx, R); NEXT();
 
   // ---- print and assert ----
 L_pr_str: line += fn.strings[I.d()]; NEXT();

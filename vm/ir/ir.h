@@ -53,7 +53,9 @@ namespace kiln::ir {
   _(ad_stack, "ad stack")           /* autodiff's tape of `type` values; index = capacity */ \
   _(ad_push, "ad push")             /* ops[0] = ad_stack, ops[1] = value */           \
   _(ad_pop, "ad pop")               /* ops[0] = ad_stack */                           \
-  _(ad_top, "ad top")               /* ops[0] = ad_stack; its last pushed value */
+  _(ad_top, "ad top")               /* ops[0] = ad_stack; its last pushed value */   \
+  _(call, "call")                   /* ti.real_func: index = Kernel::funcs; ops = args */ \
+  _(call_ret, "call result")        /* ops[0] = call; index = which returned slot */
 
 enum class StmtKind : uint8_t {
 #define KILN_IR_ENUM(k, s) k,
@@ -290,6 +292,12 @@ struct Kernel {
   // then the same shape). Empty for ordinary kernels.
   std::vector<std::pair<int, int>> ext_companion;
   std::vector<int> stop_grad_fields;  // ti.stop_grad(x): x's loads pass no gradient
+  // ti.real_func instances this kernel calls, directly or through each other
+  // (a `call` names one by index). Each is a Kernel of its own: scalar
+  // arguments (arg_load), scalar returns (one return_ at its end), a serial
+  // body; the top-level kernel owns them all, so recursion is an index.
+  // A function's own `funcs` stays empty.
+  std::vector<std::unique_ptr<Kernel>> funcs;
 
   void renumber();            // assign $ids in print order
 };

@@ -160,6 +160,8 @@ struct Printer {
       case StmtKind::ad_push: return "ad push [" + op(s, 0) + " <- " + op(s, 1) + "]";
       case StmtKind::ad_pop: return "ad pop [" + op(s, 0) + "]";
       case StmtKind::ad_top: return "ad top [" + op(s, 0) + "]";
+      case StmtKind::call: return "call " + s->text + "#" + std::to_string(s->index) + " [" + names(s->ops) + "]";
+      case StmtKind::call_ret: return "call result " + op(s, 0) + " " + std::to_string(s->index);
       default: return stmt_kind_name(s->kind);
     }
   }
@@ -279,6 +281,14 @@ std::string print_kernel(Kernel& k) {
   p.line("kernel {");
   p.block(&k.root);
   p.line("}");
+  // ti.real_func instances, by the index their calls name
+  for (size_t i = 0; i < k.funcs.size(); i++) {
+    Kernel& f = *k.funcs[i];
+    f.renumber();
+    p.line("func " + f.name + "#" + std::to_string(i) + " {");
+    p.block(&f.root);
+    p.line("}");
+  }
   return p.out;
 }
 

@@ -70,7 +70,8 @@ struct Verifier {
     for (const Stmt* op : s->ops) {
       KILN_VERIFY(op != nullptr, s, "null operand");
       KILN_VERIFY(visible.count(op) != 0, s, "operand $" + std::to_string(op->id) + " is not defined before its use");
-      KILN_VERIFY(op->has_value(), s, "operand $" + std::to_string(op->id) + " has no value");
+      KILN_VERIFY(op->has_value() || (s->kind == StmtKind::call_ret && op->kind == StmtKind::call), s,
+                  "operand $" + std::to_string(op->id) + " has no value");
     }
     bool wants_value = true;
     switch (s->kind) {
@@ -209,6 +210,16 @@ struct Verifier {
         KILN_VERIFY(!s->ops.empty() && is_int_scalar(s->ops[0]->type), s, "assert condition is not an integer scalar");
         break;
       case StmtKind::return_: wants_value = false; break;
+      case StmtKind::call:
+        wants_value = false;
+        KILN_VERIFY(s->index >= 0, s, "call of no function");
+        for (const Stmt* a : s->ops) KILN_VERIFY(a->type.is_scalar() && !a->type.is_ptr, s, "call argument is not a scalar");
+        break;
+      case StmtKind::call_ret:
+        arity(s, 1);
+        KILN_VERIFY(s->ops[0]->kind == StmtKind::call && s->index >= 0, s, "call result of no call");
+        KILN_VERIFY(s->type.is_scalar(), s, "call result is not a scalar");
+        break;
       case StmtKind::snode_op: {
         bool gives = s->sop == SNodeOpKind::is_active || s->sop == SNodeOpKind::append || s->sop == SNodeOpKind::length;
         wants_value = gives;
@@ -312,11 +323,18 @@ struct Verifier {
 }  // namespace
 
 #undef KILN_VERIFY
+#define KILN_VERIFY_FUNC(cond, msg) \
+  if (!(cond)) raise("InternalError", std::string("IR verification failed in ") + k.name + ": " + (msg))
 
 void verify(const Kernel& k) {
   Verifier v{k, {}, {}};
   v.visible.reserve(count_stmts(k.root));  // growing it was a tenth of a large kernel's compile
   v.block(k.root, nullptr);
+  for (auto& f : k.funcs) {
+    KILN_VERIFY_FUNC(f->funcs.empty(), "a real function owns functions");
+    verify(*f);
+  }
 }
+#undef KILN_VERIFY_FUNC
 
 }  // namespace kiln::ir

@@ -106,6 +106,13 @@ static std::optional<ir::Access> companion_of(const ir::Access& a, frontend::Aut
 // on the scalarized IR (vm/autodiff).
 static void run_autodiff(ir::Kernel& k, frontend::AutodiffMode mode, Program& prog) {
   using M = frontend::AutodiffMode;
+  if (!k.funcs.empty() && mode != M::validation) {
+    ir::walk(k.root, [&](ir::Stmt* s) {
+      if (s->kind == ir::StmtKind::call)
+        raise("TypeError", "kernel '" + k.name + "' calls ti.real_func '" + s->text +
+                               "', which autodiff cannot differentiate (make it a @ti.func, which is inlined)", s->loc);
+    });
+  }
   autodiff::CompanionFn companion = [&](const ir::Access& a) { return companion_of(a, mode, k, prog); };
   if (mode == M::validation) return autodiff::add_access_checks(k, companion);
   if (mode == M::forward) return autodiff::make_dual(k, companion);

@@ -32,6 +32,7 @@ bool is_pure(const Stmt* s) {
     case StmtKind::stop_grad:
     case StmtKind::ad_stack:
     case StmtKind::ad_top:
+    case StmtKind::call_ret:  // the call itself stays
       return true;
     default:
       return false;

@@ -125,6 +125,7 @@ void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, cons
                      const TypeConfig& types) {
   Legalizer l{k, supported, engine, mode, types, {}};
   l.run(k.root);
+  for (auto& f : k.funcs) legalize_dtypes(*f, supported, engine, mode, types);
 }
 
 }  // namespace kiln::ir

@@ -189,6 +189,11 @@ struct BodyEdits {
 };
 
 bool localize(Stmt* task) {
+  // A ti.real_func may read or write any field: nothing the task updates can
+  // be deferred to its end.
+  bool calls = false;
+  walk(*task->body, [&](Stmt* s) { calls |= s->kind == StmtKind::call; });
+  if (calls) return false;
   std::vector<Candidate> cands = find_candidates(task);
   BodyEdits edits;
   for (Candidate& c : cands) {

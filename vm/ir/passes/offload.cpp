@@ -309,6 +309,9 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   make_thread_local(k);
   verify_if();
   k.renumber();
+  // ti.real_func bodies: the same pipeline; their loops are serial (the
+  // frontend marks them), so each is one serial task run by its caller.
+  for (auto& f : k.funcs) run_pipeline(*f, check);
 }
 
 }  // namespace kiln::ir

@@ -1,0 +1,62 @@
+// IR -> bytecode for ti.real_func calls (op call, Function::calls) and for
+// the kernel-wide table of real functions they run.
+#include "vm/bytecode/builder.h"
+
+namespace kiln::bc {
+
+// A ti.real_func call: arguments travel in the launch representation (f16
+// and bf16 as their 16-bit encoding, as kernel arguments do), and results
+// come back the same way into registers reserved for this call.
+void lower_call(Builder& b, const ir::Stmt& s) {
+  if (s.index < 0 || (size_t)s.index >= b.func_rets.size()) b.fail("call of a function the kernel does not have");
+  CallDesc d;
+  d.callee = (uint32_t)s.index;
+  d.name = s.text;
+  for (const ir::Stmt* a : s.ops) {
+    uint16_t r = b.reg(a);
+    Prim p = a->type.prim;
+    if (p == Prim::f16 || p == Prim::bf16) {
+      uint16_t t = b.new_reg();
+      b.emit(Op::bitcast, t, r, (uint16_t)((int)p | (int)Prim::u16 << 8));
+      r = t;
+    }
+    d.args.push_back(r);
+  }
+  d.nrets = (uint16_t)b.func_rets[(size_t)s.index];
+  d.ret_base = b.new_regs(d.nrets);
+  b.call_base[&s] = d.ret_base;
+  if (b.fn.calls.size() >= 0xffff) b.fail("more than 65535 calls in one task");
+  b.fn.calls.push_back(std::move(d));
+  b.emit(Op::call, (uint16_t)(b.fn.calls.size() - 1));
+}
+
+void lower_call_ret(Builder& b, const ir::Stmt& s) {
+  auto it = b.call_base.find(s.ops[0]);
+  if (it == b.call_base.end()) b.fail("call result before its call");
+  uint16_t r = b.def(&s);
+  b.emit(Op::mov, r, (uint16_t)(it->second + s.index));
+  Prim p = s.type.prim;
+  if (p == Prim::f16 || p == Prim::bf16) b.emit(Op::bitcast, r, r, (uint16_t)((int)Prim::u16 | (int)p << 8));
+}
+
+Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
+  std::vector<int> func_rets;
+  for (auto& f : k.funcs) func_rets.push_back((int)f->rets.size());
+  Kernel out = lower_tasks(k, keep_vars, func_rets);
+  if (k.funcs.empty()) return out;
+  // Real functions run in their caller's thread: one serial task each.
+  out.funcs = std::make_shared<std::vector<Kernel>>();
+  for (auto& f : k.funcs) {
+    out.funcs->push_back(lower_tasks(*f, keep_vars, func_rets));
+    for (auto& t : out.funcs->back().tasks)
+      if (t.kind != ir::Task::serial)
+        raise("InternalError", "bytecode lowering of ti.real_func '" + f->name + "': a " + ir::task_name(t.kind) +
+                                   " task (a real function's body must be serial)", f->loc);
+  }
+  for (auto& t : out.tasks) t.fn.callees = out.funcs.get();
+  for (auto& f : *out.funcs)
+    for (auto& t : f.tasks) t.fn.callees = out.funcs.get();
+  return out;
+}
+
+}  // namespace kiln::bc
