@@ -15,5 +15,6 @@ pybind11::array bytes_view(const kiln::gui::ImageView& v, pybind11::handle owner
 
 void bind_canvas(pybind11::module_& m);
 void bind_window(pybind11::module_& m);
+void bind_ggui(pybind11::module_& m);  // ti.ui's canvas, scene and frame
 
 }  // namespace kiln::gui_py

@@ -41,7 +41,8 @@ void bind_window(py::module_& m) {
 }  // namespace kiln::gui_py
 
 PYBIND11_MODULE(_gui_core, m) {
-  m.doc() = "ti.GUI's canvas, window and image files (Kiln's vm/gui)";
+  m.doc() = "ti.GUI's and ti.ui's canvas, window and image files (Kiln's vm/gui, vm/ggui)";
   kiln::gui_py::bind_canvas(m);
   kiln::gui_py::bind_window(m);
+  kiln::gui_py::bind_ggui(m);
 }

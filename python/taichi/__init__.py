@@ -172,7 +172,7 @@ def __getattr__(name):
     if name == "tools":
         from . import _tools as tools
         return tools
-    if name in ("lang", "algorithms", "linalg", "sparse"):
+    if name in ("lang", "algorithms", "linalg", "sparse", "ui", "_lib"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name == "randn":

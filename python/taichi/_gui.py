@@ -24,7 +24,24 @@ def _native():
     return _gui_core
 
 
-_saved_frames = 0  # KILN_GUI_SAVE numbers frames across every GUI of the process
+_saved_frames = 0  # KILN_GUI_SAVE numbers frames across every GUI of the process (ti.ui's too)
+
+
+def save_shown(canvas, save_dir):
+    """Writes a shown frame as save_dir/frame_NNNNN.png (KILN_GUI_SAVE)."""
+    global _saved_frames
+    canvas.save(os.path.join(save_dir, f"frame_{_saved_frames:05d}.png"))
+    _saved_frames += 1
+
+
+def end_of_budget(frame, budget, who):
+    """Ends the program at a show() after KILN_GUI_FRAMES frames: a loop that
+    never asks `running` (`while not gui.get_event(...)`, `for i in
+    range(10**6)`) ends here, so batch runs always finish."""
+    if budget is not None and frame >= budget:
+        import sys
+        print(f"[Kiln] {who}: KILN_GUI_FRAMES={budget} frames shown; exiting", file=sys.stderr)
+        raise SystemExit(0)
 
 
 def _env_int(key):
@@ -380,13 +397,7 @@ class GUI:
     def show(self, file=None):
         """Ends the frame: draws the widgets, puts the frame in the window (or
         keeps it offscreen), writes it to `file` if given, then clears."""
-        global _saved_frames
-        if self._frame_budget is not None and self.frame >= self._frame_budget:
-            # A loop that never asks gui.running (`while not gui.get_event(...)`,
-            # `for i in range(10**6)`) ends here, so batch runs always finish.
-            import sys
-            print(f"[Kiln] ti.GUI: KILN_GUI_FRAMES={self._frame_budget} frames shown; exiting", file=sys.stderr)
-            raise SystemExit(0)
+        end_of_budget(self.frame, self._frame_budget, "ti.GUI")
         self._widgets.draw(self.canvas, self._cursor)
         if self.window is not None:
             if self._frame_delta_limit:
@@ -409,8 +420,7 @@ class GUI:
         if file:
             self.canvas.save(str(file))
         if self._save_dir:
-            self.canvas.save(os.path.join(self._save_dir, f"frame_{_saved_frames:05d}.png"))
-            _saved_frames += 1
+            save_shown(self.canvas, self._save_dir)
         self.frame += 1
         self.clear()
 

@@ -1,2 +1,2 @@
 """taichi.lang: the names Taichi's own code reaches through ti.lang (ops)."""
-from . import ops, util  # noqa: F401
+from . import impl, ops, util  # noqa: F401

@@ -64,6 +64,12 @@ reflect = _tag("reflect", lambda i, n: i - 2 * n.dot(i) * n)
 
 def __getattr__(name):
     # the ti.func helpers import taichi itself, so they load on first use
+    if name == "__all__":  # `from taichi.math import *` takes them too (cornell_box uses radians)
+        import importlib
+        funcs = importlib.import_module(__name__ + "._funcs")
+        mine = [n for n, v in globals().items() if not n.startswith("_") and not isinstance(v, type(_m))]
+        return mine + [n for n, v in vars(funcs).items() if not n.startswith("_") and callable(v) and n not in mine
+                       and getattr(v, "__module__", None) == funcs.__name__]
     if not name.startswith("_"):
         import importlib
         funcs = importlib.import_module(__name__ + "._funcs")
