@@ -5,6 +5,7 @@ Run by ctest as python/ggui: PYTHONPATH=build/python pytest test_ggui.py."""
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -312,3 +313,96 @@ def test_errors_name_the_problem(call, kind, message):
     with pytest.raises(kind) as e:
         call(win, win.get_scene())
     assert message in str(e.value)
+
+
+# ---- a real window under Xvfb (test_gui.py's display and synthetic input) ----
+
+from test_gui import FakeInput, window_id, window_origin, xvfb  # noqa: E402,F401 (xvfb is a fixture)
+
+
+def draw_demo(win):
+    canvas = win.get_canvas()
+    canvas.set_background_color((0.1, 0.2, 0.3))
+    canvas.circles(vec_field([[0.3, 0.6]]), radius=0.1, color=(1, 1, 0))
+    scene = win.get_scene()
+    camera = ti.ui.Camera()
+    camera.position(0, 0, 3)
+    camera.lookat(0, 0, 0)
+    scene.set_camera(camera)
+    scene.point_light((0, 0, 5), (1, 1, 1))
+    scene.particles(vec_field([[0.5, 0, 0]]), radius=0.4, color=(0.9, 0.3, 0.2))
+    canvas.scene(scene)
+
+
+def test_window_shows_the_offscreen_frame(xvfb):
+    off = window((160, 120))
+    draw_demo(off)
+    want = rgb(off)
+    win = ti.ui.Window("kiln_ggui_window", (160, 120), fps_limit=1000)
+    assert win._window is not None
+    for _ in range(4):  # a few frames: the window is mapped by the X server meanwhile
+        draw_demo(win)
+        win.show()
+    got = win._window.read_back()[:, :, :3].astype(int)
+    assert got.shape == want.shape and (got == want).all()
+    win.destroy()
+
+
+def test_window_events_and_widgets(xvfb):
+    res = (200, 100)
+    win = ti.ui.Window("kiln_ggui_events", res, fps_limit=1000)
+    gui = win.get_gui()
+    state = {"value": 0.0, "clicks": 0}
+
+    def frame():
+        with gui.sub_window("panel", 0, 0, 1, 1) as w:  # title: rows 0-19 from the top
+            if w.button("go"):                           # rows 20-39
+                state["clicks"] += 1
+            state["value"] = w.slider_float("v", state["value"], 0, 10)  # rows 40-59, bar on the left half
+        win.show()
+
+    for _ in range(3):
+        frame()
+    time.sleep(0.2)
+    wid = window_id("kiln_ggui_events", xvfb)
+    ox, oy = window_origin(wid, xvfb)
+    fake = FakeInput(xvfb)
+    events = []
+
+    def settle(until):
+        for _ in range(200):
+            frame()
+            events.extend(win.get_events())
+            if until():
+                return
+            time.sleep(0.01)
+
+    fake.move(ox + 50, oy + 30)
+    settle(lambda: win.get_cursor_pos() == (50 / 200, (99 - 30) / 100))
+    fake.key("a", True)
+    settle(lambda: win.is_pressed("a"))
+    fake.key("Shift_L", True)
+    settle(lambda: win.is_pressed(ti.ui.SHIFT))
+    fake.key("a", False)
+    fake.key("Shift_L", False)
+    fake.button(1, True)
+    fake.button(1, False)
+    settle(lambda: state["clicks"] > 0)
+    assert state["clicks"] == 1
+    keys = [(e.type, e.key) for e in events]
+    assert keys[:4] == [(ti.ui.PRESS, "a"), (ti.ui.PRESS, "Shift"), (ti.ui.RELEASE, "a"), (ti.ui.RELEASE, "Shift")]
+    assert (ti.ui.PRESS, ti.ui.LMB) in keys and not win.is_pressed("a", ti.ui.SHIFT, ti.ui.LMB)
+    fake.move(ox + 50, oy + 50)  # half way along the slider's bar ([4, 100) of the row)
+    fake.button(1, True)
+    settle(lambda: state["value"] != 0.0)
+    fake.button(1, False)
+    assert state["value"] == pytest.approx(10 * (50.5 - 4) / 96, abs=0.15)
+    fake.close_window(int(wid, 16))
+    for _ in range(200):
+        if not win.running:
+            break
+        frame()
+        time.sleep(0.01)
+    fake.close()
+    assert not win.running
+    win.destroy()

@@ -35,12 +35,6 @@ float edge(float ax, float ay, float bx, float by, float px, float py) {
   return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
 }
 
-// Pixel range [lo, hi] whose centres may fall in [a, b], clipped to [0, n).
-void span(float a, float b, int n, int& lo, int& hi) {
-  lo = std::max(0, int(std::floor(a - 0.5f)));
-  hi = std::min(n - 1, int(std::ceil(b - 0.5f)));
-}
-
 struct FlatColor final : FragmentShader {
   bool shade(const Attrs& a, RGB& out) const override {
     out = RGB{a.v[0], a.v[1], a.v[2]};
@@ -50,13 +44,21 @@ struct FlatColor final : FragmentShader {
 
 }  // namespace
 
+void pixel_span(float a, float b, int n, int& lo, int& hi, Rows rows) {
+  // clamped as floats first: a huge or NaN bound must not overflow the int
+  float flo = std::floor(a - 0.5f), fhi = std::ceil(b - 0.5f);
+  lo = std::max(rows.lo, flo > 0 ? int(std::min(flo, float(n))) : 0);
+  hi = std::min({n - 1, rows.hi - 1, fhi < float(n) ? int(std::max(fhi, -1.0f)) : n - 1});
+  if (!(a <= b)) lo = 1, hi = 0;  // NaN
+}
+
 void raster_triangle(Frame& f, const ScreenVertex v[3], const Attrs a[3], int n_attrs, bool depth_test,
-                     const FragmentShader& shader) {
+                     const FragmentShader& shader, Rows rows) {
   float area = edge(v[0].x, v[0].y, v[1].x, v[1].y, v[2].x, v[2].y);
   if (!(std::fabs(area) > 1e-12f)) return;  // degenerate (or NaN)
   int i0, i1, j0, j1;
-  span(std::min({v[0].x, v[1].x, v[2].x}), std::max({v[0].x, v[1].x, v[2].x}), f.width(), i0, i1);
-  span(std::min({v[0].y, v[1].y, v[2].y}), std::max({v[0].y, v[1].y, v[2].y}), f.height(), j0, j1);
+  pixel_span(std::min({v[0].x, v[1].x, v[2].x}), std::max({v[0].x, v[1].x, v[2].x}), f.width(), i0, i1);
+  pixel_span(std::min({v[0].y, v[1].y, v[2].y}), std::max({v[0].y, v[1].y, v[2].y}), f.height(), j0, j1, rows);
   float inv_area = 1.0f / area;
   Attrs at;
   for (int j = j0; j <= j1; j++) {
@@ -86,8 +88,8 @@ void raster_triangle(Frame& f, const ScreenVertex v[3], const Attrs a[3], int n_
 void raster_disc(Frame& f, float cx, float cy, float radius, RGB color) {
   if (!(radius > 0)) return;
   int i0, i1, j0, j1;
-  span(cx - radius, cx + radius, f.width(), i0, i1);
-  span(cy - radius, cy + radius, f.height(), j0, j1);
+  pixel_span(cx - radius, cx + radius, f.width(), i0, i1);
+  pixel_span(cy - radius, cy + radius, f.height(), j0, j1);
   float r2 = radius * radius;
   for (int j = j0; j <= j1; j++) {
     float dy = j + 0.5f - cy;
@@ -98,7 +100,8 @@ void raster_disc(Frame& f, float cx, float cy, float radius, RGB color) {
   }
 }
 
-void raster_segment(Frame& f, ScreenVertex a, ScreenVertex b, float width, RGB ca, RGB cb, bool depth_test) {
+void raster_segment(Frame& f, ScreenVertex a, ScreenVertex b, float width, RGB ca, RGB cb, bool depth_test,
+                    Rows rows) {
   float dx = b.x - a.x, dy = b.y - a.y;
   float len = std::sqrt(dx * dx + dy * dy);
   if (!(len > 1e-6f) || !(width > 0)) return;
@@ -115,8 +118,8 @@ void raster_segment(Frame& f, ScreenVertex a, ScreenVertex b, float width, RGB c
   FlatColor flat;
   ScreenVertex t0[3] = {q[0], q[1], q[2]}, t1[3] = {q[0], q[2], q[3]};
   Attrs a0[3] = {c[0], c[1], c[2]}, a1[3] = {c[0], c[2], c[3]};
-  raster_triangle(f, t0, a0, 3, depth_test, flat);
-  raster_triangle(f, t1, a1, 3, depth_test, flat);
+  raster_triangle(f, t0, a0, 3, depth_test, flat, rows);
+  raster_triangle(f, t1, a1, 3, depth_test, flat, rows);
 }
 
 }  // namespace kiln::ggui

@@ -9,6 +9,7 @@
 // than what the pixel holds (the buffer starts at 1).
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -42,6 +43,12 @@ struct ScreenVertex {
   float x = 0, y = 0, z = 0, inv_w = 1;
 };
 
+// The rows [lo, hi) a drawing may touch: threads that render one frame
+// each take a band of rows, so that no two write the same pixel.
+struct Rows {
+  int lo = 0, hi = INT_MAX;
+};
+
 // Attributes carried across a triangle and handed to the shader.
 constexpr int kMaxAttrs = 9;
 struct Attrs {
@@ -59,13 +66,18 @@ struct FragmentShader {
 // interpolated perspective-correctly. With depth_test, fragments outside
 // [0, 1] or behind the depth buffer are dropped and kept ones write depth.
 void raster_triangle(Frame& f, const ScreenVertex v[3], const Attrs a[3], int n_attrs, bool depth_test,
-                     const FragmentShader& shader);
+                     const FragmentShader& shader, Rows rows = {});
 
 // A disc of `radius` pixels: pixel centres within it take the colour.
 void raster_disc(Frame& f, float cx, float cy, float radius, RGB color);
 
 // A segment drawn as a quad `width` pixels wide (no caps), its colour
 // blended from ca at a to cb at b; za/zb give depth when depth_test.
-void raster_segment(Frame& f, ScreenVertex a, ScreenVertex b, float width, RGB ca, RGB cb, bool depth_test);
+void raster_segment(Frame& f, ScreenVertex a, ScreenVertex b, float width, RGB ca, RGB cb, bool depth_test,
+                    Rows rows = {});
+
+// Pixel indices [lo, hi] whose centres may fall in [a, b], within [0, n)
+// and the band.
+void pixel_span(float a, float b, int n, int& lo, int& hi, Rows rows = {});
 
 }  // namespace kiln::ggui

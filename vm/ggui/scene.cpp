@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace kiln::ggui {
 
@@ -64,7 +65,7 @@ ClipVertex lerp(const ClipVertex& x, const ClipVertex& y, float t) {
 
 // Cuts the polygon to the near plane's front (clip z >= 0) and draws it
 // as a fan of triangles.
-void draw_clipped(Frame& f, const View& view, const ClipVertex in[3], const FragmentShader& shader) {
+void draw_clipped(Frame& f, const View& view, const ClipVertex in[3], const FragmentShader& shader, Rows rows) {
   ClipVertex poly[4];
   int n = 0;
   for (int k = 0; k < 3; k++) {
@@ -76,12 +77,12 @@ void draw_clipped(Frame& f, const View& view, const ClipVertex in[3], const Frag
   for (int k = 1; k + 1 < n; k++) {
     ScreenVertex sv[3] = {view.to_screen(poly[0].c), view.to_screen(poly[k].c), view.to_screen(poly[k + 1].c)};
     Attrs at[3] = {poly[0].a, poly[k].a, poly[k + 1].a};
-    raster_triangle(f, sv, at, kMaxAttrs, true, shader);
+    raster_triangle(f, sv, at, kMaxAttrs, true, shader, rows);
   }
 }
 
 // A world-space segment clipped to the near plane, then drawn on screen.
-void draw_segment(Frame& f, const View& view, Vec3 a, Vec3 b, RGB ca, RGB cb, float width) {
+void draw_segment(Frame& f, const View& view, Vec3 a, Vec3 b, RGB ca, RGB cb, float width, Rows rows) {
   Vec4 pa = view.vp * Vec4{a.x, a.y, a.z, 1}, pb = view.vp * Vec4{b.x, b.y, b.z, 1};
   if (pa.z < 0 && pb.z < 0) return;
   if (pa.z < 0 || pb.z < 0) {
@@ -91,10 +92,10 @@ void draw_segment(Frame& f, const View& view, Vec3 a, Vec3 b, RGB ca, RGB cb, fl
     if (pa.z < 0) pa = m, ca = cm;
     else pb = m, cb = cm;
   }
-  raster_segment(f, view.to_screen(pa), view.to_screen(pb), width, ca, cb, true);
+  raster_segment(f, view.to_screen(pa), view.to_screen(pb), width, ca, cb, true, rows);
 }
 
-void draw_mesh(Frame& f, const View& view, const MeshDraw& m) {
+void draw_mesh(Frame& f, const View& view, const MeshDraw& m, Rows rows) {
   const Geometry& g = m.g;
   MeshShader shader(view.s, m.two_sided);
   std::vector<Mat4> once(1);
@@ -107,7 +108,7 @@ void draw_mesh(Frame& f, const View& view, const MeshDraw& m) {
       for (int k = 0; k < 3; k++) w[k] = model.point(g.at(idx[k]));
       if (m.wireframe) {
         for (int k = 0; k < 3; k++)
-          draw_segment(f, view, w[k], w[(k + 1) % 3], g.color_of(idx[k]), g.color_of(idx[(k + 1) % 3]), 1);
+          draw_segment(f, view, w[k], w[(k + 1) % 3], g.color_of(idx[k]), g.color_of(idx[(k + 1) % 3]), 1, rows);
         continue;
       }
       Vec3 face = cross(w[1] - w[0], w[2] - w[0]);
@@ -122,12 +123,12 @@ void draw_mesh(Frame& f, const View& view, const MeshDraw& m) {
         float attrs[kMaxAttrs] = {w[k].x, w[k].y, w[k].z, n.x, n.y, n.z, c.r, c.g, c.b};
         std::copy(attrs, attrs + kMaxAttrs, cv[k].a.v);
       }
-      draw_clipped(f, view, cv, shader);
+      draw_clipped(f, view, cv, shader, rows);
     }
   }
 }
 
-void draw_particles(Frame& f, const View& view, const ParticleDraw& d) {
+void draw_particles(Frame& f, const View& view, const ParticleDraw& d, Rows rows) {
   const Camera& cam = view.s.camera;
   std::vector<PointLight> lights = view.s.lights;  // shaded in view space
   for (auto& l : lights) l.pos = view.v.point(l.pos);
@@ -143,8 +144,9 @@ void draw_particles(Frame& f, const View& view, const ParticleDraw& d) {
     float sy = (p.m[1][1] * c.y * scale + p.m[1][3] + 1) * half_h;
     float rx = p.m[0][0] * r * scale * half_w, ry = p.m[1][1] * r * scale * half_h;
     RGB albedo = d.g.color_of(k);
-    int i0 = std::max(0, int(std::floor(sx - rx))), i1 = std::min(f.width() - 1, int(std::ceil(sx + rx)));
-    int j0 = std::max(0, int(std::floor(sy - ry))), j1 = std::min(f.height() - 1, int(std::ceil(sy + ry)));
+    int i0, i1, j0, j1;
+    pixel_span(sx - rx, sx + rx, f.width(), i0, i1);
+    pixel_span(sy - ry, sy + ry, f.height(), j0, j1, rows);
     for (int j = j0; j <= j1; j++) {
       float dy = (j + 0.5f - sy) / ry;
       for (int i = i0; i <= i1; i++) {
@@ -163,19 +165,34 @@ void draw_particles(Frame& f, const View& view, const ParticleDraw& d) {
   }
 }
 
+void render_rows(Frame& f, const View& view, Rows rows) {
+  const Scene& s = view.s;
+  for (const MeshDraw& m : s.meshes) draw_mesh(f, view, m, rows);
+  for (const ParticleDraw& d : s.particles) draw_particles(f, view, d, rows);
+  for (const LineDraw& l : s.lines) {
+    const Geometry& g = l.g;
+    for (size_t k = 0; k + 2 <= g.order.size(); k += 2)
+      draw_segment(f, view, g.at(g.order[k]), g.at(g.order[k + 1]), g.color_of(g.order[k]),
+                   g.color_of(g.order[k + 1]), l.width, rows);
+  }
+}
+
 }  // namespace
 
 void render_scene(Frame& f, const Scene& s) {
   if (f.width() <= 0 || f.height() <= 0) return;
   View view(s, float(f.width()), float(f.height()));
-  for (const MeshDraw& m : s.meshes) draw_mesh(f, view, m);
-  for (const ParticleDraw& d : s.particles) draw_particles(f, view, d);
-  for (const LineDraw& l : s.lines) {
-    const Geometry& g = l.g;
-    for (size_t k = 0; k + 2 <= g.order.size(); k += 2)
-      draw_segment(f, view, g.at(g.order[k]), g.at(g.order[k + 1]), g.color_of(g.order[k]),
-                   g.color_of(g.order[k + 1]), l.width);
+  // Each thread draws everything into its own band of rows: the bands
+  // share no pixel, so the result is the same with any number of threads.
+  int bands = int(std::clamp<unsigned>(std::thread::hardware_concurrency(), 1u, 16u));
+  bands = std::max(1, std::min(bands, f.height() / 32));
+  if (bands == 1) return render_rows(f, view, Rows{0, f.height()});
+  std::vector<std::thread> threads;
+  for (int b = 0; b < bands; b++) {
+    Rows rows{f.height() * b / bands, f.height() * (b + 1) / bands};
+    threads.emplace_back([&f, &view, rows] { render_rows(f, view, rows); });
   }
+  for (auto& t : threads) t.join();
 }
 
 }  // namespace kiln::ggui
