@@ -38,6 +38,25 @@ KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, Sou
       (b0.is_static() && b0.s.kind == StaticValue::Kind::object && a0.is_static()))
     return KVal::of(host_binop(op, a0.s, b0.s, loc));
   KVal a = list_beside_tensor(a0, b0, loc), b = list_beside_tensor(b0, a0, loc);
+  // Python's own list arithmetic, which Taichi's kernels inherit: [0.0] * 3
+  // repeats the list (Taichi's implicit_fem writes F_v[u] = [0.0] * 3) and
+  // list + list concatenates.
+  auto count = [](const KVal& k) { return k.is_static() && k.s.kind == StaticValue::Kind::integer && !k.s.wide; };
+  if (op == ast::BinOpKind::Mult && ((a.is_tuple() && count(b)) || (b.is_tuple() && count(a)))) {
+    const KVal& t = a.is_tuple() ? a : b;
+    int64_t n = std::max<int64_t>(0, (a.is_tuple() ? b : a).s.i);
+    if (n > 65536 || n * int64_t(t.elems.size()) > 65536)
+      raise("ValueError", "a list repeated " + std::to_string(n) + " times is too long for a kernel", loc);
+    KVal r;
+    r.kind = KVal::Kind::tuple;
+    for (int64_t k = 0; k < n; k++) r.elems.insert(r.elems.end(), t.elems.begin(), t.elems.end());
+    return r;
+  }
+  if (op == ast::BinOpKind::Add && a.is_tuple() && b.is_tuple()) {
+    KVal r = a;
+    r.elems.insert(r.elems.end(), b.elems.begin(), b.elems.end());
+    return r;
+  }
   if (a.is_tuple() || b.is_tuple())
     raise("TypeError", std::string("unsupported operand types for ") + ast::op_symbol(op) +
                            ": a tuple (use ti.Vector([...]) for vector arithmetic)", loc);

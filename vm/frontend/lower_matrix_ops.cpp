@@ -256,26 +256,47 @@ KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {
     return finish(e, (int)e.size(), 0);
   }
   if (name == "ti.Matrix" || name == "ti.Matrix.rows" || name == "ti.Matrix.cols") {
-    if (nargs != 1) raise("TypeError", name + "() takes a list of rows", loc);
+    std::string takes = name + (name == "ti.Matrix.cols" ? "() takes a list of columns" : "() takes a list of rows");
+    if (nargs != 1) raise("TypeError", takes, loc);
     const ast::Expr* a = c->args[0];
     const ast::ExprList* rows = a->kind == ast::ExprKind::List ? &a->as<ast::List>()->elts
                                 : a->kind == ast::ExprKind::Tuple ? &a->as<ast::Tuple>()->elts : nullptr;
-    if (!rows) raise("TypeError", name + "() takes a list of rows", loc);
     std::vector<std::vector<Stmt*>> m;
-    for (auto* r : *rows) {
-      std::vector<Stmt*> row;
-      if (r->kind == ast::ExprKind::List || r->kind == ast::ExprKind::Tuple) {
-        for (auto* e : r->kind == ast::ExprKind::List ? r->as<ast::List>()->elts : r->as<ast::Tuple>()->elts)
-          row.push_back(value_of(lower_expr(e), e->loc));
-      } else {
-        Stmt* v = value_of(lower_expr(r), r->loc);
-        if (v->type.rows) row = elements(v, r->loc);
-        else row.push_back(v);
+    bool first_is_list = false;
+    // A row given as a vector value contributes its elements.
+    auto row_of_value = [&](Stmt* v, SourceLoc at) {
+      return v->type.rows ? elements(v, at) : std::vector<Stmt*>{v};
+    };
+    if (rows) {
+      for (auto* r : *rows) {
+        std::vector<Stmt*> row;
+        if (r->kind == ast::ExprKind::List || r->kind == ast::ExprKind::Tuple) {
+          for (auto* e : r->kind == ast::ExprKind::List ? r->as<ast::List>()->elts : r->as<ast::Tuple>()->elts)
+            row.push_back(value_of(lower_expr(e), e->loc));
+        } else {
+          row = row_of_value(value_of(lower_expr(r), r->loc), r->loc);
+        }
+        m.push_back(row);
       }
-      m.push_back(row);
+      first_is_list = !rows->empty() && ((*rows)[0]->kind == ast::ExprKind::List || (*rows)[0]->kind == ast::ExprKind::Tuple);
+    } else {
+      // Any other expression that makes a list: a comprehension
+      // (ti.Matrix.cols([x[v[i]] - x[v[3]] for i in range(3)])), list arithmetic, ...
+      KVal t = lower_expr(a);
+      if (!t.is_tuple()) raise("TypeError", takes, loc);
+      for (auto& r : t.elems) {
+        std::vector<Stmt*> row;
+        if (r.is_tuple()) {
+          for (auto& e : r.elems) row.push_back(value_of(e, a->loc));
+        } else {
+          row = row_of_value(value_of(r, a->loc), a->loc);
+        }
+        m.push_back(row);
+      }
+      first_is_list = !t.elems.empty() && t.elems[0].is_tuple();
     }
-    bool is_vector = name == "ti.Matrix" && !m.empty() && m[0].size() == 1 &&
-                     (*rows)[0]->kind != ast::ExprKind::List && (*rows)[0]->kind != ast::ExprKind::Tuple;
+    if (m.empty()) raise("TypeError", name + "() needs at least one element", loc);
+    bool is_vector = name == "ti.Matrix" && m[0].size() == 1 && !first_is_list;
     std::vector<Stmt*> flat;
     for (auto& r : m) {
       if (r.size() != m[0].size()) raise("TypeError", "the rows of a matrix must all have the same length", loc);
