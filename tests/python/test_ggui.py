@@ -276,7 +276,14 @@ def test_widgets_headless_return_old_values():
         assert w.slider_float("s", 0.25, 0, 1) == 0.25
         assert w.slider_int("i", 3, 0, 10) == 3
         assert w.color_edit_3("c", (0.1, 0.2, 0.3)) == (0.1, 0.2, 0.3)
-    win.show()  # the panel draws over the frame without a window
+    assert gui.button("loose") is False  # outside a sub window: a default panel, closed by show()
+    win.show()  # the panels draw over the frame without a window
+    with gui.sub_window("again", 0, 0, 0.5, 0.1) as w:  # a panel grows to hold its rows
+        for k in range(4):
+            w.text(f"row {k}")
+    ops = win._widget_ops
+    assert ops[0][0] == "rect" and ops[0][2] <= H - 5 * 20  # the background, under the title and 4 rows
+    win.show()
 
 
 def test_events_headless():

@@ -45,19 +45,22 @@ class Gui:
         top = (1 - arr.scalar(y, "gui.begin: y")) * H
         x1 = x0 + arr.scalar(width, "gui.begin: width") * W
         bottom = top - arr.scalar(height, "gui.begin: height") * H
-        self._panel = [x0, top, x1, bottom, top - ROW]
-        self._draw("rect", x0, bottom, x1, top, PANEL)
+        # [x0, top, x1, bottom, next row's top, where the background goes in the drawing]
+        self._panel = [x0, top, x1, bottom, top - ROW, len(self._window._widget_ops)]
         self._draw("rect", x0, top - ROW, x1, top, TITLE)
         self._draw("text", str(name), x0 + 4, top - 3, TEXT)
 
     def end(self):
         if self._panel is None:
             raise RuntimeError("gui.end: no sub window was begun")
+        x0, top, x1, bottom, next_top, at = self._panel
+        # The background goes under the title and widgets; it grows to hold them all.
+        self._window._widget_ops.insert(at, ("rect", x0, min(bottom, next_top - 2), x1, top, PANEL))
         self._panel = None
 
     def _row(self):
         """The next row's [x0, bottom, x1, top] (a widget outside any sub
-        window goes in a default panel at the top left)."""
+        window opens a default panel at the top left, ended at show())."""
         if self._panel is None:
             self.begin("Debug", 0.02, 0.02, 0.3, 0.3)
         p = self._panel

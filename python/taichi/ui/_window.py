@@ -145,6 +145,8 @@ class Window:
         one), then starts the next (drawings and scene declarations go)."""
         _gui.end_of_budget(self._frames, self._budget, "ti.ui.Window")
         frame = self._render()
+        if self._gui._panel is not None:  # the default panel of widgets called outside a sub window
+            self._gui.end()
         _imgui.draw(self._widget_ops, frame.canvas)
         if self._window is not None:
             wait = self._last_show + self._interval - time.perf_counter()
