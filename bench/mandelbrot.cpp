@@ -12,7 +12,12 @@ int main() {
       for (int j = 0; j < W; j++) {
         float cx = -2.0f + 3.0f * (float)i / W, cy = -1.5f + 3.0f * (float)j / W, x = 0, y = 0;
         int n = 0;
+#ifdef ESCAPE_AS_BREAK  // mandelbrot_break.cpp: the test as users write it
+        while (n < 200) {
+          if (x * x + y * y >= 4.0f) break;
+#else
         while (n < 200 && x * x + y * y < 4.0f) {
+#endif
           float nx = x * x - y * y + cx;
           y = 2.0f * x * y + cy;
           x = nx;

@@ -163,6 +163,13 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
         g.recompute_for(t.snaps[in.snap]);
         g.flush(t.snaps[in.snap]);
+        linked = true;
+        if (in.k == 0) {  // no root to go on in: it ended where the loop exits
+          a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), 0);
+          a.mov(x86::eax, Imm(t.snaps[in.snap].pc));
+          a.jmp(epilogue);
+          break;
+        }
         Label go = a.newLabel();
         a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
         a.cmp(x86::byte_ptr(x86::rax), 0);
@@ -173,7 +180,6 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         a.bind(go);
         a.mov(x86::rcx, Imm((uint64_t)in.k));
         a.jmp(tail_jump);
-        linked = true;
         break;
       }
       case IrOp::phi: phis.push_back({in.a, in.b}); break;
@@ -206,20 +212,32 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
     a.bind(g.exits[s]);
     g.recompute_for(t.snaps[s]);
     g.flush(t.snaps[s]);
-    // An exit after a calltr resumes wherever the inner trace stopped: that
-    // pc varies, so no side trace can start there.
-    if (infos && t.snaps[s].pc_ref >= 0) infos[s].blacklisted = true;
+    if (t.snaps[s].pc_ref >= 0) {
+      // After a calltr: resume wherever the inner trace stopped (an exit of
+      // the inner loop other than the one recorded, say a break). That pc
+      // varies, so a side trace linked here starts at one pc
+      // (ExitInfo::link_pc) and is taken only when the exit has that pc.
+      g.ld(x86::rax, t.snaps[s].pc_ref);
+      if (infos) {
+        a.mov(x86::rdx, Imm((uint64_t)(uintptr_t)&infos[s]));
+        a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rdx);
+        a.mov(x86::rcx, x86::qword_ptr(x86::rdx));  // ExitInfo::link
+        a.test(x86::rcx, x86::rcx);
+        a.jz(epilogue);
+        a.cmp(x86::eax, x86::dword_ptr(x86::rdx, (int32_t)offsetof(ExitInfo, link_pc)));
+        a.je(tail_jump);
+      }
+      a.jmp(epilogue);
+      continue;
+    }
     if (infos) {
       a.mov(x86::rax, Imm((uint64_t)(uintptr_t)&infos[s]));
       a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rax);
-      if (t.snaps[s].pc_ref < 0) {
-        a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
-        a.test(x86::rcx, x86::rcx);
-        a.jnz(tail_jump);
-      }
+      a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
+      a.test(x86::rcx, x86::rcx);
+      a.jnz(tail_jump);
     }
-    if (t.snaps[s].pc_ref >= 0) g.ld(x86::rax, t.snaps[s].pc_ref);
-    else a.mov(x86::eax, Imm(t.snaps[s].pc));
+    a.mov(x86::eax, Imm(t.snaps[s].pc));
     a.jmp(epilogue);
   }
   return "";

@@ -37,12 +37,16 @@ void report(const std::string& s) {
   report_text += s;
 }
 
+// Transient aborts allowed per real one before a loop is blacklisted.
+constexpr int kTransientTries = 8;
+
 struct LoopSlot {
   std::atomic<TraceFn> fn{nullptr};
   std::atomic<const void*> warm{nullptr};  // fn's entry after its prologue (side traces jump there)
   std::atomic<int64_t> hits{0};  // back edges seen while the function's threshold is 1
   uint16_t counter = 0;
   int attempts = 0;
+  int transient_attempts = 0;  // aborts that say nothing against the loop (Recording::transient)
   std::atomic<bool> blacklisted{false};
   bool no_hoist = false;  // a hoisted bounds check kept failing: record without hoisting (under the lock)
 };
@@ -86,12 +90,22 @@ class FunctionJit : public interp::LoopHook {
     ra.hoist = !s->no_hoist;
     Recording rec = record(fn, pc, R, env, p_, ra);
     if (!rec.ok) {
-      s->attempts++;
-      if (s->attempts >= p_.tryagain) s->blacklisted = true;
-      int64_t wait = p_.backoff << (s->attempts < 20 ? s->attempts : 20);
+      // A transient abort (the iteration left the loop, an inner loop is
+      // not compiled yet) is tried again after a back-off, many more times
+      // than a real failure.
+      int tries = rec.transient ? ++s->transient_attempts : ++s->attempts;
+      if (tries >= (rec.transient ? kTransientTries * p_.tryagain : p_.tryagain)) s->blacklisted = true;
+      int64_t wait = p_.backoff << (tries < 20 ? tries : 20);
       // Back off, in the loop's counter, unless the recording left the loop
-      // (the register may hold another variable there).
+      // (the register may hold another variable there), and in the count of
+      // back edges across the loop's instances.
       if (live_->live(rec.resume_pc, s->counter)) R[s->counter] = (uint64_t)(p_.hotloop - wait);
+      s->hits = p_.hotloop - wait;
+      // An inner loop that runs too long to record inline but never long
+      // enough in one instance to get hot: count its back edges across
+      // instances (as once the function has a trace), so it gets a trace
+      // that the outer loop's next recording calls.
+      if (rec.inner_cold) hotloop.store(1, std::memory_order_relaxed);
       note("abort " + fn.name + " @" + std::to_string(pc) + " at pc " + std::to_string(rec.resume_pc) + ": " +
            rec.why + (s->blacklisted ? " (blacklisted)" : "") + "\n");
       return rec.resume_pc;
@@ -106,6 +120,7 @@ class FunctionJit : public interp::LoopHook {
     s->fn.store(f, std::memory_order_release);
     hotloop.store(1, std::memory_order_relaxed);
     lock.unlock();
+    if (rec.resume_pc != pc) return rec.resume_pc;  // the recorded iteration was the loop's last
     return run(f, R, env);
   }
 
@@ -207,8 +222,12 @@ class FunctionJit : public interp::LoopHook {
         x->count = 0;
         return rec.resume_pc;
       }
+      x->link_pc.store(pc, std::memory_order_relaxed);  // (read after link, which is stored after it)
       x->link.store(side, std::memory_order_release);
-      f = root_fn;  // the recording ended at the loop head
+      // The recording ended at the loop head, or past the loop (the side
+      // trace ends at one of its exits, or ran its last iteration).
+      if (rec.resume_pc != x->root_head) return rec.resume_pc;
+      f = root_fn;
     }
   }
 

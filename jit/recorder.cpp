@@ -144,7 +144,17 @@ struct Rec {
     out.why = std::move(why);
     return false;
   }
+  bool abort_transient(uint32_t pc, std::string why) {
+    out.transient = true;
+    return abort(pc, std::move(why));
+  }
+  bool inner_cold(uint32_t pc) {
+    out.inner_cold = true;
+    return abort_transient(pc, "inner loop not compiled yet");
+  }
+  uint32_t done_pc = UINT32_MAX;  // the loop ended with the recorded iteration: resume here
   bool run(uint32_t head);
+  bool end_at_exit(uint32_t pc);
   bool call_inner(uint32_t& pc, uint32_t body, uint32_t last, TraceFn f);
   bool unroll_more(uint32_t pc, uint32_t body);
   bool counted_inner(uint32_t& pc, const bc::Insn& I);
@@ -328,7 +338,7 @@ bool Rec::call_inner(uint32_t& pc, uint32_t body, uint32_t last, TraceFn f) {
 // An inner loop without a trace is recorded inline, iteration by iteration,
 // up to `unroll` iterations (short loops over vector components, say).
 bool Rec::unroll_more(uint32_t pc, uint32_t body) {
-  if (++unrolled[body] > p.unroll) return abort(pc, "inner loop not compiled yet");
+  if (++unrolled[body] > p.unroll) return inner_cold(pc);
   return true;
 }
 
@@ -351,7 +361,7 @@ bool Rec::counted_inner(uint32_t& pc, const bc::Insn& I) {
   bool small_const = t.is_const(lo) && t.is_const(hi) && trips <= p.unroll;
   TraceFn f = inner ? inner(body) : nullptr;
   if (f && !small_const) return call_inner(pc, body, exit - 1, f);
-  if (trips > p.unroll) return abort(pc, "inner loop not compiled yet");
+  if (trips > p.unroll) return inner_cold(pc);
   pc = body;
   return true;
 }
@@ -386,7 +396,13 @@ bool Rec::run(uint32_t head) {
   loop_hi = loop_last(fn, head);
   for (;;) {
     if ((int64_t)t.ins.size() > p.maxtrace) return abort(pc, "trace too long");
-    if (pc < loop_lo || pc > loop_hi) return abort(pc, "loop left while recording");
+    if (pc < loop_lo || pc > loop_hi) {
+      // A side trace that reaches an exit of its loop (a break, the loop's
+      // test) ends there and hands the interpreter that pc; a root
+      // recording cannot loop from an iteration that left: try another.
+      if (side) return end_at_exit(pc);
+      return abort_transient(pc, "loop left while recording");
+    }
     const bc::Insn I = code[pc];
     const Op op = I.op;
     IrOp ir;
@@ -519,8 +535,10 @@ bool Rec::run(uint32_t head) {
         uint64_t more;
         eval_pure(IrOp::lt, it, 0, R[I.a], R[I.a + 1], 0, more);
         Ref cond = e.emit(IrOp::lt, it, next, get(I.a + 1));
-        if (!more) return abort(pc + 1, "loop left while recording");
-        if (!e.guard(IrOp::guard_nz, cond, kNoRef, snap(pc + 1))) return abort(pc, "constant guard failed");
+        // The recorded iteration may be the loop's last: the trace is still
+        // one iteration of it, and the guard that fails now leaves it.
+        if (!e.guard(IrOp::guard_nz, cond, kNoRef, snap(pc + 1))) return abort_transient(pc + 1, "loop left while recording");
+        if (!more) done_pc = pc + 1;
         goto closed;
       }
       case Op::rand:
@@ -647,7 +665,22 @@ closed:
   }
   dce(t);
   out.ok = true;
-  out.resume_pc = head;
+  out.resume_pc = done_pc != UINT32_MAX ? done_pc : head;
+  return true;
+}
+
+// A side trace that left its loop: it ends with the frame as the interpreter
+// needs it at pc, and returns pc (a `link` to no trace).
+bool Rec::end_at_exit(uint32_t pc) {
+  Ins end;
+  end.op = IrOp::link;
+  end.k = 0;
+  end.snap = (int32_t)t.snaps.size();
+  t.snaps.push_back(snap(pc));
+  t.ins.push_back(end);
+  dce(t);
+  out.ok = true;
+  out.resume_pc = pc;
   return true;
 }
 

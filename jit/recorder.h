@@ -45,6 +45,9 @@ using InnerTraces = std::function<TraceFn(uint32_t head)>;
 // instead of returning to the interpreter.
 struct ExitInfo {
   std::atomic<const void*> link{nullptr};  // a side trace's warm entry; first: the exit stub reads it at offset 0
+  // An exit after a calltr leaves at whatever pc the inner trace returned:
+  // its side trace starts at this pc and is taken only for it.
+  std::atomic<uint32_t> link_pc{UINT32_MAX};
   std::atomic<uint32_t> count{0};
   std::atomic<bool> blacklisted{false};
   int attempts = 0;                    // failed recordings (under the function's lock)
@@ -55,7 +58,16 @@ struct ExitInfo {
 struct Recording {
   bool ok = false;
   std::string why;          // the abort reason
-  uint32_t resume_pc = 0;   // where the interpreter continues (after an abort)
+  // Where the interpreter continues: after an abort, the op it stopped at;
+  // after a recording, the loop head, or the pc past the loop when the
+  // recorded iteration was the loop's last (or a side trace ended at an exit
+  // that leaves the loop): the trace is compiled but not entered now.
+  uint32_t resume_pc = 0;
+  // An abort that says nothing against the loop: the recorded iteration left
+  // it (a break, a while test), or an inner loop has no trace yet. The loop
+  // is tried again later instead of counting toward its blacklist.
+  bool transient = false;
+  bool inner_cold = false;  // the abort was an inner loop without a trace
   Trace trace;              // optimized (peeled, DCE'd) when ok
 };
 

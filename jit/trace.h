@@ -47,7 +47,7 @@ namespace kiln::jit {
   _(guard_z, 1, G)    /* exit unless a == 0 */                             \
   _(guard_ult, 2, G)  /* exit unless (u64)a < (u64)b */                    \
   _(loop, 0, 0)       /* the loop header: what follows repeats */          \
-  _(link, 0, M)       /* side trace end: flush snapshot, jump to root trace k */ \
+  _(link, 0, M)       /* side trace end: flush snapshot, jump to root trace k (0: return its pc) */ \
   _(phi, 2, 0)        /* at the back edge, slot a := b */
 
 enum class IrOp : uint8_t {

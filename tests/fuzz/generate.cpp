@@ -11,7 +11,8 @@
 //    which nothing reads inside the loop) get one commutative integer atomic
 //    per kernel: updates that make_thread_local turns into per-chunk sums;
 //  - print only where iteration order is defined (serial code);
-//  - loops have bounded trip counts (range bounds mod 6, while counters).
+//  - loops have bounded trip counts (range bounds mod 6, while counters;
+//    some while loops run up to 40 times and leave early through breaks).
 // Some programs also get contiguous-loop kernels (loops.cpp), drawn from a
 // second random stream, so that adding them (or changing them) leaves the
 // rest of each seed's program as it was.
@@ -58,7 +59,37 @@ struct Gen {
   std::mt19937_64 lrng;      // everything about contiguous-loop kernels
   int lcounter = 0;          // their fresh names
 
-  explicit Gen(uint64_t seed) : rng(seed), lrng(seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull) {}
+  // Early exits (issue 16): some bounded while loops run longer and leave
+  // through data-dependent breaks. Drawn from a stream of their own, so
+  // seeds keep the programs they had before.
+  std::mt19937_64 xrng;
+
+  explicit Gen(uint64_t seed)
+      : rng(seed), lrng(seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull),
+        xrng(seed * 0xd1b54a32d192ed03ull + 0x8bb84b93962eacc9ull) {}
+
+  // Generates with xrng in place of rng.
+  template <class F>
+  Node from_exit_stream(F&& f) {
+    std::swap(rng, xrng);
+    Node n = f();
+    std::swap(rng, xrng);
+    return n;
+  }
+  // The breaks of a long while loop with counter w: one to three, each under
+  // a condition on the loop's data (or on w), at random places in its body
+  // (after the counter's increment, so the loop still ends).
+  void add_exits(Node& body, const std::string& w) {
+    int n = 1 + (int)(xrng() % 3);
+    for (int k = 0; k < n; k++) {
+      Node c = from_exit_stream([&] {
+        if (p(30)) return expr(Ty::i32, "((" + w + " * $0) % 11 == 3)", {gen(Ty::i32, 1)});
+        return cond(2);
+      });
+      size_t at = 1 + (size_t)(xrng() % body.kids.size());
+      body.kids.insert(body.kids.begin() + (std::ptrdiff_t)at, stmt("if $0:\n    break", {c}));
+    }
+  }
 
   int r(int n) { return (int)(rng() % (uint64_t)n); }
   bool p(int percent) { return r(100) < percent; }
@@ -99,6 +130,9 @@ struct Gen {
       case Ty::f64: {
         double v = (r(2001) - 1000) / 8.0;
         if (p(5)) v = p(50) ? 1e30 : 0.1;
+        // Two literals fold on the host, as Python numbers: x % 0.0 would be
+        // a ZeroDivisionError at compile time (a runtime zero gives NaN).
+        if (v == 0) v = 0.5;
         std::snprintf(buf, sizeof buf, v < 0 ? "(%.3f)" : "%.3f", v);
         if (v == 1e30) std::snprintf(buf, sizeof buf, "1e30");
         return expr(t, t == Ty::f32 ? std::string(buf) : "ti.f64(" + std::string(buf) + ")");
@@ -277,7 +311,13 @@ struct Gen {
     }
     if (depth > 0 && roll < 29 && loops.size() < 4) {  // bounded while
       std::string w = fresh("w");
-      std::string head = w + " = 0\nwhile " + w + " < " + std::to_string(1 + r(5));
+      int bound = 1 + r(5);
+      // Long loops with early exits, not deep in a nest (they multiply):
+      // longer than the JIT unrolls inline (16), so they get traces of their
+      // own that their outer loop's trace calls.
+      bool exits = loops.size() <= 2 && xrng() % 100 < 35;
+      if (exits) bound = 8 + (int)(xrng() % 33);
+      std::string head = w + " = 0\nwhile " + w + " < " + std::to_string(bound);
       std::vector<Node> kids;
       if (p(40)) {
         head += " and $0";
@@ -285,6 +325,7 @@ struct Gen {
       }
       loops.push_back('I');
       Node body = sub_block(depth, {stmt(w + " += 1", {}, false)});
+      if (exits) add_exits(body, w);
       loops.pop_back();
       kids.push_back(body);
       head += ":\n$B" + std::to_string(kids.size() - 1);

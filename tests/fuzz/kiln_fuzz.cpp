@@ -50,8 +50,14 @@ int main(int argc, char** argv) {
     else if (a == "--engine" && k + 1 < argc) other_engine = argv[++k];
     else return usage();
   }
-  // Every loop is compiled on its first back edge, as in the tests/lang jit runs.
-  if (!std::getenv("KILN_JIT")) setenv("KILN_JIT", "hotloop=1", 1);
+  // Every loop is compiled on its first back edge, as in the tests/lang jit
+  // runs; one case in three also grows side traces from exits taken twice,
+  // and one in three records later and unrolls little, so that loops with
+  // early exits meet recordings that leave them, inner loops without traces
+  // yet and side traces at an inner trace's other exits. KILN_JIT, when set,
+  // applies to every case.
+  const char* kJitVariants[] = {"hotloop=1", "hotloop=1,hotexit=2", "hotloop=3,hotexit=2,unroll=2"};
+  const bool own_params = std::getenv("KILN_JIT") == nullptr;
 
   auto t0 = std::chrono::steady_clock::now();
   uint64_t same = 0, differ = 0, invalid = 0, raised = 0;
@@ -59,7 +65,9 @@ int main(int argc, char** argv) {
     uint64_t s = seed + c;
     Node prog = generate(s);
     std::string src = render(prog);
-    if (print) std::printf("# seed %llu\n%s\n", (unsigned long long)s, src.c_str());
+    const char* jit_params = own_params ? kJitVariants[s % 3] : std::getenv("KILN_JIT");
+    if (own_params) setenv("KILN_JIT", jit_params, 1);
+    if (print) std::printf("# seed %llu (KILN_JIT=%s)\n%s\n", (unsigned long long)s, jit_params, src.c_str());
     Outcome i, j;
     Verdict v = compare(src, &i, &j);
     if ((c + 1) % 1000 == 0) {  // progress, so that a long run stopped early still tells its count
@@ -88,7 +96,7 @@ int main(int argc, char** argv) {
       show("interp", i);
     } else {
       differ++;
-      std::printf("==== seed %llu: interp and %s differ\n", (unsigned long long)s, other_engine);
+      std::printf("==== seed %llu: interp and %s differ (KILN_JIT=%s)\n", (unsigned long long)s, other_engine, jit_params);
       if (shrink) {
         prog = minimize(prog);
         src = render(prog);

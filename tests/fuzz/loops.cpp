@@ -160,7 +160,11 @@ struct LoopGen {
     return expr(Ty::f32, buf);
   }
   Node ilit() {
-    int v = p(10) ? 65537 * (1 + r(3000)) : r(41) - 20;
+    bool big = p(10);
+    int v = big ? 65537 * (1 + r(3000)) : r(41) - 20;
+    // Two literals combine as Python ints (Taichi folds them on the host): a
+    // large one is an i32 value, so that products and shifts of it wrap.
+    if (big) return expr(Ty::i32, "ti.i32(" + std::to_string(v) + ")");
     return expr(Ty::i32, v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v));
   }
   Node temp_or(bool is_int, Node other) {

@@ -189,7 +189,27 @@ void close_loop(Builder& b, uint32_t cont_target, uint32_t exit_target) {
   b.loops.pop_back();
 }
 
+// A while loop whose body ends in its own break and never continues runs
+// its body at most once: a ti.func with an early return is inlined as such a
+// loop (each return breaks out of it). It gets no `loop` op: there is no
+// back edge to count, and a JIT that treated each entry as one would try to
+// trace a loop that always leaves.
+bool runs_once(const ir::Stmt& s) {
+  if (!s.body || s.body->stmts.empty()) return false;
+  const ir::Stmt& last = *s.body->stmts.back();
+  if (last.kind != ir::StmtKind::break_ || last.loop != &s) return false;
+  bool continues = false;
+  ir::walk(*s.body, [&](ir::Stmt* t) { continues |= t->kind == ir::StmtKind::continue_ && t->loop == &s; });
+  return !continues;
+}
+
 void lower_while(Builder& b, const ir::Stmt& s) {
+  if (runs_once(s)) {
+    b.loops.push_back({&s, 0, {}, {}});
+    lower_block(b, *s.body);
+    close_loop(b, b.here(), b.here());
+    return;
+  }
   uint16_t counter = b.new_reg();
   b.emit_d(Op::kimm, counter, 0);
   uint32_t head = b.emit(Op::loop, counter);
