@@ -127,7 +127,11 @@ def py_search():
     res = []
     for s in range(400):
         t = 480 - s % 50
-        f = next((k for k in range(s, 400) if d[k] > t), -1)
+        f = -1
+        for k in range(s, 400):
+            if d[k] > t:
+                f = k
+                break
         acc = 0
         for k in range(s, 400):
             if d[k] == 0:
