@@ -140,6 +140,11 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (int j = 0; j < kNumXmm; j++) a.movsd(mem(xsave + 8 * j), x86::xmm(kFirstXmm + j));
 
   Label top = a.newLabel(), done = a.newLabel();
+  // The sums first: `done` adds them into the scalar ones, and a negative
+  // row counter jumps there before any other setup (their registers held
+  // whatever the last run left: kiln-fuzz seed 20533, s += 7 beside
+  // x[i + 3] = i % 1000 from i = -3).
+  for (auto& [slot, add] : p.sums) a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
   a.sub(x86::rcx, 8);
@@ -171,7 +176,6 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (p.kind[ref] == VecPlan::uniform) a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
   }
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
-  for (auto& [slot, add] : p.sums) a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
   if (r.iota >= 0) {
     for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k);
     a.vmovdqu(ymm(r.iota), x86::ymmword_ptr(x86::rsp, t_lanes));

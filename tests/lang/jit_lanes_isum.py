@@ -43,3 +43,20 @@ for m in [5, 17, 100, 1000, 1003]:
     v = two_sums(m)
     print(m, one_sum(m), one_sum(m), v[0], v[1])
 print(parallel_sum(), parallel_sum())
+
+# A sum beside a store of i % M, which the vector loop takes for an ndrange
+# row split, from a negative start: the rows' setup skips the vector loop,
+# and the sum's lanes must still start at zero (kiln-fuzz seed 20533: a
+# garbage sum once the trace ran a second time).
+xi = ti.field(ti.i32, shape=40)
+
+@ti.kernel
+def sum_beside_mod(lo: ti.i32, hi: ti.i32) -> ti.i32:
+    s = 0
+    ti.loop_config(serialize=True)
+    for i in range(lo, hi):
+        s += 7
+        xi[i + 3] = i % 1000
+    return s
+
+print([sum_beside_mod(lo, hi) for lo, hi in [(-3, 7), (-3, 34), (0, 34), (-3, 7)]], xi[0], xi[36])
