@@ -63,10 +63,11 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
     }
     if (in.op == IrOp::sel && r.scratch < 0) r.scratch = take();
-    if ((in.op == IrOp::sel || (in.op == IrOp::neg && in.t != CT::f32)) && r.zero < 0) r.zero = take();
+    bool fl = in.t == CT::f32 || in.t == CT::f64;
+    if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl)) && r.zero < 0) r.zero = take();
     if ((in.op == IrOp::ne || in.op == IrOp::le) && in.t != CT::f32 && r.ones < 0) r.ones = take();
-    if (in.op == IrOp::neg && in.t == CT::f32 && r.sign < 0) r.sign = take();
-    if (in.op == IrOp::abs && in.t == CT::f32 && r.absmask < 0) r.absmask = take();
+    if (in.op == IrOp::neg && fl && r.sign < 0) r.sign = take();
+    if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();
   }
   for (auto& [slot, add] : p.sums) r.ymm[slot] = take();
   if (full) return false;
@@ -103,6 +104,23 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
 }
 
 }  // namespace
+
+// One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
+template <class YOf>
+void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Ymm d, YOf&& y_of, x86::Mem at, int sign, int absmask) {
+  switch (in.op) {
+    case IrOp::store: a.vmovupd(at, y_of(in.b)); break;
+    case IrOp::load: a.vmovupd(d, at); break;
+    case IrOp::add: a.vaddpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::sub: a.vsubpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::mul: a.vmulpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::div: a.vdivpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
+    case IrOp::neg: a.vxorpd(d, y_of(in.a), x86::ymm(sign)); break;
+    case IrOp::abs: a.vandpd(d, y_of(in.a), x86::ymm(absmask)); break;
+    default: break;
+  }
+}
 
 bool host_has_avx2() {
   static const bool yes = CpuInfo::host().hasFeature(CpuFeatures::X86::kAVX2);
@@ -147,7 +165,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [slot, add] : p.sums) a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
-  a.sub(x86::rcx, 8);
+  a.sub(x86::rcx, p.width());
   if (rows) {
     // q, r = divmod(counter, M) once per row; a negative counter (whose
     // C division is not floor division) runs no vector iteration.
@@ -173,7 +191,9 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     }
   }
   for (auto& [ref, y] : r.ymm) {
-    if (p.kind[ref] == VecPlan::uniform) a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
+    if (p.kind[ref] != VecPlan::uniform) continue;
+    if (p.f64) a.vbroadcastsd(ymm(y), x86::qword_ptr(x86::rsp, temp[ref]));
+    else a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
   }
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
   if (r.iota >= 0) {
@@ -186,8 +206,15 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   };
   if (r.zero >= 0) a.vpxor(ymm(r.zero), ymm(r.zero), ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
-  if (r.sign >= 0) mask(r.sign, 0x80000000u);
-  if (r.absmask >= 0) mask(r.absmask, 0x7fffffffu);
+  if (p.f64) {  // the 64-bit sign bit and its complement, from all ones
+    for (int y : {r.sign, r.absmask})
+      if (y >= 0) a.vpcmpeqd(ymm(y), ymm(y), ymm(y));
+    if (r.sign >= 0) a.vpsllq(ymm(r.sign), ymm(r.sign), 63);
+    if (r.absmask >= 0) a.vpsrlq(ymm(r.absmask), ymm(r.absmask), 1);
+  } else {
+    if (r.sign >= 0) mask(r.sign, 0x80000000u);
+    if (r.absmask >= 0) mask(r.absmask, 0x7fffffffu);
+  }
 
   a.bind(top);
   a.cmp(x86::rax, x86::rcx);
@@ -211,10 +238,18 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   };
   auto at = [&](Ref i) {
     const VecPlan::Access& acc = p.access[i];
-    return x86::ymmword_ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, 2, acc.disp);
+    return x86::ymmword_ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
+                            acc.disp);
   };
   for (Ref i : p.order) {
     const Ins& in = t.ins[i];
+    if (p.f64) {
+      bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
+      if (in.op != IrOp::store && !r.ymm.count(i)) continue;
+      f64_lane_op(a, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), y_of, mem_op ? at(i) : x86::Mem(), r.sign,
+                  r.absmask);
+      continue;
+    }
     bool f = in.t == CT::f32;
     if (in.op == IrOp::store) {
       a.vmovups(at(i), y_of(in.b));
@@ -262,7 +297,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       default: break;  // (the plan admits no other op)
     }
   }
-  a.add(x86::rax, 8);
+  a.add(x86::rax, p.width());
   if (rows) a.add(x86::rdx, 8);
   a.mov(x86::rdi, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
   a.cmp(x86::byte_ptr(x86::rdi), 0);

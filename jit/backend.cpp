@@ -155,7 +155,8 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         // the last iterations, the scalar loop below the rest.
         if (vp.ok) {
           int32_t area = g.xsave + 8 * kNumXmm;
-          lanes = g.vector_loop(vp, area, kFrameBytes) ? "8 lanes" : "scalar: too many registers or temporaries";
+          lanes = g.vector_loop(vp, area, kFrameBytes) ? (vp.f64 ? "4 f64 lanes" : "8 lanes")
+                                                         : "scalar: too many registers or temporaries";
         }
         top = a.newLabel();
         a.bind(top);

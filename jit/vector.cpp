@@ -67,7 +67,8 @@ struct Planner {
   // counter or along r, any multiple of q.
   bool access_of(Ref addr, VecPlan::Access& acc, const char* what) {
     Lin l;
-    if (!lin(addr, l) || l.root == kNoRef || !((l.s == 4 && l.sr == 0) || (l.s == 0 && l.sr == 4)))
+    const int64_t e = p.f64 ? 8 : 4;  // the element size
+    if (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64)))
       return fail(std::string("a ") + what + " that is not contiguous in the counter");
     if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return fail("a displacement beyond 32 bits");
     acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4};
@@ -97,6 +98,7 @@ struct Planner {
   }
 
   static bool lanes32(Prim pr) { return pr == Prim::f32 || pr == Prim::i32 || pr == Prim::u32; }
+  bool lanes_of(Prim pr) const { return p.f64 ? pr == Prim::f64 : lanes32(pr); }
 
   // The 32-bit lane type a value has (f32 or i32; u32 counts as i32 for
   // the wrapping ops), or none.
@@ -121,6 +123,7 @@ struct Planner {
   // Marks what computing r in lanes needs; false (with p.why) when it can't be.
   bool lanes(Ref r) {
     if (r == p.iv || r == p.row_q || r == p.row_r) {
+      if (p.f64) return fail("the counter as a value in f64 lanes");
       p.kind[r] = r == p.iv ? VecPlan::iota : r == p.row_q ? VecPlan::rowq : VecPlan::iota_r;
       return true;
     }
@@ -130,6 +133,7 @@ struct Planner {
     }
     if (p.kind[r] != VecPlan::none) return true;
     const Ins& in = t.ins[r];
+    if (p.f64) return lanes64(r, in);
     auto both = [&] { return lanes(in.a) && (in.b < 0 || lanes(in.b)); };
     bool f32 = in.t == CT::f32, i32 = in.t == CT::i32 || in.t == CT::u32;
     bool ok = false;
@@ -157,6 +161,25 @@ struct Planner {
       default: break;
     }
     if (!ok) return fail(std::string("no lanes for ") + kIrOps[(int)in.op].name);
+    p.kind[r] = VecPlan::lane;
+    return true;
+  }
+  // f64 lanes: loads, the exact packed ops and invariants, all f64.
+  bool lanes64(Ref r, const Ins& in) {
+    bool ok = false;
+    switch (in.op) {
+      case IrOp::load:
+        if ((Prim)in.k != Prim::f64) return fail("a load that is not f64 in f64 lanes");
+        if (!access_of(in.a, p.access[r], "load")) return false;
+        ok = true;
+        break;
+      case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::div:
+        ok = in.t == CT::f64 && lanes(in.a) && lanes(in.b);
+        break;
+      case IrOp::sqrt: case IrOp::neg: case IrOp::abs: ok = in.t == CT::f64 && lanes(in.a); break;
+      default: break;
+    }
+    if (!ok) return fail(std::string("no f64 lanes for ") + kIrOps[(int)in.op].name);
     p.kind[r] = VecPlan::lane;
     return true;
   }
@@ -212,6 +235,7 @@ struct Planner {
       bool sum = reads[slot] == 1 && exits[slot] == 0 && reads[val] == 0 && s.op == IrOp::add && s.t == CT::i32 &&
                  (s.a == slot) != (s.b == slot);
       if (!sum) return fail("a value carried around the loop that is not an i32 sum");
+      if (p.f64) return fail("an i32 sum in f64 lanes");
       p.sums.push_back({slot, val});
     }
     p.kind.assign(n, VecPlan::none);
@@ -219,8 +243,9 @@ struct Planner {
     find_rows();
     for (Ref s : stores) {
       const Ins& st = t.ins[s];
-      if (!lanes32((Prim)st.k)) return fail("a store that is not 32-bit");
+      if (!lanes_of((Prim)st.k)) return fail(p.f64 ? "a store that is not f64 in f64 lanes" : "a store that is not 32-bit");
       if (!access_of(st.a, p.access[s], "store") || !lanes(st.b)) return false;
+      if (p.f64) continue;  // (lanes64 admits only f64 values)
       CT vt = body(st.b) && st.b != p.iv ? lane_t(st.b) : CT::u64;
       if (vt != CT::u64 && (vt == CT::f32) != ((Prim)st.k == Prim::f32))
         return fail("a store of another lane type");
@@ -262,6 +287,7 @@ struct Planner {
       for (Ref o : {t.ins[i].a, t.ins[i].b})
         rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r);
     if (!rows) p.row_m = 0, p.row_q = p.row_r = kNoRef;
+    if (rows && p.f64) return fail("ndrange rows in f64 lanes");
     return true;
   }
 };
@@ -272,7 +298,11 @@ VecPlan plan_vector(const Trace& t) {
   VecPlan p;
   Planner pl{t, p, (Ref)t.ins.size()};
   p.ok = pl.plan();
-  if (!p.ok) {
+  if (!p.ok) {  // eight 32-bit lanes failed: four f64 ones?
+    VecPlan q;
+    q.f64 = true;
+    Planner p64{t, q, (Ref)t.ins.size()};
+    if ((q.ok = p64.plan())) return q;
     p.kind.clear();
     p.order.clear();
   }

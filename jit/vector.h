@@ -5,7 +5,8 @@
 // - the loop has a counter stepping by one to an invariant end (the shape
 //   bounds.h also needs), and the body has no guard but the loop test (its
 //   bounds checks were hoisted) and no call, atomic or inner trace;
-// - every value a store or a reduction needs is 32-bit (f32 or i32 lanes) and
+// - every value a store or a reduction needs is 32-bit (f32 or i32 lanes;
+//   or, four iterations at a time, all of them f64: VecPlan::f64) and
 //   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
 //   neg, abs, i32 -> f32, bitwise ops, integer mul, f32/i32 compares giving
 //   0/1, sel);
@@ -39,12 +40,17 @@ struct VecPlan {
   // back edge at the next row's start.
   Ref row_q = kNoRef, row_r = kNoRef;
   int64_t row_m = 0;                 // M, or 0: no rows
+  // f64 lanes: a loop whose values are all f64 (loads, stores, + - * / sqrt
+  // neg abs, invariants) runs four iterations at a time, one f64 per 64-bit
+  // lane (no sums, no rows, no counter as a value).
+  bool f64 = false;
+  int width() const { return f64 ? 4 : 8; }
   enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, lane, reduce };
   std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
   std::vector<Ref> order;            // loads, ops, stores and reduction adds, in body order
   struct Access {
     Ref root;                        // an invariant address the body reads
-    int32_t disp;                    // + disp + 4 * (by_r ? r : counter)
+    int32_t disp;                    // + disp + 4 * (by_r ? r : counter) (f64: 8 * counter)
     int32_t cq = 0;                  // + cq * q
     bool by_r = false;
   };

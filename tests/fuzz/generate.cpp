@@ -16,6 +16,7 @@
 // Some programs also get contiguous-loop kernels (loops.cpp), drawn from a
 // second random stream, so that adding them (or changing them) leaves the
 // rest of each seed's program as it was.
+#include <cctype>
 #include <cstdio>
 #include <random>
 
@@ -174,6 +175,25 @@ struct Gen {
     return literal(t);
   }
 
+  // Bare literals and arithmetic on them only: Python folds it on the host.
+  static bool host_number(const Node& n) {
+    for (char ch : n.tmpl)
+      if (std::isalpha((unsigned char)ch) && ch != 'e') return false;
+    for (const Node& k : n.kids)
+      if (!host_number(k)) return false;
+    return true;
+  }
+  // A float division of two host numbers folds in Python, where a divisor
+  // that folds to 0.0 ((-14.625) // (-122.0)) is a ZeroDivisionError at
+  // compile time; as an f32 value the divisor is the kernel's (a runtime
+  // zero gives inf or NaN, which both engines print alike).
+  static Node no_host_zero(Node n) {
+    bool divides = n.tmpl.find('/') != std::string::npos || n.tmpl.find('%') != std::string::npos;
+    if (divides && n.ty == Ty::f32 && host_number(n.kids[0]) && host_number(n.kids[1]))
+      n.tmpl.replace(n.tmpl.find("$1"), 2, "ti.f32($1)");
+    return n;
+  }
+
   Node cond(int d) {
     static const char* cmp[] = {"<", "<=", ">", ">=", "==", "!="};
     Ty u = scalar();
@@ -247,7 +267,7 @@ struct Gen {
       }
     }
     switch (r(10)) {  // f32, f64
-      case 0: return expr(t, std::string("($0 ") + "+-*/"[r(4)] + " $1)", {gen(t, d - 1), gen(t, d - 1)});
+      case 0: return no_host_zero(expr(t, std::string("($0 ") + "+-*/"[r(4)] + " $1)", {gen(t, d - 1), gen(t, d - 1)}));
       case 1: {
         static const char* un[] = {"(-$0)", "ti.abs($0)", "ti.sqrt(ti.abs($0))", "ti.floor($0)",
                                    "ti.sin($0)", "ti.cos($0)", "ti.exp(ti.min($0, 20.0))"};
@@ -267,7 +287,7 @@ struct Gen {
         }
         return t == Ty::f32 ? expr(t, f, std::move(kids)) : expr(t, "ti.cast(" + f + ", ti.f64)", std::move(kids));
       }
-      case 7: return expr(t, p(50) ? "($0 // $1)" : "($0 % $1)", {gen(t, d - 1), gen(t, d - 1)});
+      case 7: return no_host_zero(expr(t, p(50) ? "($0 // $1)" : "($0 % $1)", {gen(t, d - 1), gen(t, d - 1)}));
       default: return leaf(t);
     }
   }

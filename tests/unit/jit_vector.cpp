@@ -4,6 +4,7 @@
 #include <asmjit/x86.h>
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "jit/backend.h"
@@ -236,5 +237,66 @@ TEST_CASE("jit vector: ndrange rows re-enter the vector loop, also after a run t
         FAIL_CHECK("y[" << j << "] wrong, entered at " << lo);
         break;
       }
+  }
+}
+
+// y[i] = -|x[i]| * 3 / 2 + sqrt(x[i] * x[i]) in f64, x at a[0..], y at a[8192..] (bytes).
+const char* kF64 = R"(
+    off = mul i64 i #8
+    xa = add i64 a off
+    x = load xa f64
+    ax = abs f64 x
+    nx = neg f64 ax
+    m = mul f64 nx #0x4008000000000000
+    d = div f64 m #0x4000000000000000
+    sq = mul f64 x x
+    r = sqrt f64 sq
+    v = add f64 d r
+    yb = add i64 a #8192
+    ya = add i64 yb off
+    store ya v f64
+)";
+
+TEST_CASE("jit vector: f64 loops run four lanes at a time") {
+  VecPlan p = plan_vector(optimized(counted(kF64)));
+  CHECK(p.ok);
+  CHECK(p.f64);
+  CHECK(p.width() == 4);
+  // an f64 sum keeps its order; a mixed f32/f64 body has no lanes of one width
+  std::string sum = counted(R"(
+    off = mul i64 i #8
+    xa = add i64 a off
+    x = load xa f64
+    s0 = sload r3
+    s = add f64 s0 x
+  )");
+  sum.replace(sum.find("{ r0=n }"), 8, "{ r0=n r3=s }");
+  sum.replace(sum.find("end r0=n"), 8, "end r0=n r3=s");
+  CHECK(why_not(sum) == "a value carried around the loop that is not an i32 sum");
+  std::string mixed = kF64;
+  mixed.replace(mixed.find("store ya v f64"), 14, "store ya v f32");
+  CHECK(why_not(counted(mixed)) != "lanes");
+  if (!host_has_avx2()) return;
+  Compiled c = compile_lanes(counted(kF64));
+  CHECK(c.lanes == "4 f64 lanes");
+  CHECK(c.listing.find("vdivpd") != std::string::npos);
+  static double mem[2048];
+  for (int lo : {0, 1, 3}) {
+    for (int hi = lo + 1; hi <= lo + 21; hi++) {
+      for (int j = 0; j < 1024; j++) mem[j] = (double)j * 0.37 - 100.0, mem[1024 + j] = -7.0;
+      uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+      TraceEnv env;
+      env.args = args;
+      uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
+      CHECK(c.fn(R, &env) == 99);
+      for (int j = 0; j < 1024; j++) {
+        double x = mem[j];
+        double want = j >= lo && j < hi ? -std::fabs(x) * 3.0 / 2.0 + std::sqrt(x * x) : -7.0;
+        if (mem[1024 + j] != want) {
+          FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
+          break;
+        }
+      }
+    }
   }
 }
