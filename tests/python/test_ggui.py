@@ -312,6 +312,7 @@ def test_events_headless():
     (lambda w, s: s.mesh(vec_field([[0, 0, 0]]), indices=np.array([0, 0, 1])), ValueError, "indices must lie in"),
     (lambda w, s: s.lines(vec_field([[0, 0, 0], [1, 1, 1]]), width=2, vertex_offset=-1), ValueError, "vertex_offset"),
     (lambda w, s: w.get_events("Motion"), ValueError, "ti.ui.PRESS"),
+    (lambda w, s: w.is_pressed("A"), ValueError, "unrecognized key name 'A'"),
     (lambda w, s: w.get_depth_buffer(ti.field(ti.f32, shape=(3, 3))), ValueError, "shape (64, 48)"),
     (lambda w, s: w.get_gui().end(), RuntimeError, "no sub window"),
 ])

@@ -17,6 +17,10 @@ _KEYS = {"Shift_L": "Shift", "Shift_R": "Shift", "Control_L": "Control", "Contro
          "Alt_L": "Alt", "Alt_R": "Alt", "Caps_Lock": "CapsLock"}
 
 
+_KEY_NAMES = {"Shift", "Alt", "Control", "Escape", "Return", "Tab", "BackSpace", " ", "Up", "Down", "Left", "Right",
+              "CapsLock", "LMB", "MMB", "RMB"}
+
+
 class Event:
     """An input event: type (ti.ui.PRESS or ti.ui.RELEASE) and key ("a",
     ti.ui.ESCAPE, ti.ui.LMB, ...)."""
@@ -211,7 +215,13 @@ class Window:
         return False
 
     def is_pressed(self, *keys):
-        """Whether any of these keys (or mouse buttons) is held."""
+        """Whether any of these keys (or mouse buttons) is held: "a" to "z"
+        or a name of ti.ui (ti.ui.SHIFT, ti.ui.LMB, ...), as GGUI knows them."""
+        for k in keys:
+            if not (isinstance(k, str) and ((len(k) == 1 and "a" <= k <= "z") or k in _KEY_NAMES)):
+                raise ValueError(f"window.is_pressed: unrecognized key name {k!r} (use 'a'-'z' or ti.ui's "
+                                 "SHIFT, ALT, CTRL, ESCAPE, RETURN, TAB, BACKSPACE, SPACE, UP, DOWN, LEFT, RIGHT, "
+                                 "CAPSLOCK, LMB, MMB, RMB)")
         self._pump()
         return any(k in self._held for k in keys)
 
