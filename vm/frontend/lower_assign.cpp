@@ -176,6 +176,20 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
     }
     case ast::ExprKind::Attribute: {
       auto* a = target->as<ast::Attribute>();
+      // Stores v into member `attr` of struct field sf at [slice]: as a
+      // one-member struct field, through the struct store.
+      auto store_member = [&](const StaticValue& sf, const ast::Expr* slice) {
+        int i = member_index(sf.ctype ? *sf.ctype : sf, a->attr, target->loc);
+        StaticValue single;
+        single.kind = StaticValue::Kind::struct_field;
+        single.names = {a->attr};
+        single.elems = {sf.elems[i]};
+        KVal one;
+        one.kind = KVal::Kind::struct_;
+        one.s.names = {a->attr};
+        one.elems = {v};
+        store_struct_field(single, slice, one, loc);
+      };
       // s.member = v on a struct local (members of members too: s.a.b = v).
       if (Binding* sb = struct_member_binding(a->value)) {
         int i = member_index(sb->s, a->attr, target->loc);
@@ -209,18 +223,36 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           return;
         }
         if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
-          int i = member_index(base.s.ctype ? *base.s.ctype : base.s, a->attr, target->loc);
-          const StaticValue& m = base.s.elems[i];
-          StaticValue single;  // a one-member struct field, to reuse the member store
-          single.kind = StaticValue::Kind::struct_field;
-          single.names = {a->attr};
-          single.elems = {m};
-          KVal one;
-          one.kind = KVal::Kind::struct_;
-          one.s.names = {a->attr};
-          one.elems = {v};
-          store_struct_field(single, sub->slice, one, loc);
+          store_member(base.s, sub->slice);
           return;
+        }
+      }
+      // x[i].a.b = v on a struct field whose member a is a struct: walk the
+      // members down to b's field (Taichi's cornell_box sets
+      // objects[i].transform.matrix).
+      if (a->value->kind == ast::ExprKind::Attribute) {
+        std::vector<const ast::Attribute*> chain{a};
+        const ast::Expr* e = a->value;
+        while (e->kind == ast::ExprKind::Attribute) {
+          chain.push_back(e->as<ast::Attribute>());
+          e = chain.back()->value;
+        }
+        if (e->kind == ast::ExprKind::Subscript && e->as<ast::Subscript>()->value->kind == ast::ExprKind::Name) {
+          auto* sub = e->as<ast::Subscript>();
+          KVal base = lower_expr(sub->value);
+          if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
+            StaticValue cur = base.s;
+            for (size_t k = chain.size() - 1; k >= 1; k--) {  // the member next to x[i] first
+              int i = member_index(cur.ctype ? *cur.ctype : cur, chain[k]->attr, chain[k]->loc);
+              StaticValue m = cur.elems[i];
+              if (m.kind != StaticValue::Kind::struct_field)
+                raise("TypeError", "member '" + chain[k]->attr + "' is not a struct: it has no member '" +
+                                       chain[k - 1]->attr + "'", chain[k]->loc);
+              cur = m;
+            }
+            store_member(cur, sub->slice);
+            return;
+          }
         }
       }
       // v.x = s, v.xy = w on a local vector (or a vector member of a struct local).
