@@ -172,6 +172,26 @@ def in_parallel_loop() -> ti.i32:
     return total[None]
 
 
+@ti.real_func
+def nd_sum(a: ti.types.ndarray(ndim=1), n: ti.i32) -> ti.f32:
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+        a[i] = i * 2
+    return s
+
+
+@ti.real_func
+def nd_pair(m: ti.types.ndarray(ndim=2)) -> ti.math.vec2:
+    return m[1, 0] + m[0, 1]
+
+
+@ti.kernel
+def with_ndarrays(a: ti.types.ndarray(ndim=1), m: ti.types.ndarray(ndim=2)) -> ti.f32:
+    v = nd_pair(m)
+    return nd_sum(a, a.shape[0]) + v[0] * 10 + v[1] * 100
+
+
 @ti.data_oriented
 class Grid:
     def __init__(self, n):
@@ -201,6 +221,11 @@ print(control())
 print(values())
 print(refs())
 print(in_parallel_loop())
+arr = ti.ndarray(ti.f32, shape=5)
+arr.fill(1.5)
+mat = ti.Vector.ndarray(2, ti.f32, shape=(2, 2))
+mat.fill(1)
+print(with_ndarrays(arr, mat), arr.to_numpy().tolist())
 g = Grid(16)
 g.fill()
 print(g.val[3, 5], g.val[15, 15], g.val.to_numpy().sum())

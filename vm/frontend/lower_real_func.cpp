@@ -24,9 +24,18 @@ namespace {
 
 // What a parameter of a real function is.
 struct Param {
-  enum class Kind : uint8_t { value, template_, ref } kind = Kind::value;
+  enum class Kind : uint8_t { value, template_, ref, ndarray } kind = Kind::value;
   StaticValue type;  // value/ref: a dtype (scalar, vector, matrix) or struct_type
+  ArgSpec array;     // ndarray: the argument's element type and dimensions
 };
+
+// `ti.types.ndarray(...)` (any spelling ending in `.ndarray(...)`): the
+// parameter takes the argument's element type and dimensions.
+bool is_ndarray_annotation(const ast::Expr* a) {
+  if (!a || a->kind != ast::ExprKind::Call) return false;
+  const ast::Expr* f = a->as<ast::Call>()->func;
+  return f->kind == ast::ExprKind::Attribute && f->as<ast::Attribute>()->attr == "ndarray";
+}
 
 std::string where(const ast::FunctionDef* def) { return "ti.real_func '" + def->name + "'"; }
 
@@ -40,6 +49,10 @@ Param classify(Lowerer& L, const ast::FunctionDef* def, size_t i, bool is_self) 
   if (!p->annotation)
     raise("SyntaxError", "parameter '" + p->name + "' of " + where(def) + " must be type annotated (e.g. `" + p->name +
                              ": ti.i32`, or `ti.template()` for a compile-time argument)", p->loc);
+  if (is_ndarray_annotation(p->annotation)) {
+    out.kind = Param::Kind::ndarray;
+    return out;
+  }
   StaticValue ann = L.eval_static(p->annotation);
   if (ann.kind == K::builtin && ann.s == "bool") ann = StaticValue::of_dtype(Prim::i32);
   if (ann.kind == K::builtin && ann.s == "ti.template") {
@@ -105,6 +118,13 @@ void lower_instance(Lowerer& caller, const StaticValue& fn, const std::vector<Pa
       L.bind(p->name, b);
       continue;
     }
+    if (params[i].kind == Param::Kind::ndarray) {  // its pointer and shape are arguments
+      t++;  // its key among the compile-time arguments
+      ArgSpec a = params[i].array;
+      a.name = p->name;
+      L.bind(p->name, bind_param(L, fk, a, p->loc));
+      continue;
+    }
     ArgSpec a;
     a.name = p->name;
     a.kind = ArgSpec::Kind::compound;
@@ -165,7 +185,7 @@ KVal Lowerer::call_real_func(const StaticValue& fn, const ast::Call* c, const KV
   std::vector<Stmt*> args;
   std::vector<Binding*> refs;  // the caller's locals that ti.ref parameters write back
   for (size_t i = 0; i < np; i++) {
-    const Param& p = params[i];
+    Param& p = params[i];
     const ast::Arg* pa = def->args.args[i];
     if (i == 0 && self) {
       if (!self->is_static()) raise("TypeError", where(def) + " is a method of a struct; real functions are methods of ti.data_oriented classes only", c->loc);
@@ -178,6 +198,29 @@ KVal Lowerer::call_real_func(const StaticValue& fn, const ast::Call* c, const KV
     else if (i >= first_default) v = KVal::of(eval_static(def->args.defaults[i - first_default]));
     else raise("TypeError", def->name + "() missing required argument '" + pa->name + "'", c->loc);
     switch (p.kind) {
+      case Param::Kind::ndarray: {
+        const FieldInfo* nd = v.is_static() ? ndarray_of(v.s) : nullptr;
+        if (!nd)
+          raise("TypeError", "parameter '" + pa->name + "' of " + where(def) +
+                                 " is a ti.types.ndarray(): its argument must be an ndarray", at);
+        p.array.kind = ArgSpec::Kind::ndarray;
+        p.array.prim = nd->dtype;
+        p.array.ndim = (int)nd->shape.size();
+        p.array.rows = v.s.kind == K::matrix_field ? v.s.rows : 0;
+        p.array.cols = v.s.kind == K::matrix_field ? v.s.cols : 0;
+        // One instance per element type and dimensions.
+        StaticValue key;
+        key.kind = K::tuple;
+        for (int x : {(int)p.array.prim, p.array.ndim, p.array.rows, p.array.cols}) key.elems.push_back(StaticValue::of_int(x));
+        templates.push_back(key);
+        for (int d = 0; d <= p.array.ndim; d++) {  // the data pointer, then the shape
+          auto a = std::make_unique<Stmt>(StmtKind::arg_load);
+          a->index = nd->ndarray_arg + d;
+          a->type = Type::scalar(d == 0 ? Prim::u64 : Prim::i32);
+          args.push_back(emit(std::move(a), at));
+        }
+        break;
+      }
       case Param::Kind::template_:
         if (!v.is_static())
           raise("TypeError", "parameter '" + pa->name + "' of " + where(def) +

@@ -82,6 +82,10 @@ __attribute__((noinline)) int64_t snode_op_at(const Function& fn, const Insn* ip
 // keeps deep recursion an error instead of a crash (a pool thread has 8 MiB).
 thread_local int t_call_depth = 0;
 constexpr int kMaxCallDepth = 2000;
+// Each depth's launch context, reused by the calls made at that depth so a
+// call allocates nothing once its vectors have grown (calls are per element
+// in loops over millions of cells).
+thread_local std::vector<std::unique_ptr<LaunchContext>> t_call_ctx;
 
 // Op call: the callee (one serial task) runs on a launch context of its own
 // (its arguments, its returns, the caller's memory), in this thread.
@@ -92,14 +96,16 @@ __attribute__((noinline)) void call_real_func(const Function& fn, const Insn* ip
     fail(fn, ip, "RecursionError", "maximum recursion depth exceeded: ti.real_func '" + d.name + "' nested " +
                                        std::to_string(kMaxCallDepth) + " calls deep");
   const Kernel& callee = (*fn.callees)[d.callee];
-  LaunchContext sub;
+  if ((size_t)t_call_depth >= t_call_ctx.size()) t_call_ctx.push_back(std::make_unique<LaunchContext>());
+  LaunchContext& sub = *t_call_ctx[(size_t)t_call_depth];
   sub.program = ctx.program;
   sub.args.resize(d.args.size());
   for (size_t k = 0; k < d.args.size(); k++) sub.args[k] = R[d.args[k]];
   sub.rets.assign((size_t)callee.num_rets, 0);
-  sub.tree_bases = ctx.tree_bases;
+  if (sub.tree_bases != ctx.tree_bases) sub.tree_bases = ctx.tree_bases;
   sub.temps.assign((size_t)callee.num_global_temps, 0);
   sub.rng_key = ctx.rng_key;
+  sub.print_buffer.clear();
   struct Depth {
     Depth() { t_call_depth++; }
     ~Depth() { t_call_depth--; }

@@ -286,6 +286,7 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
     if (check) verify(k);
   };
   verify_if();
+  if (inline_calls(k)) verify_if();
   scalarize(k);
   if (after_scalarize) {
     verify_if();

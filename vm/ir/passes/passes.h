@@ -43,6 +43,10 @@ void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, cons
 // Sets Access::activate on every global_ptr that a store or atomic writes
 // through (sparse SNodes: writes activate, reads do not).
 void mark_activation(Kernel& k);
+// Inlines the calls (ir::Kernel::funcs) whose callee holds no call and returns
+// only at its end, in the functions and the kernel; recursive and early-
+// returning functions stay calls. Runs first, before scalarize.
+bool inline_calls(Kernel& k);
 // The standard pipeline: fold, dce, offload, fold, dce, make_thread_local; verify after each when
 // `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
