@@ -277,6 +277,11 @@ void Gen::global_ptr(const ir::Stmt& s) {
     for (int64_t n : acc.shape) limits.push_back(B.getInt64((uint64_t)n));
     check_bounds(idx, limits, c);
   }
+  if (acc.in_cell) {  // the struct-for's cell address plus the element's offset in it
+    Value* cell = B.CreateIntToPtr(idx.at(0), llvm::PointerType::get(B.getContext(), 0));
+    ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), cell, B.getInt64((uint64_t)acc.offset));
+    return;
+  }
   if (acc.sparse_place >= 0) return sparse_ptr(s, idx);
   Value* off = B.getInt64((uint64_t)acc.offset);
   for (const ir::IndexTerm& t : acc.terms) {
@@ -419,7 +424,8 @@ void Gen::task_body(const ir::Stmt& task) {
     }
     case ir::Task::struct_for: {
       cells = F->getArg(3);
-      num_cell_indices = task.num_loop_indices < 1 ? 1 : task.num_loop_indices;
+      // A row per cell: its indices, then its address (the launcher's table).
+      num_cell_indices = (task.num_loop_indices < 1 ? 1 : task.num_loop_indices) + 1;
       tls(task.tls_prologue);
       range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true);
       tls(task.tls_epilogue);

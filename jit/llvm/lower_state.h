@@ -36,7 +36,7 @@ struct Gen {
   llvm::Function* F = nullptr;
   llvm::Value* env = nullptr;
   llvm::Value* cells = nullptr;  // struct_for: the cells' index table
-  int num_cell_indices = 0;
+  int num_cell_indices = 0;    // struct_for: int64s per row of the cell table (indices, then the address)
   SourceLoc loc;  // the last known location, as the bytecode's line table keeps it
 
   std::unordered_map<const ir::Stmt*, llvm::Value*> val;  // SSA values

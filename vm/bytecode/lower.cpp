@@ -403,10 +403,11 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       Builder::Loop* l = find_loop(b, s.loop);
       if (!l || l->stmt->kind == ir::StmtKind::while_) b.fail("loop index of a loop not enclosing it");
       if (l->stmt->kind == ir::StmtKind::offloaded && l->stmt->task == ir::Task::struct_for) {
-        // The cell's index comes from the launcher's table (register 3).
+        // The cell's index comes from the launcher's table (register 3): a
+        // row of num_loop_indices indices, then the cell's address.
         int n = l->stmt->num_loop_indices;
-        if (s.index < 0 || s.index >= n || n > 255) b.fail("struct-for index out of range");
-        b.emit(Op::sfidx, b.def(&s), l->index_reg, (uint16_t)(s.index | n << 8));
+        if (s.index < 0 || s.index > n || n > 254) b.fail("struct-for index out of range");
+        b.emit(Op::sfidx, b.def(&s), l->index_reg, (uint16_t)(s.index | (n + 1) << 8));
         return;
       }
       b.share(&s, l->index_reg);  // read-only inside the body: no copy needed

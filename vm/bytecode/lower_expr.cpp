@@ -285,6 +285,16 @@ void lower_global_ptr(Builder& b, const ir::Stmt& s) {
     uint16_t desc = (uint16_t)(b.fn.accesses.size() - 1);
     for (size_t k = 0; k < s.ops.size(); k++) b.emit(Op::bound, b.reg(s.ops[k]), (uint16_t)k, desc);
   }
+  if (acc.in_cell) {
+    // The struct-for's cell address (ops[0]) plus the element's offset in the cell.
+    uint16_t t = b.new_reg();
+    b.load_bits(t, (uint64_t)acc.offset);
+    b.emit(Op::add_i64, d, b.reg(s.ops[0]), t);
+    if (b.refs.size() <= t) b.refs.resize(t + 1, 0);
+    b.refs[t] = 1;
+    b.release(t);
+    return;
+  }
   if (acc.sparse_place >= 0) {
     // No affine formula under sparse SNodes: the runtime walks the tree.
     uint16_t base = copy_indices(b, s.ops);

@@ -27,10 +27,6 @@ int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) 
   }
 }
 
-// A struct_for: the active cells of the containers in the target's list
-// (listgen made it just before), in pieces of the list on the thread pool.
-// Each piece gathers its cells' indices into a table and runs the task's
-// loop over them.
 // One chunk of a task: its native code when an engine gave it some, else its bytecode.
 void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
               NativeTask* native, const int64_t* cells = nullptr) {
@@ -38,17 +34,27 @@ void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t 
   else run_function(t.fn, ctx, begin, end, hook, cells);
 }
 
+// A struct_for: the active cells of the containers in the target's list
+// (listgen made it just before). Threads take whole containers of the list;
+// each gathers its containers' cells, a batch of about kCellBatch at a time
+// (the table stays in cache), and runs the task's loop over them.
+constexpr int64_t kCellBatch = 2048;
+
 void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   Program* prog = ctx.program;
   if (!prog) raise("InternalError", "struct_for task launched without a program");
   const SNode* target = prog->snode(t.snode);
   size_t n = prog->list_of(target).size();
   int nidx = std::max(t.num_indices, 1);
+  size_t per_batch = (size_t)std::max<int64_t>(1, kCellBatch / std::max<int64_t>(1, target->num_cells()));
   auto piece = [&](size_t b, size_t e) {
     std::vector<int64_t> cells;
-    prog->active_cells(target, b, e, nidx, cells);
-    int64_t count = (int64_t)(cells.size() / (size_t)nidx);
-    if (count) run_code(t, ctx, 0, count, hook, native, cells.data());
+    for (size_t k = b; k < e; k += per_batch) {
+      cells.clear();
+      prog->active_cells(target, k, std::min(e, k + per_batch), nidx, cells);
+      int64_t count = (int64_t)(cells.size() / (size_t)(nidx + 1));
+      if (count) run_code(t, ctx, 0, count, hook, native, cells.data());
+    }
   };
   bool serial = t.serialize || n < 2 || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
   if (serial) {

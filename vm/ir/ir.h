@@ -170,6 +170,15 @@ struct Access {
   // is written: writes activate, reads of inactive cells give 0.
   int sparse_place = -1;
   bool activate = false;
+  // Sparse accesses also name the container SNode whose cells hold the
+  // element (the place's parent) and keep in `offset` the element's byte
+  // offset inside such a cell. Inside a struct-for over that container, at
+  // the loop's own indices, the struct_for_access pass sets `in_cell`: the
+  // element is at ops[0] + offset, ops[0] being the loop's cell address
+  // (the struct-for's loop_index past its indices). The cell is active (the
+  // list holds it), so there is no lookup and nothing to activate.
+  int sparse_cell = -1;
+  bool in_cell = false;
   // ndarray kernel arguments (seed 003): no SNode tree. The data pointer is
   // kernel argument `ext_arg` and the shape (i32, one per index) the next
   // ops.size() arguments; element (i0, ..., in) of component `ext_comp` is at
@@ -231,6 +240,7 @@ struct Stmt {
   bool begin_const = true, end_const = true;
   int64_t begin = 0, end = 0;        // the constant, or the global_temp slot
   int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
+                                     // (a struct_for's loop_index num_loop_indices is its cell's address)
   int block_dim = 0;
   bool serialize = false;            // ti.loop_config(serialize=True)
   // Sparse SNodes. A range_for with snode >= 0 is a struct-for over that

@@ -141,6 +141,8 @@ struct Printer {
       case StmtKind::alloca: return "alloca";
       case StmtKind::local_load: return "local load [" + op(s, 0) + "]";
       case StmtKind::global_ptr:
+        if (s->access.in_cell)
+          return "global ptr [" + s->access.snode + "], cell " + op(s, 0) + " + " + std::to_string(s->access.offset) + " B";
         return "global ptr [" + s->access.snode + "], index [" + names(s->ops) + "]" +
                (s->access.checked ? " checked" : "");
       case StmtKind::global_temp: return "global tmp var (offset = " + std::to_string(s->index * 8) + " B)";
@@ -150,7 +152,7 @@ struct Printer {
       case StmtKind::loop_index:
         // Seed 001 prints a struct_for's indices without naming the task.
         if (s->loop && s->loop->kind == StmtKind::offloaded && s->loop->task == Task::struct_for)
-          return "loop index " + std::to_string(s->index);
+          return s->index == s->loop->num_loop_indices ? "loop cell address" : "loop index " + std::to_string(s->index);
         return "loop " + name(s->loop) + " index " + std::to_string(s->index);
       case StmtKind::snode_op:
         return std::string(snode_op_name(s->sop)) + " " + s->text + " [" + names(s->ops) + "]";

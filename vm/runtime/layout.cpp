@@ -175,6 +175,13 @@ ir::Access Program::access_of(const FieldInfo& f) {
   acc.snode = place->name();
   if (place->sparse) {
     acc.sparse_place = place->id;
+    // Within a cell of its parent (a struct-for over the parent addresses the
+    // element from there). A quant_array's elements share one word, told apart
+    // by their index: they keep the lookup.
+    if (place->parent && place->parent->quant_array_bits == 0) {
+      acc.sparse_cell = place->parent->id;
+      acc.offset = place->offset_in_cell;
+    }
     return acc;
   }
 

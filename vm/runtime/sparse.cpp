@@ -67,9 +67,11 @@ template <class F> void for_each_active_cell(const SNode& s, uint8_t* c, F&& fn)
       return;
     case SNodeKind::dynamic: {
       int64_t len = std::min(length_at(c)->load(std::memory_order_acquire), n);
-      for (int64_t i = 0; i < len; i++) {
-        uint8_t* chunk = slot_at(c + 8 + (i / s.chunk_size) * 8)->load(std::memory_order_acquire);
-        if (chunk) fn(i, chunk + (i % s.chunk_size) * s.cell_size);
+      for (int64_t first = 0; first < len; first += s.chunk_size) {  // chunk by chunk
+        uint8_t* chunk = slot_at(c + 8 + (first / s.chunk_size) * 8)->load(std::memory_order_acquire);
+        if (!chunk) continue;
+        int64_t end = std::min(len, first + s.chunk_size);
+        for (int64_t i = first; i < end; i++) fn(i, chunk + (i - first) * s.cell_size);
       }
       return;
     }
@@ -287,11 +289,16 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
   // pointer takes [0..2, 0..2] whatever lies under it). Indices wrap inside a
   // level's cells, but a negative one would not: check them all, as field
   // accesses do. (append and length ignore the dynamic axis.)
-  std::vector<int64_t> shape = s->shape();
-  for (size_t v = 0; v < shape.size(); v++)
-    if (idx[v] < 0 || idx[v] >= shape[v])
+  // (The extents multiply in place: ti.append runs this per element, and
+  // s->shape() would allocate each time.)
+  for (size_t v = 0; v < s->physical_index_position.size(); v++) {
+    int p = s->physical_index_position[v];
+    int64_t n = 1;
+    for (const SNode* a = s; a; a = a->parent) n *= a->extent[p] > 0 ? a->extent[p] : 1;
+    if (idx[v] < 0 || idx[v] >= n)
       raise("IndexError", "index " + std::to_string(idx[v]) + " is out of bounds for axis " + std::to_string(v) +
-                              " of SNode " + s->name() + " with shape " + format_shape(shape));
+                              " of SNode " + s->name() + " with shape " + format_shape(s->shape()));
+  }
   // To the full resolution the lookups decompose: the first element of the cell.
   int64_t phys[kMaxIndices];
   to_physical(*s, idx, phys);
@@ -430,20 +437,70 @@ void Program::listgen(const SNode* target, int level) {
 
 void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out) {
   const std::vector<ListElem>& in = lists[target];
-  const auto& below = target->path_below.back();
-  const auto& pip = target->physical_index_position;
+  const SNode& t = *target;
+  const auto& below = t.path_below.back();
+  const auto& pip = t.physical_index_position;
+  // The table is written for every cell a struct-for visits, so it is built
+  // without a division per cell where the container allows: a dense one's
+  // cells run in row-major order (coordinates by counting), a 1-axis one's
+  // coordinate is the cell number; other sparse ones decompose the number.
+  int nsplit = (int)t.split_axes.size();
+  int64_t ext[kMaxIndices], step[kMaxIndices];  // per split axis: extent, and the coordinate's column
+  int col_of[kMaxIndices];
+  for (int p = 0; p < kMaxIndices; p++) col_of[p] = -1;
+  for (int v = 0; v < nidx; v++) {
+    int p = v < (int)pip.size() ? pip[v] : v;
+    col_of[p] = v;
+  }
+  for (int k = 0; k < nsplit; k++) ext[k] = t.extent[t.split_axes[k]], step[k] = col_of[t.split_axes[k]];
+  bool dense = t.kind == SNodeKind::dense || t.kind == SNodeKind::root;
+  size_t w = (size_t)nidx + 1;
+  int64_t row[kMaxIndices + 1];
   for (size_t k = b; k < e && k < in.size(); k++) {
     const ListElem& le = in[k];
-    for_each_active_cell(*target, le.container, [&](int64_t cell, uint8_t*) {
+    // The SNode's own coordinates (Taichi: `for i, j in block` gives block
+    // numbers): the full-resolution index of the container's first element
+    // divided by how many indices one cell spans, plus the cell's coordinates.
+    int64_t base[kMaxIndices + 1];
+    for (int v = 0; v < nidx; v++) {
+      int p = v < (int)pip.size() ? pip[v] : v;
+      base[v] = le.base[p] / below[p];
+    }
+    if (dense) {
+      int64_t n = t.num_cells();
+      size_t at = out.size();
+      out.resize(at + (size_t)n * w);
+      int64_t* o = out.data() + at;
+      for (int v = 0; v < nidx; v++) row[v] = base[v];
       int64_t ci[kMaxIndices] = {};
-      cell_coords(*target, cell, ci);
-      for (int v = 0; v < nidx; v++) {
-        int p = v < (int)pip.size() ? pip[v] : v;
-        // The SNode's own coordinates (Taichi: `for i, j in block` gives block
-        // numbers): the full-resolution index of the cell's first element
-        // divided by how many indices one cell spans.
-        out.push_back(le.base[p] / below[p] + ci[p]);
+      for (int64_t c = 0; c < n; c++, o += w) {
+        for (int v = 0; v < nidx; v++) o[v] = row[v];
+        o[nidx] = (int64_t)(uintptr_t)(le.container + c * t.cell_size);
+        for (int a = nsplit; a-- > 0;) {  // the next cell: count up the last axis, carry
+          int col = step[a];
+          if (++ci[a] < ext[a]) {
+            if (col >= 0) row[col]++;
+            break;
+          }
+          ci[a] = 0;
+          if (col >= 0) row[col] = base[col];
+        }
       }
+      continue;
+    }
+    out.reserve(out.size() + (size_t)std::min<int64_t>(t.num_cells(), 4096) * w);
+    for_each_active_cell(t, le.container, [&](int64_t cell, uint8_t* addr) {
+      for (int v = 0; v < nidx; v++) row[v] = base[v];
+      if (nsplit == 1) {
+        if (step[0] >= 0) row[step[0]] += cell;
+      } else {
+        for (int a = nsplit; a-- > 0;) {
+          if (step[a] >= 0) row[step[a]] += cell % ext[a];
+          cell /= ext[a];
+        }
+      }
+      row[nidx] = (int64_t)(uintptr_t)addr;  // what in-cell accesses address from
+      for (size_t c = 0; c < w; c++) out.push_back(row[c]);
     });
   }
 }

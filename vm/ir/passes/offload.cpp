@@ -298,6 +298,7 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   eliminate_dead_code(k);
   verify_if();
   offload(k);
+  struct_for_access(k);
   demote_atomics(k);
   verify_if();
   constant_fold(k);

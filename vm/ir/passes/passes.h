@@ -28,6 +28,10 @@ void offload(Kernel& k);
 // Rewrites atomics on locals that offloading left private to one task as
 // load/op/store (they need no atomicity; engines only do atomics on memory).
 bool demote_atomics(Kernel& k);
+// Taichi's struct-for access optimisation: in a struct_for task, accesses to
+// fields of the looped container at the loop's own indices address the cell
+// the loop visits directly (Access::in_cell), without a tree walk.
+bool struct_for_access(Kernel& k);
 // Taichi's make_thread_local: in a parallel range_for/struct_for task, a
 // global temporary or 0-d field (`s[None]`) that the task only updates with
 // atomics of one kind (add/sub, min, max, and, or, xor) whose results are
@@ -47,7 +51,7 @@ void mark_activation(Kernel& k);
 // only at its end, in the functions and the kernel; recursive and early-
 // returning functions stay calls. Runs first, before scalarize.
 bool inline_calls(Kernel& k);
-// The standard pipeline: fold, dce, offload, fold, dce, make_thread_local; verify after each when
+// The standard pipeline: fold, dce, offload, struct_for_access, fold, dce, make_thread_local; verify after each when
 // `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
 void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {});
