@@ -35,34 +35,45 @@ void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t 
 }
 
 // A struct_for: the active cells of the containers in the target's list
-// (listgen made it just before). Threads take whole containers of the list;
-// each gathers its containers' cells, a batch of about kCellBatch at a time
-// (the table stays in cache), and runs the task's loop over them.
+// (listgen made it just before). The work comes in units of about
+// kCellBatch cells: several whole containers of the list, or a range of one
+// big container's cells (so that one bitmasked(ti.i, 10**6) still spreads
+// over the threads). Each unit gathers its cells' table (it stays in cache)
+// and runs the task's loop over it; threads take whole units.
 constexpr int64_t kCellBatch = 2048;
 
 void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   Program* prog = ctx.program;
   if (!prog) raise("InternalError", "struct_for task launched without a program");
   const SNode* target = prog->snode(t.snode);
-  size_t n = prog->list_of(target).size();
+  int64_t n = (int64_t)prog->list_of(target).size();
   int nidx = std::max(t.num_indices, 1);
-  size_t per_batch = (size_t)std::max<int64_t>(1, kCellBatch / std::max<int64_t>(1, target->num_cells()));
-  auto piece = [&](size_t b, size_t e) {
-    std::vector<int64_t> cells;
-    for (size_t k = b; k < e; k += per_batch) {
-      cells.clear();
-      prog->active_cells(target, k, std::min(e, k + per_batch), nidx, cells);
-      int64_t count = (int64_t)(cells.size() / (size_t)(nidx + 1));
-      if (count) run_code(t, ctx, 0, count, hook, native, cells.data());
+  int64_t cells = std::max<int64_t>(1, target->num_cells());
+  // Units: `per` containers each, or `ranges` ranges of each container.
+  int64_t per = std::max<int64_t>(1, kCellBatch / cells);
+  int64_t ranges = (cells + kCellBatch - 1) / kCellBatch;
+  int64_t units = ranges > 1 ? n * ranges : (n + per - 1) / per;
+  auto run_units = [&](int64_t b, int64_t e) {
+    std::vector<int64_t> table;
+    for (int64_t u = b; u < e; u++) {
+      table.clear();
+      if (ranges > 1) {
+        int64_t lo = u % ranges * kCellBatch;
+        prog->active_cells(target, (size_t)(u / ranges), (size_t)(u / ranges + 1), nidx, table, lo, lo + kCellBatch);
+      } else {
+        prog->active_cells(target, (size_t)(u * per), (size_t)std::min(n, (u + 1) * per), nidx, table);
+      }
+      int64_t count = (int64_t)(table.size() / (size_t)(nidx + 1));
+      if (count) run_code(t, ctx, 0, count, hook, native, table.data());
     }
   };
-  bool serial = t.serialize || n < 2 || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
+  bool serial = t.serialize || units < 2 || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
   if (serial) {
-    piece(0, n);
+    run_units(0, units);
     return;
   }
-  prog->pool->parallel_for((int64_t)n, t.block_dim > 0 ? t.block_dim : 0,
-                           [&](int64_t b, int64_t e, int) { piece((size_t)b, (size_t)e); });
+  prog->pool->parallel_for(units, t.block_dim > 0 ? std::max<int64_t>(1, t.block_dim / std::min(cells, kCellBatch)) : 0,
+                           [&](int64_t b, int64_t e, int) { run_units(b, e); });
 }
 
 void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {

@@ -185,8 +185,10 @@ struct Program {
   const std::vector<ListElem>& list_of(const SNode* s);
   // Virtual indices of every active cell of the containers list[b, e) of
   // `target` (the last level of its path), appended to `out`: a row of `nidx`
-  // indices then the cell's address per cell (nidx + 1 int64s).
-  void active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out);
+  // indices then the cell's address per cell (nidx + 1 int64s). Only the
+  // cells [lo, hi) of each container when given.
+  void active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out, int64_t lo = 0,
+                    int64_t hi = INT64_MAX);
   int64_t pool_blocks_in_use() const;  // over every pool: blocks handed out
   int64_t pool_blocks_reserved() const;  // over every pool: blocks obtained from the system
   void collect_stats();

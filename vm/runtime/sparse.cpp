@@ -47,17 +47,20 @@ inline void cell_coords(const SNode& s, int64_t cell, int64_t* ci) {
   }
 }
 
-// Calls fn(cell, cell_address) for every active cell of container c of s.
-template <class F> void for_each_active_cell(const SNode& s, uint8_t* c, F&& fn) {
-  int64_t n = s.num_cells();
+// Calls fn(cell, cell_address) for every active cell of container c of s
+// (of the cells [lo, hi) when given: a struct-for splits big containers).
+template <class F> void for_each_active_cell(const SNode& s, uint8_t* c, F&& fn, int64_t lo = 0, int64_t hi = INT64_MAX) {
+  int64_t n = std::min(s.num_cells(), hi);
   switch (s.kind) {
     case SNodeKind::pointer:
-      for (int64_t i = 0; i < n; i++)
+      for (int64_t i = lo; i < n; i++)
         if (uint8_t* p = slot_at(c + i * 8)->load(std::memory_order_acquire)) fn(i, p);
       return;
     case SNodeKind::bitmasked:
-      for (int64_t w = 0; w < (n + 63) / 64; w++) {
+      for (int64_t w = lo / 64; w < (n + 63) / 64; w++) {
         uint64_t bits = mask_word(s, c, w * 64)->load(std::memory_order_acquire);
+        if (w == lo / 64) bits &= ~0ull << (lo % 64);
+        if (w == (n - 1) / 64 && n % 64) bits &= ~(~0ull << (n % 64));
         while (bits) {
           int64_t i = w * 64 + __builtin_ctzll(bits);
           bits &= bits - 1;
@@ -67,16 +70,16 @@ template <class F> void for_each_active_cell(const SNode& s, uint8_t* c, F&& fn)
       return;
     case SNodeKind::dynamic: {
       int64_t len = std::min(length_at(c)->load(std::memory_order_acquire), n);
-      for (int64_t first = 0; first < len; first += s.chunk_size) {  // chunk by chunk
+      for (int64_t first = lo - lo % s.chunk_size; first < len; first += s.chunk_size) {  // chunk by chunk
         uint8_t* chunk = slot_at(c + 8 + (first / s.chunk_size) * 8)->load(std::memory_order_acquire);
         if (!chunk) continue;
         int64_t end = std::min(len, first + s.chunk_size);
-        for (int64_t i = first; i < end; i++) fn(i, chunk + (i - first) * s.cell_size);
+        for (int64_t i = std::max(first, lo); i < end; i++) fn(i, chunk + (i - first) * s.cell_size);
       }
       return;
     }
     default:
-      for (int64_t i = 0; i < n; i++) fn(i, c + i * s.cell_size);
+      for (int64_t i = lo; i < n; i++) fn(i, c + i * s.cell_size);
       return;
   }
 }
@@ -435,7 +438,8 @@ void Program::listgen(const SNode* target, int level) {
   n_listgen_elements.fetch_add((int64_t)total, std::memory_order_relaxed);
 }
 
-void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out) {
+void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out, int64_t lo,
+                           int64_t hi) {
   const std::vector<ListElem>& in = lists[target];
   const SNode& t = *target;
   const auto& below = t.path_below.back();
@@ -467,13 +471,18 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       base[v] = le.base[p] / below[p];
     }
     if (dense) {
-      int64_t n = t.num_cells();
+      int64_t n = std::min(t.num_cells(), hi);
+      if (n <= lo) continue;
       size_t at = out.size();
-      out.resize(at + (size_t)n * w);
+      out.resize(at + (size_t)(n - lo) * w);
       int64_t* o = out.data() + at;
       for (int v = 0; v < nidx; v++) row[v] = base[v];
       int64_t ci[kMaxIndices] = {};
-      for (int64_t c = 0; c < n; c++, o += w) {
+      for (int64_t a = nsplit, rest = lo; a-- > 0; rest /= ext[a]) {  // cell lo's coordinates
+        ci[a] = rest % ext[a];
+        if (step[a] >= 0) row[step[a]] += ci[a];
+      }
+      for (int64_t c = lo; c < n; c++, o += w) {
         for (int v = 0; v < nidx; v++) o[v] = row[v];
         o[nidx] = (int64_t)(uintptr_t)(le.container + c * t.cell_size);
         for (int a = nsplit; a-- > 0;) {  // the next cell: count up the last axis, carry
@@ -488,7 +497,7 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       }
       continue;
     }
-    out.reserve(out.size() + (size_t)std::min<int64_t>(t.num_cells(), 4096) * w);
+    out.reserve(out.size() + (size_t)std::min<int64_t>(std::min(t.num_cells(), hi) - lo, 4096) * w);
     for_each_active_cell(t, le.container, [&](int64_t cell, uint8_t* addr) {
       for (int v = 0; v < nidx; v++) row[v] = base[v];
       if (nsplit == 1) {
@@ -501,7 +510,7 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       }
       row[nidx] = (int64_t)(uintptr_t)addr;  // what in-cell accesses address from
       for (size_t c = 0; c < w; c++) out.push_back(row[c]);
-    });
+    }, lo, hi);
   }
 }
 

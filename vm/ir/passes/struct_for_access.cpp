@@ -41,21 +41,23 @@ bool at_loop_cell(const Stmt* p, const Stmt* task) {
   return true;
 }
 
-void rewrite_task(Stmt& task) {
-  Stmt* cell = nullptr;
+bool rewrite_task(Stmt& task) {
+  std::vector<Stmt*> at_cell;  // collected first: the cell's address goes into the body walked
   walk(*task.body, [&](Stmt* s) {
-    if (s->kind != StmtKind::global_ptr || !at_loop_cell(s, &task)) return;
-    if (!cell) {
-      auto li = make_stmt(StmtKind::loop_index, Type::scalar(Prim::i64), task.loc);
-      li->loop = &task;
-      li->index = task.num_loop_indices;
-      cell = task.body->insert(0, std::move(li));
-    }
+    if (s->kind == StmtKind::global_ptr && at_loop_cell(s, &task)) at_cell.push_back(s);
+  });
+  if (at_cell.empty()) return false;
+  auto li = make_stmt(StmtKind::loop_index, Type::scalar(Prim::i64), task.loc);
+  li->loop = &task;
+  li->index = task.num_loop_indices;
+  Stmt* cell = task.body->insert(0, std::move(li));
+  for (Stmt* s : at_cell) {
     s->ops = {cell};
     s->access.in_cell = true;
     s->access.checked = false;
     s->access.activate = false;
-  });
+  }
+  return true;
 }
 
 }  // namespace
@@ -63,11 +65,7 @@ void rewrite_task(Stmt& task) {
 bool struct_for_access(Kernel& k) {
   bool changed = false;
   for (auto& t : k.root.stmts)
-    if (t->kind == StmtKind::offloaded && t->task == Task::struct_for && t->body) {
-      size_t before = t->body->stmts.size();
-      rewrite_task(*t);
-      changed |= t->body->stmts.size() != before;
-    }
+    if (t->kind == StmtKind::offloaded && t->task == Task::struct_for && t->body) changed |= rewrite_task(*t);
   return changed;
 }
 
