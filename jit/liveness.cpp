@@ -57,6 +57,10 @@ UseDef use_def(const bc::Function& fn, uint32_t pc) {
         const bc::CallDesc& c = fn.calls[I.a];
         for (uint16_t r : c.args) u.use.push_back(r);
         for (uint16_t k = 0; k < c.nrets; k++) u.def.push_back((uint16_t)(c.ret_base + k));
+        if (fn.rng_reg != 0xffff) {  // it keys the callee's draws from the task's stream, advancing it
+          for (uint16_t k = 0; k < 3; k++) u.use.push_back(fn.rng_reg + k);
+          u.def.push_back(fn.rng_reg + 2);
+        }
       }
       break;
     case Op::assert_:

@@ -69,3 +69,21 @@ def run(arr: ti.types.ndarray(ndim=1)) -> ti.f64:
 arr = ti.ndarray(ti.f32, shape=4)
 arr.fill(1)
 print(run(arr), arr.to_numpy().tolist())
+
+
+@ti.real_func
+def draw(n: ti.i32) -> ti.f32:
+    if n < 0:
+        return 0.0
+    return ti.random()
+
+
+@ti.kernel
+def draws() -> ti.i32:
+    # each call draws from a stream of its own: two calls differ
+    a = draw(1)
+    b = draw(1)
+    return a != b and a >= 0 and a < 1
+
+
+print(draws())

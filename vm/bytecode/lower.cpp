@@ -496,8 +496,9 @@ void hoist_invariants(Builder& b, const ir::Block& body) {
 // whole run (key, iteration index, state; vm/runtime/rng.h), set up once at
 // entry; being ordinary registers, the JIT's snapshots carry them.
 void init_random(Builder& b, const ir::Stmt& task) {
-  bool draws = false;
-  if (task.body) ir::walk(*task.body, [&](ir::Stmt* s) { draws |= s->kind == ir::StmtKind::random; });
+  bool draws = false;  // a ti.real_func call keys its callee's draws from the stream too
+  if (task.body)
+    ir::walk(*task.body, [&](ir::Stmt* s) { draws |= s->kind == ir::StmtKind::random || s->kind == ir::StmtKind::call; });
   if (!draws) return;
   b.fn.rng_reg = b.new_regs(3);
   b.emit(Op::rng_init, b.fn.rng_reg);

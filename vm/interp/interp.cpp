@@ -105,6 +105,15 @@ __attribute__((noinline)) void call_real_func(const Function& fn, const Insn* ip
   if (sub.tree_bases != ctx.tree_bases) sub.tree_bases = ctx.tree_bases;
   sub.temps.assign((size_t)callee.num_global_temps, 0);
   sub.rng_key = ctx.rng_key;
+  if (fn.rng_reg != 0xffff) {
+    // Each call's draws from a key of its own: the caller's stream, advanced.
+    // (Within an iteration that drew nothing yet, the stream is the last one
+    // this thread used: such draws depend on the schedule, unlike the
+    // kernel's own.)
+    uint64_t* S = R + fn.rng_reg;
+    S[2] += kRngGamma;
+    sub.rng_key = rng_mix(S[0] ^ rng_mix(S[2]) ^ S[1]);
+  }
   sub.print_buffer.clear();
   struct Depth {
     Depth() { t_call_depth++; }
