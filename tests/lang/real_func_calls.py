@@ -87,3 +87,34 @@ def draws() -> ti.i32:
 
 
 print(draws())
+
+
+@ti.real_func
+def unit_draw() -> ti.f32:
+    return ti.random()  # returns only at its end, but draws: stays a call
+
+
+@ti.kernel
+def per_iteration(n: ti.i32) -> ti.i32:
+    out = 0
+    for i in range(n):
+        out += 1 if unit_draw() != unit_draw() else 0
+    return out
+
+
+rs = ti.field(ti.f32, shape=64)
+
+
+@ti.kernel
+def fill_draws():
+    for i in rs:
+        rs[i] = unit_draw()
+
+
+fill_draws()
+vals = sorted(rs.to_numpy().tolist())
+distinct = 1
+for i in range(1, len(vals)):
+    if vals[i] != vals[i - 1]:
+        distinct += 1
+print(per_iteration(16), distinct)

@@ -74,18 +74,19 @@ Param classify(Lowerer& L, const ast::FunctionDef* def, size_t i, bool is_self) 
 void return_types(Lowerer& L, const ast::FunctionDef* def, std::vector<StaticValue>& types, bool& is_tuple) {
   if (!def->returns) return;
   StaticValue rt = L.eval_static(def->returns);
-  if (rt.kind == K::builtin && rt.s == "bool") rt = StaticValue::of_dtype(Prim::i32);
   if (rt.kind == K::tuple) {
     is_tuple = true;
     types = rt.elems;
   } else if (rt.kind != K::none) {
     types.push_back(rt);
   }
-  for (auto& t : types)
+  for (auto& t : types) {
+    if (t.kind == K::builtin && t.s == "bool") t = StaticValue::of_dtype(Prim::i32);  // a truth value, as comparisons give
     if (t.kind != K::dtype && t.kind != K::struct_type)
       raise("TypeError", where(def) + " has an unsupported return type annotation: " + describe_static(t) +
                              " (use a type such as ti.i32, a vector/matrix/struct type, or a tuple of them)",
             def->returns->loc);
+  }
 }
 
 // Lowers the body of a new instance into its own ir::Kernel.

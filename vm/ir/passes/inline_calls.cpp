@@ -5,7 +5,7 @@
 // early-returning functions stay real calls (op call).
 //
 // A callee qualifies when its body holds no call (so it cannot recurse) and
-// its one return is its last top-level statement. Functions are visited
+// no ti.random draw, and its one return is its last top-level statement. Functions are visited
 // first, to a fixpoint: one whose calls were all inlined may qualify next.
 // The copy maps the callee's argument loads to the call's operands and the
 // call's results to the return's operands; its inline frames join the
@@ -18,9 +18,12 @@ namespace kiln::ir {
 
 namespace {
 
-bool has_call(Block& b) {
+// A call, or a ti.random draw: the callee's draws are keyed by its own
+// stream index (0), which copied into a parallel loop would give every
+// iteration the same numbers; as a call, they key from the caller's stream.
+bool stays_call(Block& b) {
   bool c = false;
-  walk(b, [&](Stmt* s) { c |= s->kind == StmtKind::call; });
+  walk(b, [&](Stmt* s) { c |= s->kind == StmtKind::call || s->kind == StmtKind::random; });
   return c;
 }
 
@@ -151,7 +154,7 @@ struct Inliner {
   void qualify() {
     returns.assign(funcs.size(), nullptr);
     for (size_t i = 0; i < funcs.size(); i++)
-      if (!has_call(funcs[i]->root)) returns[i] = final_return(*funcs[i]);
+      if (!stays_call(funcs[i]->root)) returns[i] = final_return(*funcs[i]);
   }
 };
 
