@@ -194,6 +194,14 @@ struct Gen {
     return n;
   }
 
+  // i32 arithmetic on host numbers alone folds in Python's unbounded ints,
+  // where ((-7) << 15) * (22 << 15) is out of range for i32: as an i32 value
+  // (in range: its operands are small literals) the rest wraps in the kernel.
+  static Node no_host_overflow(Node n) {
+    if (n.ty == Ty::i32 && host_number(n)) n.tmpl = "ti.i32(" + n.tmpl + ")";
+    return n;
+  }
+
   Node cond(int d) {
     static const char* cmp[] = {"<", "<=", ">", ">=", "==", "!="};
     Ty u = scalar();
@@ -241,13 +249,13 @@ struct Gen {
     }
     if (is_int(t)) {
       switch (r(11)) {
-        case 0: return expr(t, std::string("($0 ") + "+-*"[r(3)] + " $1)", {gen(t, d - 1), gen(t, d - 1)});
-        case 1: return expr(t, std::string("($0 ") + "&|^"[r(3)] + " $1)", {gen(t, d - 1), gen(t, d - 1)});
+        case 0: return no_host_overflow(expr(t, std::string("($0 ") + "+-*"[r(3)] + " $1)", {gen(t, d - 1), gen(t, d - 1)}));
+        case 1: return no_host_overflow(expr(t, std::string("($0 ") + "&|^"[r(3)] + " $1)", {gen(t, d - 1), gen(t, d - 1)}));
         case 2: {
           static const char* div[] = {"($0 // $1)", "($0 % $1)", "ti.raw_div($0, $1)", "ti.raw_mod($0, $1)"};
           return expr(t, div[r(4)], {gen(t, d - 1), divisor(t, d)});
         }
-        case 3: return expr(t, p(50) ? "($0 << ($1 & 15))" : "($0 >> ($1 & 15))", {gen(t, d - 1), gen(t, d - 1)});
+        case 3: return no_host_overflow(expr(t, p(50) ? "($0 << ($1 & 15))" : "($0 >> ($1 & 15))", {gen(t, d - 1), gen(t, d - 1)}));
         case 4: {
           static const char* un[] = {"(-$0)", "ti.abs($0)", "(~$0)"};
           return expr(t, un[r(3)], {gen(t, d - 1)});
