@@ -10,6 +10,7 @@
 // Exit status: 0 on success, 1 on a user error (message on stderr), the code
 // of sys.exit(n), 2 on bad command-line usage.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ext/stdio_filebuf.h>
@@ -24,6 +25,9 @@
 #include <vector>
 
 #include "jit/jit.h"
+#ifdef KILN_HAVE_CUDA
+#include "gpu/cuda/cuda.h"
+#endif
 #include "tools/debug.h"
 #include "tools/python_debug.h"
 #include "tools/python_host.h"
@@ -80,6 +84,10 @@ const char* kUsage =
     "                            print each trace: IR, snapshots and machine code\n"
     "      --spirv               run on the Vulkan backend and print each task's\n"
     "                            disassembled SPIR-V instead of the bytecode\n"
+    "      --ptx=DIR             also compile every task to PTX for the CUDA backend\n"
+    "                            (sm_$KILN_CUDA_SM, default 80; needs no GPU) and write\n"
+    "                            DIR/KERNEL.TASK.ptx, or DIR/KERNEL.TASK.host saying why\n"
+    "                            that task runs on the host\n"
     "  kiln debug FILE [ARGS...] step-debug a program, gdb style: break [FILE:]LINE [if\n"
     "                            COND], tbreak, delete, run, continue, next, step (into\n"
     "                            ti.func bodies), finish, print EXPR, info locals,\n"
@@ -353,20 +361,37 @@ int cmd_dis(int argc, char** argv) {
   // $KILN_JIT says otherwise) and keeps its traces for the listing.
   bool trace = false, spirv = false;
   const char* host_name = nullptr;
+  const char* ptx_dir = nullptr;
   std::vector<char*> rest;
   for (int i = 0; i < argc; i++) {
     if (std::strcmp(argv[i], "--trace") == 0) trace = true;
     else if (std::strcmp(argv[i], "--spirv") == 0) spirv = true;
+    else if (std::strncmp(argv[i], "--ptx=", 6) == 0) ptx_dir = argv[i] + 6;
     else if (std::strncmp(argv[i], "--host=", 7) == 0) host_name = argv[i] + 7;
     else rest.push_back(argv[i]);
   }
   // --spirv: the program runs on the Vulkan backend, and each kernel's
   // listing is the disassembled SPIR-V of its tasks.
   if (spirv) setenv("KILN_ARCH", "vulkan", 1);
+  if (ptx_dir) {
+#ifdef KILN_HAVE_CUDA
+    if (!*ptx_dir || mkdir(ptx_dir, 0777) != 0) {
+      struct stat st {};
+      if (!*ptx_dir || stat(ptx_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        std::fprintf(stderr, "kiln dis: --ptx=%s: not a directory that can be created\n", ptx_dir);
+        return 2;
+      }
+    }
+    kiln::set_ptx_dump_dir(ptx_dir);
+#else
+    std::fputs("kiln dis: --ptx: this Kiln was built without the CUDA backend (it needs LLVM 19)\n", stderr);
+    return 2;
+#endif
+  }
   argc = (int)rest.size();
   argv = rest.data();
   if (argc < 1 || argc > 2) {
-    std::fputs("usage: kiln dis [--trace | --spirv] [--host=python|builtin] FILE [KERNEL]\n", stderr);
+    std::fputs("usage: kiln dis [--trace | --spirv | --ptx=DIR] [--host=python|builtin] FILE [KERNEL]\n", stderr);
     return 2;
   }
   RunArgs ra;

@@ -29,6 +29,8 @@ struct RunState {
   std::unique_ptr<Error> error;
 };
 
+}  // namespace
+
 std::string check_message(const Check& c, const uint64_t* v, const LaunchContext& ctx, const char*& kind) {
   switch (c.kind) {
     case Check::bounds: {
@@ -58,6 +60,21 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
   return "unknown check";
 }
 
+std::string print_text(const PrintSite& p, const uint64_t* values) {
+  std::string line;
+  for (const ir::PrintPart& part : p.parts) {
+    if (!part.is_value) {
+      line += part.text;
+      continue;
+    }
+    ConstVal v = interp::sem::reg_to_val(values[part.op], p.prims[(size_t)part.op]);
+    line += kernel_print_scalar(v, part.text.empty() ? std::string_view{} : std::string_view(part.text));
+  }
+  return line;
+}
+
+namespace {
+
 struct LlvmTask : interp::NativeTask {
   TaskFn fn;
   TaskMeta meta;
@@ -72,7 +89,7 @@ struct LlvmTask : interp::NativeTask {
     RunState st{&ctx, &meta, nullptr};
     Env env{ctx.args.data(), ctx.rets.data(), ctx.tree_bases.data(), ctx.temps.data(),
             ctx.program ? &ctx.program->interrupt_requested : &kNever, &st, ctx.tree_bases.size(),
-            rng_task_key(ctx.rng_key, task_no)};
+            rng_task_key(ctx.rng_key, task_no), task_no};
     if (fn(&env, begin, end, cells) == 0) return;
     if (st.error) throw *st.error;
     raise("InternalError", "an LLVM-compiled task failed without saying why");
@@ -148,14 +165,7 @@ int32_t kiln_llvm_print(void* host, int32_t site, const uint64_t* values) {
   const PrintSite& p = st.meta->prints.at((size_t)site);
   std::string line;
   try {
-    for (const ir::PrintPart& part : p.parts) {
-      if (!part.is_value) {
-        line += part.text;
-        continue;
-      }
-      ConstVal v = interp::sem::reg_to_val(values[part.op], p.prims[(size_t)part.op]);
-      line += kernel_print_scalar(v, part.text.empty() ? std::string_view{} : std::string_view(part.text));
-    }
+    line = print_text(p, values);
   } catch (const Error& e) {
     st.error = std::make_unique<Error>(e);
     if (!st.error->loc.known()) st.error->loc = p.loc;

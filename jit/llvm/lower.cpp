@@ -22,8 +22,8 @@ void unsupported(const ir::Stmt& s, const std::string& what) {
   throw Unsupported{what + " (statement '" + ir::stmt_kind_name(s.kind) + "'" + where + ")"};
 }
 
-Gen::Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& mt)
-    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt) {}
+Gen::Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& mt, const LowerOptions& opt)
+    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu) {}
 
 BasicBlock* Gen::new_block(const char* name) { return BasicBlock::Create(C, name, F); }
 
@@ -49,7 +49,7 @@ static Value* invariant_load(Gen& g, llvm::Type* t, Value* p) {
 Value* Gen::env_field(EnvField f) {
   auto it = env_cache.find(f);
   if (it != env_cache.end()) return it->second;
-  bool word = f == kEnvNumTrees || f == kEnvRngKey;
+  bool word = f == kEnvNumTrees || f == kEnvRngKey || f == kEnvTaskNo;
   llvm::Type* t = word ? (llvm::Type*)B.getInt64Ty() : (llvm::Type*)B.getPtrTy();
   return env_cache[f] = invariant_load(*this, t, EB.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env, (uint64_t)f));
 }
@@ -88,7 +88,7 @@ std::pair<Value*, BasicBlock*> Gen::loop_head(Value* var, llvm::Type* t, Value* 
 }
 
 void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bool poll,
-                     const std::function<void()>& body, bool over_cells) {
+                     const std::function<void()>& body, bool over_cells, Value* step) {
   llvm::Type* t = type(p, owner);
   Value* var = EB.CreateAlloca(t);
   B.CreateStore(begin, var);
@@ -100,7 +100,7 @@ void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bo
   body();
   branch(cont);
   B.SetInsertPoint(cont);
-  B.CreateStore(B.CreateAdd(cur, llvm::ConstantInt::get(t, 1)), var);
+  B.CreateStore(B.CreateAdd(cur, step ? step : llvm::ConstantInt::get(t, 1)), var);
   B.CreateBr(head);
   B.SetInsertPoint(exit);
 }
@@ -154,14 +154,17 @@ void Gen::stmt(const ir::Stmt& s) {
       return;
     case StmtKind::global_load: {
       llvm::LoadInst* l = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0]));
-      l->setAlignment(llvm::Align(1));  // element layout is the runtime's: no alignment promised
+      // Element layout is the runtime's: on the CPU no alignment is promised;
+      // device memory holds the runtime's naturally aligned layout (layout.cpp)
+      // and a GPU splits an unaligned access into bytes.
+      l->setAlignment(llvm::Align(gpu ? std::max(1, prim_bits(s.type.prim) / 8) : 1));
       val[&s] = l;
       return;
     }
     case StmtKind::global_store: {
       type(s.ops[1]->type.prim, &s);
       llvm::StoreInst* st = B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0]));
-      st->setAlignment(llvm::Align(1));
+      st->setAlignment(llvm::Align(gpu ? std::max(1, prim_bits(s.ops[1]->type.prim) / 8) : 1));
       return;
     }
     case StmtKind::atomic: {
@@ -408,6 +411,7 @@ void Gen::task_body(const ir::Stmt& task) {
   };
   Value* begin = F->getArg(1);
   Value* end = F->getArg(2);
+  task_stmt = &task;
   switch (task.task) {
     case ir::Task::serial: body(); return;
     case ir::Task::range_for: {
@@ -415,6 +419,14 @@ void Gen::task_body(const ir::Stmt& task) {
       if (!prim_is_int(p)) unsupported(task, "a float loop index");
       llvm::Type* t = type(p, &task);
       tls(task.tls_prologue);
+      if (gpu) {
+        // A grid-stride loop in i64 (an i32 counter stepping by the grid's size
+        // could wrap past the end); loop_index truncates to the index's type.
+        auto [t0, n] = grid_position();
+        range_loop(&task, B.CreateAdd(begin, t0), end, Prim::i64, task.body && has_inner_loop(*task.body), body, false, n);
+        tls(task.tls_epilogue);
+        return;
+      }
       Value* b = B.CreateTrunc(begin, t);
       Value* e = B.CreateTrunc(end, t);
       bool poll = task.body && has_inner_loop(*task.body);
@@ -427,7 +439,13 @@ void Gen::task_body(const ir::Stmt& task) {
       // A row per cell: its indices, then its address (the launcher's table).
       num_cell_indices = (task.num_loop_indices < 1 ? 1 : task.num_loop_indices) + 1;
       tls(task.tls_prologue);
-      range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true);
+      Value* step = nullptr;
+      if (gpu) {
+        auto [t0, n] = grid_position();
+        begin = B.CreateAdd(begin, t0);
+        step = n;
+      }
+      range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true, step);
       tls(task.tls_epilogue);
       return;
     }
@@ -436,14 +454,16 @@ void Gen::task_body(const ir::Stmt& task) {
 }
 
 std::string lower_task(llvm::Module& m, const ir::Kernel& k, const ir::Stmt& task, const std::string& name,
-                       TaskMeta& meta) {
-  Gen g(m, k, meta);
+                       TaskMeta& meta, const LowerOptions& opt) {
+  Gen g(m, k, meta, opt);
   g.loc = task.loc;
   llvm::LLVMContext& C = m.getContext();
   llvm::Type* ptr = llvm::PointerType::get(C, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(C);
   auto* fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(C), {ptr, i64, i64, ptr}, false);
-  g.F = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name, m);
+  // On the GPU the task is inlined into its kernel entry (gpu/cuda/ptx.cpp).
+  g.F = llvm::Function::Create(fty, opt.gpu ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage, name, m);
+  if (opt.gpu) g.F->addFnAttr(llvm::Attribute::AlwaysInline);
   g.F->addParamAttr(0, llvm::Attribute::NoAlias);
   g.F->addFnAttr(llvm::Attribute::NoUnwind);
   g.env = g.F->getArg(0);

@@ -12,10 +12,22 @@ class Module;
 
 namespace kiln::llvmjit {
 
+// Where the task's code runs. For the GPU (gpu/cuda), the TaskFn is the body
+// of a thread: it runs the iterations begin + t, begin + t + T, ... below end
+// (t the thread's index in the grid, T the grid's size); failed checks and
+// prints go to the device log (gpu/cuda/ptx.cpp defines kiln_gpu_fail and
+// kiln_gpu_print over it) keyed by the iteration, so that the host can
+// reproduce the interpreter's order; math is libdevice's; what needs the
+// runtime (sparse SNodes, SNode operations) is unsupported: the task then
+// runs on the host.
+struct LowerOptions {
+  bool gpu = false;
+};
+
 // Adds `name`, a TaskFn for offloaded task `task` of `k`, to `m`, filling
 // `meta` with its check and print sites. Returns "" or, when the task uses
 // what the lowering does not do yet, why (the task then runs as bytecode).
 std::string lower_task(llvm::Module& m, const ir::Kernel& k, const ir::Stmt& task, const std::string& name,
-                       TaskMeta& meta);
+                       TaskMeta& meta, const LowerOptions& opt = {});
 
 }  // namespace kiln::llvmjit

@@ -88,7 +88,9 @@ Value* Gen::cast(Value* v, Prim from, Prim to, const ir::Stmt& s) {
 Value* Gen::libm(const char* name, Prim p, std::vector<Value*> args, const ir::Stmt& s) {
   if (p != Prim::f32 && p != Prim::f64) unsupported(s, std::string(name) + " of " + std::string(prim_name(p)));
   llvm::Type* t = type(p, &s);
-  std::string fn = std::string("kiln_llvm_") + name + (p == Prim::f32 ? "f" : "");
+  // The CPU calls the interpreter's own functions (engine.cpp); the GPU
+  // libdevice's (linked by gpu/cuda/ptx.cpp).
+  std::string fn = std::string(gpu ? "__nv_" : "kiln_llvm_") + name + (p == Prim::f32 ? "f" : "");
   std::vector<llvm::Type*> params(args.size(), t);
   llvm::FunctionCallee callee = M.getOrInsertFunction(fn, llvm::FunctionType::get(t, params, false));
   if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {

@@ -4,6 +4,7 @@
 // the user's error: the task returns 1 and the engine raises it.
 #include <limits>
 
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/MDBuilder.h>
 
 #include "jit/llvm/lower_state.h"
@@ -21,14 +22,40 @@ void Gen::fail_if(Value* failed, Check c, const std::vector<Value*>& regs) {
   B.CreateCondBr(failed, bad, ok, llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
   B.SetInsertPoint(bad);
   Value* buf = reg_array(regs);
-  llvm::FunctionCallee fn = M.getOrInsertFunction(
-      "kiln_llvm_fail", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
-  B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf});
+  if (gpu) {
+    llvm::FunctionCallee fn = M.getOrInsertFunction(
+        "kiln_gpu_fail", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(),
+                                                                B.getInt32Ty(), B.getInt64Ty()}, false));
+    B.CreateCall(fn, {env_field(kEnvHost), env_field(kEnvTaskNo), B.getInt32(id), buf, B.getInt32((uint32_t)regs.size()),
+                      log_key()});
+  } else {
+    llvm::FunctionCallee fn = M.getOrInsertFunction(
+        "kiln_llvm_fail", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
+    B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf});
+  }
   B.CreateRet(B.getInt32(1));
   B.SetInsertPoint(ok);
 }
 
+Value* Gen::log_key() {
+  auto it = task_stmt ? loops.find(task_stmt) : loops.end();
+  if (it == loops.end() || !it->second.var) return B.getInt64((uint64_t)-1);
+  return B.CreateLoad(B.getInt64Ty(), it->second.var);  // the GPU's task loops count in i64
+}
+
+std::pair<Value*, Value*> Gen::grid_position() {
+  auto sreg = [&](llvm::Intrinsic::ID id) { return B.CreateZExt(B.CreateIntrinsic(id, {}, {}), B.getInt64Ty()); };
+  Value* block = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+  Value* width = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+  Value* lane = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  Value* blocks = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+  return {B.CreateAdd(B.CreateMul(block, width), lane), B.CreateMul(blocks, width)};
+}
+
+// A device task cannot be interrupted from the host: Ctrl-C lands when the
+// launch returns.
 void Gen::poll_interrupt(SourceLoc at) {
+  if (gpu) return;
   llvm::LoadInst* flag = B.CreateLoad(B.getInt8Ty(), env_field(kEnvStop));
   flag->setAtomic(llvm::AtomicOrdering::Monotonic);
   flag->setAlignment(llvm::Align(1));
@@ -57,6 +84,14 @@ void Gen::print(const ir::Stmt& s) {
   int id = (int)meta.prints.size();
   meta.prints.push_back(std::move(site));
   Value* buf = reg_array(regs);
+  if (gpu) {  // a record in the device log; the host formats it after the launch
+    llvm::FunctionCallee fn = M.getOrInsertFunction(
+        "kiln_gpu_print", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty(), B.getPtrTy(),
+                                                                 B.getInt32Ty(), B.getInt64Ty()}, false));
+    B.CreateCall(fn, {env_field(kEnvHost), env_field(kEnvTaskNo), B.getInt32(id), buf,
+                      B.getInt32((uint32_t)regs.size()), log_key()});
+    return;
+  }
   llvm::FunctionCallee fn = M.getOrInsertFunction(
       "kiln_llvm_print", llvm::FunctionType::get(B.getInt32Ty(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy()}, false));
   return_if_failed(B.CreateCall(fn, {env_field(kEnvHost), B.getInt32(id), buf}));
@@ -81,6 +116,7 @@ void Gen::return_if_failed(Value* rc) {
 // Under pointer/bitmasked/dynamic SNodes there is no affine address: the
 // runtime walks the tree (activating the cell on a write).
 void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Value*>& idx) {
+  if (gpu) unsupported(s, "a sparse SNode access on the GPU");
   const ir::Access& acc = s.access;
   llvm::FunctionCallee fn = M.getOrInsertFunction(
       "kiln_llvm_sparse", llvm::FunctionType::get(B.getPtrTy(), {B.getPtrTy(), B.getInt32Ty(), B.getInt32Ty(),
@@ -92,6 +128,7 @@ void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Value*>& idx) {
 }
 
 Value* Gen::snode_op(const ir::Stmt& s) {
+  if (gpu) unsupported(s, "an SNode operation on the GPU");
   int id = (int)meta.snode_ops.size();
   meta.snode_ops.push_back(SNodeOpSite{s.sop, s.snode, loc});
   std::vector<Value*> regs;

@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "jit/llvm/lower.h"
 #include "jit/llvm/task.h"
 
 namespace kiln::llvmjit {
@@ -25,7 +26,7 @@ struct Unsupported {
 [[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
 
 struct Gen {
-  Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta);
+  Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta, const LowerOptions& opt);
 
   llvm::LLVMContext& C;
   llvm::Module& M;
@@ -33,6 +34,8 @@ struct Gen {
   llvm::IRBuilder<> EB;  // the entry block: allocas and loads of the launch's invariants
   const ir::Kernel& kernel;
   TaskMeta& meta;
+  bool gpu = false;                     // LowerOptions::gpu
+  const ir::Stmt* task_stmt = nullptr;  // the task being lowered (gpu: its loop's counter keys the log)
   llvm::Function* F = nullptr;
   llvm::Value* env = nullptr;
   llvm::Value* cells = nullptr;  // struct_for: the cells' index table
@@ -94,8 +97,14 @@ struct Gen {
                                                        llvm::BasicBlock* exit);
   // A counted loop over [begin, end) of type p; `over_cells`: a struct_for's
   // loop over its cell table, whose loop_index reads the table.
+  // `step`: the counter's increment (1 when null; the grid's size for a GPU
+  // task's own loop).
   void range_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
-                  const std::function<void()>& body, bool over_cells = false);
+                  const std::function<void()>& body, bool over_cells = false, llvm::Value* step = nullptr);
+  // gpu: the iteration the log records (the task loop's counter, -1 outside it).
+  llvm::Value* log_key();
+  // gpu: this thread's index in the grid and the grid's size, as i64.
+  std::pair<llvm::Value*, llvm::Value*> grid_position();
   // 0 <= idx[a] < limits[a] for each axis (all i64), each failure reporting
   // `proto` with its axis and the index.
   void check_bounds(const std::vector<llvm::Value*>& idx, const std::vector<llvm::Value*>& limits, const Check& proto);

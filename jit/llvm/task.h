@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "vm/ir/ir.h"
+#include "vm/runtime/engine.h"
 
 namespace kiln::llvmjit {
 
@@ -22,8 +23,9 @@ struct Env {
   void* host;                   // the engine's run state (runtime calls get it back)
   uint64_t num_trees;
   uint64_t rng_key;             // ti.random: this task's key in this launch (vm/runtime/rng.h)
+  uint64_t task_no = 0;         // the task's position in its kernel (the GPU's log records it)
 };
-enum EnvField : int { kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees, kEnvRngKey };
+enum EnvField : int { kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees, kEnvRngKey, kEnvTaskNo };
 
 // A task's native code: iterations [begin, end) of a range_for chunk, cells
 // [begin, end) of a struct_for piece (`cells`: num_loop_indices int64s per
@@ -66,6 +68,12 @@ struct TaskMeta {
   // that each has memory before the task runs (its code reads the bases once).
   std::vector<std::pair<int, SourceLoc>> trees;
 };
+
+// The message and kind of failed check `c` given its values (engine.cpp),
+// and the text of a print site's record: what the CPU's runtime calls and the
+// GPU's log decoding (gpu/cuda) both report.
+std::string check_message(const Check& c, const uint64_t* values, const LaunchContext& ctx, const char*& kind);
+std::string print_text(const PrintSite& p, const uint64_t* values);  // throws kiln::Error as the interpreter's print does
 
 // Runtime calls the generated code makes (engine.cpp; resolved by name in the JIT).
 extern "C" {

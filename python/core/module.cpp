@@ -217,6 +217,7 @@ PYBIND11_MODULE(_core, m) {
     o.threads = threads;
   });
   m.def("vulkan_available", [] { return ti::vulkan_available(); });
+  m.def("cuda_available", [] { return ti::cuda_available(); });
   m.def("config", [] {
     Program& p = program();
     py::dict d;

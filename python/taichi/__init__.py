@@ -148,7 +148,8 @@ def lang_config():
 
 
 def is_arch_supported(arch):
-    return arch in (cpu, x64) or (arch == vulkan and _core.vulkan_available())
+    return (arch in (cpu, x64) or (arch == vulkan and _core.vulkan_available())
+            or (arch in (cuda, gpu) and _core.cuda_available()))
 
 
 def get_default_ip():

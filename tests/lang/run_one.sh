@@ -27,6 +27,8 @@ jit_env=
 # on the Vulkan device (lavapipe here), whatever the program's ti.init says.
 arch=cpu; label=$engine
 [ "$engine" = vulkan ] && { arch=vulkan; engine=interp; }
+# "cuda" likewise: KILN_ARCH=cuda (a GPU machine; tests/cuda/run_device.sh).
+[ "$engine" = cuda ] && { arch=cuda; engine=interp; }
 KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
 sed -i "s|$PWD/||g" "$err"

@@ -74,6 +74,12 @@ struct NativeTask {
 void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks = nullptr,
             NativeTask* const* natives = nullptr);
 
+// One task of a launch (what launch() does for each), for engines with
+// their own launch loop (gpu/cuda runs some tasks on the host); and the
+// launch's end: kernel print output to ctx.program->print.
+void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native);
+void flush_prints(LaunchContext& ctx);
+
 // A CompiledKernel holding bytecode, for engines (the JIT) that reuse the
 // interpreter's launcher.
 struct InterpKernel : CompiledKernel {

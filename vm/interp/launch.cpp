@@ -76,6 +76,8 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
                            [&](int64_t b, int64_t e, int) { run_units(b, e); });
 }
 
+}  // namespace
+
 void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   if (t.kind == ir::Task::serial) {
     run_code(t, ctx, 0, 0, hook, native);
@@ -123,8 +125,6 @@ void flush_prints(LaunchContext& ctx) {
   if (!out.empty() && ctx.program && ctx.program->out) ctx.program->print(out);
   else if (!out.empty()) ctx.print_buffer = std::move(out);  // no sink: leave it for the caller
 }
-
-}  // namespace
 
 void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks, NativeTask* const* natives) {
   if ((int)ctx.args.size() < k.num_args)

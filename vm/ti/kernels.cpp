@@ -14,10 +14,21 @@
 #ifdef KILN_HAVE_LLVM
 #include "jit/llvm/llvm.h"
 #endif
+#ifdef KILN_HAVE_CUDA
+#include "gpu/cuda/cuda.h"
+#endif
 
 namespace kiln::ti {
 
-std::string arch_from_name(const std::string& name) { return name == "vulkan" ? "vulkan" : "cpu"; }
+std::string arch_from_name(const std::string& name) {
+  if (name == "vulkan" || name == "cuda") return name;
+  // ti.gpu: CUDA where a device is, else the CPU (Vulkan does not cover the
+  // whole language yet: sparse SNodes stay on the host there).
+#ifdef KILN_HAVE_CUDA
+  if (name == "gpu" && kiln::cuda_available()) return "cuda";
+#endif
+  return "cpu";
+}
 
 bool vulkan_available() {
 #ifdef KILN_HAVE_VULKAN
@@ -28,6 +39,14 @@ bool vulkan_available() {
   }
 #endif
   return false;
+}
+
+bool cuda_available() {
+#ifdef KILN_HAVE_CUDA
+  return kiln::cuda_available();
+#else
+  return false;
+#endif
 }
 
 std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
@@ -52,8 +71,17 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
 #else
     raise("RuntimeError", "arch=vulkan: this Kiln was built without the Vulkan backend (cmake -DKILN_VULKAN=ON with libvulkan-dev and spirv-tools)");
 #endif
-  } else if (cfg.arch != "cpu" && cfg.arch != "vulkan") {
-    raise("RuntimeError", "arch=" + cfg.arch + ": Kiln has no " + cfg.arch + " backend (backends: cpu, vulkan)");
+  } else if (cfg.arch == "cuda" && !o.debugger) {
+#ifdef KILN_HAVE_CUDA
+    if (cfg.alloc_hooks.set())
+      raise("ValueError", "arch=cuda keeps fields in managed memory: it cannot take the embedding application's allocator");
+    engine = make_cuda_engine();  // a RuntimeError naming what is missing when there is no device
+    cfg.alloc_hooks = cuda_alloc_hooks();
+#else
+    raise("RuntimeError", "arch=cuda: this Kiln was built without the CUDA backend (cmake -DKILN_LLVM=ON with llvm-19-dev)");
+#endif
+  } else if (cfg.arch != "cpu" && cfg.arch != "vulkan" && cfg.arch != "cuda") {
+    raise("RuntimeError", "arch=" + cfg.arch + ": Kiln has no " + cfg.arch + " backend (backends: cpu, vulkan, cuda)");
   }
   // The CPU engines by name, the JIT by default (it prints exactly what the
   // interpreter prints: tests/lang and kiln-fuzz check that).
@@ -163,6 +191,9 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   if (prog.config.print_ir) err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
   auto ce = std::make_unique<CompiledEntry>();
   ce->code = prog.engine->compile(*lk.kernel, prog);
+#ifdef KILN_HAVE_CUDA
+  if (ptx_dump_enabled()) dump_ptx(*lk.kernel);  // kiln dis --ptx=DIR
+#endif
   ce->arg_slot = lk.arg_slot;
   ce->companion_slot = lk.companion_slot;
   ce->rets = lk.rets;

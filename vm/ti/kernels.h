@@ -41,13 +41,16 @@ struct ProgramOptions {
   AllocHooks alloc_hooks;
 };
 
-// The Config::arch for ti.init(arch=NAME): "vulkan" for ti.vulkan, "cpu" for
-// the rest (ti.cpu/x64/arm64; ti.gpu, ti.cuda, ti.metal... run on the CPU
-// until their backends exist: ti.gpu does not yet pick Vulkan, which does
-// not cover the whole language). $KILN_ARCH overrides it in make_program.
+// The Config::arch for ti.init(arch=NAME): "vulkan" for ti.vulkan, "cuda"
+// for ti.cuda (an error at make_program where no device is), ti.gpu: "cuda"
+// where a device is, else "cpu" (Vulkan does not cover the whole language
+// yet); "cpu" for the rest (ti.cpu/x64/arm64; ti.metal, ti.opengl... run on
+// the CPU). $KILN_ARCH overrides it in make_program.
 std::string arch_from_name(const std::string& name);
 // Whether arch=vulkan can run here (built with it and a device found).
 bool vulkan_available();
+// Whether arch=cuda can run here (built with it, a driver and a device found).
+bool cuda_available();
 
 // A Program for `cfg` with its engine ("interp", "jit"; the debugger forces
 // the interpreter). Throws ValueError for an unknown engine name.

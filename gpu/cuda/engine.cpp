@@ -1,0 +1,406 @@
+// The CUDA Engine. Fields live in managed memory (the alloc hooks below), so
+// the device and the host address them with the same pointers: a task that
+// lowered to PTX runs on the GPU, every other task (list generation, sparse
+// accesses, SNode operations, autodiff tapes) runs on the host's interpreter
+// over the same memory after the device is idle. A launch runs its tasks in
+// order; before each host task and at its end the engine waits for the
+// device, reads the device log (failed checks, prints) and raises the
+// earliest failure as the interpreter would have.
+#include "gpu/cuda/cuda.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <mutex>
+
+#include "gpu/cuda/driver.h"
+#include "gpu/cuda/ptx.h"
+#include "vm/bytecode/function.h"
+#include "vm/interp/interp.h"
+#include "vm/runtime/program.h"
+#include "vm/runtime/rng.h"
+
+namespace kiln::cuda {
+
+namespace {
+
+constexpr uint64_t kPrintWords = 1u << 20;  // 8 MiB of print records per launch between host syncs
+
+// Managed memory, refused beyond what the device has free: asking for more
+// managed memory than the card holds can hang it.
+void* managed(size_t bytes) {
+  Device& d = device();
+  size_t free_b = 0, total = 0;
+  check(d.api.cuMemGetInfo(&free_b, &total), "cuMemGetInfo");
+  if (bytes > free_b)
+    raise("MemoryError", "cuda: cannot allocate " + std::to_string(bytes) + " bytes on '" + d.name + "': " +
+                             std::to_string(free_b) + " bytes free of " + std::to_string(total));
+  CUdeviceptr p = 0;
+  check(d.api.cuMemAllocManaged(&p, std::max<size_t>(bytes, 16), kMemAttachGlobal), "cuMemAllocManaged");
+  return reinterpret_cast<void*>(p);
+}
+
+void release(void* p) {
+  if (p) device().api.cuMemFree(reinterpret_cast<CUdeviceptr>(p));
+}
+
+// A managed buffer that grows (its old contents are not kept).
+struct Buffer {
+  void* p = nullptr;
+  size_t size = 0;
+  void* reserve(size_t bytes) {
+    if (bytes > size) {
+      release(p);
+      p = nullptr;
+      size = 0;
+      p = managed(bytes);
+      size = bytes;
+    }
+    return p;
+  }
+};
+
+// What one launch gives the device: an Env per task, the argument, return,
+// tree and temporary slots they point to, and the log.
+struct Area {
+  Buffer block, print, cells;
+  std::vector<Buffer> nds;  // ndarray arguments' copies, by position in Ndarray list
+};
+
+struct NdarrayArg {
+  int arg = 0;        // slot of its data pointer; its shape follows
+  int ndim = 0;
+  int elem_bytes = 0;
+};
+
+std::vector<NdarrayArg> ndarray_args(const ir::Kernel& k) {
+  std::vector<NdarrayArg> v;
+  ir::walk(const_cast<ir::Block&>(k.root), [&](ir::Stmt* s) {
+    if (s->kind != ir::StmtKind::global_ptr || s->access.ext_arg < 0) return;
+    for (auto& n : v)
+      if (n.arg == s->access.ext_arg) return;
+    v.push_back(NdarrayArg{s->access.ext_arg, (int)s->ops.size(), prim_bits(s->type.prim) / 8 * s->access.ext_comps});
+  });
+  return v;
+}
+
+struct CudaEngine;
+
+struct CudaKernel : CompiledKernel {
+  CudaEngine& eng;
+  std::string name;
+  bc::Kernel code;  // every task's bytecode: the host runs those without PTX
+  PtxKernel ptx;
+  CUmodule module = nullptr;
+  std::vector<CUfunction> fns;  // per task, null: on the host
+  std::vector<NdarrayArg> nds;
+  int num_trees = 0;
+  CudaKernel(CudaEngine& e, std::string n, bc::Kernel c) : eng(e), name(std::move(n)), code(std::move(c)) {}
+  ~CudaKernel() override;
+  void launch(LaunchContext& ctx) override;
+  std::string disassemble() const override {
+    std::string s;
+    for (size_t i = 0; i < ptx.tasks.size() && i < code.tasks.size(); i++) {
+      auto kind = code.tasks[i].kind;
+      if (kind == ir::Task::clear_list || kind == ir::Task::listgen) continue;
+      s += "; " + code.tasks[i].fn.name + ": " +
+           (ptx.tasks[i].entry.empty() ? "host bytecode (" + ptx.tasks[i].why + ")" : "PTX " + ptx.tasks[i].entry) + "\n";
+    }
+    return s + ptx.ptx + bc::disassemble(code);
+  }
+};
+
+struct CudaEngine : Engine {
+  Device& d;
+  // One launch at a time: they share the Area. Recursive: a host task of a
+  // launch may reach Program::materialize, which syncs.
+  std::recursive_mutex mu;
+  Area area;
+  explicit CudaEngine(Device& dev) : d(dev) {}
+  ~CudaEngine() override {
+    try {
+      sync();
+    } catch (Error&) {
+    }
+  }
+  const char* name() const override { return "cuda"; }
+  bool supports(Prim) const override { return true; }  // the lowering computes f16/bf16 in f32, as on the CPU
+  void sync() override {
+    std::lock_guard<std::recursive_mutex> lock(mu);
+    check(d.api.cuCtxSetCurrent(d.ctx), "cuCtxSetCurrent");
+    check(d.api.cuCtxSynchronize(), "a kernel on the device");
+  }
+  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
+    auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(k, false));
+    kern->ptx = compile_ptx(k, std::min(d.sm, 90));
+    kern->nds = ndarray_args(k);
+    int device_tasks = 0, host_tasks = 0;
+    kern->fns.assign(kern->code.tasks.size(), nullptr);
+    if (!kern->ptx.ptx.empty()) {
+      std::lock_guard<std::recursive_mutex> lock(mu);
+      check(d.api.cuCtxSetCurrent(d.ctx), "cuCtxSetCurrent");
+      char log[8192] = {};
+      int opts[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
+      void* vals[] = {log, reinterpret_cast<void*>((uintptr_t)sizeof log)};
+      CUresult r = d.api.cuModuleLoadDataEx(&kern->module, kern->ptx.ptx.c_str(), 2, opts, vals);
+      if (r != 0)
+        raise("InternalError", "cuda: the driver refused the PTX of kernel '" + k.name + "': " + log, k.loc);
+      for (size_t i = 0; i < kern->ptx.tasks.size() && i < kern->fns.size(); i++) {
+        if (kern->ptx.tasks[i].entry.empty()) continue;
+        check(d.api.cuModuleGetFunction(&kern->fns[i], kern->module, kern->ptx.tasks[i].entry.c_str()),
+              "cuModuleGetFunction");
+      }
+    }
+    for (size_t i = 0; i < kern->fns.size(); i++) {
+      auto kind = kern->code.tasks[i].kind;
+      if (kind == ir::Task::clear_list || kind == ir::Task::listgen) continue;
+      (kern->fns[i] ? device_tasks : host_tasks)++;
+    }
+    prog.stat_add("cuda_tasks_device", device_tasks);
+    prog.stat_add("cuda_tasks_host", host_tasks);
+    prog.stat_add("cuda_compile_time_ms", kern->ptx.ms);
+    return kern;
+  }
+};
+
+CudaKernel::~CudaKernel() {
+  if (module) {
+    std::lock_guard<std::recursive_mutex> lock(eng.mu);
+    eng.d.api.cuCtxSynchronize();
+    eng.d.api.cuModuleUnload(module);
+  }
+}
+
+// The launch's view of the device: the slots in the Area's block.
+struct Slots {
+  llvmjit::Env* envs;
+  uint64_t *args, *rets, *temps;
+  uint8_t** trees;
+  DeviceLog* log;
+};
+
+size_t words(size_t n) { return std::max<size_t>(n, 1) * 8; }
+
+// Reads the log after the device went idle: prints in task and iteration
+// order (up to the first failure), then the earliest failure as an error.
+void drain(DeviceLog& log, const PtxKernel& ptx, LaunchContext& ctx) {
+  std::unique_ptr<Error> err;
+  int err_task = std::numeric_limits<int>::max();
+  int64_t err_key = std::numeric_limits<int64_t>::max();
+  if (log.err_count) {
+    const LogSlot* best = nullptr;
+    for (uint32_t i = 0; i < std::min<uint32_t>(log.err_count, kLogSlots); i++)
+      if (!best || log.slots[i].key < best->key) best = &log.slots[i];
+    if (best && (size_t)best->task < ptx.tasks.size() &&
+        (size_t)best->check < ptx.tasks[(size_t)best->task].meta.checks.size()) {
+      const llvmjit::Check& c = ptx.tasks[(size_t)best->task].meta.checks[(size_t)best->check];
+      const char* kind = "InternalError";
+      std::string msg = llvmjit::check_message(c, best->values, ctx, kind);
+      err = std::make_unique<Error>(kind, msg, c.loc);
+      err_task = best->task;
+      err_key = best->key;
+    } else {
+      err = std::make_unique<Error>("InternalError", "cuda: a device task failed without a readable record");
+    }
+  }
+  struct Rec {
+    int task;
+    int64_t key;
+    size_t at;
+  };
+  std::vector<Rec> recs;
+  const uint64_t* w = log.print_words;
+  uint64_t used = std::min(log.print_used, log.print_cap);
+  for (uint64_t at = 0; w && at + 2 <= used;) {
+    uint64_t head = w[at + 1];
+    uint64_t n = head >> 32;
+    if (at + 2 + n > used) break;
+    recs.push_back(Rec{(int)(head & 0xffff), (int64_t)w[at], (size_t)at});
+    at += 2 + n;
+  }
+  std::stable_sort(recs.begin(), recs.end(),
+                   [](const Rec& a, const Rec& b) { return a.task != b.task ? a.task < b.task : a.key < b.key; });
+  std::string out;
+  for (const Rec& r : recs) {
+    if (err && (r.task > err_task || (r.task == err_task && r.key > err_key))) continue;
+    uint64_t head = w[r.at + 1];
+    size_t site = (size_t)((head >> 16) & 0xffff);
+    if ((size_t)r.task >= ptx.tasks.size() || site >= ptx.tasks[(size_t)r.task].meta.prints.size()) continue;
+    try {
+      out += llvmjit::print_text(ptx.tasks[(size_t)r.task].meta.prints[site], w + r.at + 2);
+    } catch (const Error& e) {
+      if (!err) err = std::make_unique<Error>(e);
+      break;
+    }
+  }
+  bool overflow = log.overflow != 0;
+  log.print_used = 0;
+  log.overflow = 0;
+  {
+    std::lock_guard<std::mutex> lock(ctx.print_mu);
+    ctx.print_buffer += out;
+  }
+  if (overflow && !err)
+    err = std::make_unique<Error>("RuntimeError", "cuda: kernel prints overflowed the device's print buffer (" +
+                                                      std::to_string(kPrintWords * 8) + " bytes per launch)");
+  if (err) throw *err;
+}
+
+void CudaKernel::launch(LaunchContext& ctx) {
+  std::lock_guard<std::recursive_mutex> lock(eng.mu);
+  Device& d = eng.d;
+  check(d.api.cuCtxSetCurrent(d.ctx), "cuCtxSetCurrent");
+  if ((int)ctx.args.size() < code.num_args)
+    raise("InternalError", "kernel '" + name + "' launched with " + std::to_string(ctx.args.size()) + " arguments");
+  if ((int)ctx.rets.size() < code.num_rets) ctx.rets.resize((size_t)code.num_rets);
+  if ((int)ctx.temps.size() < code.num_global_temps) ctx.temps.resize((size_t)code.num_global_temps);
+  size_t ntasks = code.tasks.size();
+  size_t nargs = ctx.args.size(), nrets = ctx.rets.size(), ntemps = ctx.temps.size(), ntrees = ctx.tree_bases.size();
+  size_t o_args = ntasks * sizeof(llvmjit::Env), o_rets = o_args + words(nargs), o_temps = o_rets + words(nrets),
+         o_trees = o_temps + words(ntemps), o_log = o_trees + words(ntrees), total = o_log + sizeof(DeviceLog);
+  auto* base = static_cast<uint8_t*>(eng.area.block.reserve(total));
+  Slots s{reinterpret_cast<llvmjit::Env*>(base), reinterpret_cast<uint64_t*>(base + o_args),
+          reinterpret_cast<uint64_t*>(base + o_rets), reinterpret_cast<uint64_t*>(base + o_temps),
+          reinterpret_cast<uint8_t**>(base + o_trees), reinterpret_cast<DeviceLog*>(base + o_log)};
+  bool prints = false;
+  for (auto& t : ptx.tasks) prints |= !t.meta.prints.empty();
+  std::memset(s.log, 0, sizeof(DeviceLog));
+  s.log->err_key = std::numeric_limits<int64_t>::max();
+  if (prints) {
+    s.log->print_words = static_cast<uint64_t*>(eng.area.print.reserve(kPrintWords * 8));
+    s.log->print_cap = kPrintWords;
+  }
+  // Ndarray arguments: host memory, copied into managed buffers for the
+  // launch (device and host tasks both use the copies) and back after it.
+  std::vector<uint64_t> args = ctx.args;
+  std::vector<std::pair<size_t, void*>> copies;  // (bytes, host data) per ndarray
+  if (eng.area.nds.size() < nds.size()) eng.area.nds.resize(nds.size());
+  for (size_t a = 0; a < nds.size(); a++) {
+    uint64_t elems = 1;
+    for (int k = 0; k < nds[a].ndim; k++) elems *= (uint64_t)(uint32_t)(int32_t)ctx.args.at((size_t)(nds[a].arg + 1 + k));
+    size_t bytes = (size_t)(elems * (uint64_t)nds[a].elem_bytes);
+    void* host = reinterpret_cast<void*>(ctx.args.at((size_t)nds[a].arg));
+    void* dev = eng.area.nds[a].reserve(bytes);
+    if (bytes && host) std::memcpy(dev, host, bytes);
+    args[(size_t)nds[a].arg] = reinterpret_cast<uint64_t>(dev);
+    copies.push_back({bytes, host});
+  }
+  std::memcpy(s.args, args.data(), nargs * 8);
+  std::memset(s.rets, 0, words(nrets));
+  std::memcpy(s.temps, ctx.temps.data(), ntemps * 8);
+  for (size_t t = 0; t < ntrees; t++) s.trees[t] = ctx.tree_bases[t];
+  for (size_t i = 0; i < ntasks; i++)
+    s.envs[i] = llvmjit::Env{s.args, s.rets, s.trees, s.temps, nullptr, s.log, ntrees,
+                             rng_task_key(ctx.rng_key, (uint32_t)i), i};
+  // Host work needs the device idle, its log read, and the slots it changed.
+  auto to_host = [&] {
+    check(d.api.cuCtxSynchronize(), "a kernel on the device");
+    drain(*s.log, ptx, ctx);
+    std::memcpy(ctx.temps.data(), s.temps, ntemps * 8);
+    std::memcpy(ctx.rets.data(), s.rets, nrets * 8);
+  };
+  auto finish = [&] {
+    for (size_t a = 0; a < copies.size(); a++)
+      if (copies[a].first && copies[a].second) std::memcpy(copies[a].second, eng.area.nds[a].p, copies[a].first);
+  };
+  try {
+    for (size_t i = 0; i < ntasks; i++) {
+      const bc::TaskCode& t = code.tasks[i];
+      if (!fns[i]) {
+        to_host();
+        std::swap(ctx.args, args);  // the ndarrays' managed copies
+        try {
+          interp::run_task(t, ctx, nullptr, nullptr);
+        } catch (...) {
+          std::swap(ctx.args, args);
+          throw;
+        }
+        std::swap(ctx.args, args);
+        std::memcpy(s.temps, ctx.temps.data(), ntemps * 8);
+        std::memcpy(s.rets, ctx.rets.data(), nrets * 8);
+        continue;
+      }
+      int64_t begin = 0, end = 1;
+      unsigned threads = t.block_dim > 0 ? (unsigned)std::min(t.block_dim, 1024) : 128u;
+      unsigned blocks = (unsigned)std::max(d.multiprocessors, 1) * 32u;
+      void* cells = nullptr;
+      if (t.kind == ir::Task::serial || t.serialize) {
+        threads = blocks = 1;
+        if (t.kind == ir::Task::range_for) {
+          begin = t.begin;
+          end = t.end;
+        }
+      }
+      if (t.kind == ir::Task::serial) {
+        begin = end = 0;
+      } else if (t.kind == ir::Task::struct_for) {
+        to_host();  // the list the host made
+        Program* prog = ctx.program;
+        if (!prog) raise("InternalError", "struct_for task launched without a program");
+        const SNode* target = prog->snode(t.snode);
+        int nidx = std::max(t.num_indices, 1);
+        std::vector<int64_t> table;
+        prog->active_cells(target, 0, prog->list_of(target).size(), nidx, table);
+        end = (int64_t)(table.size() / (size_t)nidx);
+        if (end == 0) continue;
+        cells = eng.area.cells.reserve(table.size() * 8);
+        std::memcpy(cells, table.data(), table.size() * 8);
+        if (!t.serialize) blocks = (unsigned)std::min<int64_t>(blocks, (end + threads - 1) / threads);
+      } else if (t.kind == ir::Task::range_for) {
+        begin = t.begin;
+        end = t.end;
+        if (t.begin_const && t.end_const) {
+          if (end <= begin) continue;
+          if (!t.serialize) blocks = (unsigned)std::min<int64_t>(blocks, (end - begin + threads - 1) / threads);
+        }
+      }
+      llvmjit::Env* env = &s.envs[i];
+      void* params[] = {&env, &begin, &end, &cells};
+      check(d.api.cuLaunchKernel(fns[i], std::max(blocks, 1u), 1, 1, threads, 1, 1, 0, nullptr, params, nullptr),
+            "cuLaunchKernel");
+    }
+    to_host();
+  } catch (...) {
+    finish();
+    interp::flush_prints(ctx);
+    throw;
+  }
+  finish();
+  interp::flush_prints(ctx);
+}
+
+}  // namespace
+
+}  // namespace kiln::cuda
+
+namespace kiln {
+
+bool cuda_available(std::string* why) {
+  cuda::Device& d = cuda::device();
+  if (why) *why = d.unavailable;
+  return d.unavailable.empty();
+}
+
+std::unique_ptr<Engine> make_cuda_engine() {
+  cuda::Device& d = cuda::device();
+  if (!d.unavailable.empty()) raise("RuntimeError", "arch=cuda: " + d.unavailable);
+  return std::make_unique<cuda::CudaEngine>(d);
+}
+
+AllocHooks cuda_alloc_hooks() {
+  AllocHooks h;
+  h.alloc = [](void*, size_t size, size_t) -> void* {
+    cuda::Device& d = cuda::device();
+    cuda::check(d.api.cuCtxSetCurrent(d.ctx), "cuCtxSetCurrent");
+    return cuda::managed(size);
+  };
+  h.dealloc = [](void*, void* p, size_t) {
+    cuda::Device& d = cuda::device();
+    d.api.cuCtxSetCurrent(d.ctx);
+    d.api.cuCtxSynchronize();  // no launch still uses it
+    cuda::release(p);
+  };
+  return h;
+}
+
+}  // namespace kiln

@@ -1,0 +1,60 @@
+// IR kernel -> PTX (ptx.cpp, LLVM inside; no LLVM here). Each offloaded task
+// goes through the ORC tier's lowering (jit/llvm/lower.h) for the GPU, wrapped
+// in a kernel entry; a task that lowering cannot take (sparse SNodes, SNode
+// operations, autodiff tapes) and the list tasks run on the host, over the
+// same managed memory.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/llvm/task.h"
+
+namespace kiln::cuda {
+
+// The device log a launch's tasks write (managed memory, one per kernel):
+// the failed checks of the earliest iterations, and print records. Its
+// layout is the one ptx.cpp's kiln_gpu_fail / kiln_gpu_print write.
+constexpr int kLogSlots = 16;    // failed checks recorded (the earliest wins)
+constexpr int kLogValues = 16;   // values a failed check's message takes
+struct LogSlot {
+  int64_t key;      // the failing iteration (-1 outside the task's loop)
+  int32_t task;
+  int32_t check;
+  int32_t n;
+  int32_t pad;
+  uint64_t values[kLogValues];
+};
+struct DeviceLog {
+  int64_t err_key;     // the earliest failing iteration so far (INT64_MAX: none)
+  uint32_t err_count;  // slots taken (an entry's kernel returns at once when nonzero)
+  uint32_t overflow;   // print records dropped: the buffer was full
+  uint64_t print_used;  // words of print_words taken
+  uint64_t print_cap;
+  uint64_t* print_words;  // records: key, task | site << 16 | n << 32, n values
+  LogSlot slots[kLogSlots];
+};
+
+// How a task's bounds reach its entry: constants from the host, or global
+// temporaries the entry reads itself (a previous task computed them).
+struct PtxTask {
+  std::string entry;  // the kernel entry's name in the PTX; "" when the task runs on the host
+  std::string why;    // why it runs on the host ("" for list tasks, which are the runtime's)
+  llvmjit::TaskMeta meta;
+};
+
+struct PtxKernel {
+  std::string ptx;
+  std::vector<PtxTask> tasks;  // one per offloaded task
+  double ms = 0;               // lowering, optimization and code generation
+};
+
+// Compiles the tasks of an offloaded kernel for sm_`sm` (80, 90, ...);
+// `only` >= 0 compiles that task alone (kiln dis --ptx). Throws
+// RuntimeError when LLVM has no NVPTX target or libdevice cannot be read.
+PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only = -1);
+
+// The sm the PTX of `kiln dis --ptx` targets: $KILN_CUDA_SM, else 80.
+int default_sm();
+
+}  // namespace kiln::cuda

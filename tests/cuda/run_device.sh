@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU (a lent device machine; not CI): every
+# tests/lang program with KILN_ARCH=cuda against its .expected, on the
+# built-in host (the machine has no Debian Python for kiln's embedded one),
+# then the bench's CUDA column next to the LLVM tier and the C++ baseline
+# (g++ -O3 -march=native -fopenmp, all cores) in the same run.
+#   tests/cuda/run_device.sh PACK.tar.xz OUTDIR     (PACK from scripts/cuda-pack)
+set -u
+pack=$1; out=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+k=/tmp/kilnpack
+mkdir -p "$k" "$out" && tar -xJf "$pack" -C "$k" || exit 1
+export LD_LIBRARY_PATH=$k/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export KILN_LIBDEVICE=$k/lib/libdevice.10.bc
+kiln=$k/kiln
+nvidia-smi -L
+"$kiln" --version 2>&1 | head -1
+echo "== smoke"
+KILN_ARCH=cuda "$kiln" run --host=builtin "$root/examples/hello.py" 2>&1 | tail -5
+echo "== tests/lang on cuda"
+cd "$root/tests/lang"
+ls *.py | grep -v -x -e ad_intrinsics_fd.py -e ad_control_flow.py >"$out/progs.txt"
+jobs=$(nproc)
+xargs -P "$jobs" -I{} sh -c '"$0" "$1" cuda {} builtin >"$2/{}.log" 2>&1 && echo "PASS {}" || echo "FAIL {}"' \
+  "$root/tests/lang/run_one.sh" "$kiln" "$out" <"$out/progs.txt" | sort >"$out/results.txt"
+pass=$(grep -c '^PASS' "$out/results.txt"); fail=$(grep -c '^FAIL' "$out/results.txt")
+echo "tests/lang on cuda: $pass passed, $fail failed of $(wc -l <"$out/progs.txt")"
+for f in $(sed -n 's/^FAIL //p' "$out/results.txt"); do cat "$out/$f.log"; done >"$out/failures.txt"
+rm -f "$out"/*.py.log
+head -c 20000 "$out/failures.txt"
+echo "== bench (ms; best of 3)"
+cd "$root/bench"
+best() { local b=""; for r in 1 2 3; do t=$("$@" 2>/dev/null | sed -n 's/^time_ms //p'); [ -n "$t" ] && { [ -z "$b" ] && b=$t || b=$(awk -v a="$b" -v c="$t" 'BEGIN{print (c<a)?c:a}'); }; done; echo "${b:-fail}"; }
+n=$(nproc)
+printf "%-12s %10s %10s %10s %8s %8s\n" name cuda llvm cpp_omp cuda/cpp llvm/cpp
+for name in ${BENCH:-saxpy mandelbrot reduction nbody jacobi}; do
+  g++ -O3 -march=native -ffp-contract=off -fopenmp -o "/tmp/$name.omp" "$name.cpp" 2>/dev/null
+  cu=$(best env KILN_ARCH=cuda "$kiln" run --host=builtin "$name.py" "$n")
+  ll=$(best env KILN_ENGINE=llvm "$kiln" run --host=builtin "$name.py" "$n")
+  cp=$(OMP_NUM_THREADS=$n best "/tmp/$name.omp")
+  printf "%-12s %10s %10s %10s %8s %8s\n" "$name" "$cu" "$ll" "$cp" \
+    "$(awk -v a="$cu" -v b="$cp" 'BEGIN{if (b>0) printf "%.2f", a/b}')" "$(awk -v a="$ll" -v b="$cp" 'BEGIN{if (b>0) printf "%.2f", a/b}')"
+  KILN_ARCH=cuda "$kiln" run --host=builtin "$name.py" "$n" 2>&1 | grep -i -e checksum -e error | head -3
+done
