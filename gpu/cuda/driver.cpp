@@ -48,6 +48,9 @@ void open(Device& d) {
   bind(lib, a.cuCtxSetCurrent, "cuCtxSetCurrent", missing);
   bind(lib, a.cuCtxSynchronize, "cuCtxSynchronize", missing);
   bind(lib, a.cuMemAllocManaged, "cuMemAllocManaged", missing);
+  bind(lib, a.cuMemAlloc, "cuMemAlloc_v2", missing);
+  bind(lib, a.cuMemcpyHtoD, "cuMemcpyHtoD_v2", missing);
+  bind(lib, a.cuMemcpyDtoH, "cuMemcpyDtoH_v2", missing);
   bind(lib, a.cuMemFree, "cuMemFree_v2", missing);
   bind(lib, a.cuMemGetInfo, "cuMemGetInfo_v2", missing);
   bind(lib, a.cuModuleLoadDataEx, "cuModuleLoadDataEx", missing);

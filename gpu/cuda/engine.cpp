@@ -60,10 +60,31 @@ struct Buffer {
   }
 };
 
+// Device memory for a launch's slots, filled and read with explicit copies:
+// cheaper per launch than managed pages migrating back and forth.
+struct DeviceBlock {
+  CUdeviceptr p = 0;
+  size_t size = 0;
+  CUdeviceptr reserve(size_t bytes) {
+    if (bytes > size) {
+      Device& d = device();
+      if (p) d.api.cuMemFree(p);
+      p = 0;
+      size = 0;
+      check(d.api.cuMemAlloc(&p, bytes), "cuMemAlloc");
+      size = bytes;
+    }
+    return p;
+  }
+};
+
 // What one launch gives the device: an Env per task, the argument, return,
-// tree and temporary slots they point to, and the log.
+// tree and temporary slots they point to, and the log (in `block`); the
+// print records and a struct-for's cells (managed).
 struct Area {
-  Buffer block, print, cells;
+  DeviceBlock block;
+  std::vector<uint8_t> staging;  // the block's contents as the host writes them
+  Buffer print, cells;
   std::vector<Buffer> nds;  // ndarray arguments' copies, by position in Ndarray list
 };
 
@@ -171,14 +192,6 @@ CudaKernel::~CudaKernel() {
   }
 }
 
-// The launch's view of the device: the slots in the Area's block.
-struct Slots {
-  llvmjit::Env* envs;
-  uint64_t *args, *rets, *temps;
-  uint8_t** trees;
-  DeviceLog* log;
-};
-
 size_t words(size_t n) { return std::max<size_t>(n, 1) * 8; }
 
 // Reads the log after the device went idle: prints in task and iteration
@@ -258,17 +271,17 @@ void CudaKernel::launch(LaunchContext& ctx) {
   size_t nargs = ctx.args.size(), nrets = ctx.rets.size(), ntemps = ctx.temps.size(), ntrees = ctx.tree_bases.size();
   size_t o_args = ntasks * sizeof(llvmjit::Env), o_rets = o_args + words(nargs), o_temps = o_rets + words(nrets),
          o_trees = o_temps + words(ntemps), o_log = o_trees + words(ntrees), total = o_log + sizeof(DeviceLog);
-  auto* base = static_cast<uint8_t*>(eng.area.block.reserve(total));
-  Slots s{reinterpret_cast<llvmjit::Env*>(base), reinterpret_cast<uint64_t*>(base + o_args),
-          reinterpret_cast<uint64_t*>(base + o_rets), reinterpret_cast<uint64_t*>(base + o_temps),
-          reinterpret_cast<uint8_t**>(base + o_trees), reinterpret_cast<DeviceLog*>(base + o_log)};
+  CUdeviceptr dev = eng.area.block.reserve(total);
+  std::vector<uint8_t>& st = eng.area.staging;
+  st.assign(total, 0);
+  auto dptr = [&](size_t off) { return reinterpret_cast<uint64_t*>(dev + off); };
+  DeviceLog log{};
+  log.err_key = std::numeric_limits<int64_t>::max();
   bool prints = false;
   for (auto& t : ptx.tasks) prints |= !t.meta.prints.empty();
-  std::memset(s.log, 0, sizeof(DeviceLog));
-  s.log->err_key = std::numeric_limits<int64_t>::max();
   if (prints) {
-    s.log->print_words = static_cast<uint64_t*>(eng.area.print.reserve(kPrintWords * 8));
-    s.log->print_cap = kPrintWords;
+    log.print_words = static_cast<uint64_t*>(eng.area.print.reserve(kPrintWords * 8));
+    log.print_cap = kPrintWords;
   }
   // Ndarray arguments: host memory, copied into managed buffers for the
   // launch (device and host tasks both use the copies) and back after it.
@@ -280,24 +293,35 @@ void CudaKernel::launch(LaunchContext& ctx) {
     for (int k = 0; k < nds[a].ndim; k++) elems *= (uint64_t)(uint32_t)(int32_t)ctx.args.at((size_t)(nds[a].arg + 1 + k));
     size_t bytes = (size_t)(elems * (uint64_t)nds[a].elem_bytes);
     void* host = reinterpret_cast<void*>(ctx.args.at((size_t)nds[a].arg));
-    void* dev = eng.area.nds[a].reserve(bytes);
-    if (bytes && host) std::memcpy(dev, host, bytes);
-    args[(size_t)nds[a].arg] = reinterpret_cast<uint64_t>(dev);
+    void* copy = eng.area.nds[a].reserve(bytes);
+    if (bytes && host) std::memcpy(copy, host, bytes);
+    args[(size_t)nds[a].arg] = reinterpret_cast<uint64_t>(copy);
     copies.push_back({bytes, host});
   }
-  std::memcpy(s.args, args.data(), nargs * 8);
-  std::memset(s.rets, 0, words(nrets));
-  std::memcpy(s.temps, ctx.temps.data(), ntemps * 8);
-  for (size_t t = 0; t < ntrees; t++) s.trees[t] = ctx.tree_bases[t];
-  for (size_t i = 0; i < ntasks; i++)
-    s.envs[i] = llvmjit::Env{s.args, s.rets, s.trees, s.temps, nullptr, s.log, ntrees,
-                             rng_task_key(ctx.rng_key, (uint32_t)i), i};
+  std::memcpy(st.data() + o_args, args.data(), nargs * 8);
+  std::memcpy(st.data() + o_temps, ctx.temps.data(), ntemps * 8);
+  std::memcpy(st.data() + o_trees, ctx.tree_bases.data(), ntrees * 8);
+  std::memcpy(st.data() + o_log, &log, sizeof log);
+  for (size_t i = 0; i < ntasks; i++) {
+    llvmjit::Env e{dptr(o_args), dptr(o_rets), reinterpret_cast<uint8_t* const*>(dptr(o_trees)), dptr(o_temps),
+                   nullptr, reinterpret_cast<void*>(dev + o_log), ntrees, rng_task_key(ctx.rng_key, (uint32_t)i), i};
+    std::memcpy(st.data() + i * sizeof e, &e, sizeof e);
+  }
+  check(d.api.cuMemcpyHtoD(dev, st.data(), total), "cuMemcpyHtoD");
   // Host work needs the device idle, its log read, and the slots it changed.
   auto to_host = [&] {
     check(d.api.cuCtxSynchronize(), "a kernel on the device");
-    drain(*s.log, ptx, ctx);
-    std::memcpy(ctx.temps.data(), s.temps, ntemps * 8);
-    std::memcpy(ctx.rets.data(), s.rets, nrets * 8);
+    check(d.api.cuMemcpyDtoH(&log, dev + o_log, sizeof log), "cuMemcpyDtoH");
+    if (ntemps) check(d.api.cuMemcpyDtoH(ctx.temps.data(), dev + o_temps, ntemps * 8), "cuMemcpyDtoH");
+    if (nrets) check(d.api.cuMemcpyDtoH(ctx.rets.data(), dev + o_rets, nrets * 8), "cuMemcpyDtoH");
+    if (log.err_count || log.print_used || log.overflow) {
+      drain(log, ptx, ctx);  // throws the earliest failure
+      check(d.api.cuMemcpyHtoD(dev + o_log, &log, sizeof log), "cuMemcpyHtoD");  // records read: start afresh
+    }
+  };
+  auto from_host = [&] {  // what a host task changed
+    if (ntemps) check(d.api.cuMemcpyHtoD(dev + o_temps, ctx.temps.data(), ntemps * 8), "cuMemcpyHtoD");
+    if (nrets) check(d.api.cuMemcpyHtoD(dev + o_rets, ctx.rets.data(), nrets * 8), "cuMemcpyHtoD");
   };
   auto finish = [&] {
     for (size_t a = 0; a < copies.size(); a++)
@@ -316,8 +340,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
           throw;
         }
         std::swap(ctx.args, args);
-        std::memcpy(s.temps, ctx.temps.data(), ntemps * 8);
-        std::memcpy(s.rets, ctx.rets.data(), nrets * 8);
+        from_host();
         continue;
       }
       int64_t begin = 0, end = 1;
@@ -354,7 +377,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
           if (!t.serialize) blocks = (unsigned)std::min<int64_t>(blocks, (end - begin + threads - 1) / threads);
         }
       }
-      llvmjit::Env* env = &s.envs[i];
+      CUdeviceptr env = dev + i * sizeof(llvmjit::Env);
       void* params[] = {&env, &begin, &end, &cells};
       check(d.api.cuLaunchKernel(fns[i], std::max(blocks, 1u), 1, 1, threads, 1, 1, 0, nullptr, params, nullptr),
             "cuLaunchKernel");

@@ -67,7 +67,11 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
       if (count) run_code(t, ctx, 0, count, hook, native, table.data());
     }
   };
-  bool serial = t.serialize || units < 2 || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
+  // Few cells run serially, as a short range_for does: it costs less, and the
+  // prints of a small struct-for come out in the list's order on any number
+  // of cores.
+  bool few = n * cells < kMinParallel;
+  bool serial = t.serialize || units < 2 || few || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
   if (serial) {
     run_units(0, units);
     return;
