@@ -115,7 +115,10 @@ struct CudaKernel : CompiledKernel {
   CUmodule module = nullptr;
   std::vector<CUfunction> fns;  // per task, null: on the host
   std::vector<NdarrayArg> nds;
-  int num_trees = 0;
+  // Nothing to read back (every task on the device, no check that can fail,
+  // no print, return value or ndarray): the launch returns once queued, as
+  // on a GPU; Engine::sync (before any host access to fields) waits.
+  bool deferrable = false;
   CudaKernel(CudaEngine& e, std::string n, bc::Kernel c) : eng(e), name(std::move(n)), code(std::move(c)) {}
   ~CudaKernel() override;
   void launch(LaunchContext& ctx) override;
@@ -153,7 +156,7 @@ struct CudaEngine : Engine {
   }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(k, false));
-    kern->ptx = compile_ptx(k, std::min(d.sm, 90));
+    kern->ptx = compile_ptx(k, std::min(d.sm, 90), -1, &prog);
     kern->nds = ndarray_args(k);
     int device_tasks = 0, host_tasks = 0;
     kern->fns.assign(kern->code.tasks.size(), nullptr);
@@ -172,11 +175,15 @@ struct CudaEngine : Engine {
               "cuModuleGetFunction");
       }
     }
+    bool quiet = kern->code.num_rets == 0 && kern->nds.empty();
     for (size_t i = 0; i < kern->fns.size(); i++) {
       auto kind = kern->code.tasks[i].kind;
+      quiet = quiet && kern->fns[i] && i < kern->ptx.tasks.size() && kern->ptx.tasks[i].meta.checks.empty() &&
+              kern->ptx.tasks[i].meta.prints.empty();
       if (kind == ir::Task::clear_list || kind == ir::Task::listgen) continue;
       (kern->fns[i] ? device_tasks : host_tasks)++;
     }
+    kern->deferrable = quiet;
     prog.stat_add("cuda_tasks_device", device_tasks);
     prog.stat_add("cuda_tasks_host", host_tasks);
     prog.stat_add("cuda_compile_time_ms", kern->ptx.ms);
@@ -382,7 +389,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
       check(d.api.cuLaunchKernel(fns[i], std::max(blocks, 1u), 1, 1, threads, 1, 1, 0, nullptr, params, nullptr),
             "cuLaunchKernel");
     }
-    to_host();
+    if (!deferrable) to_host();
   } catch (...) {
     finish();
     interp::flush_prints(ctx);

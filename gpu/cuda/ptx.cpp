@@ -9,6 +9,7 @@
 #include "gpu/cuda/ptx.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
@@ -27,9 +28,13 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "jit/llvm/lower.h"
+#include "jit/llvm/orc.h"
+#include "vm/runtime/code_cache.h"
+#include "vm/runtime/program.h"
 #include "vm/support/diag.h"
 
 extern "C" {
@@ -285,7 +290,7 @@ int default_sm() {
   return sm >= 50 ? sm : 80;
 }
 
-PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only) {
+PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
   auto t0 = std::chrono::steady_clock::now();
   Compiler& c = compiler();
   std::lock_guard<std::mutex> lock(c.mu);
@@ -328,6 +333,18 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only) {
   if (!entries.empty()) {
     define_fail(mod);
     define_print(mod);
+    // The offline cache's key: the module before libdevice and the optimizer.
+    std::string key;
+    if (prog && !code_cache_dir(prog->config).empty()) {
+      llvm::raw_string_ostream ks(key);
+      ks << "kiln " << KILN_CACHE_VERSION << " llvm " << LLVM_VERSION_STRING << " sm_" << sm << "\n";
+      mod.print(ks, nullptr);
+      if (std::optional<std::string> ptx = code_cache_load(*prog, "ptx", key)) {
+        out.ptx = std::move(*ptx);
+        out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        return out;
+      }
+    }
     if (uses_libdevice(mod)) {
       const std::string& bytes = libdevice_bytes(c);
       auto lib = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "libdevice.10.bc"), ctx);
@@ -363,6 +380,7 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only) {
       pm.run(mod);
     }
     out.ptx.assign(buf.begin(), buf.end());
+    if (!key.empty()) code_cache_store(*prog, "ptx", key, out.ptx);
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;

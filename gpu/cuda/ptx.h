@@ -10,6 +10,10 @@
 
 #include "jit/llvm/task.h"
 
+namespace kiln {
+struct Program;
+}
+
 namespace kiln::cuda {
 
 // The device log a launch's tasks write (managed memory, one per kernel):
@@ -50,9 +54,10 @@ struct PtxKernel {
 };
 
 // Compiles the tasks of an offloaded kernel for sm_`sm` (80, 90, ...);
-// `only` >= 0 compiles that task alone (kiln dis --ptx). Throws
-// RuntimeError when LLVM has no NVPTX target or libdevice cannot be read.
-PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only = -1);
+// `only` >= 0 compiles that task alone (kiln dis --ptx). With `prog`, the
+// PTX comes from (and goes to) its offline cache (vm/runtime/code_cache.h).
+// Throws RuntimeError when LLVM has no NVPTX target or libdevice cannot be read.
+PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only = -1, Program* prog = nullptr);
 
 // The sm the PTX of `kiln dis --ptx` targets: $KILN_CUDA_SM, else 80.
 int default_sm();

@@ -119,30 +119,40 @@ struct LlvmEngine : Engine {
   const char* name() const override { return "llvm"; }
   bool supports(Prim) const override { return true; }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
-    auto kern = std::make_unique<LlvmKernel>(bc::lower_kernel(k, prog.debugger != nullptr));
-    CompiledTasks ct = compile_kernel(k);
-    int native = 0, fallback = 0;
-    for (size_t i = 0; i < ct.fns.size(); i++) {
-      if (ct.fns[i]) {
-        kern->tasks.push_back(std::make_unique<LlvmTask>(ct.fns[i], std::move(ct.metas[i]), (uint32_t)i));
-        kern->natives.push_back(kern->tasks.back().get());
-        native++;
-      } else {
-        kern->natives.push_back(nullptr);
-        if (!ct.why[i].empty()) fallback++;
-      }
-      std::string task = i < kern->code.tasks.size() ? kern->code.tasks[i].fn.name : k.name;
-      if (verbose && !ct.why[i].empty()) std::fprintf(stderr, "llvm: %s runs as bytecode: %s\n", task.c_str(), ct.why[i].c_str());
-      kern->why.push_back(ct.why[i]);
-    }
-    if (kern->natives.size() < kern->code.tasks.size()) kern->natives.resize(kern->code.tasks.size(), nullptr);
-    if (verbose) std::fprintf(stderr, "llvm: %s: %d native, %d bytecode, %.1f ms\n", k.name.c_str(), native, fallback, ct.ms);
-    prog.stat_add("llvm_tasks_native", native);
-    prog.stat_add("llvm_tasks_fallback", fallback);
-    prog.stat_add("llvm_compile_time_ms", ct.ms);
-    return kern;
+    return compile_llvm_kernel(k, &prog, verbose);
   }
 };
+
+}  // namespace
+
+std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k, Program* prog, bool verbose) {
+  auto kern = std::make_unique<LlvmKernel>(bc::lower_kernel(k, prog && prog->debugger != nullptr));
+  CompiledTasks ct = compile_kernel(k, prog);
+  int native = 0, fallback = 0;
+  for (size_t i = 0; i < ct.fns.size(); i++) {
+    if (ct.fns[i]) {
+      kern->tasks.push_back(std::make_unique<LlvmTask>(ct.fns[i], std::move(ct.metas[i]), (uint32_t)i));
+      kern->natives.push_back(kern->tasks.back().get());
+      native++;
+    } else {
+      kern->natives.push_back(nullptr);
+      if (!ct.why[i].empty()) fallback++;
+    }
+    std::string task = i < kern->code.tasks.size() ? kern->code.tasks[i].fn.name : k.name;
+    if (verbose && !ct.why[i].empty()) std::fprintf(stderr, "llvm: %s runs as bytecode: %s\n", task.c_str(), ct.why[i].c_str());
+    kern->why.push_back(ct.why[i]);
+  }
+  if (kern->natives.size() < kern->code.tasks.size()) kern->natives.resize(kern->code.tasks.size(), nullptr);
+  if (verbose) std::fprintf(stderr, "llvm: %s: %d native, %d bytecode, %.1f ms\n", k.name.c_str(), native, fallback, ct.ms);
+  if (prog) {
+    prog->stat_add("llvm_tasks_native", native);
+    prog->stat_add("llvm_tasks_fallback", fallback);
+    prog->stat_add("llvm_compile_time_ms", ct.ms);
+  }
+  return kern;
+}
+
+namespace {
 
 // The interpreter's library math (std:: functions of the operand's type),
 // under names LLVM does not know, so that it neither folds nor rewrites them.

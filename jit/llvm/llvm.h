@@ -9,4 +9,7 @@
 
 namespace kiln {
 std::unique_ptr<Engine> make_llvm_engine();
+// The default engine where LLVM is built in: the tracing JIT, and LLVM ORC for
+// kernels that have run long (jit/llvm/tiered.cpp; KILN_TIER_MS).
+std::unique_ptr<Engine> make_tiered_engine();
 }

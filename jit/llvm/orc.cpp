@@ -7,8 +7,11 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -17,8 +20,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "jit/llvm/lower.h"
+#include "vm/runtime/code_cache.h"
+#include "vm/runtime/program.h"
 #include "vm/support/diag.h"
 
 namespace kiln::llvmjit {
@@ -101,9 +107,23 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
   mpm.run(m, mam);
 }
 
+// The task module as machine code for the host (what LLJIT's own compile
+// layer would make, with the same TargetMachine), so that it can be cached.
+std::string emit_object(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::SmallString<0> buf;
+  {
+    llvm::raw_svector_ostream os(buf);
+    llvm::legacy::PassManager pm;  // destroyed before the buffer is read
+    if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+      raise("RuntimeError", "the LLVM engine cannot emit object code for this machine");
+    pm.run(m);
+  }
+  return std::string(buf.begin(), buf.end());
+}
+
 }  // namespace
 
-CompiledTasks compile_kernel(const ir::Kernel& k) {
+CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
   auto t0 = std::chrono::steady_clock::now();
   Jit& j = jit();
   if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
@@ -126,29 +146,51 @@ CompiledTasks compile_kernel(const ir::Kernel& k) {
       continue;
     }
     if (s->task == ir::Task::clear_list || s->task == ir::Task::listgen) continue;  // the runtime's, no code
-    names[n] = "kiln_m" + std::to_string(id) + "_task" + std::to_string(n);
+    // Names by position: the module's text (the cache key) is the same in
+    // every run; each module gets a JITDylib of its own.
+    names[n] = "kiln_task" + std::to_string(n);
     out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n]);
     if (!out.why[n].empty()) names[n].clear();
   }
   bool any = false;
   for (auto& n : names) any |= !n.empty();
   if (any) {
-    optimize(*mod, j.tm.get());
-    if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
-      std::string s;
-      llvm::raw_string_ostream os(s);
-      mod->print(os, nullptr);
-      std::fprintf(stderr, "%s", os.str().c_str());
+    // The offline cache's key: everything the code depends on.
+    std::string key;
+    if (prog && !code_cache_dir(prog->config).empty()) {
+      llvm::raw_string_ostream ks(key);
+      ks << "kiln " << KILN_CACHE_VERSION << " llvm " << LLVM_VERSION_STRING << " " << j.tm->getTargetTriple().str()
+         << " " << j.tm->getTargetCPU() << " " << j.tm->getTargetFeatureString() << "\n";
+      mod->print(ks, nullptr);
     }
-    if (llvm::Error e = j.lljit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
-      std::string why = "LLVM could not add the module: " + text(std::move(e));
-      for (size_t n = 0; n < names.size(); n++)
-        if (!names[n].empty()) out.why[n] = why;
-      names.assign(names.size(), "");
+    std::optional<std::string> obj = key.empty() ? std::nullopt : code_cache_load(*prog, "llvm", key);
+    if (!obj) {
+      optimize(*mod, j.tm.get());
+      if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        mod->print(os, nullptr);
+        std::fprintf(stderr, "%s", os.str().c_str());
+      }
+      obj = emit_object(*mod, *j.tm);
+      if (!key.empty()) code_cache_store(*prog, "llvm", key, *obj);
+    }
+    std::string why;
+    auto jd = j.lljit->createJITDylib("kiln_m" + std::to_string(id));
+    if (!jd) {
+      why = "LLVM could not make a JITDylib: " + text(jd.takeError());
+    } else {
+      jd->addToLinkOrder(j.lljit->getMainJITDylib());  // the runtime calls and the C library
+      if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(*obj, "kiln_" + k.name)))
+        why = "LLVM could not add the module: " + text(std::move(e));
     }
     for (size_t n = 0; n < names.size(); n++) {
       if (names[n].empty()) continue;
-      auto sym = j.lljit->lookup(names[n]);
+      if (!why.empty()) {
+        out.why[n] = why;
+        continue;
+      }
+      auto sym = j.lljit->lookup(*jd, names[n]);
       if (!sym) {
         out.why[n] = "LLVM could not compile the task: " + text(sym.takeError());
         continue;

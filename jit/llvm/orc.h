@@ -5,7 +5,13 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "jit/llvm/task.h"
+
+namespace kiln {
+struct Program;
+}
 
 namespace kiln::llvmjit {
 
@@ -16,9 +22,20 @@ struct CompiledTasks {
   double ms = 0;                  // lowering + optimization + code generation
 };
 
-// Lowers, optimizes and compiles every task of an offloaded kernel. Throws
-// kiln::Error("RuntimeError") when LLVM cannot start on this machine.
-CompiledTasks compile_kernel(const ir::Kernel& k);
+// Lowers, optimizes and compiles every task of an offloaded kernel, or takes
+// the machine code from the offline cache (vm/runtime/code_cache.h) of
+// `prog`'s config when it has it. Throws kiln::Error("RuntimeError") when
+// LLVM cannot start on this machine.
+CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog);
+
+// Part of every offline cache key: bump when generated code changes meaning
+// without the module's text changing (the runtime's ABI, Env's layout).
+#define KILN_CACHE_VERSION "1"
+
+// A kernel whose tasks run as LLVM code (bytecode where a task does not
+// lower): what the llvm Engine compiles, and the tiered engine's hot kernels
+// (prog null: no offline cache, no statistics).
+std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k, Program* prog, bool verbose);
 
 // The functions generated code calls, by name (engine.cpp defines them).
 struct RuntimeSymbol {

@@ -144,6 +144,13 @@ Config config_from(py::dict o) {
     c.ad_stack_size = (int)n;
   }
   if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
+  if (!get("offline_cache").is_none()) c.offline_cache = py::bool_(get("offline_cache")).cast<bool>();
+  if (!get("offline_cache_file_path").is_none()) {
+    py::object v = get("offline_cache_file_path");
+    if (!py::isinstance<py::str>(v))
+      raise("TypeError", "offline_cache_file_path must be a str (a directory), not " + std::string(py::repr(v)));
+    c.offline_cache_dir = v.cast<std::string>();
+  }
   if (!get("arch").is_none()) c.arch = ti::arch_from_name(get("arch").cast<std::string>());
   if (!get("dtype_cast_mode").is_none()) {
     py::object given = get("dtype_cast_mode");

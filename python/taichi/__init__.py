@@ -61,9 +61,9 @@ cpu, x64, arm64, gpu, cuda, vulkan, metal, opengl, gles, dx11, dx12, amdgpu = (
     _Arch(n) for n in ("cpu", "x64", "arm64", "gpu", "cuda", "vulkan", "metal", "opengl", "gles", "dx11", "dx12", "amdgpu"))
 cc = cpu
 
-_INIT_IGNORED = {"offline_cache", "log_level", "advanced_optimization", "fast_math", "device_memory_GB",
+_INIT_IGNORED = {"log_level", "advanced_optimization", "fast_math", "device_memory_GB",
                  "device_memory_fraction", "packed", "dynamic_index", "verbose", "check_out_of_bound", "excepthook",
-                 "offline_cache_file_path", "default_up", "cfg_optimization", "opt_level",
+                 "default_up", "cfg_optimization", "opt_level",
                  "print_kernel_llvm_ir", "unrolling_limit", "debug_info", "real_matrix_scalarize",
                  "simplify_before_lower_access", "simplify_after_lower_access", "make_block_local", "flatten_if",
                  "print_preprocessed_ir", "demote_dense_struct_fors", "experimental_auto_mesh_local", "gdb_trigger",
@@ -80,7 +80,8 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
     _state.config["kernel_profiler"] = bool(kwargs.pop("kernel_profiler", False))
     _state.tape, _state.fwd, _state.grad_replaced = None, None, 0
     profiler.clear_kernel_profiler_info()
-    for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode", "ad_stack_size"):
+    for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode", "ad_stack_size",
+              "offline_cache", "offline_cache_file_path"):
         if k in kwargs:
             opts[k] = kwargs.pop(k)
     if default_fp is not None:
@@ -117,7 +118,7 @@ def _dt_name(dt, kind, what):
 def _sync_config(arch=None):
     c = _core.config()
     _state.config.update(c)
-    _state.config["arch"] = vulkan if c.get("arch") == "vulkan" else cpu
+    _state.config["arch"] = {"vulkan": vulkan, "cuda": cuda}.get(c.get("arch"), cpu)
 
 
 def reset():

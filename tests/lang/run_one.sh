@@ -21,15 +21,23 @@ trap 'rm -f "$out" "$err"' EXIT
 # The JIT compiles every loop on its first back edge, so that each program
 # exercises recording, traces and side exits; an exit taken twice grows a
 # side trace.
+label=$engine
 jit_env=
 [ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2
+# "tiered": the default engine with its tier-up at the first launch, compiled
+# before the second (jit/llvm/tiered.cpp): a kernel's first launch runs on
+# the JIT, every later one on LLVM's code.
+tier_env=
+if [ "$engine" = tiered ]; then
+  engine=jit; jit_env=hotloop=1,hotexit=2; tier_env="KILN_TIER_MS=0 KILN_TIER_SYNC=1"
+fi
 # "vulkan" is a backend, not an engine: KILN_ARCH=vulkan runs every kernel
 # on the Vulkan device (lavapipe here), whatever the program's ti.init says.
-arch=cpu; label=$engine
+arch=cpu
 [ "$engine" = vulkan ] && { arch=vulkan; engine=interp; }
 # "cuda" likewise: KILN_ARCH=cuda (a GPU machine; tests/cuda/run_device.sh).
 [ "$engine" = cuda ] && { arch=cuda; engine=interp; }
-KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
+env $tier_env KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
 sed -i "s|$PWD/||g" "$err"
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then

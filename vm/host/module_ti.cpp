@@ -85,6 +85,8 @@ Value init(Evaluator& ev, CallArgs& a) {
   if (a.take_kw("cpu_max_num_threads", v)) cfg.num_threads = (int)arg_int(ev, v, "init", a.loc);
   if (a.take_kw("random_seed", v)) cfg.random_seed = (uint64_t)arg_int(ev, v, "init", a.loc);
   if (a.take_kw("engine", v)) cfg.engine = ev.str(v);
+  if (a.take_kw("offline_cache", v)) cfg.offline_cache = ev.truthy(v);
+  if (a.take_kw("offline_cache_file_path", v)) cfg.offline_cache_dir = ev.str(v);
   if (a.take_kw("dtype_cast_mode", v)) {
     std::optional<CastMode> m = v.kind == Kind::None ? CastMode::none : cast_mode_from_name(ev.str(v));
     if (!m)
@@ -93,10 +95,10 @@ Value init(Evaluator& ev, CallArgs& a) {
   }
   // Accepted and ignored: they change nothing observable here.
   for (auto& [k, val] : a.kw) {
-    static const char* ignored[] = {"offline_cache", "kernel_profiler", "log_level", "advanced_optimization",
+    static const char* ignored[] = {"kernel_profiler", "log_level", "advanced_optimization",
                                     "fast_math", "device_memory_GB", "device_memory_fraction", "packed",
                                     "dynamic_index", "verbose", "check_out_of_bound", "excepthook", "ad_stack_size",
-                                    "offline_cache_file_path", "default_up", "cfg_optimization",
+                                    "default_up", "cfg_optimization",
                                     "opt_level", "print_kernel_llvm_ir", "unrolling_limit"};
     bool ok = false;
     for (auto* n : ignored) ok |= k == n;

@@ -37,6 +37,11 @@ struct Config {
   int ad_stack_size = 0;      // autodiff tape capacity when a loop's trip count is unknown (0: 32)
   CastMode dtype_cast_mode = CastMode::none;  // what to do with types the engine lacks
   AllocHooks alloc_hooks;     // tree memory from the embedding host (else mimalloc)
+  // Taichi's offline cache: compiled LLVM objects and PTX kept on disk across
+  // runs (vm/runtime/code_cache.h). The directory: offline_cache_file_path,
+  // else $KILN_CACHE_DIR, $XDG_CACHE_HOME/kiln, ~/.cache/kiln.
+  bool offline_cache = true;
+  std::string offline_cache_dir;
 };
 
 // Taichi's rules for a field's index offsets (TaichiCompilationError): a

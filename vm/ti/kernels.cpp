@@ -87,7 +87,11 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   // interpreter prints: tests/lang and kiln-fuzz check that).
   if (engine) {
   } else if (cfg.engine == "interp") engine = make_interp_engine();
+#ifdef KILN_HAVE_LLVM
+  else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_tiered_engine();
+#else
   else if (cfg.engine.empty() || cfg.engine == "jit") engine = make_jit_engine();
+#endif
 #ifdef KILN_HAVE_LLVM
   else if (cfg.engine == "llvm") engine = make_llvm_engine();
   else raise("ValueError", "unknown engine '" + cfg.engine + "' (engines: interp, jit, llvm)");

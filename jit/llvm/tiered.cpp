@@ -1,0 +1,121 @@
+// Tiering: the default engine. A kernel starts on the tracing JIT (compiled
+// in microseconds); once its launches have run for KILN_TIER_MS milliseconds
+// in all (default 300), a background thread compiles it with LLVM ORC at O3
+// (jit/llvm), and the next launch after that compile finishes runs the LLVM
+// code. Both engines print exactly what the interpreter prints, so the swap
+// changes nothing but speed. KILN_TIER_MS=off keeps every kernel on the JIT;
+// KILN_TIER_SYNC=1 compiles on the launching thread (tests: the second
+// launch of a kernel then runs LLVM's code). Granularity is the kernel: its
+// tasks are compiled together, as the llvm engine compiles them.
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "jit/jit.h"
+#include "jit/llvm/llvm.h"
+#include "jit/llvm/orc.h"
+#include "vm/ir/clone.h"
+#include "vm/runtime/program.h"
+
+namespace kiln::llvmjit {
+
+namespace {
+
+struct TierParams {
+  double threshold_ms = 300;  // < 0: never
+  bool sync = false;
+};
+
+TierParams tier_params() {
+  TierParams p;
+  if (const char* e = std::getenv("KILN_TIER_MS"); e && *e)
+    p.threshold_ms = std::strcmp(e, "off") == 0 ? -1 : std::atof(e);
+  const char* s = std::getenv("KILN_TIER_SYNC");
+  p.sync = s && *s && *s != '0';
+  return p;
+}
+
+struct TieredKernel : CompiledKernel {
+  std::unique_ptr<CompiledKernel> jit;
+  std::unique_ptr<ir::Kernel> ir;  // a copy, for the compile
+  TierParams params;
+  double spent_ms = 0;
+  bool started = false;
+  std::thread worker;
+  std::mutex mu;                             // guards done/compiled/failed
+  bool done = false;
+  std::unique_ptr<CompiledKernel> compiled;  // LLVM's, once done (null if it failed)
+  std::atomic<CompiledKernel*> active{nullptr};
+
+  ~TieredKernel() override {
+    if (worker.joinable()) worker.join();
+  }
+
+  void compile_now() {
+    std::unique_ptr<CompiledKernel> c;
+    try {
+      c = compile_llvm_kernel(*ir, nullptr, false);
+    } catch (const Error&) {
+      // LLVM cannot run here: the kernel stays on the JIT.
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    compiled = std::move(c);
+    done = true;
+  }
+
+  void launch(LaunchContext& ctx) override {
+    if (CompiledKernel* a = active.load(std::memory_order_acquire)) return a->launch(ctx);
+    if (started) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (done) {
+        if (worker.joinable()) worker.join();
+        ir.reset();
+        if (compiled) {
+          active.store(compiled.get(), std::memory_order_release);
+          if (ctx.program) ctx.program->stat_add("tier_ups", 1);
+        }
+      }
+    }
+    if (CompiledKernel* a = active.load(std::memory_order_acquire)) return a->launch(ctx);
+    auto t0 = std::chrono::steady_clock::now();
+    jit->launch(ctx);
+    spent_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!started && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
+      started = true;
+      if (params.sync) compile_now();
+      else worker = std::thread([this] { compile_now(); });
+    }
+  }
+
+  std::string disassemble() const override {
+    CompiledKernel* a = active.load(std::memory_order_acquire);
+    return a ? "; tiered up to LLVM\n" + a->disassemble() : jit->disassemble();
+  }
+};
+
+struct TieredEngine : Engine {
+  std::unique_ptr<Engine> jit = make_jit_engine();
+  TierParams params = tier_params();
+  const char* name() const override { return "jit"; }
+  bool supports(Prim p) const override { return jit->supports(p); }
+  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
+    auto t = std::make_unique<TieredKernel>();
+    t->jit = jit->compile(k, prog);
+    t->params = params;
+    // Under the debugger (its engine is the interpreter anyway) nothing tiers.
+    if (params.threshold_ms >= 0 && !prog.debugger) t->ir = ir::clone_kernel(k);
+    else t->params.threshold_ms = -1;
+    return t;
+  }
+};
+
+}  // namespace
+
+}  // namespace kiln::llvmjit
+
+namespace kiln {
+std::unique_ptr<Engine> make_tiered_engine() { return std::make_unique<llvmjit::TieredEngine>(); }
+}  // namespace kiln
