@@ -371,7 +371,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
         int nidx = std::max(t.num_indices, 1);
         std::vector<int64_t> table;
         prog->active_cells(target, 0, prog->list_of(target).size(), nidx, table);
-        end = (int64_t)(table.size() / (size_t)nidx);
+        end = (int64_t)(table.size() / (size_t)(nidx + 1));  // each cell: its indices, then its address
         if (end == 0) continue;
         cells = eng.area.cells.reserve(table.size() * 8);
         std::memcpy(cells, table.data(), table.size() * 8);

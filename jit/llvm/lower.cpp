@@ -281,6 +281,8 @@ void Gen::global_ptr(const ir::Stmt& s) {
     check_bounds(idx, limits, c);
   }
   if (acc.in_cell) {  // the struct-for's cell address plus the element's offset in it
+    // A sparse SNode's cells are in the runtime's pools, host memory.
+    if (gpu) unsupported(s, "a sparse SNode access on the GPU");
     Value* cell = B.CreateIntToPtr(idx.at(0), llvm::PointerType::get(B.getContext(), 0));
     ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), cell, B.getInt64((uint64_t)acc.offset));
     return;
