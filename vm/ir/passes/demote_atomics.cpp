@@ -108,6 +108,11 @@ struct OwnElements {
         Place& pl = it->second;
         std::vector<Digit> ds;
         bool mine = own(s, ds);
+        // A quant_array packs several indices into one word (an address term
+        // divides the index): neighbouring iterations update the same word,
+        // so its bit-and/bit-or stay atomic (a GPU's adjacent threads lost
+        // them; a CPU's chunk boundaries could).
+        for (const IndexTerm& t : s->access.terms) mine = mine && t.div == 1;
         if (first) pl.index = ds;
         pl.unique = pl.unique && mine && ds == pl.index;
         ptrs.push_back(s);
