@@ -17,6 +17,7 @@
 #include "gpu/cuda/ptx.h"
 #include "vm/bytecode/function.h"
 #include "vm/interp/interp.h"
+#include "vm/ir/ndarray_uses.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
 
@@ -88,23 +89,6 @@ struct Area {
   std::vector<Buffer> nds;  // ndarray arguments' copies, by position in Ndarray list
 };
 
-struct NdarrayArg {
-  int arg = 0;        // slot of its data pointer; its shape follows
-  int ndim = 0;
-  int elem_bytes = 0;
-};
-
-std::vector<NdarrayArg> ndarray_args(const ir::Kernel& k) {
-  std::vector<NdarrayArg> v;
-  ir::walk(const_cast<ir::Block&>(k.root), [&](ir::Stmt* s) {
-    if (s->kind != ir::StmtKind::global_ptr || s->access.ext_arg < 0) return;
-    for (auto& n : v)
-      if (n.arg == s->access.ext_arg) return;
-    v.push_back(NdarrayArg{s->access.ext_arg, (int)s->ops.size(), prim_bits(s->type.prim) / 8 * s->access.ext_comps});
-  });
-  return v;
-}
-
 struct CudaEngine;
 
 struct CudaKernel : CompiledKernel {
@@ -114,7 +98,7 @@ struct CudaKernel : CompiledKernel {
   PtxKernel ptx;
   CUmodule module = nullptr;
   std::vector<CUfunction> fns;  // per task, null: on the host
-  std::vector<NdarrayArg> nds;
+  std::vector<ir::NdarrayUse> nds;
   // Nothing to read back (every task on the device, no check that can fail,
   // no print, return value or ndarray): the launch returns once queued, as
   // on a GPU; Engine::sync (before any host access to fields) waits.
@@ -157,7 +141,7 @@ struct CudaEngine : Engine {
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(k, false));
     kern->ptx = compile_ptx(k, std::min(d.sm, 90), -1, &prog);
-    kern->nds = ndarray_args(k);
+    kern->nds = ir::ndarray_uses(k);
     int device_tasks = 0, host_tasks = 0;
     kern->fns.assign(kern->code.tasks.size(), nullptr);
     if (!kern->ptx.ptx.empty()) {
@@ -332,7 +316,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
   };
   auto finish = [&] {
     for (size_t a = 0; a < copies.size(); a++)
-      if (copies[a].first && copies[a].second) std::memcpy(copies[a].second, eng.area.nds[a].p, copies[a].first);
+      if (nds[a].written && copies[a].first && copies[a].second) std::memcpy(copies[a].second, eng.area.nds[a].p, copies[a].first);
   };
   try {
     for (size_t i = 0; i < ntasks; i++) {

@@ -11,13 +11,11 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -31,6 +29,7 @@
 #include <optional>
 #include <sstream>
 
+#include "jit/llvm/codegen.h"
 #include "jit/llvm/lower.h"
 #include "jit/llvm/orc.h"
 #include "vm/runtime/code_cache.h"
@@ -209,15 +208,6 @@ Value* temp_bound(llvm::IRBuilder<>& b, Value* env, int64_t slot, Prim p) {
   return bits;
 }
 
-Prim bound_prim(const ir::Stmt& task) {
-  Prim p = Prim::i32;
-  if (task.body)
-    ir::walk(*task.body, [&](ir::Stmt* s) {
-      if (s->kind == ir::StmtKind::loop_index && s->loop == &task) p = s->type.prim;
-    });
-  return p;
-}
-
 // The kernel entry of task function `fn`: returns at once after an earlier
 // failure in this launch (the interpreter would not have run this task), else
 // runs the task with its bounds.
@@ -241,7 +231,7 @@ void define_entry(llvm::Module& m, llvm::Function* fn, const ir::Stmt& task, con
   Value* begin = e->getArg(1);
   Value* end = e->getArg(2);
   if (task.task == ir::Task::range_for) {
-    Prim p = bound_prim(task);
+    Prim p = llvmjit::task_index_prim(task);
     if (!task.begin_const) begin = temp_bound(b, env, task.begin, p);
     if (!task.end_const) end = temp_bound(b, env, task.end, p);
   }
@@ -258,22 +248,6 @@ bool uses_libdevice(const llvm::Module& m) {
   for (const llvm::Function& f : m)
     if (f.isDeclaration() && f.getName().starts_with("__nv_")) return true;
   return false;
-}
-
-void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
-  llvm::PipelineTuningOptions pto;
-  pto.LoopUnrolling = true;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm, pto);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }
 
 std::string entry_name(const ir::Kernel& k, size_t n) {
@@ -364,22 +338,8 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     llvm::raw_string_ostream es(err);
     if (llvm::verifyModule(mod, &es))
       raise("InternalError", "cuda: the LLVM verifier rejected kernel '" + k.name + "': " + es.str());
-    optimize(mod, tm);
-    if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
-      std::string s;
-      llvm::raw_string_ostream os(s);
-      mod.print(os, nullptr);
-      std::fprintf(stderr, "%s", os.str().c_str());
-    }
-    llvm::SmallString<0> buf;
-    {
-      llvm::raw_svector_ostream os(buf);
-      llvm::legacy::PassManager pm;  // destroyed before the stream is read
-      if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
-        raise("RuntimeError", "cuda: LLVM cannot emit PTX for sm_" + std::to_string(sm));
-      pm.run(mod);
-    }
-    out.ptx.assign(buf.begin(), buf.end());
+    llvmjit::optimize(mod, tm, false);
+    out.ptx = llvmjit::emit_code(mod, tm, true);
     if (!key.empty()) code_cache_store(*prog, "ptx", key, out.ptx);
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

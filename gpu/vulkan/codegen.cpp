@@ -288,30 +288,10 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   ts.spirv = m.finish(main_fn, first, local_x);
 }
 
-// The ndarray arguments the kernel accesses, in order of first access, and
-// whether it writes each: they get their bindings before any task's code.
-static std::vector<NdarrayBinding> ndarrays_of(const ir::Kernel& k) {
-  std::vector<NdarrayBinding> nds;
-  auto find = [&](int arg) -> NdarrayBinding* {
-    for (auto& b : nds)
-      if (b.arg == arg) return &b;
-    return nullptr;
-  };
-  ir::walk(const_cast<ir::Block&>(k.root), [&](ir::Stmt* s) {
-    if (s->kind == StmtKind::global_ptr && s->access.ext_arg >= 0 && !find(s->access.ext_arg))
-      nds.push_back(NdarrayBinding{s->access.ext_arg, (int)s->ops.size(),
-                                   prim_bits(s->type.prim) / 8 * s->access.ext_comps, false, s->access.field});
-    bool writes = s->kind == StmtKind::global_store || s->kind == StmtKind::atomic;
-    if (writes && s->ops[0]->kind == StmtKind::global_ptr && s->ops[0]->access.ext_arg >= 0)
-      if (NdarrayBinding* b = find(s->ops[0]->access.ext_arg)) b->written = true;
-  });
-  return nds;
-}
-
 KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps) {
   KernelShaders out;
   out.name = k.name;
-  out.ndarrays = ndarrays_of(k);
+  out.ndarrays = ir::ndarray_uses(k);
   out.num_args = (int)k.args.size();
   out.num_rets = (int)k.rets.size();
   out.num_temps = k.num_global_temps;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "vm/ir/ir.h"
+#include "vm/ir/ndarray_uses.h"
 
 namespace kiln::vk {
 
@@ -81,13 +82,7 @@ struct TaskShader {
 // An ndarray argument the kernel accesses: its data travels in a buffer of
 // its own (binding 2 + its position in KernelShaders::ndarrays), filled from
 // the host array before the launch and copied back after it when written.
-struct NdarrayBinding {
-  int arg = 0;             // the argument slot of its data pointer; its shape follows
-  int ndim = 0;
-  int elem_bytes = 0;      // an element's bytes (all its components)
-  bool written = false;    // stored to or updated atomically
-  std::string name;
-};
+using NdarrayBinding = ir::NdarrayUse;
 
 struct KernelShaders {
   std::string name;

@@ -391,7 +391,7 @@ void Gen::ret(const ir::Stmt& s) {
 
 // The type of a task's loop index: its loop_index statements' (the frontend
 // gives them the bounds' type), i32 when the body reads none.
-static Prim task_index_prim(const ir::Stmt& task) {
+Prim task_index_prim(const ir::Stmt& task) {
   Prim p = Prim::i32;
   if (task.body)
     ir::walk(*task.body, [&](ir::Stmt* s) {

@@ -24,6 +24,11 @@ struct LowerOptions {
   bool gpu = false;
 };
 
+// The type of a task's loop index: its loop_index statements' (the frontend
+// gives them the bounds' type), i32 when the body reads none. Bounds read
+// from global temporaries have that type too.
+Prim task_index_prim(const ir::Stmt& task);
+
 // Adds `name`, a TaskFn for offloaded task `task` of `k`, to `m`, filling
 // `meta` with its check and print sites. Returns "" or, when the task uses
 // what the lowering does not do yet, why (the task then runs as bytecode).

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 
+#include "jit/llvm/codegen.h"
 #include "jit/llvm/lower.h"
 #include "vm/runtime/code_cache.h"
 #include "vm/runtime/program.h"
@@ -88,40 +89,46 @@ Jit& jit() {
   return j;
 }
 
-void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
+}  // namespace
+
+void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
   llvm::PipelineTuningOptions pto;
-  pto.LoopVectorization = true;
-  pto.SLPVectorization = true;
+  pto.LoopVectorization = vectorize;
+  pto.SLPVectorization = vectorize;
   pto.LoopUnrolling = true;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm, pto);
+  llvm::PassBuilder pb(&tm, pto);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  mpm.run(m, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+  if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    m.print(os, nullptr);
+    std::fprintf(stderr, "%s", os.str().c_str());
+  }
 }
 
-// The task module as machine code for the host (what LLJIT's own compile
-// layer would make, with the same TargetMachine), so that it can be cached.
-std::string emit_object(llvm::Module& m, llvm::TargetMachine& tm) {
+std::string emit_code(llvm::Module& m, llvm::TargetMachine& tm, bool assembly) {
   llvm::SmallString<0> buf;
   {
     llvm::raw_svector_ostream os(buf);
     llvm::legacy::PassManager pm;  // destroyed before the buffer is read
-    if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-      raise("RuntimeError", "the LLVM engine cannot emit object code for this machine");
+    auto kind = assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile;
+    if (tm.addPassesToEmitFile(pm, os, nullptr, kind))
+      raise("RuntimeError", std::string("LLVM cannot emit ") + (assembly ? "assembly" : "object code") + " for " +
+                                tm.getTargetTriple().str() + " " + tm.getTargetCPU().str());
     pm.run(m);
   }
   return std::string(buf.begin(), buf.end());
 }
 
-}  // namespace
 
 CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
   auto t0 = std::chrono::steady_clock::now();
@@ -165,14 +172,8 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
     }
     std::optional<std::string> obj = key.empty() ? std::nullopt : code_cache_load(*prog, "llvm", key);
     if (!obj) {
-      optimize(*mod, j.tm.get());
-      if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
-        std::string s;
-        llvm::raw_string_ostream os(s);
-        mod->print(os, nullptr);
-        std::fprintf(stderr, "%s", os.str().c_str());
-      }
-      obj = emit_object(*mod, *j.tm);
+      optimize(*mod, *j.tm, true);
+      obj = emit_code(*mod, *j.tm, false);
       if (!key.empty()) code_cache_store(*prog, "llvm", key, *obj);
     }
     std::string why;

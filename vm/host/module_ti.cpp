@@ -86,7 +86,11 @@ Value init(Evaluator& ev, CallArgs& a) {
   if (a.take_kw("random_seed", v)) cfg.random_seed = (uint64_t)arg_int(ev, v, "init", a.loc);
   if (a.take_kw("engine", v)) cfg.engine = ev.str(v);
   if (a.take_kw("offline_cache", v)) cfg.offline_cache = ev.truthy(v);
-  if (a.take_kw("offline_cache_file_path", v)) cfg.offline_cache_dir = ev.str(v);
+  if (a.take_kw("offline_cache_file_path", v)) {
+    if (v.kind != Kind::Str)
+      raise("TypeError", "offline_cache_file_path must be a str (a directory), not " + ev.repr(v), a.loc);
+    cfg.offline_cache_dir = ev.str(v);
+  }
   if (a.take_kw("dtype_cast_mode", v)) {
     std::optional<CastMode> m = v.kind == Kind::None ? CastMode::none : cast_mode_from_name(ev.str(v));
     if (!m)

@@ -1,0 +1,22 @@
+// The steps after lowering that the ORC tier (orc.cpp) and the CUDA backend
+// (gpu/cuda/ptx.cpp) share: the O3 pipeline, KILN_LLVM_DUMP, and code
+// generation through the target machine. LLVM types by forward declaration.
+#pragma once
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+}  // namespace llvm
+
+namespace kiln::llvmjit {
+
+// LLVM's O3 module pipeline for `tm` (which adds its target's passes, such as
+// NVVMReflect for NVPTX); `vectorize`: the loop and SLP vectorizers too.
+// Then prints the module to stderr when $KILN_LLVM_DUMP is set.
+void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize);
+// The module as an object file, or as assembly (PTX for NVPTX). Throws
+// RuntimeError when the target cannot emit that kind of file.
+std::string emit_code(llvm::Module& m, llvm::TargetMachine& tm, bool assembly);
+
+}  // namespace kiln::llvmjit
