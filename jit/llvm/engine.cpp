@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "jit/llvm/orc.h"
+#include "vm/bytecode/function.h"
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/runtime/ndarray_bounds.h"
@@ -55,6 +56,8 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::div_zero: kind = "ZeroDivisionError"; return "integer division by zero";
     case Check::pow_zero: kind = "ZeroDivisionError"; return "0 cannot be raised to a negative power";
     case Check::interrupt: kind = "KeyboardInterrupt"; return "interrupted (Ctrl-C)";
+    case Check::tape_full: kind = "RuntimeError"; return bc::stack_overflow_message((uint64_t)c.axis);
+    case Check::tape_empty: kind = "InternalError"; return "autodiff stack read while empty";
   }
   kind = "InternalError";
   return "unknown check";

@@ -246,7 +246,7 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_stack:
     case StmtKind::ad_push:
     case StmtKind::ad_pop:
-    case StmtKind::ad_top: unsupported(s, "autodiff tapes");
+    case StmtKind::ad_top: tape_op(s); return;
     case StmtKind::call:
     case StmtKind::call_ret: unsupported(s, "a ti.real_func call (the task runs as bytecode)");
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");

@@ -1,6 +1,7 @@
 // The statements whose code calls the runtime (engine.cpp): failed checks,
 // Ctrl-C polls, prints, asserts, sparse element lookups and SNode operations;
-// and ti.random, whose stream is inline code. A call that fails has recorded
+// and ti.random, whose stream is inline code, and autodiff tapes (inline
+// stacks whose only runtime call is the overflow error). A call that fails has recorded
 // the user's error: the task returns 1 and the engine raises it.
 #include <limits>
 
@@ -13,6 +14,7 @@ namespace kiln::llvmjit {
 
 using llvm::BasicBlock;
 using llvm::Value;
+using ir::StmtKind;
 
 void Gen::fail_if(Value* failed, Check c, const std::vector<Value*>& regs) {
   int id = (int)meta.checks.size();
@@ -200,6 +202,51 @@ void Gen::assert_(const ir::Stmt& s) {
   }
   Value* failed = B.CreateNot(to_bool(val.at(s.ops[0]), s.ops[0]->type.prim));
   fail_if(failed, std::move(c), regs);
+}
+
+// An autodiff tape (ad_stack) is an array of its values and a count, both in
+// the entry block (a local of the thread, like the bytecode's frame slots),
+// emptied where the statement stands: an iteration starts with an empty tape.
+// Past kMaxTapeBytes per task the task stays bytecode, whose frame has room.
+static constexpr uint64_t kMaxTapeBytes = 16 << 10;
+
+void Gen::tape_op(const ir::Stmt& s) {
+  if (s.kind == StmtKind::ad_stack) {
+    Tape t;
+    t.t = type(s.type.prim, &s);
+    t.capacity = (uint32_t)s.index;
+    tape_bytes += (uint64_t)t.capacity * (uint64_t)M.getDataLayout().getTypeAllocSize(t.t);
+    if (s.index <= 0 || tape_bytes > kMaxTapeBytes)
+      unsupported(s, "autodiff tapes of more than " + std::to_string(kMaxTapeBytes >> 10) + " KiB in one task");
+    t.values = EB.CreateAlloca(t.t, B.getInt32(t.capacity));
+    t.count = EB.CreateAlloca(B.getInt32Ty());
+    B.CreateStore(B.getInt32(0), t.count);
+    tapes[&s] = t;
+    return;
+  }
+  const Tape& t = tapes.at(s.ops[0]);
+  Value* n = B.CreateLoad(B.getInt32Ty(), t.count);
+  if (s.kind == StmtKind::ad_push) {
+    Check c;
+    c.kind = Check::tape_full;
+    c.loc = loc;
+    c.axis = (int)t.capacity;
+    fail_if(B.CreateICmpUGE(n, B.getInt32(t.capacity)), c, {});
+    B.CreateStore(val.at(s.ops[1]), B.CreateInBoundsGEP(t.t, t.values, n));
+    B.CreateStore(B.CreateAdd(n, B.getInt32(1)), t.count);
+    return;
+  }
+  // The reverse pass pops and reads only what it pushed; the check keeps a
+  // lowering bug from reading outside the tape.
+  Check c;
+  c.kind = Check::tape_empty;
+  c.loc = loc;
+  fail_if(B.CreateICmpEQ(n, B.getInt32(0)), c, {});
+  Value* top = B.CreateSub(n, B.getInt32(1));
+  if (s.kind == StmtKind::ad_pop)
+    B.CreateStore(top, t.count);
+  else
+    val[&s] = B.CreateLoad(t.t, B.CreateInBoundsGEP(t.t, t.values, top));
 }
 
 }  // namespace kiln::llvmjit

@@ -52,6 +52,14 @@ struct Gen {
     bool cells = false;
   };
   std::unordered_map<const ir::Stmt*, Loop> loops;
+  struct Tape {
+    llvm::Value* values = nullptr;  // [capacity x T] in the entry block
+    llvm::Value* count = nullptr;   // i32
+    llvm::Type* t = nullptr;
+    uint32_t capacity = 0;
+  };
+  std::unordered_map<const ir::Stmt*, Tape> tapes;  // ad_stack statements
+  uint64_t tape_bytes = 0;
   std::map<int, llvm::Value*> env_cache, arg_cache, tree_cache;
   llvm::Value* rng = nullptr;
   // Values the lowering already has for some statements (rows_of_flat_range).
@@ -120,6 +128,7 @@ struct Gen {
   llvm::Value* rng_mix(llvm::Value* z);
   llvm::Value* random(const ir::Stmt& s);
   void print(const ir::Stmt& s);
+  void tape_op(const ir::Stmt& s);  // ad_stack, ad_push, ad_pop, ad_top
   void assert_(const ir::Stmt& s);
   void ret(const ir::Stmt& s);
   bool rows_of_flat_range(const ir::Stmt& task, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,

@@ -37,10 +37,10 @@ using TaskFn = int32_t (*)(const Env* env, int64_t begin, int64_t end, const int
 // arguments (the failing index, an assert's values) travel as 8-byte
 // register representations.
 struct Check {
-  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt } kind = bounds;
+  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt, tape_full, tape_empty } kind = bounds;
   SourceLoc loc;
   std::string field;                  // bounds: the field's name; ext_bounds: the ndarray's
-  int axis = 0;
+  int axis = 0;                       // bounds; tape_full: the tape's capacity
   std::vector<int64_t> shape, offset;  // bounds
   int ext_arg = -1, ndim = 0;          // ext_bounds: the shape is in argument slots ext_arg+1..
   std::string text;                    // assertion: the message format

@@ -6,7 +6,20 @@ import pytest
 
 import taichi as ti
 
-ENGINES = ["interp", "jit"]
+ENGINES = ["interp", "jit", "llvm"]
+
+
+@pytest.fixture(autouse=True)
+def _skip_llvm_when_not_built(request):
+    # The LLVM tier is optional in the build (cmake -DKILN_LLVM=OFF).
+    if getattr(request.node, "callspec", None) and request.node.callspec.params.get("engine") == "llvm":
+        try:
+            ti.init(arch=ti.cpu, engine="llvm")
+        except RuntimeError as e:
+            if "built without LLVM" in str(e):
+                pytest.skip(str(e))
+            raise
+
 
 # (taichi expression in v, the same in Python) for every differentiable intrinsic
 FUNCS = [
