@@ -195,7 +195,7 @@ class Matrix:
     def _binop(self, other, f, reverse=False, compare=False):
         if isinstance(other, Matrix):
             if other.get_shape() != self.get_shape():
-                raise ValueError(f"shapes {self.get_shape()} and {other.get_shape()} do not match")
+                return self._broadcast(other, f, reverse, compare)
             ov = other.entries
         elif isinstance(other, numbers.Number) or (hasattr(other, "dtype") and not hasattr(other, "__len__")):
             ov = [other] * len(self.entries)
@@ -208,6 +208,27 @@ class Matrix:
             return Matrix._make(self.n, self.m, self.ndim, [bool(f(x, y)) for x, y in zip(a, b)])
         dt = self.dtype if not isinstance(other, Matrix) else (self.dtype or other.dtype)
         return Matrix._make(self.n, self.m, self.ndim, [_cast(f(x, y), dt) for x, y in zip(a, b)], dt)
+
+    def _broadcast(self, other, f, reverse, compare):
+        # Shapes that differ combine as numpy broadcasts them, as Taichi's
+        # Python-scope operators do (they run on the matrices' numpy arrays):
+        # a vec2 against a 2x2 matrix applies the vector to each row.
+        import numpy as np
+        a, b = np.array(self.to_list(), dtype=object), np.array(other.to_list(), dtype=object)
+        if reverse:
+            a, b = b, a
+        try:
+            a, b = np.broadcast_arrays(a, b)
+        except ValueError:
+            raise ValueError(f"shapes {self.get_shape()} and {other.get_shape()} do not match") from None
+        if a.ndim > 2:
+            raise ValueError(f"shapes {self.get_shape()} and {other.get_shape()} combine to {a.shape}, not a matrix")
+        n, m = a.shape[0], (a.shape[1] if a.ndim == 2 else 1)
+        vals = [f(x, y) for x, y in zip(a.flat, b.flat)]
+        if compare:
+            return Matrix._make(n, m, a.ndim, [bool(v) for v in vals])
+        dt = self.dtype or other.dtype
+        return Matrix._make(n, m, a.ndim, [_cast(v, dt) for v in vals], dt)
 
     def __add__(self, o): return self._binop(o, lambda a, b: a + b)
     def __radd__(self, o): return self._binop(o, lambda a, b: a + b, True)
