@@ -432,7 +432,7 @@ void Gen::task_body(const ir::Stmt& task) {
       Value* b = B.CreateTrunc(begin, t);
       Value* e = B.CreateTrunc(end, t);
       bool poll = task.body && has_inner_loop(*task.body);
-      if (!rows_of_flat_range(task, b, e, p, poll, body)) range_loop(&task, b, e, p, poll, body);
+      if (!rows_of_flat_range(task, b, e, p, poll, body)) range_checked_at_ends(task, b, e, p, poll, body);
       tls(task.tls_epilogue);
       return;
     }

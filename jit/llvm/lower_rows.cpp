@@ -56,8 +56,21 @@ bool Gen::rows_of_flat_range(const ir::Stmt& task, Value* begin, Value* end, Pri
   // The accesses whose indices are i, the row or the column plus invariants
   // are in bounds for the whole row when they are at its first and last
   // iteration: then the row runs without their checks (and can vectorize).
-  Value* last = B.CreateSub(row_end, const_int(p, 1));
-  std::vector<std::pair<Value*, Value*>> ends;  // (value at first, value at last) - shape, per index
+  checked_at_ends(task, div, mod, i, q, row_start, B.CreateSub(row_end, const_int(p, 1)), row_loop);
+  B.CreateStore(row_end, at);
+  B.CreateBr(head);
+  B.SetInsertPoint(exit);
+  return true;
+}
+
+// Runs `loop` (iterations first..last of the task's index, in one row q
+// when div/mod are given) twice over: without the checks of the accesses
+// whose indices are affine in the index with slope 0 or 1 (proven in bounds
+// at both ends, so everywhere between), and, when an end is out of bounds,
+// with every check, so that the failing iteration reports as the
+// interpreter does.
+void Gen::checked_at_ends(const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod, Value* first, Value* q,
+                          Value* row_start, Value* last, const std::function<void()>& loop) {
   Value* ok = B.getTrue();
   ir::walk(*task.body, [&](ir::Stmt* x) {
     const ir::Access& acc = x->access;
@@ -66,8 +79,9 @@ bool Gen::rows_of_flat_range(const ir::Stmt& task, Value* begin, Value* end, Pri
       return;
     Value* in = B.getTrue();
     for (size_t a = 0; a < x->ops.size(); a++) {
-      Value* lo = row_affine(x->ops[a], task, div, mod, i, q, B.CreateSub(i, row_start));
-      Value* hi = lo ? row_affine(x->ops[a], task, div, mod, last, q, B.CreateSub(last, row_start)) : nullptr;
+      Value* lo = row_affine(x->ops[a], task, div, mod, first, q, row_start ? B.CreateSub(first, row_start) : nullptr);
+      Value* hi = lo ? row_affine(x->ops[a], task, div, mod, last, q, row_start ? B.CreateSub(last, row_start) : nullptr)
+                     : nullptr;
       if (!hi) return;
       Value* n = B.getInt64((uint64_t)acc.shape[a]);
       in = B.CreateAnd(in, B.CreateAnd(B.CreateICmpULT(lo, n), B.CreateICmpULT(hi, n)));
@@ -76,26 +90,41 @@ bool Gen::rows_of_flat_range(const ir::Stmt& task, Value* begin, Value* end, Pri
     ok = B.CreateAnd(ok, in);
   });
   if (proven.empty()) {
-    row_loop();
-  } else {
-    BasicBlock* fast = new_block("rows.unchecked");
-    BasicBlock* slow = new_block("rows.checked");
-    BasicBlock* next = new_block("rows.next");
-    B.CreateCondBr(ok, fast, slow);
-    B.SetInsertPoint(fast);
-    row_loop();
-    B.CreateBr(next);
-    B.SetInsertPoint(slow);
-    std::unordered_set<const ir::Stmt*> keep;
-    keep.swap(proven);
-    row_loop();
-    B.CreateBr(next);
-    B.SetInsertPoint(next);
+    loop();
+    return;
   }
-  B.CreateStore(row_end, at);
-  B.CreateBr(head);
-  B.SetInsertPoint(exit);
-  return true;
+  BasicBlock* fast = new_block("unchecked");
+  BasicBlock* slow = new_block("checked");
+  BasicBlock* next = new_block("checked.next");
+  B.CreateCondBr(ok, fast, slow);
+  B.SetInsertPoint(fast);
+  loop();
+  B.CreateBr(next);
+  B.SetInsertPoint(slow);
+  std::unordered_set<const ir::Stmt*> keep;
+  keep.swap(proven);
+  loop();
+  B.CreateBr(next);
+  B.SetInsertPoint(next);
+}
+
+// A 1-D range chunk [begin, end): its accesses at the index plus invariants
+// are checked at the chunk's ends, so the loop runs without them (and can
+// vectorize: a check is an exit from the loop).
+void Gen::range_checked_at_ends(const ir::Stmt& task, Value* begin, Value* end, Prim p, bool poll,
+                                const std::function<void()>& body) {
+  auto loop = [&] { range_loop(&task, begin, end, p, poll, body); };
+  if (!task.body || !prim_is_signed(p)) {
+    loop();
+    return;
+  }
+  BasicBlock* run = new_block("range");
+  BasicBlock* done = new_block("range.done");
+  B.CreateCondBr(B.CreateICmpSLT(begin, end), run, done);
+  B.SetInsertPoint(run);
+  checked_at_ends(task, nullptr, nullptr, begin, nullptr, nullptr, B.CreateSub(end, const_int(p, 1)), loop);
+  B.CreateBr(done);
+  B.SetInsertPoint(done);
 }
 
 // Index `e` of an access in a row of rows_of_flat_range, as an i64 at index

@@ -133,6 +133,10 @@ struct Gen {
   void ret(const ir::Stmt& s);
   bool rows_of_flat_range(const ir::Stmt& task, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
                           const std::function<void()>& body);
+  void checked_at_ends(const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod, llvm::Value* first,
+                       llvm::Value* q, llvm::Value* row_start, llvm::Value* last, const std::function<void()>& loop);
+  void range_checked_at_ends(const ir::Stmt& task, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
+                             const std::function<void()>& body);
   llvm::Value* row_affine(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod,
                          llvm::Value* i, llvm::Value* q, llvm::Value* m);
   bool depends_on_row(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod);
