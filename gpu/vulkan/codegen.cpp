@@ -41,6 +41,40 @@ void Gen::block(const ir::Block& b) {
   }
 }
 
+// lavapipe's loop limiter: one counter per invocation, decremented at the
+// end of every pass of every loop; at zero every loop exits, silently. The
+// driver runs SIMD lanes in step, so a pass runs its whole body, and a loop
+// inside an if that no lane takes still makes one (empty) pass of itself
+// and of each loop inside it. So a pass of loop L costs 1 + the loops
+// inside L (at any depth), less those the invocation enters, which cost
+// their own passes. loop_count models that exactly for one lane: the task
+// pays at its start for one pass of each of its loops, and each back edge of
+// L pays 1 + inner(L) for the pass it starts; headers check the count, so
+// an invocation the driver may have cut short records a loop_limit error
+// instead of returning what it got. (Before, the count was of headers run:
+// a loop beside an untaken if with a loop in it cost twice that, and
+// capped_collatz lost iterations without an error.)
+void Gen::loop_open(const ir::Stmt* owner) {
+  loop_inner.push_back(0);
+  if (!loop_count) return;
+  Id count = m.op(Op::OpLoad, u32(), {loop_count});
+  out.checks.push_back(CheckInfo{CheckInfo::loop_limit, owner ? owner->loc : SourceLoc{}});
+  fail_if(m.op(Op::OpUGreaterThanEqual, m.t_bool(), {count, cu32(caps.loop_limit - 1)}), (int)out.checks.size() - 1,
+          {});
+}
+
+void Gen::loop_back_edge() {
+  if (!loop_count) return;
+  Id count = m.op(Op::OpLoad, u32(), {loop_count});
+  m.op_void(Op::OpStore, {loop_count, m.op(Op::OpIAdd, u32(), {count, cu32(1 + loop_inner.back())})});
+}
+
+void Gen::loop_close() {
+  uint32_t subtree = 1 + loop_inner.back();
+  loop_inner.pop_back();
+  (loop_inner.empty() ? task_loops : loop_inner.back()) += subtree;
+}
+
 // A structured loop around `body()`: header (with `test` choosing body or
 // exit when given), body, continue block running `step()`.
 template <class Test, class Body, class Step>
@@ -49,14 +83,6 @@ static void loop(Gen& g, const ir::Stmt* owner, Test&& test, Body&& body, Step&&
   Id header = m.fresh(), first = m.fresh(), cont = m.fresh(), merge = m.fresh();
   g.branch(header);
   m.label(header);
-  // The driver's limiter counts every header execution of every loop (each
-  // iteration and each loop's final test); so does this count, and the body
-  // checks it one short of the limit (the header may hold no branch).
-  Id count = 0;
-  if (g.loop_count) {
-    count = m.op(Op::OpIAdd, g.u32(), {m.op(Op::OpLoad, g.u32(), {g.loop_count}), g.cu32(1)});
-    m.op_void(Op::OpStore, {g.loop_count, count});
-  }
   Id cond = test();  // computed in the header, before the merge instruction's block end
   m.op_void(Op::OpLoopMerge, {merge, cont, 0});
   if (cond) m.op_void(Op::OpBranchConditional, {cond, first, merge});
@@ -64,19 +90,17 @@ static void loop(Gen& g, const ir::Stmt* owner, Test&& test, Body&& body, Step&&
   m.label(first);
   g.terminated = false;
   if (owner) g.loops[owner] = LoopLabels{merge, cont};
-  if (count) {
-    g.out.checks.push_back(CheckInfo{CheckInfo::loop_limit, owner ? owner->loc : SourceLoc{}});
-    g.fail_if(m.op(Op::OpUGreaterThanEqual, m.t_bool(), {count, g.cu32(g.caps.loop_limit - 1)}),
-              (int)g.out.checks.size() - 1, {});
-  }
+  g.loop_open(owner);
   body();
   g.branch(cont);
   m.label(cont);
   g.terminated = false;
   step();
+  g.loop_back_edge();
   m.op_void(Op::OpBranch, {header});
   m.label(merge);
   g.terminated = false;
+  g.loop_close();
 }
 
 void Gen::stmt(const ir::Stmt& s) {
@@ -212,6 +236,62 @@ static uint32_t groups(const ir::Stmt& task, const DeviceCaps& caps) {
   return (uint32_t)std::min<int64_t>((n + per_group - 1) / per_group, 65535);
 }
 
+// The code of a task (inside gen_task's guard).
+static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
+  SpirvModule& m = g.m;
+  if (task.task == ir::Task::serial) {
+    g.block(*task.body);
+    return;
+  }
+  if (task.task != ir::Task::range_for)
+    g.unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks (sparse SNodes)");
+  Prim p = ts.index_prim = task_index_prim(task);
+  Id t = g.type(p);
+  auto bound = [&](bool is_const, int64_t v) {
+    return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
+  };
+  Id begin = bound(task.begin_const, task.begin), end = bound(task.end_const, task.end);
+  Id v3 = m.t_vec(g.u32(), 3);
+  auto builtin = [&](spv::BuiltIn b) {
+    Id var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
+    m.decorate(var, spv::Decoration::BuiltIn, {(uint32_t)b});
+    return m.op(Op::OpCompositeExtract, g.u32(), {m.op(Op::OpLoad, v3, {var}), 0});
+  };
+  Id gid = builtin(spv::BuiltIn::GlobalInvocationId);
+  Id groups = builtin(spv::BuiltIn::NumWorkgroups);
+  Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
+  g.iter = gid;
+  if (task.tls_prologue) g.block(*task.tls_prologue);
+  g.ensure_open();
+  Id var = m.function_var(m.t_ptr(SC::Function, t));
+  m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, g.cast(gid, Prim::u32, p, task)})});
+  g.loop_var[&task] = var;
+  Id cur = 0;
+  bool sg = prim_is_signed(p);
+  // A loop-free body with known bounds makes a known number of iterations
+  // per invocation: below the driver's limit it needs no count.
+  Id counter = g.loop_count;
+  if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups &&
+      (ts.end - ts.begin + (int64_t)ts.groups * kLocalSize - 1) / ((int64_t)ts.groups * kLocalSize) + 2 <
+          (int64_t)g.caps.loop_limit)
+    g.loop_count = 0;
+  loop(
+      g, &task,
+      [&] {
+        cur = m.op(Op::OpLoad, t, {var});
+        return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, m.t_bool(), {cur, end});
+      },
+      [&] {
+        // Prints and errors are ordered by iteration (as a serial run prints).
+        g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
+        g.block(*task.body);
+      },
+      [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
+  g.loop_count = counter;
+  g.iter = gid;
+  if (task.tls_epilogue) g.block(*task.tls_epilogue);
+}
+
 static void gen_task(Gen& g, const ir::Stmt& task) {
   SpirvModule& m = g.m;
   TaskShader& ts = g.out.tasks.back();
@@ -219,72 +299,31 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   m.name(main_fn, "main");
   g.seq_var = m.function_var(m.t_ptr(SC::Function, g.u32()));
   m.op_void(Op::OpStore, {g.seq_var, g.cu32(0)});
+  // One pass of each of the task's loops, paid up front (loop_open): the
+  // constant's value is known once the task is emitted.
+  Id first_passes = 0;
   if (g.caps.loop_limit) {
     g.loop_count = m.function_var(m.t_ptr(SC::Function, g.u32()));
-    m.op_void(Op::OpStore, {g.loop_count, g.cu32(0)});
+    first_passes = m.fresh();
+    m.op_void(Op::OpStore, {g.loop_count, first_passes});
   }
   g.random_init(task);
-  // A check failed in an earlier task: the launch stops there.
   g.iter = g.cu32(0);
-  g.if_then(m.op(Op::OpINotEqual, m.t_bool(), {g.error_flag(), g.cu32(0)}), [&] {
-    m.op_void(Op::OpReturn, {});
-    g.terminated = true;
-  });
-  int local_x = 1;
-  if (task.task == ir::Task::serial) {
-    g.block(*task.body);
-  } else if (task.task == ir::Task::range_for) {
-    local_x = kLocalSize;
-    Prim p = ts.index_prim = task_index_prim(task);
-    Id t = g.type(p);
-    auto bound = [&](bool is_const, int64_t v) {
-      return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
-    };
-    Id begin = bound(task.begin_const, task.begin), end = bound(task.end_const, task.end);
-    Id v3 = m.t_vec(g.u32(), 3);
-    auto builtin = [&](spv::BuiltIn b) {
-      Id var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
-      m.decorate(var, spv::Decoration::BuiltIn, {(uint32_t)b});
-      return m.op(Op::OpCompositeExtract, g.u32(), {m.op(Op::OpLoad, v3, {var}), 0});
-    };
-    Id gid = builtin(spv::BuiltIn::GlobalInvocationId);
-    Id groups = builtin(spv::BuiltIn::NumWorkgroups);
-    Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
-    g.iter = gid;
-    if (task.tls_prologue) g.block(*task.tls_prologue);
-    g.ensure_open();
-    Id var = m.function_var(m.t_ptr(SC::Function, t));
-    m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, g.cast(gid, Prim::u32, p, task)})});
-    g.loop_var[&task] = var;
-    Id cur = 0;
-    bool sg = prim_is_signed(p);
-    // A loop-free body with known bounds makes a known number of iterations
-    // per invocation: below the driver's limit it needs no count.
-    Id counter = g.loop_count;
-    if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups &&
-        (ts.end - ts.begin + (int64_t)ts.groups * kLocalSize - 1) / ((int64_t)ts.groups * kLocalSize) + 2 <
-            (int64_t)g.caps.loop_limit)
-      g.loop_count = 0;
-    loop(
-        g, &task,
-        [&] {
-          cur = m.op(Op::OpLoad, t, {var});
-          return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, m.t_bool(), {cur, end});
-        },
-        [&] {
-          // Prints and errors are ordered by iteration (as a serial run prints).
-          g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
-          g.block(*task.body);
-        },
-        [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
-    g.loop_count = counter;
-    g.iter = gid;
-    if (task.tls_epilogue) g.block(*task.tls_epilogue);
-  } else {
-    g.unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks (sparse SNodes)");
-  }
-  g.ensure_open();
+  int local_x = task.task == ir::Task::range_for ? kLocalSize : 1;
+  // The task runs unless a check failed in an earlier task (the launch stops
+  // there), and only in the workgroup's own invocations: lavapipe (Mesa 22)
+  // runs a workgroup of 1 in 8 SIMD lanes and, in a loop nested in an if in
+  // a loop, let the 7 lanes outside the workgroup iterate (on zeros from
+  // their masked loads) until its loop limiter stopped every loop of the
+  // invocation: capped_collatz left its while loop after one iteration. An
+  // explicit index test masks them off (tests/vulkan/nested_loop_exits).
+  Id lii = m.global_var(m.t_ptr(SC::Input, g.u32()), SC::Input);
+  m.decorate(lii, spv::Decoration::BuiltIn, {(uint32_t)spv::BuiltIn::LocalInvocationIndex});
+  Id own = m.op(Op::OpULessThan, m.t_bool(), {m.op(Op::OpLoad, g.u32(), {lii}), g.cu32((uint32_t)local_x)});
+  Id ok = m.op(Op::OpIEqual, m.t_bool(), {g.error_flag(), g.cu32(0)});
+  g.if_then(m.op(Op::OpLogicalAnd, m.t_bool(), {ok, own}), [&] { task_code(g, task, ts); });
   if (!g.terminated) m.op_void(Op::OpReturn, {});
+  if (first_passes) m.define_constant(first_passes, g.u32(), g.task_loops);
   ts.spirv = m.finish(main_fn, first, local_x);
 }
 

@@ -138,6 +138,7 @@ static Id int_pow(Gen& g, Prim p, Id a, Id b, const ir::Stmt& s) {
   m.op_void(Op::OpLoopMerge, {merge, cont, 0});
   m.op_void(Op::OpBranchConditional, {more, body, merge});
   m.label(body);
+  g.loop_open(&s);
   Id r = m.op(Op::OpLoad, ut, {rv}), base = m.op(Op::OpLoad, ut, {bv});
   Id odd = m.op(Op::OpINotEqual, bt, {m.op(Op::OpBitwiseAnd, ut, {e, m.c_bits(ut, w, 1)}), m.c_bits(ut, w, 0)});
   m.op_void(Op::OpStore, {rv, m.op(Op::OpSelect, ut, {odd, m.op(Op::OpIMul, ut, {r, base}), r})});
@@ -145,8 +146,10 @@ static Id int_pow(Gen& g, Prim p, Id a, Id b, const ir::Stmt& s) {
   m.op_void(Op::OpStore, {ev, m.op(Op::OpShiftRightLogical, ut, {e, m.c_bits(ut, w, 1)})});
   m.op_void(Op::OpBranch, {cont});
   m.label(cont);
+  g.loop_back_edge();
   m.op_void(Op::OpBranch, {header});
   m.label(merge);
+  g.loop_close();
   Id res = m.op(Op::OpLoad, ut, {rv});
   if (!prim_is_signed(p)) return res;
   res = m.op(Op::OpBitcast, t, {res});

@@ -271,6 +271,7 @@ Id Gen::atomic(const ir::Stmt& s) {
   m.op_void(Op::OpLoopMerge, {merge, cont, 0});
   m.op_void(Op::OpBranch, {body});
   m.label(body);
+  loop_open(&s);
   Id uptr = chain(ubp);
   Id old_bits = m.op(Op::OpAtomicLoad, ut, {uptr, scope_device(*this), relaxed(*this)});
   Id old = m.op(Op::OpBitcast, t, {old_bits});
@@ -279,9 +280,11 @@ Id Gen::atomic(const ir::Stmt& s) {
                 {uptr, scope_device(*this), relaxed(*this), relaxed(*this), m.op(Op::OpBitcast, ut, {nv}), old_bits});
   m.op_void(Op::OpBranchConditional, {m.op(Op::OpIEqual, m.t_bool(), {got, old_bits}), merge, cont});
   m.label(cont);
+  loop_back_edge();
   m.op_void(Op::OpBranch, {header});
   m.label(merge);
   terminated = false;
+  loop_close();
   return old;
 }
 

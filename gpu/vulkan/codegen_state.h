@@ -3,6 +3,7 @@
 // codegen_memory.cpp (buffers, loads, stores, atomics, checks, print).
 #pragma once
 #include <map>
+#include <vector>
 #include <unordered_map>
 
 #include "gpu/vulkan/codegen.h"
@@ -45,7 +46,9 @@ struct Gen {
   std::map<std::pair<int, Prim>, Id> views;           // (binding, element type) -> buffer variable
   Id iter = 0;      // u32: this invocation's iteration (prints, errors)
   Id seq_var = 0;   // u32 Function variable: prints so far in this invocation
-  Id loop_count = 0;  // u32 Function variable: loop iterations so far (DeviceCaps::loop_limit)
+  Id loop_count = 0;  // u32 Function variable: the driver's loop passes so far (DeviceCaps::loop_limit)
+  std::vector<uint32_t> loop_inner;  // per open loop: the loops emitted inside it so far
+  uint32_t task_loops = 0;           // the loops of the task, at any depth
   bool terminated = false;  // the current block has its terminator
 
   Gen(const ir::Kernel& k, const DeviceCaps& c, KernelShaders& o) : kernel(k), caps(c), out(o) {}
@@ -113,6 +116,11 @@ struct Gen {
   // unreachable, which SPIR-V allows).
   void ensure_open();
   void branch(Id to);
+  // Every loop's header, continue block and merge call these (codegen.cpp
+  // says how they model the driver's loop limiter).
+  void loop_open(const ir::Stmt* owner);
+  void loop_back_edge();
+  void loop_close();
   // if (cond) { then() }: a selection construct; then() may terminate.
   template <class F> void if_then(Id cond, F&& then) {
     Id t = m.fresh(), merge = m.fresh();

@@ -118,6 +118,10 @@ Id SpirvModule::c_bits(Id type, int width, uint64_t bits, bool is_signed) {
   return intern(*this, Op::OpConstant, {type, (uint32_t)bits}, true);
 }
 
+void SpirvModule::define_constant(Id id, Id type, uint32_t value) {
+  emit(globals, spv::Op::OpConstant, {type, id, value});
+}
+
 Id SpirvModule::c_bool(bool v) {
   return intern(*this, v ? Op::OpConstantTrue : Op::OpConstantFalse, {t_bool()}, true);
 }

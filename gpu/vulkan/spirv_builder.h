@@ -60,6 +60,9 @@ struct SpirvModule {
   // their low `width` bits, floats as their IEEE bits).
   Id c_bits(Id type, int width, uint64_t bits, bool is_signed = false);
   Id c_bool(bool v);
+  // A 32-bit constant whose id was taken (fresh()) before its value was
+  // known: not interned.
+  void define_constant(Id id, Id type, uint32_t value);
 
   // Function-body instructions: a result id of `type` from `op` on `args`.
   Id op(spv::Op o, Id type, std::initializer_list<uint32_t> args);
