@@ -347,11 +347,10 @@ struct PyHostEnv : frontend::HostEnv {
     try {
       return to_static(o.attr(name.c_str()));
     } catch (py::error_already_set& e) {
-      if (e.matches(PyExc_AttributeError)) {
-        std::string tn = Py_TYPE(o.ptr())->tp_name;
-        if (PyModule_Check(o.ptr())) raise("AttributeError", "module '" + std::string(py::str(o.attr("__name__"))) + "' has no attribute '" + name + "'", loc);
-        raise("AttributeError", "'" + tn + "' object has no attribute '" + name + "'", loc);
-      }
+      // Python's own message: an AttributeError raised deeper (a lazily
+      // imported submodule failing inside a module __getattr__) then shows
+      // its real cause instead of a missing `name`.
+      if (e.matches(PyExc_AttributeError)) raise("AttributeError", std::string(py::str(e.value())), loc);
       rethrow(e, loc);
     }
   }
