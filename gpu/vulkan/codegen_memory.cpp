@@ -231,13 +231,14 @@ Id Gen::atomic(const ir::Stmt& s) {
   Id v = val.at(s.ops[1]);
   Id t = type(p, &s);
   int w = prim_bits(p);
-  if (w < 32) unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on " + std::string(prim_name(p)));
   if (w == 64) {
     if (!caps.int64_atomics) unsupported(s, std::string("64-bit atomics (") + std::string(prim_name(p)) + ") on this device");
     m.capability(spv::Capability::Int64Atomics);
   }
   bool sg = is_signed(p);
-  if (prim_is_int(p) && s.aop != ir::AtomicOp::mul) {  // mul: the compare-and-swap loop below
+  // mul, and 8/16-bit words (SPIR-V's atomics are on 32 and 64 bits): the
+  // compare-and-swap loop below
+  if (prim_is_int(p) && s.aop != ir::AtomicOp::mul && w >= 32) {
     Op o;
     switch (s.aop) {
       case ir::AtomicOp::add: o = Op::OpAtomicIAdd; break;
@@ -262,22 +263,49 @@ Id Gen::atomic(const ir::Stmt& s) {
     unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on " + std::string(prim_name(p)));
   // Compare-and-swap on the element's bits until no other invocation got in
   // between: the update is exactly the non-atomic op, as on the CPU engines.
+  // An 8- or 16-bit element swaps the 32-bit word holding it (quantized
+  // fields pack into u8/u16 words), its neighbours' bits unchanged.
   Prim up = w == 64 ? Prim::u64 : Prim::u32;
   Id ut = type(up);
   BufPtr ubp{bp.binding, bp.index, up};
+  Id shift = 0, sub_t = 0, keep = 0;
+  if (w < 32) {
+    uint32_t per_word = 32 / (uint32_t)w;
+    ubp.index = m.op(Op::OpShiftRightLogical, u32(), {bp.index, cu32(w == 16 ? 1 : 2)});
+    shift = m.op(Op::OpIMul, u32(), {m.op(Op::OpBitwiseAnd, u32(), {bp.index, cu32(per_word - 1)}), cu32((uint32_t)w)});
+    sub_t = m.t_int(w, false);
+    keep = m.op(Op::OpNot, u32(), {m.op(Op::OpShiftLeftLogical, u32(), {cu32((1u << w) - 1), shift})});
+  }
+  // The old value leaves the loop through a Function variable, and the
+  // header also exits when the launch has failed: with two ways out, the
+  // merge block gets a phi. lavapipe runs the loop in SIMD until every lane
+  // has swapped, recomputing each value of the body for all lanes (masked
+  // atomics give 0), and only a phi's copies are masked: a value of the body
+  // used after the loop read the last lane's pass (atomic_mul's olds were
+  // mostly 0).
+  Id old_var = m.function_var(m.t_ptr(spv::StorageClass::Function, t));
+  m.op_void(Op::OpStore, {old_var, prim_is_float(p) ? const_float(p, 0) : const_int(p, 0)});
   Id header = m.fresh(), body = m.fresh(), cont = m.fresh(), merge = m.fresh();
   branch(header);
   m.label(header);
+  Id running = m.op(Op::OpIEqual, m.t_bool(), {error_flag(), cu32(0)});
   m.op_void(Op::OpLoopMerge, {merge, cont, 0});
-  m.op_void(Op::OpBranch, {body});
+  m.op_void(Op::OpBranchConditional, {running, body, merge});
   m.label(body);
   loop_open(&s);
   Id uptr = chain(ubp);
   Id old_bits = m.op(Op::OpAtomicLoad, ut, {uptr, scope_device(*this), relaxed(*this)});
-  Id old = m.op(Op::OpBitcast, t, {old_bits});
+  Id elem_bits = w < 32 ? m.op(Op::OpUConvert, sub_t, {m.op(Op::OpShiftRightLogical, u32(), {old_bits, shift})}) : old_bits;
+  Id old = elem_bits;
+  if (!(w < 32 && p == (w == 16 ? Prim::u16 : Prim::u8))) old = m.op(Op::OpBitcast, t, {elem_bits});
+  m.op_void(Op::OpStore, {old_var, old});
   Id nv = binary_op(ir::binary_of(s.aop), p, old, v, s);
+  Id new_bits = m.op(Op::OpBitcast, w < 32 ? sub_t : ut, {nv});
+  if (w < 32)
+    new_bits = m.op(Op::OpBitwiseOr, u32(), {m.op(Op::OpBitwiseAnd, u32(), {old_bits, keep}),
+                                             m.op(Op::OpShiftLeftLogical, u32(), {m.op(Op::OpUConvert, u32(), {new_bits}), shift})});
   Id got = m.op(Op::OpAtomicCompareExchange, ut,
-                {uptr, scope_device(*this), relaxed(*this), relaxed(*this), m.op(Op::OpBitcast, ut, {nv}), old_bits});
+                {uptr, scope_device(*this), relaxed(*this), relaxed(*this), new_bits, old_bits});
   m.op_void(Op::OpBranchConditional, {m.op(Op::OpIEqual, m.t_bool(), {got, old_bits}), merge, cont});
   m.label(cont);
   loop_back_edge();
@@ -285,7 +313,7 @@ Id Gen::atomic(const ir::Stmt& s) {
   m.label(merge);
   terminated = false;
   loop_close();
-  return old;
+  return m.op(Op::OpLoad, t, {old_var});
 }
 
 Id Gen::arg_load(const ir::Stmt& s) {
