@@ -127,8 +127,22 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::local_store: m.op_void(Op::OpStore, {local.at(s.ops[0]), val.at(s.ops[1])}); return;
     case StmtKind::global_ptr: global_ptr(s); return;
     case StmtKind::global_temp: ptr[&s] = ctx_slot(out.temp_slot() + s.index, s.type.prim); return;
-    case StmtKind::global_load: val[&s] = load(ptr.at(s.ops[0])); return;
-    case StmtKind::global_store: store(ptr.at(s.ops[0]), val.at(s.ops[1])); return;
+    case StmtKind::global_load: {
+      const BufPtr& bp = ptr.at(s.ops[0]);
+      Id v = load(bp);
+      if (bp.active) {
+        Id zero = prim_is_float(bp.prim) ? const_float(bp.prim, 0) : const_int(bp.prim, 0);
+        v = m.op(Op::OpSelect, type(bp.prim), {bp.active, v, zero});
+      }
+      val[&s] = v;
+      return;
+    }
+    case StmtKind::global_store: {
+      const BufPtr& bp = ptr.at(s.ops[0]);
+      if (bp.active) if_then(bp.active, [&] { store(bp, val.at(s.ops[1])); });
+      else store(bp, val.at(s.ops[1]));
+      return;
+    }
     case StmtKind::atomic: val[&s] = atomic(s); return;
     case StmtKind::if_: {
       Id c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
@@ -175,6 +189,14 @@ void Gen::stmt(const ir::Stmt& s) {
       return;
     }
     case StmtKind::loop_index: {
+      if (s.loop->kind == StmtKind::offloaded && s.loop->task == ir::Task::struct_for) {
+        // The visited cell's indices (i32), then its address (i64).
+        if (s.index < (int)sf_index.size())
+          val[&s] = cast(sf_index[(size_t)s.index], Prim::u32, s.type.prim, s);
+        else
+          val[&s] = cast(m.op(Op::OpUConvert, u64(), {sf_cell}), Prim::u64, s.type.prim, s);
+        return;
+      }
       auto it = loop_var.find(s.loop);
       if (it == loop_var.end() || s.index != 0) unsupported(s, "this loop index");
       Id v = it->second;
@@ -193,7 +215,7 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_pop: tape_pop(s); return;
     case StmtKind::ad_top: val[&s] = tape_top(s); return;
     case StmtKind::random: val[&s] = random(s); return;
-    case StmtKind::snode_op: unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop)); return;
+    case StmtKind::snode_op: snode_op(s); return;
     case StmtKind::call:  // SPIR-V forbids recursion, and real functions may recurse
       raise("NotImplementedError", "the vulkan backend does not support ti.real_func: kernel '" + kernel.name +
                                        "' calls '" + s.text + "' (SPIR-V has no recursion; use @ti.func, which is "
@@ -226,11 +248,12 @@ static bool has_loops(const ir::Stmt& task) {
 // CPU device a workgroup costs microseconds of its own, so a loop-free body
 // gets kCpuIterations iterations per invocation there (a body with loops
 // keeps one: the driver's loop limit counts all of an invocation's loops).
-static uint32_t groups(const ir::Stmt& task, const DeviceCaps& caps) {
+static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceCaps& caps) {
   constexpr int64_t kCpuIterations = 16;
-  if (task.task != ir::Task::range_for || task.serialize) return 1;
-  if (!(task.begin_const && task.end_const)) return 1024;
-  int64_t n = task.end - task.begin;
+  if (task.task == ir::Task::clear_list || task.task == ir::Task::listgen) return 0;  // no lists on the device
+  if ((task.task != ir::Task::range_for && task.task != ir::Task::struct_for) || task.serialize) return 1;
+  if (!(ts.begin_const && ts.end_const)) return 1024;
+  int64_t n = ts.end - ts.begin;
   if (n <= 0) return 0;
   int64_t per_group = kLocalSize * (caps.cpu && !has_loops(task) ? kCpuIterations : 1);
   return (uint32_t)std::min<int64_t>((n + per_group - 1) / per_group, 65535);
@@ -243,14 +266,21 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     g.block(*task.body);
     return;
   }
-  if (task.task != ir::Task::range_for)
-    g.unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks (sparse SNodes)");
-  Prim p = ts.index_prim = task_index_prim(task);
+  // A struct-for visits the cells of its target's containers (codegen_sparse.cpp);
+  // list tasks have nothing to do.
+  if (task.task == ir::Task::clear_list || task.task == ir::Task::listgen) {
+    g.device_snode(task, task.snode);
+    return;
+  }
+  bool sf = task.task == ir::Task::struct_for;
+  if (task.task != ir::Task::range_for && !sf)
+    g.unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks");
+  Prim p = ts.index_prim = sf ? Prim::i32 : task_index_prim(task);
   Id t = g.type(p);
   auto bound = [&](bool is_const, int64_t v) {
     return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
   };
-  Id begin = bound(task.begin_const, task.begin), end = bound(task.end_const, task.end);
+  Id begin = bound(ts.begin_const, ts.begin), end = bound(ts.end_const, ts.end);
   Id v3 = m.t_vec(g.u32(), 3);
   auto builtin = [&](spv::BuiltIn b) {
     Id var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
@@ -284,7 +314,13 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
       [&] {
         // Prints and errors are ordered by iteration (as a serial run prints).
         g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
-        g.block(*task.body);
+        if (!sf) {
+          g.block(*task.body);
+          return;
+        }
+        Id active = g.struct_for_cell(task, g.iter);
+        if (active) g.if_then(active, [&] { g.block(*task.body); });
+        else g.block(*task.body);
       },
       [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
   g.loop_count = counter;
@@ -309,7 +345,7 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   }
   g.random_init(task);
   g.iter = g.cu32(0);
-  int local_x = task.task == ir::Task::range_for ? kLocalSize : 1;
+  int local_x = task.task == ir::Task::range_for || task.task == ir::Task::struct_for ? kLocalSize : 1;
   // The task runs unless a check failed in an earlier task (the launch stops
   // there), and only in the workgroup's own invocations: lavapipe (Mesa 22)
   // runs a workgroup of 1 in 8 SIMD lanes and, in a loop nested in an if in
@@ -327,7 +363,7 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   ts.spirv = m.finish(main_fn, first, local_x);
 }
 
-KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps) {
+KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Program* prog) {
   KernelShaders out;
   out.name = k.name;
   out.ndarrays = ir::ndarray_uses(k);
@@ -346,9 +382,15 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps) {
     ts.end = s->end;
     ts.block_dim = s->block_dim;
     ts.serialize = s->serialize;
-    ts.groups = groups(*s, caps);
+    if (s->task == ir::Task::struct_for && prog) {
+      ts.begin_const = ts.end_const = true;
+      ts.begin = 0;
+      ts.end = struct_for_cells(*prog, s->snode);
+    }
+    ts.groups = groups(*s, ts, caps);
     out.tasks.push_back(std::move(ts));
     Gen g(k, caps, out);
+    g.prog = prog;
     g.task_index = (int)out.tasks.size() - 1;
     gen_task(g, *s);
   }

@@ -19,6 +19,10 @@
 #include "vm/ir/ir.h"
 #include "vm/ir/ndarray_uses.h"
 
+namespace kiln {
+struct Program;
+}  // namespace kiln
+
 namespace kiln::vk {
 
 // What the device offers that changes the code (features of device.h).
@@ -43,9 +47,10 @@ constexpr int kPrintHeader = 4;            // print record: id, task, iteration,
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
 struct CheckInfo {
-  enum Kind : uint8_t { bounds, ndarray_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow } kind = bounds;
+  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow } kind = bounds;
   SourceLoc loc;
   // bounds: the field, the axis checked, its shape and index offsets;
+  // snode_bounds: the SNode's name in `field`, the axis and its shape;
   // ndarray_bounds: the ndarray's name and the axis (the record holds the
   // index, then the launch's shape of `ndim` axes)
   std::string field;
@@ -103,6 +108,7 @@ struct KernelShaders {
 
 // Generates every task's module. Throws kiln::Error ("NotImplementedError")
 // naming the statement and its line for what the code generator lacks.
-KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps);
+// `prog` gives the SNodes of sparse accesses (null: none can be compiled).
+KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Program* prog = nullptr);
 
 }  // namespace kiln::vk

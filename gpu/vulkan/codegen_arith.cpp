@@ -60,6 +60,17 @@ Id Gen::as_unsigned(Id v, Prim p) {
   return m.op(Op::OpBitcast, m.t_int(prim_bits(p), false), {v});
 }
 
+// Sign-extends a narrower int to 64 bits by shifts: Mesa 22's lavapipe
+// compares OpSConvert's i64 result with a constant wrongly (i64(1) < 4 was
+// false, i64(-1) >= 0 true), and the shift pair is the same value.
+static Id sext64(Gen& g, Id v, Prim from) {
+  SpirvModule& m = g.m;
+  int fb = prim_bits(from);
+  Id u = m.op(Op::OpUConvert, g.u64(), {g.as_unsigned(v, from)});
+  Id up = m.op(Op::OpShiftLeftLogical, g.u64(), {u, g.cu32((uint32_t)(64 - fb))});
+  return m.op(Op::OpShiftRightArithmetic, m.t_int(64, true), {m.op(Op::OpBitcast, m.t_int(64, true), {up}), g.cu32((uint32_t)(64 - fb))});
+}
+
 Id Gen::to_u64_reg(Id v, Prim p) {
   if (p == Prim::f64) return m.op(Op::OpBitcast, u64(), {v});
   if (prim_is_float(p)) {  // f32 (f16 widened exactly): its bits in the low word
@@ -68,7 +79,7 @@ Id Gen::to_u64_reg(Id v, Prim p) {
   }
   if (prim_bits(p) == 64) return as_unsigned(v, p);
   // Ints: sign- or zero-extended from their width, as the registers hold them.
-  Id w = m.op(is_signed(p) ? Op::OpSConvert : Op::OpUConvert, m.t_int(64, is_signed(p)), {v});
+  Id w = is_signed(p) ? sext64(*this, v, p) : m.op(Op::OpUConvert, u64(), {v});
   return is_signed(p) ? m.op(Op::OpBitcast, u64(), {w}) : w;
 }
 
@@ -81,7 +92,11 @@ Id Gen::cast(Id v, Prim from, Prim to, const ir::Stmt& s) {
   if (!ff && !tf) {
     int fb = prim_bits(from), tb = prim_bits(to);
     if (fb == tb) return m.op(Op::OpBitcast, t, {v});
-    if (is_signed(from) && tb > fb) return m.op(Op::OpSConvert, t, {v});  // sign-extends
+    if (is_signed(from) && tb > fb) {  // sign-extends
+      if (tb < 64) return m.op(Op::OpSConvert, t, {v});
+      Id w = sext64(*this, v, from);
+      return is_signed(to) ? w : m.op(Op::OpBitcast, t, {w});
+    }
     // Narrowing truncates; widening an unsigned value zero-extends. OpUConvert
     // gives an unsigned type only.
     Id n = m.op(Op::OpUConvert, m.t_int(tb, false), {v});

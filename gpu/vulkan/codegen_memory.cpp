@@ -181,8 +181,8 @@ static bool value_range(const ir::Stmt* v, int64_t& lo, int64_t& hi, int depth =
 
 void Gen::global_ptr(const ir::Stmt& s) {
   const ir::Access& acc = s.access;
-  if (acc.sparse_place >= 0) unsupported(s, "access to a field under pointer/bitmasked/dynamic SNodes");
   if (acc.ext_arg >= 0) return ndarray_ptr(s);
+  if (acc.in_cell) return sparse_ptr(s, {}, 0);
   Prim p = s.type.prim;
   out.num_trees = std::max(out.num_trees, acc.tree + 1);
   Id bt = m.t_bool();
@@ -208,6 +208,7 @@ void Gen::global_ptr(const ir::Stmt& s) {
     // In bounds the index is non-negative and below the shape: u32 holds it.
     idx32[a] = prim_bits(q) == 32 ? as_unsigned(v, q) : m.op(Op::OpUConvert, u32(), {as_unsigned(v, q)});
   }
+  if (acc.sparse_place >= 0) return sparse_ptr(s, idx32, ok);
   Id addr = cu32((uint32_t)acc.offset);
   for (const ir::IndexTerm& t : acc.terms) {
     if ((size_t)t.axis >= idx32.size()) unsupported(s, "an index term past the indices given");
@@ -227,6 +228,7 @@ Id Gen::atomic(const ir::Stmt& s) {
   auto it = ptr.find(s.ops[0]);
   if (it == ptr.end()) unsupported(s, "an atomic on a local variable");
   BufPtr bp = it->second;
+  if (bp.active) unsupported(s, "an atomic on a sparse element it does not activate");
   Prim p = bp.prim;
   Id v = val.at(s.ops[1]);
   Id t = type(p, &s);

@@ -9,7 +9,15 @@
 #include "gpu/vulkan/codegen.h"
 #include "gpu/vulkan/spirv_builder.h"
 
+namespace kiln {
+struct SNode;
+struct Program;
+}  // namespace kiln
+
 namespace kiln::vk {
+
+// Cells a struct-for over SNode `snode` visits on the device (codegen_sparse.cpp).
+int64_t struct_for_cells(const Program& prog, int snode);
 
 // Where a pointer value points: element `index` of the view of `binding`
 // whose elements have type `prim` (a field element, a temp slot).
@@ -17,6 +25,9 @@ struct BufPtr {
   int binding = 0;
   Id index = 0;  // u32
   Prim prim = Prim::i32;
+  // A sparse element: whether its cells are active (bool; 0 = always).
+  // Loads of an inactive one give 0, stores to it are dropped.
+  Id active = 0;
 };
 
 // An autodiff tape: Function variables for its values and its count.
@@ -35,6 +46,7 @@ struct Gen {
   const ir::Kernel& kernel;
   const DeviceCaps& caps;
   KernelShaders& out;
+  const Program* prog = nullptr;  // its SNodes (sparse access)
   int task_index = 0;
   SpirvModule m;
   std::unordered_map<const ir::Stmt*, Id> val;        // SSA values
@@ -94,6 +106,18 @@ struct Gen {
   // bool) is true; `values` (u64 ids) go to the record.
   void fail_if(Id failed, int check, const std::vector<Id>& values);
   Id error_flag();                       // u32: the context's error flag
+
+  // ---- sparse SNodes (codegen_sparse.cpp) ----
+  std::vector<Id> sf_index;  // u32: the struct-for's loop indices for the cell being visited
+  Id sf_cell = 0;            // u32: that cell's byte offset in the tree's buffer
+  const SNode& device_snode(const ir::Stmt& s, int id);
+  Id mask_test(int binding, const SNode& l, Id cbase, Id cell);
+  Id mask_update(int binding, const SNode& l, Id cbase, Id cell, bool set);
+  Id walk_path(const SNode& target, const std::vector<Id>& phys, bool activate, Id& active);
+  void sparse_ptr(const ir::Stmt& s, const std::vector<Id>& idx32, Id ok);
+  void snode_op(const ir::Stmt& s);
+  void zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s);
+  Id struct_for_cell(const ir::Stmt& task, Id u);
 
   // ---- ti.random (codegen_random.cpp) ----
   Id rng_key = 0;     // u64: this task's stream key (0: the task draws nothing)

@@ -267,7 +267,7 @@ struct VulkanEngine : Engine {
     }
   }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
-    KernelShaders ks = generate(k, d.caps);
+    KernelShaders ks = generate(k, d.caps, &prog);
     for (size_t i = 0; i < ks.tasks.size(); i++) {
       std::string err = validate(ks.tasks[i].spirv);
       if (!err.empty())

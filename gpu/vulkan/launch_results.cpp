@@ -44,6 +44,8 @@ struct Record {
       std::string field = c.field.empty() ? "field" : "field '" + c.field + "'";
       raise("IndexError", bounds_message(field, c.axis, user, c.shape, c.offset), c.loc);
     }
+    case CheckInfo::snode_bounds:
+      raise("IndexError", bounds_message("SNode " + c.field, c.axis, (int64_t)u64_at(vals), c.shape, {}), c.loc);
     case CheckInfo::ndarray_bounds: {
       std::vector<int64_t> shape;
       for (int k = 0; k < c.ndim && k < 7; k++) shape.push_back((int64_t)(int32_t)u64_at(vals + 2 + 2 * k));

@@ -1,0 +1,277 @@
+// Sparse SNodes on the device, for trees whose sparse levels are bitmasked:
+// their containers sit inline in the tree's buffer (cells, then one activity
+// bit per cell in u64 words at mask_offset), laid out exactly as the host
+// runtime has them (vm/runtime/sparse.cpp), so host access and the device
+// share one buffer. Here:
+//   - element addresses walk the place's path level by level (cell_of);
+//     writes set the bits of the bitmasked levels on the way (atomic or on
+//     the u32 half of the u64 mask word), reads of an inactive cell give 0;
+//   - ti.activate / ti.deactivate / ti.is_active (deactivate clears the bit
+//     and zeroes the cell, as the runtime's release_cell does, so the cell
+//     reads 0 when it comes back);
+//   - a struct-for visits every cell of the target's containers, in the
+//     order of the runtime's lists (containers in list order, cells in
+//     order), and runs the body on the active ones: no list to build, so
+//     clear_list and listgen tasks dispatch nothing.
+// Pointer and dynamic SNodes hold host pointers in their slots (pools in
+// host memory): they stay NotImplementedError here.
+#include "gpu/vulkan/codegen_state.h"
+#include "vm/runtime/program.h"
+
+namespace kiln::vk {
+
+using spv::Op;
+
+// The SNode `id` names, with a clear error when its path has a level the
+// device cannot walk.
+const SNode& Gen::device_snode(const ir::Stmt& s, int id) {
+  if (!prog) unsupported(s, "sparse SNodes without a program");
+  const SNode* sn = prog->snode(id);
+  for (const SNode* l : sn->path)
+    if (l->kind == SNodeKind::pointer || l->kind == SNodeKind::dynamic)
+      unsupported(s, std::string("fields under ") + snode_kind_name(l->kind) + " SNodes (" + l->name() + ")");
+  return *sn;
+}
+
+// Cell number of level `l` from full-resolution physical indices: row-major
+// over its split axes of (phys / below) % extent.
+static Id cell_of(Gen& g, const SNode& l, const std::array<int64_t, kMaxIndices>& below, const std::vector<Id>& phys) {
+  SpirvModule& m = g.m;
+  Id cell = g.cu32(0);
+  for (int p : l.split_axes) {
+    Id x = m.op(Op::OpUDiv, g.u32(), {phys[(size_t)p], g.cu32((uint32_t)below[(size_t)p])});
+    x = m.op(Op::OpUMod, g.u32(), {x, g.cu32((uint32_t)l.extent[(size_t)p])});
+    cell = m.op(Op::OpIAdd, g.u32(), {m.op(Op::OpIMul, g.u32(), {cell, g.cu32((uint32_t)l.extent[(size_t)p])}), x});
+  }
+  return cell;
+}
+
+// The u32 word of a bitmasked container at byte `cbase` holding `cell`'s bit,
+// and the bit's mask.
+static std::pair<BufPtr, Id> mask_bit(Gen& g, int binding, const SNode& l, Id cbase, Id cell) {
+  SpirvModule& m = g.m;
+  Id word = m.op(Op::OpIAdd, g.u32(),
+                 {m.op(Op::OpShiftRightLogical, g.u32(), {m.op(Op::OpIAdd, g.u32(), {cbase, g.cu32((uint32_t)l.mask_offset)}), g.cu32(2)}),
+                  m.op(Op::OpShiftRightLogical, g.u32(), {cell, g.cu32(5)})});
+  Id bit = m.op(Op::OpShiftLeftLogical, g.u32(), {g.cu32(1), m.op(Op::OpBitwiseAnd, g.u32(), {cell, g.cu32(31)})});
+  return {BufPtr{binding, word, Prim::u32}, bit};
+}
+
+Id Gen::mask_test(int binding, const SNode& l, Id cbase, Id cell) {
+  auto [w, bit] = mask_bit(*this, binding, l, cbase, cell);
+  Id bits = m.op(Op::OpAtomicLoad, u32(), {chain(w), cu32((uint32_t)spv::Scope::Device), cu32(0)});
+  return m.op(Op::OpINotEqual, m.t_bool(), {m.op(Op::OpBitwiseAnd, u32(), {bits, bit}), cu32(0)});
+}
+
+// Sets (or clears) the bit; returns whether it was set before.
+Id Gen::mask_update(int binding, const SNode& l, Id cbase, Id cell, bool set) {
+  auto [w, bit] = mask_bit(*this, binding, l, cbase, cell);
+  Id operand = set ? bit : m.op(Op::OpNot, u32(), {bit});
+  Id old = m.op(set ? Op::OpAtomicOr : Op::OpAtomicAnd, u32(),
+                {chain(w), cu32((uint32_t)spv::Scope::Device), cu32(0), operand});
+  return m.op(Op::OpINotEqual, m.t_bool(), {m.op(Op::OpBitwiseAnd, u32(), {old, bit}), cu32(0)});
+}
+
+// Walks `target`'s path from the tree's start to the container of its last
+// level (byte offset, returned) for full-resolution indices `phys`: the
+// bitmasked levels above it are set when `activate`, else their bits are
+// and-ed into `active` (0 when there is none to test).
+Id Gen::walk_path(const SNode& target, const std::vector<Id>& phys, bool activate, Id& active) {
+  int binding = out.tree_binding(target.tree);
+  out.num_trees = std::max(out.num_trees, target.tree + 1);
+  Id c = cu32(0);
+  active = 0;
+  for (size_t l = 0; l < target.path.size(); l++) {
+    const SNode& lv = *target.path[l];
+    c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)lv.offset_in_cell)});
+    if (l + 1 == target.path.size()) break;
+    Id cell = cell_of(*this, lv, target.path_below[l], phys);
+    if (lv.kind == SNodeKind::bitmasked) {
+      if (activate) {
+        mask_update(binding, lv, c, cell, true);
+      } else {
+        Id on = mask_test(binding, lv, c, cell);
+        active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
+      }
+    }
+    c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)lv.cell_size)})});
+  }
+  return c;
+}
+
+// u32 indices, physical: phys[physical_index_position[v]] = idx[v] * scale[p].
+static std::vector<Id> to_physical(Gen& g, const SNode& s, const std::vector<Id>& idx, bool cell_coords) {
+  std::vector<Id> phys(kMaxIndices, g.cu32(0));
+  for (size_t v = 0; v < s.physical_index_position.size() && v < idx.size(); v++) {
+    int p = s.physical_index_position[v];
+    phys[(size_t)p] = cell_coords ? g.m.op(Op::OpIMul, g.u32(), {idx[v], g.cu32((uint32_t)s.below[(size_t)p])}) : idx[v];
+  }
+  return phys;
+}
+
+void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Id>& idx32, Id ok) {
+  const ir::Access& acc = s.access;
+  Prim p = s.type.prim;
+  int binding = out.tree_binding(acc.tree);
+  out.num_trees = std::max(out.num_trees, acc.tree + 1);
+  Id addr = 0, active = 0;
+  if (acc.in_cell) {  // a struct-for's own cell: ops[0] is its address
+    addr = m.op(Op::OpIAdd, u32(),
+                {m.op(Op::OpUConvert, u32(), {m.op(Op::OpBitcast, u64(), {val.at(s.ops[0])})}), cu32((uint32_t)acc.offset)});
+  } else {
+    const SNode& place = device_snode(s, acc.sparse_place);
+    addr = walk_path(place, to_physical(*this, place, idx32, false), acc.activate, active);
+  }
+  Id index = m.op(Op::OpUDiv, u32(), {addr, cu32((uint32_t)(prim_bits(p) / 8))});
+  if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
+  ptr[&s] = BufPtr{binding, index, p, active};
+}
+
+void Gen::snode_op(const ir::Stmt& s) {
+  const SNode& sn = device_snode(s, s.snode);
+  if (s.sop != ir::SNodeOpKind::activate && s.sop != ir::SNodeOpKind::deactivate && s.sop != ir::SNodeOpKind::is_active)
+    unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop));
+  // The SNode's own coordinates, checked as the runtime does.
+  Id bt = m.t_bool();
+  std::vector<int64_t> shape = sn.shape();
+  std::vector<Id> idx;
+  Id ok = 0;
+  for (size_t v = 0; v < s.ops.size() && v < shape.size(); v++) {
+    Prim q = s.ops[v]->type.prim;
+    Id x = cast(val.at(s.ops[v]), q, Prim::i64, s);
+    Id in = m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpSGreaterThanEqual, bt, {x, const_int(Prim::i64, 0)}),
+                                        m.op(Op::OpSLessThan, bt, {x, const_int(Prim::i64, shape[v])})});
+    CheckInfo c{CheckInfo::snode_bounds, s.loc};
+    c.field = sn.name();
+    c.axis = (int)v;
+    c.shape = shape;
+    out.checks.push_back(c);
+    fail_if(m.op(Op::OpLogicalNot, bt, {in}), (int)out.checks.size() - 1, {m.op(Op::OpBitcast, u64(), {x})});
+    ok = ok ? m.op(Op::OpLogicalAnd, bt, {ok, in}) : in;
+    idx.push_back(m.op(Op::OpSelect, u32(), {in, m.op(Op::OpUConvert, u32(), {m.op(Op::OpBitcast, u64(), {x})}), cu32(0)}));
+  }
+  std::vector<Id> phys = to_physical(*this, sn, idx, true);
+  int binding = out.tree_binding(sn.tree);
+  bool act = s.sop == ir::SNodeOpKind::activate;
+  Id active = 0;
+  Id c = walk_path(sn, phys, act, active);
+  if (sn.kind != SNodeKind::bitmasked) {  // dense or place: active where its parents are
+    if (s.sop == ir::SNodeOpKind::is_active) {
+      Id on = active ? active : m.c_bool(true);
+      if (ok) on = m.op(Op::OpLogicalAnd, bt, {ok, on});
+      val[&s] = from_bool(on, s.type.prim);
+    }
+    return;
+  }
+  Id cell = cell_of(*this, sn, sn.path_below.back(), phys);
+  Id run = ok;
+  if (active) run = run ? m.op(Op::OpLogicalAnd, bt, {run, active}) : active;
+  if (s.sop == ir::SNodeOpKind::is_active) {
+    Id on = mask_test(binding, sn, c, cell);
+    if (run) on = m.op(Op::OpLogicalAnd, bt, {run, on});
+    val[&s] = from_bool(on, s.type.prim);
+    return;
+  }
+  auto body = [&] {
+    if (act) {
+      mask_update(binding, sn, c, cell, true);
+      return;
+    }
+    // Deactivate: clear the bit; if it was set, zero the cell (word by word).
+    Id was = mask_update(binding, sn, c, cell, false);
+    if_then(was, [&] {
+      Id base = m.op(Op::OpShiftRightLogical, u32(),
+                     {m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)sn.cell_size)})}), cu32(2)});
+      zero_words(binding, base, (uint32_t)(sn.cell_size / 4), s);
+    });
+  };
+  if (run) if_then(run, body);
+  else body();
+}
+
+// Stores 0 to `n` u32 words from word `base` of `binding`: a loop (counted
+// like any other) unless there are only a few.
+void Gen::zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s) {
+  if (n <= 16) {
+    for (uint32_t w = 0; w < n; w++) store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {base, cu32(w)}), Prim::u32}, cu32(0));
+    return;
+  }
+  Id var = m.function_var(m.t_ptr(spv::StorageClass::Function, u32()));
+  m.op_void(Op::OpStore, {var, cu32(0)});
+  Id header = m.fresh(), body = m.fresh(), cont = m.fresh(), merge = m.fresh();
+  branch(header);
+  m.label(header);
+  Id w = m.op(Op::OpLoad, u32(), {var});
+  m.op_void(Op::OpLoopMerge, {merge, cont, 0});
+  m.op_void(Op::OpBranchConditional, {m.op(Op::OpULessThan, m.t_bool(), {w, cu32(n)}), body, merge});
+  m.label(body);
+  terminated = false;
+  loop_open(&s);
+  store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {base, w}), Prim::u32}, cu32(0));
+  m.op_void(Op::OpBranch, {cont});
+  m.label(cont);
+  m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, u32(), {w, cu32(1)})});
+  loop_back_edge();
+  m.op_void(Op::OpBranch, {header});
+  m.label(merge);
+  loop_close();
+}
+
+// The struct-for's visit of cell `u` (u32) of the target's containers:
+// per level its cell number (row-major, levels outer to inner), the loop's
+// indices (the target's own coordinates) and the cell's byte offset into
+// sf_index / sf_cell, and whether every bitmasked level has it (0: always).
+Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
+  const SNode& t = device_snode(task, task.snode);
+  int binding = out.tree_binding(t.tree);
+  out.num_trees = std::max(out.num_trees, t.tree + 1);
+  size_t nl = t.path.size();
+  std::vector<Id> cells(nl);
+  Id rest = u;
+  for (size_t l = nl; l-- > 0;) {
+    uint32_t n = (uint32_t)t.path[l]->num_cells();
+    cells[l] = l == 0 ? rest : m.op(Op::OpUMod, u32(), {rest, cu32(n)});
+    if (l) rest = m.op(Op::OpUDiv, u32(), {rest, cu32(n)});
+  }
+  // Coordinates along each physical axis, in units of the target's cells.
+  std::vector<Id> coord(kMaxIndices, cu32(0));
+  Id c = cu32(0), active = 0;
+  for (size_t l = 0; l < nl; l++) {
+    const SNode& lv = *t.path[l];
+    c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)lv.offset_in_cell)});
+    Id cell = cells[l];
+    Id r = cell;
+    for (size_t k = lv.split_axes.size(); k-- > 0;) {
+      int p = lv.split_axes[k];
+      uint32_t e = (uint32_t)lv.extent[(size_t)p];
+      Id ci = k == 0 ? r : m.op(Op::OpUMod, u32(), {r, cu32(e)});
+      if (k) r = m.op(Op::OpUDiv, u32(), {r, cu32(e)});
+      coord[(size_t)p] = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {coord[(size_t)p], cu32(e)}), ci});
+    }
+    if (lv.kind == SNodeKind::bitmasked) {
+      Id on = mask_test(binding, lv, c, cell);
+      active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
+    }
+    c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)lv.cell_size)})});
+  }
+  // Levels that do not split an axis leave it alone; coord[p] counts the
+  // target's cells along p from the tree's start.
+  sf_index.assign((size_t)task.num_loop_indices, cu32(0));
+  const auto& pip = t.physical_index_position;
+  for (int v = 0; v < task.num_loop_indices; v++) {
+    int p = v < (int)pip.size() ? pip[(size_t)v] : v;
+    sf_index[(size_t)v] = coord[(size_t)p];
+  }
+  sf_cell = c;
+  return active;
+}
+
+// Cells a struct-for over `snode` visits: every cell of every container.
+int64_t struct_for_cells(const Program& prog, int snode) {
+  const SNode* t = prog.snode(snode);
+  int64_t n = 1;
+  for (const SNode* l : t->path) n *= l->num_cells();
+  return n;
+}
+
+}  // namespace kiln::vk
