@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "gpu/vulkan/codegen_state.h"
+#include "vm/runtime/program.h"
 
 namespace kiln::vk {
 
@@ -250,8 +251,10 @@ static bool has_loops(const ir::Stmt& task) {
 // keeps one: the driver's loop limit counts all of an invocation's loops).
 static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceCaps& caps) {
   constexpr int64_t kCpuIterations = 16;
-  if (task.task == ir::Task::clear_list || task.task == ir::Task::listgen) return 0;  // no lists on the device
-  if ((task.task != ir::Task::range_for && task.task != ir::Task::struct_for) || task.serialize) return 1;
+  if (task.task == ir::Task::clear_list) return 0;  // no lists on the device
+  if (task.task == ir::Task::listgen && ts.end == 0) return 0;  // listgen: copies the snapshot, if any
+  bool ranged = task.task == ir::Task::range_for || task.task == ir::Task::struct_for || task.task == ir::Task::listgen;
+  if (!ranged || task.serialize) return 1;
   if (!(ts.begin_const && ts.end_const)) return 1024;
   int64_t n = ts.end - ts.begin;
   if (n <= 0) return 0;
@@ -268,14 +271,14 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   }
   // A struct-for visits the cells of its target's containers (codegen_sparse.cpp);
   // list tasks have nothing to do.
-  if (task.task == ir::Task::clear_list || task.task == ir::Task::listgen) {
+  if (task.task == ir::Task::clear_list || (task.task == ir::Task::listgen && ts.end == 0)) {
     g.device_snode(task, task.snode);
     return;
   }
-  bool sf = task.task == ir::Task::struct_for;
-  if (task.task != ir::Task::range_for && !sf)
+  bool sf = task.task == ir::Task::struct_for, snap = task.task == ir::Task::listgen;
+  if (task.task != ir::Task::range_for && !sf && !snap)
     g.unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks");
-  Prim p = ts.index_prim = sf ? Prim::i32 : task_index_prim(task);
+  Prim p = ts.index_prim = sf || snap ? Prim::i32 : task_index_prim(task);
   Id t = g.type(p);
   auto bound = [&](bool is_const, int64_t v) {
     return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
@@ -314,6 +317,10 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
       [&] {
         // Prints and errors are ordered by iteration (as a serial run prints).
         g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
+        if (snap) {
+          g.snapshot_copy(task, g.iter);
+          return;
+        }
         if (!sf) {
           g.block(*task.body);
           return;
@@ -345,7 +352,10 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   }
   g.random_init(task);
   g.iter = g.cu32(0);
-  int local_x = task.task == ir::Task::range_for || task.task == ir::Task::struct_for ? kLocalSize : 1;
+  int local_x = task.task == ir::Task::range_for || task.task == ir::Task::struct_for ||
+                        (task.task == ir::Task::listgen && ts.end > 0)
+                    ? kLocalSize
+                    : 1;
   // The task runs unless a check failed in an earlier task (the launch stops
   // there), and only in the workgroup's own invocations: lavapipe (Mesa 22)
   // runs a workgroup of 1 in 8 SIMD lanes and, in a loop nested in an if in
@@ -386,6 +396,14 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
       ts.begin_const = ts.end_const = true;
       ts.begin = 0;
       ts.end = struct_for_cells(*prog, s->snode);
+    }
+    // The target's last listgen copies the snapshot its struct-for reads.
+    if (s->task == ir::Task::listgen && prog) {
+      ts.begin_const = ts.end_const = true;
+      ts.begin = 0;
+      ts.end = s->index + 1 == (int)prog->snode(s->snode)->path.size()
+                   ? snapshot_words(list_snapshot(out, *prog, s->snode))
+                   : 0;
     }
     ts.groups = groups(*s, ts, caps);
     out.tasks.push_back(std::move(ts));

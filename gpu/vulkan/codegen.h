@@ -13,6 +13,7 @@
 // prologue/epilogue run once per invocation and any dispatch size is right.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -103,7 +104,13 @@ struct KernelShaders {
   int temp_slot() const { return num_args + num_rets; }
   int rng_slot() const { return num_args + num_rets + num_temps; }  // the launch's ti.random key
   int err_word() const { return 2 * (rng_slot() + 1); }
-  int ctx_words() const { return err_word() + kErrWords; }
+  // Struct-fors over bitmasked SNodes: the activity bits their listgen task
+  // copied (codegen_sparse.cpp), from word list_word() on, list_base[snode]
+  // words in for the SNode's struct-fors.
+  std::map<int, uint32_t> list_base;
+  uint32_t list_words = 0;
+  int list_word() const { return err_word() + kErrWords; }
+  int ctx_words() const { return list_word() + (int)list_words; }
 };
 
 // Generates every task's module. Throws kiln::Error ("NotImplementedError")

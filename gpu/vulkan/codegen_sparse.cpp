@@ -11,8 +11,11 @@
 //     reads 0 when it comes back);
 //   - a struct-for visits every cell of the target's containers, in the
 //     order of the runtime's lists (containers in list order, cells in
-//     order), and runs the body on the active ones: no list to build, so
-//     clear_list and listgen tasks dispatch nothing.
+//     order), and runs the body on the cells that were active when it
+//     started: the target's last listgen task copies the mask words of the
+//     path's bitmasked levels into the context buffer (a snapshot, as the
+//     runtime's lists are: cells the body activates are not visited), and
+//     the other list tasks dispatch nothing.
 // Pointer and dynamic SNodes hold host pointers in their slots (pools in
 // host memory): they stay NotImplementedError here.
 #include "gpu/vulkan/codegen_state.h"
@@ -236,6 +239,9 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
   // Coordinates along each physical axis, in units of the target's cells.
   std::vector<Id> coord(kMaxIndices, cu32(0));
   Id c = cu32(0), active = 0;
+  std::vector<SnapshotLevel> snap = list_snapshot(out, *prog, task.snode);
+  size_t next_snap = 0;
+  Id container = cu32(0);  // the level's container number, in list order
   for (size_t l = 0; l < nl; l++) {
     const SNode& lv = *t.path[l];
     c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)lv.offset_in_cell)});
@@ -249,9 +255,15 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
       coord[(size_t)p] = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {coord[(size_t)p], cu32(e)}), ci});
     }
     if (lv.kind == SNodeKind::bitmasked) {
-      Id on = mask_test(binding, lv, c, cell);
+      const SnapshotLevel& sl = snap.at(next_snap++);
+      Id word = m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.base),
+                                         m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {container, cu32(sl.words)}),
+                                                                  m.op(Op::OpShiftRightLogical, u32(), {cell, cu32(5)})})});
+      Id bit = m.op(Op::OpShiftLeftLogical, u32(), {cu32(1), m.op(Op::OpBitwiseAnd, u32(), {cell, cu32(31)})});
+      Id on = m.op(Op::OpINotEqual, m.t_bool(), {m.op(Op::OpBitwiseAnd, u32(), {load(BufPtr{0, word, Prim::u32}), bit}), cu32(0)});
       active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
     }
+    container = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {container, cu32((uint32_t)lv.num_cells())}), cell});
     c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)lv.cell_size)})});
   }
   // Levels that do not split an axis leave it alone; coord[p] counts the
@@ -264,6 +276,65 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
   }
   sf_cell = c;
   return active;
+}
+
+std::vector<SnapshotLevel> list_snapshot(KernelShaders& out, const Program& prog, int snode) {
+  const SNode* t = prog.snode(snode);
+  std::vector<SnapshotLevel> levels;
+  uint32_t at = 0, containers = 1;
+  for (size_t l = 0; l < t->path.size(); l++) {
+    const SNode& lv = *t->path[l];
+    if (lv.kind == SNodeKind::bitmasked) {
+      uint32_t words = (uint32_t)((lv.num_cells() + 63) / 64 * 2);
+      levels.push_back(SnapshotLevel{l, at, containers, words});
+      at += containers * words;
+    }
+    containers *= (uint32_t)lv.num_cells();
+  }
+  auto it = out.list_base.find(snode);
+  uint32_t base = it != out.list_base.end() ? it->second : out.list_words;
+  if (it == out.list_base.end()) {
+    out.list_base[snode] = base;
+    out.list_words += at;
+  }
+  for (SnapshotLevel& sl : levels) sl.base += base;
+  return levels;
+}
+
+uint32_t snapshot_words(const std::vector<SnapshotLevel>& levels) {
+  uint32_t n = 0;
+  for (const SnapshotLevel& sl : levels) n = std::max(n, sl.containers * sl.words);
+  return n;
+}
+
+// Word `i` of each level's snapshot (when it has that many): container
+// i / words (its cells of the levels above, row-major) gives the address of
+// its mask, word i % words of it.
+void Gen::snapshot_copy(const ir::Stmt& task, Id i) {
+  const SNode& t = device_snode(task, task.snode);
+  int binding = out.tree_binding(t.tree);
+  out.num_trees = std::max(out.num_trees, t.tree + 1);
+  for (const SnapshotLevel& sl : list_snapshot(out, *prog, task.snode)) {
+    if_then(m.op(Op::OpULessThan, m.t_bool(), {i, cu32(sl.containers * sl.words)}), [&] {
+      Id k = m.op(Op::OpUDiv, u32(), {i, cu32(sl.words)});
+      Id w = m.op(Op::OpUMod, u32(), {i, cu32(sl.words)});
+      std::vector<Id> cells(sl.level);
+      for (size_t l = sl.level; l-- > 0;) {
+        uint32_t n = (uint32_t)t.path[l]->num_cells();
+        cells[l] = m.op(Op::OpUMod, u32(), {k, cu32(n)});
+        k = m.op(Op::OpUDiv, u32(), {k, cu32(n)});
+      }
+      Id c = cu32(0);
+      for (size_t l = 0; l < sl.level; l++)
+        c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)t.path[l]->offset_in_cell),
+                                                                  m.op(Op::OpIMul, u32(), {cells[l], cu32((uint32_t)t.path[l]->cell_size)})})});
+      const SNode& lv = *t.path[sl.level];
+      c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)(lv.offset_in_cell + lv.mask_offset))});
+      Id src = m.op(Op::OpIAdd, u32(), {m.op(Op::OpShiftRightLogical, u32(), {c, cu32(2)}), w});
+      Id bits = m.op(Op::OpAtomicLoad, u32(), {chain(BufPtr{binding, src, Prim::u32}), cu32((uint32_t)spv::Scope::Device), cu32(0)});
+      store(BufPtr{0, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.base), i}), Prim::u32}, bits);
+    });
+  }
 }
 
 // Cells a struct-for over `snode` visits: every cell of every container.

@@ -19,6 +19,16 @@ namespace kiln::vk {
 // Cells a struct-for over SNode `snode` visits on the device (codegen_sparse.cpp).
 int64_t struct_for_cells(const Program& prog, int snode);
 
+// The list snapshot of struct-fors over an SNode: per bitmasked level of its
+// path, the mask words (u32) of all the level's containers, in container
+// order, from context word list_word() + base.
+struct SnapshotLevel {
+  size_t level = 0;
+  uint32_t base = 0, containers = 0, words = 0;  // words per container
+};
+std::vector<SnapshotLevel> list_snapshot(KernelShaders& out, const Program& prog, int snode);
+uint32_t snapshot_words(const std::vector<SnapshotLevel>& levels);  // the most words of one level
+
 // Where a pointer value points: element `index` of the view of `binding`
 // whose elements have type `prim` (a field element, a temp slot).
 struct BufPtr {
@@ -118,6 +128,7 @@ struct Gen {
   void snode_op(const ir::Stmt& s);
   void zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s);
   Id struct_for_cell(const ir::Stmt& task, Id u);
+  void snapshot_copy(const ir::Stmt& task, Id i);
 
   // ---- ti.random (codegen_random.cpp) ----
   Id rng_key = 0;     // u64: this task's stream key (0: the task draws nothing)

@@ -3,7 +3,8 @@
 # ti.is_active (a deactivated cell reads 0 when it comes back), struct-fors
 # over the active cells in the order of the runtime's lists (prints), over a
 # bitmasked level with a dense block under it and under a dense parent, and
-# the host's view of the same memory. Also i64(i) compared with a constant
+# the host's view of the same memory; a struct-for that activates cells of
+# its own SNode. Also i64(i) compared with a constant
 # (lavapipe's sign extension bug: now shifts).
 import taichi as ti
 
@@ -51,6 +52,15 @@ def reads(i: ti.i32) -> ti.f32:
     return x[i] + x[i + 1]
 
 
+# Cells the struct-for activates are not visited: it goes over the cells
+# active when it started (a snapshot of the masks, as the runtime's lists).
+@ti.kernel
+def shift():
+    for i in x:
+        if i + 1 < 12:
+            x[i + 1] += 100.0
+
+
 @ti.kernel
 def i64_compare(i: ti.i32) -> ti.i32:
     a = ti.i64(i)
@@ -63,4 +73,6 @@ print(ops(), x[3], x[4])
 x[3] = 2.5
 print(x[3], reads(3), reads(0))
 blocks()
+shift()
+walk()
 print(i64_compare(1), i64_compare(-1), i64_compare(7))
