@@ -151,7 +151,13 @@ Config config_from(py::dict o) {
       raise("TypeError", "offline_cache_file_path must be a str (a directory), not " + std::string(py::repr(v)));
     c.offline_cache_dir = v.cast<std::string>();
   }
-  if (!get("arch").is_none()) c.arch = ti::arch_from_name(get("arch").cast<std::string>());
+  if (!get("arch").is_none()) {
+    // ti.init(arch=ti.cuda) or a list of arches to try in order; as in Taichi, none of them
+    // available falls back to the CPU with a warning unless enable_fallback=False
+    std::string warning;
+    c.arch = ti::select_arch(get("arch").cast<std::vector<std::string>>(), get("enable_fallback").is_none() || get("enable_fallback").cast<bool>(), &warning);
+    if (!warning.empty()) write_stream("stderr", format_warning(warning, {}));
+  }
   if (!get("dtype_cast_mode").is_none()) {
     py::object given = get("dtype_cast_mode");
     auto m = py::isinstance<py::str>(given) ? cast_mode_from_name(given.cast<std::string>()) : std::nullopt;

@@ -94,9 +94,12 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
     if kwargs:
         raise TypeError(f"init() got an unexpected keyword argument '{next(iter(kwargs))}'")
     if arch is not None:
-        if not isinstance(arch, _Arch):
-            raise TypeError(f"ti.init(arch=...) takes an arch such as ti.cpu or ti.vulkan, not {arch!r}")
-        opts["arch"] = arch.name
+        # an arch, or a list of them to try in order (Taichi's ti.init(arch=[ti.cuda, ti.vulkan]))
+        archs = list(arch) if isinstance(arch, (list, tuple)) else [arch]
+        if not archs or not all(isinstance(a, _Arch) for a in archs):
+            raise TypeError(f"ti.init(arch=...) takes an arch such as ti.cpu or ti.vulkan, or a list of them, not {arch!r}")
+        opts["arch"] = [a.name for a in archs]
+        opts["enable_fallback"] = bool(enable_fallback)
     env_threads = _os.environ.get("TI_NUM_THREADS")
     if "cpu_max_num_threads" not in opts and env_threads:
         opts["cpu_max_num_threads"] = int(env_threads)

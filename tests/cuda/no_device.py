@@ -1,6 +1,6 @@
 import taichi as ti
 
-ti.init(arch=ti.cuda)
+ti.init(arch=ti.cuda, enable_fallback=False)
 x = ti.field(ti.i32, shape=4)
 
 

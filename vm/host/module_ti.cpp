@@ -66,11 +66,25 @@ namespace {
 Value init(Evaluator& ev, CallArgs& a) {
   Config cfg;
   Value v;
+  Value fallback = Value::boolean(true);
+  a.take_kw("enable_fallback", fallback);
   if (a.take_kw("arch", v) || !a.pos.empty()) {
     if (!a.pos.empty()) v = a.pos[0];
-    auto* arch = dynamic_cast<ArchObj*>(v.as<HostObj>());
-    if (!arch) raise("TypeError", "ti.init(arch=...) takes an arch such as ti.cpu or ti.vulkan, not " + ev.repr(v), a.loc);
-    cfg.arch = ti::arch_from_name(arch->name);
+    // an arch, or a list of them to try in order (Taichi's ti.init(arch=[ti.cuda, ti.vulkan]))
+    std::vector<Value> given{v};
+    if (v.kind == Kind::List) given = v.as<ListObj>()->items;
+    if (v.kind == Kind::Tuple) given = v.as<TupleObj>()->items;
+    std::vector<std::string> names;
+    for (const Value& g : given) {
+      auto* arch = g.kind == Kind::Host ? dynamic_cast<ArchObj*>(g.as<HostObj>()) : nullptr;
+      if (!arch) break;
+      names.push_back(arch->name);
+    }
+    if (names.empty() || names.size() != given.size())
+      raise("TypeError", "ti.init(arch=...) takes an arch such as ti.cpu or ti.vulkan, or a list of them, not " + ev.repr(v), a.loc);
+    std::string warning;
+    cfg.arch = ti::select_arch(names, ev.truthy(fallback), &warning);
+    if (!warning.empty()) ev.err(format_warning(warning, a.loc));
   }
   if (a.take_kw("debug", v)) cfg.debug = ev.truthy(v);
   if (a.take_kw("print_ir", v)) cfg.print_ir = ev.truthy(v);

@@ -30,24 +30,53 @@ std::string arch_from_name(const std::string& name) {
   return "cpu";
 }
 
-bool vulkan_available() {
+namespace {
+
+// Why arch NAME (a name arch_from_name has mapped) cannot run here; empty when it can.
+std::string unavailable(const std::string& arch) {
+  if (arch == "vulkan") {
 #ifdef KILN_HAVE_VULKAN
-  try {
-    make_vulkan_engine();
-    return true;
-  } catch (Error&) {
-  }
+    try {
+      make_vulkan_engine();
+      return "";
+    } catch (Error& e) {
+      return e.message;
+    }
+#else
+    return "this Kiln was built without the Vulkan backend";
 #endif
-  return false;
+  }
+  if (arch == "cuda") {
+#ifdef KILN_HAVE_CUDA
+    std::string why;
+    return kiln::cuda_available(&why) ? "" : why;
+#else
+    return "this Kiln was built without the CUDA backend";
+#endif
+  }
+  return "";
 }
 
-bool cuda_available() {
-#ifdef KILN_HAVE_CUDA
-  return kiln::cuda_available();
-#else
-  return false;
-#endif
+}  // namespace
+
+std::string select_arch(const std::vector<std::string>& names, bool fallback, std::string* warning) {
+  if (names.empty()) return "cpu";
+  if (const char* a = std::getenv("KILN_ARCH"); a && *a) return arch_from_name(names[0]);
+  std::string first_why;
+  for (const std::string& n : names) {
+    std::string arch = arch_from_name(n);
+    std::string why = unavailable(arch);
+    if (why.empty()) return arch;
+    if (first_why.empty()) first_why = "arch=" + n + ": " + why;
+  }
+  if (!fallback) return arch_from_name(names[0]);
+  if (warning) *warning = first_why + "; running on the CPU instead (ti.init(enable_fallback=False) makes this an error)";
+  return "cpu";
 }
+
+bool vulkan_available() { return unavailable("vulkan").empty(); }
+
+bool cuda_available() { return unavailable("cuda").empty(); }
 
 std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   if (o.force_debug) cfg.debug = true;

@@ -44,9 +44,16 @@ struct ProgramOptions {
 // The Config::arch for ti.init(arch=NAME): "vulkan" for ti.vulkan, "cuda"
 // for ti.cuda (an error at make_program where no device is), ti.gpu: "cuda"
 // where a device is, else "cpu" (Vulkan does not cover the whole language
-// yet); "cpu" for the rest (ti.cpu/x64/arm64; ti.metal, ti.opengl... run on
-// the CPU). $KILN_ARCH overrides it in make_program.
+// yet); "cpu" for ti.cpu/x64/arm64 and Taichi's other backends (metal,
+// opengl...), which Kiln does not have. $KILN_ARCH overrides it in make_program.
 std::string arch_from_name(const std::string& name);
+// The Config::arch for ti.init(arch=NAMES, enable_fallback=FALLBACK), as Taichi
+// chooses: the first of NAMES this machine can run (ti.gpu always can: it is
+// the CPU where there is no CUDA device). When none can, FALLBACK (Taichi's
+// default) runs on the CPU and sets *warning to say why; otherwise the first
+// name's backend gives its own error at make_program. With $KILN_ARCH set
+// nothing falls back: make_program runs on the backend it names.
+std::string select_arch(const std::vector<std::string>& names, bool fallback, std::string* warning);
 // Whether arch=vulkan can run here (built with it and a device found).
 bool vulkan_available();
 // Whether arch=cuda can run here (built with it, a driver and a device found).

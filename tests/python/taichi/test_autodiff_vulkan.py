@@ -10,7 +10,7 @@ import taichi as ti
 
 def _vulkan_or_skip():
     try:
-        ti.init(arch=ti.vulkan)
+        ti.init(arch=ti.vulkan, enable_fallback=False)
     except RuntimeError as e:  # a build without Vulkan, or no device at all
         pytest.skip(f"no Vulkan device: {e}")
 

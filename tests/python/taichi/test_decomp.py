@@ -14,7 +14,7 @@ def _init(arch, engine, fp):
         if fp == ti.f64:
             pytest.skip("f64 decompositions are checked on the CPU engines")
         try:
-            ti.init(arch=ti.vulkan, default_fp=fp)
+            ti.init(arch=ti.vulkan, default_fp=fp, enable_fallback=False)
         except RuntimeError as e:
             pytest.skip(f"no Vulkan device: {e}")
     else:
