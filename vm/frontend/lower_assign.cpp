@@ -321,6 +321,7 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     auto* sub = s->target->as<ast::Subscript>();
     std::vector<std::pair<StaticValue, const ast::Expr*>> targets;  // (scalar field, its index)
     std::string what;
+    bool whole_element = false;  // every component of a vector/matrix field's element (even a 1-vector's)
     if (sub->value->kind == ast::ExprKind::Subscript) {  // x[i][j] op= v
       auto* inner = sub->value->as<ast::Subscript>();
       KVal ib = lower_expr(inner->value);
@@ -341,12 +342,13 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
       } else if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
         for (size_t k = 0; k < base.s.fields.size(); k++) targets.push_back({component_field(base.s, (int)k), sub->slice});
         what = "an element of " + describe_static(base.s);
+        whole_element = true;
       }
     }
     if (!targets.empty()) {
       Stmt* rhs = value_of(lower_expr(s->value), loc);
       std::vector<Stmt*> parts;
-      if (targets.size() == 1) {
+      if (!whole_element) {
         parts.push_back(rhs);
       } else {
         Type ft{targets[0].first.field->dtype, (uint8_t)targets.size(), 0, false};

@@ -341,7 +341,7 @@ KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {
   }
   if (name == "ti.Vector.unit") {
     int n = int_at(0), i = int_at(1);
-    Prim p = a.size() > 2 ? type_at(2) : types.default_fp;
+    Prim p = a.size() > 2 ? type_at(2) : types.default_ip;  // Taichi: dt=None is int
     std::vector<Stmt*> e;
     for (int k = 0; k < n; k++) e.push_back(constant(p, k == i ? 1 : 0));
     return KVal::of(make_tensor(e, n, 0, loc));
