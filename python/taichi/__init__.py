@@ -177,7 +177,7 @@ def __getattr__(name):
     if name == "tools":
         from . import _tools as tools
         return tools
-    if name in ("lang", "algorithms", "linalg", "sparse", "ui", "_lib"):
+    if name in ("lang", "algorithms", "linalg", "sparse", "ui", "graph", "_lib"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name == "randn":
