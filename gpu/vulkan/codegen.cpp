@@ -109,8 +109,14 @@ void Gen::stmt(const ir::Stmt& s) {
   switch (s.kind) {
     case StmtKind::const_: val[&s] = constant(s.type.prim, s.value); return;
     case StmtKind::arg_load: val[&s] = arg_load(s); return;
-    case StmtKind::unary: val[&s] = unary(s); return;
-    case StmtKind::binary: val[&s] = binary(s); return;
+    case StmtKind::unary:
+    case StmtKind::binary: {
+      // bf16 results are computed in f32 and rounded, as the interpreter's are.
+      Id v = s.kind == StmtKind::unary ? unary(s) : binary(s);
+      bool cast = s.kind == StmtKind::unary && s.uop == ir::UnaryOp::cast_value;
+      val[&s] = s.type.prim == Prim::bf16 && !cast ? round_bf16(v) : v;
+      return;
+    }
     case StmtKind::select: {
       Id c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
       val[&s] = m.op(Op::OpSelect, type(s.type.prim, &s), {c, val.at(s.ops[1]), val.at(s.ops[2])});

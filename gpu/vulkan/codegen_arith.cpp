@@ -25,6 +25,7 @@ Id Gen::type(Prim p, const ir::Stmt* where) {
     case Prim::i32: case Prim::u32:
     case Prim::i64: case Prim::u64: return m.t_int(prim_bits(p), prim_is_signed(p));
     case Prim::f16: case Prim::f32: case Prim::f64: return m.t_float(prim_bits(p));
+    case Prim::bf16: return m.t_float(32);  // a storage type: values are the f32 of their bf16 value
     default: break;
   }
   if (where) unsupported(*where, std::string("values of type ") + std::string(prim_name(p)));
@@ -37,8 +38,31 @@ Id Gen::const_float(Prim p, double v) {
   uint64_t bits;
   if (p == Prim::f64) bits = std::bit_cast<uint64_t>(v);
   else if (p == Prim::f16) bits = f64_to_f16_bits(v);
+  else if (p == Prim::bf16) bits = (uint32_t)f64_to_bf16_bits(v) << 16;
   else bits = std::bit_cast<uint32_t>((float)v);
-  return m.c_bits(type(p), prim_bits(p), bits);
+  return m.c_bits(type(p), p == Prim::bf16 ? 32 : prim_bits(p), bits);
+}
+
+// bf16 (a storage type): the f32 `v` rounded to 8 significant bits, ties to
+// even, as the runtime's f32_to_bf16_bits: its 16-bit pattern in the low
+// bits of a u32 (bf16_bits), or that value again as f32 (round_bf16).
+Id Gen::bf16_bits(Id v) {
+  Id bt = m.t_bool();
+  Id x = m.op(Op::OpBitcast, u32(), {v});
+  Id nan = m.op(Op::OpUGreaterThan, bt, {m.op(Op::OpBitwiseAnd, u32(), {x, cu32(0x7fffffff)}), cu32(0x7f800000)});
+  Id lsb = m.op(Op::OpBitwiseAnd, u32(), {m.op(Op::OpShiftRightLogical, u32(), {x, cu32(16)}), cu32(1)});
+  Id rounded = m.op(Op::OpIAdd, u32(), {x, m.op(Op::OpIAdd, u32(), {cu32(0x7fff), lsb})});
+  Id quiet = m.op(Op::OpBitwiseOr, u32(), {x, cu32(0x00400000)});  // NaN: keep a payload bit
+  return m.op(Op::OpShiftRightLogical, u32(), {m.op(Op::OpSelect, u32(), {nan, quiet, rounded}), cu32(16)});
+}
+
+Id Gen::round_bf16(Id v) {
+  return m.op(Op::OpBitcast, type(Prim::f32), {m.op(Op::OpShiftLeftLogical, u32(), {bf16_bits(v), cu32(16)})});
+}
+
+Id Gen::bf16_from_bits(Id bits16) {
+  Id w = m.op(Op::OpUConvert, u32(), {bits16});
+  return m.op(Op::OpBitcast, type(Prim::f32), {m.op(Op::OpShiftLeftLogical, u32(), {w, cu32(16)})});
 }
 
 Id Gen::constant(Prim p, const ir::Const& c) {
@@ -73,8 +97,8 @@ static Id sext64(Gen& g, Id v, Prim from) {
 
 Id Gen::to_u64_reg(Id v, Prim p) {
   if (p == Prim::f64) return m.op(Op::OpBitcast, u64(), {v});
-  if (prim_is_float(p)) {  // f32 (f16 widened exactly): its bits in the low word
-    if (p != Prim::f32) v = m.op(Op::OpFConvert, type(Prim::f32), {v});
+  if (prim_is_float(p)) {  // f32 (f16 widened exactly, bf16 already f32): its bits in the low word
+    if (p == Prim::f16) v = m.op(Op::OpFConvert, type(Prim::f32), {v});
     return m.op(Op::OpUConvert, u64(), {m.op(Op::OpBitcast, u32(), {v})});
   }
   if (prim_bits(p) == 64) return as_unsigned(v, p);
@@ -84,8 +108,12 @@ Id Gen::to_u64_reg(Id v, Prim p) {
 }
 
 Id Gen::cast(Id v, Prim from, Prim to, const ir::Stmt& s) {
-  Id t = type(to, &s);
   if (from == to) return v;
+  // bf16 values compute as f32; a cast to bf16 rounds (from f64 or a wide
+  // int that is a rounding to f32 first).
+  if (from == Prim::bf16) return cast(v, Prim::f32, to, s);
+  if (to == Prim::bf16) return round_bf16(cast(v, from, Prim::f32, s));
+  Id t = type(to, &s);
   bool ff = prim_is_float(from), tf = prim_is_float(to);
   if (ff && tf) return m.op(Op::OpFConvert, t, {v});
   if (!ff && tf) return m.op(is_signed(from) ? Op::OpConvertSToF : Op::OpConvertUToF, t, {v});
@@ -345,6 +373,11 @@ static Id clz32(Gen& g, Id x) {
 
 Id Gen::unary(const ir::Stmt& s) {
   Prim p = s.type.prim, a_p = s.ops[0]->type.prim;
+  // bf16 computes in f32 (stmt rounds a bf16 result); casts know bf16.
+  if (s.uop != UnaryOp::cast_value) {
+    if (p == Prim::bf16) p = Prim::f32;
+    if (a_p == Prim::bf16) a_p = Prim::f32;
+  }
   Id a = val.at(s.ops[0]);
   Id t = type(p, &s);
   bool f = prim_is_float(p);
@@ -446,7 +479,7 @@ Id Gen::binary(const ir::Stmt& s) {
     Id c2 = m.op(Op::OpSelect, ut, {big, m.c_bits(ut, w, (uint64_t)(w - 1)), c});
     return m.op(Op::OpShiftRightArithmetic, t, {a, c2});
   }
-  return binary_op(s.bop, p, a, b, s);
+  return binary_op(s.bop, p == Prim::bf16 ? Prim::f32 : p, a, b, s);
 }
 
 }  // namespace kiln::vk

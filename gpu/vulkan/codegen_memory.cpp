@@ -38,8 +38,25 @@ Id Gen::chain(const BufPtr& bp) {
   return m.op(Op::OpAccessChain, m.t_ptr(SC::StorageBuffer, type(bp.prim)), {view(bp.binding, bp.prim), cu32(0), bp.index});
 }
 
-Id Gen::load(const BufPtr& bp) { return m.op(Op::OpLoad, type(bp.prim), {chain(bp)}); }
-void Gen::store(const BufPtr& bp, Id v) { m.op_void(Op::OpStore, {chain(bp), v}); }
+// bf16 elements are u16 patterns in memory, f32 values in the shader.
+Id Gen::load(const BufPtr& bp) {
+  if (bp.prim == Prim::bf16) {
+    BufPtr u = bp;
+    u.prim = Prim::u16;
+    return bf16_from_bits(m.op(Op::OpLoad, type(Prim::u16), {chain(u)}));
+  }
+  return m.op(Op::OpLoad, type(bp.prim), {chain(bp)});
+}
+
+void Gen::store(const BufPtr& bp, Id v) {
+  if (bp.prim == Prim::bf16) {
+    BufPtr u = bp;
+    u.prim = Prim::u16;
+    m.op_void(Op::OpStore, {chain(u), m.op(Op::OpUConvert, type(Prim::u16), {bf16_bits(v)})});
+    return;
+  }
+  m.op_void(Op::OpStore, {chain(bp), v});
+}
 
 BufPtr Gen::ctx_slot(int slot, Prim p) { return BufPtr{0, cu32((uint32_t)(slot * 8 / (prim_bits(p) / 8))), p}; }
 
@@ -299,10 +316,11 @@ Id Gen::atomic(const ir::Stmt& s) {
   Id old_bits = m.op(Op::OpAtomicLoad, ut, {uptr, scope_device(*this), relaxed(*this)});
   Id elem_bits = w < 32 ? m.op(Op::OpUConvert, sub_t, {m.op(Op::OpShiftRightLogical, u32(), {old_bits, shift})}) : old_bits;
   Id old = elem_bits;
-  if (!(w < 32 && p == (w == 16 ? Prim::u16 : Prim::u8))) old = m.op(Op::OpBitcast, t, {elem_bits});
+  if (p == Prim::bf16) old = bf16_from_bits(elem_bits);  // computed in f32, rounded back
+  else if (!(w < 32 && p == (w == 16 ? Prim::u16 : Prim::u8))) old = m.op(Op::OpBitcast, t, {elem_bits});
   m.op_void(Op::OpStore, {old_var, old});
-  Id nv = binary_op(ir::binary_of(s.aop), p, old, v, s);
-  Id new_bits = m.op(Op::OpBitcast, w < 32 ? sub_t : ut, {nv});
+  Id nv = binary_op(ir::binary_of(s.aop), p == Prim::bf16 ? Prim::f32 : p, old, v, s);
+  Id new_bits = p == Prim::bf16 ? m.op(Op::OpUConvert, sub_t, {bf16_bits(nv)}) : m.op(Op::OpBitcast, w < 32 ? sub_t : ut, {nv});
   if (w < 32)
     new_bits = m.op(Op::OpBitwiseOr, u32(), {m.op(Op::OpBitwiseAnd, u32(), {old_bits, keep}),
                                              m.op(Op::OpShiftLeftLogical, u32(), {m.op(Op::OpUConvert, u32(), {new_bits}), shift})});
@@ -329,6 +347,7 @@ Id Gen::arg_load(const ir::Stmt& s) {
   // the f32 of its value).
   Id w = load(ctx_slot(s.index, Prim::u32));
   if (p == Prim::u32) return w;
+  if (p == Prim::bf16) return bf16_from_bits(m.op(Op::OpUConvert, type(Prim::u16), {w}));  // its 16-bit pattern
   if (p == Prim::i32 || p == Prim::f32) return m.op(Op::OpBitcast, t, {w});
   if (p == Prim::f16) return m.op(Op::OpFConvert, t, {m.op(Op::OpBitcast, type(Prim::f32), {w})});
   Id n = m.op(Op::OpUConvert, m.t_int(prim_bits(p), false), {w});
@@ -340,7 +359,9 @@ void Gen::ret(const ir::Stmt& s) {
     Prim p = s.ops[i]->type.prim;
     Id v = val.at(s.ops[i]);
     // f16 returns travel as their 16-bit pattern (what the bytecode's ret stores).
-    Id r = p == Prim::f16 ? m.op(Op::OpUConvert, u64(), {m.op(Op::OpBitcast, m.t_int(16, false), {v})}) : to_u64_reg(v, p);
+    Id r = p == Prim::f16   ? m.op(Op::OpUConvert, u64(), {m.op(Op::OpBitcast, m.t_int(16, false), {v})})
+           : p == Prim::bf16 ? m.op(Op::OpUConvert, u64(), {bf16_bits(v)})
+                             : to_u64_reg(v, p);
     store(ctx_slot(out.ret_slot() + (int)i, Prim::u64), r);
   }
   m.op_void(Op::OpReturn, {});

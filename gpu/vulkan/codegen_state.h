@@ -97,6 +97,9 @@ struct Gen {
   Id f64_math(ir::UnaryOp op, Id a, const ir::Stmt& s);
   Id f64_atan2(Id y, Id x, const ir::Stmt& s);
   Id f64_pow_abs(Id x, Id b, const ir::Stmt& s);  // x ** b for x >= 0
+  Id bf16_bits(Id v);                    // f32 -> the u32 holding its rounded bf16 pattern
+  Id round_bf16(Id v);                   // f32 -> f32 rounded to bf16
+  Id bf16_from_bits(Id bits16);          // u16 pattern -> f32
   Id as_unsigned(Id v, Prim p);          // bitcast to the unsigned type of p's width           // the interpreter's 64-bit register form of v
 
   // ---- memory (codegen_memory.cpp) ----

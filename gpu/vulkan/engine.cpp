@@ -263,7 +263,8 @@ struct VulkanEngine : Engine {
       case Prim::i64: case Prim::u64: return d.caps.int64;
       case Prim::f64: return d.caps.float64;
       case Prim::i32: case Prim::u32: case Prim::f32: return true;
-      default: return false;  // bf16: a storage type the device does not compute in
+      case Prim::bf16: return d.caps.storage16;  // stored as u16 patterns, computed in f32
+      default: return false;
     }
   }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
