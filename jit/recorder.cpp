@@ -593,20 +593,31 @@ bool Rec::run(uint32_t head) {
         }
         break;
       }
-      case Op::sptr: {  // a sparse element's address: a runtime call (activation, pools)
-        const bc::SparseDesc& d = fn.sparse[I.c];
-        if (!env.program || d.nidx > 2) return abort(pc, "sparse access with more than 2 indices");
+      case Op::sptr:    // a sparse element's address (activation, pools)
+      case Op::snop: {  // ti.append & co
+        // Runtime calls, made now for the interpreter's state and recorded.
         RtCall c;
-        c.fn = &sparse_lookup;
         c.program = env.program;
-        c.place = d.place;
-        c.nidx = d.nidx;
-        c.activate = d.activate;
+        c.loc = fn.loc_at(pc);
+        if (op == Op::sptr) {
+          const bc::SparseDesc& d = fn.sparse[I.c];
+          c.fn = &sparse_lookup;
+          c.place = d.place;
+          c.nidx = d.nidx;
+          c.activate = d.activate;
+        } else {
+          const bc::SNodeOpDesc& d = fn.snode_ops[I.c];
+          c.fn = &snode_call;
+          c.place = d.snode;
+          c.nidx = d.nidx;
+          c.op = d.op;
+        }
+        if (!env.program || c.nidx > 2) return abort(pc, "a sparse access or SNode op with more than 2 indices");
         const RtCall* kept = keep_rtcall(c);
-        uint64_t b = d.nidx > 1 ? R[I.b + 1] : 0;
-        uint64_t v = rt_call(R[I.b], b, (uint64_t)kept);
+        uint64_t v = rt_call(c.nidx > 0 ? R[I.b] : 0, c.nidx > 1 ? R[I.b + 1] : 0, (uint64_t)kept);
         rethrow_pending();  // while recording, an error is the interpreter's to report
-        Ref r = e.effect(IrOp::rtcall, get(I.b), d.nidx > 1 ? get(I.b + 1) : e.kval(0), (int64_t)(uintptr_t)kept);
+        Ref r = e.effect(IrOp::rtcall, c.nidx > 0 ? get(I.b) : e.kval(0), c.nidx > 1 ? get(I.b + 1) : e.kval(0),
+                         (int64_t)(uintptr_t)kept);
         set(I.a, r, v);
         break;
       }

@@ -45,4 +45,14 @@ uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c) {
   return (uint64_t)c.program->sparse_element(c.place, idx, c.activate);
 }
 
+uint64_t snode_call(uint64_t a, uint64_t b, const RtCall& c) {
+  int64_t idx[kMaxIndices] = {(int64_t)a, (int64_t)b};
+  try {
+    return (uint64_t)c.program->snode_op((Program::SNodeOp)c.op, c.place, idx);
+  } catch (Error& e) {
+    if (!e.loc.known()) e.loc = c.loc;
+    throw;
+  }
+}
+
 }  // namespace kiln::jit

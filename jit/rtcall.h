@@ -21,6 +21,7 @@ struct RtCall {
   int32_t place = -1;   // sparse lookups: the place SNode
   uint8_t nidx = 0;
   bool activate = false;
+  uint8_t op = 0;       // SNode ops: which (Program::SNodeOp); place is then the SNode
   SourceLoc loc;        // where the op came from (errors it raises)
 };
 
@@ -32,5 +33,8 @@ const RtCall* keep_rtcall(const RtCall& c);
 void rethrow_pending();
 // The element address of sparse[place] at indices (a, b): Program::sparse_element.
 uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c);
+// ti.activate / is_active / deactivate / append / length at indices (a, b):
+// Program::snode_op; its errors name the op's line.
+uint64_t snode_call(uint64_t a, uint64_t b, const RtCall& c);
 
 }  // namespace kiln::jit

@@ -122,6 +122,17 @@ struct Lowerer {
   // The linear index of the parallel loop being lowered (null outside one):
   // ti.random draws from that iteration's stream (vm/runtime/rng.h).
   ir::Stmt* rng_index = nullptr;
+  // While lowering the body of a struct-for that runs a dense block's cells
+  // as an inner loop (lower_sparse.cpp): the block SNode, the loop variables'
+  // values (before field offsets) and the visited cell's address. Accesses
+  // at exactly those indices address the cell directly.
+  struct RowCells {
+    int snode = -1;
+    std::vector<ir::Stmt*> idx;
+    ir::Stmt* addr = nullptr;
+  };
+  const RowCells* row_cells = nullptr;
+  void at_row_cell(ir::Stmt* ptr) const;
   // ndarray arguments, seen as fields (FieldInfo::ndarray_arg) while lowering.
   std::deque<FieldInfo> ndarrays;
   // ndarray argument slot -> its companion array's slot and name (`x.grad` in a kernel)

@@ -317,6 +317,7 @@ Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc 
                               Type::scalar(Prim::i32), loc);
   s->access = prog.access_of(field);
   s->type = Type::ptr(field.dtype);
+  at_row_cell(s.get());
   Stmt* p = emit(std::move(s), loc);
   if (field.quant) note_quant_ptr(p, field, loc);
   return p;

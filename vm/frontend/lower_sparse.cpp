@@ -6,6 +6,7 @@
 // struct-for over a 4x4 pointer with 2x2 dense blocks under it gives block
 // numbers 0..3, and ti.is_active(block, [i, j]) takes those; a field's (its
 // place's) indices are the element indices. ti.rescale_index converts.
+#include <algorithm>
 #include <map>
 
 #include "vm/frontend/lower.h"
@@ -24,7 +25,71 @@ StaticValue of_snode(SNode* s) {
   return v;
 }
 
+// A struct-for over the cells of a dense block SNode D under a container P
+// (`ti.root.pointer(ti.ij, 64).dense(ti.ij, 8).place(x)`, `for i, j in x`)
+// runs as a struct-for over P's active cells with a plain loop over the
+// block's cells inside: lists stop one level up, and the inner loop is dense
+// code that the engines compile as such (the JIT traces and vectorises it)
+// instead of reading a list row per cell. Cell k of the block (row-major over
+// D's axes, the order D's list visits them) has the indices P's coordinates
+// times D's extents plus k's digits, and the address P's cell + D's offset in
+// it + k * D's cell size. Only where P's coordinates count D's blocks (P's
+// first place is as deep as D's) and a block is small enough to be one
+// thread's unit of work.
+struct DenseRows {
+  const SNode* parent = nullptr;
+  std::vector<int> pidx;          // per D loop index: P's loop index on the same axis, or -1
+  std::vector<int64_t> ext, div;  // D's extent on that axis, and k's divisor for its digit
+};
+
+constexpr int64_t kMaxRowCells = 4096;
+
+bool dense_rows(const SNode* d, DenseRows& r) {
+  if (d->kind != SNodeKind::dense || !d->parent || d->parent->kind == SNodeKind::root) return false;
+  const SNode* p = d->parent;
+  if (d->quant_array_bits || d->cell_size <= 0 || d->num_cells() > kMaxRowCells || d->path.size() < 2) return false;
+  if (p->path_below.back() != d->path_below[d->path.size() - 2]) return false;
+  const auto& pd = d->physical_index_position;
+  const auto& pp = p->physical_index_position;
+  r.parent = p;
+  for (int ax : pd) {
+    auto at = std::find(pp.begin(), pp.end(), ax);
+    r.pidx.push_back(at == pp.end() ? -1 : (int)(at - pp.begin()));
+    r.ext.push_back(d->extent[ax]);
+    int64_t div = 1;
+    for (int a : d->split_axes)
+      if (a > ax) div *= d->extent[a];
+    r.div.push_back(div);
+  }
+  return true;
+}
+
+// Is `op` the row loop's index `want`, possibly shifted by a field's offset
+// and back (the loop variable is want + c; the access subtracts c)?
+bool same_index(const Stmt* op, const Stmt* want) {
+  if (op == want) return true;
+  if (op->kind != StmtKind::binary || op->bop != ir::BinaryOp::sub || op->ops[1]->kind != StmtKind::const_) return false;
+  const Stmt* x = op->ops[0];
+  return x->kind == StmtKind::binary && x->bop == ir::BinaryOp::add && x->ops[0] == want &&
+         x->ops[1]->kind == StmtKind::const_ && x->ops[1]->value.i == op->ops[1]->value.i;
+}
+
 }  // namespace
+
+// An access at the visited cell of a block's row loop addresses the cell:
+// it is active (its block is in the list) and in bounds (the loop made its
+// indices), so there is no lookup, check or activation (as the
+// struct_for_access pass does for the loops it sees).
+void Lowerer::at_row_cell(Stmt* p) const {
+  if (!row_cells || p->access.sparse_cell != row_cells->snode || p->access.in_cell) return;
+  if (p->ops.size() != row_cells->idx.size()) return;
+  for (size_t a = 0; a < p->ops.size(); a++)
+    if (!same_index(p->ops[a], row_cells->idx[a])) return;
+  p->ops = {row_cells->addr};
+  p->access.in_cell = true;
+  p->access.checked = false;
+  p->access.activate = false;
+}
 
 // The SNode a value names: an SNode itself, or a field's place.
 SNode* Lowerer::snode_of(const StaticValue& v, const std::string& what, SourceLoc loc) {
@@ -63,34 +128,71 @@ void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std
                              (names.size() == 1 ? " was" : "s were") + " given",
           s->target->loc);
   }
+  // An autodiff kernel keeps plain indices: its companions' accesses are
+  // built from the primal's.
+  DenseRows rows;
+  bool by_rows = ad_mode == AutodiffMode::none && dense_rows(target, rows);
+  const SNode* over = by_rows ? rows.parent : target;
+  int nover = (int)over->physical_index_position.size();
   Stmt* zero = emit_const(ir::Const::of_int(Prim::i32, 0), loc);
   auto rf = std::make_unique<Stmt>(StmtKind::range_for);
   rf->ops = {zero, zero};  // placeholders: the lists decide what runs
   rf->serialize = serialize;
-  rf->snode = target->id;
-  rf->num_loop_indices = nidx;
-  const SNode* root = target;
+  rf->snode = over->id;
+  rf->num_loop_indices = nover;
+  const SNode* root = over;
   while (root->parent) root = root->parent;
   rf->path_ids.push_back(root->id);
   rf->path_names.push_back(root->name());
-  for (const SNode* l : target->path) {
+  for (const SNode* l : over->path) {
     rf->path_ids.push_back(l->id);
     rf->path_names.push_back(l->name());
   }
   Stmt* loop = emit(std::move(rf), loc);
   push_block(loop);
-  std::vector<Stmt*> idx;
-  for (int v = 0; v < nidx; v++) {
+  auto loop_index = [&](Stmt* of, int v, Prim p) {
     auto li = std::make_unique<Stmt>(StmtKind::loop_index);
-    li->type = Type::scalar(Prim::i32);
-    li->loop = loop;
+    li->type = Type::scalar(p);
+    li->loop = of;
     li->index = v;
-    idx.push_back(emit(std::move(li), loc));
-    if (v < (int)offset.size() && offset[(size_t)v])
-      idx.back() = emit_binary(ir::BinaryOp::add, idx.back(), emit_const(ir::Const::of_int(Prim::i32, offset[(size_t)v]), loc),
-                               Type::scalar(Prim::i32), loc);
+    return emit(std::move(li), loc);
+  };
+  auto i32 = [&](int64_t v) { return emit_const(ir::Const::of_int(Prim::i32, v), loc); };
+  auto bin = [&](ir::BinaryOp op, Stmt* a, Stmt* b) { return emit_binary(op, a, b, a->type, loc); };
+  std::vector<Stmt*> idx;
+  RowCells cells;
+  Stmt* inner = nullptr;
+  if (by_rows) {
+    std::vector<Stmt*> pv;
+    for (int u = 0; u < nover; u++) pv.push_back(loop_index(loop, u, Prim::i32));
+    // The struct-for's index past its own: the address of P's cell.
+    Stmt* block = loop_index(loop, nover, Prim::i64);
+    if (target->offset_in_cell)
+      block = bin(ir::BinaryOp::add, block, emit_const(ir::Const::of_int(Prim::i64, target->offset_in_cell), loc));
+    auto in = std::make_unique<Stmt>(StmtKind::range_for);
+    in->ops = {zero, i32(target->num_cells())};
+    in->serialize = true;
+    inner = emit(std::move(in), loc);
+    push_block(inner);
+    Stmt* k = loop_index(inner, 0, Prim::i32);
+    // k >= 0: Python's // and % are C's here, and engines make them shifts
+    // and masks for powers of two.
+    for (int v = 0; v < nidx; v++) {
+      Stmt* digit = rows.ext[v] == 1 ? i32(0) : rows.div[v] == 1 ? k : bin(ir::BinaryOp::floordiv, k, i32(rows.div[v]));
+      if (rows.ext[v] > 1 && rows.div[v] * rows.ext[v] < target->num_cells()) digit = bin(ir::BinaryOp::mod, digit, i32(rows.ext[v]));
+      int u = rows.pidx[v];
+      idx.push_back(u < 0 ? digit : bin(ir::BinaryOp::add, bin(ir::BinaryOp::mul, pv[u], i32(rows.ext[v])), digit));
+    }
+    cells.snode = target->id;
+    cells.idx = idx;
+    cells.addr = bin(ir::BinaryOp::add, block,
+                     bin(ir::BinaryOp::mul, emit_cast(k, Prim::i64, loc), emit_const(ir::Const::of_int(Prim::i64, target->cell_size), loc)));
+  } else {
+    for (int v = 0; v < nidx; v++) idx.push_back(loop_index(loop, v, Prim::i32));
   }
-  frame().loops.push_back({loop, true});
+  for (int v = 0; v < nidx; v++)
+    if (v < (int)offset.size() && offset[(size_t)v]) idx[v] = bin(ir::BinaryOp::add, idx[v], i32(offset[(size_t)v]));
+  frame().loops.push_back({inner ? inner : loop, true});  // break is an error; continue ends the cell
   push_scope();
   Binding b;
   b.kind = Binding::Kind::value;
@@ -113,10 +215,14 @@ void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std
                       idx[v], Type::scalar(Prim::i32), loc);
   Stmt* outer_rng = rng_index;
   rng_index = key;
+  const RowCells* outer_cells = row_cells;
+  if (by_rows) row_cells = &cells;
   lower_body(s->body);
+  row_cells = outer_cells;
   rng_index = outer_rng;
   pop_scope();
   frame().loops.pop_back();
+  if (inner) pop_block();
   pop_block();
 }
 

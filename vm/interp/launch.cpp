@@ -35,12 +35,23 @@ void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t 
 }
 
 // A struct_for: the active cells of the containers in the target's list
-// (listgen made it just before). The work comes in units of about
-// kCellBatch cells: several whole containers of the list, or a range of one
-// big container's cells (so that one bitmasked(ti.i, 10**6) still spreads
-// over the threads). Each unit gathers its cells' table (it stays in cache)
-// and runs the task's loop over it; threads take whole units.
+// (listgen made it just before). The work comes in units: several whole
+// containers of the list, or a range of one big container's cells (so that
+// one bitmasked(ti.i, 10**6) still spreads over the threads). Each unit
+// gathers its cells' table (it stays in cache) and runs the task's loop over
+// it; threads take whole units. A parallel unit is about kCellBatch cells of
+// work; a serial one about kCellBatch table rows (fewer calls).
 constexpr int64_t kCellBatch = 2048;
+
+// The cells of a unit's work one cell of `target` stands for: a cell that
+// holds blocks (the frontend runs a dense block's cells as a loop inside its
+// parent's cell) counts as a block.
+int64_t cell_weight(const SNode* target) {
+  int64_t w = 1;
+  for (auto& ch : target->children)
+    if (ch->is_container()) w = std::max(w, ch->num_cells());
+  return w;
+}
 
 void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   Program* prog = ctx.program;
@@ -49,17 +60,34 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   int64_t n = (int64_t)prog->list_of(target).size();
   int nidx = std::max(t.num_indices, 1);
   int64_t cells = std::max<int64_t>(1, target->num_cells());
-  // Units: `per` containers each, or `ranges` ranges of each container.
-  int64_t per = std::max<int64_t>(1, kCellBatch / cells);
-  int64_t ranges = (cells + kCellBatch - 1) / kCellBatch;
-  int64_t units = ranges > 1 ? n * ranges : (n + per - 1) / per;
+  int64_t weight = cell_weight(target);
+  // Few cells run serially, as a short range_for does: it costs less, and the
+  // prints of a small struct-for come out in the list's order on any number
+  // of cores.
+  bool few = n * cells * weight < kMinParallel;
+  bool serial = t.serialize || few || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
+  // Units: `per` containers each, or `ranges` ranges of `span` cells of each container.
+  auto plan = [&](int64_t w, int64_t& per, int64_t& span, int64_t& ranges) {
+    span = std::max<int64_t>(1, kCellBatch / w);
+    per = std::max<int64_t>(1, span / cells);
+    ranges = (cells + span - 1) / span;
+    return ranges > 1 ? n * ranges : (n + per - 1) / per;
+  };
+  int64_t per, span, ranges;
+  int64_t units = plan(serial ? 1 : weight, per, span, ranges);
+  if (units < 2 && !serial) {
+    serial = true;
+    units = plan(1, per, span, ranges);
+  }
   auto run_units = [&](int64_t b, int64_t e) {
-    std::vector<int64_t> table;
+    // Kept per thread across launches: a fresh table each launch costs page
+    // faults (freed big blocks go back to the system) on every sweep.
+    thread_local std::vector<int64_t> table;
     for (int64_t u = b; u < e; u++) {
       table.clear();
       if (ranges > 1) {
-        int64_t lo = u % ranges * kCellBatch;
-        prog->active_cells(target, (size_t)(u / ranges), (size_t)(u / ranges + 1), nidx, table, lo, lo + kCellBatch);
+        int64_t lo = u % ranges * span;
+        prog->active_cells(target, (size_t)(u / ranges), (size_t)(u / ranges + 1), nidx, table, lo, lo + span);
       } else {
         prog->active_cells(target, (size_t)(u * per), (size_t)std::min(n, (u + 1) * per), nidx, table);
       }
@@ -67,16 +95,11 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
       if (count) run_code(t, ctx, 0, count, hook, native, table.data());
     }
   };
-  // Few cells run serially, as a short range_for does: it costs less, and the
-  // prints of a small struct-for come out in the list's order on any number
-  // of cores.
-  bool few = n * cells < kMinParallel;
-  bool serial = t.serialize || units < 2 || few || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
   if (serial) {
     run_units(0, units);
     return;
   }
-  prog->pool->parallel_for(units, t.block_dim > 0 ? std::max<int64_t>(1, t.block_dim / std::min(cells, kCellBatch)) : 0,
+  prog->pool->parallel_for(units, t.block_dim > 0 ? std::max<int64_t>(1, t.block_dim / std::min(cells * weight, kCellBatch)) : 0,
                            [&](int64_t b, int64_t e, int) { run_units(b, e); });
 }
 

@@ -128,11 +128,11 @@ struct Verifier {
         for (const Stmt* i : s->ops) KILN_VERIFY(is_int_scalar(i->type), s, "global ptr index is not an integer");
         for (auto& t : s->access.terms)
           KILN_VERIFY(t.axis >= 0 && (size_t)t.axis < s->ops.size(), s, "access term names a missing index");
+        // A cell's address: the struct-for's (struct_for_access), or computed
+        // from it for a block's cells (the frontend's row loops).
         if (s->access.in_cell)
-          KILN_VERIFY(s->ops.size() == 1 && s->ops[0]->kind == StmtKind::loop_index && s->ops[0]->type.prim == Prim::i64 &&
-                          s->ops[0]->loop->kind == StmtKind::offloaded && s->ops[0]->loop->task == Task::struct_for &&
-                          s->ops[0]->index == s->ops[0]->loop->num_loop_indices,
-                      s, "a cell access whose operand is not its struct-for's cell address");
+          KILN_VERIFY(s->ops.size() == 1 && s->ops[0]->type == Type::scalar(Prim::i64), s,
+                      "a cell access whose operand is not a cell address (i64)");
         break;
       case StmtKind::global_temp:
         arity(s, 0);
@@ -187,7 +187,8 @@ struct Verifier {
         for (auto* l : loops) enclosing |= l == s->loop;
         KILN_VERIFY(s->loop && enclosing && s->loop->kind != StmtKind::while_, s, "loop index of a loop that does not enclose it");
         int n = s->loop->kind == StmtKind::range_for && s->loop->snode < 0 ? 1 : s->loop->num_loop_indices;
-        if (s->loop->kind == StmtKind::offloaded && s->loop->task == Task::struct_for) n++;  // the cell's address
+        bool struct_for = s->loop->kind == StmtKind::offloaded ? s->loop->task == Task::struct_for : s->loop->snode >= 0;
+        if (struct_for) n++;  // the cell's address
         KILN_VERIFY(s->index >= 0 && s->index < n, s, "loop index number out of range");
         break;
       }

@@ -38,14 +38,31 @@ inline int64_t cell_of(const SNode& s, const std::array<int64_t, kMaxIndices>& b
   return cell;
 }
 
-// The per-axis coordinates of cell `cell` (inverse of cell_of's row-major order).
-inline void cell_coords(const SNode& s, int64_t cell, int64_t* ci) {
-  for (size_t k = s.split_axes.size(); k-- > 0;) {
-    int p = s.split_axes[k];
-    ci[p] = cell % s.extent[p];
-    cell /= s.extent[p];
+// The per-split-axis coordinates of cell numbers, row-major, without a
+// hardware division per cell (tens of cycles each): list generation and the
+// struct-for's cell table take the coordinates of every active cell. Lemire's
+// exact division of 32-bit numbers by a precomputed 64-bit reciprocal;
+// containers of 2^32 cells or more divide plainly.
+struct CellDigits {
+  int n = 0;
+  bool wide = false;
+  uint64_t ext[kMaxIndices] = {}, inv[kMaxIndices] = {};
+  explicit CellDigits(const SNode& s) : n((int)s.split_axes.size()), wide(s.num_cells() >= ((int64_t)1 << 32)) {
+    for (int k = 0; k < n; k++) {
+      ext[k] = (uint64_t)s.extent[s.split_axes[k]];
+      inv[k] = ext[k] > 1 ? ~(uint64_t)0 / ext[k] + 1 : 0;
+    }
   }
-}
+  // digit[k]: the coordinate along split axis k (s.split_axes[k]).
+  void of(int64_t cell, int64_t* digit) const {
+    uint64_t c = (uint64_t)cell;
+    for (int k = n; k-- > 0;) {
+      uint64_t q = wide ? c / ext[k] : ext[k] > 1 ? (uint64_t)(((unsigned __int128)inv[k] * c) >> 64) : c;
+      digit[k] = (int64_t)(c - q * ext[k]);
+      c = q;
+    }
+  }
+};
 
 // Calls fn(cell, cell_address) for every active cell of container c of s
 // (of the cells [lo, hi) when given: a struct-for splits big containers).
@@ -410,16 +427,21 @@ void Program::listgen(const SNode* target, int level) {
   size_t threads = pool ? (size_t)pool->size() : 1;
   size_t pieces = std::min(n, std::max<size_t>(1, threads * 4));
   std::vector<std::vector<ListElem>> parts(pieces);
+  const CellDigits digits(*parent);
   auto work = [&](size_t piece) {
     size_t b = n * piece / pieces, e = n * (piece + 1) / pieces;
     for (size_t k = b; k < e; k++) {
       const ListElem& pe = in[k];
       for_each_active_cell(*parent, pe.container, [&](int64_t cell, uint8_t* addr) {
-        int64_t ci[kMaxIndices] = {};
-        cell_coords(*parent, cell, ci);
+        int64_t digit[kMaxIndices];
+        digits.of(cell, digit);
         ListElem ce;
         ce.container = addr + child->offset_in_cell;
-        for (int p = 0; p < kMaxIndices; p++) ce.base[p] = (int32_t)(pe.base[p] + ci[p] * below[p]);
+        ce.base = pe.base;
+        for (int a = 0; a < digits.n; a++) {
+          int p = parent->split_axes[a];
+          ce.base[p] = (int32_t)(pe.base[p] + digit[a] * below[p]);
+        }
         parts[piece].push_back(ce);
       });
     }
@@ -458,6 +480,7 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
   }
   for (int k = 0; k < nsplit; k++) ext[k] = t.extent[t.split_axes[k]], step[k] = col_of[t.split_axes[k]];
   bool dense = t.kind == SNodeKind::dense || t.kind == SNodeKind::root;
+  const CellDigits digits(t);
   size_t w = (size_t)nidx + 1;
   int64_t row[kMaxIndices + 1];
   for (size_t k = b; k < e && k < in.size(); k++) {
@@ -497,19 +520,22 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       }
       continue;
     }
-    out.reserve(out.size() + (size_t)std::min<int64_t>(std::min(t.num_cells(), hi) - lo, 4096) * w);
+    // Room for every cell of the range, growing geometrically (reserving the
+    // exact need per container would copy the table each time).
+    size_t need = out.size() + (size_t)(std::min(t.num_cells(), hi) - lo) * w;
+    if (need > out.capacity()) out.reserve(std::max(need, 2 * out.capacity()));
     for_each_active_cell(t, le.container, [&](int64_t cell, uint8_t* addr) {
       for (int v = 0; v < nidx; v++) row[v] = base[v];
       if (nsplit == 1) {
         if (step[0] >= 0) row[step[0]] += cell;
       } else {
-        for (int a = nsplit; a-- > 0;) {
-          if (step[a] >= 0) row[step[a]] += cell % ext[a];
-          cell /= ext[a];
-        }
+        int64_t digit[kMaxIndices];
+        digits.of(cell, digit);
+        for (int a = 0; a < nsplit; a++)
+          if (step[a] >= 0) row[step[a]] += digit[a];
       }
       row[nidx] = (int64_t)(uintptr_t)addr;  // what in-cell accesses address from
-      for (size_t c = 0; c < w; c++) out.push_back(row[c]);
+      for (size_t c = 0; c < w; c++) out.push_back(row[c]);  // inline with the capacity reserved
     }, lo, hi);
   }
 }

@@ -9,8 +9,12 @@
 //    pointers), as in `for i in x: v[i] += a[i] * dt` and in gradient
 //    kernels, whose adjoints of x[i] are `x.grad[i] += ...`. Distinct iterations then touch distinct
 //    elements, so each element sees its updates in program order on every
-//    engine. ndarrays (two arguments may be one array) and sparse data are
-//    left alone, as are tasks with SNode ops on their data.
+//    engine;
+//  - in a struct-for over sparse data, `x[i, j] += e` at the loop's own cell
+//    (struct_for_access made it an in-cell access) when every access to x in
+//    the task is: the list holds each cell once, so iterations own their cells.
+// ndarrays (two arguments may be one array) and other sparse accesses are left
+// alone, as are tasks with SNode ops (activation, appends) on their data.
 //
 // Blocks are rebuilt in one pass and the atomics' users renamed as they are
 // reached (uses follow definitions in pre-order; the pass runs before
@@ -90,10 +94,14 @@ struct OwnElements {
     std::vector<Digit> index;    // that I
   };
   std::map<std::pair<int, int64_t>, Place> places;
+  std::map<int, bool> sparse_places;  // sparse place id -> only ever at the loop's cell
   std::vector<const Stmt*> ptrs;
   bool opaque = false;  // SNode ops or sparse data: demote nothing
 
   bool own(const Stmt* p, std::vector<Digit>& ds) const {
+    // A struct-for's loop indices are a cell's coordinates, not a counter
+    // that digits decompose: x[i] repeats over j.
+    if (task->task != Task::range_for) return false;
     ds.resize(p->ops.size());
     for (size_t k = 0; k < p->ops.size(); k++)
       if (!digit_of(p->ops[k], task, ds[k])) return false;
@@ -102,8 +110,15 @@ struct OwnElements {
   void scan(const Block& b) {
     for (auto& owned : b.stmts) {
       const Stmt* s = owned.get();
-      if (s->kind == StmtKind::snode_op || (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0)) opaque = true;
-      if (s->kind == StmtKind::global_ptr && s->access.sparse_place < 0 && s->access.ext_arg < 0) {
+      if (s->kind == StmtKind::snode_op) opaque = true;
+      if (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0) {
+        // in_cell only exists in struct-fors (a range_for's sparse access is opaque)
+        bool mine = s->access.in_cell;
+        if (!mine) opaque = true;
+        auto [it, first] = sparse_places.try_emplace(s->access.sparse_place, true);
+        it->second = it->second && mine;
+        ptrs.push_back(s);
+      } else if (s->kind == StmtKind::global_ptr && s->access.ext_arg < 0) {
         auto [it, first] = places.try_emplace({s->access.tree, s->access.offset});
         Place& pl = it->second;
         std::vector<Digit> ds;
@@ -121,7 +136,10 @@ struct OwnElements {
       if (s->else_body) scan(*s->else_body);
     }
   }
-  bool owned(const Stmt* p) const { return places.at({p->access.tree, p->access.offset}).unique; }
+  bool owned(const Stmt* p) const {
+    if (p->access.sparse_place >= 0) return sparse_places.at(p->access.sparse_place);
+    return places.at({p->access.tree, p->access.offset}).unique;
+  }
 };
 
 struct Demoter {
@@ -131,7 +149,7 @@ struct Demoter {
 
   void find_owned(Kernel& k) {
     for (auto& t : k.root.stmts) {
-      if (t->kind != StmtKind::offloaded || t->task != Task::range_for || !t->body) continue;
+      if (t->kind != StmtKind::offloaded || (t->task != Task::range_for && t->task != Task::struct_for) || !t->body) continue;
       OwnElements o{t.get()};
       o.scan(*t->body);
       if (o.opaque) continue;
