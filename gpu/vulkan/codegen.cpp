@@ -23,6 +23,16 @@ void Gen::unsupported(const ir::Stmt& s, const std::string& what) {
         s.loc);
 }
 
+Id Gen::builtin_x(spv::BuiltIn b, uint32_t component) {
+  Id v3 = m.t_vec(u32(), 3);
+  Id& var = builtin_vars[(uint32_t)b];
+  if (!var) {
+    var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
+    m.decorate(var, spv::Decoration::BuiltIn, {(uint32_t)b});
+  }
+  return m.op(Op::OpCompositeExtract, u32(), {m.op(Op::OpLoad, v3, {var}), component});
+}
+
 void Gen::ensure_open() {
   if (!terminated) return;
   m.label(m.fresh());
@@ -290,14 +300,8 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
   };
   Id begin = bound(ts.begin_const, ts.begin), end = bound(ts.end_const, ts.end);
-  Id v3 = m.t_vec(g.u32(), 3);
-  auto builtin = [&](spv::BuiltIn b) {
-    Id var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
-    m.decorate(var, spv::Decoration::BuiltIn, {(uint32_t)b});
-    return m.op(Op::OpCompositeExtract, g.u32(), {m.op(Op::OpLoad, v3, {var}), 0});
-  };
-  Id gid = builtin(spv::BuiltIn::GlobalInvocationId);
-  Id groups = builtin(spv::BuiltIn::NumWorkgroups);
+  Id gid = g.builtin_x(spv::BuiltIn::GlobalInvocationId, 0);
+  Id groups = g.builtin_x(spv::BuiltIn::NumWorkgroups, 0);
   Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
   g.iter = gid;
   if (task.tls_prologue) g.block(*task.tls_prologue);

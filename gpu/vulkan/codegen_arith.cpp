@@ -240,7 +240,13 @@ static Id float_pow(Gen& g, Prim p, Id a, Id b, const ir::Stmt& s) {
 static Id fmod_exact(Gen& g, Prim p, Id a, Id b) {
   SpirvModule& m = g.m;
   Id t = g.type(p);
-  if (p == Prim::f64 || !g.caps.float64) return m.op(Op::OpFRem, t, {a, b});
+  if (p == Prim::f64 || !g.caps.float64) {
+    // lavapipe's OpFRem is x - y * trunc(x / y): NaN for an infinite y,
+    // where fmod gives x (finite x; an infinite one is NaN either way).
+    Id r = m.op(Op::OpFRem, t, {a, b});
+    Id bt = m.t_bool();
+    return m.op(Op::OpSelect, t, {m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpIsInf, bt, {b}), m.op(Op::OpLogicalNot, bt, {m.op(Op::OpIsInf, bt, {a})})}), a, r});
+  }
   Id d = g.type(Prim::f64), bt = m.t_bool();
   Id x = m.op(Op::OpFConvert, d, {a}), y = m.op(Op::OpFConvert, d, {b});
   Id q = m.ext(GLSLstd450Trunc, d, {m.op(Op::OpFDiv, d, {x, y})});

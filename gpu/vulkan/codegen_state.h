@@ -72,6 +72,8 @@ struct Gen {
   std::vector<uint32_t> loop_inner;  // per open loop: the loops emitted inside it so far
   uint32_t task_loops = 0;           // the loops of the task, at any depth
   bool terminated = false;  // the current block has its terminator
+  std::map<uint32_t, Id> builtin_vars;  // BuiltIn -> its Input variable (uvec3 ones)
+  Id builtin_x(spv::BuiltIn b, uint32_t component);  // a component of a uvec3 builtin
 
   Gen(const ir::Kernel& k, const DeviceCaps& c, KernelShaders& o) : kernel(k), caps(c), out(o) {}
 

@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <functional>
+#include <string_view>
 
 #include "vm/host/host.h"
 
@@ -47,6 +49,12 @@ Outcome run_engine(const std::string& src, const char* engine, int timeout_s) {
     HostOptions opt;
     opt.argv = {"fuzz.py"};
     opt.engine = engine;
+    // "vulkan" is a backend: the child runs every kernel on the Vulkan
+    // device (lavapipe here), as KILN_ARCH=vulkan does for tests/lang.
+    if (std::string_view(engine) == "vulkan") {
+      setenv("KILN_ARCH", "vulkan", 1);
+      opt.engine = "interp";
+    }
     opt.out = [&](std::string_view s) { o.out += s; };
     opt.err = [&](std::string_view s) { o.err += s; };
     auto host = make_host(opt);  // outlives the catch: an Error's location points into its sources

@@ -25,7 +25,7 @@ void show(const char* what, const Outcome& o) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize] [--engine jit|llvm]\n");
+  std::fprintf(stderr, "usage: kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize] [--engine jit|llvm|vulkan]\n");
   return 2;
 }
 
