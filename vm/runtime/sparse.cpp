@@ -31,10 +31,26 @@ inline std::atomic<uint64_t>* mask_word(const SNode& s, uint8_t* c, int64_t cell
   return reinterpret_cast<std::atomic<uint64_t>*>(c + s.mask_offset) + (cell >> 6);
 }
 
+// Division on the lookup paths (every sparse access and SNode op goes
+// through several levels): the divisors are extents, cell spans and chunk
+// sizes, mostly 1 or powers of two, so for the non-negative indices that
+// bounds checks let through a shift or nothing replaces a 64-bit division of
+// tens of cycles (ti.append was ~9 of them).
+inline int64_t quot(int64_t a, int64_t b) {
+  if (b == 1) return a;
+  if (a >= 0 && (b & (b - 1)) == 0) return a >> __builtin_ctzll((uint64_t)b);
+  return a / b;
+}
+inline int64_t rem(int64_t a, int64_t b) {
+  if (b == 1) return 0;
+  if (a >= 0 && (b & (b - 1)) == 0) return a & (b - 1);
+  return a % b;
+}
+
 // The cell of level `s` that physical index `phys` falls in.
 inline int64_t cell_of(const SNode& s, const std::array<int64_t, kMaxIndices>& below, const int64_t* phys) {
   int64_t cell = 0;
-  for (int p : s.split_axes) cell = cell * s.extent[p] + (phys[p] / below[p]) % s.extent[p];
+  for (int p : s.split_axes) cell = cell * s.extent[p] + rem(quot(phys[p], below[p]), s.extent[p]);
   return cell;
 }
 
@@ -205,25 +221,28 @@ uint8_t* enter_cell(Program& prog, const SNode& s, uint8_t* c, int64_t cell, boo
     case SNodeKind::dynamic: {
       auto* len = length_at(c);
       int64_t l = len->load(std::memory_order_acquire);
-      int64_t first_chunk = cell / s.chunk_size;
+      int64_t last_chunk = quot(cell, s.chunk_size), first_chunk = last_chunk;
       if (cell >= l) {
         if (!activate) return nullptr;
         // Writing index k extends the list to k + 1 (never shrinks it); every
         // cell below the length is active, so their chunks must exist too.
-        first_chunk = l / s.chunk_size;
+        first_chunk = quot(l, s.chunk_size);
         while (l <= cell && !len->compare_exchange_weak(l, cell + 1, std::memory_order_acq_rel)) {
         }
       }
       uint8_t* chunk = nullptr;
-      for (int64_t k = first_chunk; k <= cell / s.chunk_size; k++) chunk = ensure_chunk(prog, s, c, k);
-      return chunk + (cell % s.chunk_size) * s.cell_size;
+      for (int64_t k = first_chunk; k <= last_chunk; k++) chunk = ensure_chunk(prog, s, c, k);
+      return chunk + rem(cell, s.chunk_size) * s.cell_size;
     }
     default: return c + cell * s.cell_size;
   }
 }
 
-void to_physical(const SNode& s, const int64_t* idx, int64_t* phys) {
-  for (int p = 0; p < kMaxIndices; p++) phys[p] = 0;
+// Only the axes of s's index space are written: every level on s's path
+// splits only those (physical_index_position holds its ancestors' axes), so
+// lookups read no others. (Zeroing all kMaxIndices was a `rep stos` costing
+// more than the rest of a ti.append.)
+inline void to_physical(const SNode& s, const int64_t* idx, int64_t* phys) {
   for (size_t v = 0; v < s.physical_index_position.size(); v++) phys[s.physical_index_position[v]] = idx[v];
 }
 
@@ -311,6 +330,10 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
   // accesses do. (append and length ignore the dynamic axis.)
   // (The extents multiply in place: ti.append runs this per element, and
   // s->shape() would allocate each time.)
+  // To the full resolution the lookups decompose: the first element of the
+  // cell (phys[p] = idx[v] * below[p] for p = physical_index_position[v];
+  // no other axis is read, see to_physical).
+  int64_t phys[kMaxIndices];
   for (size_t v = 0; v < s->physical_index_position.size(); v++) {
     int p = s->physical_index_position[v];
     int64_t n = 1;
@@ -318,11 +341,8 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
     if (idx[v] < 0 || idx[v] >= n)
       raise("IndexError", "index " + std::to_string(idx[v]) + " is out of bounds for axis " + std::to_string(v) +
                               " of SNode " + s->name() + " with shape " + format_shape(s->shape()));
+    phys[p] = idx[v] * s->below[p];
   }
-  // To the full resolution the lookups decompose: the first element of the cell.
-  int64_t phys[kMaxIndices];
-  to_physical(*s, idx, phys);
-  for (int p = 0; p < kMaxIndices; p++) phys[p] *= s->below[p];
   const std::array<int64_t, kMaxIndices>& below = s->path_below.back();
   switch (op) {
     case SNodeOp::activate: {
@@ -365,12 +385,11 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
     }
     case SNodeOp::append: {
       uint8_t* c = locate(s, phys, true);
-      auto* len = length_at(c);
-      int64_t l = len->load(std::memory_order_acquire);
+      // One fetch_add, never retried under contention: a full list's length
+      // may run past its capacity, and every reader clamps it to that.
       int64_t cap = s->num_cells();
-      do {
-        if (l >= cap) return cap;  // full: the caller's bounds check reports it
-      } while (!len->compare_exchange_weak(l, l + 1, std::memory_order_acq_rel));
+      int64_t l = length_at(c)->fetch_add(1, std::memory_order_acq_rel);
+      if (l >= cap) return cap;  // full: the caller's bounds check reports it
       // The new cell's chunk: enter_cell allocates it (the length already covers it).
       enter_cell(*this, *s, c, l, true);
       return l;
@@ -516,6 +535,46 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
           }
           ci[a] = 0;
           if (col >= 0) row[col] = base[col];
+        }
+      }
+      continue;
+    }
+    // The common sparse leaves (one split axis: a list, a bitmasked row) are
+    // written without a call per cell: room for a chunk's or a mask word's
+    // rows at once, then a tight loop.
+    auto rows = [&](int64_t count) {
+      size_t at = out.size();
+      out.resize(at + (size_t)count * w);
+      return out.data() + at;
+    };
+    auto put = [&](int64_t*& o, int64_t cell, uint8_t* addr) {
+      for (int v = 0; v < nidx; v++) o[v] = base[v];
+      if (step[0] >= 0) o[step[0]] += cell;
+      o[nidx] = (int64_t)(uintptr_t)addr;
+      o += w;
+    };
+    if (nsplit == 1 && t.kind == SNodeKind::dynamic) {
+      int64_t n = std::min({length_at(le.container)->load(std::memory_order_acquire), t.num_cells(), hi});
+      for (int64_t first = lo - lo % t.chunk_size; first < n; first += t.chunk_size) {
+        uint8_t* chunk = slot_at(le.container + 8 + (first / t.chunk_size) * 8)->load(std::memory_order_acquire);
+        if (!chunk) continue;
+        int64_t b = std::max(first, lo), e = std::min(n, first + t.chunk_size);
+        int64_t* o = rows(e - b);
+        for (int64_t i = b; i < e; i++) put(o, i, chunk + (i - first) * t.cell_size);
+      }
+      continue;
+    }
+    if (nsplit == 1 && t.kind == SNodeKind::bitmasked) {
+      int64_t n = std::min(t.num_cells(), hi);
+      for (int64_t wd = lo / 64; wd < (n + 63) / 64; wd++) {
+        uint64_t bits = mask_word(t, le.container, wd * 64)->load(std::memory_order_acquire);
+        if (wd == lo / 64) bits &= ~0ull << (lo % 64);
+        if (wd == (n - 1) / 64 && n % 64) bits &= ~(~0ull << (n % 64));
+        if (!bits) continue;
+        int64_t* o = rows(__builtin_popcountll(bits));
+        for (; bits; bits &= bits - 1) {
+          int64_t i = wd * 64 + __builtin_ctzll(bits);
+          put(o, i, le.container + i * t.cell_size);
         }
       }
       continue;
