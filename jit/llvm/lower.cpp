@@ -126,10 +126,22 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::const_: val[&s] = constant(s.type.prim, s.value); return;
     case StmtKind::arg_load:
       if (s.index < 0 || s.index >= (int)kernel.args.size()) unsupported(s, "an argument that does not exist");
-      val[&s] = from_reg(arg_reg(s.index), s.type.prim, s);
+      // An f16/bf16 argument slot holds the 16-bit pattern (as the bytecode's arg_load reads it).
+      val[&s] = is_half(s.type.prim) ? half_decode(B.CreateTrunc(arg_reg(s.index), B.getInt16Ty()), s.type.prim)
+                                     : from_reg(arg_reg(s.index), s.type.prim, s);
       return;
-    case StmtKind::unary: val[&s] = unary(s); return;
-    case StmtKind::binary: val[&s] = binary(s); return;
+    case StmtKind::unary: {
+      // f16/bf16 compute in f32 and round after every operation (casts round once, themselves).
+      Value* r = unary(s);
+      bool rounds = s.uop != ir::UnaryOp::cast_value && s.uop != ir::UnaryOp::cast_bits;
+      val[&s] = is_half(s.type.prim) && rounds ? half_round(r, s.type.prim) : r;
+      return;
+    }
+    case StmtKind::binary: {
+      Value* r = binary(s);
+      val[&s] = is_half(s.type.prim) ? half_round(r, s.type.prim) : r;
+      return;
+    }
     case StmtKind::select: {
       Value* c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
       val[&s] = B.CreateSelect(c, val.at(s.ops[1]), val.at(s.ops[2]));
@@ -153,6 +165,12 @@ void Gen::stmt(const ir::Stmt& s) {
       ptr[&s] = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env_field(kEnvTemps), (uint64_t)s.index);
       return;
     case StmtKind::global_load: {
+      if (is_half(s.type.prim)) {
+        llvm::LoadInst* l = B.CreateLoad(B.getInt16Ty(), ptr.at(s.ops[0]));
+        l->setAlignment(llvm::Align(gpu ? 2 : 1));
+        val[&s] = half_decode(l, s.type.prim);
+        return;
+      }
       llvm::LoadInst* l = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0]));
       // Element layout is the runtime's: on the CPU no alignment is promised;
       // device memory holds the runtime's naturally aligned layout (layout.cpp)
@@ -163,7 +181,9 @@ void Gen::stmt(const ir::Stmt& s) {
     }
     case StmtKind::global_store: {
       type(s.ops[1]->type.prim, &s);
-      llvm::StoreInst* st = B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0]));
+      Value* v = val.at(s.ops[1]);
+      if (is_half(s.ops[1]->type.prim)) v = half_encode(v, s.ops[1]->type.prim);
+      llvm::StoreInst* st = B.CreateStore(v, ptr.at(s.ops[0]));
       st->setAlignment(llvm::Align(gpu ? std::max(1, prim_bits(s.ops[1]->type.prim) / 8) : 1));
       return;
     }
@@ -351,11 +371,14 @@ Value* Gen::atomic(const ir::Stmt& s) {
     }
     return B.CreateAtomicRMW(op, p, v, align, seq);
   }
-  if (s.aop == ir::AtomicOp::add) return B.CreateAtomicRMW(RMW::FAdd, p, v, align, seq);
-  if (s.aop == ir::AtomicOp::sub) return B.CreateAtomicRMW(RMW::FSub, p, v, align, seq);
-  if (s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max && !mul)
+  bool half = is_half(ep);
+  if (!half && s.aop == ir::AtomicOp::add) return B.CreateAtomicRMW(RMW::FAdd, p, v, align, seq);
+  if (!half && s.aop == ir::AtomicOp::sub) return B.CreateAtomicRMW(RMW::FSub, p, v, align, seq);
+  bool addsub = s.aop == ir::AtomicOp::add || s.aop == ir::AtomicOp::sub;
+  if (s.aop != ir::AtomicOp::min && s.aop != ir::AtomicOp::max && !mul && !addsub)
     unsupported(s, std::string("atomic ") + ir::atomic_op_name(s.aop) + " on a float");
-  // min/max (and mul): compare-and-swap until no other thread got in between,
+  // min/max (and mul; every op on f16/bf16, computed in f32 and rounded to
+  // the 16-bit word): compare-and-swap until no other thread got in between,
   // so that the update is exactly the non-atomic maximumNumber/minimumNumber/multiply.
   llvm::Type* it = B.getIntNTy(prim_bits(ep));
   BasicBlock* pre = B.GetInsertBlock();
@@ -367,9 +390,12 @@ Value* Gen::atomic(const ir::Stmt& s) {
   B.CreateBr(head);
   B.SetInsertPoint(head);
   llvm::PHINode* old_bits = B.CreatePHI(it, 2);
-  Value* old = B.CreateBitCast(old_bits, t);
-  Value* upd = !mul ? maxmin(old, v, ep, s.aop == ir::AtomicOp::max) : prim_is_int(ep) ? B.CreateMul(old, v) : B.CreateFMul(old, v);
-  Value* nv = B.CreateBitCast(upd, it);
+  Value* old = half ? half_decode(old_bits, ep) : B.CreateBitCast(old_bits, t);
+  Value* upd = s.aop == ir::AtomicOp::add ? B.CreateFAdd(old, v)
+               : s.aop == ir::AtomicOp::sub ? B.CreateFSub(old, v)
+               : !mul ? maxmin(old, v, ep, s.aop == ir::AtomicOp::max)
+               : prim_is_int(ep) ? B.CreateMul(old, v) : B.CreateFMul(old, v);
+  Value* nv = half ? half_encode(upd, ep) : B.CreateBitCast(upd, it);
   llvm::AtomicCmpXchgInst* x = B.CreateAtomicCmpXchg(p, old_bits, nv, align, seq, seq);
   Value* got = B.CreateExtractValue(x, 0);
   old_bits->addIncoming(first, pre);
@@ -384,7 +410,9 @@ void Gen::ret(const ir::Stmt& s) {
   for (size_t i = 0; i < s.ops.size(); i++) {
     Prim p = s.ops[i]->type.prim;
     type(p, &s);
-    B.CreateStore(to_reg(val.at(s.ops[i]), p), B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env_field(kEnvRets), i));
+    // An f16/bf16 return slot holds the 16-bit pattern (the bytecode's lower_return).
+    Value* r = is_half(p) ? B.CreateZExt(half_encode(val.at(s.ops[i]), p), B.getInt64Ty()) : to_reg(val.at(s.ops[i]), p);
+    B.CreateStore(r, B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env_field(kEnvRets), i));
   }
   B.CreateRet(B.getInt32(0));
 }

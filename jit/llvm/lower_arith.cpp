@@ -10,6 +10,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "jit/llvm/lower_state.h"
+#include "vm/types/value.h"
 
 namespace kiln::llvmjit {
 
@@ -25,19 +26,20 @@ llvm::Type* Gen::type(Prim p, const ir::Stmt* where) {
     case Prim::i16: case Prim::u16: return B.getInt16Ty();
     case Prim::i32: case Prim::u32: return B.getInt32Ty();
     case Prim::i64: case Prim::u64: return B.getInt64Ty();
-    case Prim::f32: return B.getFloatTy();
+    case Prim::f32: case Prim::f16: case Prim::bf16: return B.getFloatTy();  // f16/bf16: lower_half.cpp
     case Prim::f64: return B.getDoubleTy();
     default: break;
   }
-  // f16/bf16 are computed in f32 and rounded after every op by the
-  // interpreter: not done here yet.
   if (where) unsupported(*where, std::string("values of type ") + std::string(prim_name(p)));
   throw Unsupported{std::string("values of type ") + std::string(prim_name(p))};
 }
 
 Value* Gen::const_int(Prim p, int64_t v) { return llvm::ConstantInt::get(type(p, nullptr), (uint64_t)v, is_signed(p)); }
 
-Value* Gen::const_float(Prim p, double v) { return llvm::ConstantFP::get(type(p, nullptr), p == Prim::f32 ? (double)(float)v : v); }
+Value* Gen::const_float(Prim p, double v) {
+  if (is_half(p)) v = p == Prim::f16 ? round_to_f16(v) : round_to_bf16(v);
+  return llvm::ConstantFP::get(type(p, nullptr), p == Prim::f64 ? v : (double)(float)v);
+}
 
 Value* Gen::constant(Prim p, const ir::Const& c) { return prim_is_float(p) ? const_float(p, c.f) : const_int(p, c.i); }
 
@@ -53,7 +55,7 @@ Value* Gen::from_bool(Value* b, Prim p) {
 
 Value* Gen::to_reg(Value* v, Prim p) {
   if (p == Prim::f64) return B.CreateBitCast(v, B.getInt64Ty());
-  if (p == Prim::f32) return B.CreateZExt(B.CreateBitCast(v, B.getInt32Ty()), B.getInt64Ty());
+  if (p == Prim::f32 || is_half(p)) return B.CreateZExt(B.CreateBitCast(v, B.getInt32Ty()), B.getInt64Ty());
   if (prim_bits(p) == 64) return v;
   return is_signed(p) ? B.CreateSExt(v, B.getInt64Ty()) : B.CreateZExt(v, B.getInt64Ty());
 }
@@ -61,7 +63,7 @@ Value* Gen::to_reg(Value* v, Prim p) {
 Value* Gen::from_reg(Value* r, Prim p, const ir::Stmt& s) {
   llvm::Type* t = type(p, &s);
   if (p == Prim::f64) return B.CreateBitCast(r, t);
-  if (p == Prim::f32) return B.CreateBitCast(B.CreateTrunc(r, B.getInt32Ty()), t);
+  if (p == Prim::f32 || is_half(p)) return B.CreateBitCast(B.CreateTrunc(r, B.getInt32Ty()), t);
   if (prim_bits(p) == 64) return r;
   return B.CreateTrunc(r, t);
 }
@@ -70,6 +72,15 @@ Value* Gen::cast(Value* v, Prim from, Prim to, const ir::Stmt& s) {
   llvm::Type* t = type(to, &s);
   type(from, &s);
   if (from == to) return v;
+  if (is_half(to)) {  // one rounding from any source (cast_const)
+    if (from == Prim::f64) return half_from_f64(v, to);
+    if (!prim_is_float(from)) return half_from_int(v, from, to);
+    return half_round(v, to);  // an f32, or the other 16-bit format's exact f32
+  }
+  if (is_half(from)) {  // its f32 register holds the value exactly
+    if (to == Prim::f32) return v;
+    from = Prim::f32;
+  }
   bool ff = prim_is_float(from), tf = prim_is_float(to);
   if (ff && tf) return prim_bits(to) > prim_bits(from) ? B.CreateFPExt(v, t) : B.CreateFPTrunc(v, t);
   if (!ff && tf) return is_signed(from) ? B.CreateSIToFP(v, t) : B.CreateUIToFP(v, t);
@@ -86,6 +97,7 @@ Value* Gen::cast(Value* v, Prim from, Prim to, const ir::Stmt& s) {
 }
 
 Value* Gen::libm(const char* name, Prim p, std::vector<Value*> args, const ir::Stmt& s) {
+  if (is_half(p)) p = Prim::f32;  // computed in f32; the statement's result is rounded (Gen::stmt)
   if (p != Prim::f32 && p != Prim::f64) unsupported(s, std::string(name) + " of " + std::string(prim_name(p)));
   llvm::Type* t = type(p, &s);
   // The CPU calls the interpreter's own functions (engine.cpp); the GPU
@@ -106,7 +118,8 @@ Value* Gen::libm(const char* name, Prim p, std::vector<Value*> args, const ir::S
 Value* Gen::maxmin(Value* a, Value* b, Prim p, bool is_max) {
   Value* nan_a = B.CreateFCmpUNO(a, a);
   Value* nan_b = B.CreateFCmpUNO(b, b);
-  llvm::Type* it = B.getIntNTy(prim_bits(p));
+  (void)p;
+  llvm::Type* it = B.getIntNTy(a->getType()->getPrimitiveSizeInBits());  // f16/bf16 live in f32
   Value* sign_a = B.CreateICmpSLT(B.CreateBitCast(a, it), llvm::ConstantInt::get(it, 0));
   Value* on_eq = is_max ? B.CreateSelect(sign_a, b, a) : B.CreateSelect(sign_a, a, b);
   Value* gt = B.CreateFCmpOGT(a, b);
@@ -283,6 +296,9 @@ Value* Gen::unary(const ir::Stmt& s) {
     case UnaryOp::cast_bits:
       type(a_p, &s);
       if (prim_bits(a_p) != prim_bits(p)) unsupported(s, "a bit cast between widths");
+      if (is_half(a_p) && is_half(p)) return half_decode(half_encode(a, a_p), p);
+      if (is_half(a_p)) return half_encode(a, a_p);  // to the 16-bit int: the pattern
+      if (is_half(p)) return half_decode(a, p);
       return B.CreateBitCast(a, t);
     case UnaryOp::popcnt:
     case UnaryOp::clz: {

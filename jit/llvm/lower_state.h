@@ -24,6 +24,7 @@ struct Unsupported {
   std::string why;
 };
 [[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
+bool is_half(Prim p);  // f16 or bf16
 
 struct Gen {
   Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta, const LowerOptions& opt);
@@ -82,6 +83,14 @@ struct Gen {
   llvm::Value* maxmin(llvm::Value* a, llvm::Value* b, Prim p, bool is_max);
   llvm::Value* int_pow(Prim p, llvm::Value* a, llvm::Value* b, const ir::Stmt& s);
   llvm::Value* libm(const char* name, Prim p, std::vector<llvm::Value*> args, const ir::Stmt& s);
+
+  // ---- f16/bf16 (lower_half.cpp): f32 registers, 16-bit memory ----
+  llvm::Value* half_encode(llvm::Value* f, Prim p);      // f32 (exact or not) -> the rounded 16-bit pattern
+  llvm::Value* half_decode(llvm::Value* bits, Prim p);   // 16-bit pattern -> its exact f32
+  llvm::Value* half_round(llvm::Value* f, Prim p);       // f32 -> the nearest value of the format, as f32
+  llvm::Value* f64_to_f32_odd(llvm::Value* d);
+  llvm::Value* half_from_f64(llvm::Value* d, Prim p);    // one rounding
+  llvm::Value* half_from_int(llvm::Value* v, Prim from, Prim p);  // one rounding
 
   // ---- blocks and checks (lower.cpp) ----
   llvm::BasicBlock* new_block(const char* name);
