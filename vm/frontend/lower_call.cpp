@@ -539,11 +539,17 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
   // n): a ti.template() parameter takes the number itself, so that ti.static
   // can end a compile-time recursion on it.
   std::vector<std::optional<StaticValue>> folded(np);
+  // A caller's local variable given for a ti.template() parameter: the
+  // parameter is that variable, so the func's assignments to it (color.rgb +=
+  // ...) change the caller's, as in Taichi.
+  std::vector<std::optional<Binding>> caller_local(np);
   size_t first_default = np - params.defaults.size();
   for (size_t i = 0; i < np; i++) {
     if (i == 0 && self) {
       vals[i] = *self;
     } else if (exprs[i]) {
+      if (exprs[i]->kind == ast::ExprKind::Name)
+        if (Binding* b = find_local(exprs[i]->as<ast::Name>()->id); b && b->kind == Binding::Kind::local) caller_local[i] = *b;
       vals[i] = lower_expr(exprs[i]);
       if (!vals[i].is_static() && is_arithmetic(exprs[i])) {
         try {
@@ -575,6 +581,10 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     if (p->annotation) ann = eval_static(p->annotation);
     bool is_template = ann.kind == StaticValue::Kind::builtin && ann.s == "ti.template";
     if (is_template && folded[i]) vals[i] = KVal::of(*folded[i]);
+    if (is_template && caller_local[i]) {
+      bind(p->name, *caller_local[i]);
+      continue;
+    }
     Binding b;
     if (vals[i].is_struct()) {  // structs pass by value: the func gets its own copy
       KVal v = ann.kind == StaticValue::Kind::struct_type ? convert_to(vals[i], ann, "parameter '" + p->name + "'", c->loc) : vals[i];
