@@ -13,6 +13,53 @@ namespace kiln::frontend {
 using ir::Stmt;
 using ir::StmtKind;
 
+namespace {
+
+// x[i][k] = v, x[i][k] op= v on a vector/matrix field with a component index
+// known only at run time (Taichi's dynamic index; its snow_phaseField writes
+// rate[i, j][rk_step]): FN runs once per component, under `if k == c` (a
+// matrix's flat index k0 * cols + k1), so the store reaches the one component
+// asked for. Compile-time indices take the component directly.
+void each_component_at(Lowerer& L, const StaticValue& mf, const ast::Expr* slice,
+                       const std::function<void(const StaticValue&)>& fn) {
+  std::vector<KVal> idx;
+  L.flatten_index(slice, idx);
+  bool known = true;
+  for (auto& k : idx) known &= k.is_static() && k.s.kind == StaticValue::Kind::integer;
+  size_t want = mf.cols ? 2 : 1;
+  if (known || idx.size() != want) {  // component_field checks the count and range
+    fn(L.component_field(mf, slice));
+    return;
+  }
+  SourceLoc loc = slice->loc;
+  Stmt* flat = nullptr;
+  for (size_t d = 0; d < idx.size(); d++) {
+    Stmt* k = L.value_of(idx[d], loc);
+    if (k->type.rows || !prim_is_int(k->type.prim))
+      raise("TypeError", "the component index of " + describe_static(mf) + " must be an integer, got " +
+                             shape_phrase(k->type), loc);
+    k = L.emit_cast(k, Prim::i32, loc);
+    if (d == 0) {
+      flat = k;
+    } else {
+      Stmt* cols = L.emit_const(ir::Const::of_int(Prim::i32, mf.cols), loc);
+      flat = L.emit_binary(ir::BinaryOp::add, L.emit_binary(ir::BinaryOp::mul, flat, cols, Type::scalar(Prim::i32), loc), k,
+                           Type::scalar(Prim::i32), loc);
+    }
+  }
+  for (int c = 0; c < (int)mf.fields.size(); c++) {
+    Stmt* is_c = L.emit_binary(ir::BinaryOp::cmp_eq, flat, L.emit_const(ir::Const::of_int(Prim::i32, c), loc),
+                               Type::scalar(Prim::i32), loc);
+    auto st = std::make_unique<Stmt>(StmtKind::if_);
+    st->ops = {is_c};
+    L.push_block(L.emit(std::move(st), loc));
+    fn(L.component_field(mf, c));
+    L.pop_block();
+  }
+}
+
+}  // namespace
+
 void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc) {
   switch (target->kind) {
     case ast::ExprKind::Name: {
@@ -126,9 +173,11 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         auto* inner = sub->value->as<ast::Subscript>();
         KVal ib = lower_expr(inner->value);
         if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
-          StaticValue f = component_field(ib.s, sub->slice);
-          Stmt* ptr = global_ptr(f, inner->slice, target->loc);
-          emit_store(ptr, convert_for_store(value_of(v, loc), f.field->dtype, "a component of " + f.field->describe(), loc), loc);
+          Stmt* x = value_of(v, loc);
+          each_component_at(*this, ib.s, sub->slice, [&](const StaticValue& f) {
+            Stmt* ptr = global_ptr(f, inner->slice, target->loc);
+            emit_store(ptr, convert_for_store(x, f.field->dtype, "a component of " + f.field->describe(), loc), loc);
+          });
           return;
         }
       }
@@ -326,8 +375,18 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
       auto* inner = sub->value->as<ast::Subscript>();
       KVal ib = lower_expr(inner->value);
       if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
-        targets.push_back({component_field(ib.s, sub->slice), inner->slice});
         what = "a component of " + describe_static(ib.s);
+        Stmt* rhs = value_of(lower_expr(s->value), loc);
+        each_component_at(*this, ib.s, sub->slice, [&](const StaticValue& f) {
+          Stmt* ptr = global_ptr(f, inner->slice, s->target->loc);
+          if (aop) {
+            emit_atomic_update(ptr, *aop, rhs, what, loc);
+          } else {
+            Stmt* r = value_of(lower_binop(s->op, KVal::of(emit_load(ptr, loc)), KVal::of(rhs), loc), loc);
+            emit_store(ptr, convert_for_store(r, ptr->type.prim, what, loc), loc);
+          }
+        });
+        return;
       }
     }
     if (targets.empty()) {
