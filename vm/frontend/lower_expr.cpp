@@ -99,7 +99,25 @@ KVal Lowerer::elementwise_binop(ast::BinOpKind op, Stmt* va, Stmt* vb, SourceLoc
       return arith(BinaryOp::div, prim_is_float(t) ? t : types.default_fp);
     case K::FloorDiv: return arith(BinaryOp::floordiv, t);
     case K::Mod: return arith(BinaryOp::mod, t);
-    case K::Pow: return arith(BinaryOp::pow, t);
+    case K::Pow:
+      // A float to an integer power known at compile time is multiplications,
+      // as Taichi demotes it (binary exponentiation: x ** 3 is x * (x * x);
+      // a negative power is 1 / that): a few multiplies, not a libm pow call.
+      if (prim_is_float(pa) && prim_is_int(pb) && vb->kind == ir::StmtKind::const_ && !vb->type.rows &&
+          (prim_is_signed(pb) ? vb->value.i >= -64 && vb->value.i <= 64 : vb->value.u <= 64)) {
+        int64_t n = vb->value.i;
+        Stmt* result = nullptr;  // 1
+        Stmt* a = va;
+        for (int64_t m = n < 0 ? -n : n; m; m >>= 1) {
+          if (m & 1) result = result ? emit_binary(BinaryOp::mul, result, a, va->type, loc) : a;
+          if (m > 1) a = emit_binary(BinaryOp::mul, a, a, va->type, loc);
+        }
+        Stmt* one = emit_const(ir::Const::of_float(pa, 1.0), loc);
+        if (va->type.rows) one = broadcast(one, va->type, loc);
+        if (!result) return KVal::of(one);
+        return KVal::of(n < 0 ? emit_binary(BinaryOp::div, one, result, va->type, loc) : result);
+      }
+      return arith(BinaryOp::pow, t);
     case K::BitAnd: need_int("'&'"); return arith(BinaryOp::bit_and, t);
     case K::BitOr: need_int("'|'"); return arith(BinaryOp::bit_or, t);
     case K::BitXor: need_int("'^'"); return arith(BinaryOp::bit_xor, t);
