@@ -444,9 +444,7 @@ void fill(py::handle core, py::handle value) {
     });
     return;
   }
-  uint64_t bits = const_to_bits(c);
-  size_t width = (size_t)prim_bits(f->dtype) / 8;
-  ti::each_element(program(), *f, {}, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
+  ti::fill_elements(program(), *f, const_to_bits(c), (size_t)prim_bits(f->dtype) / 8, {});
 }
 
 }  // namespace

@@ -155,9 +155,7 @@ bool FieldObj::get_attr(Evaluator& ev, const Value& self, const std::string& nam
         });
         return Value();
       }
-      uint64_t bits = const_to_bits(to_const(ev, a.pos[0], f.dtype, a.loc));
-      size_t width = (size_t)prim_bits(f.dtype) / 8;
-      ti::each_element(*me->ti->program, f, a.loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
+      ti::fill_elements(*me->ti->program, f, const_to_bits(to_const(ev, a.pos[0], f.dtype, a.loc)), (size_t)prim_bits(f.dtype) / 8, a.loc);
       return Value();
     });
     return true;

@@ -28,6 +28,26 @@ FieldView affine_view(Program& prog, const std::vector<FieldInfo*>& comps) {
 
 bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps) { return affine_view(prog, comps).ok; }
 
+void fill_elements(Program& prog, FieldInfo& f, uint64_t bits, size_t width, SourceLoc loc) {
+  prog.materialize();
+  FieldView v = affine_view(prog, {&f});
+  if (!v.ok) {
+    each_element(prog, f, loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
+    return;
+  }
+  for (auto n : f.shape)
+    if (n == 0) return;
+  // The outer axes in row-major order; the innermost one as a tight strided loop.
+  size_t nd = f.shape.size();
+  int64_t inner = nd ? f.shape[nd - 1] : 1, inner_stride = nd ? v.strides[nd - 1] : 0;
+  std::vector<int64_t> outer(f.shape.begin(), nd ? f.shape.end() - 1 : f.shape.end());
+  each_cell(outer, [&](const std::vector<int64_t>& idx, int64_t) {
+    uint8_t* p = v.base[0];
+    for (size_t d = 0; d < idx.size(); d++) p += idx[d] * v.strides[d];
+    for (int64_t k = 0; k < inner; k++, p += inner_stride) std::memcpy(p, &bits, width);
+  });
+}
+
 namespace {
 
 // Byte offsets of a dense field's elements, tabulated per axis: the layout

@@ -35,6 +35,12 @@ FieldView affine_view(Program& prog, const std::vector<FieldInfo*>& comps);
 // then writes every byte of the buffer without element-wise lookups).
 bool affine_layout(Program& prog, const std::vector<FieldInfo*>& comps);
 
+// x.fill(v) for every host: sets each element of f to the `width`-byte value
+// at `bits`. A dense field with an affine layout is filled in strided loops
+// over its memory; others element by element (under sparse SNodes the active
+// ones, as Taichi's fill kernel; nothing is activated).
+void fill_elements(Program& prog, FieldInfo& f, uint64_t bits, size_t width, SourceLoc loc);
+
 // Calls fn(index, flat) for every cell of `shape` in row-major order.
 template <class F> void each_cell(const std::vector<int64_t>& shape, F&& fn) {
   std::vector<int64_t> idx(shape.size(), 0);
