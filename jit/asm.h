@@ -84,6 +84,7 @@ struct Gen {
   void store(const Ins& in);
   void atomic(const Ins& in, Ref i);
   void select(const Ins& in, Ref i);
+  void fma(const Ins& in, Ref i);
   void recompute(Ref i);
   void guard(const Ins& in);
   void fused_guard(const Ins& g, const Ins& c);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "jit/asm.h"
+#include "jit/backend.h"
 #include "jit/trace.h"
 #include "vm/types/type.h"
 
@@ -435,6 +436,45 @@ void Gen::select(const Ins& in, Ref i) {
   a.test(x86::rax, x86::rax);
   a.cmovz(x86::rcx, x86::rdx);
   put(i, x86::rcx);
+}
+
+namespace {
+uint64_t fma_f32(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t out;
+  eval_pure(IrOp::fma, CT::f32, 0, a, b, c, out);
+  return out;
+}
+uint64_t fma_f64(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t out;
+  eval_pure(IrOp::fma, CT::f64, 0, a, b, c, out);
+  return out;
+}
+}  // namespace
+
+// a * b + c rounded once: vfmadd231 into c's copy in xmm0 (b may stay in
+// memory), or std::fma through a call where the CPU has no FMA3.
+void Gen::fma(const Ins& in, Ref i) {
+  bool s = in.t == CT::f32;
+  if (!host_has_fma3()) {
+    ld(x86::rdi, in.a);
+    ld(x86::rsi, in.b);
+    ld(x86::rdx, in.c);
+    call(s ? (const void*)&fma_f32 : (const void*)&fma_f64);
+    st(i);
+    return;
+  }
+  Ref A = in.a, B = in.b;
+  if (in_xmm(A) && !in_xmm(B)) std::swap(A, B);  // the product commutes: keep a register operand as b
+  ldx(x86::xmm0, in.c, in.t);
+  ldx(x86::xmm1, A, in.t);
+  auto op = [&](const auto& src) { s ? a.vfmadd231ss(x86::xmm0, x86::xmm1, src) : a.vfmadd231sd(x86::xmm0, x86::xmm1, src); };
+  if (in_xmm(B)) op(xhome(B));
+  else if (t.is_const(B)) op(kmem(B, in.t));
+  else {
+    if (in_gp(B)) a.mov(slot(B), home(B));  // B's own slot: its value in memory
+    op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
+  }
+  stx(i, x86::xmm0, in.t);
 }
 
 // A sunk or fused value at an exit (its home is its slot: no register).

@@ -105,6 +105,21 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
 
 }  // namespace
 
+// d = a * b + c in lanes with one rounding: the FMA3 form whose accumulator
+// or multiplicand is d's register, so no operand is overwritten early.
+template <class Y>
+static void lane_fma(x86::Assembler& a, bool f32, x86::Ymm d, Y ya, Y yb, Y yc) {
+  auto f231 = [&](Y x, Y y) { f32 ? a.vfmadd231ps(d, x, y) : a.vfmadd231pd(d, x, y); };   // d = x * y + d
+  auto f213 = [&](Y x, Y y) { f32 ? a.vfmadd213ps(d, x, y) : a.vfmadd213pd(d, x, y); };   // d = x * d + y
+  if (d.id() == yc.id()) f231(ya, yb);
+  else if (d.id() == ya.id()) f213(yb, yc);
+  else if (d.id() == yb.id()) f213(ya, yc);
+  else {
+    a.vmovaps(d, yc);
+    f231(ya, yb);
+  }
+}
+
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
 template <class YOf>
 void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Ymm d, YOf&& y_of, x86::Mem at, int sign, int absmask) {
@@ -118,12 +133,18 @@ void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Ymm d, YOf&& y_of, x86::
     case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
     case IrOp::neg: a.vxorpd(d, y_of(in.a), x86::ymm(sign)); break;
     case IrOp::abs: a.vandpd(d, y_of(in.a), x86::ymm(absmask)); break;
+    case IrOp::fma: lane_fma(a, false, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
     default: break;
   }
 }
 
 bool host_has_avx2() {
   static const bool yes = CpuInfo::host().hasFeature(CpuFeatures::X86::kAVX2);
+  return yes;
+}
+
+bool host_has_fma3() {
+  static const bool yes = CpuInfo::host().hasFeature(CpuFeatures::X86::kFMA);
   return yes;
 }
 
@@ -276,6 +297,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
       case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
       case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
+      case IrOp::fma: lane_fma(a, true, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
         // A mask per lane, then the 0/1 the scalar compare gives (NaN: only ne holds).
         if (f) {

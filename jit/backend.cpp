@@ -139,6 +139,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         break;
       case IrOp::conv: if (!g.conv(in, i)) g.call_eval(in, i); break;
       case IrOp::sel: g.select(in, i); break;
+      case IrOp::fma: g.fma(in, i); break;
       case IrOp::load: g.load(in, i); break;
       case IrOp::store: g.store(in); break;
       case IrOp::atomic: g.atomic(in, i); break;

@@ -32,6 +32,8 @@ struct Compiled {
 
 // Whether this CPU runs AVX2 (vector loops, vector.h).
 bool host_has_avx2();
+// Whether it has FMA3 (vfmadd: the IR's fma in one instruction, in lanes too).
+bool host_has_fma3();
 
 // Returns "" on success, else why the trace cannot be compiled. With
 // `exits` (one per snapshot, living as long as the code), each exit records

@@ -160,6 +160,10 @@ bool eval_pure(IrOp op, CT t, int64_t k, uint64_t a, uint64_t b, uint64_t c, uin
     case IrOp::kval: out = (uint64_t)k; return true;
     case IrOp::copy: out = a; return true;
     case IrOp::sel: out = a != 0 ? b : c; return true;
+    case IrOp::fma:
+      out = t == CT::f32 ? put(std::fma(get<float>(a), get<float>(b), get<float>(c)))
+                         : put(std::fma(get<double>(a), get<double>(b), get<double>(c)));
+      return true;
     case IrOp::conv: return convert((Op)k, a, out);
     default: break;
   }

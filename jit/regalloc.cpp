@@ -25,7 +25,7 @@ int ct_width(CT t) { return t == CT::f32 ? 4 : t == CT::f64 ? 8 : 0; }
 int float_width(const Ins& in) {
   switch (in.op) {
     case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::div: case IrOp::max: case IrOp::min:
-    case IrOp::neg: case IrOp::abs: case IrOp::sqrt:
+    case IrOp::neg: case IrOp::abs: case IrOp::sqrt: case IrOp::fma:
       return ct_width(in.t);
     case IrOp::load: return in.k == (int64_t)Prim::f32 ? 4 : in.k == (int64_t)Prim::f64 ? 8 : 0;
     case IrOp::conv:
@@ -66,7 +66,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     bool float_reader = w && in.live && (float_width(in) || in.op == IrOp::lt || in.op == IrOp::le ||
                                          in.op == IrOp::eq || in.op == IrOp::ne);
     if (!float_reader) continue;
-    for (Ref r : {in.a, in.b})
+    for (Ref r : {in.a, in.b, in.op == IrOp::fma ? in.c : kNoRef})
       if (r >= 0 && out.fw[r] == 0 &&
           (t.ins[r].op == IrOp::sload || t.ins[r].op == IrOp::rload || t.ins[r].op == IrOp::arg))
         out.fw[r] = (uint8_t)w;

@@ -38,6 +38,7 @@ namespace kiln::jit {
   _(floor, 1, P) _(ceil, 1, P) _(round, 1, P)                              \
   _(conv, 1, P)       /* k = the bytecode conversion Op (sext8 ... f64_u64) */ \
   _(sel, 3, P)        /* a != 0 ? b : c */                                 \
+  _(fma, 3, P)        /* a * b + c rounded once (t: f32 or f64) */         \
   _(load, 1, P)       /* *a as storage Prim k (CSE only within one epoch) */ \
   _(store, 2, M)      /* *a = b as storage Prim k */                       \
   _(atomic, 2, M)     /* old *a; *a = old op b: k = Prim | AOp << 8 */     \

@@ -1,6 +1,8 @@
 // Which loops run in lanes (vector.h).
 #include "jit/vector.h"
 
+#include "jit/backend.h"
+
 #include <functional>
 
 #include "vm/types/type.h"
@@ -147,6 +149,7 @@ struct Planner {
       case IrOp::div: ok = f32 && both(); break;
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = i32 && both(); break;
       case IrOp::sqrt: ok = f32 && lanes(in.a); break;
+      case IrOp::fma: ok = f32 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       case IrOp::neg: case IrOp::abs: ok = (f32 || in.t == CT::i32) && lanes(in.a); break;  // (i32: wrapping)
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
         // f32 or i32 operands (u32 would need unsigned compares); 0/1 lanes
@@ -177,6 +180,7 @@ struct Planner {
         ok = in.t == CT::f64 && lanes(in.a) && lanes(in.b);
         break;
       case IrOp::sqrt: case IrOp::neg: case IrOp::abs: ok = in.t == CT::f64 && lanes(in.a); break;
+      case IrOp::fma: ok = in.t == CT::f64 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       default: break;
     }
     if (!ok) return fail(std::string("no f64 lanes for ") + kIrOps[(int)in.op].name);

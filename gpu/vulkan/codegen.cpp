@@ -132,6 +132,7 @@ void Gen::stmt(const ir::Stmt& s) {
       val[&s] = m.op(Op::OpSelect, type(s.type.prim, &s), {c, val.at(s.ops[1]), val.at(s.ops[2])});
       return;
     }
+    case StmtKind::fma: val[&s] = fma(s.type.prim, val.at(s.ops[0]), val.at(s.ops[1]), val.at(s.ops[2])); return;
     case StmtKind::alloca: {
       Id t = type(s.type.prim, &s);
       Id v = m.function_var(m.t_ptr(SC::Function, t));

@@ -102,6 +102,7 @@ struct Gen {
   Id bf16_bits(Id v);                    // f32 -> the u32 holding its rounded bf16 pattern
   Id round_bf16(Id v);                   // f32 -> f32 rounded to bf16
   Id bf16_from_bits(Id bits16);          // u16 pattern -> f32
+  Id fma(Prim p, Id a, Id b, Id c);      // a * b + c rounded once (codegen_fma.cpp)
   Id as_unsigned(Id v, Prim p);          // bitcast to the unsigned type of p's width           // the interpreter's 64-bit register form of v
 
   // ---- memory (codegen_memory.cpp) ----

@@ -147,6 +147,10 @@ void Gen::stmt(const ir::Stmt& s) {
       val[&s] = B.CreateSelect(c, val.at(s.ops[1]), val.at(s.ops[2]));
       return;
     }
+    case StmtKind::fma:  // fast_math's contraction: llvm.fma is one rounding on every target (fma.rn in PTX)
+      val[&s] = B.CreateIntrinsic(llvm::Intrinsic::fma, {type(s.type.prim, &s)},
+                                  {val.at(s.ops[0]), val.at(s.ops[1]), val.at(s.ops[2])});
+      return;
     case StmtKind::stop_grad: val[&s] = val.at(s.ops[0]); return;
     case StmtKind::alloca: {
       if (!s.type.is_scalar()) unsupported(s, "a vector or matrix local");

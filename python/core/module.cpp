@@ -134,6 +134,7 @@ Config config_from(py::dict o) {
   auto get = [&](const char* k) -> py::object { return o.contains(k) ? py::object(o[k]) : py::object(py::none()); };
   if (!get("debug").is_none()) c.debug = get("debug").cast<bool>();
   if (!get("print_ir").is_none()) c.print_ir = get("print_ir").cast<bool>();
+  if (!get("fast_math").is_none()) c.fast_math = py::bool_(get("fast_math")).cast<bool>();
   if (!get("default_ip").is_none()) c.types.default_ip = *prim_from_name(get("default_ip").cast<std::string>());
   if (!get("default_fp").is_none()) c.types.default_fp = *prim_from_name(get("default_fp").cast<std::string>());
   if (!get("cpu_max_num_threads").is_none()) c.num_threads = get("cpu_max_num_threads").cast<int>();

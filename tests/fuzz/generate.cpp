@@ -533,7 +533,11 @@ struct Gen {
     LoopFields lf;
     if (loops) lf = choose_loop_fields(lrng);
     std::vector<Node> top;
+    // fast_math is on by default (fma contraction, docs/fast_math.md): a
+    // quarter of the programs check the strict order as well.
+    bool strict = lrng() % 4 == 0;
     std::string head = std::string("import taichi as ti\nti.init(arch=ti.cpu") + (lf.oob ? ", debug=True" : "") +
+                       (strict ? ", fast_math=False" : "") +
                        ")\nN = " + std::to_string(N) + "\nM = " +
                        std::to_string(M) +
                        "\nfa = ti.field(ti.i32, shape=N)\nfb = ti.field(ti.f32, shape=N)\n"

@@ -369,6 +369,12 @@ bool lower_value(Builder& b, const ir::Stmt& s) {
       b.emit(Op::sel, d, b.reg(s.ops[1]), b.reg(s.ops[2]));
       return true;
     }
+    case ir::StmtKind::fma: {
+      uint16_t d = b.def(&s);
+      b.emit(Op::mov, d, b.reg(s.ops[0]));
+      b.emit(tf(Op::fma_f32, compute_type(s.type.prim)), d, b.reg(s.ops[1]), b.reg(s.ops[2]));
+      return true;
+    }
     case ir::StmtKind::global_ptr: lower_global_ptr(b, s); return true;
     case ir::StmtKind::global_load:
       b.emit(pr(Op::ld_i8, s.ops[0]->type.prim), b.def(&s), b.reg(s.ops[0]));

@@ -59,6 +59,7 @@ namespace kiln::bc {
   _(arg, dst, arg, ___)                                                              \
   _(ret, reg, ret, ___)                                                              \
   _(sel, acc, reg, reg)          /* a = a != 0 ? b : c */                            \
+  KILN_BC_TF(_, fma, acc, reg, reg) /* a = a * b + c rounded once (fast_math) */     \
   /* arithmetic; int div/floordiv/mod/raw_mod raise ZeroDivisionError */             \
   KILN_BC_T6(_, add, dst, reg, reg)                                                  \
   KILN_BC_T6(_, sub, dst, reg, reg)                                                  \

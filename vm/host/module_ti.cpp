@@ -88,6 +88,7 @@ Value init(Evaluator& ev, CallArgs& a) {
   }
   if (a.take_kw("debug", v)) cfg.debug = ev.truthy(v);
   if (a.take_kw("print_ir", v)) cfg.print_ir = ev.truthy(v);
+  if (a.take_kw("fast_math", v)) cfg.fast_math = ev.truthy(v);
   if (a.take_kw("default_ip", v)) {
     cfg.types.default_ip = dtype_prim(ev, v, a.loc);
     if (!prim_is_int(cfg.types.default_ip)) raise("ValueError", "default_ip must be an integer type", a.loc);
@@ -114,7 +115,7 @@ Value init(Evaluator& ev, CallArgs& a) {
   // Accepted and ignored: they change nothing observable here.
   for (auto& [k, val] : a.kw) {
     static const char* ignored[] = {"kernel_profiler", "log_level", "advanced_optimization",
-                                    "fast_math", "device_memory_GB", "device_memory_fraction", "packed",
+                                    "device_memory_GB", "device_memory_fraction", "packed",
                                     "dynamic_index", "verbose", "check_out_of_bound", "excepthook", "ad_stack_size",
                                     "default_up", "cfg_optimization",
                                     "opt_level", "print_kernel_llvm_ir", "unrolling_limit"};

@@ -281,6 +281,8 @@ L_kload: R[I.a] = K[I.d()]; NEXT();
 L_arg: R[I.a] = ctx.args[I.d()]; NEXT();
 L_ret: ctx.rets[I.d()] = R[I.a]; NEXT();
 L_sel: R[I.a] = R[I.a] != 0 ? R[I.b] : R[I.c]; NEXT();
+L_fma_f32: PUT(f32, std::fma(GET(f32, I.a), GET(f32, I.b), GET(f32, I.c))); NEXT();
+L_fma_f64: PUT(f64, std::fma(GET(f64, I.a), GET(f64, I.b), GET(f64, I.c))); NEXT();
 
   // ---- arithmetic ----
   EACH6(H_BIN, add, sem::add)

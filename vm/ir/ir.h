@@ -27,6 +27,7 @@ namespace kiln::ir {
   _(unary, "unary")                 /* uop, ops[0]; cast_value/cast_bits use type */  \
   _(binary, "binary")               /* bop, ops[0], ops[1] */                         \
   _(select, "select")               /* ops: cond, if_true, if_false */                \
+  _(fma, "fma")                     /* ops: a, b, c; a * b + c rounded once (f32/f64) */ \
   _(matrix_init, "matrix init")     /* ops = elements, row-major; type is a tensor */ \
   _(matrix_extract, "matrix extract") /* ops[0] = tensor; index = flat element */     \
   _(alloca, "alloca")               /* a mutable local of `type` */                   \

@@ -136,6 +136,7 @@ struct Printer {
         return std::string(unary_op_name(s->uop)) + " " + op(s, 0);
       case StmtKind::binary: return std::string(binary_op_name(s->bop)) + " " + op(s, 0) + " " + op(s, 1);
       case StmtKind::select: return "select " + op(s, 0) + " " + op(s, 1) + " " + op(s, 2);
+      case StmtKind::fma: return "fma " + op(s, 0) + " " + op(s, 1) + " " + op(s, 2);
       case StmtKind::matrix_init: return "[" + names(s->ops) + "]";
       case StmtKind::matrix_extract: return op(s, 0) + "[" + std::to_string(s->index) + "]";
       case StmtKind::alloca: return "alloca";

@@ -92,6 +92,12 @@ struct Verifier {
               s, "select condition is not an integer scalar or a tensor of the select's shape");
         KILN_VERIFY(s->ops[1]->type == s->type && s->ops[2]->type == s->type, s, "select operand types differ from its type");
         break;
+      case StmtKind::fma:
+        arity(s, 3);
+        KILN_VERIFY(s->type.is_scalar() && (s->type.prim == Prim::f32 || s->type.prim == Prim::f64), s,
+                    "fma of a type other than f32 or f64");
+        for (const Stmt* o : s->ops) KILN_VERIFY(o->type == s->type, s, "fma operand types differ from its type");
+        break;
       case StmtKind::matrix_init: {
         int n = s->type.rows * std::max<int>(1, s->type.cols);
         KILN_VERIFY(s->type.rows > 0 && !s->type.is_ptr, s, "matrix init of a non-tensor type");

@@ -31,6 +31,9 @@ struct Config {
   std::string engine = "jit";    // "jit" (the tracing JIT) or "interp" (the reference)
   bool debug = false;
   bool print_ir = false;
+  // Taichi's fast_math (on by default): the IR passes contract a * b + c into
+  // fma and split float sums (docs/fast_math.md); false keeps program order.
+  bool fast_math = true;
   int num_threads = 0;        // 0 = hardware concurrency
   TypeConfig types;
   uint64_t random_seed = 0;

@@ -213,7 +213,7 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   std::function<void(ir::Kernel&)> autodiff;
   if (req.ad_mode != frontend::AutodiffMode::none)
     autodiff = [&prog, mode = req.ad_mode](ir::Kernel& k) { run_autodiff(k, mode, prog); };
-  ir::run_pipeline(*lk.kernel, true, autodiff);
+  ir::run_pipeline(*lk.kernel, true, autodiff, prog.config.fast_math);
   // Seed 001's statistics: what code generation produced.
   prog.stat_add("codegen_kernels", 1);
   prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());

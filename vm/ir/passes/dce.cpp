@@ -21,6 +21,7 @@ bool is_pure(const Stmt* s) {
     case StmtKind::unary:
     case StmtKind::binary:
     case StmtKind::select:
+    case StmtKind::fma:
     case StmtKind::matrix_init:
     case StmtKind::matrix_extract:
     case StmtKind::alloca:

@@ -281,7 +281,7 @@ void offload(Kernel& k) {
   }
 }
 
-void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize) {
+void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math) {
   auto verify_if = [&]() {
     if (check) verify(k);
   };
@@ -300,6 +300,8 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   offload(k);
   struct_for_access(k);
   demote_atomics(k);
+  // After demotion: `x[i] += a * b` is a load, a sum and a store by now.
+  if (fast_math) contract_fma(k);
   verify_if();
   constant_fold(k);
   eliminate_dead_code(k);
@@ -313,7 +315,7 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   k.renumber();
   // ti.real_func bodies: the same pipeline; their loops are serial (the
   // frontend marks them), so each is one serial task run by its caller.
-  for (auto& f : k.funcs) run_pipeline(*f, check);
+  for (auto& f : k.funcs) run_pipeline(*f, check, {}, fast_math);
 }
 
 }  // namespace kiln::ir

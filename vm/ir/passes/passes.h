@@ -32,6 +32,9 @@ bool demote_atomics(Kernel& k);
 // fields of the looped container at the loop's own indices address the cell
 // the loop visits directly (Access::in_cell), without a tree walk.
 bool struct_for_access(Kernel& k);
+// fast_math (docs/fast_math.md): a float product whose only use is a sum in
+// its block becomes an fma statement (a * b + c rounded once).
+bool contract_fma(Kernel& k);
 // Taichi's make_thread_local: in a parallel range_for/struct_for task, a
 // global temporary or 0-d field (`s[None]`) that the task only updates with
 // atomics of one kind (add/sub, min, max, and, or, xor) whose results are
@@ -51,9 +54,10 @@ void mark_activation(Kernel& k);
 // only at its end, in the functions and the kernel; recursive and early-
 // returning functions stay calls. Runs first, before scalarize.
 bool inline_calls(Kernel& k);
-// The standard pipeline: fold, dce, offload, struct_for_access, fold, dce, make_thread_local; verify after each when
-// `check` is set.
+// The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, (fast_math: contract_fma), fold, dce,
+// make_thread_local; verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
-void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {});
+void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},
+                  bool fast_math = false);
 
 }  // namespace kiln::ir
