@@ -131,15 +131,20 @@ void Gen::stmt(const ir::Stmt& s) {
                                      : from_reg(arg_reg(s.index), s.type.prim, s);
       return;
     case StmtKind::unary: {
-      // f16/bf16 compute in f32 and round after every operation (casts round once, themselves).
+      // f16/bf16 compute in f32 and round after every operation that can
+      // leave the format (casts round once, themselves; neg, abs, floor,
+      // ceil and round of a value of the format stay in it).
       Value* r = unary(s);
-      bool rounds = s.uop != ir::UnaryOp::cast_value && s.uop != ir::UnaryOp::cast_bits;
+      using U = ir::UnaryOp;
+      bool rounds = s.uop != U::cast_value && s.uop != U::cast_bits && s.uop != U::neg && s.uop != U::abs &&
+                    s.uop != U::floor && s.uop != U::ceil && s.uop != U::round;
       val[&s] = is_half(s.type.prim) && rounds ? half_round(r, s.type.prim) : r;
       return;
     }
     case StmtKind::binary: {
       Value* r = binary(s);
-      val[&s] = is_half(s.type.prim) ? half_round(r, s.type.prim) : r;
+      bool exact = s.bop == ir::BinaryOp::max || s.bop == ir::BinaryOp::min;  // one of the operands
+      val[&s] = is_half(s.type.prim) && !exact ? half_round(r, s.type.prim) : r;
       return;
     }
     case StmtKind::select: {
@@ -397,7 +402,7 @@ Value* Gen::atomic(const ir::Stmt& s) {
   Value* old = half ? half_decode(old_bits, ep) : B.CreateBitCast(old_bits, t);
   Value* upd = s.aop == ir::AtomicOp::add ? B.CreateFAdd(old, v)
                : s.aop == ir::AtomicOp::sub ? B.CreateFSub(old, v)
-               : !mul ? maxmin(old, v, ep, s.aop == ir::AtomicOp::max)
+               : !mul ? maxmin(old, v, s.aop == ir::AtomicOp::max)
                : prim_is_int(ep) ? B.CreateMul(old, v) : B.CreateFMul(old, v);
   Value* nv = half ? half_encode(upd, ep) : B.CreateBitCast(upd, it);
   llvm::AtomicCmpXchgInst* x = B.CreateAtomicCmpXchg(p, old_bits, nv, align, seq, seq);

@@ -115,10 +115,9 @@ Value* Gen::libm(const char* name, Prim p, std::vector<Value*> args, const ir::S
 
 // IEEE maximumNumber / minimumNumber (interp_ops.h maxmin): a NaN operand is
 // ignored, -0 < +0.
-Value* Gen::maxmin(Value* a, Value* b, Prim p, bool is_max) {
+Value* Gen::maxmin(Value* a, Value* b, bool is_max) {
   Value* nan_a = B.CreateFCmpUNO(a, a);
   Value* nan_b = B.CreateFCmpUNO(b, b);
-  (void)p;
   llvm::Type* it = B.getIntNTy(a->getType()->getPrimitiveSizeInBits());  // f16/bf16 live in f32
   Value* sign_a = B.CreateICmpSLT(B.CreateBitCast(a, it), llvm::ConstantInt::get(it, 0));
   Value* on_eq = is_max ? B.CreateSelect(sign_a, b, a) : B.CreateSelect(sign_a, a, b);
@@ -193,7 +192,7 @@ Value* Gen::binary_op(BinaryOp op, Prim p, Value* a, Value* b, const ir::Stmt& s
     case BinaryOp::max:
     case BinaryOp::min: {
       bool mx = op == BinaryOp::max;
-      if (f) return maxmin(a, b, p, mx);
+      if (f) return maxmin(a, b, mx);
       Value* c = mx ? (sg ? B.CreateICmpSGE(a, b) : B.CreateICmpUGE(a, b)) : (sg ? B.CreateICmpSLE(a, b) : B.CreateICmpULE(a, b));
       return B.CreateSelect(c, a, b);
     }

@@ -80,7 +80,7 @@ struct Gen {
   llvm::Value* unary(const ir::Stmt& s);
   llvm::Value* binary(const ir::Stmt& s);
   llvm::Value* binary_op(ir::BinaryOp op, Prim p, llvm::Value* a, llvm::Value* b, const ir::Stmt& s);
-  llvm::Value* maxmin(llvm::Value* a, llvm::Value* b, Prim p, bool is_max);
+  llvm::Value* maxmin(llvm::Value* a, llvm::Value* b, bool is_max);
   llvm::Value* int_pow(Prim p, llvm::Value* a, llvm::Value* b, const ir::Stmt& s);
   llvm::Value* libm(const char* name, Prim p, std::vector<llvm::Value*> args, const ir::Stmt& s);
 
