@@ -12,4 +12,7 @@ std::unique_ptr<Engine> make_llvm_engine();
 // The default engine where LLVM is built in: the tracing JIT, and LLVM ORC for
 // kernels that have run long (jit/llvm/tiered.cpp; KILN_TIER_MS).
 std::unique_ptr<Engine> make_tiered_engine();
+// Returns once no tier-up compile runs on a background thread (hosts call it
+// at exit, before exit() destroys LLVM's statics under such a compile).
+void wait_for_tier_compiles();
 }

@@ -43,7 +43,11 @@ struct Jit {
 std::string text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
 Jit& jit() {
-  static Jit j;
+  // Never destroyed: a tier-up compile may still run on its thread while the
+  // process exits (jit/llvm/tiered.cpp waits for it in an atexit handler, which
+  // runs after the destructors of statics made later than it, as this one is),
+  // and code it made may be called until the very end.
+  static Jit& j = *new Jit;
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();

@@ -7,6 +7,17 @@
 // KILN_TIER_SYNC=1 compiles on the launching thread (tests: the second
 // launch of a kernel then runs LLVM's code). Granularity is the kernel: its
 // tasks are compiled together, as the llvm engine compiles them.
+//
+// A program can end while a compile is running (a short program whose kernel
+// tiered up near its end, or a Python program whose kernels are never freed):
+// exit() would then destroy LLVM's static state (function-local statics made
+// by the first compile, such as SelectionDAG's value-type tables) under the
+// compiling thread, which crashed. The hosts call wait_for_tier_compiles() at
+// exit before exit() runs (the CPython host from its atexit hook, which runs
+// before any C exit handler); an atexit handler registered before the first
+// compile is the fallback for hosts that do not (statics made later than it
+// are gone by then, so it narrows the window but cannot close it).
+#include <condition_variable>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -23,6 +34,28 @@
 namespace kiln::llvmjit {
 
 namespace {
+
+// Compiles in flight, for the exit handler. Leaked on purpose: it must
+// outlive every static destructor.
+struct InFlight {
+  std::mutex mu;
+  std::condition_variable idle;
+  int running = 0;
+};
+
+void wait_idle(InFlight& g) {
+  std::unique_lock<std::mutex> lock(g.mu);
+  g.idle.wait(lock, [&] { return g.running == 0; });
+}
+
+InFlight& in_flight() {
+  static InFlight* f = [] {
+    auto* p = new InFlight;
+    std::atexit([] { wait_idle(in_flight()); });
+    return p;
+  }();
+  return *f;
+}
 
 struct TierParams {
   double threshold_ms = 300;  // < 0: never
@@ -85,8 +118,18 @@ struct TieredKernel : CompiledKernel {
     spent_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!started && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
       started = true;
-      if (params.sync) compile_now();
-      else worker = std::thread([this] { compile_now(); });
+      if (params.sync) {
+        compile_now();
+      } else {
+        InFlight& f = in_flight();
+        std::lock_guard<std::mutex> lock(f.mu);
+        f.running++;
+        worker = std::thread([this, &f] {
+          compile_now();
+          std::lock_guard<std::mutex> l(f.mu);
+          if (--f.running == 0) f.idle.notify_all();
+        });
+      }
     }
   }
 
@@ -118,4 +161,5 @@ struct TieredEngine : Engine {
 
 namespace kiln {
 std::unique_ptr<Engine> make_tiered_engine() { return std::make_unique<llvmjit::TieredEngine>(); }
+void wait_for_tier_compiles() { llvmjit::wait_idle(llvmjit::in_flight()); }
 }  // namespace kiln

@@ -304,6 +304,10 @@ PYBIND11_MODULE(_core, m) {
   m.def("clear_kernel_dumps", [] { state().dumps.clear(); });  // the REPL's :reset
   m.def("shutdown", [] {  // at exit, while the interpreter still runs: drop held objects
     State& s = state();
+    {
+      py::gil_scoped_release unlocked;  // a compile thread never needs the GIL, but other threads may
+      ti::wait_for_background_compiles();
+    }
     if (s.stats_at_exit && s.program) warn(s.program->statistics_text());
     s.program.reset();
     s.make_matrix = py::object();

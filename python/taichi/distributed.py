@@ -24,7 +24,7 @@ aborts every rank (MPI_Abort) instead of leaving the others waiting for it.
 """
 import sys as _sys
 
-from . import _core, _field
+from . import _core, _export, _field
 
 try:
     from mpi4py import MPI
@@ -113,13 +113,32 @@ def exchange_halos(*fields):
     they are (boundary values are the program's)."""
     for f in fields:
         s = _split_of(f, "exchange_halos")
-        h = s.halo
-        if h == 0:
+        if s.halo == 0:
             continue
-        up, down = s.neighbour(1), s.neighbour(-1)
+        up, down, send_up, recv_below, send_down, recv_above = _halo_views(f, s)
         # my top rows up, my lower halo from below; then my bottom rows down, my upper halo from above
-        comm.Sendrecv(f[s.hi - h:s.hi], dest=up, sendtag=11, recvbuf=f[s.lo - h:s.lo], source=down, recvtag=11)
-        comm.Sendrecv(f[s.lo:s.lo + h], dest=down, sendtag=12, recvbuf=f[s.hi:s.hi + h], source=up, recvtag=12)
+        comm.Sendrecv(send_up, dest=up, sendtag=11, recvbuf=recv_below, source=down, recvtag=11)
+        comm.Sendrecv(send_down, dest=down, sendtag=12, recvbuf=recv_above, source=up, recvtag=12)
+
+
+def _halo_views(f, s):
+    """The four row blocks a halo exchange moves, as numpy views of the field's
+    memory, made once per field (and again if its memory was remade): slicing
+    the field and exporting each slice per message cost more than the messages
+    between two ranks of one machine (~10 us a step against ~5)."""
+    mem = f._kiln_memory()
+    cached = s.__dict__.get("_views")
+    if cached is not None and cached[0] is mem:
+        return cached[1]
+    h, base = s.halo, s.lo - s.halo  # memory row of global row i: i - base
+
+    def rows(a, b):
+        what = lambda: f"{_export.describe(f)}[{a}:{b}]"
+        return _export.check_contiguous(mem[a - base:b - base], "C", what)
+    views = (s.neighbour(1), s.neighbour(-1), rows(s.hi - h, s.hi), rows(s.lo - h, s.lo),
+             rows(s.lo, s.lo + h), rows(s.hi, s.hi + h))
+    s._views = (mem, views)
+    return views
 
 
 def allreduce(value, op="sum"):

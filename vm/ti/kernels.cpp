@@ -78,6 +78,12 @@ bool vulkan_available() { return unavailable("vulkan").empty(); }
 
 bool cuda_available() { return unavailable("cuda").empty(); }
 
+void wait_for_background_compiles() {
+#ifdef KILN_HAVE_LLVM
+  wait_for_tier_compiles();
+#endif
+}
+
 std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
   if (o.force_debug) cfg.debug = true;
   if (o.force_print_ir) cfg.print_ir = true;

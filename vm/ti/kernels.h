@@ -62,6 +62,9 @@ bool cuda_available();
 // A Program for `cfg` with its engine ("interp", "jit"; the debugger forces
 // the interpreter). Throws ValueError for an unknown engine name.
 std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o);
+// At a host's exit: waits for the compiles the default engine runs in the
+// background (jit/llvm/tiered.cpp), which must not outlive LLVM's statics.
+void wait_for_background_compiles();
 
 // One compiled instance of a kernel (per template arguments and arg types).
 struct CompiledEntry {
