@@ -107,11 +107,73 @@ Id Gen::to_u64_reg(Id v, Prim p) {
   return is_signed(p) ? m.op(Op::OpBitcast, u64(), {w}) : w;
 }
 
+// The number of significant bits of the unsigned `x` of `bits` (32 or 64)
+// bits, as an i32: 0 for zero.
+static Id bit_width(Gen& g, Id x, int bits) {
+  SpirvModule& m = g.m;
+  auto w32 = [&](Id v) {  // FindUMsb is -1 for zero
+    return m.op(Op::OpIAdd, g.i32(), {m.ext(GLSLstd450FindUMsb, g.i32(), {v}), g.const_int(Prim::i32, 1)});
+  };
+  if (bits == 32) return w32(x);
+  Id lo = m.op(Op::OpUConvert, g.u32(), {x});
+  Id hi = m.op(Op::OpUConvert, g.u32(), {m.op(Op::OpShiftRightLogical, g.u64(), {x, g.cu32(32)})});
+  Id hz = m.op(Op::OpIEqual, m.t_bool(), {hi, g.cu32(0)});
+  return m.op(Op::OpSelect, g.i32(), {hz, w32(lo), m.op(Op::OpIAdd, g.i32(), {w32(hi), g.const_int(Prim::i32, 32)})});
+}
+
+// The f64 `d` as an f32 rounded to odd: truncated toward zero, the last bit
+// set when anything was dropped. Rounding that to f16 or bf16 (fewer than 23
+// bits) gives the one rounding of d, as value.cpp's cast_const; converting
+// straight (lavapipe goes through a nearest f32) rounds twice.
+Id Gen::f64_to_f32_odd(Id d) {
+  Id f32 = type(Prim::f32), f64 = type(Prim::f64), bt = m.t_bool();
+  Id t = m.op(Op::OpFConvert, f32, {d});  // to nearest
+  Id back = m.op(Op::OpFConvert, f64, {t});
+  Id bits = m.op(Op::OpBitcast, u32(), {t});
+  Id inexact = m.op(Op::OpFOrdNotEqual, bt, {back, d});  // false for NaN and when exact
+  // Rounded away from zero: step the magnitude back by one (an inf from a
+  // finite d becomes the largest finite f32).
+  Id away = m.op(Op::OpFOrdGreaterThan, bt, {m.ext(GLSLstd450FAbs, f64, {back}), m.ext(GLSLstd450FAbs, f64, {d})});
+  Id toward0 = m.op(Op::OpSelect, u32(), {away, m.op(Op::OpISub, u32(), {bits, cu32(1)}), bits});
+  Id odd = m.op(Op::OpSelect, u32(), {inexact, m.op(Op::OpBitwiseOr, u32(), {toward0, cu32(1)}), bits});
+  return m.op(Op::OpBitcast, f32, {odd});
+}
+
+// A 32- or 64-bit integer as an f32 rounded to odd (the bits below the top 24
+// of its magnitude fold into a sticky last bit), for the same reason: i32 or
+// i64 -> f32 -> bf16 rounds twice. Integer ops only: no f64 needed.
+Id Gen::int_to_f32_odd(Id v, Prim from) {
+  int w = prim_bits(from);
+  Id ut = m.t_int(w, false), bt = m.t_bool(), f32 = type(Prim::f32);
+  Id x = as_unsigned(v, from);
+  Id zero = m.c_bits(ut, w, 0);
+  Id neg = is_signed(from) ? m.op(Op::OpSLessThan, bt, {v, const_int(from, 0)}) : m.c_bool(false);
+  Id mag = m.op(Op::OpSelect, ut, {neg, m.op(Op::OpISub, ut, {zero, x}), x});  // |INT_MIN| as unsigned
+  Id width = bit_width(*this, mag, w);
+  Id over = m.op(Op::OpISub, i32(), {width, const_int(Prim::i32, 24)});
+  Id shift = m.op(Op::OpBitcast, u32(), {m.op(Op::OpSelect, i32(), {m.op(Op::OpSGreaterThan, bt, {over, const_int(Prim::i32, 0)}),
+                                                                  over, const_int(Prim::i32, 0)})});
+  Id one = m.c_bits(ut, w, 1);
+  Id mask = m.op(Op::OpISub, ut, {m.op(Op::OpShiftLeftLogical, ut, {one, shift}), one});
+  Id sticky = m.op(Op::OpINotEqual, bt, {m.op(Op::OpBitwiseAnd, ut, {mag, mask}), zero});
+  Id kept = m.op(Op::OpShiftRightLogical, ut, {mag, shift});
+  kept = m.op(Op::OpSelect, ut, {sticky, m.op(Op::OpBitwiseOr, ut, {kept, one}), kept});
+  if (w == 64) kept = m.op(Op::OpUConvert, u32(), {kept});
+  // kept < 2^24 converts exactly; times 2^shift (at most 2^40) is exact too.
+  Id scale = m.op(Op::OpBitcast, f32, {m.op(Op::OpShiftLeftLogical, u32(), {m.op(Op::OpIAdd, u32(), {shift, cu32(127)}), cu32(23)})});
+  Id f = m.op(Op::OpFMul, f32, {m.op(Op::OpConvertUToF, f32, {kept}), scale});
+  return m.op(Op::OpSelect, f32, {neg, m.op(Op::OpFNegate, f32, {f}), f});
+}
+
 Id Gen::cast(Id v, Prim from, Prim to, const ir::Stmt& s) {
   if (from == to) return v;
-  // bf16 values compute as f32; a cast to bf16 rounds (from f64 or a wide
-  // int that is a rounding to f32 first).
+  // bf16 values compute as f32; f16 and bf16 from f64 or a 32/64-bit int
+  // round once, through a round-to-odd f32.
   if (from == Prim::bf16) return cast(v, Prim::f32, to, s);
+  if ((to == Prim::f16 || to == Prim::bf16) && (from == Prim::f64 || (prim_is_int(from) && prim_bits(from) >= 32))) {
+    Id odd = from == Prim::f64 ? f64_to_f32_odd(v) : int_to_f32_odd(v, from);
+    return cast(odd, Prim::f32, to, s);
+  }
   if (to == Prim::bf16) return round_bf16(cast(v, from, Prim::f32, s));
   Id t = type(to, &s);
   bool ff = prim_is_float(from), tf = prim_is_float(to);
@@ -430,7 +492,16 @@ Id Gen::unary(const ir::Stmt& s) {
       return m.op(Op::OpSelect, t, {up, stepped, tr});
     }
     case UnaryOp::cast_value: return cast(a, a_p, p, s);
-    case UnaryOp::cast_bits: return m.op(Op::OpBitcast, t, {a});
+    case UnaryOp::cast_bits: {
+      // bf16 values are f32 in registers: their 16-bit pattern is the bits.
+      Prim from = s.ops[0]->type.prim, to = s.type.prim;
+      if (from == Prim::bf16) {
+        Id b16 = m.op(Op::OpUConvert, m.t_int(16, false), {bf16_bits(a)});
+        return is_signed(to) ? m.op(Op::OpBitcast, t, {b16}) : b16;
+      }
+      if (to == Prim::bf16) return bf16_from_bits(as_unsigned(a, from));
+      return m.op(Op::OpBitcast, t, {a});
+    }
     case UnaryOp::popcnt:
     case UnaryOp::clz: {
       if (f) unsupported(s, std::string(ir::unary_op_name(s.uop)) + " of " + std::string(prim_name(p)));

@@ -343,13 +343,13 @@ Id Gen::arg_load(const ir::Stmt& s) {
     Id w = load(ctx_slot(s.index, Prim::u64));
     return p == Prim::u64 ? w : m.op(Op::OpBitcast, t, {w});
   }
-  // The slot holds the register form: the value in its low 32 bits (f16 as
-  // the f32 of its value).
+  // The slot holds the register form: the value in its low 32 bits (f16 and
+  // bf16 as their 16-bit pattern, as the bytecode's arg_load reads them).
   Id w = load(ctx_slot(s.index, Prim::u32));
   if (p == Prim::u32) return w;
-  if (p == Prim::bf16) return bf16_from_bits(m.op(Op::OpUConvert, type(Prim::u16), {w}));  // its 16-bit pattern
+  if (p == Prim::bf16) return bf16_from_bits(m.op(Op::OpUConvert, type(Prim::u16), {w}));
   if (p == Prim::i32 || p == Prim::f32) return m.op(Op::OpBitcast, t, {w});
-  if (p == Prim::f16) return m.op(Op::OpFConvert, t, {m.op(Op::OpBitcast, type(Prim::f32), {w})});
+  if (p == Prim::f16) return m.op(Op::OpBitcast, t, {m.op(Op::OpUConvert, type(Prim::u16), {w})});
   Id n = m.op(Op::OpUConvert, m.t_int(prim_bits(p), false), {w});
   return is_signed(p) ? m.op(Op::OpBitcast, t, {n}) : n;
 }

@@ -102,6 +102,8 @@ struct Gen {
   Id bf16_bits(Id v);                    // f32 -> the u32 holding its rounded bf16 pattern
   Id round_bf16(Id v);                   // f32 -> f32 rounded to bf16
   Id bf16_from_bits(Id bits16);          // u16 pattern -> f32
+  Id f64_to_f32_odd(Id d);               // f64 -> f32 rounded to odd (for f16/bf16)
+  Id int_to_f32_odd(Id v, Prim from);    // 32/64-bit int -> f32 rounded to odd
   Id fma(Prim p, Id a, Id b, Id c);      // a * b + c rounded once (codegen_fma.cpp)
   Id as_unsigned(Id v, Prim p);          // bitcast to the unsigned type of p's width           // the interpreter's 64-bit register form of v
 
