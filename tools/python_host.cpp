@@ -196,6 +196,7 @@ int run_python(const PythonRun& r, std::vector<KernelDump>* dumps) {
     std::fprintf(stderr, "kiln: cannot read the program from stdin: %s\n", std::strerror(errno));
     return 1;
   }
+  if (dumps) py_host::state().keep_dumps = true;  // kiln dis
   if (!start_python(r, status)) return status;
   status = Py_RunMain();  // runs the program, then finalizes the interpreter
   std::fflush(stdout);

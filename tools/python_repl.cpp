@@ -40,7 +40,7 @@ void show(py::error_already_set& e) {
 
 class PythonSession : public repl::Session {
  public:
-  PythonSession() : s_(py::module_::import("taichi._repl").attr("Session")()) {}
+  PythonSession() : s_(py::module_::import("taichi._repl").attr("Session")()) { py_host::state().keep_dumps = true; }
 
   bool push(const std::string& line) override { return call_bool("push", line); }
   void finish() override { call_bool("finish"); }

@@ -145,11 +145,14 @@ struct TieredEngine : Engine {
   const char* name() const override { return "jit"; }
   bool supports(Prim p) const override { return jit->supports(p); }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
+    return compile_owned(ir::clone_kernel(k), prog);
+  }
+  std::unique_ptr<CompiledKernel> compile_owned(std::unique_ptr<ir::Kernel> k, Program& prog) override {
     auto t = std::make_unique<TieredKernel>();
-    t->jit = jit->compile(k, prog);
+    t->jit = jit->compile(*k, prog);
     t->params = params;
     // Under the debugger (its engine is the interpreter anyway) nothing tiers.
-    if (params.threshold_ms >= 0 && !prog.debugger) t->ir = ir::clone_kernel(k);
+    if (params.threshold_ms >= 0 && !prog.debugger) t->ir = std::move(k);
     else t->params.threshold_ms = -1;
     return t;
   }

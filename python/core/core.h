@@ -35,7 +35,8 @@ struct State {
   int generation = 0;                // bumped by every ti.init / ti.reset
   ti::ProgramOptions options;        // set by `kiln run` (forced flags) or left default
   bool stats_at_exit = false;        // `kiln run --stats`: the counters to stderr at shutdown
-  std::vector<KernelDump> dumps;     // every kernel compiled, for `kiln dis`
+  std::vector<KernelDump> dumps;     // every kernel compiled, for `kiln dis` and the REPL,
+  bool keep_dumps = false;           // when one of them set this (the texts cost compile time)
   SourceSet sources;                 // kernel sources (SourceLocs point into them)
   std::unique_ptr<frontend::HostEnv> env;
   py::object make_matrix;            // taichi's ti.Matrix constructor for returns: (n, m, ndim, dtype_name, flat list)

@@ -259,7 +259,7 @@ struct KernelCore {
       if (!st.env) st.env = make_env();
       std::unique_ptr<ti::CompiledEntry> ce;
       try {
-        ce = ti::compile_kernel(req, *st.env, prog, st.dumps, warn);
+        ce = ti::compile_kernel(req, *st.env, prog, st.keep_dumps ? &st.dumps : nullptr, warn);
       } catch (Error& e) {
         throw_python(e, true);
       }

@@ -37,7 +37,7 @@ arch=cpu
 [ "$engine" = vulkan ] && { arch=vulkan; engine=interp; }
 # "cuda" likewise: KILN_ARCH=cuda (a GPU machine; tests/cuda/run_device.sh).
 [ "$engine" = cuda ] && { arch=cuda; engine=interp; }
-env $tier_env KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
+env $tier_env KILN_VERIFY_IR=1 KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
 sed -i "s|$PWD/||g" "$err"
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then

@@ -166,8 +166,7 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
       req.env = std::static_pointer_cast<void>(fn.closure);
       req.args = specs;
       req.qualified_name = fn.qualname;
-      std::vector<KernelDump> unkept;
-      auto entry = ti::compile_kernel(req, *ti.host_env, prog, ti.options.keep_kernel_dumps ? ti.dumps : unkept, ev.err);
+      auto entry = ti::compile_kernel(req, *ti.host_env, prog, ti.options.keep_kernel_dumps ? &ti.dumps : nullptr, ev.err);
       entry->arg_prims = prims;
       for (size_t k = 0; k < np; k++)
         if (specs[k].kind == frontend::ArgSpec::Kind::template_) entry->keep_alive.push_back(vals[k].obj);

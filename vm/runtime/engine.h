@@ -44,6 +44,12 @@ struct Engine {
   virtual bool supports(Prim p) const = 0;
   // Compiles an offloaded kernel (after ir::run_pipeline). Throws kiln::Error on failure.
   virtual std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) = 0;
+  // The same, given the IR to keep: an engine that needs it after compile
+  // returns (the tiered engine, for a later LLVM compile) takes it instead of
+  // copying it (a copy of a large kernel cost a tenth of its compile).
+  virtual std::unique_ptr<CompiledKernel> compile_owned(std::unique_ptr<ir::Kernel> k, Program& prog) {
+    return compile(*k, prog);
+  }
   // Waits for launches still running (a device engine may return from a
   // launch that reads nothing back before the device has run it); after it
   // the host sees everything launched so far. Program::materialize calls it,

@@ -206,7 +206,7 @@ bool CompiledEntry::plain_return() const {
 }
 
 std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req, frontend::HostEnv& env, Program& prog,
-                                              std::vector<KernelDump>& dumps,
+                                              std::vector<KernelDump>* dumps,
                                               const std::function<void(std::string_view)>& err) {
   frontend::LoweredKernel lk = frontend::lower_kernel(req, env, prog);
   for (auto& w : lk.warnings) err(w.empty() || w.back() == '\n' ? w : w + "\n");
@@ -226,22 +226,25 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   int64_t n_stmts = 0;
   ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
   prog.stat_add("codegen_statements", (double)n_stmts);
-  std::string ir_text = ir::print_kernel(*lk.kernel);
+  // The IR's text only for those who read it (printing a kernel of 10^4
+  // statements costs as much as a pass over it).
+  std::string ir_text;
+  if (prog.config.print_ir || dumps) ir_text = ir::print_kernel(*lk.kernel);
   if (prog.config.print_ir) err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
   auto ce = std::make_unique<CompiledEntry>();
-  ce->code = prog.engine->compile(*lk.kernel, prog);
 #ifdef KILN_HAVE_CUDA
   if (ptx_dump_enabled()) dump_ptx(*lk.kernel);  // kiln dis --ptx=DIR
 #endif
+  ce->num_args = (int)lk.kernel->args.size();
+  ce->num_global_temps = lk.kernel->num_global_temps;
+  ce->code = prog.engine->compile_owned(std::move(lk.kernel), prog);
   ce->arg_slot = lk.arg_slot;
   ce->companion_slot = lk.companion_slot;
   ce->rets = lk.rets;
   ce->ret_types = lk.ret_types;
   ce->ret_is_tuple = lk.ret_is_tuple;
-  ce->num_args = (int)lk.kernel->args.size();
-  ce->num_global_temps = lk.kernel->num_global_temps;
   ce->launched = &prog.stats["launched_kernels"];
-  dumps.push_back(KernelDump{req.qualified_name, ir_text, ce->code->disassemble()});
+  if (dumps) dumps->push_back(KernelDump{req.qualified_name, std::move(ir_text), ce->code->disassemble()});
   return ce;
 }
 

@@ -86,7 +86,7 @@ struct CompiledEntry {
 // Lowers and compiles `req`. Warnings (implicit casts) and, under print_ir,
 // the IR go to `err`; the dump is appended to `dumps`. Throws kiln::Error.
 std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req, frontend::HostEnv& env, Program& prog,
-                                              std::vector<KernelDump>& dumps,
+                                              std::vector<KernelDump>* dumps,
                                               const std::function<void(std::string_view)>& err);
 
 // Runs every task of `ce` with argument slots `args` (num_args of them: ints

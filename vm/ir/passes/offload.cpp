@@ -10,6 +10,7 @@
 //     loaded at the start of each task that uses it;
 //   - constants and argument loads are simply recomputed where needed;
 //   - range_for bounds are constants, or read by the launcher from a slot.
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -281,9 +282,21 @@ void offload(Kernel& k) {
   }
 }
 
+// The verifier after every pass costs as much as a third of a large kernel's
+// compile: programs verify the pipeline's result only, and KILN_VERIFY_IR=1
+// (set by tests/lang/run_one.sh, so every conformance program checks each
+// pass) verifies after each pass, naming the first one that broke the IR.
+static bool verify_each_pass() {
+  static const bool on = [] {
+    const char* v = std::getenv("KILN_VERIFY_IR");
+    return v && *v && *v != '0';
+  }();
+  return on;
+}
+
 void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math) {
   auto verify_if = [&]() {
-    if (check) verify(k);
+    if (check && verify_each_pass()) verify(k);
   };
   verify_if();
   if (inline_calls(k)) verify_if();
@@ -311,7 +324,7 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   std::erase_if(tasks, [](const std::unique_ptr<Stmt>& t) { return t->task == Task::serial && t->body->stmts.empty(); });
   verify_if();
   make_thread_local(k);
-  verify_if();
+  if (check) verify(k);
   k.renumber();
   // ti.real_func bodies: the same pipeline; their loops are serial (the
   // frontend marks them), so each is one serial task run by its caller.
