@@ -1,6 +1,7 @@
 // Program creation and the compile/launch path shared by every host.
 #include "vm/ti/kernels.h"
 
+#include <chrono>
 #include <cstdlib>
 
 #include "jit/jit.h"
@@ -208,7 +209,16 @@ bool CompiledEntry::plain_return() const {
 std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req, frontend::HostEnv& env, Program& prog,
                                               std::vector<KernelDump>* dumps,
                                               const std::function<void(std::string_view)>& err) {
+  // Where compile time goes (ti.statistics(): compile_*_time_ms), per phase.
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  auto phase = [&prog, &t0](const char* key) {
+    auto t = Clock::now();
+    prog.stat_add(key, std::chrono::duration<double, std::milli>(t - t0).count());
+    t0 = t;
+  };
   frontend::LoweredKernel lk = frontend::lower_kernel(req, env, prog);
+  phase("compile_frontend_time_ms");
   for (auto& w : lk.warnings) err(w.empty() || w.back() == '\n' ? w : w + "\n");
   // The engine computes only in the types it declares (seed 000's table);
   // the others fail here, or map under ti.init(dtype_cast_mode=...).
@@ -220,6 +230,7 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   if (req.ad_mode != frontend::AutodiffMode::none)
     autodiff = [&prog, mode = req.ad_mode](ir::Kernel& k) { run_autodiff(k, mode, prog); };
   ir::run_pipeline(*lk.kernel, true, autodiff, prog.config.fast_math);
+  phase("compile_passes_time_ms");
   // Seed 001's statistics: what code generation produced.
   prog.stat_add("codegen_kernels", 1);
   prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
@@ -237,7 +248,9 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
 #endif
   ce->num_args = (int)lk.kernel->args.size();
   ce->num_global_temps = lk.kernel->num_global_temps;
+  t0 = Clock::now();
   ce->code = prog.engine->compile_owned(std::move(lk.kernel), prog);
+  phase("compile_codegen_time_ms");
   ce->arg_slot = lk.arg_slot;
   ce->companion_slot = lk.companion_slot;
   ce->rets = lk.rets;
