@@ -1,5 +1,7 @@
 // Baseline for nbody.py: the same all-pairs loop in f32, in the kernel's
-// operation order (d.dot(d) summed x, y, z; no FMA contraction).
+// operation order (d.dot(d) summed x, y, z), with fast_math's freedoms as Kiln
+// takes them: FMA contraction (-ffp-contract=fast) and the acceleration sums
+// as an `omp simd` reduction (Kiln splits them into 8 partials in lanes).
 // Serial as built by scripts/bench; with -fopenmp the body loop runs in parallel.
 #include <chrono>
 #include <cmath>
@@ -19,6 +21,7 @@ int main() {
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < N; i++) {
       float x = X[i], y = Y[i], z = Z[i], ax = 0, ay = 0, az = 0;
+#pragma omp simd reduction(+ : ax, ay, az)
       for (int j = 0; j < N; j++) {
         float dx = X[j] - x, dy = Y[j] - y, dz = Z[j] - z;
         float r2 = dx * dx + dy * dy + dz * dz + 0.01f;

@@ -27,6 +27,8 @@ const x86::Gp kRootRegs[] = {x86::rbp, x86::r13, x86::r14, x86::r15, x86::r8, x8
 struct VecRegs {
   std::map<Ref, int> ymm;    // loop-long: uniforms and sums (by slot); per value: lanes
   std::map<std::pair<Ref, int32_t>, int> root;  // (root value, q's stride) -> index in kRootRegs
+  std::map<int32_t, int> gidx;  // a gather's stride -> its lanes' byte offsets 0, s, ..., 7s
+  int gmask = -1;               // the gather's mask (all ones; the gather clears it)
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
 };
 
@@ -61,6 +63,10 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
       if (p.kind[o] == VecPlan::iota && r.iv < 0) r.iv = take();
       if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
+    }
+    if (in.op == IrOp::load && p.access[i].stride) {
+      if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
+      if (r.gmask < 0) r.gmask = take();
     }
     if (in.op == IrOp::sel && r.scratch < 0) r.scratch = take();
     bool fl = in.t == CT::f32 || in.t == CT::f64;
@@ -166,6 +172,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [key, k] : r.root) tmp_of(key.first);
   int32_t t_iv = tmp_of(p.iv), t_end = tmp_of(p.end);
   for (auto& [slot, add] : p.sums) tmp_of(slot);
+  for (auto& [p0, ring] : p.partials)
+    for (Ref x : ring) tmp_of(x);
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
   if (t_next + 8 > area_end) return false;
 
@@ -183,7 +191,22 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // row counter jumps there before any other setup (their registers held
   // whatever the last run left: kiln-fuzz seed 20533, s += 7 beside
   // x[i + 3] = i % 1000 from i = -3).
-  for (auto& [slot, add] : p.sums) a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
+  // A split float sum's lanes are its partials as they are (lane k takes
+  // the k-th next add); an i32 sum's start at 0 and add into the slot.
+  const int es = p.f64 ? 8 : 4;  // the element size
+  for (auto& [slot, add] : p.sums) {
+    auto pr = p.partials.find(slot);
+    if (pr == p.partials.end()) {
+      a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
+      continue;
+    }
+    for (size_t k = 0; k < pr->second.size(); k++) {
+      a.mov(x86::rax, mem(temp[pr->second[k]]));
+      if (es == 8) a.mov(x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k), x86::rax);
+      else a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * (int32_t)k), x86::eax);
+    }
+    a.vmovups(ymm(r.ymm[slot]), x86::ymmword_ptr(x86::rsp, t_lanes));
+  }
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
   a.sub(x86::rcx, p.width());
@@ -225,6 +248,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.mov(x86::dword_ptr(x86::rsp, t_mask), bits);
     a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, t_mask));
   };
+  for (auto& [stride, y] : r.gidx) {
+    for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k * stride);
+    a.vmovdqu(ymm(y), x86::ymmword_ptr(x86::rsp, t_lanes));
+  }
   if (r.zero >= 0) a.vpxor(ymm(r.zero), ymm(r.zero), ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (p.f64) {  // the 64-bit sign bit and its complement, from all ones
@@ -264,6 +291,15 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   };
   for (Ref i : p.order) {
     const Ins& in = t.ins[i];
+    if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
+      Ref slot = p.sum_slot(i);
+      x86::Ymm acc = ymm(r.ymm[slot]);
+      bool f = !p.f64;
+      if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
+      else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
+      else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
+      continue;
+    }
     if (p.f64) {
       bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
       if (in.op != IrOp::store && !r.ymm.count(i)) continue;
@@ -285,7 +321,17 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (!r.ymm.count(i)) continue;
     x86::Ymm d = ymm(r.ymm[i]);
     switch (in.op) {
-      case IrOp::load: a.vmovups(d, at(i)); break;
+      case IrOp::load:
+        if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
+          a.imul(x86::rdi, x86::rax, acc.stride);
+          a.add(x86::rdi, kRootRegs[r.root.at({acc.root, acc.cq})]);
+          a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
+          auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp);
+          (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
+        } else {
+          a.vmovups(d, at(i));
+        }
+        break;
       case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::sub: f ? a.vsubps(d, y_of(in.a), y_of(in.b)) : a.vpsubd(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::mul: f ? a.vmulps(d, y_of(in.a), y_of(in.b)) : a.vpmulld(d, y_of(in.a), y_of(in.b)); break;
@@ -333,7 +379,16 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.mov(mem(t_next), x86::rdi);
     vec_next_row = t_next;
   }
+  for (auto& [p0, ring] : p.partials) {  // each lane back to its partial
+    a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), ymm(r.ymm[p0]));
+    for (size_t k = 0; k < ring.size(); k++) {
+      if (es == 8) a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k));
+      else a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * (int32_t)k));  // (zero above: an f32 register)
+      a.mov(mem(temp[ring[k]]), x86::rax);
+    }
+  }
   for (auto& [slot, add] : p.sums) {  // the eight partial sums, added (wrapping: any order is exact)
+    if (p.partials.count(slot)) continue;
     // Through memory, not scratch ymm registers: those may hold a sum (the
     // first sum takes ymm0, and extracting into xmm0 lost its low half).
     // rax is free: the counter was saved above.
@@ -347,7 +402,13 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (int j = 0; j < kNumXmm; j++) a.movsd(x86::xmm(kFirstXmm + j), mem(xsave + 8 * j));
   a.mov(x86::rax, mem(t_iv));
   put(p.iv, x86::rax);
+  for (auto& [p0, ring] : p.partials)
+    for (Ref x : ring) {
+      a.mov(x86::rax, mem(temp[x]));
+      put(x, x86::rax);
+    }
   for (auto& [slot, add] : p.sums) {
+    if (p.partials.count(slot)) continue;
     ld(x86::rax, slot);
     a.add(x86::eax, x86::dword_ptr(x86::rsp, temp[slot]));
     a.movsxd(x86::rax, x86::eax);

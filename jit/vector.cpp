@@ -3,7 +3,9 @@
 
 #include "jit/backend.h"
 
+#include <algorithm>
 #include <functional>
+#include <map>
 
 #include "vm/types/type.h"
 
@@ -70,10 +72,14 @@ struct Planner {
   bool access_of(Ref addr, VecPlan::Access& acc, const char* what) {
     Lin l;
     const int64_t e = p.f64 ? 8 : 4;  // the element size
-    if (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64)))
+    // A load at a constant stride of whole elements is gathered (32-bit lanes,
+    // lane offsets up to 7 * stride in a 32-bit index).
+    bool gather = !p.f64 && std::string(what) == "load" && lin(addr, l) && l.root != kNoRef && l.sr == 0 && l.sq == 0 &&
+                  l.s > e && l.s % e == 0 && l.s <= (1 << 24);
+    if (!gather && (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64))))
       return fail(std::string("a ") + what + " that is not contiguous in the counter");
     if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return fail("a displacement beyond 32 bits");
-    acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4};
+    acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4, gather ? (int32_t)l.s : 0};
     return true;
   }
   // The ndrange split of the counter, if the body has one.
@@ -187,6 +193,39 @@ struct Planner {
     p.kind[r] = VecPlan::lane;
     return true;
   }
+  // Split float sums (vector.h): cycles of phis p0 <- p1 <- ... <- pW-1 <-
+  // p0 + e of the lanes' width, p0 read by that sum only. Marks the
+  // partials' slots.
+  std::vector<bool> find_partials(const std::vector<Ref>& phis, const std::vector<int>& reads) {
+    std::vector<bool> split(n, false);
+    std::map<Ref, Ref> next;  // slot -> its value at the back edge
+    for (Ref ph : phis) next[t.ins[ph].a] = t.ins[ph].b;
+    const CT ft = p.f64 ? CT::f64 : CT::f32;
+    for (Ref ph : phis) {
+      Ref add = t.ins[ph].b;
+      if (!body(add)) continue;
+      const Ins& s = t.ins[add];
+      Ref p0 = kNoRef;
+      if (s.t != ft || reads[add] != 0) continue;
+      if (s.op == IrOp::add) p0 = next.count(s.a) && s.b != s.a ? s.a : next.count(s.b) ? s.b : kNoRef;
+      if (s.op == IrOp::sub && s.b != s.a) p0 = s.a;
+      if (s.op == IrOp::fma && s.a != s.c && s.b != s.c) p0 = s.c;
+      if (p0 == kNoRef || !next.count(p0) || reads[p0] != 1 || body(p0)) continue;
+      std::vector<Ref> ring{p0};
+      bool ok = true;
+      while (ok && ring.size() < (size_t)p.width()) {
+        Ref nx = next[ring.back()];
+        ok = !body(nx) && next.count(nx) && !t.is_const(nx) && reads[nx] == 0 && !split[nx] &&
+             std::find(ring.begin(), ring.end(), nx) == ring.end();
+        ring.push_back(nx);
+      }
+      if (!ok || next[ring.back()] != add || t.is_const(p0)) continue;
+      for (Ref r : ring) split[r] = true;
+      p.sums.push_back({p0, add});
+      p.partials[p0] = ring;
+    }
+    return split;
+  }
   bool fail(const std::string& why) {
     if (p.why.empty()) p.why = why;
     return false;
@@ -230,8 +269,10 @@ struct Planner {
       if (in.snap >= 0)
         for (auto& [reg, ref] : t.snaps[in.snap].regs) exits[ref]++;
     }
+    std::vector<bool> split = find_partials(phis, reads);
     for (Ref ph : phis) {
       Ref slot = t.ins[ph].a, val = t.ins[ph].b;
+      if (split[slot]) continue;
       if (slot == p.iv || (reads[slot] == 0 && exits[slot] == 0)) continue;
       const Ins& s = t.ins[val];
       // A sum whose running value the body also reads (a prefix sum:
@@ -256,7 +297,9 @@ struct Planner {
     }
     for (auto& [slot, add] : p.sums) {
       const Ins& s = t.ins[add];
-      if (!lanes(s.a == slot ? s.b : s.a)) return false;
+      if (s.op == IrOp::fma && !host_has_fma3()) return fail("an fma sum without FMA3");
+      for (Ref o : {s.a, s.b, s.c})
+        if (o >= 0 && o != slot && !lanes(o)) return false;
       p.kind[add] = VecPlan::reduce;
     }
     // Loads and stores in body order; the planned ones are what the loop runs.
@@ -280,6 +323,7 @@ struct Planner {
           return fail("two arrays that may overlap");
         }
         const VecPlan::Access &ax = p.access[X], &ay = p.access[Y];
+        if (ax.stride || ay.stride) return fail("a gathered load beside a store of its array");
         if (ax.cq != ay.cq || ax.by_r != ay.by_r) return fail("accesses of one array along different directions");
         int64_t d = (oy + ay.disp) - (ox + ax.disp);
         if (d > 0 && d < 32) return fail("an access that reads or writes what an earlier iteration wrote");
@@ -287,11 +331,14 @@ struct Planner {
     // Without row accesses the split is just arithmetic on lanes.
     bool rows = false;
     for (Ref i : mem) rows |= p.access[i].cq != 0 || p.access[i].by_r;
+    bool gathers = false;
+    for (Ref i : mem) gathers |= p.access[i].stride != 0;
     for (Ref i : p.order)
       for (Ref o : {t.ins[i].a, t.ins[i].b})
         rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r);
     if (!rows) p.row_m = 0, p.row_q = p.row_r = kNoRef;
     if (rows && p.f64) return fail("ndrange rows in f64 lanes");
+    if (rows && gathers) return fail("a gathered load in ndrange rows");
     return true;
   }
 };

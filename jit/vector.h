@@ -10,18 +10,25 @@
 //   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
 //   neg, abs, i32 -> f32, bitwise ops, integer mul, f32/i32 compares giving
 //   0/1, sel);
-// - loads and stores are contiguous in the counter (root + k + 4*i), and no
+// - stores are contiguous in the counter (root + k + 4*i), loads too or (32-bit
+//   lanes) gathered at a constant stride (a field of vectors or structs), and no
 //   two accesses of one array can see each other's lanes out of order: an
 //   access Y after X in the body, one of them a store, must not reach the
 //   bytes X reaches in the 7 iterations before (0 < dY - dX < 32);
 // - values carried around the loop are the counter, i32 sums (`s += x`:
 //   wrapping adds reorder freely, so eight partial sums are exact) or values
-//   only exits read (the scalar iteration that always follows rewrites them).
-//   A float sum stays scalar: reordering it would change what is printed.
+//   only exits read (the scalar iteration that always follows rewrites them),
+//   and float sums that fast_math split (vm/ir/passes/split_sums.cpp): W
+//   partials rotating one place per add (p0 = p1, ..., pW-1 = p0 + e), W
+//   the lane count. W adds in lanes leave each partial where it was, so one
+//   ymm holds p0..pW-1 and lane k adds iteration k's term: the bits of the
+//   scalar loop. A float sum in program order stays scalar: reordering it
+//   would change what is printed.
 //
 // The vector loop runs while at least one iteration remains after it, so the
 // scalar body always runs last and every exit keeps its meaning.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,9 +60,15 @@ struct VecPlan {
     int32_t disp;                    // + disp + 4 * (by_r ? r : counter) (f64: 8 * counter)
     int32_t cq = 0;                  // + cq * q
     bool by_r = false;
+    // A gathered load (an array of structs: pos[j].x): root + disp +
+    // stride * counter, stride bytes apart lane to lane; 0: contiguous.
+    int32_t stride = 0;
   };
   std::vector<Access> access;        // per ref (loads and stores)
   std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add)
+  // Split float sums: the first partial's slot -> the W partials, lane order
+  // (its add, sub or fma is the sum's `add`; an i32 sum has no entry).
+  std::map<Ref, std::vector<Ref>> partials;
   Ref sum_slot(Ref add) const {            // the slot a sum's add accumulates into
     for (auto& [slot, a] : sums)
       if (a == add) return slot;

@@ -300,3 +300,84 @@ TEST_CASE("jit vector: f64 loops run four lanes at a time") {
     }
   }
 }
+
+namespace {
+// fast_math's split f32 sum (vm/ir/passes/split_sums.cpp): partials r3..r10
+// rotate, p0 + x[i] goes to the back; x at a + stride * i (12: a field of
+// vec3, gathered).
+std::string rotating_sum(int stride) {
+  std::string regs = "r0=n r3=p1 r4=p2 r5=p3 r6=p4 r7=p5 r8=p6 r9=p7 r10=s";
+  return "i = sload r0\n a = arg 0\n off = mul i64 i #" + std::to_string(stride) + R"(
+    xa = add i64 a off
+    x = load xa f32
+    p0 = sload r3
+    p1 = sload r4
+    p2 = sload r5
+    p3 = sload r6
+    p4 = sload r7
+    p5 = sload r8
+    p6 = sload r9
+    p7 = sload r10
+    s = add f32 p0 x
+    n = add i32 i #1
+    hi = sload r1
+    c = lt i32 n hi
+    guard_nz c -> 99 { )" + regs + " }\n end " + regs + "\n";
+}
+
+// Runs it over [lo, hi) from partials 1..8 and compares every partial's bits
+// with the rotation done one iteration at a time.
+void run_rotating(const Compiled& c, int stride, int lo, int hi) {
+  static float mem[3 * 1024];
+  for (int j = 0; j < 3 * 1024; j++) mem[j] = std::sin((float)j) * 1000.0f;
+  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+  TraceEnv env;
+  env.args = args;
+  std::atomic<bool> stop{false};
+  env.stop = &stop;
+  uint64_t R[11] = {(uint64_t)lo, (uint64_t)hi};
+  float want[8];
+  for (int k = 0; k < 8; k++) {
+    want[k] = (float)(k + 1) * 0.1f;
+    uint32_t b;
+    std::memcpy(&b, &want[k], 4);
+    R[3 + k] = b;
+  }
+  for (int i = lo; i < hi; i++) {
+    float s = want[0] + mem[i * stride / 4];
+    for (int k = 0; k < 7; k++) want[k] = want[k + 1];
+    want[7] = s;
+  }
+  CHECK(c.fn(R, &env) == 99);
+  for (int k = 0; k < 8; k++) {
+    float got;
+    uint32_t b = (uint32_t)R[3 + k];
+    std::memcpy(&got, &b, 4);
+    if (std::memcmp(&got, &want[k], 4) != 0 || (R[3 + k] >> 32) != 0) {
+      FAIL_CHECK("p" << k << " = " << got << ", want " << want[k] << " (stride " << stride << ", lo " << lo << ", hi " << hi << ")");
+      return;
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("jit vector: split f32 sums keep their rotating partials in lanes, also from gathered loads") {
+  for (int stride : {4, 12}) {
+    VecPlan p = plan_vector(optimized(rotating_sum(stride)));
+    CHECK(p.ok);
+    REQUIRE(p.partials.size() == 1);
+    CHECK(p.partials.begin()->second.size() == 8);
+    if (!host_has_avx2()) continue;
+    Compiled c = compile_lanes(rotating_sum(stride));
+    CHECK(c.lanes == "8 lanes");
+    CHECK(c.listing.find(stride == 4 ? "vaddps" : "vgatherdps") != std::string::npos);
+    for (int lo : {0, 1, 5})
+      for (int hi = lo + 1; hi <= lo + 40; hi++) run_rotating(c, stride, lo, hi);
+    run_rotating(c, stride, 3, 1000);
+  }
+  // seven partials are no rotation of eight lanes
+  std::string seven = rotating_sum(4);
+  seven.replace(seven.find("r9=p7 r10=s"), 11, "r9=s");
+  seven.replace(seven.find("r9=p7 r10=s"), 11, "r9=s");
+  CHECK(why_not(seven) == "a value carried around the loop that is not an i32 sum");
+}

@@ -324,6 +324,8 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   std::erase_if(tasks, [](const std::unique_ptr<Stmt>& t) { return t->task == Task::serial && t->body->stmts.empty(); });
   verify_if();
   make_thread_local(k);
+  // After make_thread_local: a parallel sum is a per-chunk accumulator by now.
+  if (fast_math) split_sums(k);
   if (check) verify(k);
   k.renumber();
   // ti.real_func bodies: the same pipeline; their loops are serial (the

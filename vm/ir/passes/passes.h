@@ -42,6 +42,11 @@ bool contract_fma(Kernel& k);
 // identity, the body updates it without atomics, the TLS epilogue folds it
 // into the global with one atomic. Runs last (after offload and DCE).
 bool make_thread_local(Kernel& k);
+// fast_math (docs/fast_math.md): a float sum carried around a loop (or a
+// parallel task's per-chunk accumulator) adds into 8 (f32) or 4 (f64)
+// rotating partial sums, combined in a fixed order after the loop. Runs after
+// make_thread_local.
+bool split_sums(Kernel& k);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, the engine and the line when `mode` cannot map a type.
@@ -55,7 +60,7 @@ void mark_activation(Kernel& k);
 // returning functions stay calls. Runs first, before scalarize.
 bool inline_calls(Kernel& k);
 // The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, (fast_math: contract_fma), fold, dce,
-// make_thread_local; verify after each when `check` is set.
+// make_thread_local, (fast_math: split_sums); verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
 void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},
                   bool fast_math = false);

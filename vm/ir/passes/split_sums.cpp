@@ -1,0 +1,243 @@
+// fast_math's second rewrite (docs/fast_math.md): a float sum carried around
+// a loop adds into W interleaved partial sums (W = 8 for f32, 4 for f64: the
+// lanes of one 256-bit register), combined in a fixed order after the loop.
+//
+//   s = ...                        s = ...
+//   loop {                         p0..pW-1 = -0.0
+//     x = s                        loop {
+//     s = x + e          ->          x = p0
+//   }                                y = x + e
+//                                    p0 = p1; ...; pW-2 = pW-1; pW-1 = y
+//                                  }
+//                                  s = s + ((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7))
+//
+// The partials rotate: each add reads p0 and the result moves to the back,
+// so the n-th add of a loop instance (or of a parallel loop's chunk) goes
+// into partial n % W, and after N adds p_j holds partial (N + j) % W. That
+// is plain IR every engine runs as written (the interpreter pays W moves per
+// add), and W consecutive adds touch W different partials: the JIT runs
+// them as one packed add on lanes p0..pW-1 (a rotation by W is the
+// identity), whatever iteration its vector loop starts at.
+//
+// A sum qualifies when, inside the innermost loop holding it, the only
+// accesses to its local are one load and one store of `load + e`,
+// `load - e` or `fma(a, b, load)` (fast_math's contraction of
+// `s += a * b`), in one block with no nested block between them, the load
+// used by that sum only. A loop that also reads the running value (a prefix
+// sum) or updates it twice keeps program order. Loops are range_for, while
+// and the parallel range_for/struct_for tasks, whose per-chunk accumulators
+// (make_thread_local) get their partials in the TLS prologue and combine at
+// the start of the TLS epilogue, before the fold into the global.
+#include <unordered_map>
+
+#include "vm/ir/passes/passes.h"
+
+namespace kiln::ir {
+
+namespace {
+
+bool is_loop(const Stmt* s) {
+  return s->kind == StmtKind::range_for || s->kind == StmtKind::while_ ||
+         (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for));
+}
+
+// Calls fn(L) for every loop L whose body holds `s` (innermost first).
+template <class F> void enclosing_loops(const Stmt* s, F&& fn) {
+  for (const Block* b = s->parent; b && b->owner; b = b->owner->parent)
+    if (is_loop(b->owner) && b == b->owner->body.get()) fn(b->owner);
+}
+
+struct Split {
+  std::unordered_map<const Stmt*, int> uses;
+  std::unordered_map<const Stmt*, size_t> pos;               // loads and stores: index in their block
+  std::unordered_map<const Stmt*, std::vector<Stmt*>> accs;  // float alloca -> its loads and stores
+  std::vector<Stmt*> allocas;                                // in program order
+
+  // Statements placed around loops and replacing stores.
+  std::unordered_map<const Stmt*, std::vector<std::unique_ptr<Stmt>>> before, after, rotate;
+
+  void scan(Block& b) {
+    for (size_t i = 0; i < b.stmts.size(); i++) {
+      Stmt* s = b.stmts[i].get();
+      for (Stmt* o : s->ops) uses[o]++;
+      if (s->kind == StmtKind::alloca && s->type.is_scalar() && (s->type.prim == Prim::f32 || s->type.prim == Prim::f64)) {
+        allocas.push_back(s);
+        accs[s];
+      }
+      if (s->kind == StmtKind::local_load || s->kind == StmtKind::local_store) {
+        auto a = accs.find(s->ops[0]);
+        if (a != accs.end()) a->second.push_back(s), pos[s] = i;
+      }
+      if (s->tls_prologue) scan(*s->tls_prologue);
+      if (s->body) scan(*s->body);
+      if (s->else_body) scan(*s->else_body);
+      if (s->tls_epilogue) scan(*s->tls_epilogue);
+    }
+  }
+
+  // The operand of sum `y` that is its running value `x`, or false.
+  static bool sum_of(const Stmt* y, const Stmt* x) {
+    if (y->kind == StmtKind::binary && y->bop == BinaryOp::add) return (y->ops[0] == x) != (y->ops[1] == x);
+    if (y->kind == StmtKind::binary && y->bop == BinaryOp::sub) return y->ops[0] == x && y->ops[1] != x;
+    if (y->kind == StmtKind::fma) return y->ops[2] == x && y->ops[0] != x && y->ops[1] != x;
+    return false;
+  }
+
+  // Whether load `x` and store `st` of alloca `a` are `a = a + e`.
+  bool pattern(const Stmt* a, const Stmt* x, const Stmt* st) {
+    if (x->kind != StmtKind::local_load || st->kind != StmtKind::local_store || x->parent != st->parent) return false;
+    const Stmt* y = st->ops[1];
+    if (y->parent != x->parent || y->type != a->type || !sum_of(y, x) || uses[x] != 1 || uses[y] != 1) return false;
+    size_t px = pos[x], ps = pos[st];
+    if (px > ps || ps - px > 64) return false;
+    const Block& b = *x->parent;
+    bool seen_y = false;
+    for (size_t i = px + 1; i < ps; i++) {
+      const Stmt* s = b.stmts[i].get();
+      if (s->body || s->else_body) return false;  // a continue or break between them
+      seen_y |= s == y;
+    }
+    return seen_y;
+  }
+
+  std::unique_ptr<Stmt> at(StmtKind k, Type t, const Stmt* where, std::vector<Stmt*> ops = {}) {
+    auto s = make_stmt(k, t, where->loc, std::move(ops));
+    s->frame = where->frame;  // the debugger's inlined ti.func
+    return s;
+  }
+
+  void split(Stmt* a, Stmt* loop, Stmt* x, Stmt* st) {
+    Type t = a->type;
+    const int w = t.prim == Prim::f32 ? 8 : 4;
+    bool task = loop->kind == StmtKind::offloaded;
+    // -0.0: the exact identity (-0.0 + v == v for every v, +0.0 included).
+    std::vector<std::unique_ptr<Stmt>> pre;
+    std::vector<Stmt*> p;
+    auto zero = at(StmtKind::const_, t, loop);
+    zero->value = Const::of_float(t.prim, -0.0);
+    Stmt* z = zero.get();
+    pre.push_back(std::move(zero));
+    for (int j = 0; j < w; j++) {
+      pre.push_back(at(StmtKind::alloca, t, loop));
+      p.push_back(pre.back().get());
+      pre.push_back(at(StmtKind::local_store, Type{}, loop, {p[j], z}));
+    }
+    // The add reads p0; the partials move down one and the sum goes last.
+    x->ops[0] = p[0];
+    auto& rot = rotate[st];
+    for (int j = 1; j < w; j++) {
+      rot.push_back(at(StmtKind::local_load, t, st, {p[j]}));
+      Stmt* v = rot.back().get();
+      rot.push_back(at(StmtKind::local_store, Type{}, st, {p[j - 1], v}));
+    }
+    rot.push_back(at(StmtKind::local_store, Type{}, st, {p[w - 1], st->ops[1]}));
+    // After the loop: s = s + the fixed-order combination.
+    std::vector<std::unique_ptr<Stmt>> post;
+    auto add = [&](Stmt* l, Stmt* r) {
+      auto s = at(StmtKind::binary, t, loop, {l, r});
+      s->bop = BinaryOp::add;
+      post.push_back(std::move(s));
+      return post.back().get();
+    };
+    std::vector<Stmt*> v;
+    for (int j = 0; j < w; j++) {
+      post.push_back(at(StmtKind::local_load, t, loop, {p[j]}));
+      v.push_back(post.back().get());
+    }
+    while (v.size() > 1) {
+      std::vector<Stmt*> half;
+      for (size_t j = 0; j < v.size(); j += 2) half.push_back(add(v[j], v[j + 1]));
+      v = half;
+    }
+    post.push_back(at(StmtKind::local_load, t, loop, {a}));
+    Stmt* old = post.back().get();
+    Stmt* sum = add(old, v[0]);
+    post.push_back(at(StmtKind::local_store, Type{}, loop, {a, sum}));
+    if (task) {  // the chunk's partials: prologue and epilogue
+      for (auto& s : pre) loop->tls_prologue->add(std::move(s));
+      auto& e = after[loop];
+      for (auto& s : post) e.push_back(std::move(s));
+    } else {
+      auto& b = before[loop];
+      for (auto& s : pre) b.push_back(std::move(s));
+      auto& e = after[loop];
+      for (auto& s : post) e.push_back(std::move(s));
+    }
+  }
+
+  bool run() {
+    bool changed = false;
+    for (Stmt* a : allocas) {
+      auto& list = accs[a];
+      // How many of a's accesses each loop holds; a loop that holds exactly a
+      // load and a store as its own (innermost) accesses is a candidate.
+      std::unordered_map<const Stmt*, int> inside;
+      std::unordered_map<const Stmt*, std::vector<Stmt*>> own;
+      for (Stmt* s : list) {
+        bool first = true;
+        enclosing_loops(s, [&](const Stmt* l) {
+          inside[l]++;
+          if (first) own[l].push_back(s);
+          first = false;
+        });
+      }
+      for (Stmt* s : list) {  // in program order, so the output is the same every run
+        if (s->kind != StmtKind::local_load) continue;
+        Stmt* loop = nullptr;
+        enclosing_loops(s, [&](const Stmt* l) {
+          if (!loop) loop = const_cast<Stmt*>(l);
+        });
+        if (!loop || inside[loop] != 2 || own[loop].size() != 2 || own[loop][0] != s) continue;
+        bool a_inside = false;
+        enclosing_loops(a, [&](const Stmt* l) { a_inside |= l == loop; });
+        if (a_inside) continue;
+        if (loop->kind == StmtKind::offloaded && (!loop->tls_prologue || a->parent != loop->tls_prologue.get()))
+          continue;
+        if (!pattern(a, s, own[loop][1])) continue;
+        split(a, loop, s, own[loop][1]);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  // One rebuild of every block: partials before their loops, rotations for
+  // the stores, combinations after the loops (the start of a task's epilogue).
+  void apply(Block& b) {
+    auto in = take_all(b);
+    for (auto& owned : in) {
+      Stmt* s = owned.get();
+      if (s->body) apply(*s->body);
+      if (s->else_body) apply(*s->else_body);
+      if (s->tls_epilogue) apply(*s->tls_epilogue);
+      if (auto r = rotate.find(s); r != rotate.end()) {
+        for (auto& x : r->second) b.add(std::move(x));
+        continue;  // the store is replaced
+      }
+      if (auto p = before.find(s); p != before.end())
+        for (auto& x : p->second) b.add(std::move(x));
+      auto e = after.find(s);
+      if (e != after.end() && s->kind == StmtKind::offloaded) {
+        auto rest = take_all(*s->tls_epilogue);
+        for (auto& x : e->second) s->tls_epilogue->add(std::move(x));
+        for (auto& x : rest) s->tls_epilogue->add(std::move(x));
+      }
+      b.add(std::move(owned));
+      if (e != after.end() && s->kind != StmtKind::offloaded)
+        for (auto& x : e->second) b.add(std::move(x));
+    }
+  }
+};
+
+}  // namespace
+
+bool split_sums(Kernel& k) {
+  Split sp;
+  sp.uses.reserve(count_stmts(k.root));
+  sp.scan(k.root);
+  if (!sp.run()) return false;
+  sp.apply(k.root);
+  return true;
+}
+
+}  // namespace kiln::ir
