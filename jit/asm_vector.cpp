@@ -128,16 +128,22 @@ static void lane_fma(x86::Assembler& a, bool f32, x86::Ymm d, Y ya, Y yb, Y yc) 
 
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
 template <class YOf>
-void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Ymm d, YOf&& y_of, x86::Mem at, int sign, int absmask) {
+void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Ymm d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
   switch (in.op) {
     case IrOp::store: a.vmovupd(at, y_of(in.b)); break;
     case IrOp::load: a.vmovupd(d, at); break;
-    case IrOp::add: a.vaddpd(d, y_of(in.a), y_of(in.b)); break;
-    case IrOp::sub: a.vsubpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::add: in.t == CT::f64 ? a.vaddpd(d, y_of(in.a), y_of(in.b)) : a.vpaddq(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::sub: in.t == CT::f64 ? a.vsubpd(d, y_of(in.a), y_of(in.b)) : a.vpsubq(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::band: a.vpand(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::mul: a.vmulpd(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::div: a.vdivpd(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
-    case IrOp::neg: a.vxorpd(d, y_of(in.a), x86::ymm(sign)); break;
+    case IrOp::neg:
+      if (in.t == CT::f64) a.vxorpd(d, y_of(in.a), x86::ymm(sign));
+      else a.vpsubq(d, x86::ymm(zero), y_of(in.a));
+      break;
     case IrOp::abs: a.vandpd(d, y_of(in.a), x86::ymm(absmask)); break;
     case IrOp::fma: lane_fma(a, false, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
     default: break;
@@ -300,11 +306,16 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
       continue;
     }
+    if (p.f64 && p.kind[i] == VecPlan::reduce) {  // an i64 sum: four wrapping partials
+      Ref slot = p.sum_slot(i);
+      a.vpaddq(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(in.a == slot ? in.b : in.a));
+      continue;
+    }
     if (p.f64) {
       bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
       if (in.op != IrOp::store && !r.ymm.count(i)) continue;
       f64_lane_op(a, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), y_of, mem_op ? at(i) : x86::Mem(), r.sign,
-                  r.absmask);
+                  r.absmask, r.zero);
       continue;
     }
     bool f = in.t == CT::f32;
@@ -393,6 +404,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     // first sum takes ymm0, and extracting into xmm0 lost its low half).
     // rax is free: the counter was saved above.
     a.vmovdqu(x86::ymmword_ptr(x86::rsp, t_lanes), ymm(r.ymm[slot]));
+    if (p.f64) {  // four i64 partials
+      a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes));
+      for (int k = 1; k < 4; k++) a.add(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * k));
+      a.mov(x86::qword_ptr(x86::rsp, temp[slot]), x86::rax);
+      continue;
+    }
     a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes));
     for (int k = 1; k < 8; k++) a.add(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * k));
     a.mov(x86::dword_ptr(x86::rsp, temp[slot]), x86::eax);
@@ -410,8 +427,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [slot, add] : p.sums) {
     if (p.partials.count(slot)) continue;
     ld(x86::rax, slot);
-    a.add(x86::eax, x86::dword_ptr(x86::rsp, temp[slot]));
-    a.movsxd(x86::rax, x86::eax);
+    if (p.f64) {
+      a.add(x86::rax, x86::qword_ptr(x86::rsp, temp[slot]));
+    } else {
+      a.add(x86::eax, x86::dword_ptr(x86::rsp, temp[slot]));
+      a.movsxd(x86::rax, x86::eax);
+    }
     put(slot, x86::rax);
   }
   return true;

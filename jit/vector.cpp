@@ -106,7 +106,9 @@ struct Planner {
   }
 
   static bool lanes32(Prim pr) { return pr == Prim::f32 || pr == Prim::i32 || pr == Prim::u32; }
-  bool lanes_of(Prim pr) const { return p.f64 ? pr == Prim::f64 : lanes32(pr); }
+  static bool lanes64(Prim pr) { return pr == Prim::f64 || pr == Prim::i64 || pr == Prim::u64; }
+  bool lanes_of(Prim pr) const { return p.f64 ? lanes64(pr) : lanes32(pr); }
+  static bool int64(CT t) { return t == CT::i64 || t == CT::u64; }
 
   // The 32-bit lane type a value has (f32 or i32; u32 counts as i32 for
   // the wrapping ops), or none.
@@ -173,23 +175,28 @@ struct Planner {
     p.kind[r] = VecPlan::lane;
     return true;
   }
-  // f64 lanes: loads, the exact packed ops and invariants, all f64.
+  // 64-bit lanes: f64 loads and the exact packed ops, i64/u64 loads and the
+  // wrapping ones (add, sub, neg, bitwise: AVX2 has no 64-bit multiply), and
+  // invariants.
   bool lanes64(Ref r, const Ins& in) {
     bool ok = false;
     switch (in.op) {
       case IrOp::load:
-        if ((Prim)in.k != Prim::f64) return fail("a load that is not f64 in f64 lanes");
+        if (!lanes64((Prim)in.k)) return fail("a load that is not 64-bit in 64-bit lanes");
         if (!access_of(in.a, p.access[r], "load")) return false;
         ok = true;
         break;
-      case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::div:
-        ok = in.t == CT::f64 && lanes(in.a) && lanes(in.b);
+      case IrOp::add: case IrOp::sub:
+        ok = (in.t == CT::f64 || int64(in.t)) && lanes(in.a) && lanes(in.b);
         break;
-      case IrOp::sqrt: case IrOp::neg: case IrOp::abs: ok = in.t == CT::f64 && lanes(in.a); break;
+      case IrOp::mul: case IrOp::div: ok = in.t == CT::f64 && lanes(in.a) && lanes(in.b); break;
+      case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = int64(in.t) && lanes(in.a) && lanes(in.b); break;
+      case IrOp::neg: ok = (in.t == CT::f64 || int64(in.t)) && lanes(in.a); break;
+      case IrOp::sqrt: case IrOp::abs: ok = in.t == CT::f64 && lanes(in.a); break;
       case IrOp::fma: ok = in.t == CT::f64 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       default: break;
     }
-    if (!ok) return fail(std::string("no f64 lanes for ") + kIrOps[(int)in.op].name);
+    if (!ok) return fail(std::string("no 64-bit lanes for ") + kIrOps[(int)in.op].name);
     p.kind[r] = VecPlan::lane;
     return true;
   }
@@ -277,10 +284,10 @@ struct Planner {
       const Ins& s = t.ins[val];
       // A sum whose running value the body also reads (a prefix sum:
       // y[i] = s after s += x) has no lanes: each iteration needs the last.
-      bool sum = reads[slot] == 1 && exits[slot] == 0 && reads[val] == 0 && s.op == IrOp::add && s.t == CT::i32 &&
-                 (s.a == slot) != (s.b == slot);
+      // Integer sums of the lanes' width: wrapping adds, exact in any order.
+      bool sum = reads[slot] == 1 && exits[slot] == 0 && reads[val] == 0 && s.op == IrOp::add &&
+                 (p.f64 ? int64(s.t) : s.t == CT::i32) && (s.a == slot) != (s.b == slot);
       if (!sum) return fail("a value carried around the loop that is not an i32 sum");
-      if (p.f64) return fail("an i32 sum in f64 lanes");
       p.sums.push_back({slot, val});
     }
     p.kind.assign(n, VecPlan::none);
@@ -288,9 +295,12 @@ struct Planner {
     find_rows();
     for (Ref s : stores) {
       const Ins& st = t.ins[s];
-      if (!lanes_of((Prim)st.k)) return fail(p.f64 ? "a store that is not f64 in f64 lanes" : "a store that is not 32-bit");
+      if (!lanes_of((Prim)st.k)) return fail(p.f64 ? "a store that is not 64-bit in 64-bit lanes" : "a store that is not 32-bit");
       if (!access_of(st.a, p.access[s], "store") || !lanes(st.b)) return false;
-      if (p.f64) continue;  // (lanes64 admits only f64 values)
+      if (p.f64) {  // an f64 store of an f64 value, an integer one of an integer
+        if ((t.ins[st.b].t == CT::f64) != ((Prim)st.k == Prim::f64)) return fail("a store of another lane type");
+        continue;
+      }
       CT vt = body(st.b) && st.b != p.iv ? lane_t(st.b) : CT::u64;
       if (vt != CT::u64 && (vt == CT::f32) != ((Prim)st.k == Prim::f32))
         return fail("a store of another lane type");

@@ -6,7 +6,7 @@
 //   bounds.h also needs), and the body has no guard but the loop test (its
 //   bounds checks were hoisted) and no call, atomic or inner trace;
 // - every value a store or a reduction needs is 32-bit (f32 or i32 lanes;
-//   or, four iterations at a time, all of them f64: VecPlan::f64) and
+//   or, four iterations at a time, all of them f64 or i64: VecPlan::f64) and
 //   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
 //   neg, abs, i32 -> f32, bitwise ops, integer mul, f32/i32 compares giving
 //   0/1, sel);
@@ -47,9 +47,11 @@ struct VecPlan {
   // back edge at the next row's start.
   Ref row_q = kNoRef, row_r = kNoRef;
   int64_t row_m = 0;                 // M, or 0: no rows
-  // f64 lanes: a loop whose values are all f64 (loads, stores, + - * / sqrt
-  // neg abs, invariants) runs four iterations at a time, one f64 per 64-bit
-  // lane (no sums, no rows, no counter as a value).
+  // 64-bit lanes (named for f64, their first type): a loop whose values are
+  // all f64 (loads, stores, + - * / sqrt neg abs, split f64 sums) or i64/u64
+  // (loads, stores, + - neg & | ^, i64 sums), and invariants, runs four
+  // iterations at a time, one value per 64-bit lane (no rows, no gathers, no
+  // counter as a value).
   bool f64 = false;
   int width() const { return f64 ? 4 : 8; }
   enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, lane, reduce };

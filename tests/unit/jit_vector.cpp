@@ -381,3 +381,54 @@ TEST_CASE("jit vector: split f32 sums keep their rotating partials in lanes, als
   seven.replace(seven.find("r9=p7 r10=s"), 11, "r9=s");
   CHECK(why_not(seven) == "a value carried around the loop that is not an i32 sum");
 }
+
+TEST_CASE("jit vector: i64 loops run four lanes at a time, with i64 sums") {
+  // y[i] = (x[i] ^ 0x5555) - -x[i] + (x[i] & 12), s += x[i]; x at a[0..], y at a[8192..] (bytes)
+  std::string body = counted(R"(
+    off = mul i64 i #8
+    xa = add i64 a off
+    x = load xa i64
+    h = bxor i64 x #0x5555
+    nx = neg i64 x
+    d = sub i64 h nx
+    m = band i64 x #12
+    v = add i64 d m
+    yb = add i64 a #8192
+    ya = add i64 yb off
+    store ya v i64
+    s0 = sload r3
+    s = add i64 s0 x
+  )");
+  body.replace(body.find("{ r0=n }"), 8, "{ r0=n r3=s }");
+  body.replace(body.find("end r0=n"), 8, "end r0=n r3=s");
+  VecPlan p = plan_vector(optimized(body));
+  CHECK(p.ok);
+  CHECK(p.f64);
+  CHECK(p.sums.size() == 1);
+  if (!host_has_avx2()) return;
+  Compiled c = compile_lanes(body);
+  CHECK(c.lanes == "4 f64 lanes");
+  CHECK(c.listing.find("vpaddq") != std::string::npos);
+  static int64_t mem[2048];
+  for (int lo : {0, 1, 3}) {
+    for (int hi = lo + 1; hi <= lo + 21; hi++) {
+      for (int j = 0; j < 1024; j++) mem[j] = (int64_t)j * 0x123456789ll - (1ll << 40), mem[1024 + j] = -7;
+      uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+      TraceEnv env;
+      env.args = args;
+      uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 5};
+      CHECK(c.fn(R, &env) == 99);
+      uint64_t sum = 5;
+      for (int j = 0; j < 1024; j++) {
+        uint64_t x = (uint64_t)mem[j];
+        uint64_t want = j >= lo && j < hi ? (x ^ 0x5555) - (0 - x) + (x & 12) : (uint64_t)-7;
+        if (j >= lo && j < hi) sum += x;
+        if ((uint64_t)mem[1024 + j] != want) {
+          FAIL_CHECK("y[" << j << "] wrong (lo " << lo << ", hi " << hi << ")");
+          break;
+        }
+      }
+      CHECK(R[3] == sum);
+    }
+  }
+}
