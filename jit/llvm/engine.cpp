@@ -44,7 +44,8 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::ext_bounds: {
       kind = "IndexError";
       std::vector<int64_t> shape;
-      for (int k = 0; k < c.ndim; k++) shape.push_back((int64_t)(int32_t)ctx.args[(size_t)(c.ext_arg + 1 + k)]);
+      for (int k = 0; k < c.ndim; k++)
+        shape.push_back((int64_t)(int32_t)(c.shape_in_values ? v[1 + k] : ctx.args[(size_t)(c.ext_arg + 1 + k)]));
       return ndarray_bounds_message(c.field, c.axis, (int64_t)v[0], shape);
     }
     case Check::assertion: {
@@ -58,6 +59,10 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::interrupt: kind = "KeyboardInterrupt"; return "interrupted (Ctrl-C)";
     case Check::tape_full: kind = "RuntimeError"; return bc::stack_overflow_message((uint64_t)c.axis);
     case Check::tape_empty: kind = "InternalError"; return "autodiff stack read while empty";
+    case Check::recursion:  // the interpreter's limit and words (vm/interp/interp.cpp call_real_func)
+      kind = "RecursionError";
+      return "maximum recursion depth exceeded: ti.real_func '" + c.text + "' nested " + std::to_string(interp::kMaxCallDepth) +
+             " calls deep";
   }
   kind = "InternalError";
   return "unknown check";

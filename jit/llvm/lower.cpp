@@ -39,17 +39,19 @@ Value* Gen::scratch(size_t n) { return EB.CreateAlloca(B.getInt64Ty(), B.getInt6
 
 // A load of what stays fixed for the whole launch (the Env, argument slots,
 // tree bases): in the entry block, marked invariant so that LLVM keeps it out
-// of loops whatever the loops store.
+// of loops whatever the loops store. Not in a ti.real_func: its Env and
+// argument slots are its caller's locals, rewritten at each call (inlined
+// into a loop, an invariant load would be hoisted above those stores).
 static Value* invariant_load(Gen& g, llvm::Type* t, Value* p) {
   llvm::LoadInst* l = g.EB.CreateLoad(t, p);
-  l->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(g.C, {}));
+  if (!g.in_func) l->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(g.C, {}));
   return l;
 }
 
 Value* Gen::env_field(EnvField f) {
   auto it = env_cache.find(f);
   if (it != env_cache.end()) return it->second;
-  bool word = f == kEnvNumTrees || f == kEnvRngKey || f == kEnvTaskNo;
+  bool word = f == kEnvNumTrees || f == kEnvRngKey || f == kEnvTaskNo || f == kEnvDepth || f == kEnvCallKey;
   llvm::Type* t = word ? (llvm::Type*)B.getInt64Ty() : (llvm::Type*)B.getPtrTy();
   return env_cache[f] = invariant_load(*this, t, EB.CreateConstInBoundsGEP1_64(B.getInt64Ty(), env, (uint64_t)f));
 }
@@ -276,19 +278,22 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_push:
     case StmtKind::ad_pop:
     case StmtKind::ad_top: tape_op(s); return;
-    case StmtKind::call:
-    case StmtKind::call_ret: unsupported(s, "a ti.real_func call (the task runs as bytecode)");
+    case StmtKind::call: call(s); return;
+    case StmtKind::call_ret: call_ret(s); return;
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
   }
 }
 
-void Gen::check_bounds(const std::vector<Value*>& idx, const std::vector<Value*>& limits, const Check& proto) {
+void Gen::check_bounds(const std::vector<Value*>& idx, const std::vector<Value*>& limits, const Check& proto,
+                       const std::vector<Value*>& extra) {
   for (size_t a = 0; a < idx.size(); a++) {
     Check c = proto;
     c.loc = loc;
     c.axis = (int)a;
     // Unsigned: a negative index is huge, so one compare checks both ends.
-    fail_if(B.CreateICmpUGE(idx[a], limits[a]), c, {idx[a]});
+    std::vector<Value*> regs{idx[a]};
+    regs.insert(regs.end(), extra.begin(), extra.end());
+    fail_if(B.CreateICmpUGE(idx[a], limits[a]), c, regs);
   }
 }
 
@@ -345,7 +350,10 @@ void Gen::ext_ptr(const ir::Stmt& s) {
     c.field = acc.field;
     c.ext_arg = acc.ext_arg;
     c.ndim = (int)n;
-    check_bounds(idx, shape, c);
+    // A function's ndarray shape is in its own argument slots, which the
+    // message cannot read after the call: the failure reports it.
+    c.shape_in_values = in_func;
+    check_bounds(idx, shape, c, in_func ? shape : std::vector<Value*>{});
   }
   Value* d = n ? idx[0] : B.getInt64(0);
   for (size_t k = 1; k < n; k++) d = B.CreateAdd(B.CreateMul(d, shape[k]), idx[k]);
@@ -492,36 +500,56 @@ void Gen::task_body(const ir::Stmt& task) {
   }
 }
 
-std::string lower_task(llvm::Module& m, const ir::Kernel& k, const ir::Stmt& task, const std::string& name,
-                       TaskMeta& meta, const LowerOptions& opt) {
-  Gen g(m, k, meta, opt);
-  g.loc = task.loc;
-  llvm::LLVMContext& C = m.getContext();
+llvm::FunctionType* task_fn_type(llvm::LLVMContext& C) {
   llvm::Type* ptr = llvm::PointerType::get(C, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(C);
-  auto* fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(C), {ptr, i64, i64, ptr}, false);
+  return llvm::FunctionType::get(llvm::Type::getInt32Ty(C), {ptr, i64, i64, ptr}, false);
+}
+
+void Gen::open_function(llvm::Function* f) {
+  F = f;
+  F->addParamAttr(0, llvm::Attribute::NoAlias);
+  F->addFnAttr(llvm::Attribute::NoUnwind);
+  env = F->getArg(0);
+  EB.SetInsertPoint(new_block("entry"));
+  B.SetInsertPoint(new_block("start"));
+}
+
+void Gen::finish(const ir::Stmt& task) {
+  task_body(task);
+  if (!B.GetInsertBlock()->getTerminator()) B.CreateRet(B.getInt32(0));
+  EB.CreateBr(&*std::next(F->begin()));  // entry -> start (the function's first two blocks)
+}
+
+std::string lower_task(llvm::Module& m, const ir::Kernel& k, const ir::Stmt& task, const std::string& name,
+                       TaskMeta& meta, const LowerOptions& opt) {
+  FuncState funcs;
+  funcs.owner = &k;
+  funcs.base = name;
+  Gen g(m, k, meta, opt);
+  g.funcs = &funcs;
+  g.loc = task.loc;
   // On the GPU the task is inlined into its kernel entry (gpu/cuda/ptx.cpp).
-  g.F = llvm::Function::Create(fty, opt.gpu ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage, name, m);
+  g.open_function(llvm::Function::Create(task_fn_type(m.getContext()), opt.gpu ? llvm::Function::InternalLinkage
+                                                                               : llvm::Function::ExternalLinkage, name, m));
   if (opt.gpu) g.F->addFnAttr(llvm::Attribute::AlwaysInline);
-  g.F->addParamAttr(0, llvm::Attribute::NoAlias);
-  g.F->addFnAttr(llvm::Attribute::NoUnwind);
-  g.env = g.F->getArg(0);
-  BasicBlock* entry = g.new_block("entry");
-  BasicBlock* first = g.new_block("start");
-  g.EB.SetInsertPoint(entry);
-  g.B.SetInsertPoint(first);
+  auto drop = [&] {  // the task and the functions it made, which may call each other
+    funcs.made.push_back(g.F);
+    for (llvm::Function* f : funcs.made) f->dropAllReferences();
+    for (llvm::Function* f : funcs.made) f->eraseFromParent();
+  };
   try {
-    g.task_body(task);
+    g.finish(task);
   } catch (const Unsupported& u) {
-    g.F->eraseFromParent();
+    drop();
     return u.why;
   }
-  if (!g.B.GetInsertBlock()->getTerminator()) g.B.CreateRet(g.B.getInt32(0));
-  g.EB.CreateBr(first);
   std::string err;
   llvm::raw_string_ostream os(err);
-  if (llvm::verifyFunction(*g.F, &os)) {
-    g.F->eraseFromParent();
+  bool bad = llvm::verifyFunction(*g.F, &os);
+  for (llvm::Function* f : funcs.made) bad = bad || llvm::verifyFunction(*f, &os);
+  if (bad) {
+    drop();
     return "the LLVM verifier rejected the lowering (an internal error): " + os.str();
   }
   return "";

@@ -40,6 +40,7 @@ void Gen::fail_if(Value* failed, Check c, const std::vector<Value*>& regs) {
 }
 
 Value* Gen::log_key() {
+  if (in_func) return env_field(kEnvCallKey);  // the calling iteration's
   auto it = task_stmt ? loops.find(task_stmt) : loops.end();
   if (it == loops.end() || !it->second.var) return B.getInt64((uint64_t)-1);
   return B.CreateLoad(B.getInt64Ty(), it->second.var);  // the GPU's task loops count in i64
@@ -156,6 +157,16 @@ Value* Gen::rng_mix(Value* z) {
   return B.CreateXor(z, B.CreateLShr(z, 31));
 }
 
+Value* Gen::rng_stream() {
+  if (!rng) {
+    llvm::Type* i64 = B.getInt64Ty();
+    rng = EB.CreateAlloca(i64, B.getInt64(2));  // [index, state]; the key is the Env's
+    EB.CreateStore(B.getInt64((uint64_t)std::numeric_limits<int64_t>::min()), rng);  // no index yet
+    EB.CreateStore(B.getInt64(0), EB.CreateConstInBoundsGEP1_64(i64, rng, 1));
+  }
+  return rng;
+}
+
 // A draw of ti.random (rng.h rng_next + rng_to_reg): the stream lives in
 // three words set up once per call of the task (as the bytecode's rng_init
 // at function entry); a new iteration index starts afresh.
@@ -164,18 +175,14 @@ Value* Gen::random(const ir::Stmt& s) {
   if (p != Prim::f32 && p != Prim::f64 && p != Prim::i32 && p != Prim::u32 && p != Prim::i64 && p != Prim::u64)
     unsupported(s, std::string("ti.random of ") + std::string(prim_name(p)));
   llvm::Type* i64 = B.getInt64Ty();
-  if (!rng) {
-    rng = EB.CreateAlloca(i64, B.getInt64(2));  // [index, state]; the key is the Env's
-    EB.CreateStore(B.getInt64((uint64_t)std::numeric_limits<int64_t>::min()), rng);  // no index yet
-    EB.CreateStore(B.getInt64(0), EB.CreateConstInBoundsGEP1_64(i64, rng, 1));
-  }
+  Value* stream = rng_stream();
   Value* idx = to_reg(val.at(s.ops[0]), s.ops[0]->type.prim);
-  Value* state_p = B.CreateConstInBoundsGEP1_64(i64, rng, 1);
-  Value* fresh = B.CreateICmpNE(idx, B.CreateLoad(i64, rng));
+  Value* state_p = B.CreateConstInBoundsGEP1_64(i64, stream, 1);
+  Value* fresh = B.CreateICmpNE(idx, B.CreateLoad(i64, stream));
   Value* reset = rng_mix(B.CreateXor(env_field(kEnvRngKey), rng_mix(idx)));
   Value* st = B.CreateSelect(fresh, reset, B.CreateLoad(i64, state_p));
   st = B.CreateAdd(st, B.getInt64(0x9e3779b97f4a7c15ull));
-  B.CreateStore(idx, rng);
+  B.CreateStore(idx, stream);
   B.CreateStore(st, state_p);
   Value* bits = rng_mix(st);
   switch (p) {  // floats uniform in [0, 1) from the top 24 / 53 bits, ints the full range
@@ -216,6 +223,8 @@ void Gen::tape_op(const ir::Stmt& s) {
     t.t = type(s.type.prim, &s);
     t.capacity = (uint32_t)s.index;
     tape_bytes += (uint64_t)t.capacity * (uint64_t)M.getDataLayout().getTypeAllocSize(t.t);
+    // A recursive ti.real_func would stack a tape per level: its caller stays bytecode.
+    if (in_func) unsupported(s, "an autodiff tape in a ti.real_func");
     if (s.index <= 0 || tape_bytes > kMaxTapeBytes)
       unsupported(s, "autodiff tapes of more than " + std::to_string(kMaxTapeBytes >> 10) + " KiB in one task");
     t.values = EB.CreateAlloca(t.t, B.getInt32(t.capacity));

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -25,6 +26,18 @@ struct Unsupported {
 };
 [[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
 bool is_half(Prim p);  // f16 or bf16
+llvm::FunctionType* task_fn_type(llvm::LLVMContext& C);  // TaskFn's
+
+// The ti.real_func instances one task's lowering has made (lower_func.cpp):
+// each task's module gets its own copies, whose check and print sites are
+// numbered in that task's TaskMeta.
+struct FuncState {
+  const ir::Kernel* owner = nullptr;             // the kernel whose `funcs` calls index
+  std::string base;                              // the task function's name (the copies' prefix)
+  std::map<int, llvm::Function*> done;           // function index -> its body (i32 (Env*))
+  std::set<int> open;                            // being lowered: a call to one of these recurses
+  std::vector<llvm::Function*> made;             // erased when the task falls back to bytecode
+};
 
 struct Gen {
   Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta, const LowerOptions& opt);
@@ -36,6 +49,8 @@ struct Gen {
   const ir::Kernel& kernel;
   TaskMeta& meta;
   bool gpu = false;                     // LowerOptions::gpu
+  FuncState* funcs = nullptr;           // ti.real_func bodies of this task's lowering
+  bool in_func = false;                 // lowering a ti.real_func's body: its Env is its caller's frame
   const ir::Stmt* task_stmt = nullptr;  // the task being lowered (gpu: its loop's counter keys the log)
   llvm::Function* F = nullptr;
   llvm::Value* env = nullptr;
@@ -45,6 +60,7 @@ struct Gen {
 
   std::unordered_map<const ir::Stmt*, llvm::Value*> val;  // SSA values
   std::unordered_map<const ir::Stmt*, llvm::Value*> ptr;  // global_ptr / global_temp / alloca addresses
+  std::unordered_map<const ir::Stmt*, llvm::Value*> call_rets;  // call -> its return slots
   struct Loop {
     llvm::BasicBlock* brk = nullptr;
     llvm::BasicBlock* cont = nullptr;
@@ -124,7 +140,9 @@ struct Gen {
   std::pair<llvm::Value*, llvm::Value*> grid_position();
   // 0 <= idx[a] < limits[a] for each axis (all i64), each failure reporting
   // `proto` with its axis and the index.
-  void check_bounds(const std::vector<llvm::Value*>& idx, const std::vector<llvm::Value*>& limits, const Check& proto);
+  // `extra`: more values each failure reports after the index.
+  void check_bounds(const std::vector<llvm::Value*>& idx, const std::vector<llvm::Value*>& limits, const Check& proto,
+                    const std::vector<llvm::Value*>& extra = {});
   void global_ptr(const ir::Stmt& s);
   void ext_ptr(const ir::Stmt& s);
   llvm::Value* atomic(const ir::Stmt& s);
@@ -135,6 +153,14 @@ struct Gen {
   void sparse_ptr(const ir::Stmt& s, const std::vector<llvm::Value*>& idx);
   llvm::Value* snode_op(const ir::Stmt& s);
   llvm::Value* rng_mix(llvm::Value* z);
+  llvm::Value* rng_stream();  // the task's [index, state] (its key is the Env's), set up in the entry block
+  // ---- ti.real_func calls (lower_func.cpp) ----
+  void call(const ir::Stmt& s);
+  void call_ret(const ir::Stmt& s);
+  llvm::Function* real_func(const ir::Stmt& call);  // the callee's body in this module, lowered on first use
+  // Makes `f` (a TaskFn) the function being lowered: its entry and first blocks.
+  void open_function(llvm::Function* f);
+  void finish(const ir::Stmt& task);  // lowers the task into F: its body, the last return, the entry block's branch
   llvm::Value* random(const ir::Stmt& s);
   void print(const ir::Stmt& s);
   void tape_op(const ir::Stmt& s);  // ad_stack, ad_push, ad_pop, ad_top

@@ -24,8 +24,16 @@ struct Env {
   uint64_t num_trees;
   uint64_t rng_key;             // ti.random: this task's key in this launch (vm/runtime/rng.h)
   uint64_t task_no = 0;         // the task's position in its kernel (the GPU's log records it)
+  // A ti.real_func's body runs on an Env its call builds (lower_func.cpp):
+  // the nesting depth of calls (0 in a kernel's task) and, on the GPU, the
+  // calling iteration, which keys the callee's log records.
+  uint64_t depth = 0;
+  int64_t call_key = -1;
 };
-enum EnvField : int { kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees, kEnvRngKey, kEnvTaskNo };
+enum EnvField : int {
+  kEnvArgs, kEnvRets, kEnvTrees, kEnvTemps, kEnvStop, kEnvHost, kEnvNumTrees, kEnvRngKey, kEnvTaskNo, kEnvDepth, kEnvCallKey,
+  kEnvFields
+};
 
 // A task's native code: iterations [begin, end) of a range_for chunk, cells
 // [begin, end) of a struct_for piece (`cells`: num_loop_indices int64s per
@@ -37,13 +45,14 @@ using TaskFn = int32_t (*)(const Env* env, int64_t begin, int64_t end, const int
 // arguments (the failing index, an assert's values) travel as 8-byte
 // register representations.
 struct Check {
-  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt, tape_full, tape_empty } kind = bounds;
+  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt, tape_full, tape_empty, recursion } kind = bounds;
   SourceLoc loc;
   std::string field;                  // bounds: the field's name; ext_bounds: the ndarray's
   int axis = 0;                       // bounds; tape_full: the tape's capacity
   std::vector<int64_t> shape, offset;  // bounds
   int ext_arg = -1, ndim = 0;          // ext_bounds: the shape is in argument slots ext_arg+1..
-  std::string text;                    // assertion: the message format
+  bool shape_in_values = false;        // ext_bounds in a ti.real_func: the shape follows the index in the values
+  std::string text;                    // assertion: the message format; recursion: the function's name
   std::vector<Prim> prims;             // assertion: its arguments' types
 };
 

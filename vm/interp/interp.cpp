@@ -77,11 +77,9 @@ __attribute__((noinline)) int64_t snode_op_at(const Function& fn, const Insn* ip
   }
 }
 
-// ti.real_func calls: how deep this thread is, and how deep it may go. Each
-// level costs the C stack a dispatch frame and a register file; the limit
-// keeps deep recursion an error instead of a crash (a pool thread has 8 MiB).
+// ti.real_func calls: how deep this thread is (kMaxCallDepth: each level
+// costs the C stack a dispatch frame and a register file; a pool thread has 8 MiB).
 thread_local int t_call_depth = 0;
-constexpr int kMaxCallDepth = 2000;
 // Each depth's launch context, reused by the calls made at that depth so a
 // call allocates nothing once its vectors have grown (calls are per element
 // in loops over millions of cells).

@@ -55,6 +55,10 @@ struct DebugHook {
 void run_function(const bc::Function& fn, LaunchContext& ctx, int64_t begin = 0, int64_t end = 0,
                   LoopHook* hook = nullptr, const int64_t* cells = nullptr);
 
+// How deep ti.real_func calls may nest in one thread: deeper is the user's
+// RecursionError, not a crash of the thread's stack (every engine).
+constexpr int kMaxCallDepth = 2000;
+
 // An engine's native code for one task (jit/llvm), run by the launcher in
 // place of the task's bytecode: the iterations [begin, end) of a range_for
 // chunk, or the cells [0, end) of a struct_for piece with their index table.
