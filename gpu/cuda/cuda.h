@@ -23,8 +23,9 @@ AllocHooks cuda_alloc_hooks();
 // to DIR/<kernel>.<task>.ptx; a task that runs on the host gets
 // DIR/<kernel>.<task>.host with the reason. Needs no GPU.
 void set_ptx_dump_dir(const std::string& dir);
-// Called by the compile path for each compiled kernel when a dump dir is set.
-void dump_ptx(const ir::Kernel& k);
+// Called by the compile path for each compiled kernel when a dump dir is set
+// (`prog`: the SNode layout that sparse reads are lowered with).
+void dump_ptx(const ir::Kernel& k, Program* prog);
 bool ptx_dump_enabled();
 
 }  // namespace kiln

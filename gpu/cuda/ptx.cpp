@@ -289,7 +289,7 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
       continue;
     }
     std::string body = entry_name(k, n) + "_body";
-    t.why = llvmjit::lower_task(mod, k, s, body, t.meta, llvmjit::LowerOptions{true});
+    t.why = llvmjit::lower_task(mod, k, s, body, t.meta, llvmjit::LowerOptions{true, prog});
     if (!t.why.empty()) continue;
     for (const llvmjit::Check& ch : t.meta.checks)
       if (ch.prims.size() > (size_t)kLogValues) t.why = "an assert with more than 16 values on the GPU";

@@ -23,7 +23,7 @@ void unsupported(const ir::Stmt& s, const std::string& what) {
 }
 
 Gen::Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& mt, const LowerOptions& opt)
-    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu) {}
+    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu), prog(opt.prog) {}
 
 BasicBlock* Gen::new_block(const char* name) { return BasicBlock::Create(C, name, F); }
 
@@ -315,8 +315,9 @@ void Gen::global_ptr(const ir::Stmt& s) {
     check_bounds(idx, limits, c);
   }
   if (acc.in_cell) {  // the struct-for's cell address plus the element's offset in it
-    // A sparse SNode's cells are in the runtime's pools, host memory.
-    if (gpu) unsupported(s, "a sparse SNode access on the GPU");
+    // A pointer or dynamic SNode's cells are in the runtime's pools, host memory.
+    if (gpu && !(task_stmt && cells_in_tree_memory(task_stmt->snode)))
+      unsupported(s, "a struct-for cell in the runtime's pools on the GPU");
     Value* cell = B.CreateIntToPtr(idx.at(0), llvm::PointerType::get(B.getContext(), 0));
     ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), cell, B.getInt64((uint64_t)acc.offset));
     return;

@@ -9,6 +9,9 @@
 namespace llvm {
 class Module;
 }
+namespace kiln {
+struct Program;
+}
 
 namespace kiln::llvmjit {
 
@@ -18,10 +21,13 @@ namespace kiln::llvmjit {
 // prints go to the device log (gpu/cuda/ptx.cpp defines kiln_gpu_fail and
 // kiln_gpu_print over it) keyed by the iteration, so that the host can
 // reproduce the interpreter's order; math is libdevice's; what needs the
-// runtime (sparse SNodes, SNode operations) is unsupported: the task then
-// runs on the host.
+// runtime (SNode operations, sparse activation, cells in the runtime's pools)
+// is unsupported: the task then runs on the host.
 struct LowerOptions {
   bool gpu = false;
+  // The SNode layout sparse reads walk inline (lower_sparse.cpp); null (the
+  // tiered engine's background compiles): the runtime's lookup.
+  const Program* prog = nullptr;
 };
 
 // The type of a task's loop index: its loop_index statements' (the frontend

@@ -1,5 +1,5 @@
 // The statements whose code calls the runtime (engine.cpp): failed checks,
-// Ctrl-C polls, prints, asserts, sparse element lookups and SNode operations;
+// Ctrl-C polls, prints, asserts and SNode operations;
 // and ti.random, whose stream is inline code, and autodiff tapes (inline
 // stacks whose only runtime call is the overflow error). A call that fails has recorded
 // the user's error: the task returns 1 and the engine raises it.
@@ -114,20 +114,6 @@ void Gen::return_if_failed(Value* rc) {
   B.SetInsertPoint(bad);
   B.CreateRet(B.getInt32(1));
   B.SetInsertPoint(ok);
-}
-
-// Under pointer/bitmasked/dynamic SNodes there is no affine address: the
-// runtime walks the tree (activating the cell on a write).
-void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Value*>& idx) {
-  if (gpu) unsupported(s, "a sparse SNode access on the GPU");
-  const ir::Access& acc = s.access;
-  llvm::FunctionCallee fn = M.getOrInsertFunction(
-      "kiln_llvm_sparse", llvm::FunctionType::get(B.getPtrTy(), {B.getPtrTy(), B.getInt32Ty(), B.getInt32Ty(),
-                                                                  B.getInt32Ty(), B.getPtrTy()}, false));
-  Value* p = B.CreateCall(fn, {env_field(kEnvHost), B.getInt32((uint32_t)acc.sparse_place), B.getInt32(acc.activate ? 1 : 0),
-                               B.getInt32((uint32_t)idx.size()), reg_array(idx)});
-  return_if_failed(p);
-  ptr[&s] = p;
 }
 
 Value* Gen::snode_op(const ir::Stmt& s) {

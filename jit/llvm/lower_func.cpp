@@ -42,7 +42,7 @@ llvm::Function* Gen::real_func(const ir::Stmt& call) {
     llvm::Function* tf = llvm::Function::Create(task_fn_type(C), llvm::Function::InternalLinkage,
                                                 name + ".t" + std::to_string(tasks.size()), M);
     funcs->made.push_back(tf);
-    Gen g(M, fk, meta, LowerOptions{gpu});
+    Gen g(M, fk, meta, options());
     g.funcs = funcs;
     g.in_func = true;
     g.loc = t->loc;

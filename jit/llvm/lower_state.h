@@ -17,6 +17,10 @@
 #include "jit/llvm/lower.h"
 #include "jit/llvm/task.h"
 
+namespace kiln {
+struct SNode;
+}
+
 namespace kiln::llvmjit {
 
 // Thrown by the lowering for what it does not do yet; lower_task turns it into
@@ -41,6 +45,7 @@ struct FuncState {
 
 struct Gen {
   Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta, const LowerOptions& opt);
+  LowerOptions options() const { return LowerOptions{gpu, prog}; }
 
   llvm::LLVMContext& C;
   llvm::Module& M;
@@ -49,6 +54,7 @@ struct Gen {
   const ir::Kernel& kernel;
   TaskMeta& meta;
   bool gpu = false;                     // LowerOptions::gpu
+  const Program* prog = nullptr;        // LowerOptions::prog
   FuncState* funcs = nullptr;           // ti.real_func bodies of this task's lowering
   bool in_func = false;                 // lowering a ti.real_func's body: its Env is its caller's frame
   const ir::Stmt* task_stmt = nullptr;  // the task being lowered (gpu: its loop's counter keys the log)
@@ -150,7 +156,16 @@ struct Gen {
   llvm::Value* reg_array(const std::vector<llvm::Value*>& regs);
   // Returns 1 from the task when `rc` (a runtime call's result) is nonzero.
   void return_if_failed(llvm::Value* rc);
+  // ---- sparse SNodes (lower_sparse.cpp) ----
   void sparse_ptr(const ir::Stmt& s, const std::vector<llvm::Value*>& idx);
+  llvm::Value* sparse_walk(const SNode& place, const std::vector<llvm::Value*>& idx);
+  llvm::Value* sparse_call(int place, bool activate, const std::vector<llvm::Value*>& idx);
+  llvm::Value* quot_const(llvm::Value* a, int64_t b);
+  llvm::Value* rem_const(llvm::Value* a, int64_t b);
+  llvm::Value* zeros();  // 64 zero bytes: what an inactive cell reads
+  // Whether the cells of `snode` (a struct-for's) lie in tree memory: no
+  // pointer or dynamic level above them.
+  bool cells_in_tree_memory(int snode) const;
   llvm::Value* snode_op(const ir::Stmt& s);
   llvm::Value* rng_mix(llvm::Value* z);
   llvm::Value* rng_stream();  // the task's [index, state] (its key is the Env's), set up in the entry block

@@ -160,7 +160,7 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
     // Names by position: the module's text (the cache key) is the same in
     // every run; each module gets a JITDylib of its own.
     names[n] = "kiln_task" + std::to_string(n);
-    out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n]);
+    out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n], LowerOptions{false, prog});
     if (!out.why[n].empty()) names[n].clear();
   }
   bool any = false;

@@ -244,7 +244,7 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   if (prog.config.print_ir) err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
   auto ce = std::make_unique<CompiledEntry>();
 #ifdef KILN_HAVE_CUDA
-  if (ptx_dump_enabled()) dump_ptx(*lk.kernel);  // kiln dis --ptx=DIR
+  if (ptx_dump_enabled()) dump_ptx(*lk.kernel, &prog);  // kiln dis --ptx=DIR
 #endif
   ce->num_args = (int)lk.kernel->args.size();
   ce->num_global_temps = lk.kernel->num_global_temps;
