@@ -29,6 +29,7 @@
 // (make_thread_local) get their partials in the TLS prologue and combine at
 // the start of the TLS epilogue, before the fold into the global.
 #include <unordered_map>
+#include <unordered_set>
 
 #include "vm/ir/passes/passes.h"
 
@@ -52,6 +53,7 @@ struct Split {
   std::unordered_map<const Stmt*, size_t> pos;               // loads and stores: index in their block
   std::unordered_map<const Stmt*, std::vector<Stmt*>> accs;  // float alloca -> its loads and stores
   std::vector<Stmt*> allocas;                                // in program order
+  std::unordered_set<const Stmt*> other;                     // float allocas with other uses
 
   // Statements placed around loops and replacing stores.
   std::unordered_map<const Stmt*, std::vector<std::unique_ptr<Stmt>>> before, after, rotate;
@@ -64,10 +66,15 @@ struct Split {
         allocas.push_back(s);
         accs[s];
       }
-      if (s->kind == StmtKind::local_load || s->kind == StmtKind::local_store) {
+      bool access = s->kind == StmtKind::local_load || s->kind == StmtKind::local_store;
+      if (access) {
         auto a = accs.find(s->ops[0]);
         if (a != accs.end()) a->second.push_back(s), pos[s] = i;
       }
+      // A local some other statement takes (an atomic that demotion left)
+      // is not a sum this pass can see whole.
+      for (size_t k = access ? 1 : 0; k < s->ops.size(); k++)
+        if (accs.count(s->ops[k])) other.insert(s->ops[k]);
       if (s->tls_prologue) scan(*s->tls_prologue);
       if (s->body) scan(*s->body);
       if (s->else_body) scan(*s->else_body);
@@ -168,6 +175,7 @@ struct Split {
   bool run() {
     bool changed = false;
     for (Stmt* a : allocas) {
+      if (other.count(a)) continue;
       auto& list = accs[a];
       // How many of a's accesses each loop holds; a loop that holds exactly a
       // load and a store as its own (innermost) accesses is a candidate.
