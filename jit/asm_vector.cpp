@@ -189,8 +189,20 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   a.bind(vec_entry);
   a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lane_runs)));
   for (auto& [ref, off] : temp) spill_to(mem(off), ref);
-  for (int j = 0; j < kNumAllocatable; j++) a.mov(mem(gsave + 8 * j), x86::Gpq(kAllocatable[j]));
-  for (int j = 0; j < kNumXmm; j++) a.movsd(mem(xsave + 8 * j), x86::xmm(kFirstXmm + j));
+  // Only the registers the scalar code keeps values in and the vector loop
+  // takes are saved: entered once per short inner loop (a sparse block's
+  // cells), saving all 22 cost more than the loop's lanes.
+  bool keep_gp[kNumAllocatable] = {}, keep_x[kNumXmm] = {};
+  for (Ref v = 0; v < (Ref)al.reg.size(); v++) {
+    if (in_xmm(v)) keep_x[al.reg[v]] = true;
+    if (in_gp(v))
+      for (auto& [key, k] : r.root)
+        if (kRootRegs[k].id() == kAllocatable[al.reg[v]]) keep_gp[al.reg[v]] = true;
+  }
+  for (int j = 0; j < kNumAllocatable; j++)
+    if (keep_gp[j]) a.mov(mem(gsave + 8 * j), x86::Gpq(kAllocatable[j]));
+  for (int j = 0; j < kNumXmm; j++)
+    if (keep_x[j]) a.movsd(mem(xsave + 8 * j), x86::xmm(kFirstXmm + j));
 
   Label top = a.newLabel(), done = a.newLabel();
   // The sums first: `done` adds them into the scalar ones, and a negative
@@ -415,8 +427,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.mov(x86::dword_ptr(x86::rsp, temp[slot]), x86::eax);
   }
   a.vzeroupper();  // the scalar code's SSE must not pay for dirty upper halves
-  for (int j = 0; j < kNumAllocatable; j++) a.mov(x86::Gpq(kAllocatable[j]), mem(gsave + 8 * j));
-  for (int j = 0; j < kNumXmm; j++) a.movsd(x86::xmm(kFirstXmm + j), mem(xsave + 8 * j));
+  for (int j = 0; j < kNumAllocatable; j++)
+    if (keep_gp[j]) a.mov(x86::Gpq(kAllocatable[j]), mem(gsave + 8 * j));
+  for (int j = 0; j < kNumXmm; j++)
+    if (keep_x[j]) a.movsd(x86::xmm(kFirstXmm + j), mem(xsave + 8 * j));
   a.mov(x86::rax, mem(t_iv));
   put(p.iv, x86::rax);
   for (auto& [p0, ring] : p.partials)

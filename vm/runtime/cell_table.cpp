@@ -145,23 +145,34 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       }
       continue;
     }
-    // Room for every cell of the range, growing geometrically (reserving the
-    // exact need per container would copy the table each time).
-    size_t need = out.size() + (size_t)(std::min(t.num_cells(), hi) - lo) * w;
-    if (need > out.capacity()) out.reserve(std::max(need, 2 * out.capacity()));
-    for_each_active_cell(t, le.container, [&](int64_t cell, uint8_t* addr) {
-      for (int v = 0; v < nidx; v++) row[v] = base[v];
-      if (nsplit == 1) {
-        if (step[0] >= 0) row[step[0]] += cell;
-      } else {
-        int64_t digit[kMaxIndices];
-        digits.of(cell, digit);
-        for (int a = 0; a < nsplit; a++)
-          if (step[a] >= 0) row[step[a]] += digit[a];
+    // Other containers (pointer cells, several split axes): the active cells
+    // gathered 64 at a time, then their rows sized at once and written.
+    int64_t cells[64];
+    uint8_t* addrs[64];
+    int got = 0;
+    auto flush = [&] {
+      size_t at = out.size();
+      out.resize(at + (size_t)got * w);
+      int64_t* o = out.data() + at;
+      for (int q = 0; q < got; q++, o += w) {
+        for (int v = 0; v < nidx; v++) o[v] = base[v];
+        if (nsplit == 1) {
+          if (step[0] >= 0) o[step[0]] += cells[q];
+        } else {
+          int64_t digit[kMaxIndices];
+          digits.of(cells[q], digit);
+          for (int a = 0; a < nsplit; a++)
+            if (step[a] >= 0) o[step[a]] += digit[a];
+        }
+        o[nidx] = (int64_t)(uintptr_t)addrs[q];  // what in-cell accesses address from
       }
-      row[nidx] = (int64_t)(uintptr_t)addr;  // what in-cell accesses address from
-      for (size_t c = 0; c < w; c++) out.push_back(row[c]);  // inline with the capacity reserved
+      got = 0;
+    };
+    for_each_active_cell(t, le.container, [&](int64_t cell, uint8_t* addr) {
+      cells[got] = cell, addrs[got] = addr;
+      if (++got == 64) flush();
     }, lo, hi);
+    if (got) flush();
   }
 }
 
