@@ -86,34 +86,6 @@ void Gen::loop_close() {
   (loop_inner.empty() ? task_loops : loop_inner.back()) += subtree;
 }
 
-// A structured loop around `body()`: header (with `test` choosing body or
-// exit when given), body, continue block running `step()`.
-template <class Test, class Body, class Step>
-static void loop(Gen& g, const ir::Stmt* owner, Test&& test, Body&& body, Step&& step) {
-  SpirvModule& m = g.m;
-  Id header = m.fresh(), first = m.fresh(), cont = m.fresh(), merge = m.fresh();
-  g.branch(header);
-  m.label(header);
-  Id cond = test();  // computed in the header, before the merge instruction's block end
-  m.op_void(Op::OpLoopMerge, {merge, cont, 0});
-  if (cond) m.op_void(Op::OpBranchConditional, {cond, first, merge});
-  else m.op_void(Op::OpBranch, {first});
-  m.label(first);
-  g.terminated = false;
-  if (owner) g.loops[owner] = LoopLabels{merge, cont};
-  g.loop_open(owner);
-  body();
-  g.branch(cont);
-  m.label(cont);
-  g.terminated = false;
-  step();
-  g.loop_back_edge();
-  m.op_void(Op::OpBranch, {header});
-  m.label(merge);
-  g.terminated = false;
-  g.loop_close();
-}
-
 void Gen::stmt(const ir::Stmt& s) {
   Id bt = m.t_bool();
   switch (s.kind) {

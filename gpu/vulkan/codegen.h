@@ -48,7 +48,7 @@ constexpr int kPrintHeader = 4;            // print record: id, task, iteration,
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
 struct CheckInfo {
-  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow } kind = bounds;
+  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow, pool_full } kind = bounds;
   SourceLoc loc;
   // bounds: the field, the axis checked, its shape and index offsets;
   // snode_bounds: the SNode's name in `field`, the axis and its shape;
@@ -61,7 +61,7 @@ struct CheckInfo {
   // assertion: the message and the types of its format arguments
   std::string text;
   std::vector<Prim> prims;
-  // tape_overflow: the tape's capacity
+  // tape_overflow: the tape's capacity; pool_full: the pool's blocks (the SNode in `field`)
   uint32_t capacity = 0;
 };
 

@@ -16,8 +16,9 @@
 //     path's bitmasked levels into the context buffer (a snapshot, as the
 //     runtime's lists are: cells the body activates are not visited), and
 //     the other list tasks dispatch nothing.
-// Pointer and dynamic SNodes hold host pointers in their slots (pools in
-// host memory): they stay NotImplementedError here.
+// Pointer and dynamic levels go through their slots into device pools
+// (codegen_pools.cpp); their snapshot bits are computed from the slots and
+// lengths.
 #include "gpu/vulkan/codegen_state.h"
 #include "vm/runtime/program.h"
 
@@ -31,8 +32,7 @@ const SNode& Gen::device_snode(const ir::Stmt& s, int id) {
   if (!prog) unsupported(s, "sparse SNodes without a program");
   const SNode* sn = prog->snode(id);
   for (const SNode* l : sn->path)
-    if (l->kind == SNodeKind::pointer || l->kind == SNodeKind::dynamic)
-      unsupported(s, std::string("fields under ") + snode_kind_name(l->kind) + " SNodes (" + l->name() + ")");
+    if (l->kind == SNodeKind::pointer || l->kind == SNodeKind::dynamic) pool_region(s, *l);
   return *sn;
 }
 
@@ -78,8 +78,9 @@ Id Gen::mask_update(int binding, const SNode& l, Id cbase, Id cell, bool set) {
 // Walks `target`'s path from the tree's start to the container of its last
 // level (byte offset, returned) for full-resolution indices `phys`: the
 // bitmasked levels above it are set when `activate`, else their bits are
-// and-ed into `active` (0 when there is none to test).
-Id Gen::walk_path(const SNode& target, const std::vector<Id>& phys, bool activate, Id& active) {
+// and-ed into `active` (0 when there is none to test); pointer and dynamic
+// levels are entered through their slots (activated when `activate`).
+Id Gen::walk_path(const SNode& target, const std::vector<Id>& phys, bool activate, Id& active, const ir::Stmt& s) {
   int binding = out.tree_binding(target.tree);
   out.num_trees = std::max(out.num_trees, target.tree + 1);
   Id c = cu32(0);
@@ -89,15 +90,15 @@ Id Gen::walk_path(const SNode& target, const std::vector<Id>& phys, bool activat
     c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)lv.offset_in_cell)});
     if (l + 1 == target.path.size()) break;
     Id cell = cell_of(*this, lv, target.path_below[l], phys);
+    Id on = 0;
     if (lv.kind == SNodeKind::bitmasked) {
-      if (activate) {
-        mask_update(binding, lv, c, cell, true);
-      } else {
-        Id on = mask_test(binding, lv, c, cell);
-        active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
-      }
+      if (activate) mask_update(binding, lv, c, cell, true);
+      else on = mask_test(binding, lv, c, cell);
     }
-    c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)lv.cell_size)})});
+    Id pool_on = 0;
+    c = enter_cell(binding, lv, c, cell, activate, pool_on, s);
+    if (!activate && pool_on) on = pool_on;
+    if (on) active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
   }
   return c;
 }
@@ -123,7 +124,7 @@ void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Id>& idx32, Id ok) {
                 {m.op(Op::OpUConvert, u32(), {m.op(Op::OpBitcast, u64(), {val.at(s.ops[0])})}), cu32((uint32_t)acc.offset)});
   } else {
     const SNode& place = device_snode(s, acc.sparse_place);
-    addr = walk_path(place, to_physical(*this, place, idx32, false), acc.activate, active);
+    addr = walk_path(place, to_physical(*this, place, idx32, false), acc.activate, active, s);
   }
   Id index = m.op(Op::OpUDiv, u32(), {addr, cu32((uint32_t)(prim_bits(p) / 8))});
   if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
@@ -132,8 +133,10 @@ void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Id>& idx32, Id ok) {
 
 void Gen::snode_op(const ir::Stmt& s) {
   const SNode& sn = device_snode(s, s.snode);
-  if (s.sop != ir::SNodeOpKind::activate && s.sop != ir::SNodeOpKind::deactivate && s.sop != ir::SNodeOpKind::is_active)
-    unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop));
+  bool pooled = sn.kind == SNodeKind::pointer || sn.kind == SNodeKind::dynamic;
+  if (s.sop != ir::SNodeOpKind::activate && s.sop != ir::SNodeOpKind::deactivate && s.sop != ir::SNodeOpKind::is_active &&
+      !(sn.kind == SNodeKind::dynamic && (s.sop == ir::SNodeOpKind::append || s.sop == ir::SNodeOpKind::length)))
+    unsupported(s, std::string("ti.") + ir::snode_op_name(s.sop) + " on " + snode_kind_name(sn.kind) + " SNodes");
   // The SNode's own coordinates, checked as the runtime does.
   Id bt = m.t_bool();
   std::vector<int64_t> shape = sn.shape();
@@ -155,9 +158,15 @@ void Gen::snode_op(const ir::Stmt& s) {
   }
   std::vector<Id> phys = to_physical(*this, sn, idx, true);
   int binding = out.tree_binding(sn.tree);
-  bool act = s.sop == ir::SNodeOpKind::activate;
+  bool act = s.sop == ir::SNodeOpKind::activate || s.sop == ir::SNodeOpKind::append;
   Id active = 0;
-  Id c = walk_path(sn, phys, act, active);
+  Id c = walk_path(sn, phys, act, active, s);
+  if (pooled) {
+    Id run = ok;
+    if (active) run = run ? m.op(Op::OpLogicalAnd, bt, {run, active}) : active;
+    pool_snode_op(s, sn, c, cell_of(*this, sn, sn.path_below.back(), phys), run);
+    return;
+  }
   if (sn.kind != SNodeKind::bitmasked) {  // dense or place: active where its parents are
     if (s.sop == ir::SNodeOpKind::is_active) {
       Id on = active ? active : m.c_bool(true);
@@ -201,23 +210,12 @@ void Gen::zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s) {
   }
   Id var = m.function_var(m.t_ptr(spv::StorageClass::Function, u32()));
   m.op_void(Op::OpStore, {var, cu32(0)});
-  Id header = m.fresh(), body = m.fresh(), cont = m.fresh(), merge = m.fresh();
-  branch(header);
-  m.label(header);
-  Id w = m.op(Op::OpLoad, u32(), {var});
-  m.op_void(Op::OpLoopMerge, {merge, cont, 0});
-  m.op_void(Op::OpBranchConditional, {m.op(Op::OpULessThan, m.t_bool(), {w, cu32(n)}), body, merge});
-  m.label(body);
-  terminated = false;
-  loop_open(&s);
-  store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {base, w}), Prim::u32}, cu32(0));
-  m.op_void(Op::OpBranch, {cont});
-  m.label(cont);
-  m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, u32(), {w, cu32(1)})});
-  loop_back_edge();
-  m.op_void(Op::OpBranch, {header});
-  m.label(merge);
-  loop_close();
+  Id w = 0;
+  loop(*this, &s, [&] {
+    w = m.op(Op::OpLoad, u32(), {var});
+    return m.op(Op::OpULessThan, m.t_bool(), {w, cu32(n)});
+  }, [&] { store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {base, w}), Prim::u32}, cu32(0)); },
+       [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, u32(), {w, cu32(1)})}); });
 }
 
 // The struct-for's visit of cell `u` (u32) of the target's containers:
@@ -254,7 +252,7 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
       if (k) r = m.op(Op::OpUDiv, u32(), {r, cu32(e)});
       coord[(size_t)p] = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {coord[(size_t)p], cu32(e)}), ci});
     }
-    if (lv.kind == SNodeKind::bitmasked) {
+    if (lv.kind == SNodeKind::bitmasked || lv.kind == SNodeKind::pointer || lv.kind == SNodeKind::dynamic) {
       const SnapshotLevel& sl = snap.at(next_snap++);
       Id word = m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.base),
                                          m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {container, cu32(sl.words)}),
@@ -264,7 +262,9 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
       active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
     }
     container = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {container, cu32((uint32_t)lv.num_cells())}), cell});
-    c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)lv.cell_size)})});
+    Id on = 0;  // a pointer cell deactivated since the snapshot is not visited
+    c = enter_cell(binding, lv, c, cell, false, on, task);
+    if (on) active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
   }
   // Levels that do not split an axis leave it alone; coord[p] counts the
   // target's cells along p from the tree's start.
@@ -284,7 +284,7 @@ std::vector<SnapshotLevel> list_snapshot(KernelShaders& out, const Program& prog
   uint32_t at = 0, containers = 1;
   for (size_t l = 0; l < t->path.size(); l++) {
     const SNode& lv = *t->path[l];
-    if (lv.kind == SNodeKind::bitmasked) {
+    if (lv.kind == SNodeKind::bitmasked || lv.kind == SNodeKind::pointer || lv.kind == SNodeKind::dynamic) {
       uint32_t words = (uint32_t)((lv.num_cells() + 63) / 64 * 2);
       levels.push_back(SnapshotLevel{l, at, containers, words});
       at += containers * words;
@@ -324,17 +324,53 @@ void Gen::snapshot_copy(const ir::Stmt& task, Id i) {
         cells[l] = m.op(Op::OpUMod, u32(), {k, cu32(n)});
         k = m.op(Op::OpUDiv, u32(), {k, cu32(n)});
       }
-      Id c = cu32(0);
-      for (size_t l = 0; l < sl.level; l++)
-        c = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)t.path[l]->offset_in_cell),
-                                                                  m.op(Op::OpIMul, u32(), {cells[l], cu32((uint32_t)t.path[l]->cell_size)})})});
+      // The level's container: through the slots of pointer/dynamic levels
+      // above it (none there: no active cells).
+      Id c = cu32(0), there = 0;
+      for (size_t l = 0; l < sl.level; l++) {
+        c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)t.path[l]->offset_in_cell)});
+        Id on = 0;
+        c = enter_cell(binding, *t.path[l], c, cells[l], false, on, task);
+        if (on) there = there ? m.op(Op::OpLogicalAnd, m.t_bool(), {there, on}) : on;
+      }
       const SNode& lv = *t.path[sl.level];
-      c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)(lv.offset_in_cell + lv.mask_offset))});
-      Id src = m.op(Op::OpIAdd, u32(), {m.op(Op::OpShiftRightLogical, u32(), {c, cu32(2)}), w});
-      Id bits = m.op(Op::OpAtomicLoad, u32(), {chain(BufPtr{binding, src, Prim::u32}), cu32((uint32_t)spv::Scope::Device), cu32(0)});
+      c = m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)lv.offset_in_cell)});
+      Id bits = level_bits(binding, lv, c, w, task);
+      if (there) bits = m.op(Op::OpSelect, u32(), {there, bits, cu32(0)});
       store(BufPtr{0, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.base), i}), Prim::u32}, bits);
     });
   }
+}
+
+// Word `w` (cells 32w .. 32w + 31) of the activity bits of lv's container at
+// byte `c`: a bitmasked level's mask word, a pointer level's non-empty
+// slots, a dynamic level's cells below its length.
+Id Gen::level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& task) {
+  Id bt = m.t_bool();
+  auto scope = cu32((uint32_t)spv::Scope::Device);
+  uint32_t n = (uint32_t)lv.num_cells();
+  if (lv.kind == SNodeKind::bitmasked) {
+    Id src = m.op(Op::OpIAdd, u32(), {m.op(Op::OpShiftRightLogical, u32(), {m.op(Op::OpIAdd, u32(), {c, cu32((uint32_t)lv.mask_offset)}), cu32(2)}), w});
+    return m.op(Op::OpAtomicLoad, u32(), {chain(BufPtr{binding, src, Prim::u32}), scope, cu32(0)});
+  }
+  Id first = m.op(Op::OpShiftLeftLogical, u32(), {w, cu32(5)});
+  if (lv.kind == SNodeKind::dynamic) {
+    Id len = m.op(Op::OpAtomicLoad, u32(), {chain(BufPtr{binding, m.op(Op::OpShiftRightLogical, u32(), {c, cu32(2)}), Prim::u32}), scope, cu32(0)});
+    len = m.op(Op::OpSelect, u32(), {m.op(Op::OpULessThan, bt, {len, cu32(n)}), len, cu32(n)});
+    Id cnt = m.op(Op::OpSelect, u32(), {m.op(Op::OpUGreaterThan, bt, {len, first}), m.op(Op::OpISub, u32(), {len, first}), cu32(0)});
+    Id low = m.op(Op::OpISub, u32(), {m.op(Op::OpShiftLeftLogical, u32(), {cu32(1), cnt}), cu32(1)});
+    return m.op(Op::OpSelect, u32(), {m.op(Op::OpUGreaterThanEqual, bt, {cnt, cu32(32)}), cu32(0xffffffffu), low});
+  }
+  pool_region(task, lv);
+  Id bits = cu32(0);
+  for (uint32_t j = 0; j < 32; j++) {
+    Id cell = m.op(Op::OpIAdd, u32(), {first, cu32(j)});
+    Id in = m.op(Op::OpULessThan, bt, {cell, cu32(n)});
+    Id slot = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {m.op(Op::OpSelect, u32(), {in, cell, cu32(0)}), cu32(8)})});
+    Id on = m.op(Op::OpLogicalAnd, bt, {in, m.op(Op::OpUGreaterThan, bt, {ld64(binding, slot), m.c_bits(u64(), 64, 1)})});
+    bits = m.op(Op::OpBitwiseOr, u32(), {bits, m.op(Op::OpSelect, u32(), {on, cu32(1u << j), cu32(0)})});
+  }
+  return bits;
 }
 
 // Cells a struct-for over `snode` visits: every cell of every container.

@@ -131,12 +131,25 @@ struct Gen {
   const SNode& device_snode(const ir::Stmt& s, int id);
   Id mask_test(int binding, const SNode& l, Id cbase, Id cell);
   Id mask_update(int binding, const SNode& l, Id cbase, Id cell, bool set);
-  Id walk_path(const SNode& target, const std::vector<Id>& phys, bool activate, Id& active);
+  Id walk_path(const SNode& target, const std::vector<Id>& phys, bool activate, Id& active, const ir::Stmt& s);
   void sparse_ptr(const ir::Stmt& s, const std::vector<Id>& idx32, Id ok);
   void snode_op(const ir::Stmt& s);
   void zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s);
   Id struct_for_cell(const ir::Stmt& task, Id u);
+  // pointer/dynamic SNodes: device pools (codegen_pools.cpp)
+  uint32_t pool_region(const ir::Stmt& s, const SNode& sn);  // byte offset of sn's pool in its tree
+  Id ld64(int binding, Id byte);                             // atomic u64 load at a byte offset
+  Id cas64(int binding, Id byte, Id desired, Id expected);   // the old value
+  Id block_offset(int binding, const SNode& sn, Id slot, const ir::Stmt& s);  // u32 byte offset of a slot's block (0: empty)
+  Id pool_alloc(int binding, const SNode& sn, const ir::Stmt& s, Id& ok);
+  void pool_free(int binding, const SNode& sn, Id idx, const ir::Stmt& s);
+  void slot_release(int binding, const SNode& sn, Id slot, const ir::Stmt& s);
+  Id slot_activate(int binding, const SNode& sn, Id slot, const ir::Stmt& s);
+  void dynamic_extend(int binding, const SNode& sn, Id c, Id cell, const ir::Stmt& s);
+  Id enter_cell(int binding, const SNode& lv, Id c, Id cell, bool activate, Id& on, const ir::Stmt& s);
+  void pool_snode_op(const ir::Stmt& s, const SNode& sn, Id c, Id cell, Id run);
   void snapshot_copy(const ir::Stmt& task, Id i);
+  Id level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& task);
 
   // ---- ti.random (codegen_random.cpp) ----
   Id rng_key = 0;     // u64: this task's stream key (0: the task draws nothing)
@@ -177,5 +190,34 @@ struct Gen {
     terminated = false;
   }
 };
+
+// A structured loop around `body()`: header (with `test` choosing body or
+// exit when given), body, continue block running `step()`.
+template <class Test, class Body, class Step>
+void loop(Gen& g, const ir::Stmt* owner, Test&& test, Body&& body, Step&& step) {
+  SpirvModule& m = g.m;
+  using spv::Op;
+  Id header = m.fresh(), first = m.fresh(), cont = m.fresh(), merge = m.fresh();
+  g.branch(header);
+  m.label(header);
+  Id cond = test();  // computed in the header, before the merge instruction's block end
+  m.op_void(Op::OpLoopMerge, {merge, cont, 0});
+  if (cond) m.op_void(Op::OpBranchConditional, {cond, first, merge});
+  else m.op_void(Op::OpBranch, {first});
+  m.label(first);
+  g.terminated = false;
+  if (owner) g.loops[owner] = LoopLabels{merge, cont};
+  g.loop_open(owner);
+  body();
+  g.branch(cont);
+  m.label(cont);
+  g.terminated = false;
+  step();
+  g.loop_back_edge();
+  m.op_void(Op::OpBranch, {header});
+  m.label(merge);
+  g.terminated = false;
+  g.loop_close();
+}
 
 }  // namespace kiln::vk

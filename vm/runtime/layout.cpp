@@ -104,6 +104,33 @@ std::string plural(int64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// A device pool for each pointer/dynamic SNode of a tree (arch=vulkan): a
+// shader cannot follow pointers into host slabs nor allocate from them, so
+// every block the SNode can ever hold (one per cell of every container a
+// pointer can have; one per chunk for dynamic) is reserved after the tree's
+// containers in the same buffer (pool.h's PoolRegionHeader). Returns the
+// bytes they add, and each SNode's region in `regions`.
+struct DevicePool {
+  SNode* snode;
+  int64_t at, block, blocks;  // region offset in the tree, block bytes, capacity
+};
+
+int64_t device_pool_bytes(SNode& s, int64_t containers, int64_t at, std::vector<DevicePool>& regions) {
+  int64_t added = 0;
+  if (s.kind == SNodeKind::pointer || s.kind == SNodeKind::dynamic) {
+    int64_t per = s.kind == SNodeKind::pointer ? s.num_cells() : (s.num_cells() + s.chunk_size - 1) / s.chunk_size;
+    int64_t blocks = checked_mul(containers, per);
+    int64_t block = align_up(std::max<int64_t>(s.block_bytes, 1), 16);
+    regions.push_back({&s, at, block, blocks});
+    // header, a u32 free-stack link per block (pool.cpp), the blocks
+    added = (int64_t)sizeof(PoolRegionHeader) + align_up(checked_mul(blocks, 4), 64) + checked_mul(blocks, block);
+  }
+  if (s.kind != SNodeKind::place)
+    for (auto& c : s.children)
+      added += device_pool_bytes(*c, checked_mul(containers, s.num_cells()), at + added, regions);
+  return added;
+}
+
 }  // namespace
 
 void Program::materialize() {
@@ -129,6 +156,17 @@ void Program::materialize_trees() {
     // of a tree's first elements are aligned.
     size_t alloc_align = (size_t)std::max<int64_t>(align, 64);
     size_t bytes = (size_t)std::max<int64_t>(t.root->container_size, 1);
+    std::vector<DevicePool> regions;
+    if (config.arch == "vulkan") {
+      int64_t start = align_up((int64_t)bytes, 64);
+      int64_t pools = device_pool_bytes(*t.root, 1, start, regions);
+      // Shaders address the buffer in u32 bytes.
+      if (pools && start + pools > ((int64_t)1 << 31))
+        raise("MemoryError", "vulkan: SNode tree " + std::to_string(i) + " would need " + std::to_string(start + pools) +
+                                 " bytes with the device pools of its pointer/dynamic SNodes (every block is reserved "
+                                 "up front on the device; at most 2 GiB a tree)");
+      if (pools) bytes = (size_t)(start + pools);
+    }
     // Zeroed pages are only promised by the kernel; touching more than the
     // machine has would get the process killed later, far from the cause.
     // Refuse here instead, with a message that names the size.
@@ -147,6 +185,7 @@ void Program::materialize_trees() {
     t.memory = static_cast<uint8_t*>(mem);
     t.size = t.root->container_size;
     t.materialized = true;
+    for (const DevicePool& r : regions) r.snode->pool = std::make_shared<SNodePool>((size_t)r.block, t.memory + r.at, r.blocks);
     prepare_sparse(t);
     stat_add("snode_tree_bytes", (double)t.size);
   }

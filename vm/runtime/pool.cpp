@@ -14,12 +14,46 @@ SNodePool::SNodePool(size_t bytes, size_t a) : block_bytes(bytes), align(std::ma
   block_bytes = (std::max<size_t>(block_bytes, 1) + align - 1) / align * align;
 }
 
+namespace {
+// Free-stack link of block i of a device pool (see the constructor).
+uint32_t& region_link(PoolRegionHeader* h, uint32_t i) {
+  return reinterpret_cast<uint32_t*>(reinterpret_cast<uint8_t*>(h) + sizeof(PoolRegionHeader))[i];
+}
+}  // namespace
+
+SNodePool::SNodePool(size_t bytes, uint8_t* r, int64_t capacity) : block_bytes(bytes), align(16) {
+  // The free stack's links (a u32 per block) come after the header, then the
+  // blocks: a link never lives in a block, so taking a block writes nothing
+  // (a shader clearing a popped block's link word lost updates on lavapipe).
+  region = reinterpret_cast<PoolRegionHeader*>(r);
+  size_t links = ((size_t)capacity * 4 + 63) / 64 * 64;
+  region->base = (uint64_t)(uintptr_t)(r + sizeof(PoolRegionHeader) + links);
+  region->capacity = (uint32_t)capacity;
+}
+
 SNodePool::~SNodePool() {
   for (void* s : slabs_) mi_free(s);
 }
 
 void* SNodePool::alloc() {
   std::lock_guard<std::mutex> lock(mu_);
+  if (region) {
+    auto* blocks = reinterpret_cast<uint8_t*>(region->base);
+    uint32_t top = (uint32_t)region->head;
+    uint8_t* b;
+    if (top) {
+      b = blocks + (size_t)(top - 1) * block_bytes;
+      uint32_t next = region_link(region, top - 1);
+      region->head = ((region->head >> 32) + 1) << 32 | next;
+    } else {
+      if (region->bump >= region->capacity)
+        raise("MemoryError", "out of memory: the device pool of a sparse SNode is full (" +
+                                 std::to_string(region->capacity) + " blocks of " + std::to_string(block_bytes) + " bytes)");
+      b = blocks + (size_t)region->bump++ * block_bytes;
+    }
+    region->in_use++;
+    return b;
+  }
   if (free_.empty()) {
     // Slabs grow geometrically up to 64 MiB each: big grids need few of them,
     // small programs waste little. Blocks of more than 4 MiB come one a slab,
@@ -45,6 +79,13 @@ void* SNodePool::alloc() {
 void SNodePool::release(void* block) {
   std::memset(block, 0, block_bytes);
   std::lock_guard<std::mutex> lock(mu_);
+  if (region) {
+    auto index = (uint32_t)((static_cast<uint8_t*>(block) - reinterpret_cast<uint8_t*>(region->base)) / block_bytes);
+    region_link(region, index) = (uint32_t)region->head;
+    region->head = ((region->head >> 32) + 1) << 32 | (index + 1);
+    region->in_use--;
+    return;
+  }
   free_.push_back(block);
   in_use.fetch_sub(1, std::memory_order_relaxed);
 }

@@ -391,14 +391,14 @@ void Program::listgen(const SNode* target, int level) {
 int64_t Program::pool_blocks_in_use() const {
   int64_t n = 0;
   for (SNode* s : snode_by_id)
-    if (s && s->pool) n += s->pool->in_use.load();
+    if (s && s->pool) n += s->pool->blocks_in_use();
   return n;
 }
 
 int64_t Program::pool_blocks_reserved() const {
   int64_t n = 0;
   for (SNode* s : snode_by_id)
-    if (s && s->pool) n += s->pool->reserved.load();
+    if (s && s->pool) n += s->pool->blocks_reserved();
   return n;
 }
 
@@ -411,7 +411,7 @@ void Program::collect_stats() {
   stats["listgen_time_ms"] = (double)listgen_ns.load() / 1e6;
   int64_t bytes = 0;
   for (SNode* s : snode_by_id)
-    if (s && s->pool) bytes += s->pool->reserved.load() * (int64_t)s->pool->block_bytes;
+    if (s && s->pool) bytes += s->pool->blocks_reserved() * (int64_t)s->pool->block_bytes;
   stats["snode_pool_bytes"] = (double)bytes;
 }
 
