@@ -224,12 +224,18 @@ static Prim task_index_prim(const ir::Stmt& task) {
   return p;
 }
 
-// Whether a task's code holds a loop of its own (while or range).
+// Whether a task's code holds a loop of its own (while or range), or may:
+// sparse activation and SNode ops wait and retry in loops on pointer and
+// dynamic levels (codegen_pools.cpp), which must be counted too: a wait
+// that lavapipe's limiter cut short would leave a slot unfilled.
 static bool has_loops(const ir::Stmt& task) {
   bool any = false;
   for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
     if (*blk)
-      ir::walk(**blk, [&](ir::Stmt* s) { any |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for; });
+      ir::walk(**blk, [&](ir::Stmt* s) {
+        any |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for || s->kind == StmtKind::snode_op ||
+               (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0 && s->access.activate);
+      });
   return any;
 }
 
