@@ -204,6 +204,9 @@ class VectorType:
     ndim = 1
 
     def __init__(self, n, dtype):
+        if n is not None:
+            from . import _core
+            _core.check_components(n, 1, False)
         self.n, self.m = n, 1
         self.dtype = dtype_of(dtype) if dtype is not None else None
 
@@ -246,6 +249,9 @@ class VectorType:
 
 class MatrixType(VectorType):
     def __init__(self, n, m, ndim, dtype):
+        if n is not None and m is not None:
+            from . import _core
+            _core.check_components(n, m, ndim == 2)
         self.n, self.m, self.ndim = n, m, ndim
         self.dtype = dtype_of(dtype) if dtype is not None else None
 

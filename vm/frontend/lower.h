@@ -8,6 +8,7 @@
 #pragma once
 #include <string>
 #include <deque>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -173,10 +174,15 @@ struct Lowerer {
 
   // ---- tensors: vectors and matrices (lower_matrix.cpp) --------------------
   static Type shaped(const ir::Stmt* like, Prim p) { return Type{p, like->type.rows, like->type.cols, false}; }
+  // The type of a rows x cols tensor (cols == 0: a vector), or a TypeError
+  // past the 65535 rows or columns a kernel value can have.
+  static Type tensor_type(Prim p, int rows, int cols, SourceLoc loc);
   static bool is_tensor(const KVal& k) { return k.is_value() && k.v->type.rows > 0; }
   static int num_elems(const Type& t) { return t.rows * (t.cols ? t.cols : 1); }
   // A tensor from scalars (cast to their common type); cols == 0 is a vector.
   ir::Stmt* make_tensor(std::vector<ir::Stmt*> elems, int rows, int cols, SourceLoc loc);
+  // v[i] = x on the local tensor `local` (lower_matrix.cpp says how).
+  void store_element(ir::Stmt* local, const std::vector<KVal>& idx, ir::Stmt* v, SourceLoc loc);
   ir::Stmt* element(ir::Stmt* t, int i, SourceLoc loc);          // flat, row-major
   std::vector<ir::Stmt*> elements(ir::Stmt* t, SourceLoc loc);
   ir::Stmt* broadcast(ir::Stmt* scalar, const Type& shape, SourceLoc loc);
@@ -249,6 +255,8 @@ struct Lowerer {
   void lower_while(const ast::While* s);
   void lower_return(const ast::Return* s);
   void lower_print(const ast::Call* c);
+  void print_format(const ast::Call* c, const std::function<void(const std::string&)>& text,
+                    const std::function<void(const KVal&, const std::string&, SourceLoc)>& one);
   void lower_assert(const ast::Assert* s);
 
   // ---- expressions (lower_expr.cpp) -----------------------------------------

@@ -181,15 +181,13 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           return;
         }
       }
-      // v[i] = s on a local vector (or a vector member of a struct local): the
-      // local gets a copy with that element replaced.
+      // v[i] = s on a local vector (or a vector member of a struct local).
       {
         Binding* b = place_binding(sub->value);
         if (b && b->kind == Binding::Kind::local && b->stmt->type.rows) {
           std::vector<KVal> idx;
           flatten_index(sub->slice, idx);
-          Stmt* cur = emit_load(b->stmt, loc);
-          emit_store(b->stmt, tensor_with(cur, idx, value_of(v, loc), loc), loc);
+          store_element(b->stmt, idx, value_of(v, loc), loc);
           return;
         }
       }
@@ -201,7 +199,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       }
       if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
         Stmt* x = value_of(v, loc);
-        Type ft{base.s.fields[0]->dtype, (uint8_t)base.s.rows, (uint8_t)base.s.cols, false};
+        Type ft = tensor_type(base.s.fields[0]->dtype, base.s.rows, base.s.cols, loc);
         if (!x->type.rows) x = broadcast(x, ft, loc);
         if (x->type.rows != ft.rows || x->type.cols != ft.cols)
           raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of " + describe_static(base.s) +
@@ -410,7 +408,7 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
       if (!whole_element) {
         parts.push_back(rhs);
       } else {
-        Type ft{targets[0].first.field->dtype, (uint8_t)targets.size(), 0, false};
+        Type ft = tensor_type(targets[0].first.field->dtype, (int)targets.size(), 0, loc);
         if (!rhs->type.rows) rhs = broadcast(rhs, ft, loc);
         if (num_elems(rhs->type) != (int)targets.size())
           raise("TypeError", "cannot update " + what + " with " + shape_phrase(rhs->type), loc);

@@ -607,7 +607,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
       }
     } else {
       Stmt* v = value_of(vals[i], c->loc);
-      Type t = ann.kind == StaticValue::Kind::dtype ? Type{ann.prim, (uint8_t)ann.rows, (uint8_t)ann.cols, false} : v->type;
+      Type t = ann.kind == StaticValue::Kind::dtype ? tensor_type(ann.prim, ann.rows, ann.cols, c->loc) : v->type;
       if (t.rows && !v->type.rows) v = broadcast(v, t, c->loc);
       if (t.rows != v->type.rows || t.cols != v->type.cols)
         raise("TypeError", "parameter '" + p->name + "' of '" + def->name + "' is " + shape_phrase(t) + ", got " +
@@ -621,7 +621,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
   if (def->returns) {
     StaticValue rt = eval_static(def->returns);
     if (rt.kind == StaticValue::Kind::dtype) {
-      frame().ret_type = Type{rt.prim, (uint8_t)rt.rows, (uint8_t)rt.cols, false};
+      frame().ret_type = tensor_type(rt.prim, rt.rows, rt.cols, def->returns->loc);
       frame().has_ret_annotation = true;
     } else if (rt.kind == StaticValue::Kind::struct_type) {
       frame().ret_struct_type = rt;

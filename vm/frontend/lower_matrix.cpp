@@ -20,6 +20,16 @@ static std::string shape_text(const Type& t) {
                 : std::to_string(t.rows) + "-vector";
 }
 
+Type Lowerer::tensor_type(Prim p, int rows, int cols, SourceLoc loc) {
+  constexpr int kMax = 65535;  // Type::rows and Type::cols are 16 bits
+  if (rows > kMax || cols > kMax)
+    raise("TypeError", "a vector or matrix in a kernel has at most " + std::to_string(kMax) + " rows and " +
+                           std::to_string(kMax) + " columns, not " + std::to_string(rows) +
+                           (cols ? " x " + std::to_string(cols) : std::string()),
+          loc);
+  return Type{p, (uint16_t)rows, (uint16_t)cols, false};
+}
+
 Stmt* Lowerer::make_tensor(std::vector<Stmt*> elems, int rows, int cols, SourceLoc loc) {
   if (elems.empty()) raise("TypeError", "a vector needs at least one element", loc);
   Prim p = elems[0]->type.prim;
@@ -29,7 +39,7 @@ Stmt* Lowerer::make_tensor(std::vector<Stmt*> elems, int rows, int cols, SourceL
   }
   auto s = std::make_unique<Stmt>(StmtKind::matrix_init);
   for (Stmt* e : elems) s->ops.push_back(emit_cast(e, p, loc));
-  s->type = Type{p, (uint8_t)rows, (uint8_t)cols, false};
+  s->type = tensor_type(p, rows, cols, loc);
   return emit(std::move(s), loc);
 }
 
@@ -150,6 +160,75 @@ KVal Lowerer::tensor_index(Stmt* t, const std::vector<KVal>& idx, SourceLoc loc)
 }
 
 // A copy of t with t[idx] replaced by v (for `v[i] = x` on a local vector).
+// v[i] = x on a local tensor. A constant index stores that one element (an
+// element store: local_store of a scalar into a tensor alloca, `index` the
+// flat element). A runtime index writes the whole tensor with x selected into
+// its element (branch-free), except where a parallel loop writes a local of
+// the kernel's top level: every thread then stores the element it sets and
+// nothing else, under an if per element, since a whole-tensor store would
+// write back the other threads' elements as it read them (a vector built in a
+// parallel loop lost updates).
+void Lowerer::store_element(Stmt* local, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
+  const Type& tt = local->type;
+  int rows = tt.rows, cols = tt.cols ? tt.cols : 1;
+  if (idx.size() != (tt.cols ? 2u : 1u))
+    raise("TypeError", "assigning into a " + shape_text(tt) + " needs " + (tt.cols ? "2 indices" : "1 index"), loc);
+  v = emit_cast(value_of(KVal::of(v), loc), tt.prim, loc);
+  if (v->type.rows) raise("TypeError", "cannot store a " + shape_text(v->type) + " into one element", loc);
+  auto element_store = [&](int flat) {
+    auto s = std::make_unique<Stmt>(StmtKind::local_store);
+    s->ops = {local, v};
+    s->index = flat;
+    emit(std::move(s), loc);
+  };
+  bool all_static = true;
+  for (auto& i : idx) all_static &= i.is_static();
+  if (all_static) {
+    int flat = 0;
+    for (size_t d = 0; d < idx.size(); d++) {
+      int n = d == 0 ? rows : tt.cols;
+      if (idx[d].s.kind != StaticValue::Kind::integer || idx[d].s.i < 0 || idx[d].s.i >= n)
+        raise("IndexError", "index out of range for a " + shape_text(tt), loc);
+      flat = flat * (d == 0 ? 1 : cols) + (int)idx[d].s.i;
+    }
+    return element_store(flat);
+  }
+  bool shared = false;  // a top-level (parallel) loop writes a top-level local
+  if (local->parent == blocks.front())
+    for (size_t b = 1; b < blocks.size(); b++)
+      if (const Stmt* o = blocks[b]->owner; o && o->parent == blocks.front() &&
+                                            (o->kind == StmtKind::range_for || o->kind == StmtKind::offloaded))
+        shared = true;
+  if (!shared) {
+    Stmt* cur = emit_load(local, loc);
+    emit_store(local, tensor_with(cur, idx, v, loc), loc);
+    return;
+  }
+  std::vector<Stmt*> iv;
+  for (auto& i : idx) iv.push_back(i.is_static() ? nullptr : value_of(i, loc));
+  for (int e = 0; e < rows * cols; e++) {
+    int coord[2] = {e / cols, e % cols};
+    Stmt* hit = nullptr;
+    bool miss = false;
+    for (size_t d = 0; d < idx.size(); d++) {
+      if (!iv[d]) {
+        miss |= idx[d].s.i != coord[d];
+        continue;
+      }
+      Stmt* c = emit_binary(BinaryOp::cmp_eq, iv[d], emit_const(ir::Const::of_int(iv[d]->type.prim, coord[d]), loc),
+                            Type::scalar(Prim::i32), loc);
+      hit = hit ? emit_binary(BinaryOp::bit_and, hit, c, c->type, loc) : c;
+    }
+    if (miss) continue;
+    auto st = std::make_unique<Stmt>(StmtKind::if_);
+    st->ops = {hit};
+    Stmt* iff = emit(std::move(st), loc);
+    push_block(iff);
+    element_store(e);
+    pop_block();
+  }
+}
+
 Stmt* Lowerer::tensor_with(Stmt* t, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
   const Type& tt = t->type;
   std::vector<Stmt*> e = elements(t, loc);

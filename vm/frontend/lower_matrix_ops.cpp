@@ -224,7 +224,7 @@ KVal Lowerer::construct_tensor(const StaticValue& f, const ast::Call* c) {
     if (e.empty()) e.push_back(emit_const(ir::Const::of_int(types.default_ip, 0), loc));
     if (e.size() == 1 && n > 1) e.assign(n, e[0]);  // GLSL broadcast: vec3(0)
     if ((int)e.size() != n)
-      raise("TypeError", "this " + shape_of(Type{f.prim, (uint8_t)f.rows, (uint8_t)f.cols, false}) + " type takes " +
+      raise("TypeError", "this " + shape_of(tensor_type(f.prim, f.rows, f.cols, loc)) + " type takes " +
                              std::to_string(n) + " values, got " + std::to_string(e.size()), loc);
     for (auto& x : e) x = emit_cast(x, f.prim, loc);
     return KVal::of(make_tensor(e, f.rows, f.cols, loc));

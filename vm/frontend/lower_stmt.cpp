@@ -1,6 +1,8 @@
 // Kernel-scope statements: control flow, return, assert, print (assignment is
 // in lower_assign.cpp, loops in lower_for.cpp).
+#include <cctype>
 #include <functional>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -284,6 +286,115 @@ void Lowerer::lower_assert(const ast::Assert* s) {
   emit(std::move(st), s->loc);
 }
 
+// '...'.format(...) as a print argument: the string's literal text and its
+// replacement fields, each field one of the call's arguments printed with the
+// field's spec, as an f-string prints. Taichi's rules, stricter than Python's:
+// every argument must be used. Anywhere else in a kernel a format call runs at
+// compile time on constant arguments (Python's str.format) or is an error.
+static const ast::Call* format_call(const ast::Expr* e) {
+  if (e->kind != ast::ExprKind::Call) return nullptr;
+  auto* c = e->as<ast::Call>();
+  if (c->func->kind != ast::ExprKind::Attribute) return nullptr;
+  auto* a = c->func->as<ast::Attribute>();
+  if (a->attr != "format" || a->value->kind != ast::ExprKind::Constant) return nullptr;
+  return a->value->as<ast::Constant>()->tag == ast::Constant::Tag::Str ? c : nullptr;
+}
+
+void Lowerer::print_format(const ast::Call* c, const std::function<void(const std::string&)>& text,
+                           const std::function<void(const KVal&, const std::string&, SourceLoc)>& one) {
+  const std::string& fmt = c->func->as<ast::Attribute>()->value->as<ast::Constant>()->s;
+  SourceLoc loc = c->func->loc;
+  for (auto* a : c->args)
+    if (a->kind == ast::ExprKind::Starred) raise("SyntaxError", "*args in str.format() is not supported in kernels", a->loc);
+  std::vector<bool> used_pos(c->args.size(), false);
+  std::vector<bool> used_kw(c->keywords.size(), false);
+  for (auto* kw : c->keywords)
+    if (kw->arg.empty()) raise("SyntaxError", "**kwargs in str.format() is not supported in kernels", kw->loc);
+  // Each argument is evaluated once, in order, as Python does, whatever the fields.
+  std::vector<KVal> pos, kws;
+  for (auto* a : c->args) pos.push_back(lower_expr(a));
+  for (auto* kw : c->keywords) kws.push_back(lower_expr(kw->value));
+  int next_auto = 0;
+  bool manual = false, automatic = false;
+  std::string lit;
+  for (size_t i = 0; i < fmt.size(); i++) {
+    char ch = fmt[i];
+    if (ch == '}') {
+      if (i + 1 < fmt.size() && fmt[i + 1] == '}') {
+        lit += '}';
+        i++;
+        continue;
+      }
+      raise("ValueError", "Single '}' encountered in format string", loc);
+    }
+    if (ch != '{') {
+      lit += ch;
+      continue;
+    }
+    if (i + 1 < fmt.size() && fmt[i + 1] == '{') {
+      lit += '{';
+      i++;
+      continue;
+    }
+    size_t close = fmt.find('}', i + 1);
+    if (close == std::string::npos) raise("ValueError", "Single '{' encountered in format string", loc);
+    std::string field = fmt.substr(i + 1, close - i - 1);
+    if (field.find('{') != std::string::npos)
+      raise("ValueError", "nested replacement fields in a format spec are not supported in kernels", loc);
+    i = close;
+    std::string spec, name = field;
+    if (size_t colon = field.find(':'); colon != std::string::npos) {
+      spec = field.substr(colon + 1);
+      name = field.substr(0, colon);
+    }
+    if (size_t bang = name.find('!'); bang != std::string::npos) {
+      std::string conv = name.substr(bang + 1);
+      if (conv != "s" && conv != "r" && conv != "a")
+        raise("ValueError", "Unknown conversion specifier " + conv + " in format string", loc);
+      name = name.substr(0, bang);
+    }
+    const KVal* arg = nullptr;
+    if (name.empty() || std::isdigit((unsigned char)name[0])) {
+      size_t k;
+      if (name.empty()) {
+        if (manual) raise("ValueError", "cannot switch from manual field specification to automatic field numbering", loc);
+        automatic = true;
+        k = (size_t)next_auto++;
+      } else {
+        if (automatic) raise("ValueError", "cannot switch from automatic field numbering to manual field specification", loc);
+        manual = true;
+        for (char d : name)
+          if (!std::isdigit((unsigned char)d)) raise("ValueError", "the field '" + name + "' is not an index or a name", loc);
+        k = std::stoul(name);
+      }
+      if (k >= c->args.size())
+        raise("IndexError", "Replacement index " + std::to_string(k) + " out of range for positional args tuple (" +
+                                std::to_string(c->args.size()) + " given)", loc);
+      used_pos[k] = true;
+      arg = &pos[k];
+    } else {
+      for (size_t k = 0; k < c->keywords.size(); k++)
+        if (c->keywords[k]->arg == name) {
+          used_kw[k] = true;
+          arg = &kws[k];
+        }
+      if (!arg) raise("KeyError", "'" + name + "': the format string names an argument the call does not give", loc);
+    }
+    text(lit);
+    lit.clear();
+    one(*arg, spec, loc);
+  }
+  text(lit);
+  for (size_t k = 0; k < used_pos.size(); k++)
+    if (!used_pos[k])
+      raise("TypeError", "str.format() in a kernel: positional argument " + std::to_string(k) + " is not used by the format string",
+            c->args[k]->loc);
+  for (size_t k = 0; k < used_kw.size(); k++)
+    if (!used_kw[k])
+      raise("TypeError", "str.format() in a kernel: keyword argument '" + c->keywords[k]->arg +
+                             "' is not used by the format string", c->keywords[k]->loc);
+}
+
 void Lowerer::lower_print(const ast::Call* c) {
   std::string sep = " ", end = "\n";
   for (auto* kw : c->keywords) {
@@ -340,7 +451,9 @@ void Lowerer::lower_print(const ast::Call* c) {
   for (size_t i = 0; i < c->args.size(); i++) {
     if (i) text(sep);
     const ast::Expr* a = c->args[i];
-    if (a->kind == ast::ExprKind::JoinedStr) {
+    if (const ast::Call* f = format_call(a)) {
+      print_format(f, text, print_kval);
+    } else if (a->kind == ast::ExprKind::JoinedStr) {
       for (auto* part : a->as<ast::JoinedStr>()->values) {
         if (part->kind == ast::ExprKind::Constant) {
           text(part->as<ast::Constant>()->s);

@@ -12,7 +12,6 @@ using ir::Stmt;
 using ir::StmtKind;
 
 static bool is_struct_type(const StaticValue& t) { return t.kind == StaticValue::Kind::struct_type; }
-static Type tensor_type(const StaticValue& t) { return Type{t.prim, (uint8_t)t.rows, (uint8_t)t.cols, false}; }
 
 int Lowerer::member_index(const StaticValue& type, const std::string& name, SourceLoc loc) {
   for (size_t i = 0; i < type.names.size(); i++)
@@ -47,7 +46,7 @@ KVal Lowerer::zero_of(const StaticValue& t, SourceLoc loc) {
     return k;
   }
   Stmt* z = emit_const(prim_is_float(t.prim) ? ir::Const::of_float(t.prim, 0) : ir::Const::of_int(t.prim, 0), loc);
-  return KVal::of(t.rows ? broadcast(z, tensor_type(t), loc) : z);
+  return KVal::of(t.rows ? broadcast(z, tensor_type(t.prim, t.rows, t.cols, loc), loc) : z);
 }
 
 // `v` as a value of `type`: casts, scalar broadcast into vectors, struct
@@ -100,11 +99,11 @@ KVal Lowerer::convert_to(const KVal& v, const StaticValue& type, const std::stri
     raise("TypeError", "cannot use a non-struct value as " + what + " of " + describe_static(type), loc);
   }
   if (v.is_struct()) raise("TypeError", "cannot use " + describe_static(v.s) + " value as " + what, loc);
-  Type want = tensor_type(type);
+  Type want = tensor_type(type.prim, type.rows, type.cols, loc);
   if (want.rows && (v.is_tuple() || (v.is_static() && v.s.kind == StaticValue::Kind::tuple)))
     return KVal::of(tensor_from_list(v, want, what, loc));  // Foo((1, 1, 1), mass=2)
   Stmt* x = value_of(v, loc);
-  Type t = tensor_type(type);
+  Type t = tensor_type(type.prim, type.rows, type.cols, loc);
   if (t.rows && !x->type.rows) x = broadcast(x, t, loc);
   if (x->type.rows != t.rows || x->type.cols != t.cols)
     raise("TypeError", "cannot use " + shape_phrase(x->type) + " as " + what + ", which is " + shape_phrase(t), loc);

@@ -229,7 +229,10 @@ struct Printer {
     std::string id = name(s);
     switch (s->kind) {
       case StmtKind::local_store:
-        line(id + " : local store [" + op(s, 0) + " <- " + op(s, 1) + "]");
+        if (s->ops[0]->type.rows && !s->ops[1]->type.rows)  // an element store
+          line(id + " : local store [" + op(s, 0) + "[" + std::to_string(s->index) + "] <- " + op(s, 1) + "]");
+        else
+          line(id + " : local store [" + op(s, 0) + " <- " + op(s, 1) + "]");
         return;
       case StmtKind::global_store:
         line(id + " : global store [" + op(s, 0) + " <- " + op(s, 1) + "]");

@@ -126,6 +126,13 @@ struct Verifier {
         wants_value = false;
         arity(s, 2);
         KILN_VERIFY(s->ops[0]->kind == StmtKind::alloca, s, "local store to a non-alloca");
+        if (s->ops[0]->type.rows && !s->ops[1]->type.rows) {
+          // An element store (before scalarize): element `index` of a tensor local.
+          const Type& t = s->ops[0]->type;
+          KILN_VERIFY(s->ops[1]->type == Type::scalar(t.prim), s, "element store of " + tn(s->ops[1]->type) + " into " + tn(t));
+          KILN_VERIFY(s->index >= 0 && s->index < t.rows * (t.cols ? t.cols : 1), s, "element store index out of range");
+          break;
+        }
         KILN_VERIFY(s->ops[1]->type == s->ops[0]->type, s,
               "stored " + tn(s->ops[1]->type) + " into a local of " + tn(s->ops[0]->type));
         break;

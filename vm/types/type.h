@@ -57,8 +57,8 @@ bool cast_loses_precision(Prim from, Prim to);
 // A kernel-scope value type: scalar, or vector/matrix of a primitive (later).
 struct Type {
   Prim prim = Prim::none;
-  uint8_t rows = 0;   // 0 = scalar; vector: rows = n, cols = 0; matrix: rows = n, cols = m
-  uint8_t cols = 0;
+  uint16_t rows = 0;  // 0 = scalar; vector: rows = n, cols = 0; matrix: rows = n, cols = m
+  uint16_t cols = 0;  // (16 bits: Taichi programs return vectors of 1024 and more)
   bool is_ptr = false;  // pointer into global memory (IR global_ptr)
 
   static Type scalar(Prim p) { return Type{p, 0, 0, false}; }

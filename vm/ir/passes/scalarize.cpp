@@ -82,6 +82,12 @@ struct Scalarizer {
         forward[s] = elem(s->ops[0], s->index);
         return true;
       case StmtKind::local_store:
+        if (is_tensor(s->ops[0]->type) && !is_tensor(s->ops[1]->type)) {  // element `index` of a tensor local
+          auto st = like(s, Type::none());
+          st->ops = {elem(s->ops[0], s->index), s->ops[1]};
+          b.add(std::move(st));
+          return true;
+        }
         if (!is_tensor(s->ops[1]->type)) return false;
         {
           size_t n = num_elements(s->ops[1]->type);
