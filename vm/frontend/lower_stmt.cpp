@@ -410,6 +410,19 @@ void Lowerer::lower_print(const ast::Call* c) {
     else st->print_parts.push_back({false, -1, t});
   };
   auto value = [&](Stmt* v, std::string spec) {
+    // The spec's type letter must suit the value, as Taichi checks: d and i
+    // print signed integers, u unsigned ones, x X o c b integers.
+    if (!spec.empty() && std::isalpha((unsigned char)spec.back())) {
+      char t = spec.back();
+      Prim p = v->type.prim;
+      bool ok = true;
+      if (t == 'd' || t == 'i') ok = prim_is_int(p) && prim_is_signed(p);
+      else if (t == 'u') ok = prim_is_int(p) && !prim_is_signed(p);
+      else if (t == 'x' || t == 'X' || t == 'o' || t == 'c' || t == 'b') ok = prim_is_int(p);
+      if (!ok)
+        raise("TypeError", std::string("format spec '") + spec + "' does not suit a value of type " + std::string(prim_name(p)) +
+                               " (d and i print signed integers, u unsigned ones)", c->loc);
+    }
     st->print_parts.push_back({true, (int)st->ops.size(), std::move(spec)});
     st->ops.push_back(v);
   };
