@@ -1,6 +1,7 @@
 """dtypes and type objects: ti.f32 ..., ti.types.vector/matrix/struct/ndarray,
 ti.template(). Each describes itself to kernels through `_kiln_static()`
 (see python/core/static.cpp)."""
+from . import _core
 
 
 class DataType:
@@ -205,7 +206,6 @@ class VectorType:
 
     def __init__(self, n, dtype):
         if n is not None:
-            from . import _core
             _core.check_components(n, 1, False)
         self.n, self.m = n, 1
         self.dtype = dtype_of(dtype) if dtype is not None else None
@@ -250,7 +250,6 @@ class VectorType:
 class MatrixType(VectorType):
     def __init__(self, n, m, ndim, dtype):
         if n is not None and m is not None:
-            from . import _core
             _core.check_components(n, m, ndim == 2)
         self.n, self.m, self.ndim = n, m, ndim
         self.dtype = dtype_of(dtype) if dtype is not None else None

@@ -174,8 +174,8 @@ struct Lowerer {
 
   // ---- tensors: vectors and matrices (lower_matrix.cpp) --------------------
   static Type shaped(const ir::Stmt* like, Prim p) { return Type{p, like->type.rows, like->type.cols, false}; }
-  // The type of a rows x cols tensor (cols == 0: a vector), or a TypeError
-  // past the 65535 rows or columns a kernel value can have.
+  // The type of a rows x cols tensor (cols == 0: a vector; rows == 0: a scalar), or the ValueError
+  // of a type with more than 4096 components (vm/runtime/sizes.h).
   static Type tensor_type(Prim p, int rows, int cols, SourceLoc loc);
   static bool is_tensor(const KVal& k) { return k.is_value() && k.v->type.rows > 0; }
   static int num_elems(const Type& t) { return t.rows * (t.cols ? t.cols : 1); }
@@ -193,6 +193,15 @@ struct Lowerer {
   KVal matmul(ir::Stmt* a, ir::Stmt* b, SourceLoc loc);
   KVal tensor_index(ir::Stmt* t, const std::vector<KVal>& idx, SourceLoc loc);
   ir::Stmt* tensor_with(ir::Stmt* t, const std::vector<KVal>& idx, ir::Stmt* v, SourceLoc loc);  // t with t[idx] = v
+  struct ElementIndex {
+    ir::Stmt* value = nullptr;       // the stored value, cast to the element type
+    std::vector<ir::Stmt*> runtime;  // per index: its value, or null for a constant
+    bool dynamic = false;            // some index is a runtime value
+  };
+  ElementIndex element_index(const Type& tt, const std::vector<KVal>& idx, ir::Stmt* v, SourceLoc loc);
+  bool element_hit(const Type& tt, const std::vector<KVal>& idx, const ElementIndex& ei, int e, ir::Stmt*& hit,
+                   SourceLoc loc);
+  ir::Stmt* with_element(ir::Stmt* t, const std::vector<KVal>& idx, const ElementIndex& ei, SourceLoc loc);
   KVal swizzle(ir::Stmt* t, const std::string& name, SourceLoc loc);
   KVal tensor_method(ir::Stmt* t, const std::string& name, const ast::Call* c);
   KVal construct_tensor(const StaticValue& type_or_ctor, const ast::Call* c);

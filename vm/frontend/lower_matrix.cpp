@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "vm/frontend/lower.h"
+#include "vm/runtime/sizes.h"
 
 namespace kiln::frontend {
 
@@ -21,12 +22,10 @@ static std::string shape_text(const Type& t) {
 }
 
 Type Lowerer::tensor_type(Prim p, int rows, int cols, SourceLoc loc) {
-  constexpr int kMax = 65535;  // Type::rows and Type::cols are 16 bits
-  if (rows > kMax || cols > kMax)
-    raise("TypeError", "a vector or matrix in a kernel has at most " + std::to_string(kMax) + " rows and " +
-                           std::to_string(kMax) + " columns, not " + std::to_string(rows) +
-                           (cols ? " x " + std::to_string(cols) : std::string()),
-          loc);
+  // The limits every host applies to vector and matrix types (vm/runtime/sizes.h).
+  // rows == 0 is a scalar.
+  if (cols) check_matrix_components(rows, cols, loc);
+  else if (rows) check_vector_components(rows, loc);
   return Type{p, (uint16_t)rows, (uint16_t)cols, false};
 }
 
@@ -159,122 +158,106 @@ KVal Lowerer::tensor_index(Stmt* t, const std::vector<KVal>& idx, SourceLoc loc)
   return KVal::of(make_tensor(row, cols, 0, loc));
 }
 
-// A copy of t with t[idx] replaced by v (for `v[i] = x` on a local vector).
-// v[i] = x on a local tensor. A constant index stores that one element (an
-// element store: local_store of a scalar into a tensor alloca, `index` the
-// flat element). A runtime index writes the whole tensor with x selected into
-// its element (branch-free), except where a parallel loop writes a local of
-// the kernel's top level: every thread then stores the element it sets and
-// nothing else, under an if per element, since a whole-tensor store would
-// write back the other threads' elements as it read them (a vector built in a
-// parallel loop lost updates).
-void Lowerer::store_element(Stmt* local, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
-  const Type& tt = local->type;
-  int rows = tt.rows, cols = tt.cols ? tt.cols : 1;
+// `t[idx] = v`'s parts, checked: v cast to t's element type, and per index
+// the runtime value (null for a constant index, which must be in range).
+Lowerer::ElementIndex Lowerer::element_index(const Type& tt, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
   if (idx.size() != (tt.cols ? 2u : 1u))
     raise("TypeError", "assigning into a " + shape_text(tt) + " needs " + (tt.cols ? "2 indices" : "1 index"), loc);
-  v = emit_cast(value_of(KVal::of(v), loc), tt.prim, loc);
-  if (v->type.rows) raise("TypeError", "cannot store a " + shape_text(v->type) + " into one element", loc);
-  auto element_store = [&](int flat) {
-    auto s = std::make_unique<Stmt>(StmtKind::local_store);
-    s->ops = {local, v};
-    s->index = flat;
-    emit(std::move(s), loc);
-  };
-  bool all_static = true;
-  for (auto& i : idx) all_static &= i.is_static();
-  if (all_static) {
-    int flat = 0;
-    for (size_t d = 0; d < idx.size(); d++) {
-      int n = d == 0 ? rows : tt.cols;
-      if (idx[d].s.kind != StaticValue::Kind::integer || idx[d].s.i < 0 || idx[d].s.i >= n)
-        raise("IndexError", "index out of range for a " + shape_text(tt), loc);
-      flat = flat * (d == 0 ? 1 : cols) + (int)idx[d].s.i;
+  ElementIndex ei;
+  ei.value = emit_cast(value_of(KVal::of(v), loc), tt.prim, loc);
+  if (ei.value->type.rows) raise("TypeError", "cannot store a " + shape_text(ei.value->type) + " into one element", loc);
+  for (size_t d = 0; d < idx.size(); d++) {
+    if (!idx[d].is_static()) {
+      ei.runtime.push_back(value_of(idx[d], loc));
+      ei.dynamic = true;
+      continue;
     }
-    return element_store(flat);
+    int n = d == 0 ? tt.rows : tt.cols;
+    if (idx[d].s.kind != StaticValue::Kind::integer || idx[d].s.i < 0 || idx[d].s.i >= n)
+      raise("IndexError", "index out of range for a " + shape_text(tt), loc);
+    ei.runtime.push_back(nullptr);
   }
+  return ei;
+}
+
+// Whether flat element `e` of tt is the one `idx` names: false when a
+// constant index names another; else `hit` is the runtime condition, or null
+// when the constant indices alone name it.
+bool Lowerer::element_hit(const Type& tt, const std::vector<KVal>& idx, const ElementIndex& ei, int e, Stmt*& hit,
+                          SourceLoc loc) {
+  int cols = tt.cols ? tt.cols : 1;
+  int coord[2] = {e / cols, e % cols};
+  hit = nullptr;
+  for (size_t d = 0; d < idx.size(); d++) {
+    Stmt* i = ei.runtime[d];
+    if (!i) {
+      if (idx[d].s.i != coord[d]) return false;
+      continue;
+    }
+    Stmt* c = emit_binary(BinaryOp::cmp_eq, i, emit_const(ir::Const::of_int(i->type.prim, coord[d]), loc),
+                          Type::scalar(Prim::i32), loc);
+    hit = hit ? emit_binary(BinaryOp::bit_and, hit, c, c->type, loc) : c;
+  }
+  return true;
+}
+
+// v[i] = x on a local tensor. The element that constant indices name is
+// stored alone (an element store: local_store of a scalar into a tensor
+// alloca, `index` the flat element). A runtime index writes the whole tensor
+// with x selected into its element (branch-free), except where a parallel
+// loop writes a local of the kernel's top level: every thread then stores the
+// element it sets and nothing else, under an if per element, since a
+// whole-tensor store would write back the other threads' elements as it read
+// them (a vector built in a parallel loop lost updates).
+void Lowerer::store_element(Stmt* local, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
+  const Type& tt = local->type;
+  ElementIndex ei = element_index(tt, idx, v, loc);
   bool shared = false;  // a top-level (parallel) loop writes a top-level local
-  if (local->parent == blocks.front())
+  if (ei.dynamic && local->parent == blocks.front())
     for (size_t b = 1; b < blocks.size(); b++)
       if (const Stmt* o = blocks[b]->owner; o && o->parent == blocks.front() &&
                                             (o->kind == StmtKind::range_for || o->kind == StmtKind::offloaded))
         shared = true;
-  if (!shared) {
-    Stmt* cur = emit_load(local, loc);
-    emit_store(local, tensor_with(cur, idx, v, loc), loc);
+  if (ei.dynamic && !shared) {
+    emit_store(local, with_element(emit_load(local, loc), idx, ei, loc), loc);
     return;
   }
-  std::vector<Stmt*> iv;
-  for (auto& i : idx) iv.push_back(i.is_static() ? nullptr : value_of(i, loc));
-  for (int e = 0; e < rows * cols; e++) {
-    int coord[2] = {e / cols, e % cols};
-    Stmt* hit = nullptr;
-    bool miss = false;
-    for (size_t d = 0; d < idx.size(); d++) {
-      if (!iv[d]) {
-        miss |= idx[d].s.i != coord[d];
-        continue;
-      }
-      Stmt* c = emit_binary(BinaryOp::cmp_eq, iv[d], emit_const(ir::Const::of_int(iv[d]->type.prim, coord[d]), loc),
-                            Type::scalar(Prim::i32), loc);
-      hit = hit ? emit_binary(BinaryOp::bit_and, hit, c, c->type, loc) : c;
+  for (int e = 0; e < num_elems(tt); e++) {
+    Stmt* hit;
+    if (!element_hit(tt, idx, ei, e, hit, loc)) continue;
+    if (hit) {
+      auto st = std::make_unique<Stmt>(StmtKind::if_);
+      st->ops = {hit};
+      push_block(emit(std::move(st), loc));
     }
-    if (miss) continue;
-    auto st = std::make_unique<Stmt>(StmtKind::if_);
-    st->ops = {hit};
-    Stmt* iff = emit(std::move(st), loc);
-    push_block(iff);
-    element_store(e);
-    pop_block();
+    auto s = std::make_unique<Stmt>(StmtKind::local_store);
+    s->ops = {local, ei.value};
+    s->index = e;
+    emit(std::move(s), loc);
+    if (hit) pop_block();
   }
 }
 
+// A copy of t with t[idx] replaced by v.
 Stmt* Lowerer::tensor_with(Stmt* t, const std::vector<KVal>& idx, Stmt* v, SourceLoc loc) {
-  const Type& tt = t->type;
+  return with_element(t, idx, element_index(t->type, idx, v, loc), loc);
+}
+
+Stmt* Lowerer::with_element(Stmt* t, const std::vector<KVal>& idx, const ElementIndex& ei, SourceLoc loc) {
   std::vector<Stmt*> e = elements(t, loc);
-  if (idx.size() != (tt.cols ? 2u : 1u))
-    raise("TypeError", "assigning into a " + shape_text(tt) + " needs " + (tt.cols ? "2 indices" : "1 index"), loc);
-  v = emit_cast(value_of(KVal::of(v), loc), tt.prim, loc);
-  if (v->type.rows) raise("TypeError", "cannot store a " + shape_text(v->type) + " into one element", loc);
-  std::vector<Stmt*> iv;
-  std::vector<bool> is_static;
-  for (size_t d = 0; d < idx.size(); d++) {
-    if (idx[d].is_static()) {
-      int n = d == 0 ? tt.rows : tt.cols;
-      if (idx[d].s.kind != StaticValue::Kind::integer || idx[d].s.i < 0 || idx[d].s.i >= n)
-        raise("IndexError", "index out of range for a " + shape_text(tt), loc);
-      iv.push_back(nullptr);
-      is_static.push_back(true);
-    } else {
-      iv.push_back(value_of(idx[d], loc));
-      is_static.push_back(false);
-    }
-  }
-  int cols = tt.cols ? tt.cols : 1;
   for (int i = 0; i < (int)e.size(); i++) {
-    int coord[2] = {i / cols, i % cols};
-    Stmt* hit = nullptr;  // runtime condition, or null when statically decided
-    bool miss = false;
-    for (size_t d = 0; d < idx.size(); d++) {
-      if (is_static[d]) {
-        if (idx[d].s.i != coord[d]) miss = true;
-        continue;
-      }
-      Stmt* c = emit_binary(BinaryOp::cmp_eq, iv[d], emit_const(ir::Const::of_int(iv[d]->type.prim, coord[d]), loc),
-                            Type::scalar(Prim::i32), loc);
-      hit = hit ? emit_binary(BinaryOp::bit_and, hit, c, c->type, loc) : c;
-    }
-    if (miss) continue;
+    Stmt* hit;
+    if (!element_hit(t->type, idx, ei, i, hit, loc)) continue;
     if (!hit) {
-      e[i] = v;
+      e[i] = ei.value;
       continue;
     }
     auto s = std::make_unique<Stmt>(StmtKind::select);
-    s->ops = {hit, v, e[i]};
-    s->type = v->type;
+    s->ops = {hit, ei.value, e[i]};
+    s->type = ei.value->type;
     e[i] = emit(std::move(s), loc);
   }
-  return make_tensor(e, tt.rows, tt.cols, loc);
+  return make_tensor(e, t->type.rows, t->type.cols, loc);
 }
 
 static int swizzle_index(char c) {

@@ -160,16 +160,10 @@ struct Split {
     Stmt* old = post.back().get();
     Stmt* sum = add(old, v[0]);
     post.push_back(at(StmtKind::local_store, Type{}, loop, {a, sum}));
-    if (task) {  // the chunk's partials: prologue and epilogue
-      for (auto& s : pre) loop->tls_prologue->add(std::move(s));
-      auto& e = after[loop];
-      for (auto& s : post) e.push_back(std::move(s));
-    } else {
-      auto& b = before[loop];
-      for (auto& s : pre) b.push_back(std::move(s));
-      auto& e = after[loop];
-      for (auto& s : post) e.push_back(std::move(s));
-    }
+    // A task's partials start in its TLS prologue (per chunk); a loop's before it.
+    for (auto& s : pre) task ? (void)loop->tls_prologue->add(std::move(s)) : before[loop].push_back(std::move(s));
+    auto& e = after[loop];
+    for (auto& s : post) e.push_back(std::move(s));
   }
 
   bool run() {
