@@ -1,6 +1,7 @@
 // Kernel-scope statements: control flow, return, assert, print (assignment is
 // in lower_assign.cpp, loops in lower_for.cpp).
 #include <cctype>
+#include <cstring>
 #include <functional>
 
 #include "vm/frontend/lower.h"
@@ -411,7 +412,7 @@ void Lowerer::lower_print(const ast::Call* c) {
   };
   auto value = [&](Stmt* v, std::string spec) {
     // The spec's type letter must suit the value, as Taichi checks: d and i
-    // print signed integers, u unsigned ones, x X o c b integers.
+    // print signed integers, u unsigned ones, x X o c b integers, e f g a floats.
     if (!spec.empty() && std::isalpha((unsigned char)spec.back())) {
       char t = spec.back();
       Prim p = v->type.prim;
@@ -419,9 +420,10 @@ void Lowerer::lower_print(const ast::Call* c) {
       if (t == 'd' || t == 'i') ok = prim_is_int(p) && prim_is_signed(p);
       else if (t == 'u') ok = prim_is_int(p) && !prim_is_signed(p);
       else if (t == 'x' || t == 'X' || t == 'o' || t == 'c' || t == 'b') ok = prim_is_int(p);
+      else if (std::strchr("eEfFgGaA", t)) ok = prim_is_float(p);
       if (!ok)
         raise("TypeError", std::string("format spec '") + spec + "' does not suit a value of type " + std::string(prim_name(p)) +
-                               " (d and i print signed integers, u unsigned ones)", c->loc);
+                               " (d and i print signed integers, u unsigned ones, e f g floats)", c->loc);
     }
     st->print_parts.push_back({true, (int)st->ops.size(), std::move(spec)});
     st->ops.push_back(v);

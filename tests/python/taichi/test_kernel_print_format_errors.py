@@ -92,7 +92,12 @@ def test_format_spec_suits_the_value():
 
     _fails(unsigned_spec, "format spec 'u' does not suit a value of type i32", 1)
     _fails(int_spec_on_float, "format spec 'i' does not suit a value of type f32", 1.0)
+    @ti.kernel
+    def float_spec_on_int(i: ti.i32):
+        print('{:.2e}'.format(ti.Vector([i, i])))
+
     _fails(hex_on_float, "format spec 'x' does not suit a value of type f32", 1.0)
+    _fails(float_spec_on_int, "format spec '.2e' does not suit a value of type i32", 1)
 
 
 def test_element_stores_into_local_vectors():
