@@ -18,6 +18,7 @@
 #include "python/core/core.h"
 #include "python/core/kernel_args.h"
 #include "vm/lang/ast.h"
+#include "vm/lang/lexer.h"
 
 namespace kiln::py_host {
 
@@ -61,6 +62,18 @@ std::shared_ptr<FuncAST> parse_function(const std::string& text, const std::stri
   r->def = find_def(r->mod->body, name);
   if (!r->def) raise("SyntaxError", "could not find the definition of '" + name + "' in its source");
   return r;
+}
+
+// The number of lines of the definition `text` starts with (lang::def_block_lines),
+// or 0 where the lexer finds an error in it: the package then asks inspect,
+// whose errors are CPython's.
+uint32_t def_block_lines(const std::string& text) {
+  SourceFile file("<source>", text);
+  try {
+    return lang::def_block_lines(&file);
+  } catch (Error&) {
+    return 0;
+  }
 }
 
 std::string identity(py::handle v) {
@@ -469,6 +482,7 @@ void bind_kernels(py::module_& m) {
         return r;
       });
   m.def("parse_function", &parse_function, "(text, path, name) -> FuncAST");
+  m.def("def_block_lines", &def_block_lines, "(text) -> lines of the def it starts with, 0 on a lexer error");
   py::class_<KernelCore>(m, "KernelCore")
       .def(py::init<py::object, std::shared_ptr<FuncAST>, std::string>())
       .def("__call__", &KernelCore::call)

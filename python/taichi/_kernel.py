@@ -6,16 +6,39 @@ compiling and launching happen in taichi._core (python/core/kernel.cpp)."""
 import functools
 import inspect
 import linecache
+import re
 
 from . import _core, _state, profiler
 from ._errors import TaichiSyntaxError
 from ._report import shown_path
 
 
+_DEF_START = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
+
+
+def _source_lines(fn):
+    """inspect.getsourcelines(fn) for a function, with the block's end found by
+    Kiln's lexer (_core.def_block_lines): inspect's pure-Python tokenizer takes
+    ~30 us a line, a third of a second for a kernel of 10^4 lines. Anything
+    unusual (no file, a lexer error) goes to inspect itself."""
+    code = getattr(fn, "__code__", None)
+    path = code and inspect.getsourcefile(fn)
+    lines = path and linecache.getlines(path, fn.__globals__)
+    if lines:
+        lnum = code.co_firstlineno - 1  # a decorator's line, or the def's
+        while 0 < lnum < len(lines) and not _DEF_START.match(lines[lnum]):
+            lnum -= 1
+        if lnum < len(lines) and _DEF_START.match(lines[lnum]):
+            n = _core.def_block_lines("".join(lines[lnum:]))
+            if n:
+                return lines[lnum:lnum + n], lnum + 1
+    return inspect.getsourcelines(fn)
+
+
 def _source_of(fn):
     fn = inspect.unwrap(fn)
     try:
-        lines, start = inspect.getsourcelines(fn)
+        lines, start = _source_lines(fn)
     except (OSError, TypeError) as e:
         raise TaichiSyntaxError(
             f"cannot find the source of '{fn.__name__}': kernels and ti.funcs must be defined in a file "

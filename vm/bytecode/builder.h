@@ -9,9 +9,33 @@
 
 namespace kiln::bc {
 
+// A task's statements by position. Lowering runs after ir::run_pipeline,
+// whose last step numbers the IR in pre-order (Kernel::renumber): a task's
+// statements are then ids first .. first + size - 1, and tables indexed by
+// id - first replace hash maps keyed by statement (those dominated compiling
+// kernels of 10^4 statements, issue 16). lower_kernel renumbers a copy of IR
+// that comes unnumbered (built by hand).
+struct TaskIndex {
+  int first = 0;
+  uint32_t size = 0;
+  // The statement's position; size or more for one outside the task.
+  uint32_t at(const ir::Stmt* s) const { return (uint32_t)(s->id - first); }
+  bool in(const ir::Stmt* s) const { return at(s) < size; }
+};
+
+// Values whose last use is each statement (liveness.cpp), in definition order:
+// the values dying after position p are values[start[p] .. start[p + 1]).
+struct Deaths {
+  std::vector<uint32_t> start;
+  std::vector<const ir::Stmt*> values;
+};
+
 struct Builder {
   Function fn;
-  std::unordered_map<const ir::Stmt*, uint16_t> reg_of;
+  TaskIndex ix;
+  // By position (ix): each statement's register (-1: none yet) and operand uses.
+  std::vector<int32_t> reg_of;
+  std::vector<int32_t> uses;
   std::unordered_map<uint64_t, uint16_t> const_index;
   uint32_t next_reg = 0;
   int num_args = 0, num_rets = 0, num_temps = 0;  // slots arg/ret/gtemp may name (launch sizes ctx by them)
@@ -20,21 +44,25 @@ struct Builder {
   bool keep_vars = false;          // lower_kernel's keep_vars
   std::vector<size_t> open_vars;   // fn.vars entries whose range has not ended
   std::vector<int> open_on_reg;    // how many of them name each register (release skips the rest)
-  std::unordered_map<const ir::Stmt*, int> uses;  // operand uses of each statement
   // Register reuse: values die after the statements liveness.cpp names; a
   // register returns to `free_regs` when the last value using it dies.
-  std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dies_after;
+  Deaths dies_after;
   std::vector<uint16_t> free_regs;
   std::vector<int> refs;  // values sharing each register; 0 = not reusable (loop registers)
-  std::unordered_set<const ir::Stmt*> fused;  // values stored straight into a local's register
-  std::unordered_set<const ir::Stmt*> hoisted;  // lowered before the task's loop (lower.cpp)
-  std::unordered_set<const ir::Stmt*> in_place;  // local loads that read the local's register (local_reads.cpp)
+  // By position, flags: values stored straight into a local's register;
+  // statements lowered before the task's loop (lower.cpp); local loads that
+  // read the local's register (local_reads.cpp).
+  std::vector<uint8_t> fused, hoisted, in_place;
   // ti.real_func calls: each callee's return slot count (ir::Kernel::funcs
-  // order), and the registers each call statement's results land in.
+  // order), and by position the registers each call statement's results land in.
   std::vector<int> func_rets;
-  std::unordered_map<const ir::Stmt*, uint16_t> call_base;
+  std::vector<int32_t> call_base;
   const ir::Stmt* last_stmt = nullptr;  // the statement lowered just before
   uint32_t last_start = 0;              // ... and the pc its code starts at
+
+  bool flag(const std::vector<uint8_t>& v, const ir::Stmt* s) const { return ix.in(s) && v[ix.at(s)]; }
+  int use_count(const ir::Stmt* s) const { return ix.in(s) ? uses[ix.at(s)] : 0; }
+  bool has_reg(const ir::Stmt* s) const { return ix.in(s) && reg_of[ix.at(s)] >= 0; }
 
   // A loop being lowered: where `break` and `continue` go. Jumps to targets
   // not yet known are recorded and patched when the loop ends.
@@ -65,13 +93,14 @@ struct Builder {
   uint16_t add_string(const std::string& s);
 };
 
-// liveness.cpp: statement -> the values whose last use it is.
-std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> dying_after(const ir::Block& body);
+// liveness.cpp: by position in `ix`, the values whose last use each statement of
+// `body` (a block of the task) is.
+Deaths dying_after(const ir::Block& body, const TaskIndex& ix);
 
-// local_reads.cpp: the local_load statements whose value may stay in the
-// local's own register (no copy): read only by later statements of its block,
-// with no write to the local in between.
-std::unordered_set<const ir::Stmt*> loads_in_place(const std::vector<ir::Block*>& blocks);
+// local_reads.cpp: by position in `ix`, 1 for the local_load statements whose
+// value may stay in the local's own register (no copy): read only by later
+// statements of its block, with no write to the local in between.
+std::vector<uint8_t> loads_in_place(const std::vector<ir::Block*>& blocks, const TaskIndex& ix);
 
 // The register representation of a constant (opcodes.h).
 uint64_t const_bits(const ir::Const& c);

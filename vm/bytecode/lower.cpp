@@ -24,8 +24,9 @@ uint16_t Builder::new_reg() {
 }
 
 uint16_t Builder::def(const ir::Stmt* s) {
+  if (!ix.in(s)) fail(std::string("a '") + ir::stmt_kind_name(s->kind) + "' statement outside its task");
   uint16_t r = new_reg();
-  reg_of[s] = r;
+  reg_of[ix.at(s)] = r;
   if (refs.size() <= r) refs.resize(r + 1, 0);
   refs[r] = 1;
   return r;
@@ -34,7 +35,8 @@ uint16_t Builder::def(const ir::Stmt* s) {
 // Registers not handed out by def() (loop indices, counters, temporaries)
 // have no count and are never reused.
 void Builder::share(const ir::Stmt* s, uint16_t r) {
-  reg_of[s] = r;
+  if (!ix.in(s)) fail(std::string("a '") + ir::stmt_kind_name(s->kind) + "' statement outside its task");
+  reg_of[ix.at(s)] = r;
   if (r < refs.size() && refs[r] > 0) refs[r]++;
 }
 
@@ -84,10 +86,9 @@ uint32_t Builder::emit_d(Op op, uint16_t a, int32_t d) {
 }
 
 uint16_t Builder::reg(const ir::Stmt* s) const {
-  auto it = reg_of.find(s);
-  if (it == reg_of.end())
+  if (!has_reg(s))
     fail(std::string("operand of kind '") + ir::stmt_kind_name(s->kind) + "' used before it was lowered");
-  return it->second;
+  return (uint16_t)reg_of[ix.at(s)];
 }
 
 uint16_t Builder::add_const(uint64_t bits) {
@@ -149,8 +150,7 @@ uint16_t zero_test(Builder& b, const ir::Stmt* c, Op& jump) {
   const ir::Stmt* x = c->ops[0];
   const ir::Stmt* k = c->ops[1];
   if (!prim_is_int(x->type.prim) || k->kind != ir::StmtKind::const_ || k->value.u != 0) return creg;
-  auto u = b.uses.find(c);
-  if (u == b.uses.end() || u->second != 1 || b.last_stmt != c || b.here() != b.last_start + 1) return creg;
+  if (b.use_count(c) != 1 || b.last_stmt != c || b.here() != b.last_start + 1) return creg;
   Insn cmp = b.fn.code.back();
   if (cmp.op < Op::cmp_eq_i32 || cmp.op > Op::cmp_eq_u64 || cmp.a != creg || cmp.b != b.reg(x)) return creg;
   auto drop = [&] {
@@ -159,8 +159,7 @@ uint16_t zero_test(Builder& b, const ir::Stmt* c, Op& jump) {
     b.fn.frame_at.pop_back();
   };
   drop();
-  auto ku = b.uses.find(k);
-  if (ku != b.uses.end() && ku->second == 1 && !b.hoisted.count(k) && !b.fn.code.empty() &&
+  if (b.use_count(k) == 1 && !b.flag(b.hoisted, k) && !b.fn.code.empty() &&
       b.fn.code.back().op == Op::kimm && b.fn.code.back().a == cmp.c && b.fn.code.back().d() == 0)
     drop();
   b.last_stmt = nullptr;  // its code is gone: nothing may fuse into it
@@ -307,7 +306,6 @@ void lower_return(Builder& b, const ir::Stmt& s) {
 void lower_local_store(Builder& b, const ir::Stmt& s) {
   const ir::Stmt* v = s.ops[1];
   uint16_t to = b.reg(s.ops[0]), from = b.reg(v);
-  auto u = b.uses.find(v);
   auto is_reg = [](Mode m) { return m == Mode::dst || m == Mode::reg || m == Mode::acc; };
   // The value's code may read the local itself (an in-place load): once the
   // code has written `to`, no later instruction of it may read the old value.
@@ -323,7 +321,7 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
     }
     return false;
   };
-  if (b.last_stmt == v && u != b.uses.end() && u->second == 1 && b.last_start < b.here() && from != to &&
+  if (b.last_stmt == v && b.use_count(v) == 1 && b.last_start < b.here() && from != to &&
       !reads_to_after_write()) {
     for (uint32_t pc = b.last_start; pc < b.here(); pc++) {
       Insn& in = b.fn.code[pc];
@@ -334,8 +332,8 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
       if (is_reg(info.c) && in.c == from) in.c = to;
     }
     b.release(from);
-    b.reg_of[v] = to;
-    b.fused.insert(v);  // its register is the local's now: its death frees nothing
+    b.reg_of[b.ix.at(v)] = to;
+    b.fused[b.ix.at(v)] = 1;  // its register is the local's now: its death frees nothing
     return;
   }
   b.emit(Op::mov, to, from);
@@ -344,29 +342,29 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
 void lower_stmt_kind(Builder& b, const ir::Stmt& s);
 
 void lower_stmt(Builder& b, const ir::Stmt& s) {
-  if (b.hoisted.count(&s)) return;  // lowered once, before the task's loop
+  if (b.flag(b.hoisted, &s)) return;  // lowered once, before the task's loop
   uint32_t start = b.here();
   lower_stmt_kind(b, s);
   if (!s.name.empty() && s.type.is_scalar()) {
-    auto r = b.reg_of.find(&s);
     Builder::Loop* l = s.kind == ir::StmtKind::loop_index ? find_loop(b, s.loop) : nullptr;
-    if (r != b.reg_of.end()) {
+    if (b.has_reg(&s)) {
+      uint16_t r = (uint16_t)b.reg_of[b.ix.at(&s)];
       if (!l) {
-        if (b.open_on_reg.size() <= r->second) b.open_on_reg.resize(r->second + 1, 0);
-        b.open_on_reg[r->second]++;
+        if (b.open_on_reg.size() <= r) b.open_on_reg.resize(r + 1, 0);
+        b.open_on_reg[r]++;
       }
       (l ? l->index_vars : b.open_vars).push_back(b.fn.vars.size());
-      b.fn.vars.push_back(VarRange{r->second, s.name, b.here(), UINT32_MAX, s.type.prim, (uint16_t)s.frame, s.var_kind});
+      b.fn.vars.push_back(VarRange{r, s.name, b.here(), UINT32_MAX, s.type.prim, (uint16_t)s.frame, s.var_kind});
     }
   }
   b.last_stmt = &s;
   b.last_start = start;
-  auto d = b.dies_after.find(&s);
-  if (d != b.dies_after.end())
-    for (const ir::Stmt* v : d->second) {
-      auto r = b.reg_of.find(v);
-      if (r != b.reg_of.end() && !b.fused.count(v)) b.release(r->second);
-    }
+  if (!b.ix.in(&s) || b.dies_after.start.empty()) return;
+  uint32_t at = b.ix.at(&s);
+  for (uint32_t k = b.dies_after.start[at]; k < b.dies_after.start[at + 1]; k++) {
+    uint32_t v = b.ix.at(b.dies_after.values[k]);
+    if (b.reg_of[v] >= 0 && !b.fused[v]) b.release((uint16_t)b.reg_of[v]);
+  }
 }
 
 void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
@@ -388,7 +386,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       return;
     }
     case ir::StmtKind::local_load:
-      if (b.in_place.count(&s)) b.share(&s, b.reg(s.ops[0]));  // no write before its last read
+      if (b.flag(b.in_place, &s)) b.share(&s, b.reg(s.ops[0]));  // no write before its last read
       else b.emit(Op::mov, b.def(&s), b.reg(s.ops[0]));
       return;
     case ir::StmtKind::local_store: lower_local_store(b, s); return;
@@ -482,10 +480,10 @@ void hoist_invariants(Builder& b, const ir::Block& body) {
   for (auto& s : body.stmts) {
     bool invariant = s->kind == ir::StmtKind::const_ || s->kind == ir::StmtKind::arg_load ||
                      s->kind == ir::StmtKind::global_temp ||
-                     (s->kind == ir::StmtKind::global_load && b.hoisted.count(s->ops[0]));
+                     (s->kind == ir::StmtKind::global_load && b.flag(b.hoisted, s->ops[0]));
     if (!invariant) break;
     lower_stmt(b, *s);
-    b.hoisted.insert(s.get());
+    b.hoisted[b.ix.at(s.get())] = 1;
     uint16_t r = b.reg(s.get());
     if (r < b.refs.size()) b.refs[r] = 0;  // pinned: its last use inside the loop must not free it
   }
@@ -524,20 +522,31 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   b.num_args = (int)k.args.size();
   b.num_rets = (int)k.rets.size();
   b.num_temps = k.num_global_temps;
+  // The task's statements follow it in pre-order (TaskIndex).
+  std::vector<ir::Block*> blocks;
   for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk)
-      ir::walk(**blk, [&](ir::Stmt* s) {
-        for (ir::Stmt* o : s->ops) b.uses[o]++;
-      });
+    if (*blk) blocks.push_back(blk->get());
+  b.ix.first = task.id + 1;
+  for (ir::Block* blk : blocks)
+    ir::walk(*blk, [&](ir::Stmt* s) {
+      if (s->id != b.ix.first + (int)b.ix.size)
+        raise("InternalError", "bytecode lowering of '" + k.name + "': the IR is not numbered in pre-order", s->loc);
+      b.ix.size++;
+    });
+  b.reg_of.assign(b.ix.size, -1);
+  b.uses.assign(b.ix.size, 0);
+  b.fused.assign(b.ix.size, 0);
+  b.hoisted.assign(b.ix.size, 0);
+  b.call_base.assign(b.ix.size, -1);
+  for (ir::Block* blk : blocks)
+    ir::walk(*blk, [&](ir::Stmt* s) {
+      for (ir::Stmt* o : s->ops)
+        if (b.ix.in(o)) b.uses[b.ix.at(o)]++;
+    });
   // The TLS prologue's values (accumulators) are not in the body's liveness:
   // they keep their registers across the loop and the epilogue.
-  if (task.body) b.dies_after = dying_after(*task.body);
-  {
-    std::vector<ir::Block*> blocks;
-    for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-      if (*blk) blocks.push_back(blk->get());
-    b.in_place = loads_in_place(blocks);
-  }
+  if (task.body) b.dies_after = dying_after(*task.body, b.ix);
+  b.in_place = loads_in_place(blocks, b.ix);
   b.fn.name = k.name + ".task" + std::to_string(n) + "_" + ir::task_name(task.task);
   b.fn.task_no = (uint32_t)n;
   TaskCode tc;

@@ -1,6 +1,7 @@
 // IR -> bytecode for ti.real_func calls (op call, Function::calls) and for
 // the kernel-wide table of real functions they run.
 #include "vm/bytecode/builder.h"
+#include "vm/ir/clone.h"
 
 namespace kiln::bc {
 
@@ -24,22 +25,55 @@ void lower_call(Builder& b, const ir::Stmt& s) {
   }
   d.nrets = (uint16_t)b.func_rets[(size_t)s.index];
   d.ret_base = b.new_regs(d.nrets);
-  b.call_base[&s] = d.ret_base;
+  b.call_base[b.ix.at(&s)] = d.ret_base;
   if (b.fn.calls.size() >= 0xffff) b.fail("more than 65535 calls in one task");
   b.fn.calls.push_back(std::move(d));
   b.emit(Op::call, (uint16_t)(b.fn.calls.size() - 1));
 }
 
 void lower_call_ret(Builder& b, const ir::Stmt& s) {
-  auto it = b.call_base.find(s.ops[0]);
-  if (it == b.call_base.end()) b.fail("call result before its call");
+  if (!b.ix.in(s.ops[0]) || b.call_base[b.ix.at(s.ops[0])] < 0) b.fail("call result before its call");
+  int base = b.call_base[b.ix.at(s.ops[0])];
   uint16_t r = b.def(&s);
-  b.emit(Op::mov, r, (uint16_t)(it->second + s.index));
+  b.emit(Op::mov, r, (uint16_t)(base + s.index));
   Prim p = s.type.prim;
   if (p == Prim::f16 || p == Prim::bf16) b.emit(Op::bitcast, r, r, (uint16_t)((int)Prim::u16 | (int)p << 8));
 }
 
+namespace {
+
+// Whether ids run in pre-order from `next` over b, in ir::walk's order (what
+// TaskIndex needs).
+bool numbered(const ir::Block& b, int& next) {
+  for (auto& s : b.stmts) {
+    if (s->id != next++) return false;
+    for (const auto* blk : {&s->tls_prologue, &s->body, &s->else_body, &s->tls_epilogue})
+      if (*blk && !numbered(**blk, next)) return false;
+  }
+  return true;
+}
+
+bool numbered(const ir::Kernel& k) {
+  int next = 0;
+  if (!numbered(k.root, next)) return false;
+  for (auto& f : k.funcs) {
+    next = 0;
+    if (!numbered(f->root, next)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
+  // run_pipeline numbers what it passes on; IR built by hand is numbered
+  // here, in a copy.
+  if (!numbered(k)) {
+    auto copy = ir::clone_kernel(k);
+    copy->renumber();
+    for (auto& f : copy->funcs) f->renumber();
+    return lower_kernel(*copy, keep_vars);
+  }
   std::vector<int> func_rets;
   for (auto& f : k.funcs) func_rets.push_back((int)f->rets.size());
   Kernel out = lower_tasks(k, keep_vars, func_rets);

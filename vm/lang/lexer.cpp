@@ -535,4 +535,57 @@ Token Lexer::op() {
   return t;
 }
 
+namespace {
+
+// After a block's last line, inspect also takes the comment lines that follow
+// it at least as indented as the body's first statement (blank lines between
+// them included), up to the next line of code.
+uint32_t with_trailing_comments(const SourceFile* file, uint32_t last, uint32_t body_col) {
+  if (!body_col) return last;
+  for (uint32_t n = last + 1; n <= file->line_starts.size(); n++) {
+    std::string_view l = file->line(n);
+    size_t col = l.find_first_not_of(" \t\f");
+    if (col == std::string_view::npos) continue;
+    if (l[col] != '#') break;
+    if (col + 1 >= body_col) last = n;
+  }
+  return last;
+}
+
+}  // namespace
+
+uint32_t def_block_lines(const SourceFile* file) {
+  Lexer lex(file);
+  int depth = 0, base = -1;  // indentation depth; the def's own, once seen
+  bool in_def = false, body_indented = false;
+  uint32_t last = 0;      // line of the last NEWLINE inside the definition
+  uint32_t body_col = 0;  // column of the body's first statement (1-based)
+  for (;;) {
+    Token t = lex.next();
+    if (t.kind == Tok::End) return with_trailing_comments(file, last, body_col);
+    if (t.kind == Tok::Indent) {  // before the def (it is indented) or in its body
+      depth++;
+      continue;
+    }
+    if (t.kind == Tok::Dedent) {
+      if (--depth <= base && body_indented) return with_trailing_comments(file, last, body_col);
+      continue;
+    }
+    if (base < 0) base = depth;  // the first line: decorator or def
+    if (body_indented && !body_col) body_col = t.loc.col;
+    if (t.kind == Tok::Name && depth == base && (t.text == "def" || t.text == "class")) in_def = true;
+    if (t.kind == Tok::Newline) {
+      last = t.loc.line;
+      // `def f(): return 1` ends with its own line when no block follows;
+      // decorators (at the def's depth) go on to the def.
+      if (in_def && !body_indented && depth == base) {
+        Token n = lex.next();
+        if (n.kind != Tok::Indent) return last;
+        depth++;
+        body_indented = true;
+      }
+    }
+  }
+}
+
 }  // namespace kiln::lang

@@ -77,6 +77,14 @@ class Lexer {
 };
 
 bool is_keyword(std::string_view s);
+// How many lines the definition at the start of `file` spans: its decorators,
+// its `def` line and its body, up to the last logical line before the
+// indentation returns to the def's own (what CPython's inspect.getblock finds,
+// without its pure-Python tokenizer: hosts read a kernel's source with this).
+// The def may be indented. Throws kiln::Error where the lexer finds an error
+// inside the definition; the text after it is never read.
+uint32_t def_block_lines(const SourceFile* file);
+
 // The line:col of a byte offset in file->text.
 SourceLoc loc_at(const SourceFile* file, uint32_t offset);
 // Decodes Python escape sequences (\n, \x41, \u00e9, \N not supported, ...) in a
