@@ -1,6 +1,11 @@
 // Baseline for mandelbrot.py (f32 like the kernel's default float). Serial;
 // with -fopenmp (scripts/bench's OpenMP variant) rows run in parallel.
+// The products are fused as Kiln's fast_math contracts them (docs/fast_math.md:
+// the left product of a sum, `a * b - c` as fma(a, b, -c)), so the escape
+// counts, and the checksum, are the kernel's; -ffp-contract=fast left g++ free
+// to fuse the other product (a checksum 618 counts off).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 int main() {
@@ -14,12 +19,12 @@ int main() {
         int n = 0;
 #ifdef ESCAPE_AS_BREAK  // mandelbrot_break.cpp: the test as users write it
         while (n < 200) {
-          if (x * x + y * y >= 4.0f) break;
+          if (std::fma(x, x, y * y) >= 4.0f) break;
 #else
-        while (n < 200 && x * x + y * y < 4.0f) {
+        while (n < 200 && std::fma(x, x, y * y) < 4.0f) {
 #endif
-          float nx = x * x - y * y + cx;
-          y = 2.0f * x * y + cy;
+          float nx = std::fma(x, x, -(y * y)) + cx;
+          y = std::fma(2.0f * x, y, cy);
           x = nx;
           n++;
         }

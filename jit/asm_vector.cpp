@@ -160,6 +160,26 @@ bool host_has_fma3() {
   return yes;
 }
 
+// How many copies of the body one pass of the vector loop runs: four of a
+// small body (a memory-bound loop waits on the loop's own overhead), two of
+// a larger one, one of a large one (code size); fewer when a copy's
+// displacement would pass 32 bits.
+static int unroll_of(const Trace& t, const VecPlan& p) {
+  int n = (int)p.order.size();
+  int u = n <= 16 ? 4 : n <= 48 ? 2 : 1;
+  for (; u > 1; u /= 2) {
+    bool fits = true;
+    for (Ref i : p.order) {
+      if (t.ins[i].op != IrOp::load && t.ins[i].op != IrOp::store) continue;
+      const VecPlan::Access& acc = p.access[i];
+      int64_t d = acc.disp + int64_t(p.width()) * (acc.stride ? acc.stride : p.f64 ? 8 : 4) * (u - 1);
+      fits &= d == (int32_t)d;
+    }
+    if (fits) break;
+  }
+  return u;
+}
+
 bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   VecRegs r;
   if (!assign(t, p, r)) return false;
@@ -282,117 +302,149 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (r.absmask >= 0) mask(r.absmask, 0x7fffffffu);
   }
 
-  a.bind(top);
-  a.cmp(x86::rax, x86::rcx);
-  a.jge(done);
-  if (rows) {
-    a.cmp(x86::rdx, x86::rsi);
-    a.jg(done);
-  }
-  auto lanes_from = [&](int y, const x86::Gp& start) {
-    a.vmovd(x86::xmm(y), start.r32());
+  // The body is emitted `unroll` times per poll of the stop flag: copy u
+  // runs the counters W * u on, at displacements W * u elements further (the
+  // same ops in the same order: the same bits). The loop and its poll cost as
+  // much as a small body does: a memory-bound sum ran one copy at a time at
+  // 60% of the bandwidth. A loop of one copy takes what is left.
+  const int W = p.width();
+  const int unroll = unroll_of(t, p);
+  auto lanes_from = [&](int y, const x86::Gp& start, int u) {
+    if (u) {
+      a.lea(x86::edi, x86::dword_ptr(start, W * u));
+      a.vmovd(x86::xmm(y), x86::edi);
+    } else {
+      a.vmovd(x86::xmm(y), start.r32());
+    }
     a.vpbroadcastd(ymm(y), x86::xmm(y));
     a.vpaddd(ymm(y), ymm(y), ymm(r.iota));
   };
-  if (r.iv >= 0) lanes_from(r.iv, x86::rax);
-  if (r.ir >= 0) lanes_from(r.ir, x86::rdx);
   auto y_of = [&](Ref v) {
     if (v == p.iv) return ymm(r.iv);
     if (v == p.row_r) return ymm(r.ir);
     if (v == p.row_q) return ymm(r.q);
     return ymm(r.ymm.at(v));
   };
-  auto at = [&](Ref i) {
-    const VecPlan::Access& acc = p.access[i];
-    return x86::ymmword_ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
-                            acc.disp);
+  auto body = [&](int u) {
+    if (r.iv >= 0) lanes_from(r.iv, x86::rax, u);
+    if (r.ir >= 0) lanes_from(r.ir, x86::rdx, u);
+    auto at = [&](Ref i) {
+      const VecPlan::Access& acc = p.access[i];
+      return x86::ymmword_ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
+                              acc.disp + W * es * u);
+    };
+    for (Ref i : p.order) {
+      const Ins& in = t.ins[i];
+      if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
+        Ref slot = p.sum_slot(i);
+        x86::Ymm acc = ymm(r.ymm[slot]);
+        bool f = !p.f64;
+        if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
+        else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
+        else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
+        continue;
+      }
+      if (p.f64 && p.kind[i] == VecPlan::reduce) {  // an i64 sum: four wrapping partials
+        Ref slot = p.sum_slot(i);
+        a.vpaddq(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(in.a == slot ? in.b : in.a));
+        continue;
+      }
+      if (p.f64) {
+        bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
+        if (in.op != IrOp::store && !r.ymm.count(i)) continue;
+        f64_lane_op(a, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), y_of, mem_op ? at(i) : x86::Mem(), r.sign,
+                    r.absmask, r.zero);
+        continue;
+      }
+      bool f = in.t == CT::f32;
+      if (in.op == IrOp::store) {
+        a.vmovups(at(i), y_of(in.b));
+        continue;
+      }
+      if (p.kind[i] == VecPlan::reduce) {
+        Ref slot = p.sum_slot(i);
+        Ref x = in.a == slot ? in.b : in.a;
+        a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+        continue;
+      }
+      if (!r.ymm.count(i)) continue;
+      x86::Ymm d = ymm(r.ymm[i]);
+      switch (in.op) {
+        case IrOp::load:
+          if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
+            a.imul(x86::rdi, x86::rax, acc.stride);
+            a.add(x86::rdi, kRootRegs[r.root.at({acc.root, acc.cq})]);
+            a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
+            auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp + W * acc.stride * u);
+            (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
+          } else {
+            a.vmovups(d, at(i));
+          }
+          break;
+        case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::sub: f ? a.vsubps(d, y_of(in.a), y_of(in.b)) : a.vpsubd(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::mul: f ? a.vmulps(d, y_of(in.a), y_of(in.b)) : a.vpmulld(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::div: a.vdivps(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::band: a.vpand(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
+        case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
+        case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
+        case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
+        case IrOp::fma: lane_fma(a, true, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
+        case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
+          // A mask per lane, then the 0/1 the scalar compare gives (NaN: only ne holds).
+          if (f) {
+            int pred = in.op == IrOp::lt ? 1 : in.op == IrOp::le ? 2 : in.op == IrOp::eq ? 0 : 4;
+            a.vcmpps(d, y_of(in.a), y_of(in.b), pred);
+            a.vpsrld(d, d, 31);
+          } else if (in.op == IrOp::eq || in.op == IrOp::lt) {
+            in.op == IrOp::eq ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.b), y_of(in.a));
+            a.vpsrld(d, d, 31);
+          } else {  // ne, le: the mask of the opposite, plus one (-1 -> 0, 0 -> 1)
+            in.op == IrOp::ne ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.a), y_of(in.b));
+            a.vpsubd(d, d, ymm(r.ones));
+          }
+          break;
+        case IrOp::sel:  // lanes where a == 0 take c
+          a.vpcmpeqd(ymm(r.scratch), y_of(in.a), ymm(r.zero));
+          a.vblendvps(d, y_of(in.b), y_of(in.c), ymm(r.scratch));
+          break;
+        default: break;  // (the plan admits no other op)
+      }
+    }
   };
-  for (Ref i : p.order) {
-    const Ins& in = t.ins[i];
-    if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
-      Ref slot = p.sum_slot(i);
-      x86::Ymm acc = ymm(r.ymm[slot]);
-      bool f = !p.f64;
-      if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
-      else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
-      else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
-      continue;
+  // The loop of `copies` bodies from `head`, left for `exit` when fewer than
+  // copies * W + 1 iterations (or row positions, copies * 8) remain.
+  auto loop = [&](Label head, int copies, Label exit) {
+    a.bind(head);
+    if (copies > 1) {
+      a.lea(x86::rdi, x86::qword_ptr(x86::rax, W * (copies - 1)));
+      a.cmp(x86::rdi, x86::rcx);
+    } else {
+      a.cmp(x86::rax, x86::rcx);
     }
-    if (p.f64 && p.kind[i] == VecPlan::reduce) {  // an i64 sum: four wrapping partials
-      Ref slot = p.sum_slot(i);
-      a.vpaddq(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(in.a == slot ? in.b : in.a));
-      continue;
+    a.jge(exit);
+    if (rows) {
+      if (copies > 1) {
+        a.lea(x86::rdi, x86::qword_ptr(x86::rdx, 8 * (copies - 1)));
+        a.cmp(x86::rdi, x86::rsi);
+      } else {
+        a.cmp(x86::rdx, x86::rsi);
+      }
+      a.jg(exit);
     }
-    if (p.f64) {
-      bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
-      if (in.op != IrOp::store && !r.ymm.count(i)) continue;
-      f64_lane_op(a, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), y_of, mem_op ? at(i) : x86::Mem(), r.sign,
-                  r.absmask, r.zero);
-      continue;
-    }
-    bool f = in.t == CT::f32;
-    if (in.op == IrOp::store) {
-      a.vmovups(at(i), y_of(in.b));
-      continue;
-    }
-    if (p.kind[i] == VecPlan::reduce) {
-      Ref slot = p.sum_slot(i);
-      Ref x = in.a == slot ? in.b : in.a;
-      a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
-      continue;
-    }
-    if (!r.ymm.count(i)) continue;
-    x86::Ymm d = ymm(r.ymm[i]);
-    switch (in.op) {
-      case IrOp::load:
-        if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
-          a.imul(x86::rdi, x86::rax, acc.stride);
-          a.add(x86::rdi, kRootRegs[r.root.at({acc.root, acc.cq})]);
-          a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
-          auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp);
-          (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
-        } else {
-          a.vmovups(d, at(i));
-        }
-        break;
-      case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::sub: f ? a.vsubps(d, y_of(in.a), y_of(in.b)) : a.vpsubd(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::mul: f ? a.vmulps(d, y_of(in.a), y_of(in.b)) : a.vpmulld(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::div: a.vdivps(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::band: a.vpand(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
-      case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
-      case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
-      case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
-      case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
-      case IrOp::fma: lane_fma(a, true, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
-      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
-        // A mask per lane, then the 0/1 the scalar compare gives (NaN: only ne holds).
-        if (f) {
-          int pred = in.op == IrOp::lt ? 1 : in.op == IrOp::le ? 2 : in.op == IrOp::eq ? 0 : 4;
-          a.vcmpps(d, y_of(in.a), y_of(in.b), pred);
-          a.vpsrld(d, d, 31);
-        } else if (in.op == IrOp::eq || in.op == IrOp::lt) {
-          in.op == IrOp::eq ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.b), y_of(in.a));
-          a.vpsrld(d, d, 31);
-        } else {  // ne, le: the mask of the opposite, plus one (-1 -> 0, 0 -> 1)
-          in.op == IrOp::ne ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.a), y_of(in.b));
-          a.vpsubd(d, d, ymm(r.ones));
-        }
-        break;
-      case IrOp::sel:  // lanes where a == 0 take c
-        a.vpcmpeqd(ymm(r.scratch), y_of(in.a), ymm(r.zero));
-        a.vblendvps(d, y_of(in.b), y_of(in.c), ymm(r.scratch));
-        break;
-      default: break;  // (the plan admits no other op)
-    }
-  }
-  a.add(x86::rax, p.width());
-  if (rows) a.add(x86::rdx, 8);
-  a.mov(x86::rdi, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
-  a.cmp(x86::byte_ptr(x86::rdi), 0);
-  a.je(top);  // Ctrl-C: the scalar loop's back edge leaves
+    for (int u = 0; u < copies; u++) body(u);
+    a.add(x86::rax, W * copies);
+    if (rows) a.add(x86::rdx, 8 * copies);
+    a.mov(x86::rdi, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
+    a.cmp(x86::byte_ptr(x86::rdi), 0);
+    a.je(head);  // Ctrl-C: the scalar loop's back edge leaves
+    a.jmp(done);
+  };
+  if (unroll > 1) loop(a.newLabel(), unroll, top);
+  loop(top, 1, done);
   a.bind(done);
   a.mov(mem(t_iv), x86::rax);
   if (rows) {  // the next row starts at counter + (M - r): the back edge comes back here then

@@ -198,45 +198,51 @@ TEST_CASE("jit vector: compiled lanes agree with the scalar loop on every trip c
   Compiled c = compile_lanes(counted(kAxpy));
   CHECK(c.lanes == "8 lanes");
   CHECK(c.listing.find("vmulps") != std::string::npos);
-  for (int n = 1; n <= 40; n++) run_axpy(c, 0, n);
+  // (four copies of this body a pass from 33 iterations on: up to 80 crosses
+  // the ends of the unrolled loop, of the loop of one copy and of the scalar one)
+  for (int n = 1; n <= 80; n++) run_axpy(c, 0, n);
+  for (int lo = 1; lo < 9; lo++) run_axpy(c, lo, 100 + lo);
   run_axpy(c, 3, 1000);
   run_axpy(c, 1015, 1024);
 }
 
 TEST_CASE("jit vector: ndrange rows re-enter the vector loop, also after a run that ends exactly at a row's end") {
   if (!host_has_avx2()) return;
-  // y[q, r] = x[q, r] * 3 + 1 over rows of M = 16 floats (x at a[0..], y at a[1024..])
-  Compiled c = compile_lanes(counted(R"(
-    q = div i32 i #16
-    r = raw_mod i32 i #16
-    qo = mul i64 q #64
-    ro = mul i64 r #4
-    off = add i64 qo ro
-    xa = add i64 a off
-    x = load xa f32
-    m = mul f32 x #0x40400000
-    v = add f32 m #0x3f800000
-    yb = add i64 a #4096
-    ya = add i64 yb off
-    store ya v f32
-  )"));
-  CHECK(c.lanes == "8 lanes");
-  // Entered at 7: the peeled iteration runs 7, the vector loop 8..15, which
-  // ends the row exactly; every later row must run in lanes again.
-  for (int lo : {7, 0, 3}) {
-    static float mem[2048];
-    for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
-    uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
-    TraceEnv env;
-    env.args = args;
-    uint64_t R[4] = {(uint64_t)lo, 16 * 40, 0, 0};
-    CHECK(c.fn(R, &env) == 99);
-    CHECK(env.lane_runs >= 39);  // once per row (a row the vector loop cannot start runs scalar)
-    for (int j = 0; j < 16 * 40; j++)
-      if (mem[1024 + j] != (j >= lo ? mem[j] * 3.0f + 1.0f : -7.0f)) {
-        FAIL_CHECK("y[" << j << "] wrong, entered at " << lo);
-        break;
-      }
+  // y[q, r] = x[q, r] * 3 + 1 over rows of M floats (x at a[0..], y at a[1024..]);
+  // rows of 56 also run the unrolled loop (four copies of the body a pass)
+  for (int M : {16, 56}) {
+    // (kAxpy after its first line: the rest of the body at the offset `off`)
+    std::string axpy = kAxpy, text = R"(
+      q = div i32 i #M
+      r = raw_mod i32 i #M
+      qo = mul i64 q #R
+      ro = mul i64 r #4
+      off = add i64 qo ro
+    )" + axpy.substr(axpy.find("xa = "));
+    text.replace(text.find("#R"), 2, "#" + std::to_string(4 * M));
+    for (size_t k; (k = text.find("#M")) != std::string::npos;) text.replace(k, 2, "#" + std::to_string(M));
+    Compiled c = compile_lanes(counted(text));
+    CHECK(c.lanes == "8 lanes");
+    // Entered at 7 (rows of 16): the peeled iteration runs 7, the vector
+    // loop 8..15, which ends the row exactly; every later row must run in
+    // lanes again.
+    const int rows = 1024 / M - 2;
+    for (int lo : {7, 0, 3, 8 * 4 - 1}) {
+      static float mem[2048];
+      for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
+      uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+      TraceEnv env;
+      env.args = args;
+      uint64_t R[4] = {(uint64_t)lo, (uint64_t)(M * rows), 0, 0};
+      CHECK(c.fn(R, &env) == 99);
+      // once per row after the first (a row the vector loop cannot start runs scalar)
+      CHECK(env.lane_runs >= uint64_t(rows - 1 - lo / M));
+      for (int j = 0; j < M * rows; j++)
+        if (mem[1024 + j] != (j >= lo ? mem[j] * 3.0f + 1.0f : -7.0f)) {
+          FAIL_CHECK("y[" << j << "] wrong, entered at " << lo << ", rows of " << M);
+          break;
+        }
+    }
   }
 }
 
