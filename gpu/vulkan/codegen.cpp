@@ -6,6 +6,7 @@
 #include "gpu/vulkan/codegen.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "gpu/vulkan/codegen_state.h"
 #include "vm/runtime/program.h"
@@ -385,6 +386,14 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
       ts.begin_const = ts.end_const = true;
       ts.begin = 0;
       ts.end = struct_for_cells(*prog, s->snode);
+      // Its invocations number every cell of every container the target can
+      // have (i32), active or not: a domain past that is refused, not cut.
+      if (ts.end > INT32_MAX)
+        raise("NotImplementedError",
+              "the vulkan backend does not support a struct-for over " + prog->snode(s->snode)->name() +
+                  " yet: its containers can hold " + std::to_string(ts.end) +
+                  " cells and the device visits each (at most 2^31 - 1; a list of the active containers would lift that)",
+              s->loc);
     }
     // The target's last listgen copies the snapshot its struct-for reads.
     if (s->task == ir::Task::listgen && prog) {

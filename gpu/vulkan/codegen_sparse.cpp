@@ -377,7 +377,8 @@ Id Gen::level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& tas
 int64_t struct_for_cells(const Program& prog, int snode) {
   const SNode* t = prog.snode(snode);
   int64_t n = 1;
-  for (const SNode* l : t->path) n *= l->num_cells();
+  for (const SNode* l : t->path)
+    if (__builtin_mul_overflow(n, l->num_cells(), &n)) return INT64_MAX;
   return n;
 }
 

@@ -1,6 +1,9 @@
 // Instance, device selection, features and buffers (see device.h).
 #include "gpu/vulkan/device.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -110,12 +113,22 @@ static void init(Device& d) {
   qci.queueFamilyIndex = d.queue_family;
   qci.queueCount = 1;
   qci.pQueuePriorities = &prio;
-  const char* exts[] = {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME};
+  std::vector<const char*> exts;
+  if (d.caps.float32_atomic_add) exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  // Tree memory imported from our own mappings (Device::create_zeroed).
+  d.host_import = has_extension(d.phys, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (d.host_import) {
+    exts.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &hp};
+    vkGetPhysicalDeviceProperties2(d.phys, &p2);
+    d.import_align = std::max<VkDeviceSize>(hp.minImportedHostPointerAlignment, 1);
+  }
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &en2};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
-  dci.enabledExtensionCount = d.caps.float32_atomic_add ? 1 : 0;
-  dci.ppEnabledExtensionNames = exts;
+  dci.enabledExtensionCount = (uint32_t)exts.size();
+  dci.ppEnabledExtensionNames = exts.data();
   check(vkCreateDevice(d.phys, &dci, nullptr, &d.dev), "vkCreateDevice");
   vkGetDeviceQueue(d.dev, d.queue_family, 0, &d.queue);
   vkGetPhysicalDeviceMemoryProperties(d.phys, &d.mem_props);
@@ -206,12 +219,61 @@ Buffer Device::create_buffer(size_t size) {
   return b;
 }
 
+Buffer Device::create_zeroed(size_t size) {
+  size_t bytes = (size + import_align - 1) / import_align * import_align;
+  void* p = host_import ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                        : MAP_FAILED;
+  if (p == MAP_FAILED) {
+    Buffer b = create_buffer(size);
+    std::memset(b.ptr, 0, size);
+    return b;
+  }
+  Buffer b;
+  b.size = size;
+  b.serial = ++buffers_made;
+  b.ptr = p;
+  b.mapped_by_us = true;
+  auto fail = [&](const char* what, VkResult r) {
+    destroy_buffer(b);
+    check(r, what);
+  };
+  VkExternalMemoryBufferCreateInfo ext{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  ext.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &ext};
+  bci.size = bytes;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (VkResult r = vkCreateBuffer(dev, &bci, nullptr, &b.buf); r != VK_SUCCESS) fail("vkCreateBuffer (imported)", r);
+  auto props_of = (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(dev, "vkGetMemoryHostPointerPropertiesEXT");
+  VkMemoryHostPointerPropertiesEXT hp{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+  if (VkResult r = props_of(dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, p, &hp); r != VK_SUCCESS)
+    fail("vkGetMemoryHostPointerPropertiesEXT", r);
+  VkMemoryRequirements mr;
+  vkGetBufferMemoryRequirements(dev, b.buf, &mr);
+  uint32_t want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, ti = 0, ok = mr.memoryTypeBits & hp.memoryTypeBits;
+  while (ti < mem_props.memoryTypeCount && !((ok & (1u << ti)) && (mem_props.memoryTypes[ti].propertyFlags & want) == want)) ti++;
+  if (ti == mem_props.memoryTypeCount) fail("importing host memory (no host-visible coherent type)", VK_ERROR_FEATURE_NOT_PRESENT);
+  VkImportMemoryHostPointerInfoEXT imp{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+  imp.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  imp.pHostPointer = p;
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &imp};
+  mai.allocationSize = bytes;
+  mai.memoryTypeIndex = ti;
+  if (VkResult r = vkAllocateMemory(dev, &mai, nullptr, &b.mem); r != VK_SUCCESS) {
+    destroy_buffer(b);
+    raise("MemoryError", "vulkan: out of device memory: cannot import " + std::to_string(bytes) + " bytes of host memory");
+  }
+  if (VkResult r = vkBindBufferMemory(dev, b.buf, b.mem, 0); r != VK_SUCCESS) fail("vkBindBufferMemory (imported)", r);
+  return b;
+}
+
 void Device::destroy_buffer(Buffer& b) {
   if (b.mem) {
-    vkUnmapMemory(dev, b.mem);
+    if (!b.mapped_by_us) vkUnmapMemory(dev, b.mem);
     vkFreeMemory(dev, b.mem, nullptr);
   }
   if (b.buf) vkDestroyBuffer(dev, b.buf, nullptr);
+  if (b.mapped_by_us) munmap(b.ptr, (b.size + import_align - 1) / import_align * import_align);
   b = Buffer{};
 }
 

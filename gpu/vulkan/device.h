@@ -23,6 +23,7 @@ struct Buffer {
   void* ptr = nullptr;
   size_t size = 0;
   uint64_t serial = 0;  // unique per buffer made (handles may be reused once freed)
+  bool mapped_by_us = false;  // ptr is our own anonymous mapping, imported (munmap it when freed)
 };
 
 struct Device {
@@ -54,6 +55,13 @@ struct Device {
   void sync() { wait(submitted); }
 
   Buffer create_buffer(size_t size);  // host-visible, coherent, mapped, storage
+  // Tree memory: zeroed, host-visible storage whose pages the OS commits on
+  // first touch. With VK_EXT_external_memory_host it is an anonymous mapping
+  // of our own imported whole (a 2 GiB window of device pools costs only the
+  // pages a program writes); else create_buffer's memory, zeroed here.
+  Buffer create_zeroed(size_t size);
+  bool host_import = false;          // VK_EXT_external_memory_host is enabled
+  VkDeviceSize import_align = 4096;  // minImportedHostPointerAlignment
   void destroy_buffer(Buffer& b);
   // The buffer whose mapping starts at p (tree memory), or null.
   const Buffer* find(const void* p);

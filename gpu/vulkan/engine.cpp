@@ -282,7 +282,7 @@ struct VulkanEngine : Engine {
 
 void* tree_alloc(void*, size_t size, size_t) {
   Device& d = device();
-  Buffer b = d.create_buffer(size);
+  Buffer b = d.create_zeroed(size);
   std::lock_guard<std::mutex> lock(d.mu);
   d.by_ptr[b.ptr] = b;
   return b.ptr;
@@ -313,6 +313,7 @@ AllocHooks vulkan_alloc_hooks() {
   AllocHooks h;
   h.alloc = vk::tree_alloc;
   h.dealloc = vk::tree_free;
+  h.zeroed = true;
   return h;
 }
 

@@ -62,7 +62,8 @@ struct Record {
     case CheckInfo::tape_overflow: raise("RuntimeError", bc::stack_overflow_message(c.capacity), c.loc);
     case CheckInfo::pool_full:
       raise("MemoryError", "out of memory: the device pool of sparse SNode " + c.field + " is full (" +
-                               std::to_string(c.capacity) + " blocks)", c.loc);
+                               std::to_string(c.capacity) +
+                               " blocks; a tree's pools share its device buffer of at most 2 GiB)", c.loc);
     case CheckInfo::assertion: {
       std::vector<ConstVal> args;
       for (size_t k = 0; k < c.prims.size(); k++) args.push_back(reg_value(u64_at(vals + 2 * k), c.prims[k]));

@@ -50,6 +50,7 @@ def read_b() -> ti.i64:
 @ti.kernel
 def read_c() -> ti.i32:
     s = 0
+    ti.loop_config(serialize=True)  # s = s * 3 + ...: order matters
     for i in range(-6, 6):
         s = s * 3 + c[i]
     return s
@@ -70,6 +71,7 @@ print(read_a(), read_b(), read_c(), read_d())
 @ti.kernel
 def active_blocks() -> ti.i32:
     n = 0
+    ti.loop_config(serialize=True)
     for i, j in ti.ndrange(4, 3):
         n = n * 2 + ti.is_active(ptr, [i, j])
     return n

@@ -106,29 +106,78 @@ std::string plural(int64_t n, const char* one, const char* many) {
 
 // A device pool for each pointer/dynamic SNode of a tree (arch=vulkan): a
 // shader cannot follow pointers into host slabs nor allocate from them, so
-// every block the SNode can ever hold (one per cell of every container a
-// pointer can have; one per chunk for dynamic) is reserved after the tree's
-// containers in the same buffer (pool.h's PoolRegionHeader). Returns the
-// bytes they add, and each SNode's region in `regions`.
+// the SNode's blocks are a region after the tree's containers in the same
+// buffer (pool.h's PoolRegionHeader). Shaders address that buffer in u32
+// bytes, so a tree is a window of at most 2 GiB; the Vulkan backend maps it
+// as fresh pages the OS commits on first touch (AllocHooks::zeroed), so a
+// region costs only the blocks a program uses. A region holds every block its
+// SNode can ever need (one per cell of every container a pointer can have;
+// one per chunk for dynamic) when all of them fit in the window; else the
+// pools share the window in proportion to their need, and a pool that fills
+// up is a MemoryError at the activation that needs one block too many.
 struct DevicePool {
   SNode* snode;
-  int64_t at, block, blocks;  // region offset in the tree, block bytes, capacity
+  int64_t at, block, need;  // region offset in the tree, block bytes, blocks it could ever need
+  int64_t blocks = 0;       // its capacity
 };
 
-int64_t device_pool_bytes(SNode& s, int64_t containers, int64_t at, std::vector<DevicePool>& regions) {
-  int64_t added = 0;
+constexpr int64_t kDeviceWindow = (int64_t)1 << 31;
+constexpr int64_t kHuge = (int64_t)1 << 56;  // "more than any window": saturating sizes
+
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) || r > kHuge ? kHuge : r;
+}
+
+void collect_pools(SNode& s, int64_t containers, std::vector<DevicePool>& out) {
   if (s.kind == SNodeKind::pointer || s.kind == SNodeKind::dynamic) {
     int64_t per = s.kind == SNodeKind::pointer ? s.num_cells() : (s.num_cells() + s.chunk_size - 1) / s.chunk_size;
-    int64_t blocks = checked_mul(containers, per);
-    int64_t block = align_up(std::max<int64_t>(s.block_bytes, 1), 16);
-    regions.push_back({&s, at, block, blocks});
-    // header, a u32 free-stack link per block (pool.cpp), the blocks
-    added = (int64_t)sizeof(PoolRegionHeader) + align_up(checked_mul(blocks, 4), 64) + checked_mul(blocks, block);
+    out.push_back({&s, 0, align_up(std::max<int64_t>(s.block_bytes, 1), 16), sat_mul(containers, per)});
   }
   if (s.kind != SNodeKind::place)
-    for (auto& c : s.children)
-      added += device_pool_bytes(*c, checked_mul(containers, s.num_cells()), at + added, regions);
-  return added;
+    for (auto& c : s.children) collect_pools(*c, sat_mul(containers, s.num_cells()), out);
+}
+
+// Header, a u32 free-stack link per block (pool.cpp), the blocks.
+int64_t region_bytes(int64_t block, int64_t blocks) {
+  return (int64_t)sizeof(PoolRegionHeader) + align_up(sat_mul(blocks, 4), 64) + sat_mul(blocks, block);
+}
+
+// Capacities (need scaled by f, at least 1 block) and their bytes in all.
+int64_t size_pools(std::vector<DevicePool>& pools, double f) {
+  int64_t total = 0;
+  for (DevicePool& p : pools) {
+    p.blocks = std::max<int64_t>(1, f >= 1 ? p.need : (int64_t)((double)p.need * f));
+    total = std::min(kHuge, total + region_bytes(p.block, p.blocks));
+  }
+  return total;
+}
+
+// Lays out the device pools of a tree whose containers end at `start`:
+// returns their bytes (0: none), each pool's region and capacity in `pools`.
+int64_t lay_out_device_pools(SNode& root, int64_t start, size_t tree, std::vector<DevicePool>& pools) {
+  collect_pools(root, 1, pools);
+  if (pools.empty()) return 0;
+  int64_t room = kDeviceWindow - start, total = size_pools(pools, 1.0);
+  if (total > room) {
+    // The largest share of every pool's need that fits (bisection on f).
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 64; i++) {
+      double mid = (lo + hi) / 2;
+      (size_pools(pools, mid) <= room ? lo : hi) = mid;
+    }
+    total = size_pools(pools, lo);
+    if (total > room)
+      raise("MemoryError", "vulkan: SNode tree " + std::to_string(tree) + " does not fit the device: its containers (" +
+                               std::to_string(start) + " bytes) and one block of each pointer/dynamic SNode's pool need " +
+                               std::to_string(start + total) + " bytes, and a tree's device buffer holds at most 2 GiB");
+  }
+  int64_t at = start;
+  for (DevicePool& p : pools) {
+    p.at = at;
+    at += region_bytes(p.block, p.blocks);
+  }
+  return total;
 }
 
 }  // namespace
@@ -156,25 +205,20 @@ void Program::materialize_trees() {
     // of a tree's first elements are aligned.
     size_t alloc_align = (size_t)std::max<int64_t>(align, 64);
     size_t bytes = (size_t)std::max<int64_t>(t.root->container_size, 1);
+    // Zeroed pages are only promised by the kernel; touching more than the
+    // machine has would get the process killed later, far from the cause.
+    // Refuse here instead, with a message that names the size. (Device pools
+    // are a reservation: only the blocks a program takes are touched.)
+    check_memory((int64_t)bytes, {});
     std::vector<DevicePool> regions;
     if (config.arch == "vulkan") {
       int64_t start = align_up((int64_t)bytes, 64);
-      int64_t pools = device_pool_bytes(*t.root, 1, start, regions);
-      // Shaders address the buffer in u32 bytes.
-      if (pools && start + pools > ((int64_t)1 << 31))
-        raise("MemoryError", "vulkan: SNode tree " + std::to_string(i) + " would need " + std::to_string(start + pools) +
-                                 " bytes with the device pools of its pointer/dynamic SNodes (every block is reserved "
-                                 "up front on the device; at most 2 GiB a tree)");
-      if (pools) bytes = (size_t)(start + pools);
+      if (int64_t pools = lay_out_device_pools(*t.root, start, i, regions)) bytes = (size_t)(start + pools);
     }
-    // Zeroed pages are only promised by the kernel; touching more than the
-    // machine has would get the process killed later, far from the cause.
-    // Refuse here instead, with a message that names the size.
-    check_memory((int64_t)bytes, {});
     void* mem;
     if (config.alloc_hooks.set()) {
       mem = config.alloc_hooks.alloc(config.alloc_hooks.user, bytes, alloc_align);
-      if (mem) std::memset(mem, 0, bytes);
+      if (mem && !config.alloc_hooks.zeroed) std::memset(mem, 0, bytes);
       t.alloc_bytes = bytes;
     } else {
       mem = mi_zalloc_aligned(bytes, alloc_align);

@@ -48,7 +48,8 @@ void* SNodePool::alloc() {
     } else {
       if (region->bump >= region->capacity)
         raise("MemoryError", "out of memory: the device pool of a sparse SNode is full (" +
-                                 std::to_string(region->capacity) + " blocks of " + std::to_string(block_bytes) + " bytes)");
+                                 std::to_string(region->capacity) + " blocks of " + std::to_string(block_bytes) +
+                                 " bytes; a tree's pools share its device buffer of at most 2 GiB)");
       b = blocks + (size_t)region->bump++ * block_bytes;
     }
     region->in_use++;
