@@ -280,6 +280,8 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     return is_const ? g.const_int(p, v) : g.load(g.ctx_slot(g.out.temp_slot() + (int)v, p));
   };
   Id begin = bound(ts.begin_const, ts.begin), end = bound(ts.end_const, ts.end);
+  if (sf)  // a block walk ends after the blocks taken so far
+    if (Id e = g.struct_for_end(task)) end = e;
   Id gid = g.builtin_x(spv::BuiltIn::GlobalInvocationId, 0);
   Id groups = g.builtin_x(spv::BuiltIn::NumWorkgroups, 0);
   Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
@@ -388,11 +390,16 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
       ts.end = struct_for_cells(*prog, s->snode);
       // Its invocations number every cell of every container the target can
       // have (i32), active or not: a domain past that is refused, not cut.
+      // (at most 2^31 - 1) unless it can walk the blocks of a pointer level
+      // instead (codegen_sparse.cpp's block_walk).
+      BlockWalk bw;
+      if (ts.end > INT32_MAX && block_walk(*prog, s->snode, bw)) ts.end = (int64_t)bw.per_block * bw.capacity;
       if (ts.end > INT32_MAX)
         raise("NotImplementedError",
               "the vulkan backend does not support a struct-for over " + prog->snode(s->snode)->name() +
                   " yet: its containers can hold " + std::to_string(ts.end) +
-                  " cells and the device visits each (at most 2^31 - 1; a list of the active containers would lift that)",
+                  " cells and the device numbers each in an i32, unless only dense levels lie below a pointer level "
+                  "whose pool's blocks hold at most 2^31 - 1 cells in all",
               s->loc);
     }
     // The target's last listgen copies the snapshot its struct-for reads.

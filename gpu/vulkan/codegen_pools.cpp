@@ -29,11 +29,6 @@ constexpr uint32_t kBase = offsetof(PoolRegionHeader, base), kHead = offsetof(Po
                    kBump = offsetof(PoolRegionHeader, bump), kInUse = offsetof(PoolRegionHeader, in_use),
                    kLinks = sizeof(PoolRegionHeader);
 
-// Where block 0 starts in sn's region (after the header and the links).
-uint32_t blocks_at(const SNode& sn) {
-  return (uint32_t)(sn.pool->region->base - (uint64_t)(uintptr_t)sn.pool->region);
-}
-
 Id scope(Gen& g) { return g.cu32((uint32_t)spv::Scope::Device); }
 Id add(Gen& g, Id a, Id b) { return g.m.op(Op::OpIAdd, g.u32(), {a, b}); }
 Id mul(Gen& g, Id a, uint32_t k) { return g.m.op(Op::OpIMul, g.u32(), {a, g.cu32(k)}); }
@@ -48,6 +43,10 @@ Id atomic32(Gen& g, Op op, int binding, Id byte, Id v) {
 }
 
 }  // namespace
+
+uint32_t pool_blocks_at(const SNode& sn) {
+  return (uint32_t)(sn.pool->region->base - (uint64_t)(uintptr_t)sn.pool->region);
+}
 
 uint32_t Gen::pool_region(const ir::Stmt& s, const SNode& sn) {
   if (!sn.pool || !sn.pool->region)
@@ -72,7 +71,7 @@ Id Gen::block_offset(int binding, const SNode& sn, Id slot, const ir::Stmt& s) {
   Id base = ld64(binding, cu32(region + kBase));
   Id off = m.op(Op::OpUConvert, u32(), {m.op(Op::OpISub, u64(), {slot, base})});
   Id empty = m.op(Op::OpULessThanEqual, m.t_bool(), {slot, m.c_bits(u64(), 64, 1)});  // 1: being filled
-  return m.op(Op::OpSelect, u32(), {empty, cu32(0), add(*this, cu32(region + blocks_at(sn)), off)});
+  return m.op(Op::OpSelect, u32(), {empty, cu32(0), add(*this, cu32(region + pool_blocks_at(sn)), off)});
 }
 
 // A block of sn's pool: its index (u32), and in `ok` whether there was one.
@@ -121,7 +120,7 @@ Id Gen::pool_alloc(int binding, const SNode& sn, const ir::Stmt& s, Id& ok) {
 void Gen::pool_free(int binding, const SNode& sn, Id idx, const ir::Stmt& s) {
   uint32_t r = pool_region(s, sn), block = (uint32_t)sn.pool->block_bytes;
   Id bt = m.t_bool();
-  Id at = add(*this, cu32(r + blocks_at(sn)), mul(*this, idx, block));
+  Id at = add(*this, cu32(r + pool_blocks_at(sn)), mul(*this, idx, block));
   zero_words(binding, m.op(Op::OpShiftRightLogical, u32(), {at, cu32(2)}), block / 4, s);
   Id go = m.function_var(m.t_ptr(spv::StorageClass::Function, bt));
   m.op_void(Op::OpStore, {go, m.c_bool(true)});
@@ -145,7 +144,7 @@ void Gen::slot_release(int binding, const SNode& sn, Id slot, const ir::Stmt& s)
   uint32_t r = pool_region(s, sn);
   Id v = m.op(Op::OpAtomicExchange, u64(), {chain(dword_at(*this, binding, slot)), scope(*this), cu32(0), m.c_bits(u64(), 64, 0)});
   if_then(m.op(Op::OpUGreaterThan, m.t_bool(), {v, m.c_bits(u64(), 64, 1)}), [&] {
-    Id off = m.op(Op::OpISub, u32(), {block_offset(binding, sn, v, s), cu32(r + blocks_at(sn))});
+    Id off = m.op(Op::OpISub, u32(), {block_offset(binding, sn, v, s), cu32(r + pool_blocks_at(sn))});
     pool_free(binding, sn, m.op(Op::OpUDiv, u32(), {off, cu32((uint32_t)sn.pool->block_bytes)}), s);
   });
 }

@@ -19,6 +19,11 @@
 // Pointer and dynamic levels go through their slots into device pools
 // (codegen_pools.cpp); their snapshot bits are computed from the slots and
 // lengths.
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <climits>
+#include <cstddef>
+
 #include "gpu/vulkan/codegen_state.h"
 #include "vm/runtime/program.h"
 
@@ -202,20 +207,24 @@ void Gen::snode_op(const ir::Stmt& s) {
 }
 
 // Stores 0 to `n` u32 words from word `base` of `binding`: a loop (counted
-// like any other) unless there are only a few.
+// like any other) unless there are only a few; 32 words a pass when n allows,
+// so that a 4 MiB block takes 32768 passes, within lavapipe's loop limit.
 void Gen::zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s) {
   if (n <= 16) {
     for (uint32_t w = 0; w < n; w++) store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {base, cu32(w)}), Prim::u32}, cu32(0));
     return;
   }
+  uint32_t step = n % 32 == 0 ? 32 : 1;
   Id var = m.function_var(m.t_ptr(spv::StorageClass::Function, u32()));
   m.op_void(Op::OpStore, {var, cu32(0)});
   Id w = 0;
   loop(*this, &s, [&] {
     w = m.op(Op::OpLoad, u32(), {var});
     return m.op(Op::OpULessThan, m.t_bool(), {w, cu32(n)});
-  }, [&] { store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {base, w}), Prim::u32}, cu32(0)); },
-       [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, u32(), {w, cu32(1)})}); });
+  }, [&] {
+    Id at = m.op(Op::OpIAdd, u32(), {base, w});
+    for (uint32_t q = 0; q < step; q++) store(BufPtr{binding, m.op(Op::OpIAdd, u32(), {at, cu32(q)}), Prim::u32}, cu32(0));
+  }, [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, u32(), {w, cu32(step)})}); });
 }
 
 // The struct-for's visit of cell `u` (u32) of the target's containers:
@@ -228,16 +237,36 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
   out.num_trees = std::max(out.num_trees, t.tree + 1);
   size_t nl = t.path.size();
   std::vector<Id> cells(nl);
-  Id rest = u;
-  for (size_t l = nl; l-- > 0;) {
-    uint32_t n = (uint32_t)t.path[l]->num_cells();
-    cells[l] = l == 0 ? rest : m.op(Op::OpUMod, u32(), {rest, cu32(n)});
-    if (l) rest = m.op(Op::OpUDiv, u32(), {rest, cu32(n)});
+  // Cell numbers of levels [from, to) from n, row-major (the last fastest).
+  auto split = [&](Id n, size_t from, size_t to) {
+    for (size_t l = to; l-- > from;) {
+      uint32_t k = (uint32_t)t.path[l]->num_cells();
+      cells[l] = l == from ? n : m.op(Op::OpUMod, u32(), {n, cu32(k)});
+      if (l > from) n = m.op(Op::OpUDiv, u32(), {n, cu32(k)});
+    }
+  };
+  std::vector<SnapshotLevel> snap = list_snapshot(out, *prog, task.snode);
+  BlockWalk bw;
+  Id owned = 0, want = 0;  // a block walk: the block's cell is known; the block's byte offset
+  if (block_walk(*prog, task.snode, bw)) {
+    // u = block * per_block + cell in it; the block's owner at the snapshot
+    // gives the cells above (garbage or stale entries fail the slot test).
+    const SnapshotLevel* sl = nullptr;
+    for (const SnapshotLevel& x : snap)
+      if (x.level == bw.level) sl = &x;
+    const SNode& p = *t.path[bw.level];
+    Id b = m.op(Op::OpUDiv, u32(), {u, cu32(bw.per_block)});
+    Id k = load(BufPtr{0, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl->owner), b}), Prim::u32});
+    owned = m.op(Op::OpULessThan, m.t_bool(), {k, cu32(sl->containers * (uint32_t)p.num_cells())});
+    split(m.op(Op::OpSelect, u32(), {owned, k, cu32(0)}), 0, bw.level + 1);
+    split(m.op(Op::OpUMod, u32(), {u, cu32(bw.per_block)}), bw.level + 1, nl);
+    want = m.op(Op::OpIAdd, u32(), {cu32(pool_region(task, p) + pool_blocks_at(p)), m.op(Op::OpIMul, u32(), {b, cu32((uint32_t)p.pool->block_bytes)})});
+  } else {
+    split(u, 0, nl);
   }
   // Coordinates along each physical axis, in units of the target's cells.
   std::vector<Id> coord(kMaxIndices, cu32(0));
-  Id c = cu32(0), active = 0;
-  std::vector<SnapshotLevel> snap = list_snapshot(out, *prog, task.snode);
+  Id c = cu32(0), active = owned;
   size_t next_snap = 0;
   Id container = cu32(0);  // the level's container number, in list order
   for (size_t l = 0; l < nl; l++) {
@@ -264,6 +293,7 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
     container = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {container, cu32((uint32_t)lv.num_cells())}), cell});
     Id on = 0;  // a pointer cell deactivated since the snapshot is not visited
     c = enter_cell(binding, lv, c, cell, false, on, task);
+    if (want && l == bw.level) on = m.op(Op::OpLogicalAnd, m.t_bool(), {on, m.op(Op::OpIEqual, m.t_bool(), {c, want})});
     if (on) active = active ? m.op(Op::OpLogicalAnd, m.t_bool(), {active, on}) : on;
   }
   // Levels that do not split an axis leave it alone; coord[p] counts the
@@ -282,12 +312,18 @@ std::vector<SnapshotLevel> list_snapshot(KernelShaders& out, const Program& prog
   const SNode* t = prog.snode(snode);
   std::vector<SnapshotLevel> levels;
   uint32_t at = 0, containers = 1;
+  BlockWalk bw;
+  bool walk = block_walk(prog, snode, bw);
   for (size_t l = 0; l < t->path.size(); l++) {
     const SNode& lv = *t->path[l];
     if (lv.kind == SNodeKind::bitmasked || lv.kind == SNodeKind::pointer || lv.kind == SNodeKind::dynamic) {
       uint32_t words = (uint32_t)((lv.num_cells() + 63) / 64 * 2);
       levels.push_back(SnapshotLevel{l, at, containers, words});
       at += containers * words;
+      if (walk && l == bw.level) {
+        levels.back().owner = at;
+        at += bw.capacity;
+      }
     }
     containers *= (uint32_t)lv.num_cells();
   }
@@ -297,7 +333,10 @@ std::vector<SnapshotLevel> list_snapshot(KernelShaders& out, const Program& prog
     out.list_base[snode] = base;
     out.list_words += at;
   }
-  for (SnapshotLevel& sl : levels) sl.base += base;
+  for (SnapshotLevel& sl : levels) {
+    sl.base += base;
+    if (sl.owner != SnapshotLevel::kNoOwner) sl.owner += base;
+  }
   return levels;
 }
 
@@ -338,6 +377,29 @@ void Gen::snapshot_copy(const ir::Stmt& task, Id i) {
       Id bits = level_bits(binding, lv, c, w, task);
       if (there) bits = m.op(Op::OpSelect, u32(), {there, bits, cu32(0)});
       store(BufPtr{0, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.base), i}), Prim::u32}, bits);
+      if (sl.owner != SnapshotLevel::kNoOwner) record_owners(binding, lv, sl, c, i, bits, task);
+    });
+  }
+}
+
+// A block walk's owners: each active cell of word i of a pointer level's
+// snapshot (its 32 slots at container byte c) writes its number, in list
+// order, at its block's entry of the level's owner array.
+void Gen::record_owners(int binding, const SNode& lv, const SnapshotLevel& sl, Id c, Id i, Id bits, const ir::Stmt& task) {
+  Id bt = m.t_bool();
+  uint32_t blocks = pool_region(task, lv) + pool_blocks_at(lv);
+  Id k = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {m.op(Op::OpUDiv, u32(), {i, cu32(sl.words)}), cu32((uint32_t)lv.num_cells())}),
+                                  m.op(Op::OpShiftLeftLogical, u32(), {m.op(Op::OpUMod, u32(), {i, cu32(sl.words)}), cu32(5)})});
+  for (uint32_t j = 0; j < 32; j++) {
+    Id on = m.op(Op::OpINotEqual, bt, {m.op(Op::OpBitwiseAnd, u32(), {bits, cu32(1u << j)}), cu32(0)});
+    if_then(on, [&] {
+      Id cell = m.op(Op::OpIAdd, u32(), {m.op(Op::OpUMod, u32(), {k, cu32((uint32_t)lv.num_cells())}), cu32(j)});
+      Id slot = m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32(8)})});
+      Id off = m.op(Op::OpISub, u32(), {block_offset(binding, lv, ld64(binding, slot), task), cu32(blocks)});
+      Id b = m.op(Op::OpUDiv, u32(), {off, cu32((uint32_t)lv.pool->block_bytes)});
+      b = m.op(Op::OpSelect, u32(), {m.op(Op::OpULessThan, bt, {b, cu32(lv.pool->region->capacity)}), b, cu32(0)});
+      store(BufPtr{0, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.owner), b}), Prim::u32},
+            m.op(Op::OpIAdd, u32(), {k, cu32(j)}));
     });
   }
 }
@@ -371,6 +433,39 @@ Id Gen::level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& tas
     bits = m.op(Op::OpBitwiseOr, u32(), {bits, m.op(Op::OpSelect, u32(), {on, cu32(1u << j), cu32(0)})});
   }
   return bits;
+}
+
+bool block_walk(const Program& prog, int snode, BlockWalk& w) {
+  int64_t total = struct_for_cells(prog, snode);
+  if (total <= INT32_MAX) return false;
+  const SNode* t = prog.snode(snode);
+  int64_t per = 1;  // cells of the levels below l
+  for (size_t l = t->path.size(); l-- > 0;) {
+    const SNode& lv = *t->path[l];
+    if (lv.kind == SNodeKind::pointer && l + 1 < t->path.size()) {
+      if (!lv.pool || !lv.pool->region) return false;
+      int64_t cap = lv.pool->region->capacity;
+      // Blocks x cells an i32, the level's cells (list order) a u32.
+      if (per * cap > INT32_MAX || total / per >= (int64_t)UINT32_MAX) return false;
+      w = BlockWalk{l, (uint32_t)per, (uint32_t)cap};
+      return true;
+    }
+    if (lv.kind != SNodeKind::dense) return false;
+    per *= lv.num_cells();
+    if (per > INT32_MAX) return false;
+  }
+  return false;
+}
+
+Id Gen::struct_for_end(const ir::Stmt& task) {
+  BlockWalk bw;
+  if (!block_walk(*prog, task.snode, bw)) return 0;
+  const SNode& p = *prog->snode(task.snode)->path[bw.level];
+  int binding = out.tree_binding(p.tree);
+  Id bump = m.op(Op::OpAtomicLoad, u32(), {chain(BufPtr{binding, cu32((pool_region(task, p) + (uint32_t)offsetof(PoolRegionHeader, bump)) / 4), Prim::u32}),
+                                           cu32((uint32_t)spv::Scope::Device), cu32(0)});
+  Id blocks = m.ext(GLSLstd450UMin, u32(), {bump, cu32(bw.capacity)});
+  return m.op(Op::OpBitcast, i32(), {m.op(Op::OpIMul, u32(), {blocks, cu32(bw.per_block)})});
 }
 
 // Cells a struct-for over `snode` visits: every cell of every container.

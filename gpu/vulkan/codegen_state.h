@@ -25,7 +25,25 @@ int64_t struct_for_cells(const Program& prog, int snode);
 struct SnapshotLevel {
   size_t level = 0;
   uint32_t base = 0, containers = 0, words = 0;  // words per container
+  // A block walk's level (below): from context word list_word() + owner, a
+  // u32 per block of the level's pool naming the cell that held it at the
+  // snapshot (list order over the level's containers); kNoOwner: none.
+  uint32_t owner = kNoOwner;
+  static constexpr uint32_t kNoOwner = 0xffffffffu;
 };
+
+// A struct-for whose target can have more cells than an i32 numbers (a huge
+// sparse domain) visits the blocks of its deepest pointer level instead,
+// when only dense levels lie below it: `per_block` cells a block, `capacity`
+// blocks, their product within an i32 (codegen_sparse.cpp).
+struct BlockWalk {
+  size_t level = 0;  // the pointer level's index in the target's path
+  uint32_t per_block = 0, capacity = 0;
+};
+bool block_walk(const Program& prog, int snode, BlockWalk& w);
+// Where block 0 of a device pool starts in its region (after the header and
+// the free-stack links; codegen_pools.cpp).
+uint32_t pool_blocks_at(const SNode& sn);
 std::vector<SnapshotLevel> list_snapshot(KernelShaders& out, const Program& prog, int snode);
 uint32_t snapshot_words(const std::vector<SnapshotLevel>& levels);  // the most words of one level
 
@@ -136,6 +154,7 @@ struct Gen {
   void snode_op(const ir::Stmt& s);
   void zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s);
   Id struct_for_cell(const ir::Stmt& task, Id u);
+  Id struct_for_end(const ir::Stmt& task);  // a block walk's i32 bound: blocks taken x cells a block (0: none)
   // pointer/dynamic SNodes: device pools (codegen_pools.cpp)
   uint32_t pool_region(const ir::Stmt& s, const SNode& sn);  // byte offset of sn's pool in its tree
   Id ld64(int binding, Id byte);                             // atomic u64 load at a byte offset
@@ -149,6 +168,7 @@ struct Gen {
   Id enter_cell(int binding, const SNode& lv, Id c, Id cell, bool activate, Id& on, const ir::Stmt& s);
   void pool_snode_op(const ir::Stmt& s, const SNode& sn, Id c, Id cell, Id run);
   void snapshot_copy(const ir::Stmt& task, Id i);
+  void record_owners(int binding, const SNode& lv, const SnapshotLevel& sl, Id c, Id i, Id bits, const ir::Stmt& task);
   Id level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& task);
 
   // ---- ti.random (codegen_random.cpp) ----
