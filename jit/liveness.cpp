@@ -63,6 +63,14 @@ UseDef use_def(const bc::Function& fn, uint32_t pc) {
         }
       }
       break;
+    case Op::sptr:  // a sparse lookup or SNode op reads its nidx index registers from b
+      if (I.c < fn.sparse.size())
+        for (uint16_t k = 1; k < fn.sparse[I.c].nidx; k++) u.use.push_back((uint16_t)(I.b + k));
+      break;
+    case Op::snop:
+      if (I.c < fn.snode_ops.size())
+        for (uint16_t k = 1; k < fn.snode_ops[I.c].nidx; k++) u.use.push_back((uint16_t)(I.b + k));
+      break;
     case Op::assert_:
       if (I.d() >= 0 && (size_t)I.d() < fn.asserts.size())
         for (uint16_t r : fn.asserts[I.d()].regs) u.use.push_back(r);

@@ -10,6 +10,8 @@
 
 #include "jit/opt.h"
 #include "jit/rtcall.h"
+#include "jit/sparse_walk.h"
+#include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
 
 namespace kiln::jit {
@@ -619,6 +621,21 @@ bool Rec::run(uint32_t head) {
           c.place = d.snode;
           c.nidx = d.nidx;
           c.op = d.op;
+        }
+        // An access to an active cell, and an append into a list reached
+        // without activation, walk the tree inline (sparse_walk.h).
+        bool append = op == Op::snop && (Program::SNodeOp)c.op == Program::SNodeOp::append;
+        if (env.program && c.nidx <= kMaxIndices && (op == Op::sptr || append)) {
+          Val idx[kMaxIndices], r;
+          for (int v = 0; v < c.nidx; v++) idx[v] = {get((uint16_t)(I.b + v)), R[I.b + v]};
+          Walked w = op == Op::sptr ? walk_element(e, env, c.place, idx, c.nidx, snap(pc), r)
+                                    : walk_append(e, env, c.place, idx, c.nidx, snap(pc), c, r);
+          if (w == Walked::abort) return abort(pc, "constant guard failed");
+          if (w == Walked::yes) {
+            rethrow_pending();
+            set(I.a, r.ref, r.bits);
+            break;
+          }
         }
         if (!env.program || c.nidx > 2) return abort(pc, "a sparse access or SNode op with more than 2 indices");
         const RtCall* kept = keep_rtcall(c);

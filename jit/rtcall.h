@@ -11,6 +11,7 @@
 
 namespace kiln {
 struct Program;
+struct SNode;
 }
 
 namespace kiln::jit {
@@ -22,6 +23,8 @@ struct RtCall {
   uint8_t nidx = 0;
   bool activate = false;
   uint8_t op = 0;       // SNode ops: which (Program::SNodeOp); place is then the SNode
+  const SNode* node = nullptr;  // an append into a located list (sparse_walk.cpp): the dynamic SNode
+  int64_t cap = 0;              // and its capacity
   SourceLoc loc;        // where the op came from (errors it raises)
 };
 

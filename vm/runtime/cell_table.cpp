@@ -11,6 +11,74 @@ namespace kiln {
 
 using namespace sparse;
 
+namespace {
+
+// The rows of one container of a leaf with one split axis (a list, a
+// bitmasked row): sized once per container (a resize per mask word or chunk
+// cost more than the rows), then written in a tight loop. A row's varying
+// column `col` is the cell number plus the container's base; the others are
+// the base. N: the row's index count when small (the copies unroll), 0 for
+// any (nidx).
+template <int N>
+void leaf_rows(const SNode& t, uint8_t* container, const int64_t* base, int nidx, int col, int64_t lo, int64_t hi,
+               std::vector<int64_t>& out) {
+  const int ni = N ? N : nidx;
+  const size_t w = (size_t)ni + 1;
+  int64_t cell0 = col >= 0 ? base[col] : 0;
+  int64_t* o;
+  auto put = [&](int64_t i, uint8_t* addr) {
+    for (int v = 0; v < ni; v++) o[v] = base[v];
+    if (col >= 0) o[col] = cell0 + i;
+    o[ni] = (int64_t)(uintptr_t)addr;
+    o += w;
+  };
+  size_t at = out.size();
+  if (t.kind == SNodeKind::dynamic) {
+    int64_t n = std::min({length_at(container)->load(std::memory_order_acquire), t.num_cells(), hi});
+    if (n <= lo) return;
+    out.resize(at + (size_t)(n - lo) * w);  // at most; trimmed below
+    o = out.data() + at;
+    for (int64_t first = lo - lo % t.chunk_size; first < n; first += t.chunk_size) {
+      uint8_t* chunk = slot_at(container + 8 + (first / t.chunk_size) * 8)->load(std::memory_order_acquire);
+      if (!chunk) continue;
+      int64_t b = std::max(first, lo), e = std::min(n, first + t.chunk_size);
+      for (int64_t i = b; i < e; i++) put(i, chunk + (i - first) * t.cell_size);
+    }
+    out.resize((size_t)(o - out.data()));
+    return;
+  }
+  int64_t n = std::min(t.num_cells(), hi);
+  if (n <= lo) return;
+  int64_t w0 = lo / 64, w1 = (n + 63) / 64;
+  auto word = [&](int64_t wd) {
+    uint64_t bits = mask_word(t, container, wd * 64)->load(std::memory_order_acquire);
+    if (wd == w0) bits &= ~0ull << (lo % 64);
+    if (wd == w1 - 1 && n % 64) bits &= ~(~0ull << (n % 64));
+    return bits;
+  };
+  // The bits are read once (other threads of this struct-for may flip
+  // them): up to 64 words at a time into `bits`, counted, then written.
+  int64_t cs = t.cell_size;
+  for (int64_t g = w0; g < w1; g += 64) {
+    uint64_t bits[64];
+    int64_t ng = std::min<int64_t>(64, w1 - g), count = 0;
+    for (int64_t q = 0; q < ng; q++) count += __builtin_popcountll(bits[q] = word(g + q));
+    if (!count) continue;
+    at = out.size();
+    out.resize(at + (size_t)count * w);
+    o = out.data() + at;
+    for (int64_t q = 0; q < ng; q++) {
+      int64_t first = (g + q) * 64;
+      for (uint64_t m = bits[q]; m; m &= m - 1) {
+        int64_t i = first + __builtin_ctzll(m);
+        put(i, container + i * cs);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out, int64_t lo,
                            int64_t hi) {
   const std::vector<ListElem>& in = lists[target];
@@ -71,77 +139,16 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, st
       }
       continue;
     }
-    // The common sparse leaves (one split axis: a list, a bitmasked row) are
-    // written without a call per cell: the container's rows are sized once
-    // (a resize per mask word or chunk cost more than the rows), then a
-    // tight loop writes them. The row's varying column is the cell number
-    // plus the container's base; the others are the base.
+    // The common sparse leaves (one split axis: a list, a bitmasked row):
+    // without a call per cell (leaf_rows).
     if (nsplit == 1 && (t.kind == SNodeKind::dynamic || t.kind == SNodeKind::bitmasked)) {
       if (k + 1 < e && k + 1 < in.size())  // the next container's bits or slots: a miss otherwise
         __builtin_prefetch(in[k + 1].container + (t.kind == SNodeKind::bitmasked ? t.mask_offset : 0));
-      int col = step[0];
-      int64_t cell0 = col >= 0 ? base[col] : 0;
-      size_t at = out.size();
-      int64_t* o;
-      auto put = [&](int64_t i, uint8_t* addr) {
-        for (int v = 0; v < nidx; v++) o[v] = base[v];
-        if (col >= 0) o[col] = cell0 + i;
-        o[nidx] = (int64_t)(uintptr_t)addr;
-        o += w;
-      };
-      if (t.kind == SNodeKind::dynamic) {
-        int64_t n = std::min({length_at(le.container)->load(std::memory_order_acquire), t.num_cells(), hi});
-        if (n <= lo) continue;
-        out.resize(at + (size_t)(n - lo) * w);  // at most; trimmed below
-        o = out.data() + at;
-        for (int64_t first = lo - lo % t.chunk_size; first < n; first += t.chunk_size) {
-          uint8_t* chunk = slot_at(le.container + 8 + (first / t.chunk_size) * 8)->load(std::memory_order_acquire);
-          if (!chunk) continue;
-          int64_t b = std::max(first, lo), e = std::min(n, first + t.chunk_size);
-          if (nidx == 1 && col == 0) {
-            for (int64_t i = b; i < e; i++, o += 2) o[0] = cell0 + i, o[1] = (int64_t)(uintptr_t)(chunk + (i - first) * t.cell_size);
-          } else {
-            for (int64_t i = b; i < e; i++) put(i, chunk + (i - first) * t.cell_size);
-          }
-        }
-        out.resize((size_t)(o - out.data()));
-        continue;
-      }
-      int64_t n = std::min(t.num_cells(), hi);
-      if (n <= lo) continue;
-      int64_t w0 = lo / 64, w1 = (n + 63) / 64;
-      auto word = [&](int64_t wd) {
-        uint64_t bits = mask_word(t, le.container, wd * 64)->load(std::memory_order_acquire);
-        if (wd == w0) bits &= ~0ull << (lo % 64);
-        if (wd == w1 - 1 && n % 64) bits &= ~(~0ull << (n % 64));
-        return bits;
-      };
-      // The bits are read once (other threads of this struct-for may flip
-      // them): up to 64 words at a time into `bits`, counted, then written.
-      uint8_t* c = le.container;
-      int64_t cs = t.cell_size;
-      for (int64_t g = w0; g < w1; g += 64) {
-        uint64_t bits[64];
-        int64_t ng = std::min<int64_t>(64, w1 - g), count = 0;
-        for (int64_t q = 0; q < ng; q++) count += __builtin_popcountll(bits[q] = word(g + q));
-        if (!count) continue;
-        at = out.size();
-        out.resize(at + (size_t)count * w);
-        o = out.data() + at;
-        for (int64_t q = 0; q < ng; q++) {
-          int64_t first = (g + q) * 64;
-          if (nidx == 1 && col == 0) {
-            for (uint64_t m = bits[q]; m; m &= m - 1, o += 2) {
-              int64_t i = first + __builtin_ctzll(m);
-              o[0] = cell0 + i, o[1] = (int64_t)(uintptr_t)(c + i * cs);
-            }
-          } else {
-            for (uint64_t m = bits[q]; m; m &= m - 1) {
-              int64_t i = first + __builtin_ctzll(m);
-              put(i, c + i * cs);
-            }
-          }
-        }
+      switch (nidx) {  // rows of 1-3 indices: their copies unrolled
+        case 1: leaf_rows<1>(t, le.container, base, nidx, step[0], lo, hi, out); break;
+        case 2: leaf_rows<2>(t, le.container, base, nidx, step[0], lo, hi, out); break;
+        case 3: leaf_rows<3>(t, le.container, base, nidx, step[0], lo, hi, out); break;
+        default: leaf_rows<0>(t, le.container, base, nidx, step[0], lo, hi, out); break;
       }
       continue;
     }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "vm/runtime/append.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/sparse_cells.h"
 
@@ -292,19 +293,16 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
       uint8_t* c = locate(s, phys, false);
       return c ? std::min(length_at(c)->load(std::memory_order_acquire), s->num_cells()) : 0;
     }
-    case SNodeOp::append: {
-      uint8_t* c = locate(s, phys, true);
-      // One fetch_add, never retried under contention: a full list's length
-      // may run past its capacity, and every reader clamps it to that.
-      int64_t cap = s->num_cells();
-      int64_t l = length_at(c)->fetch_add(1, std::memory_order_acq_rel);
-      if (l >= cap) return cap;  // full: the caller's bounds check reports it
-      // The new cell's chunk: enter_cell allocates it (the length already covers it).
-      enter_cell(*this, *s, c, l, true);
-      return l;
-    }
+    case SNodeOp::append: return append_in(*this, *s, locate(s, phys, true), s->num_cells());
   }
   return 0;
+}
+
+int64_t append_in(Program& prog, const SNode& s, uint8_t* c, int64_t cap) {
+  int64_t l = length_at(c)->fetch_add(1, std::memory_order_acq_rel);
+  if (l >= cap) return cap;
+  ensure_chunk(prog, s, c, quot(l, s.chunk_size));  // the length already covers the new cell
+  return l;
 }
 
 void Program::deactivate_all(SNode* s) {

@@ -1,0 +1,43 @@
+// Sparse lookups inline in traces. The recorder's sptr (a sparse element's
+// address) and ti.append were a runtime call each, walking the tree from the
+// root (Program::locate) per element: in a loop of appends or of accesses
+// to active cells, most of the time. Here the walk is trace IR with the
+// layout's extents, strides and offsets as constants, and each sparse level
+// a guard that its cell is active (a pointer slot set, a mask bit set, a
+// cell below a list's length whose chunk exists). When recording finds a
+// level inactive (a read of zeros, an activation) the recorder keeps the
+// runtime call, so a guard that fails later grows a side trace that makes it.
+#pragma once
+#include <cstdint>
+
+#include "jit/opt.h"
+#include "jit/recorder.h"
+#include "jit/rtcall.h"
+
+namespace kiln::jit {
+
+// A value while recording: its trace ref and its bits now.
+struct Val {
+  Ref ref = kNoRef;
+  uint64_t bits = 0;
+};
+
+// What a walk did: nothing (the caller records the runtime call), the
+// inline form, or an inconsistent recording (the caller aborts it).
+enum class Walked { no, yes, abort };
+
+// Program::sparse_element(place, idx, activate) inline: the element's
+// address in `out`. No, having emitted nothing, when the layout is not
+// walked inline or the element is not active now.
+Walked walk_element(Emitter& e, const TraceEnv& env, int place, const Val* idx, int nidx, const Snapshot& snap,
+                  Val& out);
+
+// ti.append(snode, idx, v): the dynamic container found inline, then one
+// runtime call (append_in) for the length and the chunk. `call` carries the
+// location errors name. No, having emitted and done nothing, when the
+// container is not reached inline (an index out of bounds, an inactive
+// level above the list).
+Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, int nidx, const Snapshot& snap,
+                 const RtCall& call, Val& out);
+
+}  // namespace kiln::jit
