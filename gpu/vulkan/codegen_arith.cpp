@@ -359,7 +359,8 @@ Id Gen::binary_op(BinaryOp op, Prim p, Id a, Id b, const ir::Stmt& s) {
     }
     case BinaryOp::atan2:
       if (p == Prim::f64) return f64_atan2(a, b, s);
-      if (p != Prim::f32 && p != Prim::f16) unsupported(s, std::string("atan2 of ") + std::string(prim_name(p)));
+      if (p == Prim::f32) return f32_atan2(a, b);
+      if (p != Prim::f16) unsupported(s, std::string("atan2 of ") + std::string(prim_name(p)));
       return m.ext(GLSLstd450Atan2, t, {a, b});
     case BinaryOp::pow: {
       if (!f) return int_pow(*this, p, a, b, s);

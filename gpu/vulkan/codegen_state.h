@@ -116,6 +116,7 @@ struct Gen {
   // exp/log/sin/cos/tan/asin/acos/atan/tanh and atan2 of f64 (codegen_f64math.cpp)
   Id f64_math(ir::UnaryOp op, Id a, const ir::Stmt& s);
   Id f64_atan2(Id y, Id x, const ir::Stmt& s);
+  Id f32_atan2(Id y, Id x);  // glibc's atan2f bits (codegen_f32math.cpp)
   Id f64_pow_abs(Id x, Id b, const ir::Stmt& s);  // x ** b for x >= 0
   Id bf16_bits(Id v);                    // f32 -> the u32 holding its rounded bf16 pattern
   Id round_bf16(Id v);                   // f32 -> f32 rounded to bf16
