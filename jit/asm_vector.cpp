@@ -30,10 +30,12 @@ struct VecRegs {
   std::map<int32_t, int> gidx;  // a gather's stride -> its lanes' byte offsets 0, s, ..., 7s
   int gmask = -1;               // the gather's mask (all ones; the gather clears it)
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
+  int tail = -1;                // rows: the lanes a row's masked end covers
 };
 
-// Assigns registers; false when the loop needs more than there are.
-bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
+// Assigns registers; false when the loop needs more than there are. With
+// `tail`, one more for the mask of a row's masked end.
+bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   bool used[16] = {};
   bool full = false;
   auto take = [&]() {
@@ -76,6 +78,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r) {
     if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();
   }
   for (auto& [slot, add] : p.sums) r.ymm[slot] = take();
+  if (tail) r.tail = take();
   if (full) return false;
   // Lane values: one register from definition to last use in the loop.
   std::map<Ref, size_t> last;
@@ -181,9 +184,13 @@ static int unroll_of(const Trace& t, const VecPlan& p) {
 }
 
 bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
-  VecRegs r;
-  if (!assign(t, p, r)) return false;
   const bool rows = p.row_m != 0;
+  // Rows end in lanes under a mask (and the next row starts in the same
+  // vector loop) unless a sum is carried: a masked add would have to leave
+  // the other lanes' partials where they are.
+  VecRegs r;
+  bool row_tails = rows && p.sums.empty() && assign(t, p, r, true);
+  if (!row_tails && !assign(t, p, r = VecRegs{}, false)) return false;
   // Frame temporaries: the saved general registers, each incoming value,
   // the counter and limit, q, the lane offsets 0..7, a mask, one per sum,
   // and (rows) the counter at which the next row starts.
@@ -201,7 +208,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [p0, ring] : p.partials)
     for (Ref x : ring) tmp_of(x);
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
-  if (t_next + 8 > area_end) return false;
+  int32_t t_tails = t_next + 8;  // rows: 8 dwords of all ones, then 8 of zeros (the masks of a row's end)
+  if (t_tails + 64 > area_end) return false;
 
   auto ymm = [](int j) { return x86::ymm(j); };
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
@@ -290,6 +298,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k * stride);
     a.vmovdqu(ymm(y), x86::ymmword_ptr(x86::rsp, t_lanes));
   }
+  if (row_tails)
+    for (int k = 0; k < 16; k++) a.mov(x86::dword_ptr(x86::rsp, t_tails + 4 * k), k < 8 ? -1 : 0);
   if (r.zero >= 0) a.vpxor(ymm(r.zero), ymm(r.zero), ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (p.f64) {  // the 64-bit sign bit and its complement, from all ones
@@ -325,7 +335,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (v == p.row_q) return ymm(r.q);
     return ymm(r.ymm.at(v));
   };
-  auto body = [&](int u) {
+  // Copy u of the body; `masked`: only the lanes r.tail selects load and store.
+  auto body = [&](int u, bool masked = false) {
     if (r.iv >= 0) lanes_from(r.iv, x86::rax, u);
     if (r.ir >= 0) lanes_from(r.ir, x86::rdx, u);
     auto at = [&](Ref i) {
@@ -358,7 +369,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       }
       bool f = in.t == CT::f32;
       if (in.op == IrOp::store) {
-        a.vmovups(at(i), y_of(in.b));
+        masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));
         continue;
       }
       if (p.kind[i] == VecPlan::reduce) {
@@ -378,7 +389,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
             auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp + W * acc.stride * u);
             (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
           } else {
-            a.vmovups(d, at(i));
+            masked ? a.vmaskmovps(d, ymm(r.tail), at(i)) : a.vmovups(d, at(i));
           }
           break;
         case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;
@@ -443,8 +454,38 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.je(head);  // Ctrl-C: the scalar loop's back edge leaves
     a.jmp(done);
   };
-  if (unroll > 1) loop(a.newLabel(), unroll, top);
-  loop(top, 1, done);
+  Label first = unroll > 1 ? a.newLabel() : top;
+  Label row_end = row_tails ? a.newLabel() : done;
+  if (unroll > 1) loop(first, unroll, top);
+  loop(top, 1, row_end);
+  if (row_tails) {
+    // Fewer than 8 positions left in the row (or iterations in the loop).
+    // When the loop goes on past this row, the row's last M - r positions
+    // run under a mask and the next row starts here, as the re-entry from
+    // the scalar loop's back edge would start it (rows of 2046 ran 6 scalar
+    // iterations and a re-entry each). Else the scalar loop takes the rest.
+    a.bind(row_end);
+    a.lea(x86::rdi, x86::qword_ptr(x86::rcx, W));
+    a.sub(x86::rdi, x86::rax);  // iterations left
+    a.mov(x86::rsi, p.row_m);
+    a.sub(x86::rsi, x86::rdx);  // positions left in the row, 0..7
+    a.cmp(x86::rdi, x86::rsi);
+    a.jle(done);
+    a.neg(x86::rsi);
+    a.vmovdqu(ymm(r.tail), x86::ymmword_ptr(x86::rsp, x86::rsi, 2, t_tails + 32));  // the first M - r lanes
+    body(0, true);
+    a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, row_tails)));
+    a.mov(x86::rdi, p.row_m);
+    a.sub(x86::rdi, x86::rdx);
+    a.add(x86::rax, x86::rdi);
+    a.xor_(x86::edx, x86::edx);
+    a.inc(x86::qword_ptr(x86::rsp, t_q));
+    for (auto& [key, k] : r.root)
+      if (key.second != 0) a.add(kRootRegs[k], key.second);
+    if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
+    a.mov(x86::rsi, p.row_m - 8);
+    a.jmp(first);
+  }
   a.bind(done);
   a.mov(mem(t_iv), x86::rax);
   if (rows) {  // the next row starts at counter + (M - r): the back edge comes back here then

@@ -32,6 +32,7 @@ struct TraceEnv {
   Program* program = nullptr;                       // runtime calls (sparse lookups)
   ExitInfo* exit = nullptr;                         // written by the exit a trace left through
   uint64_t lane_runs = 0;                           // vector loop entries (jit/asm_vector.cpp), for tests
+  uint64_t row_tails = 0;                           // ndrange rows it ended under a mask, for tests
 };
 
 // A compiled trace: runs the loop from the frame R until a guard fails,

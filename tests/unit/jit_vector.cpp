@@ -206,7 +206,7 @@ TEST_CASE("jit vector: compiled lanes agree with the scalar loop on every trip c
   run_axpy(c, 1015, 1024);
 }
 
-TEST_CASE("jit vector: ndrange rows re-enter the vector loop, also after a run that ends exactly at a row's end") {
+TEST_CASE("jit vector: ndrange rows end under a mask and the next starts in lanes, also after a row ended exactly") {
   if (!host_has_avx2()) return;
   // y[q, r] = x[q, r] * 3 + 1 over rows of M floats (x at a[0..], y at a[1024..]);
   // rows of 56 also run the unrolled loop (four copies of the body a pass)
@@ -224,25 +224,29 @@ TEST_CASE("jit vector: ndrange rows re-enter the vector loop, also after a run t
     Compiled c = compile_lanes(counted(text));
     CHECK(c.lanes == "8 lanes");
     // Entered at 7 (rows of 16): the peeled iteration runs 7, the vector
-    // loop 8..15, which ends the row exactly; every later row must run in
-    // lanes again.
+    // loop 8..15, which ends the row exactly; at 31 it starts a row; at 3,
+    // four positions before a row's end.
+    // Ending at a row's end, 5 positions before one, and 3 after one starts.
     const int rows = 1024 / M - 2;
-    for (int lo : {7, 0, 3, 8 * 4 - 1}) {
-      static float mem[2048];
-      for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
-      uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
-      TraceEnv env;
-      env.args = args;
-      uint64_t R[4] = {(uint64_t)lo, (uint64_t)(M * rows), 0, 0};
-      CHECK(c.fn(R, &env) == 99);
-      // once per row after the first (a row the vector loop cannot start runs scalar)
-      CHECK(env.lane_runs >= uint64_t(rows - 1 - lo / M));
-      for (int j = 0; j < M * rows; j++)
-        if (mem[1024 + j] != (j >= lo ? mem[j] * 3.0f + 1.0f : -7.0f)) {
-          FAIL_CHECK("y[" << j << "] wrong, entered at " << lo << ", rows of " << M);
-          break;
-        }
-    }
+    for (int lo : {7, 0, 3, 31, 11})
+      for (int hi : {M * rows, M * rows - 5, M * (rows - 1) + 3}) {
+        static float mem[2048];
+        for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
+        uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+        TraceEnv env;
+        env.args = args;
+        uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
+        CHECK(c.fn(R, &env) == 99);
+        // Entered once: each row but the last ends under a mask, the next
+        // starting in the same vector loop.
+        CHECK(env.lane_runs == 1);
+        CHECK(env.row_tails == uint64_t((hi - 1) / M - (lo + 1) / M));
+        for (int j = 0; j < M * rows; j++)
+          if (mem[1024 + j] != (j >= lo && j < hi ? mem[j] * 3.0f + 1.0f : -7.0f)) {
+            FAIL_CHECK("y[" << j << "] wrong, entered at " << lo << ", ending at " << hi << ", rows of " << M);
+            break;
+          }
+      }
   }
 }
 
