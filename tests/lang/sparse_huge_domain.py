@@ -1,5 +1,5 @@
-# Struct-fors over a sparse domain of 2^32 cells, more than an i32 numbers (a
-# pointer level of 2^20 cells over 2^12 dense i16 cells a block): only the
+# Struct-fors over a sparse domain of 2^36 cells, more than an i32 numbers (a
+# pointer level of 2^20 cells over 2^16 dense i16 cells a block): only the
 # touched blocks are visited. Blocks freed by deactivation are reused by other
 # cells; a cell deactivated since the list was made is not visited, nor a
 # reused block under its old cell.
@@ -8,7 +8,7 @@ import taichi as ti
 ti.init(arch=ti.cpu)
 x = ti.field(ti.i16)
 blk = ti.root.pointer(ti.ij, 1024)
-blk.dense(ti.ij, 64).place(x)
+blk.dense(ti.ij, 256).place(x)
 n = ti.field(ti.i64, shape=())
 
 
@@ -31,7 +31,7 @@ def stats() -> ti.f32:
 @ti.kernel
 def drop(k0: ti.i32, k1: ti.i32):
     for k in range(k0, k1):
-        ti.deactivate(blk, [k * 100003 % 65000 // 64, k * 77777 % 65000 // 64])
+        ti.deactivate(blk, [k * 100003 % 65000 // 256, k * 77777 % 65000 // 256])
 
 
 @ti.kernel
