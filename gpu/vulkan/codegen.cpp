@@ -409,6 +409,8 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
       ts.end = s->index + 1 == (int)prog->snode(s->snode)->path.size()
                    ? snapshot_words(list_snapshot(out, *prog, s->snode))
                    : 0;
+      if (s->index + 1 == (int)prog->snode(s->snode)->path.size())
+        out.listgen_const += list_elements_const(*prog->snode(s->snode));
     }
     ts.groups = groups(*s, ts, caps);
     out.tasks.push_back(std::move(ts));

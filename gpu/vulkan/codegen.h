@@ -42,6 +42,10 @@ struct DeviceCaps {
 
 constexpr int kLocalSize = 64;             // invocations per workgroup of a parallel task
 constexpr int kErrWords = 4 + 2 * 8;       // flag, task, iteration, sequence, 8 values (u64)
+// ti.print_statistics' counters a launch adds (u32 each): snode_activations,
+// snode_deactivations, listgen_elements, as the runtime counts them.
+constexpr int kStatWords = 4;
+enum StatWord { kStatActivations = 0, kStatDeactivations = 1, kStatListgen = 2 };
 constexpr uint32_t kPrintWords = 1 << 20;  // print buffer size in words
 constexpr int kPrintHeader = 4;            // print record: id, task, iteration, sequence
 
@@ -109,7 +113,12 @@ struct KernelShaders {
   // words in for the SNode's struct-fors.
   std::map<int, uint32_t> list_base;
   uint32_t list_words = 0;
-  int list_word() const { return err_word() + kErrWords; }
+  int stat_word() const { return err_word() + kErrWords; }
+  int list_word() const { return stat_word() + kStatWords; }
+  // The launch counts activations, deactivations or list elements (it then
+  // waits for the device, and adds them and listgen_const to the program's).
+  bool counts = false;
+  int64_t listgen_const = 0;  // list elements of levels with no sparse level above
   int ctx_words() const { return list_word() + (int)list_words; }
 };
 

@@ -136,7 +136,8 @@ void Gen::pool_free(int binding, const SNode& sn, Id idx, const ir::Stmt& s) {
   atomic32(*this, Op::OpAtomicISub, binding, cu32(r + kInUse), cu32(1));
 }
 
-// Empties the slot at byte `slot`: its block, if any, goes back to the pool.
+// Empties the slot at byte `slot`: its block, if any, goes back to the pool
+// (a pointer cell's is one deactivation; a dynamic list counts once, whole).
 void Gen::slot_release(int binding, const SNode& sn, Id slot, const ir::Stmt& s) {
   for (auto& ch : sn.children)
     if (ch->has_sparse_below)
@@ -146,6 +147,7 @@ void Gen::slot_release(int binding, const SNode& sn, Id slot, const ir::Stmt& s)
   if_then(m.op(Op::OpUGreaterThan, m.t_bool(), {v, m.c_bits(u64(), 64, 1)}), [&] {
     Id off = m.op(Op::OpISub, u32(), {block_offset(binding, sn, v, s), cu32(r + pool_blocks_at(sn))});
     pool_free(binding, sn, m.op(Op::OpUDiv, u32(), {off, cu32((uint32_t)sn.pool->block_bytes)}), s);
+    if (sn.kind == SNodeKind::pointer) count_stat(kStatDeactivations, cu32(1));
   });
 }
 
@@ -174,6 +176,7 @@ Id Gen::slot_activate(int binding, const SNode& sn, Id slot, const ir::Stmt& s) 
         Id addr = m.op(Op::OpIAdd, u64(), {base, m.op(Op::OpIMul, u64(), {m.op(Op::OpUConvert, u64(), {idx}),
                                                                           m.c_bits(u64(), 64, sn.pool->block_bytes)})});
         addr = m.op(Op::OpSelect, u64(), {ok, addr, zero});
+        count_stat(kStatActivations, m.op(Op::OpSelect, u32(), {ok, cu32(1), cu32(0)}));
         m.op(Op::OpAtomicExchange, u64(), {chain(dword_at(*this, binding, slot)), scope(*this), cu32(0), addr});
         m.op_void(Op::OpStore, {res, addr});
       });
@@ -277,7 +280,8 @@ void Gen::pool_snode_op(const ir::Stmt& s, const SNode& sn, Id c, Id cell, Id ru
           return m.op(Op::OpULessThan, bt, {cur, cu32(chunks)});
         }, [&] { slot_release(binding, sn, add(*this, c, add(*this, cu32(8), mul(*this, cur, 8))), s); },
              [&] { m.op_void(Op::OpStore, {k, add(*this, cur, cu32(1))}); });
-        m.op(Op::OpAtomicExchange, u64(), {chain(dword_at(*this, binding, c)), scope(*this), cu32(0), m.c_bits(u64(), 64, 0)});
+        Id len = m.op(Op::OpAtomicExchange, u64(), {chain(dword_at(*this, binding, c)), scope(*this), cu32(0), m.c_bits(u64(), 64, 0)});
+        count_stat(kStatDeactivations, m.op(Op::OpSelect, u32(), {m.op(Op::OpINotEqual, bt, {len, m.c_bits(u64(), 64, 0)}), cu32(1), cu32(0)}));
       });
       return;
     }

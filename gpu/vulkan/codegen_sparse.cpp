@@ -97,7 +97,7 @@ Id Gen::walk_path(const SNode& target, const std::vector<Id>& phys, bool activat
     Id cell = cell_of(*this, lv, target.path_below[l], phys);
     Id on = 0;
     if (lv.kind == SNodeKind::bitmasked) {
-      if (activate) mask_update(binding, lv, c, cell, true);
+      if (activate) count_activation(mask_update(binding, lv, c, cell, true));
       else on = mask_test(binding, lv, c, cell);
     }
     Id pool_on = 0;
@@ -191,12 +191,13 @@ void Gen::snode_op(const ir::Stmt& s) {
   }
   auto body = [&] {
     if (act) {
-      mask_update(binding, sn, c, cell, true);
+      count_activation(mask_update(binding, sn, c, cell, true));
       return;
     }
     // Deactivate: clear the bit; if it was set, zero the cell (word by word).
     Id was = mask_update(binding, sn, c, cell, false);
     if_then(was, [&] {
+      count_stat(kStatDeactivations, cu32(1));
       Id base = m.op(Op::OpShiftRightLogical, u32(),
                      {m.op(Op::OpIAdd, u32(), {c, m.op(Op::OpIMul, u32(), {cell, cu32((uint32_t)sn.cell_size)})}), cu32(2)});
       zero_words(binding, base, (uint32_t)(sn.cell_size / 4), s);
@@ -204,6 +205,17 @@ void Gen::snode_op(const ir::Stmt& s) {
   };
   if (run) if_then(run, body);
   else body();
+}
+
+void Gen::count_stat(StatWord w, Id n) {
+  out.counts = true;
+  m.op(Op::OpAtomicIAdd, u32(), {chain(BufPtr{0, cu32((uint32_t)(out.stat_word() + w)), Prim::u32}),
+                                 cu32((uint32_t)spv::Scope::Device), cu32(0), n});
+}
+
+// A bit that was clear before the write: one activation.
+void Gen::count_activation(Id was) {
+  if_then(m.op(Op::OpLogicalNot, m.t_bool(), {was}), [&] { count_stat(kStatActivations, cu32(1)); });
 }
 
 // Stores 0 to `n` u32 words from word `base` of `binding`: a loop (counted
@@ -377,6 +389,10 @@ void Gen::snapshot_copy(const ir::Stmt& task, Id i) {
       Id bits = level_bits(binding, lv, c, w, task);
       if (there) bits = m.op(Op::OpSelect, u32(), {there, bits, cu32(0)});
       store(BufPtr{0, m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.list_word() + sl.base), i}), Prim::u32}, bits);
+      // The lists the launch's listgen tasks make below this level (as far
+      // as the next sparse one): each active cell is a container of each.
+      if (uint32_t per = list_elements_per_cell(t, sl.level))
+        count_stat(kStatListgen, m.op(Op::OpIMul, u32(), {m.op(Op::OpBitCount, u32(), {bits}), cu32(per)}));
       if (sl.owner != SnapshotLevel::kNoOwner) record_owners(binding, lv, sl, c, i, bits, task);
     });
   }
@@ -433,6 +449,36 @@ Id Gen::level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& tas
     bits = m.op(Op::OpBitwiseOr, u32(), {bits, m.op(Op::OpSelect, u32(), {on, cu32(1u << j), cu32(0)})});
   }
   return bits;
+}
+
+// Listgen of level l lists the containers of path[l]: for l = 0 the root's
+// cell, else the active cells of path[l - 1]'s listed containers. A
+// struct-for's tasks list levels 0 .. n - 1 of its n-level path (the root is
+// not in it). Per active cell of sparse level
+// j, the levels it adds to (up to the next sparse level) with the dense
+// cells between; levels with no sparse level above add a constant.
+static bool sparse_level(const SNode& s) {
+  return s.kind == SNodeKind::bitmasked || s.kind == SNodeKind::pointer || s.kind == SNodeKind::dynamic;
+}
+
+uint32_t list_elements_per_cell(const SNode& t, size_t j) {
+  int64_t sum = 0, mult = 1;
+  for (size_t l = j + 1; l < t.path.size(); l++) {
+    sum += mult;
+    if (sparse_level(*t.path[l])) break;
+    mult *= t.path[l]->num_cells();
+  }
+  return (uint32_t)std::min<int64_t>(sum, UINT32_MAX);
+}
+
+int64_t list_elements_const(const SNode& t) {
+  int64_t sum = 0, mult = 1;
+  for (size_t l = 0; l < t.path.size(); l++) {
+    sum += mult;
+    if (sparse_level(*t.path[l])) break;
+    mult *= t.path[l]->num_cells();
+  }
+  return sum;
 }
 
 bool block_walk(const Program& prog, int snode, BlockWalk& w) {

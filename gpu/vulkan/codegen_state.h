@@ -41,6 +41,11 @@ struct BlockWalk {
   uint32_t per_block = 0, capacity = 0;
 };
 bool block_walk(const Program& prog, int snode, BlockWalk& w);
+// ti.print_statistics' listgen_elements of a struct-for's lists over target
+// t: per active cell of its sparse level j, and the part no sparse level
+// decides (codegen_sparse.cpp).
+uint32_t list_elements_per_cell(const SNode& t, size_t j);
+int64_t list_elements_const(const SNode& t);
 // Where block 0 of a device pool starts in its region (after the header and
 // the free-stack links; codegen_pools.cpp).
 uint32_t pool_blocks_at(const SNode& sn);
@@ -155,6 +160,8 @@ struct Gen {
   void snode_op(const ir::Stmt& s);
   void zero_words(int binding, Id base, uint32_t n, const ir::Stmt& s);
   Id struct_for_cell(const ir::Stmt& task, Id u);
+  void count_stat(StatWord w, Id n);  // adds n (u32) to a launch counter (codegen_sparse.cpp)
+  void count_activation(Id was);      // one when the bool `was` (set before) is false
   Id struct_for_end(const ir::Stmt& task);  // a block walk's i32 bound: blocks taken x cells a block (0: none)
   // pointer/dynamic SNodes: device pools (codegen_pools.cpp)
   uint32_t pool_region(const ir::Stmt& s, const SNode& sn);  // byte offset of sn's pool in its tree

@@ -52,7 +52,7 @@ struct VulkanKernel : CompiledKernel {
 
   VulkanKernel(Device& dev, KernelShaders shaders) : d(dev), ks(std::move(shaders)) {
     num_bindings = ks.tree_binding(ks.num_trees);
-    deferred = ks.num_rets == 0 && ks.prints.empty() && ks.checks.empty();
+    deferred = ks.num_rets == 0 && ks.prints.empty() && ks.checks.empty() && !ks.counts;
     for (const NdarrayBinding& nb : ks.ndarrays) deferred &= !nb.written;
     std::vector<VkDescriptorSetLayoutBinding> binds;
     for (int b = 0; b < num_bindings; b++)
@@ -229,6 +229,7 @@ struct VulkanKernel : CompiledKernel {
                 std::min<size_t>(ctx.temps.size(), (size_t)ks.num_temps) * 8);
     std::memcpy(words + 2 * ks.rng_slot(), &ctx.rng_key, 8);
     if (!ks.prints.empty()) static_cast<uint32_t*>(print_buf.ptr)[0] = 2;
+    if (ctx.program && ks.listgen_const) ctx.program->n_listgen_elements.fetch_add(ks.listgen_const, std::memory_order_relaxed);
     s.done_at = d.submit(s.cb);
     if (deferred) return;
     d.wait(s.done_at);
@@ -236,6 +237,12 @@ struct VulkanKernel : CompiledKernel {
       if (ks.ndarrays[a].written && nd_bytes[a])
         std::memcpy(reinterpret_cast<void*>(ctx.args[(size_t)ks.ndarrays[a].arg]), s.nd[a].ptr, nd_bytes[a]);
     std::memcpy(ctx.rets.data(), words + 2 * ks.ret_slot(), std::min<size_t>(ctx.rets.size(), (size_t)ks.num_rets) * 8);
+    if (ctx.program && ks.counts) {
+      const uint32_t* st = words + ks.stat_word();
+      ctx.program->n_activations.fetch_add(st[kStatActivations], std::memory_order_relaxed);
+      ctx.program->n_deactivations.fetch_add(st[kStatDeactivations], std::memory_order_relaxed);
+      ctx.program->n_listgen_elements.fetch_add(st[kStatListgen], std::memory_order_relaxed);
+    }
     finish_launch(ks, words + ks.err_word(), static_cast<const uint32_t*>(print_buf.ptr), ctx);
   }
 };
