@@ -622,13 +622,13 @@ bool Rec::run(uint32_t head) {
           c.nidx = d.nidx;
           c.op = d.op;
         }
-        // An access to an active cell, and an append into a list reached
-        // without activation, walk the tree inline (sparse_walk.h).
+        // An access that activates nothing, and an append into a list
+        // reached without activation, walk the tree inline (sparse_walk.h).
         bool append = op == Op::snop && (Program::SNodeOp)c.op == Program::SNodeOp::append;
         if (env.program && c.nidx <= kMaxIndices && (op == Op::sptr || append)) {
           Val idx[kMaxIndices], r;
           for (int v = 0; v < c.nidx; v++) idx[v] = {get((uint16_t)(I.b + v)), R[I.b + v]};
-          Walked w = op == Op::sptr ? walk_element(e, env, c.place, idx, c.nidx, snap(pc), r)
+          Walked w = op == Op::sptr ? walk_element(e, env, c.place, c.activate, idx, c.nidx, snap(pc), r)
                                     : walk_append(e, env, c.place, idx, c.nidx, snap(pc), c, r);
           if (w == Walked::abort) return abort(pc, "constant guard failed");
           if (w == Walked::yes) {

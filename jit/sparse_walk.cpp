@@ -73,8 +73,11 @@ struct Walk {
     return cell == kNoRef ? k(0) : cell;
   }
 
-  // The address now, or null where a level's cell is not active.
-  uint8_t* now() const {
+  // The address now, or null where a level's cell is not active: then
+  // `miss` is that level, unless it is a list's chunk not made yet below
+  // its length (the runtime makes it, even for a read).
+  uint8_t* now(int& miss) const {
+    miss = -1;
     uint8_t* c = env.tree_bases[target.tree];
     for (size_t l = 0; l < target.path.size(); l++) {
       const SNode& s = *target.path[l];
@@ -84,16 +87,17 @@ struct Walk {
       switch (s.kind) {
         case SNodeKind::pointer:
           c = reinterpret_cast<std::atomic<uint8_t*>*>(c + cell * 8)->load(std::memory_order_acquire);
-          if (!c) return nullptr;
+          if (!c) return miss = (int)l, nullptr;
           break;
         case SNodeKind::bitmasked: {
           auto* w = reinterpret_cast<std::atomic<uint64_t>*>(c + s.mask_offset) + (cell >> 6);
-          if (!((w->load(std::memory_order_acquire) >> (cell & 63)) & 1)) return nullptr;
+          if (!((w->load(std::memory_order_acquire) >> (cell & 63)) & 1)) return miss = (int)l, nullptr;
           c += cell * s.cell_size;
           break;
         }
         case SNodeKind::dynamic: {
-          if (cell >= reinterpret_cast<std::atomic<int64_t>*>(c)->load(std::memory_order_acquire)) return nullptr;
+          if (cell >= reinterpret_cast<std::atomic<int64_t>*>(c)->load(std::memory_order_acquire))
+            return miss = (int)l, nullptr;
           uint8_t* chunk = reinterpret_cast<std::atomic<uint8_t*>*>(c + 8 + cell / s.chunk_size * 8)->load(std::memory_order_acquire);
           if (!chunk) return nullptr;
           c = chunk + cell % s.chunk_size * s.cell_size;
@@ -106,8 +110,10 @@ struct Walk {
   }
 
   // The same as trace IR, each sparse level guarded active (x86 loads are
-  // acquire loads, as the runtime's).
-  bool emit(Ref& out) {
+  // acquire loads, as the runtime's). With `miss` set, the walk ends at that
+  // level with a guard that its cell is inactive, and `out` is the runtime's
+  // block of zeros, `zeros`.
+  bool emit(Ref& out, int miss = -1, uint64_t zeros = 0) {
     Ref base = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, target.tree);
     if (!guard(IrOp::guard_nz, base)) return false;
     Ref c = base;
@@ -119,16 +125,20 @@ struct Walk {
       switch (s.kind) {
         case SNodeKind::pointer:
           c = load(op(IrOp::add, c, op(IrOp::mul, cell, k(8))));
-          if (!guard(IrOp::guard_nz, c)) return false;
+          if (!guard((int)l == miss ? IrOp::guard_z : IrOp::guard_nz, c)) return false;
           break;
         case SNodeKind::bitmasked: {
           Ref word = load(op(IrOp::add, op(IrOp::add, c, k(s.mask_offset)), op(IrOp::mul, op(IrOp::shr, cell, k(6)), k(8))));
           Ref bit = op(IrOp::band, e.emit(IrOp::shr, CT::u64, word, op(IrOp::band, cell, k(63))), k(1));
-          if (!guard(IrOp::guard_nz, bit)) return false;
+          if (!guard((int)l == miss ? IrOp::guard_z : IrOp::guard_nz, bit)) return false;
           c = op(IrOp::add, c, op(IrOp::mul, cell, k(s.cell_size)));
           break;
         }
         case SNodeKind::dynamic: {
+          if ((int)l == miss) {
+            if (!guard(IrOp::guard_z, e.emit(IrOp::lt, CT::i64, cell, load(c)))) return false;
+            break;
+          }
           if (!guard(IrOp::guard_ult, cell, load(c))) return false;
           Ref slot = op(IrOp::add, c, op(IrOp::mul, op(IrOp::add, op(IrOp::floordiv, cell, k(s.chunk_size)), k(1)), k(8)));
           Ref chunk = load(slot);
@@ -137,6 +147,10 @@ struct Walk {
           break;
         }
         default: c = op(IrOp::add, c, op(IrOp::mul, cell, k(s.cell_size))); break;
+      }
+      if ((int)l == miss) {
+        out = k((int64_t)zeros);
+        return true;
       }
     }
     out = c;
@@ -181,16 +195,23 @@ uint64_t append_call(uint64_t a, uint64_t, const RtCall& c) {
 
 }  // namespace
 
-Walked walk_element(Emitter& e, const TraceEnv& env, int place, const Val* idx, int nidx, const Snapshot& snap,
-                    Val& out) {
+Walked walk_element(Emitter& e, const TraceEnv& env, int place, bool activate, const Val* idx, int nidx,
+                    const Snapshot& snap, Val& out) {
   const SNode* t = node(env, place);
   if (!t || t->kind != SNodeKind::place) return Walked::no;
   Walk w{e, env, *t, snap, {}};
   if (!prepare(w, idx, nidx, false)) return Walked::no;
-  uint8_t* at = w.now();
-  if (!at) return Walked::no;
-  if (!guard_indices(w, idx, nidx, false) || !w.emit(out.ref)) return Walked::abort;
-  out.bits = (uint64_t)(uintptr_t)at;
+  int miss;
+  uint8_t* at = w.now(miss);
+  uint64_t zeros = 0;
+  if (!at) {  // a read of an inactive cell reads the runtime's zeros
+    if (activate || miss < 0) return Walked::no;
+    int64_t iv[kMaxIndices] = {};
+    for (int v = 0; v < nidx; v++) iv[v] = (int64_t)idx[v].bits;
+    zeros = (uint64_t)(uintptr_t)env.program->sparse_element(place, iv, false);
+  }
+  if (!guard_indices(w, idx, nidx, false) || !w.emit(out.ref, at ? -1 : miss, zeros)) return Walked::abort;
+  out.bits = at ? (uint64_t)(uintptr_t)at : zeros;
   return Walked::yes;
 }
 
@@ -200,7 +221,8 @@ Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, i
   if (!t || t->kind != SNodeKind::dynamic) return Walked::no;
   Walk w{e, env, *t, snap, {}};
   if (!prepare(w, idx, nidx, true)) return Walked::no;
-  uint8_t* at = w.now();
+  int miss;
+  uint8_t* at = w.now(miss);
   if (!at) return Walked::no;
   Ref container;
   if (!guard_indices(w, idx, nidx, true) || !w.emit(container)) return Walked::abort;

@@ -4,9 +4,10 @@
 // to active cells, most of the time. Here the walk is trace IR with the
 // layout's extents, strides and offsets as constants, and each sparse level
 // a guard that its cell is active (a pointer slot set, a mask bit set, a
-// cell below a list's length whose chunk exists). When recording finds a
-// level inactive (a read of zeros, an activation) the recorder keeps the
-// runtime call, so a guard that fails later grows a side trace that makes it.
+// cell below a list's length whose chunk exists), or for a read that
+// recording finds inactive, a guard that it is not. An activation of an
+// inactive cell keeps the runtime call. A guard that fails later grows a side
+// trace that takes the other path.
 #pragma once
 #include <cstdint>
 
@@ -27,10 +28,12 @@ struct Val {
 enum class Walked { no, yes, abort };
 
 // Program::sparse_element(place, idx, activate) inline: the element's
-// address in `out`. No, having emitted nothing, when the layout is not
-// walked inline or the element is not active now.
-Walked walk_element(Emitter& e, const TraceEnv& env, int place, const Val* idx, int nidx, const Snapshot& snap,
-                  Val& out);
+// address in `out`; a read of an inactive cell walks to the level that is
+// inactive, guards that, and reads the runtime's zeros. No, having emitted
+// nothing, when the layout is not walked inline or an activation would
+// activate something.
+Walked walk_element(Emitter& e, const TraceEnv& env, int place, bool activate, const Val* idx, int nidx,
+                    const Snapshot& snap, Val& out);
 
 // ti.append(snode, idx, v): the dynamic container found inline, then one
 // runtime call (append_in) for the length and the chunk. `call` carries the
@@ -38,6 +41,6 @@ Walked walk_element(Emitter& e, const TraceEnv& env, int place, const Val* idx, 
 // container is not reached inline (an index out of bounds, an inactive
 // level above the list).
 Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, int nidx, const Snapshot& snap,
-                 const RtCall& call, Val& out);
+                   const RtCall& call, Val& out);
 
 }  // namespace kiln::jit
