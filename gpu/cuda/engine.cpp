@@ -1,8 +1,9 @@
 // The CUDA Engine. Fields live in managed memory (the alloc hooks below), so
-// the device and the host address them with the same pointers: a task that
-// lowered to PTX runs on the GPU, every other task (list generation, sparse
-// accesses, SNode operations, autodiff tapes) runs on the host's interpreter
-// over the same memory after the device is idle. A launch runs its tasks in
+// the device and the host address them with the same pointers (pointer and
+// dynamic SNodes' blocks too: device pools in the trees' memory, see
+// jit/llvm/lower_pools.cpp): a task that lowered to PTX runs on the GPU, every
+// other task (list generation, a recursive ti.real_func) runs on the host's
+// interpreter over the same memory after the device is idle. A launch runs its tasks in
 // order; before each host task and at its end the engine waits for the
 // device, reads the device log (failed checks, prints) and raises the
 // earliest failure as the interpreter would have.

@@ -1,8 +1,8 @@
 // IR kernel -> PTX (ptx.cpp, LLVM inside; no LLVM here). Each offloaded task
 // goes through the ORC tier's lowering (jit/llvm/lower.h) for the GPU, wrapped
-// in a kernel entry; a task that lowering cannot take (sparse SNodes, SNode
-// operations, autodiff tapes) and the list tasks run on the host, over the
-// same managed memory.
+// in a kernel entry; a task that lowering cannot take (a recursive
+// ti.real_func) and the list tasks run on the host, over the same managed
+// memory.
 #pragma once
 #include <cstdint>
 #include <string>

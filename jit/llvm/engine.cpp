@@ -59,6 +59,13 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::interrupt: kind = "KeyboardInterrupt"; return "interrupted (Ctrl-C)";
     case Check::tape_full: kind = "RuntimeError"; return bc::stack_overflow_message((uint64_t)c.axis);
     case Check::tape_empty: kind = "InternalError"; return "autodiff stack read while empty";
+    case Check::pool_full:
+      kind = "MemoryError";
+      return "out of memory: the device pool of sparse SNode " + c.field + " is full (" +
+             std::to_string((uint32_t)c.axis) + " blocks)";
+    case Check::snode_bounds:
+      kind = "IndexError";
+      return bounds_message("SNode " + c.field, c.axis, (int64_t)v[0], c.shape, {});
     case Check::recursion:  // the interpreter's limit and words (vm/interp/interp.cpp call_real_func)
       kind = "RecursionError";
       return "maximum recursion depth exceeded: ti.real_func '" + c.text + "' nested " + std::to_string(interp::kMaxCallDepth) +

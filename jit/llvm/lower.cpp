@@ -10,6 +10,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "jit/llvm/lower_state.h"
+#include "vm/runtime/pool.h"
+#include "vm/runtime/program.h"
 
 namespace kiln::llvmjit {
 
@@ -23,7 +25,12 @@ void unsupported(const ir::Stmt& s, const std::string& what) {
 }
 
 Gen::Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& mt, const LowerOptions& opt)
-    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu), prog(opt.prog) {}
+    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu), prog(opt.prog) {
+  device_pools = gpu;
+  if (prog)
+    for (const SNode* s : prog->snode_by_id)
+      if (s && s->pool && s->pool->region) device_pools = true;
+}
 
 BasicBlock* Gen::new_block(const char* name) { return BasicBlock::Create(C, name, F); }
 
@@ -315,9 +322,7 @@ void Gen::global_ptr(const ir::Stmt& s) {
     check_bounds(idx, limits, c);
   }
   if (acc.in_cell) {  // the struct-for's cell address plus the element's offset in it
-    // A pointer or dynamic SNode's cells are in the runtime's pools, host memory.
-    if (gpu && !(task_stmt && cells_in_tree_memory(task_stmt->snode)))
-      unsupported(s, "a struct-for cell in the runtime's pools on the GPU");
+    // (On the GPU a pointer or dynamic SNode's cells are in its device pool, tree memory.)
     Value* cell = B.CreateIntToPtr(idx.at(0), llvm::PointerType::get(B.getContext(), 0));
     ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), cell, B.getInt64((uint64_t)acc.offset));
     return;

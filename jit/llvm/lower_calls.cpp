@@ -117,7 +117,7 @@ void Gen::return_if_failed(Value* rc) {
 }
 
 Value* Gen::snode_op(const ir::Stmt& s) {
-  if (gpu) unsupported(s, "an SNode operation on the GPU");
+  if (device_pools) return device_snode_op(s);
   int id = (int)meta.snode_ops.size();
   meta.snode_ops.push_back(SNodeOpSite{s.sop, s.snode, loc});
   std::vector<Value*> regs;

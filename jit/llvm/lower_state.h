@@ -6,6 +6,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <set>
@@ -16,6 +17,8 @@
 
 #include "jit/llvm/lower.h"
 #include "jit/llvm/task.h"
+#include "vm/runtime/device_pools.h"
+#include "vm/runtime/snode.h"
 
 namespace kiln {
 struct SNode;
@@ -54,6 +57,10 @@ struct Gen {
   const ir::Kernel& kernel;
   TaskMeta& meta;
   bool gpu = false;                     // LowerOptions::gpu
+  // Pointer and dynamic blocks come from device pools, allocated by the
+  // task's own code (lower_pools.cpp): on the GPU, and on the CPU where the
+  // program reserved them (KILN_DEVICE_POOLS=1, which tests that code).
+  bool device_pools = false;
   const Program* prog = nullptr;        // LowerOptions::prog
   FuncState* funcs = nullptr;           // ti.real_func bodies of this task's lowering
   bool in_func = false;                 // lowering a ti.real_func's body: its Env is its caller's frame
@@ -158,15 +165,44 @@ struct Gen {
   void return_if_failed(llvm::Value* rc);
   // ---- sparse SNodes (lower_sparse.cpp) ----
   void sparse_ptr(const ir::Stmt& s, const std::vector<llvm::Value*>& idx);
-  llvm::Value* sparse_walk(const SNode& place, const std::vector<llvm::Value*>& idx);
+  // A walk's exit: the values it gives (`miss` for a level that is not
+  // active) and the blocks they come from.
+  struct Walk {
+    llvm::BasicBlock* done;
+    std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> ins;
+    llvm::Value* miss;
+  };
+  llvm::Value* finish_walk(Walk& w, llvm::Value* v);  // branches to w.done; the phi of what the walk gave
+  // The container of `target` (its element for a place) at the physical
+  // index `phys`, walking its path from the root; activating each level when
+  // `activate` (the GPU: device pools). `idx`: the virtual index, for the
+  // CPU's runtime call when a dynamic chunk is being made.
+  llvm::Value* sparse_walk(const SNode& target, const std::vector<llvm::Value*>& phys, bool activate, llvm::Value* miss,
+                           const std::vector<llvm::Value*>* idx, const ir::Stmt& at);
+  // Cell `cell` of s's container c: its address, or w.miss (branching to w.done).
+  llvm::Value* enter_cell(const SNode& s, llvm::Value* c, llvm::Value* cell, bool activate, Walk& w,
+                          const std::vector<llvm::Value*>* idx, const ir::Stmt& at);
+  llvm::Value* cell_index(const SNode& s, const std::array<int64_t, kMaxIndices>& below, const std::vector<llvm::Value*>& phys);
+  llvm::Value* load_slot(llvm::Type* t, llvm::Value* p);  // a slot, length or mask word other threads may change
   llvm::Value* sparse_call(int place, bool activate, const std::vector<llvm::Value*>& idx);
   llvm::Value* quot_const(llvm::Value* a, int64_t b);
   llvm::Value* rem_const(llvm::Value* a, int64_t b);
   llvm::Value* zeros();  // 64 zero bytes: what an inactive cell reads
-  // Whether the cells of `snode` (a struct-for's) lie in tree memory: no
-  // pointer or dynamic level above them.
-  bool cells_in_tree_memory(int snode) const;
   llvm::Value* snode_op(const ir::Stmt& s);
+  // ---- device pools (lower_pools.cpp): pointer and dynamic SNodes on the GPU ----
+  std::map<int, DevicePoolRegion> regions;  // by SNode id
+  const DevicePoolRegion& pool_region(const SNode& s, const ir::Stmt& at);
+  llvm::Value* byte_at(llvm::Value* p, llvm::Value* off);
+  llvm::Value* byte_at(llvm::Value* p, uint64_t off);
+  llvm::Value* load_relaxed(llvm::Type* t, llvm::Value* p);
+  llvm::Value* pool_alloc(const SNode& s, const ir::Stmt& at);  // a block's address (i64), 0 when the pool is full
+  void pool_free(const SNode& s, llvm::Value* block, const ir::Stmt& at);
+  // The block in pointer slot `slot`, allocated when empty (a full pool fails the task).
+  llvm::Value* slot_activate(const SNode& s, llvm::Value* slot, const ir::Stmt& at);
+  void slot_release(const SNode& s, llvm::Value* slot, const ir::Stmt& at);
+  // Extends dynamic container c to hold `cell`; returns the cell's chunk.
+  llvm::Value* dynamic_extend(const SNode& s, llvm::Value* c, llvm::Value* cell, const ir::Stmt& at);
+  llvm::Value* device_snode_op(const ir::Stmt& s);
   llvm::Value* rng_mix(llvm::Value* z);
   llvm::Value* rng_stream();  // the task's [index, state] (its key is the Env's), set up in the entry block
   // ---- ti.real_func calls (lower_func.cpp) ----

@@ -45,11 +45,11 @@ using TaskFn = int32_t (*)(const Env* env, int64_t begin, int64_t end, const int
 // arguments (the failing index, an assert's values) travel as 8-byte
 // register representations.
 struct Check {
-  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt, tape_full, tape_empty, recursion } kind = bounds;
+  enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt, tape_full, tape_empty, recursion, pool_full, snode_bounds } kind = bounds;
   SourceLoc loc;
-  std::string field;                  // bounds: the field's name; ext_bounds: the ndarray's
-  int axis = 0;                       // bounds; tape_full: the tape's capacity
-  std::vector<int64_t> shape, offset;  // bounds
+  std::string field;                  // bounds: the field's name; ext_bounds: the ndarray's; pool_full, snode_bounds: the SNode's
+  int axis = 0;                       // bounds, snode_bounds; tape_full: the tape's capacity; pool_full: the pool's blocks
+  std::vector<int64_t> shape, offset;  // bounds (snode_bounds: shape)
   int ext_arg = -1, ndim = 0;          // ext_bounds: the shape is in argument slots ext_arg+1..
   bool shape_in_values = false;        // ext_bounds in a ti.real_func: the shape follows the index in the values
   std::string text;                    // assertion: the message format; recursion: the function's name

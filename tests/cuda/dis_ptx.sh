@@ -13,5 +13,6 @@ out=$("$kiln" dis --ptx="$tmp/file" "$here/../lang/sparse_read_inactive.py" 2>&1
 echo "$out" | grep -q "kiln dis: --ptx=$tmp/file: not a directory that can be created" || { echo "bad dir: $out"; exit 1; }
 "$kiln" dis --ptx="$tmp/ptx" "$here/no_device_cpu.py" >/dev/null 2>&1 || { echo "dis failed"; exit 1; }
 grep -q '^\.visible \.entry kiln_0_fill' "$tmp/ptx/fill.0.ptx" || { echo "no entry in fill.0.ptx"; ls "$tmp/ptx"; exit 1; }
-grep -q '^a sparse SNode activation on the GPU' "$tmp/ptx/touch.0.host" || { echo "no host reason"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
+grep -q 'atom.cas.b64' "$tmp/ptx/touch.0.ptx" || { echo "no slot claim in touch.0.ptx"; ls "$tmp/ptx"; exit 1; }
+grep -q '^a recursive ti.real_func on the GPU' "$tmp/ptx/five.0.host" || { echo "no host reason"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
 echo ok

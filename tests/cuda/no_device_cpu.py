@@ -1,4 +1,6 @@
-# For tests/cuda/dis_ptx.sh: a dense kernel (PTX) and a sparse one (host).
+# For tests/cuda/dis_ptx.sh: a dense kernel and a sparse one (PTX; the
+# pointer's activation allocates from its device pool), and a recursive
+# ti.real_func (host).
 import taichi as ti
 
 ti.init()
@@ -18,6 +20,19 @@ def touch():
     s[1] = 7
 
 
+@ti.real_func
+def fact(n: ti.i32) -> ti.i32:
+    r = 1
+    if n > 1:
+        r = n * fact(n - 1)
+    return r
+
+
+@ti.kernel
+def five() -> ti.i32:
+    return fact(5)
+
+
 fill()
 touch()
-print(x.to_numpy().tolist(), s[1])
+print(x.to_numpy().tolist(), s[1], five())

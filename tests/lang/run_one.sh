@@ -31,13 +31,18 @@ tier_env=
 if [ "$engine" = tiered ]; then
   engine=jit; jit_env=hotloop=1,hotexit=2; tier_env="KILN_TIER_MS=0 KILN_TIER_SYNC=1"
 fi
+# "llvm_pools": the LLVM tier with pointer and dynamic SNodes in device pools
+# (KILN_DEVICE_POOLS=1): the CPU runs the allocation, activation and SNode
+# operations the GPU's code does (jit/llvm/lower_pools.cpp).
+pools_env=
+[ "$engine" = llvm_pools ] && { engine=llvm; pools_env=KILN_DEVICE_POOLS=1; }
 # "vulkan" is a backend, not an engine: KILN_ARCH=vulkan runs every kernel
 # on the Vulkan device (lavapipe here), whatever the program's ti.init says.
 arch=cpu
 [ "$engine" = vulkan ] && { arch=vulkan; engine=interp; }
 # "cuda" likewise: KILN_ARCH=cuda (a GPU machine; tests/cuda/run_device.sh).
 [ "$engine" = cuda ] && { arch=cuda; engine=interp; }
-env $tier_env KILN_VERIFY_IR=1 KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
+env $tier_env $pools_env KILN_VERIFY_IR=1 KILN_ARCH=$arch KILN_JIT=${KILN_JIT:-$jit_env} KILN_ENGINE=$engine KILN_HOST=$host timeout 60 "$kiln" run "$prog" >"$out" 2>"$err"
 rc=$?
 sed -i "s|$PWD/||g" "$err"
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then

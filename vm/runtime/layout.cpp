@@ -9,8 +9,10 @@
 #include <mimalloc.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
+#include "vm/runtime/device_pools.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/sizes.h"
 
@@ -104,7 +106,8 @@ std::string plural(int64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// A device pool for each pointer/dynamic SNode of a tree (arch=vulkan): a
+// A device pool for each pointer/dynamic SNode of a tree (arch=vulkan; for
+// arch=cuda see whole_device_pools): a
 // shader cannot follow pointers into host slabs nor allocate from them, so
 // the SNode's blocks are a region after the tree's containers in the same
 // buffer (pool.h's PoolRegionHeader). Shaders address that buffer in u32
@@ -180,7 +183,28 @@ int64_t lay_out_device_pools(SNode& root, int64_t start, size_t tree, std::vecto
   return total;
 }
 
+// Every block each pool can ever need, with no window: CUDA's managed
+// memory and the CPU (KILN_DEVICE_POOLS=1) reserve them whole; the code
+// generators compute the same geometry from the layout (device_pools.h).
+int64_t whole_device_pools(SNode& root, std::vector<DevicePool>& pools) {
+  collect_pools(root, 1, pools);
+  int64_t total = size_pools(pools, 1.0);
+  int64_t at = align_up(std::max<int64_t>(root.container_size, 1), 64);
+  for (DevicePool& p : pools) {
+    p.at = at;
+    at += region_bytes(p.block, p.blocks);
+  }
+  return total;
+}
+
 }  // namespace
+
+int64_t device_pool_regions(SNode& root, std::vector<DevicePoolRegion>& regions) {
+  std::vector<DevicePool> pools;
+  int64_t total = whole_device_pools(root, pools);
+  for (const DevicePool& p : pools) regions.push_back({p.snode, p.at, p.block, p.blocks});
+  return total;
+}
 
 void Program::materialize() {
   materialize_trees();
@@ -211,9 +235,24 @@ void Program::materialize_trees() {
     // are a reservation: only the blocks a program takes are touched.)
     check_memory((int64_t)bytes, {});
     std::vector<DevicePool> regions;
+    // KILN_DEVICE_POOLS=1 reserves device pools on the CPU too, where the
+    // LLVM tier then runs the GPU's allocation code (ctest's lang/NAME/llvm_pools).
+    static const bool pools_on_cpu = [] {
+      const char* e = std::getenv("KILN_DEVICE_POOLS");
+      return e && std::string(e) == "1";
+    }();
     if (config.arch == "vulkan") {
       int64_t start = align_up((int64_t)bytes, 64);
       if (int64_t pools = lay_out_device_pools(*t.root, start, i, regions)) bytes = (size_t)(start + pools);
+    } else if (config.arch == "cuda" || pools_on_cpu) {
+      int64_t pools = whole_device_pools(*t.root, regions);
+      // The headers count blocks in u32.
+      for (const DevicePool& r : regions)
+        if (r.blocks > (int64_t)UINT32_MAX)
+          raise("MemoryError", "the device pool of sparse SNode " + r.snode->name() + " would need " +
+                                   std::to_string(r.need) + " blocks (every block is reserved up front on the "
+                                   "device; at most 4294967295)");
+      if (pools) bytes = (size_t)(align_up((int64_t)bytes, 64) + pools);
     }
     void* mem;
     if (config.alloc_hooks.set()) {

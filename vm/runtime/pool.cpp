@@ -1,4 +1,8 @@
-// SNodePool: fixed-size zeroed blocks over mimalloc slabs, with a free list.
+// SNodePool: fixed-size zeroed blocks over mimalloc slabs, with a free list;
+// or, for a device pool, a region whose header's free stack and bump counter
+// the host updates with the same atomics as device code (Vulkan's shaders,
+// jit/llvm/lower_pools.cpp for CUDA and KILN_DEVICE_POOLS=1), so the two may
+// even race.
 #include "vm/runtime/pool.h"
 
 #include <mimalloc.h>
@@ -36,25 +40,34 @@ SNodePool::~SNodePool() {
 }
 
 void* SNodePool::alloc() {
-  std::lock_guard<std::mutex> lock(mu_);
   if (region) {
+    // Native code pops and bumps the same header with atomics
+    // (jit/llvm/lower_pools.cpp): so does the host.
     auto* blocks = reinterpret_cast<uint8_t*>(region->base);
-    uint32_t top = (uint32_t)region->head;
-    uint8_t* b;
-    if (top) {
-      b = blocks + (size_t)(top - 1) * block_bytes;
-      uint32_t next = region_link(region, top - 1);
-      region->head = ((region->head >> 32) + 1) << 32 | next;
-    } else {
-      if (region->bump >= region->capacity)
-        raise("MemoryError", "out of memory: the device pool of a sparse SNode is full (" +
-                                 std::to_string(region->capacity) + " blocks of " + std::to_string(block_bytes) +
-                                 " bytes; a tree's pools share its device buffer of at most 2 GiB)");
-      b = blocks + (size_t)region->bump++ * block_bytes;
+    std::atomic_ref<uint64_t> head(region->head);
+    uint64_t old = head.load(std::memory_order_acquire);
+    uint8_t* b = nullptr;
+    while (!b && (uint32_t)old) {
+      uint32_t top = (uint32_t)old;
+      uint32_t next = std::atomic_ref<uint32_t>(region_link(region, top - 1)).load(std::memory_order_relaxed);
+      if (head.compare_exchange_weak(old, ((old >> 32) + 1) << 32 | next, std::memory_order_acq_rel,
+                                     std::memory_order_acquire))
+        b = blocks + (size_t)(top - 1) * block_bytes;
     }
-    region->in_use++;
+    if (!b) {
+      std::atomic_ref<uint32_t> bump(region->bump);
+      uint32_t n = bump.load(std::memory_order_relaxed);
+      do {
+        if (n >= region->capacity)
+          raise("MemoryError", "out of memory: the device pool of a sparse SNode is full (" +
+                                   std::to_string(region->capacity) + " blocks of " + std::to_string(block_bytes) + " bytes)");
+      } while (!bump.compare_exchange_weak(n, n + 1, std::memory_order_relaxed));
+      b = blocks + (size_t)n * block_bytes;
+    }
+    std::atomic_ref<int32_t>(region->in_use).fetch_add(1, std::memory_order_relaxed);
     return b;
   }
+  std::lock_guard<std::mutex> lock(mu_);
   if (free_.empty()) {
     // Slabs grow geometrically up to 64 MiB each: big grids need few of them,
     // small programs waste little. Blocks of more than 4 MiB come one a slab,
@@ -79,14 +92,19 @@ void* SNodePool::alloc() {
 
 void SNodePool::release(void* block) {
   std::memset(block, 0, block_bytes);
-  std::lock_guard<std::mutex> lock(mu_);
   if (region) {
     auto index = (uint32_t)((static_cast<uint8_t*>(block) - reinterpret_cast<uint8_t*>(region->base)) / block_bytes);
-    region_link(region, index) = (uint32_t)region->head;
-    region->head = ((region->head >> 32) + 1) << 32 | (index + 1);
-    region->in_use--;
+    std::atomic_ref<uint64_t> head(region->head);
+    std::atomic_ref<uint32_t> link(region_link(region, index));
+    uint64_t old = head.load(std::memory_order_acquire);
+    do {
+      link.store((uint32_t)old, std::memory_order_relaxed);
+    } while (!head.compare_exchange_weak(old, ((old >> 32) + 1) << 32 | (index + 1), std::memory_order_acq_rel,
+                                         std::memory_order_acquire));
+    std::atomic_ref<int32_t>(region->in_use).fetch_sub(1, std::memory_order_relaxed);
     return;
   }
+  std::lock_guard<std::mutex> lock(mu_);
   free_.push_back(block);
   in_use.fetch_sub(1, std::memory_order_relaxed);
 }

@@ -14,6 +14,7 @@
 // zeroed), so reactivated memory reads 0.
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include "vm/runtime/append.h"
 #include "vm/runtime/program.h"
@@ -89,18 +90,34 @@ bool cell_active(const SNode& s, uint8_t* c, int64_t cell) {
   }
 }
 
-// Chunk k of dynamic container c, allocated (compare-and-swap) if missing.
-uint8_t* ensure_chunk(Program& prog, const SNode& s, uint8_t* c, int64_t k) {
-  Slot* slot = slot_at(c + 8 + k * 8);
-  uint8_t* chunk = slot->load(std::memory_order_acquire);
-  if (chunk) return chunk;
+// A slot's block. Native code allocating from a device pool claims an empty
+// slot with 1 before it stores the block (jit/llvm/lower_pools.cpp): the
+// runtime, sharing the pool, waits for that block.
+uint8_t* settled(Slot* slot) {
+  uint8_t* p = slot->load(std::memory_order_acquire);
+  while (p == reinterpret_cast<uint8_t*>(1)) {
+    std::this_thread::yield();
+    p = slot->load(std::memory_order_acquire);
+  }
+  return p;
+}
+
+// The block of pointer or chunk slot `slot`, allocated (compare-and-swap) if missing.
+uint8_t* ensure_block(Program& prog, const SNode& s, Slot* slot) {
+  uint8_t* p = settled(slot);
+  if (p) return p;
   uint8_t* fresh = static_cast<uint8_t*>(s.pool->alloc());
-  if (slot->compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
+  if (slot->compare_exchange_strong(p, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
     prog.n_activations.fetch_add(1, std::memory_order_relaxed);
     return fresh;
   }
-  s.pool->release(fresh);
-  return chunk;
+  s.pool->release(fresh);  // another thread activated it first: use its block
+  return settled(slot);
+}
+
+// Chunk k of dynamic container c, allocated if missing.
+uint8_t* ensure_chunk(Program& prog, const SNode& s, uint8_t* c, int64_t k) {
+  return ensure_block(prog, s, slot_at(c + 8 + k * 8));
 }
 
 // The address of cell `cell` of container c of s, activating it when asked;
@@ -109,15 +126,7 @@ uint8_t* enter_cell(Program& prog, const SNode& s, uint8_t* c, int64_t cell, boo
   switch (s.kind) {
     case SNodeKind::pointer: {
       Slot* slot = slot_at(c + cell * 8);
-      uint8_t* p = slot->load(std::memory_order_acquire);
-      if (p || !activate) return p;
-      uint8_t* fresh = static_cast<uint8_t*>(s.pool->alloc());
-      if (slot->compare_exchange_strong(p, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        prog.n_activations.fetch_add(1, std::memory_order_relaxed);
-        return fresh;
-      }
-      s.pool->release(fresh);  // another thread activated it first: use its cell
-      return p;
+      return activate ? ensure_block(prog, s, slot) : settled(slot);
     }
     case SNodeKind::bitmasked: {
       uint64_t bit = 1ull << (cell & 63);
