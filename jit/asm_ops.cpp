@@ -260,6 +260,23 @@ bool Gen::float_unary(const Ins& in, Ref i) {
     return true;
   }
   if (in.op != IrOp::neg && in.op != IrOp::abs) return false;
+  if (in_xmm(i) || in_xmm(in.a)) {
+    // In xmm registers: the sign mask made in xmm1 (off the value's path),
+    // then one xorps/andps. Through a general register the value took two
+    // cross-domain moves, mandelbrot's x * x - y * y six cycles more.
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+    ldx(D, in.a, in.t);
+    a.pcmpeqd(x86::xmm1, x86::xmm1);
+    if (in.op == IrOp::neg) {
+      s ? a.pslld(x86::xmm1, 31) : a.psllq(x86::xmm1, 63);
+      a.xorps(D, x86::xmm1);
+    } else {
+      s ? a.psrld(x86::xmm1, 1) : a.psrlq(x86::xmm1, 1);
+      a.andps(D, x86::xmm1);
+    }
+    stx(i, D, in.t);
+    return true;
+  }
   ld(x86::rax, in.a);
   if (in.op == IrOp::neg) s ? a.xor_(x86::eax, Imm(0x80000000u)) : a.btc(x86::rax, Imm(63));
   else s ? a.and_(x86::eax, Imm(0x7fffffff)) : a.btr(x86::rax, Imm(63));
@@ -463,18 +480,34 @@ void Gen::fma(const Ins& in, Ref i) {
     st(i);
     return;
   }
+  // Straight into the result's register where it has one: 231 (d = a * b +
+  // d) when d holds c or nothing yet, 213 (d = b * d + c) when it holds a
+  // factor. Through xmm0 and xmm1 each fma took three more moves.
   Ref A = in.a, B = in.b;
-  if (in_xmm(A) && !in_xmm(B)) std::swap(A, B);  // the product commutes: keep a register operand as b
-  ldx(x86::xmm0, in.c, in.t);
-  ldx(x86::xmm1, A, in.t);
-  auto op = [&](const auto& src) { s ? a.vfmadd231ss(x86::xmm0, x86::xmm1, src) : a.vfmadd231sd(x86::xmm0, x86::xmm1, src); };
-  if (in_xmm(B)) op(xhome(B));
-  else if (t.is_const(B)) op(kmem(B, in.t));
-  else {
-    if (in_gp(B)) a.mov(slot(B), home(B));  // B's own slot: its value in memory
-    op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
+  x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+  auto is_d = [&](Ref r) { return in_xmm(r) && xhome(r).id() == D.id(); };
+  if (is_d(B) && !is_d(A)) std::swap(A, B);  // (the product commutes)
+  if (!is_d(A) && in_xmm(A) == false && in_xmm(B)) std::swap(A, B);
+  auto reg = [&](Ref r) {  // r in an xmm register
+    if (in_xmm(r)) return xhome(r);
+    ldx(x86::xmm1, r, in.t);
+    return x86::xmm1;
+  };
+  auto rm = [&](Ref r) -> Operand {  // r in an xmm register or memory
+    if (in_xmm(r)) return xhome(r);
+    if (t.is_const(r)) return kmem(r, in.t);
+    if (in_gp(r)) a.mov(slot(r), home(r));  // r's own slot: its value in memory
+    return s ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r);
+  };
+  if (is_d(A)) {
+    x86::Xmm b = reg(B);
+    a.emit(s ? x86::Inst::kIdVfmadd213ss : x86::Inst::kIdVfmadd213sd, D, b, rm(in.c));
+  } else {
+    if (!is_d(in.c)) ldx(D, in.c, in.t);  // (D is neither factor)
+    x86::Xmm x = reg(A);
+    a.emit(s ? x86::Inst::kIdVfmadd231ss : x86::Inst::kIdVfmadd231sd, D, x, rm(B));
   }
-  stx(i, x86::xmm0, in.t);
+  stx(i, D, in.t);
 }
 
 // A sunk or fused value at an exit (its home is its slot: no register).
@@ -499,6 +532,7 @@ void Gen::fused_guard(const Ins& g, const Ins& c) {
     x86::Xmm B = in_xmm(c.b) ? xhome(c.b) : x86::xmm1;
     if (!in_xmm(c.b)) ldx(x86::xmm1, c.b, c.t);
     if (in_xmm(c.a)) s ? a.ucomiss(B, xhome(c.a)) : a.ucomisd(B, xhome(c.a));
+    else if (t.is_const(c.a)) s ? a.ucomiss(B, kmem(c.a, c.t)) : a.ucomisd(B, kmem(c.a, c.t));
     else if (!t.is_const(c.a) && !in_gp(c.a)) s ? a.ucomiss(B, x86::dword_ptr(x86::rsp, 8 * c.a)) : a.ucomisd(B, slot(c.a));
     else {
       ldx(x86::xmm0, c.a, c.t);
