@@ -301,29 +301,46 @@ struct PyHostEnv : frontend::HostEnv {
     return r;
   }
 
+  // co_freevars of each code object seen: CPython 3.11 builds the tuple anew
+  // at each access (3000 instructions). The code objects are kept alive with
+  // their entries, so an address is never reused under a stale entry.
+  std::unordered_map<PyObject*, std::pair<py::object, py::object>> freevars_of;
+  const py::object& freevars(PyObject* code) {
+    auto it = freevars_of.find(code);
+    if (it == freevars_of.end()) {
+      py::object names = py::reinterpret_borrow<py::object>(code).attr("co_freevars");
+      it = freevars_of.emplace(code, std::pair{py::reinterpret_borrow<py::object>(code), std::move(names)}).first;
+    }
+    return it->second.second;
+  }
+
+  // Called for every name a kernel reads that is not its own (10^4 times in
+  // a kernel unrolled by ti.static): no Python exception on the way and one
+  // str object per lookup, compared and hashed by CPython.
   std::optional<StaticValue> find(const std::shared_ptr<void>& env, const std::string& name) {
     PyObject* fn = env ? (PyObject*)env.get() : nullptr;
     if (fn && PyMethod_Check(fn)) fn = PyMethod_GET_FUNCTION(fn);
     PyObject* builtins = nullptr;
+    py::str key(name);
     if (fn && PyFunction_Check(fn)) {
       // closure cells first, as Python resolves a free variable
       PyCodeObject* code = (PyCodeObject*)PyFunction_GET_CODE(fn);
       PyObject* closure = PyFunction_GET_CLOSURE(fn);
       if (closure) {
-        py::tuple free = py::reinterpret_borrow<py::object>(((PyObject*)code)).attr("co_freevars");
-        for (size_t i = 0; i < free.size(); i++) {
-          if (py::str(free[i]).cast<std::string>() != name) continue;
-          PyObject* cell = PyTuple_GET_ITEM(closure, (Py_ssize_t)i);
-          PyObject* v = PyCell_GET(cell);
+        const py::object& free = freevars((PyObject*)code);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(free.ptr()) && i < PyTuple_GET_SIZE(closure); i++) {
+          if (PyUnicode_Compare(PyTuple_GET_ITEM(free.ptr(), i), key.ptr()) != 0) continue;
+          PyObject* v = PyCell_GET(PyTuple_GET_ITEM(closure, i));
           if (v) return to_static(v);
           break;
         }
       }
       // the defining function's locals, captured at decoration (taichi/_kernel.py)
-      if (PyObject* locs = PyObject_GetAttrString(fn, "__kiln_locals__")) {
-        PyObject* v = PyDict_Check(locs) ? PyDict_GetItemString(locs, name.c_str()) : nullptr;
+      if (PyObject* attrs = PyObject_GenericGetDict(fn, nullptr)) {
+        PyObject* locs = PyDict_GetItemString(attrs, "__kiln_locals__");
+        PyObject* v = locs && PyDict_Check(locs) ? PyDict_GetItem(locs, key.ptr()) : nullptr;
         Py_XINCREF(v);
-        Py_DECREF(locs);
+        Py_DECREF(attrs);
         if (v) {
           StaticValue r = to_static(v);
           Py_DECREF(v);
@@ -333,12 +350,12 @@ struct PyHostEnv : frontend::HostEnv {
         PyErr_Clear();
       }
       PyObject* globals = PyFunction_GET_GLOBALS(fn);
-      if (PyObject* v = PyDict_GetItemString(globals, name.c_str())) return to_static(v);
+      if (PyObject* v = PyDict_GetItem(globals, key.ptr())) return to_static(v);
       builtins = PyDict_GetItemString(globals, "__builtins__");
     }
     if (!builtins || !PyDict_Check(builtins)) builtins = PyEval_GetBuiltins();
     if (builtins && PyModule_Check(builtins)) builtins = PyModule_GetDict(builtins);
-    if (PyObject* v = PyDict_GetItemString(builtins, name.c_str())) return to_static(v);
+    if (PyObject* v = PyDict_GetItem(builtins, key.ptr())) return to_static(v);
     return std::nullopt;
   }
 

@@ -305,9 +305,9 @@ Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLo
 
 Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc loc) {
   const FieldInfo& field = *f.field;
-  std::string fname = field.describe();
+  auto fname = [&] { return field.describe(); };  // for errors only: this runs for every access
   if (index.elems.size() != field.shape.size())
-    raise("IndexError", fname + " has " + std::to_string(field.shape.size()) + " dimension" +
+    raise("IndexError", fname() + " has " + std::to_string(field.shape.size()) + " dimension" +
                             (field.shape.size() == 1 ? "" : "s") + " but was indexed with " +
                             std::to_string(index.elems.size()) + " index" + (index.elems.size() == 1 ? "" : "es") +
                             (field.shape.empty() ? " (a 0-D field is indexed as x[None])" : ""),
@@ -316,7 +316,7 @@ Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc 
   for (auto& k : index.elems) {
     Stmt* v = value_of(k, loc);
     if (!prim_is_int(v->type.prim))
-      raise("TypeError", fname + " must be indexed with integers, got " + pname(v->type.prim), loc);
+      raise("TypeError", fname() + " must be indexed with integers, got " + pname(v->type.prim), loc);
     s->ops.push_back(emit_cast(v, Prim::i32, loc));
   }
   if (field.ndarray_arg >= 0) {
@@ -333,7 +333,9 @@ Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc 
     if (int64_t off = field.offset_at(a))
       s->ops[a] = emit_binary(ir::BinaryOp::sub, s->ops[a], emit_const(ir::Const::of_int(Prim::i32, off), loc),
                               Type::scalar(Prim::i32), loc);
-  s->access = prog.access_of(field);
+  auto memo = access_memo.find(&field);
+  if (memo == access_memo.end()) memo = access_memo.emplace(&field, prog.access_of(field)).first;
+  s->access = memo->second;
   s->type = Type::ptr(field.dtype);
   at_row_cell(s.get());
   Stmt* p = emit(std::move(s), loc);

@@ -13,8 +13,6 @@
 // products the left one is fused (a * b + c * d -> fma(a, b, c * d)), so
 // the rewrite is a function of the IR alone and every engine runs the same
 // fmas. Blocks are rebuilt in one sweep (linear in the kernel's size).
-#include <unordered_map>
-
 #include "vm/ir/passes/passes.h"
 
 namespace kiln::ir {
@@ -22,14 +20,13 @@ namespace kiln::ir {
 namespace {
 
 struct Contract {
-  std::unordered_map<const Stmt*, int> uses;
+  std::vector<int> uses;  // by id (numbered first); new negations are never looked up
   bool changed = false;
 
   bool fusable(const Stmt* sum, const Stmt* p) {
     if (p->kind != StmtKind::binary || p->bop != BinaryOp::mul || p->type != sum->type || p->parent != sum->parent)
       return false;
-    auto u = uses.find(p);
-    return u != uses.end() && u->second == 1;
+    return p->id >= 0 && uses[(size_t)p->id] == 1;
   }
 
   void block(Block& b) {
@@ -81,9 +78,10 @@ struct Contract {
 
 bool contract_fma(Kernel& k) {
   Contract c;
-  c.uses.reserve(count_stmts(k.root));
+  k.renumber();
+  c.uses.assign(count_stmts(k.root), 0);
   walk(k.root, [&](Stmt* s) {
-    for (Stmt* o : s->ops) c.uses[o]++;
+    for (Stmt* o : s->ops) c.uses[(size_t)o->id]++;
   });
   c.block(k.root);
   return c.changed;

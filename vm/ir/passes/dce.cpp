@@ -6,8 +6,6 @@
 //     empty body, do nothing.
 // Global pointers and loads count as pure, as in Taichi: an access nobody
 // uses is dropped together with its bounds check.
-#include <unordered_map>
-
 #include "vm/ir/passes/passes.h"
 
 namespace kiln::ir {
@@ -52,30 +50,26 @@ struct Dce {
   struct Count {
     int uses = 0, reads = 0;
   };
-  std::unordered_map<const Stmt*, Count> counts;
+  // By id: count() numbers the kernel first (the pass adds no statements).
+  std::vector<Count> counts;
   // Stores kept by the sweep: one whose local loses its last read later in
   // the sweep (a load before it goes) needs another round.
   std::vector<const Stmt*> kept_stores;
 
-  void count(Block& root) {
-    counts.clear();
-    walk(root, [&](Stmt* s) {
+  void count(Kernel& k) {
+    k.renumber();
+    counts.assign(count_stmts(k.root), Count{});
+    walk(k.root, [&](Stmt* s) {
       for (size_t i = 0; i < s->ops.size(); ++i) {
-        Count& c = counts[s->ops[i]];
+        Count& c = counts[(size_t)s->ops[i]->id];
         ++c.uses;
         bool store_target = s->kind == StmtKind::local_store && i == 0;
         if (!store_target) ++c.reads;
       }
     });
   }
-  int uses(const Stmt* s) {
-    auto c = counts.find(s);
-    return c == counts.end() ? 0 : c->second.uses;
-  }
-  int reads(const Stmt* s) {
-    auto c = counts.find(s);
-    return c == counts.end() ? 0 : c->second.reads;
-  }
+  int uses(const Stmt* s) { return counts[(size_t)s->id].uses; }
+  int reads(const Stmt* s) { return counts[(size_t)s->id].reads; }
 
   // Cuts every block after its first break/continue/return.
   void truncate(Block& b) {
@@ -96,7 +90,7 @@ struct Dce {
     // with it, and their uses too.
     walk_one(s, [&](Stmt* x) {
       for (size_t i = 0; i < x->ops.size(); ++i) {
-        Count& c = counts[x->ops[i]];
+        Count& c = counts[(size_t)x->ops[i]->id];
         --c.uses;
         if (!(x->kind == StmtKind::local_store && i == 0)) --c.reads;
       }
@@ -160,7 +154,7 @@ bool eliminate_dead_code(Kernel& k) {
     Dce d;
     d.keep_names = k.keep_names;
     d.truncate(k.root);
-    d.count(k.root);
+    d.count(k);
     d.sweep(k.root);
     any |= d.changed;
     bool again = false;

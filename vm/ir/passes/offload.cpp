@@ -26,14 +26,17 @@ struct Part {
   Stmt* loop = nullptr;  // parallel: the original range_for
 };
 
-// Which task each top-level statement (and everything nested in it) belongs to.
-void mark(Block& b, int task, std::unordered_map<Stmt*, int>& home) {
-  walk(b, [&](Stmt* s) { home[s] = task; });
+// Which task each top-level statement (and everything nested in it) belongs
+// to, by id (offload numbers the kernel first).
+void mark(Block& b, int task, std::vector<int>& home) {
+  walk(b, [&](Stmt* s) { home[(size_t)s->id] = task; });
 }
 
 }  // namespace
 
 void offload(Kernel& k) {
+  k.renumber();
+  size_t num_stmts = count_stmts(k.root);
   // 1. Partition the top level.
   std::vector<Part> parts;
   for (auto& s : k.root.stmts) {
@@ -50,10 +53,10 @@ void offload(Kernel& k) {
   }
   k.root.stmts.clear();
 
-  std::unordered_map<Stmt*, int> home;
+  std::vector<int> home(num_stmts, -1);
   for (size_t t = 0; t < parts.size(); t++)
     for (auto& s : parts[t].stmts) {
-      home[s.get()] = (int)t;
+      home[(size_t)s->id] = (int)t;
       if (s->body) mark(*s->body, (int)t, home);
       if (s->else_body) mark(*s->else_body, (int)t, home);
     }
@@ -73,7 +76,7 @@ void offload(Kernel& k) {
   for (size_t t = 0; t < parts.size(); t++) {
     auto visit = [&](Stmt* s) {
       for (Stmt* o : s->ops)
-        if (home.count(o) && home[o] != (int)t) users[o].insert((int)t);
+        if (int h = home[(size_t)o->id]; h >= 0 && h != (int)t) users[o].insert((int)t);
     };
     for (auto& s : parts[t].stmts) {
       if (parts[t].parallel) {
@@ -190,7 +193,7 @@ void offload(Kernel& k) {
   std::unordered_set<Stmt*> stored;
   auto store_after_def = [&](Stmt* v, int s) {
     stored.insert(v);
-    auto& follow = edits[home[v]].after[v];
+    auto& follow = edits[(size_t)home[(size_t)v->id]].after[v];
     Stmt* g = follow.emplace_back(make_temp(s, v->type.prim, v->loc)).get();
     auto st = std::make_unique<Stmt>(StmtKind::global_store);
     st->ops = {g, v};
@@ -203,7 +206,7 @@ void offload(Kernel& k) {
     auto u = users.find(v);
     if (u == users.end()) continue;
     const std::unordered_set<int>& using_tasks = u->second;
-    int def_task = home[v];
+    int def_task = home[(size_t)v->id];
     if (v->kind == StmtKind::const_ || v->kind == StmtKind::arg_load) {
       for (int t : using_tasks) {
         auto c = clone_stmt(*v);
@@ -326,8 +329,8 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   make_thread_local(k);
   // After make_thread_local: a parallel sum is a per-chunk accumulator by now.
   if (fast_math) split_sums(k);
+  k.renumber();  // before the check: it then finds values in scope by id
   if (check) verify(k);
-  k.renumber();
   // ti.real_func bodies: the same pipeline; their loops are serial (the
   // frontend marks them), so each is one serial task run by its caller.
   for (auto& f : k.funcs) run_pipeline(*f, check, {}, fast_math);

@@ -49,9 +49,13 @@ template <class F> void enclosing_loops(const Stmt* s, F&& fn) {
 }
 
 struct Split {
-  std::unordered_map<const Stmt*, int> uses;
-  std::unordered_map<const Stmt*, size_t> pos;               // loads and stores: index in their block
-  std::unordered_map<const Stmt*, std::vector<Stmt*>> accs;  // float alloca -> its loads and stores
+  // By id (split_sums numbers the kernel first; the statements it makes are
+  // never looked up): operand uses, index in their block, and for float
+  // allocas 1 + their index in `allocas`.
+  std::vector<int> uses;
+  std::vector<uint32_t> pos;
+  std::vector<uint32_t> alloca_no;
+  std::vector<std::vector<Stmt*>> accs;                      // per float alloca: its loads and stores
   std::vector<Stmt*> allocas;                                // in program order
   std::unordered_set<const Stmt*> other;                     // float allocas with other uses
 
@@ -61,20 +65,20 @@ struct Split {
   void scan(Block& b) {
     for (size_t i = 0; i < b.stmts.size(); i++) {
       Stmt* s = b.stmts[i].get();
-      for (Stmt* o : s->ops) uses[o]++;
+      pos[(size_t)s->id] = (uint32_t)i;
+      for (Stmt* o : s->ops) uses[(size_t)o->id]++;
       if (s->kind == StmtKind::alloca && s->type.is_scalar() && (s->type.prim == Prim::f32 || s->type.prim == Prim::f64)) {
         allocas.push_back(s);
-        accs[s];
+        accs.emplace_back();
+        alloca_no[(size_t)s->id] = (uint32_t)allocas.size();
       }
       bool access = s->kind == StmtKind::local_load || s->kind == StmtKind::local_store;
-      if (access) {
-        auto a = accs.find(s->ops[0]);
-        if (a != accs.end()) a->second.push_back(s), pos[s] = i;
-      }
+      if (access)
+        if (uint32_t a = alloca_no[(size_t)s->ops[0]->id]) accs[a - 1].push_back(s);
       // A local some other statement takes (an atomic that demotion left)
       // is not a sum this pass can see whole.
       for (size_t k = access ? 1 : 0; k < s->ops.size(); k++)
-        if (accs.count(s->ops[k])) other.insert(s->ops[k]);
+        if (alloca_no[(size_t)s->ops[k]->id]) other.insert(s->ops[k]);
       if (s->tls_prologue) scan(*s->tls_prologue);
       if (s->body) scan(*s->body);
       if (s->else_body) scan(*s->else_body);
@@ -94,8 +98,10 @@ struct Split {
   bool pattern(const Stmt* a, const Stmt* x, const Stmt* st) {
     if (x->kind != StmtKind::local_load || st->kind != StmtKind::local_store || x->parent != st->parent) return false;
     const Stmt* y = st->ops[1];
-    if (y->parent != x->parent || y->type != a->type || !sum_of(y, x) || uses[x] != 1 || uses[y] != 1) return false;
-    size_t px = pos[x], ps = pos[st];
+    if (y->parent != x->parent || y->type != a->type || !sum_of(y, x) || uses[(size_t)x->id] != 1 ||
+        uses[(size_t)y->id] != 1)
+      return false;
+    size_t px = pos[(size_t)x->id], ps = pos[(size_t)st->id];
     if (px > ps || ps - px > 64) return false;
     const Block& b = *x->parent;
     bool seen_y = false;
@@ -168,9 +174,10 @@ struct Split {
 
   bool run() {
     bool changed = false;
-    for (Stmt* a : allocas) {
+    for (size_t n = 0; n < allocas.size(); n++) {
+      Stmt* a = allocas[n];
       if (other.count(a)) continue;
-      auto& list = accs[a];
+      auto& list = accs[n];
       // How many of a's accesses each loop holds; a loop that holds exactly a
       // load and a store as its own (innermost) accesses is a candidate.
       std::unordered_map<const Stmt*, int> inside;
@@ -235,7 +242,11 @@ struct Split {
 
 bool split_sums(Kernel& k) {
   Split sp;
-  sp.uses.reserve(count_stmts(k.root));
+  k.renumber();
+  size_t n = count_stmts(k.root);
+  sp.uses.assign(n, 0);
+  sp.pos.assign(n, 0);
+  sp.alloca_no.assign(n, 0);
   sp.scan(k.root);
   if (!sp.run()) return false;
   sp.apply(k.root);
