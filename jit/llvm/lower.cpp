@@ -96,6 +96,29 @@ std::pair<Value*, BasicBlock*> Gen::loop_head(Value* var, llvm::Type* t, Value* 
   return {cur, head};
 }
 
+// The width of fast_math's split sums in a loop's body (vm/ir/passes/
+// split_sums.cpp): each add reads partial p0, the partials move down one
+// (W - 1 moves: a local_store of a local_load of the next) and the sum goes
+// last; 0 when the loop has none. Nested loops are their own.
+static int split_sum_width(const ir::Block& b) {
+  int width = 0;
+  std::function<void(const ir::Block&)> scan = [&](const ir::Block& blk) {
+    int run = 0;
+    for (const auto& st : blk.stmts) {
+      const ir::Stmt& s = *st;
+      bool move = s.kind == StmtKind::local_store && s.ops.size() == 2 && s.ops[1]->kind == StmtKind::local_load &&
+                  s.ops[1]->ops[0] != s.ops[0] && prim_is_float(s.ops[1]->type.prim);
+      if (move) width = std::max(width, ++run + 1);
+      else if (s.kind != StmtKind::local_load) run = 0;
+      if (s.kind == StmtKind::range_for || s.kind == StmtKind::while_) continue;
+      for (const ir::Block* inner : {s.body.get(), s.else_body.get()})
+        if (inner) scan(*inner);
+    }
+  };
+  scan(b);
+  return width;
+}
+
 void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bool poll,
                      const std::function<void()>& body, bool over_cells, Value* step) {
   llvm::Type* t = type(p, owner);
@@ -110,7 +133,20 @@ void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bo
   branch(cont);
   B.SetInsertPoint(cont);
   B.CreateStore(B.CreateAdd(cur, step ? step : llvm::ConstantInt::get(t, 1)), var);
-  B.CreateBr(head);
+  llvm::BranchInst* back = B.CreateBr(head);
+  // Split sums rotate W partials each iteration, a recurrence the loop
+  // vectorizer does not take: unrolled W times the rotation is the identity,
+  // each copy adds into a partial of its own, and the SLP vectorizer packs
+  // the W copies into lanes (as the JIT's vector loop does).
+  if (int w = owner->body ? split_sum_width(*owner->body) : 0; w > 1 && !gpu) {
+    llvm::MDNode* count = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.count"),
+                                                llvm::ConstantAsMetadata::get(B.getInt32((uint32_t)w))});
+    llvm::MDNode* self = llvm::MDNode::getDistinct(C, {nullptr, count});
+    self->replaceOperandWith(0, self);
+    back->setMetadata(llvm::LLVMContext::MD_loop, self);
+    if (!M.getModuleFlag("kiln.unrolled_sums"))  // orc.cpp optimize: a late SLP pass for these
+      M.addModuleFlag(llvm::Module::Override, "kiln.unrolled_sums", 1u);
+  }
   B.SetInsertPoint(exit);
 }
 

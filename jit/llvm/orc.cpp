@@ -16,6 +16,8 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -110,6 +112,16 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  // The SLP vectorizer runs before the late loop unroller, so it never sees
+  // the copies of a loop unrolled by its split sums' width (lower.cpp
+  // range_loop): a second SLP pass after the pipeline packs them into lanes.
+  if (vectorize && m.getModuleFlag("kiln.unrolled_sums"))
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+      llvm::FunctionPassManager fpm;
+      fpm.addPass(llvm::SLPVectorizerPass());
+      fpm.addPass(llvm::InstCombinePass());
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+    });
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
   if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
     std::string s;
