@@ -162,6 +162,8 @@ struct Lowerer {
   // ---- quantized fields (lower_quant.cpp): emit_load/emit_store and the
   // atomic updates send their handles here.
   std::unordered_map<const ir::Stmt*, QuantRef> quant_refs;
+  // Names read from the host scope of each frame's env (load_name).
+  std::unordered_map<const void*, std::unordered_map<std::string, StaticValue>> host_names;
   // Each field's addressing (Program::access_of), worked out at its first access.
   std::unordered_map<const FieldInfo*, ir::Access> access_memo;
   void note_quant_ptr(ir::Stmt* handle, const FieldInfo& f, SourceLoc loc);

@@ -11,9 +11,18 @@ using ir::StmtKind;
 static std::string pname(Prim p) { return std::string(prim_name(p)); }
 
 
+// A global or closure name is looked up in the host once per kernel compile
+// (as Taichi takes a function's globals once when it compiles it): a kernel
+// unrolled by ti.static reads the same names 10^4 times. Lists and host
+// vectors are read again each time (compile-time host code may change them).
 KVal Lowerer::load_name(const ast::Name* n) {
   if (Binding* b = find_local(n->id)) return load_binding(*b, n->loc);
-  if (auto v = host.lookup(frame().env, n->id)) return KVal::of(*v);
+  auto& names = host_names[frame().env.get()];
+  if (auto it = names.find(n->id); it != names.end()) return KVal::of(it->second);
+  if (auto v = host.lookup(frame().env, n->id)) {
+    if (v->kind != StaticValue::Kind::tuple && v->kind != StaticValue::Kind::matrix) names.emplace(n->id, *v);
+    return KVal::of(std::move(*v));
+  }
   raise("NameError", "name '" + n->id + "' is not defined", n->loc);
 }
 

@@ -78,8 +78,7 @@ struct Contract {
 
 bool contract_fma(Kernel& k) {
   Contract c;
-  k.renumber();
-  c.uses.assign(count_stmts(k.root), 0);
+  c.uses.assign(number_stmts(k), 0);
   walk(k.root, [&](Stmt* s) {
     for (Stmt* o : s->ops) c.uses[(size_t)o->id]++;
   });

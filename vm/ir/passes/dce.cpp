@@ -57,8 +57,7 @@ struct Dce {
   std::vector<const Stmt*> kept_stores;
 
   void count(Kernel& k) {
-    k.renumber();
-    counts.assign(count_stmts(k.root), Count{});
+    counts.assign(number_stmts(k), Count{});
     walk(k.root, [&](Stmt* s) {
       for (size_t i = 0; i < s->ops.size(); ++i) {
         Count& c = counts[(size_t)s->ops[i]->id];

@@ -35,8 +35,7 @@ void mark(Block& b, int task, std::vector<int>& home) {
 }  // namespace
 
 void offload(Kernel& k) {
-  k.renumber();
-  size_t num_stmts = count_stmts(k.root);
+  size_t num_stmts = number_stmts(k);
   // 1. Partition the top level.
   std::vector<Part> parts;
   for (auto& s : k.root.stmts) {

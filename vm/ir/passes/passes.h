@@ -9,6 +9,15 @@
 
 namespace kiln::ir {
 
+// Numbers k's statements in pre-order as Kernel::renumber does and returns
+// their count, in one walk: passes index their tables by id (hash maps keyed
+// by statement were most of a large kernel's compile, issue 16).
+inline size_t number_stmts(Kernel& k) {
+  int n = 0;
+  walk(k.root, [&](Stmt* s) { s->id = n++; });
+  return (size_t)n;
+}
+
 // Splits every tensor-typed statement into one scalar statement per element
 // (matrix_init/matrix_extract disappear; tensor allocas become one alloca per
 // element). Runs first: the other passes and every engine see scalars only.

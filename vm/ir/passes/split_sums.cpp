@@ -242,8 +242,7 @@ struct Split {
 
 bool split_sums(Kernel& k) {
   Split sp;
-  k.renumber();
-  size_t n = count_stmts(k.root);
+  size_t n = number_stmts(k);
   sp.uses.assign(n, 0);
   sp.pos.assign(n, 0);
   sp.alloca_no.assign(n, 0);
