@@ -24,6 +24,7 @@ struct Gen {
   std::vector<asmjit::Label> exits;   // per snapshot
   std::vector<bool> fused;            // compares emitted as their guard's flags (sink.h)
   std::vector<bool> sunk;             // values computed only at exits (sink.h)
+  std::vector<bool> negfold;          // float negs their fmas fold (sink.h)
   std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
   Ref at = 0;                         // the instruction being emitted
   std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code

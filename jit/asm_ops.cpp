@@ -483,11 +483,26 @@ void Gen::fma(const Ins& in, Ref i) {
   // Straight into the result's register where it has one: 231 (d = a * b +
   // d) when d holds c or nothing yet, 213 (d = b * d + c) when it holds a
   // factor. Through xmm0 and xmm1 each fma took three more moves.
-  Ref A = in.a, B = in.b;
+  // A folded neg operand (sink.h) is read as its operand, its sign moving
+  // into the instruction: -a * b + c is vfnmadd, a * b - c vfmsub.
+  bool neg_ab = false, neg_c = false;
+  auto unfold = [&](Ref r, bool& flip) {
+    if (!negfold[r]) return r;
+    flip = !flip;
+    return t.ins[r].a;
+  };
+  Ref A = unfold(in.a, neg_ab), B = unfold(in.b, neg_ab), C = unfold(in.c, neg_c);
+  namespace Inst = x86::Inst;
+  static const InstId k231[2][2][2] = {  // [f32][neg_ab][neg_c]
+      {{Inst::kIdVfmadd231sd, Inst::kIdVfmsub231sd}, {Inst::kIdVfnmadd231sd, Inst::kIdVfnmsub231sd}},
+      {{Inst::kIdVfmadd231ss, Inst::kIdVfmsub231ss}, {Inst::kIdVfnmadd231ss, Inst::kIdVfnmsub231ss}}};
+  static const InstId k213[2][2][2] = {
+      {{Inst::kIdVfmadd213sd, Inst::kIdVfmsub213sd}, {Inst::kIdVfnmadd213sd, Inst::kIdVfnmsub213sd}},
+      {{Inst::kIdVfmadd213ss, Inst::kIdVfmsub213ss}, {Inst::kIdVfnmadd213ss, Inst::kIdVfnmsub213ss}}};
   x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
   auto is_d = [&](Ref r) { return in_xmm(r) && xhome(r).id() == D.id(); };
   if (is_d(B) && !is_d(A)) std::swap(A, B);  // (the product commutes)
-  if (!is_d(A) && in_xmm(A) == false && in_xmm(B)) std::swap(A, B);
+  if (!is_d(A) && !in_xmm(A) && in_xmm(B)) std::swap(A, B);  // (a register factor for 231)
   auto reg = [&](Ref r) {  // r in an xmm register
     if (in_xmm(r)) return xhome(r);
     ldx(x86::xmm1, r, in.t);
@@ -501,11 +516,11 @@ void Gen::fma(const Ins& in, Ref i) {
   };
   if (is_d(A)) {
     x86::Xmm b = reg(B);
-    a.emit(s ? x86::Inst::kIdVfmadd213ss : x86::Inst::kIdVfmadd213sd, D, b, rm(in.c));
+    a.emit(k213[s][neg_ab][neg_c], D, b, rm(C));
   } else {
-    if (!is_d(in.c)) ldx(D, in.c, in.t);  // (D is neither factor)
+    if (!is_d(C)) ldx(D, C, in.t);  // (D is neither factor)
     x86::Xmm x = reg(A);
-    a.emit(s ? x86::Inst::kIdVfmadd231ss : x86::Inst::kIdVfmadd231sd, D, x, rm(B));
+    a.emit(k231[s][neg_ab][neg_c], D, x, rm(B));
   }
   stx(i, D, in.t);
 }

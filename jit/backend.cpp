@@ -194,10 +194,17 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
   if (top.isValid()) {
     g.at = (Ref)t.ins.size();
     back_edge(g, phis, spare);
+    bool closed = false;
     if (t.loop_snap >= 0) {  // Ctrl-C: leave at the loop head, the interpreter raises
       a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
       a.cmp(x86::byte_ptr(x86::rax), 0);
-      a.jne(g.exits[t.loop_snap]);
+      if (g.vec_next_row < 0) {  // one taken branch per iteration, not a test and a jump
+        a.je(top);
+        a.jmp(g.exits[t.loop_snap]);
+        closed = true;
+      } else {
+        a.jne(g.exits[t.loop_snap]);
+      }
     }
     if (g.vec_next_row >= 0) {  // a new ndrange row: it runs in lanes again
       // (>=, not ==: a vector run that ended exactly at a row's end left the
@@ -206,7 +213,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       a.cmp(x86::rax, x86::qword_ptr(x86::rsp, g.vec_next_row));
       a.jge(g.vec_entry);
     }
-    a.jmp(top);
+    if (!closed) a.jmp(top);
   }
   // Side exits: the snapshot into the frame; then the side trace linked to
   // this exit, if any, else back to the interpreter at the resume pc.
@@ -272,14 +279,16 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   Label warm = a.newLabel();
   a.bind(warm);
 
-  SinkPlan plan = plan_sinking(t);
+  SinkPlan plan = plan_sinking(t, host_has_fma3());
   std::vector<bool> remat = plan.remat(t.ins.size());
   Gen g{t, a, allocate_registers(t, remat, plan.sunk), xsave};
   g.fused = std::move(plan.fused);
   g.sunk = std::move(plan.sunk);
+  g.negfold = std::move(plan.negfold);
   g.remat = std::move(remat);
   g.fused.resize(spare + 1, false);
   g.sunk.resize(spare + 1, false);
+  g.negfold.resize(spare + 1, false);
   g.remat.resize(spare + 1, false);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);

@@ -44,8 +44,12 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   out.last.assign(n, -1);
   out.fw.assign(n, 0);
   auto& last = out.last;
+  // A folded neg (sink.h) is read as its operand, where its fma reads it.
+  auto folded = [&](Ref v) { return v < (Ref)sunk.size() && sunk[v] && t.ins[v].op == IrOp::neg && float_width(t.ins[v]); };
   auto use = [&](Ref v, Ref at) {
-    if (v >= 0) last[v] = std::max(last[v], at);
+    if (v < 0) return;
+    last[v] = std::max(last[v], at);
+    if (folded(v)) last[t.ins[v].a] = std::max(last[t.ins[v].a], at);
   };
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];

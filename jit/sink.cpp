@@ -16,9 +16,33 @@ bool recomputable(const Ins& in) {
     default: return false;
   }
 }
+// SinkPlan::negfold: float negs read only by fmas on the same side of the
+// loop head (a value before it that the loop reads may be the vector loop's
+// invariant, which it reads from the value's home) and by no exit.
+void fold_negs_into_fmas(const Trace& t, SinkPlan& p) {
+  const Ref n = (Ref)t.ins.size();
+  std::vector<bool> ok(n, false);
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    ok[i] = in.live && !p.sunk[i] && in.op == IrOp::neg && (in.t == bc::CT::f32 || in.t == bc::CT::f64);
+  }
+  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live) continue;
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0 && ok[r] && (in.op != IrOp::fma || p.sunk[i] || side(r) != side(i))) ok[r] = false;
+  }
+  for (const Snapshot& s : t.snaps) {
+    for (auto& [reg, ref] : s.regs) ok[ref] = false;
+    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
+  }
+  for (Ref i = 0; i < n; i++)
+    if (ok[i]) p.negfold[i] = p.sunk[i] = true;
+}
 }  // namespace
 
-SinkPlan plan_sinking(const Trace& t) {
+SinkPlan plan_sinking(const Trace& t, bool fold_negs) {
   const Ref n = (Ref)t.ins.size();
   SinkPlan p;
   p.sunk.assign(n, false);
@@ -52,6 +76,8 @@ SinkPlan plan_sinking(const Trace& t) {
       break;
     }
   }
+  p.negfold.assign(n, false);
+  if (fold_negs) fold_negs_into_fmas(t, p);
   return p;
 }
 

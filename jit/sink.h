@@ -12,8 +12,13 @@
 namespace kiln::jit {
 
 struct SinkPlan {
-  std::vector<bool> sunk;   // computed at exits only
+  std::vector<bool> sunk;   // computed at exits only (a folded neg: never)
   std::vector<bool> fused;  // a compare emitted as its guard's flags
+  // A float neg that only fmas read, on its side of the loop head, and no
+  // exit: each fma reads its operand and flips the sign in the instruction
+  // (vfmsub, vfnmadd, vfnmsub: the same single rounding as fma(a, b, -c)).
+  // Also in `sunk`, so it is neither emitted nor given a register.
+  std::vector<bool> negfold;
   std::vector<bool> remat(size_t n) const {
     std::vector<bool> r(n, false);
     for (size_t i = 0; i < n; i++) r[i] = (i < sunk.size() && sunk[i]) || (i < fused.size() && fused[i]);
@@ -21,7 +26,8 @@ struct SinkPlan {
   }
 };
 
-SinkPlan plan_sinking(const Trace& t);
+// fold_negs: the backend has FMA3's fused forms (negfold stays empty otherwise).
+SinkPlan plan_sinking(const Trace& t, bool fold_negs = false);
 
 // Calls f(ref) for every value an exit with snapshot s must compute or
 // read: its entries and, through recomputed values, their operands.

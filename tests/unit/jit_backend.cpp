@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <bit>
+#include <cmath>
 
 #include "jit/backend.h"
 #include "jit/opt.h"
@@ -26,6 +27,20 @@ Compiled close_loop(Trace& t, Emitter& e, std::vector<Ref>& regs, Ref i, CT ct, 
   dce(t);
   Compiled c;
   REQUIRE(compile_trace(t, rt, c) == "");
+  return c;
+}
+
+// Ends a loop over r0 < r1 (i64) whose index is i and whose exit writes back
+// r0 and the sum r3 = acc (exit pc 7), then peel + dce + compile.
+Compiled close_sum_loop(Trace& t, Emitter& e, std::vector<Ref>& regs, Ref i, Ref acc, bool listing = false) {
+  regs[3] = acc;
+  Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
+  regs[0] = next;
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{7, {{0, next}, {3, acc}}});
+  peel(t, e, regs);
+  dce(t);
+  Compiled c;
+  REQUIRE(compile_trace(t, rt, c, listing) == "");
   return c;
 }
 
@@ -139,14 +154,7 @@ static void check_divide(IrOp op, CT ct, int64_t lo, int64_t hi, int64_t d, bool
   Ref i = sload(e, 0);
   Ref q = e.emit(op, ct, i, d_const ? e.kval((uint64_t)d) : sload(e, 2));
   Ref acc = e.emit(IrOp::add, CT::i64, e.emit(IrOp::mul, CT::i64, sload(e, 3), e.kval(31)), q);
-  regs[3] = acc;
-  Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
-  regs[0] = next;
-  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{7, {{0, next}, {3, acc}}});
-  peel(t, e, regs);
-  dce(t);
-  Compiled c;
-  REQUIRE(compile_trace(t, rt, c) == "");
+  Compiled c = close_sum_loop(t, e, regs, i, acc);
   uint64_t want = 0;
   for (int64_t x = lo; x < hi; x++) {
     uint64_t r;
@@ -218,4 +226,33 @@ TEST_CASE("jit backend: integer division by constants (multiply, no divide) matc
         }
   CHECK(wrong == 0);
   CHECK(checked == 2 * 4 * (2 * 21 + 2 * 16) * n);
+}
+
+TEST_CASE("jit backend: float negs that only fmas read fold into vfmsub, vfnmadd and vfnmsub, bit for bit") {
+  if (!host_has_fma3()) return;
+  // for (; r0 < r1; r0++) r3 = fma(±x, ±(x + 0.5), ±r3), x = (double)r0; bit k of m negates operand k
+  for (int m = 0; m < 8; m++) {
+    Trace t;
+    Emitter e(t);
+    std::vector<Ref> regs(4, kNoRef);
+    Ref i = sload(e, 0);
+    Ref x = e.emit(IrOp::conv, CT::i64, i, kNoRef, kNoRef, (int64_t)bc::Op::i64_f64);
+    Ref y = e.emit(IrOp::add, CT::f64, x, e.kval((int64_t)std::bit_cast<uint64_t>(0.5)));
+    auto ng = [&](Ref r, int bit) { return m & bit ? e.emit(IrOp::neg, CT::f64, r) : r; };
+    Ref acc = e.emit(IrOp::fma, CT::f64, ng(x, 1), ng(y, 2), ng(sload(e, 3), 4));
+    Compiled c = close_sum_loop(t, e, regs, i, acc, true);
+    bool neg_ab = (m & 1) != (m >> 1 & 1), neg_c = m & 4;
+    const char* want = neg_ab ? (neg_c ? "vfnmsub" : "vfnmadd") : (neg_c ? "vfmsub" : "vfmadd");
+    CHECK_MESSAGE(c.listing.find(want) != std::string::npos, "m = " << m << ": no " << want);
+    CHECK_MESSAGE(c.listing.find("pcmpeqd") == std::string::npos, "m = " << m << ": a neg was computed");
+    uint64_t R[4] = {0, 300, 0, std::bit_cast<uint64_t>(0.1)};
+    TraceEnv env;
+    CHECK(c.fn(R, &env) == 7);
+    double s = 0.1;
+    for (int64_t j = 0; j < 300; j++) {
+      double xv = (double)j, yv = xv + 0.5;
+      s = std::fma(m & 1 ? -xv : xv, m & 2 ? -yv : yv, m & 4 ? -s : s);
+    }
+    CHECK_MESSAGE(std::bit_cast<double>(R[3]) == s, "m = " << m);
+  }
 }
