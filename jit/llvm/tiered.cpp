@@ -6,7 +6,9 @@
 // changes nothing but speed. KILN_TIER_MS=off keeps every kernel on the JIT;
 // KILN_TIER_SYNC=1 compiles on the launching thread (tests: the second
 // launch of a kernel then runs LLVM's code). Granularity is the kernel: its
-// tasks are compiled together, as the llvm engine compiles them.
+// tasks are compiled together, as the llvm engine compiles them. Kernels of
+// more than KILN_TIER_MAX_STMTS IR statements (default 40000) stay on the
+// JIT (LLVM's code generation is superlinear in a kernel's size).
 //
 // A program can end while a compile is running (a short program whose kernel
 // tiered up near its end, or a Python program whose kernels are never freed):
@@ -60,6 +62,11 @@ InFlight& in_flight() {
 struct TierParams {
   double threshold_ms = 300;  // < 0: never
   bool sync = false;
+  // Kernels of more IR statements stay on the JIT: LLVM's code generation is
+  // superlinear in a block's length (its machine scheduler scans a block per
+  // instruction): a kernel unrolled by ti.static to 10^4 statements takes it
+  // seconds, to 10^5 over an hour, on a thread the program waits for at exit.
+  size_t max_stmts = 40000;
 };
 
 TierParams tier_params() {
@@ -68,6 +75,7 @@ TierParams tier_params() {
     p.threshold_ms = std::strcmp(e, "off") == 0 ? -1 : std::atof(e);
   const char* s = std::getenv("KILN_TIER_SYNC");
   p.sync = s && *s && *s != '0';
+  if (const char* m = std::getenv("KILN_TIER_MAX_STMTS"); m && *m) p.max_stmts = (size_t)std::strtoull(m, nullptr, 10);
   return p;
 }
 
@@ -152,8 +160,11 @@ struct TieredEngine : Engine {
     t->jit = jit->compile(*k, prog);
     t->params = params;
     // Under the debugger (its engine is the interpreter anyway) nothing tiers.
-    if (params.threshold_ms >= 0 && !prog.debugger) t->ir = std::move(k);
-    else t->params.threshold_ms = -1;
+    if (params.threshold_ms >= 0 && !prog.debugger && ir::count_stmts(k->root) <= params.max_stmts) {
+      t->ir = std::move(k);
+    } else {
+      t->params.threshold_ms = -1;
+    }
     return t;
   }
 };
