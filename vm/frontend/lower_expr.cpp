@@ -126,6 +126,13 @@ KVal Lowerer::elementwise_binop(ast::BinOpKind op, Stmt* va, Stmt* vb, SourceLoc
         if (!result) return KVal::of(one);
         return KVal::of(n < 0 ? emit_binary(BinaryOp::div, one, result, va->type, loc) : result);
       }
+      // An integer to a negative power has no integer value: Taichi refuses
+      // a constant one when it compiles the kernel.
+      if (prim_is_int(pa) && prim_is_int(pb) && prim_is_signed(pb) && vb->kind == ir::StmtKind::const_ &&
+          !vb->type.rows && vb->value.i < 0)
+        raise("ValueError", "negative exponent in pow(int, int) is not allowed: " + pname(pa) + " ** " +
+                                std::to_string(vb->value.i) + " (make the base a float: " + "ti.cast(x, ti.f32) ** " +
+                                std::to_string(vb->value.i) + ")", loc);
       return arith(BinaryOp::pow, t);
     case K::BitAnd: need_int("'&'"); return arith(BinaryOp::bit_and, t);
     case K::BitOr: need_int("'|'"); return arith(BinaryOp::bit_or, t);
