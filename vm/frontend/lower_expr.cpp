@@ -253,7 +253,12 @@ KVal Lowerer::lower_unary(const ast::UnaryOp* u) {
   switch (u->op) {
     case ast::UnaryOpKind::UAdd: return KVal::of(x);
     case ast::UnaryOpKind::USub: return KVal::of(emit_unary(ir::UnaryOp::neg, x, x->type, u->loc));
-    case ast::UnaryOpKind::Not: return KVal::of(emit_unary(ir::UnaryOp::logic_not, x, shaped(x, Prim::i32), u->loc));
+    case ast::UnaryOpKind::Not:
+      // As Taichi's type check: `not` of a float computed in the kernel is an
+      // error (`not 2.0` of a host number stays Python's).
+      if (!v.is_static() && !prim_is_int(p))
+        raise("TypeError", "'not' needs an integer operand, got " + pname(p) + " (compare it: x == 0)", u->loc);
+      return KVal::of(emit_unary(ir::UnaryOp::logic_not, x, shaped(x, Prim::i32), u->loc));
     case ast::UnaryOpKind::Invert:
       if (!prim_is_int(p)) raise("TypeError", "'~' needs an integer operand, got " + pname(p), u->loc);
       return KVal::of(emit_unary(ir::UnaryOp::bit_not, x, x->type, u->loc));
