@@ -22,7 +22,6 @@ struct Spans {
     uint32_t end = 0;
     for (auto& s : b.stmts) {
       uint32_t at = ix.at(s.get());
-      if (at >= ix.size) throw Error("InternalError", "bytecode liveness: a statement outside its task's numbering");
       order.push_back(s.get());
       end = at;
       if (s->body && !s->body->stmts.empty()) end = std::max(end, number(*s->body, ix));

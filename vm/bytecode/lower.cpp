@@ -526,13 +526,8 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   std::vector<ir::Block*> blocks;
   for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
     if (*blk) blocks.push_back(blk->get());
-  b.ix.first = task.id + 1;
-  for (ir::Block* blk : blocks)
-    ir::walk(*blk, [&](ir::Stmt* s) {
-      if (s->id != b.ix.first + (int)b.ix.size)
-        raise("InternalError", "bytecode lowering of '" + k.name + "': the IR is not numbered in pre-order", s->loc);
-      b.ix.size++;
-    });
+  b.ix.first = task.id + 1;  // lower_kernel made sure ids are a pre-order numbering
+  for (ir::Block* blk : blocks) b.ix.size += (uint32_t)ir::count_stmts(*blk);
   b.reg_of.assign(b.ix.size, -1);
   b.uses.assign(b.ix.size, 0);
   b.fused.assign(b.ix.size, 0);

@@ -31,43 +31,9 @@ bool is_loop(const Stmt* s) {
     if (!(ok)) fail((s), (what)); \
   } while (0)
 
-// The values in scope. Where the kernel's ids are a numbering (each id once,
-// 0..n-1: run_pipeline numbers the kernel before its final check) a flag per
-// id says it; otherwise (after a pass, under KILN_VERIFY_IR) a hash set does.
-struct Scope {
-  bool dense = false;
-  std::vector<const Stmt*> by_id;
-  std::vector<uint8_t> in;
-  std::unordered_set<const Stmt*> set;
-
-  explicit Scope(const Kernel& k) {
-    size_t n = count_stmts(k.root);
-    by_id.assign(n, nullptr);
-    dense = true;
-    index(k.root, n);
-    if (dense) in.assign(n, 0);
-    else set.reserve(n);  // growing it was a tenth of a large kernel's compile
-  }
-  void index(const Block& b, size_t n) {
-    for (auto& s : b.stmts) {
-      if (!s) continue;  // block() reports it
-      if (s->id < 0 || (size_t)s->id >= n || by_id[(size_t)s->id]) dense = false;
-      else by_id[(size_t)s->id] = s.get();
-      for (const Block* inner : {s->tls_prologue.get(), s->body.get(), s->else_body.get(), s->tls_epilogue.get()})
-        if (inner) index(*inner, n);
-    }
-  }
-  void add(const Stmt* s) { dense ? (void)(in[(size_t)s->id] = 1) : (void)set.insert(s); }
-  void remove(const Stmt* s) { dense ? (void)(in[(size_t)s->id] = 0) : (void)set.erase(s); }
-  bool has(const Stmt* s) const {
-    if (!dense) return set.count(s) != 0;
-    return s->id >= 0 && (size_t)s->id < by_id.size() && by_id[(size_t)s->id] == s && in[(size_t)s->id];
-  }
-};
-
 struct Verifier {
   const Kernel& k;
-  Scope visible;
+  std::unordered_set<const Stmt*> visible;
   std::vector<const Stmt*> loops;  // enclosing loop-like statements, innermost last
 
   [[noreturn]] void fail(const Stmt* s, const std::string& what) {
@@ -86,11 +52,11 @@ struct Verifier {
       KILN_VERIFY(s != nullptr, owner, "null statement");
       KILN_VERIFY(s->parent == &b, s, "statement's parent is not its block");
       stmt(*s);
-      visible.add(s);
+      visible.insert(s);
       defined.push_back(s);
     }
     if (keep) keep->insert(keep->end(), defined.begin(), defined.end());
-    else for (auto* s : defined) visible.remove(s);
+    else for (auto* s : defined) visible.erase(s);
   }
 
   void arity(const Stmt* s, size_t n) {
@@ -103,7 +69,7 @@ struct Verifier {
     const Stmt* s = &st;
     for (const Stmt* op : s->ops) {
       KILN_VERIFY(op != nullptr, s, "null operand");
-      KILN_VERIFY(visible.has(op), s, "operand $" + std::to_string(op->id) + " is not defined before its use");
+      KILN_VERIFY(visible.count(op) != 0, s, "operand $" + std::to_string(op->id) + " is not defined before its use");
       KILN_VERIFY(op->has_value() || (s->kind == StmtKind::call_ret && op->kind == StmtKind::call), s,
                   "operand $" + std::to_string(op->id) + " has no value");
     }
@@ -331,7 +297,7 @@ struct Verifier {
     if (s->else_body) block(*s->else_body, s);
     if (is_loop(s)) loops.pop_back();
     if (s->tls_epilogue) block(*s->tls_epilogue, s);
-    for (auto* d : prologue_defs) visible.remove(d);
+    for (auto* d : prologue_defs) visible.erase(d);
   }
 
   void unary(const Stmt* s) {
@@ -381,7 +347,8 @@ struct Verifier {
   if (!(cond)) raise("InternalError", std::string("IR verification failed in ") + k.name + ": " + (msg))
 
 void verify(const Kernel& k) {
-  Verifier v{k, Scope(k), {}};
+  Verifier v{k, {}, {}};
+  v.visible.reserve(count_stmts(k.root));  // growing it was a tenth of a large kernel's compile
   v.block(k.root, nullptr);
   for (auto& f : k.funcs) {
     KILN_VERIFY_FUNC(f->funcs.empty(), "a real function owns functions");

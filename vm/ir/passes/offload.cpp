@@ -328,8 +328,8 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   make_thread_local(k);
   // After make_thread_local: a parallel sum is a per-chunk accumulator by now.
   if (fast_math) split_sums(k);
-  k.renumber();  // before the check: it then finds values in scope by id
   if (check) verify(k);
+  k.renumber();  // bytecode lowering indexes its tables by these ids (bc::TaskIndex)
   // ti.real_func bodies: the same pipeline; their loops are serial (the
   // frontend marks them), so each is one serial task run by its caller.
   for (auto& f : k.funcs) run_pipeline(*f, check, {}, fast_math);
