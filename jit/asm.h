@@ -97,6 +97,11 @@ struct Gen {
   int32_t vec_next_row = -1;    // rows: the rsp offset of the counter where the next row starts
 };
 
+// asm_interleave.cpp: the 32-bit components of 8 consecutive n-component
+// elements at `at` (n = 2, 3, 4) into out[0..n-1], lane k = element k.
+void deinterleave_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out,
+                       const asmjit::x86::Ymm& scratch);
+
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
 inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }
 

@@ -29,6 +29,7 @@ struct VecRegs {
   std::map<std::pair<Ref, int32_t>, int> root;  // (root value, q's stride) -> index in kRootRegs
   std::map<int32_t, int> gidx;  // a gather's stride -> its lanes' byte offsets 0, s, ..., 7s
   int gmask = -1;               // the gather's mask (all ones; the gather clears it)
+  int shuf = -1;                // interleaved loads' shuffle temporary
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
   int tail = -1;                // rows: the lanes a row's masked end covers
 };
@@ -66,7 +67,8 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
     }
-    if (in.op == IrOp::load && p.access[i].stride) {
+    if (in.op == IrOp::load && p.access[i].stride && p.in_group(i) && r.shuf < 0) r.shuf = take();
+    if (in.op == IrOp::load && p.access[i].stride && !p.in_group(i)) {
       if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
       if (r.gmask < 0) r.gmask = take();
     }
@@ -89,12 +91,16 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     Ref i = p.order[k];
     for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
       if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
-    if (p.kind[i] == VecPlan::lane) {
+    // An interleaved group's components are all loaded at its first.
+    auto group = p.interleaved.find(i);
+    for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i}) {
+      if (p.kind[c] != VecPlan::lane || r.ymm.count(c)) continue;
       int y = take();
       if (full) return false;
-      r.ymm[i] = y;
-      if (!last.count(i)) used[y] = false;  // (read only by exits: computed, never read)
+      r.ymm[c] = y;
     }
+    for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i})
+      if (p.kind[c] == VecPlan::lane && !last.count(c)) used[r.ymm[c]] = false;  // (read only by exits: computed, never read)
   }
   // Every operand the loop reads has a register (a plan that disagrees
   // with itself leaves the loop scalar rather than failing here).
@@ -382,7 +388,16 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       x86::Ymm d = ymm(r.ymm[i]);
       switch (in.op) {
         case IrOp::load:
-          if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
+          if (auto g = p.interleaved.find(i); g != p.interleaved.end()) {  // the group's first: all of it
+            const VecPlan::Access& c0 = p.access[g->second[0]];
+            a.imul(x86::rdi, x86::rax, c0.stride);
+            a.add(x86::rdi, kRootRegs[r.root.at({c0.root, c0.cq})]);
+            x86::Ymm out[4];
+            for (size_t k = 0; k < g->second.size(); k++) out[k] = ymm(r.ymm.at(g->second[k]));
+            deinterleave_load(a, (int)g->second.size(), x86::ptr(x86::rdi, c0.disp + W * c0.stride * u), out, ymm(r.shuf));
+          } else if (p.in_group(i)) {
+            // (loaded with its group's first)
+          } else if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
             a.imul(x86::rdi, x86::rax, acc.stride);
             a.add(x86::rdi, kRootRegs[r.root.at({acc.root, acc.cq})]);
             a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));

@@ -233,6 +233,35 @@ struct Planner {
     }
     return split;
   }
+  // Interleaved groups (vector.h): per (allocation, stride), the gathered
+  // loads sorted by offset; each run of S / 4 loads at B, B + 4, ..., B + S - 4
+  // reads whole elements, so the 8 * S bytes from B + S * counter are exactly
+  // the bytes their gathers read.
+  void find_interleaved() {
+    std::map<std::pair<Ref, int32_t>, std::vector<std::pair<int64_t, Ref>>> by;
+    for (Ref i : p.order) {
+      const VecPlan::Access& acc = p.access[i];
+      if (t.ins[i].op != IrOp::load || !(acc.stride == 8 || acc.stride == 12 || acc.stride == 16)) continue;
+      auto [root, off] = resolve(acc.root);
+      by[{root, acc.stride}].push_back({off + acc.disp, i});
+    }
+    for (auto& [key, v] : by) {
+      std::sort(v.begin(), v.end());
+      size_t n = (size_t)key.second / 4;
+      for (size_t k = 0; k + n <= v.size();) {
+        bool whole = true;
+        for (size_t j = 1; j < n; j++) whole &= v[k + j].first == v[k].first + 4 * (int64_t)j;
+        if (!whole) {
+          k++;
+          continue;
+        }
+        std::vector<Ref> comp;
+        for (size_t j = 0; j < n; j++) comp.push_back(v[k + j].second);
+        p.interleaved[*std::min_element(comp.begin(), comp.end())] = comp;
+        k += n;
+      }
+    }
+  }
   bool fail(const std::string& why) {
     if (p.why.empty()) p.why = why;
     return false;
@@ -349,6 +378,7 @@ struct Planner {
     if (!rows) p.row_m = 0, p.row_q = p.row_r = kNoRef;
     if (rows && p.f64) return fail("ndrange rows in f64 lanes");
     if (rows && gathers) return fail("a gathered load in ndrange rows");
+    if (gathers) find_interleaved();
     return true;
   }
 };

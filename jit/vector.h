@@ -67,6 +67,19 @@ struct VecPlan {
     int32_t stride = 0;
   };
   std::vector<Access> access;        // per ref (loads and stores)
+  // Interleaved loads: gathered loads of one array at a stride of S = 8, 12
+  // or 16 bytes that read every 32-bit component of its elements (a field of
+  // vec2, vec3 or vec4 read whole) load 8 elements as S / 4 contiguous
+  // vectors and shuffle them apart (jit/asm_interleave.cpp) instead of
+  // gathering each component: the first of them in body order -> the loads
+  // of components 0, 1, ..., S / 4 - 1.
+  std::map<Ref, std::vector<Ref>> interleaved;
+  bool in_group(Ref load) const {          // a component of an interleaved group
+    for (auto& [first, comp] : interleaved)
+      for (Ref c : comp)
+        if (c == load) return true;
+    return false;
+  }
   std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add)
   // Split float sums: the first partial's slot -> the W partials, lane order
   // (its add, sub or fma is the sum's `add`; an i32 sum has no entry).

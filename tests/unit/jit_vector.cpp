@@ -335,11 +335,12 @@ std::string rotating_sum(int stride) {
     guard_nz c -> 99 { )" + regs + " }\n end " + regs + "\n";
 }
 
-// Runs it over [lo, hi) from partials 1..8 and compares every partial's bits
-// with the rotation done one iteration at a time.
-void run_rotating(const Compiled& c, int stride, int lo, int hi) {
-  static float mem[3 * 1024];
-  for (int j = 0; j < 3 * 1024; j++) mem[j] = std::sin((float)j) * 1000.0f;
+// Runs c over [lo, hi) from partials 1..8 and compares every partial's bits
+// with the rotation done one iteration at a time, term(mem, i) added at i.
+template <class Term>
+void check_rotating(const Compiled& c, int lo, int hi, Term term, const std::string& what) {
+  static float mem[4 * 1100];
+  for (int j = 0; j < 4 * 1100; j++) mem[j] = std::sin((float)j) * 1000.0f;
   uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
   TraceEnv env;
   env.args = args;
@@ -354,7 +355,7 @@ void run_rotating(const Compiled& c, int stride, int lo, int hi) {
     R[3 + k] = b;
   }
   for (int i = lo; i < hi; i++) {
-    float s = want[0] + mem[i * stride / 4];
+    float s = want[0] + term(mem, i);
     for (int k = 0; k < 7; k++) want[k] = want[k + 1];
     want[7] = s;
   }
@@ -364,10 +365,13 @@ void run_rotating(const Compiled& c, int stride, int lo, int hi) {
     uint32_t b = (uint32_t)R[3 + k];
     std::memcpy(&got, &b, 4);
     if (std::memcmp(&got, &want[k], 4) != 0 || (R[3 + k] >> 32) != 0) {
-      FAIL_CHECK("p" << k << " = " << got << ", want " << want[k] << " (stride " << stride << ", lo " << lo << ", hi " << hi << ")");
+      FAIL_CHECK("p" << k << " = " << got << ", want " << want[k] << " (" << what << ", lo " << lo << ", hi " << hi << ")");
       return;
     }
   }
+}
+void run_rotating(const Compiled& c, int stride, int lo, int hi) {
+  check_rotating(c, lo, hi, [&](const float* mem, int i) { return mem[i * stride / 4]; }, "stride " + std::to_string(stride));
 }
 }  // namespace
 
@@ -441,4 +445,59 @@ TEST_CASE("jit vector: i64 loops run four lanes at a time, with i64 sums") {
       CHECK(R[3] == sum);
     }
   }
+}
+
+namespace {
+// s += x.c0 * 1.5 - x.c1 + ... over a field of n-component 32-bit elements
+// (a vec2, vec3 or vec4 field read whole: VecPlan::interleaved), the
+// components loaded in the order `order` gives; the sum split into 8
+// rotating partials r3..r10 as rotating_sum's.
+std::string interleaved_sum(int n, const std::vector<int>& order) {
+  std::string regs = "r0=n r3=p1 r4=p2 r5=p3 r6=p4 r7=p5 r8=p6 r9=p7 r10=s";
+  std::string s = "i = sload r0\n a = arg 0\n off = mul i64 i #" + std::to_string(4 * n) + "\n xa = add i64 a off\n";
+  for (int c : order) {
+    s += " ca" + std::to_string(c) + " = add i64 xa #" + std::to_string(4 * c) + "\n";
+    s += " x" + std::to_string(c) + " = load ca" + std::to_string(c) + " f32\n";
+  }
+  s += " v0 = mul f32 x0 #0x3fc00000\n";  // x0 * 1.5
+  for (int c = 1; c < n; c++)
+    s += " v" + std::to_string(c) + " = " + (c % 2 ? "sub" : "add") + " f32 v" + std::to_string(c - 1) + " x" + std::to_string(c) + "\n";
+  s += " p0 = sload r3\n p1 = sload r4\n p2 = sload r5\n p3 = sload r6\n p4 = sload r7\n p5 = sload r8\n"
+       " p6 = sload r9\n p7 = sload r10\n s = add f32 p0 v" + std::to_string(n - 1) + R"(
+    n = add i32 i #1
+    hi = sload r1
+    c = lt i32 n hi
+    guard_nz c -> 99 { )" + regs + " }\n end " + regs + "\n";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("jit vector: a vec2/vec3/vec4 field read whole is loaded contiguously and shuffled apart") {
+  for (int n : {2, 3, 4}) {
+    std::vector<int> order;
+    for (int c = n - 1; c >= 0; c--) order.push_back(c);  // z before y before x
+    std::string text = interleaved_sum(n, order);
+    VecPlan p = plan_vector(optimized(text));
+    REQUIRE(p.ok);
+    REQUIRE(p.interleaved.size() == 1);
+    CHECK(p.interleaved.begin()->second.size() == (size_t)n);
+    if (!host_has_avx2()) continue;
+    Compiled c = compile_lanes(text);
+    CHECK(c.lanes == "8 lanes");
+    CHECK(c.listing.find("vshufps") != std::string::npos);
+    CHECK(c.listing.find("vgatherdps") == std::string::npos);
+    for (int lo : {0, 1, 5, 1000})
+      for (int hi = lo + 1; hi <= lo + 40; hi++)
+        check_rotating(c, lo, hi, [&](const float* mem, int i) {
+          float v = mem[n * i] * 1.5f;
+          for (int k = 1; k < n; k++) v = k % 2 ? v - mem[n * i + k] : v + mem[n * i + k];
+          return v;
+        }, "vec" + std::to_string(n));
+  }
+  // two components of a vec3 are gathered: the whole element is not read
+  std::string part = interleaved_sum(2, {0, 1});
+  part.replace(part.find("mul i64 i #8"), 12, "mul i64 i #12");
+  VecPlan p = plan_vector(optimized(part));
+  CHECK(p.ok);
+  CHECK(p.interleaved.empty());
 }
