@@ -9,6 +9,7 @@
 #include <climits>
 
 #include "gpu/vulkan/codegen_state.h"
+#include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
 
 namespace kiln::vk {
@@ -26,7 +27,7 @@ void Gen::unsupported(const ir::Stmt& s, const std::string& what) {
 
 Id Gen::builtin_x(spv::BuiltIn b, uint32_t component) {
   Id v3 = m.t_vec(u32(), 3);
-  Id& var = builtin_vars[(uint32_t)b];
+  Id& var = mod.builtin_vars[(uint32_t)b];
   if (!var) {
     var = m.global_var(m.t_ptr(SC::Input, v3), SC::Input);
     m.decorate(var, spv::Decoration::BuiltIn, {(uint32_t)b});
@@ -117,7 +118,10 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::local_load: val[&s] = m.op(Op::OpLoad, type(s.type.prim, &s), {local.at(s.ops[0])}); return;
     case StmtKind::local_store: m.op_void(Op::OpStore, {local.at(s.ops[0]), val.at(s.ops[1])}); return;
     case StmtKind::global_ptr: global_ptr(s); return;
-    case StmtKind::global_temp: ptr[&s] = ctx_slot(out.temp_slot() + s.index, s.type.prim); return;
+    case StmtKind::global_temp:
+      if (frame) unsupported(s, "a global temporary in a ti.real_func");
+      ptr[&s] = ctx_slot(out.temp_slot() + s.index, s.type.prim);
+      return;
     case StmtKind::global_load: {
       const BufPtr& bp = ptr.at(s.ops[0]);
       Id v = load(bp);
@@ -207,10 +211,14 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_top: val[&s] = tape_top(s); return;
     case StmtKind::random: val[&s] = random(s); return;
     case StmtKind::snode_op: snode_op(s); return;
-    case StmtKind::call:  // SPIR-V forbids recursion, and real functions may recurse
-      raise("NotImplementedError", "the vulkan backend does not support ti.real_func: kernel '" + kernel.name +
-                                       "' calls '" + s.text + "' (SPIR-V has no recursion; use @ti.func, which is "
-                                       "inlined, or arch=ti.cpu)", s.loc);
+    case StmtKind::call: call(s); return;
+    case StmtKind::call_ret: {
+      auto it = call_results.find(s.ops[0]);
+      if (it == call_results.end() || s.index < 0 || (size_t)s.index >= it->second.size())
+        unsupported(s, "a call result without its call");
+      val[&s] = it->second[(size_t)s.index];
+      return;
+    }
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
   }
 }
@@ -228,16 +236,37 @@ static Prim task_index_prim(const ir::Stmt& task) {
 // Whether a task's code holds a loop of its own (while or range), or may:
 // sparse activation and SNode ops wait and retry in loops on pointer and
 // dynamic levels (codegen_pools.cpp), which must be counted too: a wait
-// that lavapipe's limiter cut short would leave a slot unfilled.
+// that lavapipe's limiter cut short would leave a slot unfilled. A
+// ti.real_func call may hold loops too.
 static bool has_loops(const ir::Stmt& task) {
   bool any = false;
   for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
     if (*blk)
       ir::walk(**blk, [&](ir::Stmt* s) {
         any |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for || s->kind == StmtKind::snode_op ||
+               s->kind == StmtKind::call ||
                (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0 && s->access.activate);
       });
   return any;
+}
+
+// Below how many iterations a range_for task runs as one chunk (0: never):
+// when its TLS epilogue adds float sums into the global, whose bits depend
+// on how the range was cut, and the CPU engines run it as one chunk (few
+// iterations, one thread, debug=True: vm/runtime/chunks.h), so that it
+// prints the CPU's bits. Within the driver's loop limit: a longer range
+// stays cut (on lavapipe a one-thread program's float sum over more than
+// about 65000 iterations may differ in the last bits).
+static int64_t one_chunk_below(const ir::Stmt& task, const DeviceCaps& caps, const Program* prog) {
+  if (task.task != ir::Task::range_for || !task.tls_epilogue) return 0;
+  bool order = false;
+  ir::walk(*task.tls_epilogue, [&](ir::Stmt* s) {
+    order |= s->kind == StmtKind::atomic && s->ops.size() > 1 && prim_is_float(s->ops[1]->type.prim);
+  });
+  if (!order) return 0;
+  bool one_thread = prog && (!prog->pool || prog->pool->size() <= 1 || prog->config.debug);
+  if (!one_thread || has_loops(task)) return kMinParallel;
+  return caps.loop_limit ? std::max<int64_t>(kMinParallel, (int64_t)caps.loop_limit - 2) : INT64_MAX;
 }
 
 // Workgroups for a task: one invocation for serial work; enough for one
@@ -285,46 +314,63 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   Id gid = g.builtin_x(spv::BuiltIn::GlobalInvocationId, 0);
   Id groups = g.builtin_x(spv::BuiltIn::NumWorkgroups, 0);
   Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
+  Id first = g.cast(gid, Prim::u32, p, task);
+  // A float reduction the CPU runs in one chunk runs in one invocation.
+  Id skip = 0;
+  if (ts.one_chunk_below > 0) {
+    Id bt = m.t_bool();
+    Id n = m.op(Op::OpISub, t, {end, begin});
+    int64_t below = prim_bits(p) < 64 ? std::min<int64_t>(ts.one_chunk_below, INT32_MAX) : ts.one_chunk_below;
+    Id one = m.op(prim_is_signed(p) ? Op::OpSLessThan : Op::OpULessThan, bt, {n, g.const_int(p, below)});
+    stride = m.op(Op::OpSelect, t, {one, g.const_int(p, 1), stride});
+    first = m.op(Op::OpSelect, t, {one, g.const_int(p, 0), first});
+    skip = m.op(Op::OpLogicalAnd, bt, {one, m.op(Op::OpINotEqual, bt, {gid, g.cu32(0)})});
+  }
   g.iter = gid;
-  if (task.tls_prologue) g.block(*task.tls_prologue);
-  g.ensure_open();
-  Id var = m.function_var(m.t_ptr(SC::Function, t));
-  m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, g.cast(gid, Prim::u32, p, task)})});
-  g.loop_var[&task] = var;
-  Id cur = 0;
-  bool sg = prim_is_signed(p);
-  // A loop-free body with known bounds makes a known number of iterations
-  // per invocation: below the driver's limit it needs no count.
-  Id counter = g.loop_count;
-  if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups &&
-      (ts.end - ts.begin + (int64_t)ts.groups * kLocalSize - 1) / ((int64_t)ts.groups * kLocalSize) + 2 <
-          (int64_t)g.caps.loop_limit)
-    g.loop_count = 0;
-  loop(
-      g, &task,
-      [&] {
-        cur = m.op(Op::OpLoad, t, {var});
-        return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, m.t_bool(), {cur, end});
-      },
-      [&] {
-        // Prints and errors are ordered by iteration (as a serial run prints).
-        g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
-        if (snap) {
-          g.snapshot_copy(task, g.iter);
-          return;
-        }
-        if (!sf) {
-          g.block(*task.body);
-          return;
-        }
-        Id active = g.struct_for_cell(task, g.iter);
-        if (active) g.if_then(active, [&] { g.block(*task.body); });
-        else g.block(*task.body);
-      },
-      [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
-  g.loop_count = counter;
-  g.iter = gid;
-  if (task.tls_epilogue) g.block(*task.tls_epilogue);
+  // The chunk: prologue, grid-stride loop, epilogue.
+  auto chunk = [&] {
+    if (task.tls_prologue) g.block(*task.tls_prologue);
+    g.ensure_open();
+    Id var = m.function_var(m.t_ptr(SC::Function, t));
+    m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, first})});
+    g.loop_var[&task] = var;
+    Id cur = 0;
+    bool sg = prim_is_signed(p);
+    // A loop-free body with known bounds makes a known number of iterations
+    // per invocation: below the driver's limit it needs no count.
+    Id counter = g.loop_count;
+    int64_t n = ts.end - ts.begin, stride_n = std::max<int64_t>(1, (int64_t)ts.groups * kLocalSize);
+    int64_t per = n < ts.one_chunk_below ? n : (n + stride_n - 1) / stride_n;
+    if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups && per + 2 < (int64_t)g.caps.loop_limit)
+      g.loop_count = 0;
+    loop(
+        g, &task,
+        [&] {
+          cur = m.op(Op::OpLoad, t, {var});
+          return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, m.t_bool(), {cur, end});
+        },
+        [&] {
+          // Prints and errors are ordered by iteration (as a serial run prints).
+          g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
+          if (snap) {
+            g.snapshot_copy(task, g.iter);
+            return;
+          }
+          if (!sf) {
+            g.block(*task.body);
+            return;
+          }
+          Id active = g.struct_for_cell(task, g.iter);
+          if (active) g.if_then(active, [&] { g.block(*task.body); });
+          else g.block(*task.body);
+        },
+        [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
+    g.loop_count = counter;
+    g.iter = gid;
+    if (task.tls_epilogue) g.block(*task.tls_epilogue);
+  };
+  if (skip) g.if_then(m.op(Op::OpLogicalNot, m.t_bool(), {skip}), chunk);
+  else chunk();
 }
 
 static void gen_task(Gen& g, const ir::Stmt& task) {
@@ -342,7 +388,7 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
     first_passes = m.fresh();
     m.op_void(Op::OpStore, {g.loop_count, first_passes});
   }
-  g.random_init(task);
+  g.random_init(task, (uint32_t)g.task_index);
   g.iter = g.cu32(0);
   int local_x = task.task == ir::Task::range_for || task.task == ir::Task::struct_for ||
                         (task.task == ir::Task::listgen && ts.end > 0)
@@ -413,8 +459,11 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
         out.listgen_const += list_elements_const(*prog->snode(s->snode));
     }
     ts.groups = groups(*s, ts, caps);
+    ts.one_chunk_below = one_chunk_below(*s, caps, prog);
     out.tasks.push_back(std::move(ts));
-    Gen g(k, caps, out);
+    ModuleState ms;
+    Gen g(k, caps, out, ms);
+    g.owner = &k;
     g.prog = prog;
     g.task_index = (int)out.tasks.size() - 1;
     gen_task(g, *s);

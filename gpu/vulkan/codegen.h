@@ -87,6 +87,10 @@ struct TaskShader {
   bool serialize = false;
   // Workgroups of kLocalSize invocations to dispatch (1 for serial work).
   uint32_t groups = 1;
+  // A range_for whose thread-local float sums depend on the order: below
+  // this many iterations (0: never) its range is one chunk, run by
+  // invocation 0 alone, as the CPU engines run it.
+  int64_t one_chunk_below = 0;
 };
 
 // An ndarray argument the kernel accesses: its data travels in a buffer of

@@ -14,8 +14,8 @@ static bool is_signed(Prim p) { return prim_is_int(p) && prim_is_signed(p); }
 
 Id Gen::view(int binding, Prim p) {
   auto key = std::make_pair(binding, p);
-  auto it = views.find(key);
-  if (it != views.end()) return it->second;
+  auto it = mod.views.find(key);
+  if (it != mod.views.end()) return it->second;
   int bytes = prim_bits(p) / 8;
   if (bytes == 1) {
     if (!caps.storage8) raise("NotImplementedError", "vulkan: this device cannot store 8-bit values in buffers");
@@ -31,7 +31,7 @@ Id Gen::view(int binding, Prim p) {
   m.decorate(var, spv::Decoration::Binding, {(uint32_t)binding});
   // Several views of one buffer (a tree holds fields of many types) alias.
   m.decorate(var, spv::Decoration::Aliased);
-  return views[key] = var;
+  return mod.views[key] = var;
 }
 
 Id Gen::chain(const BufPtr& bp) {
@@ -85,13 +85,16 @@ void Gen::fail_if(Id failed, int check, const std::vector<Id>& values) {
 // of its type, in the ndarray's own buffer.
 void Gen::ndarray_ptr(const ir::Stmt& s) {
   const ir::Access& acc = s.access;
+  // In a ti.real_func the argument is the kernel's that the calls pass on.
+  int arg = acc.ext_arg;
+  if (frame) arg = (size_t)arg < frame->slot.size() ? frame->slot[(size_t)arg] : -1;
   int nb = 0;
-  while (nb < (int)out.ndarrays.size() && out.ndarrays[(size_t)nb].arg != acc.ext_arg) nb++;
-  if (nb == (int)out.ndarrays.size()) unsupported(s, "an ndarray argument that was not bound");
+  while (nb < (int)out.ndarrays.size() && out.ndarrays[(size_t)nb].arg != arg) nb++;
+  if (arg < 0 || nb == (int)out.ndarrays.size()) unsupported(s, "an ndarray argument that was not bound");
   Id bt = m.t_bool();
   size_t n = s.ops.size();
   std::vector<Id> shape(n), idx(n);
-  for (size_t k = 0; k < n; k++) shape[k] = load(ctx_slot(acc.ext_arg + 1 + (int)k, Prim::i32));
+  for (size_t k = 0; k < n; k++) shape[k] = load(ctx_slot(arg + 1 + (int)k, Prim::i32));
   Id ok = 0;
   for (size_t k = 0; k < n; k++) {
     Prim q = s.ops[k]->type.prim;
@@ -339,6 +342,7 @@ Id Gen::atomic(const ir::Stmt& s) {
 Id Gen::arg_load(const ir::Stmt& s) {
   Prim p = s.type.prim;
   Id t = type(p, &s);
+  if (frame) return frame->args.at((size_t)s.index);  // a ti.real_func's parameter
   if (prim_bits(p) == 64) {
     Id w = load(ctx_slot(s.index, Prim::u64));
     return p == Prim::u64 ? w : m.op(Op::OpBitcast, t, {w});
@@ -355,7 +359,10 @@ Id Gen::arg_load(const ir::Stmt& s) {
 }
 
 void Gen::ret(const ir::Stmt& s) {
-  for (size_t i = 0; i < s.ops.size(); i++) {
+  // A ti.real_func's results go to its caller's variables.
+  for (size_t i = 0; frame && i < s.ops.size() && i < frame->rets.size(); i++)
+    m.op_void(Op::OpStore, {frame->rets[i], val.at(s.ops[i])});
+  for (size_t i = 0; !frame && i < s.ops.size(); i++) {
     Prim p = s.ops[i]->type.prim;
     Id v = val.at(s.ops[i]);
     // f16 returns travel as their 16-bit pattern (what the bytecode's ret stores).

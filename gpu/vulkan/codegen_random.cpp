@@ -21,24 +21,36 @@ Id Gen::rng_mix(Id z) {
   return shift_xor(z, 31);
 }
 
-void Gen::random_init(const ir::Stmt& task) {
-  bool draws = false;
+void Gen::random_init(const ir::Stmt& task, uint32_t task_no, Id call_key) {
+  bool draws = false, calls = false;  // a ti.real_func call keys its callee's draws from the stream too
   for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk) ir::walk(**blk, [&](ir::Stmt* s) { draws |= s->kind == ir::StmtKind::random; });
-  if (!draws) return;
+    if (*blk)
+      ir::walk(**blk, [&](ir::Stmt* s) {
+        draws |= s->kind == ir::StmtKind::random;
+        calls |= s->kind == ir::StmtKind::call;
+      });
+  if (!draws && !calls) return;
   if (!caps.int64) unsupported(task, "ti.random on a device without 64-bit integers");
   m.capability(spv::Capability::Int64);
   Id t = u64();
-  // rng_task_key(launch key, task): the launch key is the context's rng slot.
-  Id launch = load(ctx_slot(out.rng_slot(), Prim::u64));
+  Id launch_key = call_key ? call_key : load(ctx_slot(out.rng_slot(), Prim::u64));
+  // The state a call's key mixes in before the iteration draws: 0 as a CPU
+  // thread starts each chunk, but each invocation of a launch is a chunk of
+  // its own here, so it starts at rng_mix(invocation id) (0 for the first
+  // and for serial tasks, as on the CPU): else every invocation's first
+  // call would draw the same numbers. A call's tasks start at 0.
+  Id state0 = m.c_bits(t, 64, 0);
+  if (calls && !frame)
+    state0 = rng_mix(m.op(Op::OpUConvert, t, {builtin_x(spv::BuiltIn::GlobalInvocationId, 0)}));
+  // rng_task_key(launch key, task).
   Id gamma = m.c_bits(t, 64, kRngGamma);
-  rng_key = rng_mix(m.op(Op::OpIAdd, t, {launch, m.op(Op::OpIMul, t, {m.c_bits(t, 64, (uint64_t)task_index + 1), gamma})}));
-  // rng_init: no index yet, state 0 (per invocation: a draw's value does not
-  // depend on which invocation makes it).
+  rng_key = rng_mix(m.op(Op::OpIAdd, t, {launch_key, m.op(Op::OpIMul, t, {m.c_bits(t, 64, (uint64_t)task_no + 1), gamma})}));
+  // rng_init: no index yet (a draw's value does not depend on which
+  // invocation makes it: its index starts the stream afresh).
   rng_index = m.function_var(m.t_ptr(SC::Function, t));
   rng_state = m.function_var(m.t_ptr(SC::Function, t));
   m.op_void(Op::OpStore, {rng_index, m.c_bits(t, 64, kRngNoIndex)});
-  m.op_void(Op::OpStore, {rng_state, m.c_bits(t, 64, 0)});
+  m.op_void(Op::OpStore, {rng_state, state0});
 }
 
 Id Gen::random(const ir::Stmt& s) {

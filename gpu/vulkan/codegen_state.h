@@ -75,30 +75,60 @@ struct LoopLabels {
   Id merge = 0, cont = 0;
 };
 
+// A ti.real_func's instance in a module: one SPIR-V function per task of
+// the function (codegen_call.cpp), made once per module for each mapping of
+// its arguments to the kernel's argument slots (its ndarrays' bindings).
+struct FuncInstance {
+  std::vector<Id> tasks;  // the functions, called in order
+  Id fn_type = 0;
+  bool keyed = false;     // takes a random key (it draws or calls)
+  uint32_t loops = 0;     // loops at any depth (the driver inlines each call)
+};
+
+// What a task's module holds once for all the functions in it.
+struct ModuleState {
+  SpirvModule m;
+  std::map<std::pair<int, Prim>, Id> views;  // (binding, element type) -> buffer variable
+  std::map<uint32_t, Id> builtin_vars;       // BuiltIn -> its Input variable (uvec3 ones)
+  std::map<std::pair<int, std::vector<int>>, FuncInstance> funcs;  // (function, argument slots) -> instance
+  std::vector<int> open;                     // the functions being generated (a call of one recurses)
+};
+
+// The function a Gen generates, when it is a task of a ti.real_func: its
+// parameters (codegen_call.cpp).
+struct FuncFrame {
+  const ir::Kernel* fn = nullptr;
+  std::vector<Id> args;      // per argument slot, its value
+  std::vector<int> slot;     // per argument slot, the kernel's argument slot it passes on (-1: none)
+  std::vector<Id> rets;      // per returned slot, a pointer to the caller's variable
+};
+
 struct Gen {
   const ir::Kernel& kernel;
   const DeviceCaps& caps;
   KernelShaders& out;
   const Program* prog = nullptr;  // its SNodes (sparse access)
   int task_index = 0;
-  SpirvModule m;
+  ModuleState& mod;
+  SpirvModule& m;
+  const ir::Kernel* owner = nullptr;  // the kernel whose `funcs` calls name
+  const FuncFrame* frame = nullptr;   // set in a ti.real_func's task
   std::unordered_map<const ir::Stmt*, Id> val;        // SSA values
   std::unordered_map<const ir::Stmt*, Id> local;      // alloca -> Function variable
   std::unordered_map<const ir::Stmt*, BufPtr> ptr;    // global_ptr / global_temp
   std::unordered_map<const ir::Stmt*, LoopLabels> loops;
   std::unordered_map<const ir::Stmt*, Id> loop_var;   // range_for / task -> its index variable
   std::unordered_map<const ir::Stmt*, Tape> tapes;    // ad_stack -> its tape
-  std::map<std::pair<int, Prim>, Id> views;           // (binding, element type) -> buffer variable
   Id iter = 0;      // u32: this invocation's iteration (prints, errors)
   Id seq_var = 0;   // u32 Function variable: prints so far in this invocation
   Id loop_count = 0;  // u32 Function variable: the driver's loop passes so far (DeviceCaps::loop_limit)
   std::vector<uint32_t> loop_inner;  // per open loop: the loops emitted inside it so far
   uint32_t task_loops = 0;           // the loops of the task, at any depth
   bool terminated = false;  // the current block has its terminator
-  std::map<uint32_t, Id> builtin_vars;  // BuiltIn -> its Input variable (uvec3 ones)
   Id builtin_x(spv::BuiltIn b, uint32_t component);  // a component of a uvec3 builtin
 
-  Gen(const ir::Kernel& k, const DeviceCaps& c, KernelShaders& o) : kernel(k), caps(c), out(o) {}
+  Gen(const ir::Kernel& k, const DeviceCaps& c, KernelShaders& o, ModuleState& ms)
+      : kernel(k), caps(c), out(o), mod(ms), m(ms.m) {}
 
   [[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
 
@@ -184,8 +214,14 @@ struct Gen {
   Id rng_index = 0;   // u64 Function variable: the iteration index of the stream
   Id rng_state = 0;   // u64 Function variable: its state
   Id rng_mix(Id z);
-  void random_init(const ir::Stmt& task);  // at task entry, when the task draws
+  // At task entry, when the task draws or calls: the stream of task `task_no`
+  // of the launch, or of the call keyed `call_key` (u64) in a function.
+  void random_init(const ir::Stmt& task, uint32_t task_no, Id call_key = 0);
   Id random(const ir::Stmt& s);
+
+  // ---- ti.real_func calls (codegen_call.cpp) ----
+  std::unordered_map<const ir::Stmt*, std::vector<Id>> call_results;  // call -> its returned values
+  void call(const ir::Stmt& s);
 
   // ---- autodiff tapes (codegen_tape.cpp) ----
   void tape_decl(const ir::Stmt& s);

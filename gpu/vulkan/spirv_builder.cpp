@@ -86,7 +86,11 @@ Id SpirvModule::t_ptr(spv::StorageClass sc, Id pointee) {
   return intern(*this, Op::OpTypePointer, {(uint32_t)sc, pointee});
 }
 
-Id SpirvModule::t_fn(Id ret) { return intern(*this, Op::OpTypeFunction, {ret}); }
+Id SpirvModule::t_fn(Id ret, const std::vector<Id>& params) {
+  std::vector<uint32_t> ops{ret};
+  ops.insert(ops.end(), params.begin(), params.end());
+  return intern(*this, Op::OpTypeFunction, ops);
+}
 Id SpirvModule::t_vec(Id elem, int n) { return intern(*this, Op::OpTypeVector, {elem, (uint32_t)n}); }
 Id SpirvModule::t_array(Id elem, uint32_t n) {
   return intern(*this, Op::OpTypeArray, {elem, c_bits(t_int(32, false), 32, n)});
@@ -186,6 +190,25 @@ Id SpirvModule::function_var(Id ptr_type) {
   return v;
 }
 
+SpirvModule::Streams SpirvModule::begin_function() {
+  Streams caller{std::move(fn_vars), std::move(body)};
+  fn_vars.clear();
+  body.clear();
+  return caller;
+}
+
+void SpirvModule::end_function(Streams caller, Id fn, Id fn_type, const std::vector<std::pair<Id, Id>>& params,
+                               Id first_label) {
+  emit(functions, Op::OpFunction, {t_void(), fn, (uint32_t)spv::FunctionControlMask::MaskNone, fn_type});
+  for (auto [type, id] : params) emit(functions, Op::OpFunctionParameter, {type, id});
+  emit(functions, Op::OpLabel, {first_label});
+  functions.insert(functions.end(), fn_vars.begin(), fn_vars.end());
+  functions.insert(functions.end(), body.begin(), body.end());
+  emit(functions, Op::OpFunctionEnd, {});
+  fn_vars = std::move(caller.fn_vars);
+  body = std::move(caller.body);
+}
+
 Words SpirvModule::finish(Id main_fn, Id first_label, int local_x) {
   capability(spv::Capability::Shader);
   Words mm;
@@ -208,6 +231,7 @@ Words SpirvModule::finish(Id main_fn, Id first_label, int local_x) {
   out.insert(out.end(), fn_vars.begin(), fn_vars.end());
   out.insert(out.end(), body.begin(), body.end());
   emit(out, Op::OpFunctionEnd, {});
+  out.insert(out.end(), functions.begin(), functions.end());
   out[3] = next;
   return out;
 }

@@ -26,6 +26,7 @@ struct SpirvModule {
   Words capabilities, extensions, imports, memory_model, entry_points, exec_modes, debug, annotations, globals;
   Words fn_vars;  // OpVariable Function: must open the function's first block
   Words body;     // the function's instructions after its first label
+  Words functions;  // finished functions other than main (ti.real_func tasks), after main
   Id next = 1;
   std::set<spv::Capability> caps;
   std::set<std::string> exts;
@@ -49,7 +50,7 @@ struct SpirvModule {
   Id t_int(int width, bool is_signed);
   Id t_float(int width);
   Id t_ptr(spv::StorageClass sc, Id pointee);
-  Id t_fn(Id ret);
+  Id t_fn(Id ret, const std::vector<Id>& params = {});
   Id t_vec(Id elem, int n);
   Id t_array(Id elem, uint32_t n);  // a fixed-size array (Function-storage tapes)
   // A runtime array of `elem` with ArrayStride `stride`, in a Block struct:
@@ -77,6 +78,17 @@ struct SpirvModule {
   // point's interface.
   Id global_var(Id ptr_type, spv::StorageClass sc);
   Id function_var(Id ptr_type);
+
+  // A function other than main: begin_function hands back the streams of
+  // the function being made (fn_vars, body) and starts empty ones; after the
+  // new function's body (from its first block's code on, its first label
+  // not emitted), end_function appends it to `functions` with its
+  // parameters (type, id) and restores the caller's streams.
+  struct Streams {
+    Words fn_vars, body;
+  };
+  Streams begin_function();
+  void end_function(Streams caller, Id fn, Id fn_type, const std::vector<std::pair<Id, Id>>& params, Id first_label);
 
   // The finished binary: header, sections, one function `main` whose body is
   // fn_vars + body (body must end with a terminator), entry point GLCompute

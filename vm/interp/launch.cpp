@@ -4,14 +4,12 @@
 #include <chrono>
 
 #include "vm/interp/interp.h"
+#include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
 
 namespace kiln::interp {
 
 namespace {
-
-// Below this many iterations a parallel launch costs more than it saves.
-constexpr int64_t kMinParallel = 256;
 
 int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) {
   if (is_const) return v;

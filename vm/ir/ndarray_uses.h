@@ -16,7 +16,8 @@ struct NdarrayUse {
   std::string name;
 };
 
-// In order of first access.
+// In order of first access, those of the ti.real_funcs it calls included
+// (under the kernel's argument slot the calls pass them from).
 std::vector<NdarrayUse> ndarray_uses(const Kernel& k);
 
 }  // namespace kiln::ir
