@@ -106,9 +106,7 @@ static int split_sum_width(const ir::Block& b) {
     int run = 0;
     for (const auto& st : blk.stmts) {
       const ir::Stmt& s = *st;
-      bool move = s.kind == StmtKind::local_store && s.ops.size() == 2 && s.ops[1]->kind == StmtKind::local_load &&
-                  s.ops[1]->ops[0] != s.ops[0] && prim_is_float(s.ops[1]->type.prim);
-      if (move) width = std::max(width, ++run + 1);
+      if (is_sum_move(s)) width = std::max(width, ++run + 1);
       else if (s.kind != StmtKind::local_load) run = 0;
       if (s.kind == StmtKind::range_for || s.kind == StmtKind::while_) continue;
       for (const ir::Block* inner : {s.body.get(), s.else_body.get()})
@@ -122,6 +120,8 @@ static int split_sum_width(const ir::Block& b) {
 void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bool poll,
                      const std::function<void()>& body, bool over_cells, Value* step) {
   llvm::Type* t = type(p, owner);
+  // Split sums at the top of the body: blocks of W iterations first (lower_lanes.cpp).
+  bool blocked = !step && lanes_loop(owner, begin, end, p, body, over_cells);
   Value* var = EB.CreateAlloca(t);
   B.CreateStore(begin, var);
   BasicBlock* cont = new_block("for.next");
@@ -138,7 +138,7 @@ void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bo
   // vectorizer does not take: unrolled W times the rotation is the identity,
   // each copy adds into a partial of its own, and the SLP vectorizer packs
   // the W copies into lanes (as the JIT's vector loop does).
-  if (int w = owner->body ? split_sum_width(*owner->body) : 0; w > 1 && !gpu) {
+  if (int w = owner->body && !blocked ? split_sum_width(*owner->body) : 0; w > 1 && !gpu) {
     llvm::MDNode* count = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.count"),
                                                 llvm::ConstantAsMetadata::get(B.getInt32((uint32_t)w))});
     llvm::MDNode* self = llvm::MDNode::getDistinct(C, {nullptr, count});
@@ -212,7 +212,9 @@ void Gen::stmt(const ir::Stmt& s) {
       return;
     }
     case StmtKind::local_load: val[&s] = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0])); return;
-    case StmtKind::local_store: B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0])); return;
+    case StmtKind::local_store:
+      if (dropped.count(&s)) return;
+      B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0])); return;
     case StmtKind::global_ptr: global_ptr(s); return;
     case StmtKind::global_temp:
       if (s.index < 0 || s.index >= kernel.num_global_temps) unsupported(s, "a global temporary that does not exist");

@@ -34,6 +34,9 @@ struct Unsupported {
 [[noreturn]] void unsupported(const ir::Stmt& s, const std::string& what);
 bool is_half(Prim p);  // f16 or bf16
 llvm::FunctionType* task_fn_type(llvm::LLVMContext& C);  // TaskFn's
+// A move of split sums' partials (p(k-1) = p(k): a local_store of a float
+// local_load of another local; lower_lanes.cpp).
+bool is_sum_move(const ir::Stmt& s);
 
 // The ti.real_func instances one task's lowering has made (lower_func.cpp):
 // each task's module gets its own copies, whose check and print sites are
@@ -147,6 +150,12 @@ struct Gen {
   // task's own loop).
   void range_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
                   const std::function<void()>& body, bool over_cells = false, llvm::Value* step = nullptr);
+  // A loop holding split sums, as blocks of W iterations the loop vectorizer
+  // takes (lower_lanes.cpp); moves `begin` past them (the rest runs as
+  // written). False, emitting nothing, when the body does not have the shape.
+  bool lanes_loop(const ir::Stmt* owner, llvm::Value*& begin, llvm::Value* end, Prim p,
+                  const std::function<void()>& body, bool over_cells);
+  std::unordered_set<const ir::Stmt*> dropped;  // lanes_loop: the partials' moves, lowered to nothing
   // gpu: the iteration the log records (the task loop's counter, -1 outside it).
   llvm::Value* log_key();
   // gpu: this thread's index in the grid and the grid's size, as i64.

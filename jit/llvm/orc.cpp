@@ -122,8 +122,17 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
       fpm.addPass(llvm::InstCombinePass());
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
     });
+  // KILN_LLVM_DUMP=before: the module as lowered (to run LLVM's `opt` on it).
+  const char* dump = std::getenv("KILN_LLVM_DUMP");
+  bool before = dump && std::string(dump) == "before";
+  if (before) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    m.print(os, nullptr);
+    std::fprintf(stderr, "%s", os.str().c_str());
+  }
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
-  if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && *d) {
+  if (dump && *dump && !before) {
     std::string s;
     llvm::raw_string_ostream os(s);
     m.print(os, nullptr);
