@@ -160,15 +160,28 @@ void Gen::stmt(const ir::Stmt& s) {
       terminated = false;
       return;
     }
-    case StmtKind::while_:
-      loop(*this, &s, [] { return Id(0); }, [&] { block(*s.body); }, [] {});
+    case StmtKind::while_: {
+      int top = std::exchange(top_loop, -1);  // a resumable task's top-level loop checks its passes
+      loop(
+          *this, &s, [] { return Id(0); },
+          [&] {
+            if (top >= 0) checkpoint(top);
+            block(*s.body);
+          },
+          [] {});
       return;
+    }
     case StmtKind::range_for: {
       if (s.snode >= 0) unsupported(s, "a struct-for over sparse SNodes");
       Prim p = s.ops[0]->type.prim;
       Id t = type(p, &s);
+      int top = std::exchange(top_loop, -1);
       Id var = m.function_var(m.t_ptr(SC::Function, t));
-      m.op_void(Op::OpStore, {var, val.at(s.ops[0])});
+      // Resumed at this loop, its index is the one saved.
+      if (top >= 0) if_then(m.op(Op::OpINotEqual, bt, {resume_state, cu32((uint32_t)top + 1)}), [&] {
+        m.op_void(Op::OpStore, {var, val.at(s.ops[0])});
+      });
+      else m.op_void(Op::OpStore, {var, val.at(s.ops[0])});
       loop_var[&s] = var;
       Id end = val.at(s.ops[1]);
       Id cur = 0;
@@ -179,7 +192,10 @@ void Gen::stmt(const ir::Stmt& s) {
             cur = m.op(Op::OpLoad, t, {var});
             return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, bt, {cur, end});
           },
-          [&] { block(*s.body); },
+          [&] {
+            if (top >= 0) checkpoint(top);
+            block(*s.body);
+          },
           [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, const_int(p, 1)})}); });
       return;
     }
@@ -291,7 +307,8 @@ static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceC
 static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   SpirvModule& m = g.m;
   if (task.task == ir::Task::serial) {
-    g.block(*task.body);
+    if (g.resume >= 0) g.resumable_body(task);
+    else g.block(*task.body);
     return;
   }
   // A struct-for visits the cells of its target's containers (codegen_sparse.cpp);
@@ -373,7 +390,8 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   else chunk();
 }
 
-static void gen_task(Gen& g, const ir::Stmt& task) {
+// False when a resumable task has more variables than it can save.
+static bool gen_task(Gen& g, const ir::Stmt& task) {
   SpirvModule& m = g.m;
   TaskShader& ts = g.out.tasks.back();
   Id main_fn = m.fresh(), first = m.fresh();
@@ -405,10 +423,19 @@ static void gen_task(Gen& g, const ir::Stmt& task) {
   m.decorate(lii, spv::Decoration::BuiltIn, {(uint32_t)spv::BuiltIn::LocalInvocationIndex});
   Id own = m.op(Op::OpULessThan, m.t_bool(), {m.op(Op::OpLoad, g.u32(), {lii}), g.cu32((uint32_t)local_x)});
   Id ok = m.op(Op::OpIEqual, m.t_bool(), {g.error_flag(), g.cu32(0)});
+  // ... and the resumable tasks before it are done (this one is not yet).
+  for (const TaskShader& before : g.out.tasks)
+    if (before.resume >= 0) {
+      Id word = g.load(BufPtr{0, g.cu32((uint32_t)g.out.resume_word(before.resume)), Prim::u32});
+      Id done = m.op(&before == &ts ? Op::OpINotEqual : Op::OpIEqual, m.t_bool(), {word, g.cu32(kResumeDone)});
+      ok = m.op(Op::OpLogicalAnd, m.t_bool(), {ok, done});
+    }
   g.if_then(m.op(Op::OpLogicalAnd, m.t_bool(), {ok, own}), [&] { task_code(g, task, ts); });
   if (!g.terminated) m.op_void(Op::OpReturn, {});
   if (first_passes) m.define_constant(first_passes, g.u32(), g.task_loops);
+  if (g.resume >= 0 && !g.splice_resume()) return false;
   ts.spirv = m.finish(main_fn, first, local_x);
+  return true;
 }
 
 KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Program* prog) {
@@ -418,6 +445,9 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
   out.num_args = (int)k.args.size();
   out.num_rets = (int)k.rets.size();
   out.num_temps = k.num_global_temps;
+  // The resumable tasks' state words lie before the list snapshots.
+  int next_resume = 0;
+  for (auto& s : k.root.stmts) out.num_resumable += resumable_task(*s, caps);
   for (auto& s : k.root.stmts) {
     if (s->kind != StmtKind::offloaded)
       raise("InternalError", "vulkan codegen: kernel '" + k.name + "' was not offloaded", s->loc);
@@ -460,13 +490,18 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
     }
     ts.groups = groups(*s, ts, caps);
     ts.one_chunk_below = one_chunk_below(*s, caps, prog);
+    if (resumable_task(*s, caps)) ts.resume = next_resume++;
     out.tasks.push_back(std::move(ts));
-    ModuleState ms;
-    Gen g(k, caps, out, ms);
-    g.owner = &k;
-    g.prog = prog;
-    g.task_index = (int)out.tasks.size() - 1;
-    gen_task(g, *s);
+    for (;;) {
+      ModuleState ms;
+      Gen g(k, caps, out, ms);
+      g.owner = &k;
+      g.prog = prog;
+      g.task_index = (int)out.tasks.size() - 1;
+      g.resume = out.tasks.back().resume;
+      if (gen_task(g, *s)) break;
+      out.tasks.back().resume = -1;  // it keeps its state words, unused
+    }
   }
   return out;
 }

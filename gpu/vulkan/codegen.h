@@ -48,6 +48,12 @@ constexpr int kStatWords = 4;
 enum StatWord { kStatActivations = 0, kStatDeactivations = 1, kStatListgen = 2 };
 constexpr uint32_t kPrintWords = 1 << 20;  // print buffer size in words
 constexpr int kPrintHeader = 4;            // print record: id, task, iteration, sequence
+// A resumable task (codegen_resume.cpp) saves up to kResumeSlots variables
+// (u64 each) when it stops short of the driver's loop limit; kResumeDone in
+// its state word says it finished. The host dispatches it again until then.
+constexpr int kResumeSlots = 512;
+constexpr uint32_t kResumeDone = 0xffffffffu;
+constexpr int kResumeRepeat = 8;  // dispatches of a resumable task per submit
 
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
@@ -79,6 +85,9 @@ struct TaskShader {
   ir::Task kind = ir::Task::serial;
   std::vector<uint32_t> spirv;
   SourceLoc loc;
+  // A serial task that the driver's loop limit would stop: its number among
+  // the kernel's resumable tasks (-1: not one).
+  int resume = -1;
   // range_for: constant bounds or temp slots, the loop index type
   bool begin_const = true, end_const = true;
   int64_t begin = 0, end = 0;
@@ -118,7 +127,11 @@ struct KernelShaders {
   std::map<int, uint32_t> list_base;
   uint32_t list_words = 0;
   int stat_word() const { return err_word() + kErrWords; }
-  int list_word() const { return stat_word() + kStatWords; }
+  // Resumable task r: its state word (0: not started, j + 1: stopped in its
+  // top-level loop j, kResumeDone), then its saved variables from word + 2.
+  int num_resumable = 0;
+  int resume_word(int r) const { return stat_word() + kStatWords + r * (2 + 2 * kResumeSlots); }
+  int list_word() const { return resume_word(num_resumable); }
   // The launch counts activations, deactivations or list elements (it then
   // waits for the device, and adds them and listgen_const to the program's).
   bool counts = false;

@@ -371,6 +371,7 @@ void Gen::ret(const ir::Stmt& s) {
                              : to_u64_reg(v, p);
     store(ctx_slot(out.ret_slot() + (int)i, Prim::u64), r);
   }
+  if (!frame && resume >= 0) store(BufPtr{0, cu32((uint32_t)out.resume_word(resume)), Prim::u32}, cu32(kResumeDone));
   m.op_void(Op::OpReturn, {});
   terminated = true;
 }

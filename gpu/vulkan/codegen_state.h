@@ -229,6 +229,21 @@ struct Gen {
   void tape_pop(const ir::Stmt& s);
   Id tape_top(const ir::Stmt& s);
 
+  // ---- resumable serial tasks (codegen_resume.cpp) ----
+  int resume = -1;              // the task's number among the resumable ones (-1: not one)
+  Id resume_state = 0;          // u32: its state word at entry
+  int top_loop = -1;            // the top-level loop stmt() emits next (its number), else -1
+  std::vector<size_t> save_at;  // body positions where a checkpoint saves the variables
+  size_t restore_at = 0;        // the body position where a resumed run restores them
+  void resumable_body(const ir::Stmt& task);
+  // At the top of top-level loop `loop`'s body: past half the driver's loop
+  // limit, saves the variables and stops, to go on in the next dispatch.
+  void checkpoint(int loop);
+  Id resume_skips(int loop_or_segment);  // bool: a resumed run skips it
+  // Writes the saves and the restore of every variable of the task where
+  // they go; false when the task has more than kResumeSlots of them.
+  bool splice_resume();
+
   // ---- control flow (codegen.cpp) ----
   void block(const ir::Block& b);
   void stmt(const ir::Stmt& s);
@@ -254,6 +269,10 @@ struct Gen {
     terminated = false;
   }
 };
+
+// Whether a task is resumable (codegen_resume.cpp): a serial task whose
+// top-level loops may pass the driver's loop limit.
+bool resumable_task(const ir::Stmt& task, const DeviceCaps& caps);
 
 // A structured loop around `body()`: header (with `test` choosing body or
 // exit when given), body, continue block running `step()`.

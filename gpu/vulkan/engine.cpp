@@ -29,6 +29,7 @@ struct Slot {
   std::vector<Buffer> nd;       // per ndarray argument, its data during the launch
   VkDescriptorSet set = VK_NULL_HANDLE;
   VkCommandBuffer cb = VK_NULL_HANDLE;
+  VkCommandBuffer resume_cb = VK_NULL_HANDLE;  // from a resumable task on (recorded when needed)
   std::vector<uint64_t> bound;  // the ndarray and tree buffers (serials) `set` and `cb` were made for
   bool recorded = false;
   uint64_t done_at = 0;         // the timeline value its last submit signals
@@ -49,10 +50,15 @@ struct VulkanKernel : CompiledKernel {
   // can fail or ndarrays written): the launch returns once submitted, and
   // host access waits.
   bool deferred = false;
+  // --stats: the task dispatches submitted ("launches on vulkan") and the
+  // submits that resumed a task (vulkan_resumed_submits); Program::stats nodes.
+  double* launches = nullptr;
+  double* resubmits = nullptr;
+  double dispatches = 0;  // per launch, in the slot's recorded commands
 
   VulkanKernel(Device& dev, KernelShaders shaders) : d(dev), ks(std::move(shaders)) {
     num_bindings = ks.tree_binding(ks.num_trees);
-    deferred = ks.num_rets == 0 && ks.prints.empty() && ks.checks.empty() && !ks.counts;
+    deferred = ks.num_rets == 0 && ks.prints.empty() && ks.checks.empty() && !ks.counts && !ks.num_resumable;
     for (const NdarrayBinding& nb : ks.ndarrays) deferred &= !nb.written;
     std::vector<VkDescriptorSetLayoutBinding> binds;
     for (int b = 0; b < num_bindings; b++)
@@ -102,6 +108,7 @@ struct VulkanKernel : CompiledKernel {
       cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
       cbai.commandBufferCount = 1;
       check(vkAllocateCommandBuffers(d.dev, &cbai, &s.cb), "vkAllocateCommandBuffers");
+      if (ks.num_resumable) check(vkAllocateCommandBuffers(d.dev, &cbai, &s.resume_cb), "vkAllocateCommandBuffers");
     }
   }
 
@@ -114,6 +121,7 @@ struct VulkanKernel : CompiledKernel {
     }
     for (Slot& s : slots) {
       vkFreeCommandBuffers(d.dev, d.cmd_pool, 1, &s.cb);
+      if (s.resume_cb) vkFreeCommandBuffers(d.dev, d.cmd_pool, 1, &s.resume_cb);
       d.destroy_buffer(s.ctx);
       for (Buffer& b : s.nd) d.destroy_buffer(b);
     }
@@ -134,9 +142,7 @@ struct VulkanKernel : CompiledKernel {
     return s;
   }
 
-  // Points the slot's descriptor set at `buffers` (ndarrays, then trees) and records its commands:
-  // each task's dispatch, with a barrier after it (each task sees everything
-  // the previous ones wrote, the host all of it once the submit is done).
+  // Points the slot's descriptor set at `buffers` (ndarrays, then trees) and records its commands.
   void prepare(Slot& s, const std::vector<const Buffer*>& buffers) {
     std::vector<VkDescriptorBufferInfo> infos;
     infos.push_back({s.ctx.buf, 0, VK_WHOLE_SIZE});
@@ -154,27 +160,56 @@ struct VulkanKernel : CompiledKernel {
     w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     w.pBufferInfo = infos.data();
     vkUpdateDescriptorSets(d.dev, 1, &w, 0, nullptr);
+    dispatches = record(s, s.cb, 0);
+    s.recorded = true;
+  }
 
+  // Records into `cb` each task's dispatch from task `from` on, with a
+  // barrier after it (each task sees everything the previous ones wrote, the
+  // host all of it once the submit is done); a resumable task's
+  // kResumeRepeat times (the runs after it finished return at once).
+  int record(Slot& s, VkCommandBuffer cb, size_t from) {
+    int dispatched = 0;
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    check(vkBeginCommandBuffer(s.cb, &bi), "vkBeginCommandBuffer");
+    check(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
     VkMemoryBarrier host_to_dev{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_HOST_WRITE_BIT,
                                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &host_to_dev, 0,
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &host_to_dev, 0,
                          nullptr, 0, nullptr);
-    vkCmdBindDescriptorSets(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &s.set, 0, nullptr);
-    for (size_t i = 0; i < ks.tasks.size(); i++) {
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &s.set, 0, nullptr);
+    for (size_t i = from; i < ks.tasks.size(); i++) {
       uint32_t n = ks.tasks[i].groups;
       if (!n) continue;
-      vkCmdBindPipeline(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i].pipe);
-      vkCmdDispatch(s.cb, n, 1, 1);
-      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT};
-      vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
-                           nullptr);
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i].pipe);
+      for (int r = 0; r < (ks.tasks[i].resume >= 0 ? kResumeRepeat : 1); r++) {
+        vkCmdDispatch(cb, n, 1, 1);
+        dispatched++;
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT};
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
+                             0, nullptr);
+      }
     }
-    check(vkEndCommandBuffer(s.cb), "vkEndCommandBuffer");
-    s.recorded = true;
+    check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    return dispatched;
+  }
+
+  // Submits again from the first resumable task that has not finished, until
+  // all have (or a check failed): each submit runs it kResumeRepeat times more.
+  void resume(Slot& s, const uint32_t* words) {
+    for (;;) {
+      if (words[ks.err_word()] != 0) return;
+      size_t from = ks.tasks.size();
+      for (size_t i = 0; i < ks.tasks.size() && from == ks.tasks.size(); i++)
+        if (ks.tasks[i].resume >= 0 && words[ks.resume_word(ks.tasks[i].resume)] != kResumeDone) from = i;
+      if (from == ks.tasks.size()) return;
+      int n = record(s, s.resume_cb, from);
+      s.done_at = d.submit(s.resume_cb);
+      d.wait(s.done_at);
+      if (launches) *launches += n;
+      if (resubmits) *resubmits += 1;
+    }
   }
 
   // The bytes of ndarray argument `nb` in this launch (its shape arguments
@@ -231,8 +266,10 @@ struct VulkanKernel : CompiledKernel {
     if (!ks.prints.empty()) static_cast<uint32_t*>(print_buf.ptr)[0] = 2;
     if (ctx.program && ks.listgen_const) ctx.program->n_listgen_elements.fetch_add(ks.listgen_const, std::memory_order_relaxed);
     s.done_at = d.submit(s.cb);
+    if (launches) *launches += dispatches;
     if (deferred) return;
     d.wait(s.done_at);
+    if (ks.num_resumable) resume(s, words);
     for (size_t a = 0; a < ks.ndarrays.size(); a++)
       if (ks.ndarrays[a].written && nd_bytes[a])
         std::memcpy(reinterpret_cast<void*>(ctx.args[(size_t)ks.ndarrays[a].arg]), s.nd[a].ptr, nd_bytes[a]);
@@ -283,7 +320,11 @@ struct VulkanEngine : Engine {
                                    k.name + "':\n" + err + vk::disassemble(ks.tasks[i].spirv), ks.tasks[i].loc);
     }
     prog.stat_add("vulkan_tasks", (double)ks.tasks.size());
-    return std::make_unique<VulkanKernel>(d, std::move(ks));
+    bool resumes = ks.num_resumable > 0;
+    auto vk = std::make_unique<VulkanKernel>(d, std::move(ks));
+    vk->launches = &prog.stats["launches on vulkan"];
+    if (resumes) vk->resubmits = &prog.stats["vulkan_resumed_submits"];
+    return vk;
   }
 };
 

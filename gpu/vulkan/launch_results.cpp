@@ -56,8 +56,9 @@ struct Record {
     case CheckInfo::loop_limit:
       raise("RuntimeError",
             "vulkan: this device (llvmpipe) ends the loops of a shader invocation after 65535 iterations in all, and "
-            "this loop reached that: the kernel's results would be wrong, so it stops here (run it with arch=ti.cpu, "
-            "or on a GPU's Vulkan driver)",
+            "this loop reached that: the kernel's results would be wrong, so it stops here (a serial task resumes "
+            "its top-level loops in another dispatch, but not a loop inside an if or a parallel loop's body; run it "
+            "with arch=ti.cpu, or on a GPU's Vulkan driver)",
             c.loc);
     case CheckInfo::tape_overflow: raise("RuntimeError", bc::stack_overflow_message(c.capacity), c.loc);
     case CheckInfo::pool_full:

@@ -67,23 +67,33 @@ static Id intern(SpirvModule& m, Op op, std::vector<uint32_t> operands, bool res
 }
 
 Id SpirvModule::t_void() { return intern(*this, Op::OpTypeVoid, {}); }
-Id SpirvModule::t_bool() { return intern(*this, Op::OpTypeBool, {}); }
+Id SpirvModule::t_bool() {
+  Id t = intern(*this, Op::OpTypeBool, {});
+  scalars[t] = {'b', 1};
+  return t;
+}
 
 Id SpirvModule::t_int(int width, bool is_signed) {
   if (width == 8) capability(spv::Capability::Int8);
   if (width == 16) capability(spv::Capability::Int16);
   if (width == 64) capability(spv::Capability::Int64);
-  return intern(*this, Op::OpTypeInt, {(uint32_t)width, is_signed ? 1u : 0u});
+  Id t = intern(*this, Op::OpTypeInt, {(uint32_t)width, is_signed ? 1u : 0u});
+  scalars[t] = {is_signed ? 'i' : 'u', width};
+  return t;
 }
 
 Id SpirvModule::t_float(int width) {
   if (width == 16) capability(spv::Capability::Float16);
   if (width == 64) capability(spv::Capability::Float64);
-  return intern(*this, Op::OpTypeFloat, {(uint32_t)width});
+  Id t = intern(*this, Op::OpTypeFloat, {(uint32_t)width});
+  scalars[t] = {'f', width};
+  return t;
 }
 
 Id SpirvModule::t_ptr(spv::StorageClass sc, Id pointee) {
-  return intern(*this, Op::OpTypePointer, {(uint32_t)sc, pointee});
+  Id t = intern(*this, Op::OpTypePointer, {(uint32_t)sc, pointee});
+  this->pointee[t] = pointee;
+  return t;
 }
 
 Id SpirvModule::t_fn(Id ret, const std::vector<Id>& params) {
@@ -143,6 +153,7 @@ Id SpirvModule::op(Op o, Id type, std::initializer_list<uint32_t> args) {
 Id SpirvModule::op(Op o, Id type, const std::vector<uint32_t>& args) {
   Id r = fresh();
   no_contraction(*this, o, r);
+  result_type[r] = type;
   std::vector<uint32_t> ops{type, r};
   ops.insert(ops.end(), args.begin(), args.end());
   emit(body, o, ops);
@@ -153,6 +164,7 @@ void SpirvModule::op_void(Op o, std::initializer_list<uint32_t> args) { emit(bod
 
 Id SpirvModule::ext(int inst, Id type, std::initializer_list<uint32_t> args) {
   Id r = fresh();
+  result_type[r] = type;
   std::vector<uint32_t> ops{type, r, glsl_std(), (uint32_t)inst};
   ops.insert(ops.end(), args.begin(), args.end());
   emit(body, Op::OpExtInst, ops);
@@ -187,13 +199,15 @@ Id SpirvModule::global_var(Id ptr_type, spv::StorageClass sc) {
 Id SpirvModule::function_var(Id ptr_type) {
   Id v = fresh();
   emit(fn_vars, Op::OpVariable, {ptr_type, v, (uint32_t)spv::StorageClass::Function});
+  fn_var_list.emplace_back(v, pointee[ptr_type]);
   return v;
 }
 
 SpirvModule::Streams SpirvModule::begin_function() {
-  Streams caller{std::move(fn_vars), std::move(body)};
+  Streams caller{std::move(fn_vars), std::move(body), std::move(fn_var_list)};
   fn_vars.clear();
   body.clear();
+  fn_var_list.clear();
   return caller;
 }
 
@@ -207,6 +221,7 @@ void SpirvModule::end_function(Streams caller, Id fn, Id fn_type, const std::vec
   emit(functions, Op::OpFunctionEnd, {});
   fn_vars = std::move(caller.fn_vars);
   body = std::move(caller.body);
+  fn_var_list = std::move(caller.fn_var_list);
 }
 
 Words SpirvModule::finish(Id main_fn, Id first_label, int local_x) {

@@ -27,6 +27,14 @@ struct SpirvModule {
   Words fn_vars;  // OpVariable Function: must open the function's first block
   Words body;     // the function's instructions after its first label
   Words functions;  // finished functions other than main (ti.real_func tasks), after main
+  // What a resumable task saves and restores (codegen_resume.cpp): the
+  // scalar types (kind 'i', 'u', 'f' or 'b', and width), what pointer types
+  // point to, the function's variables (variable, type) and the result type
+  // of each instruction result.
+  std::map<Id, std::pair<char, int>> scalars;
+  std::map<Id, Id> pointee;
+  std::vector<std::pair<Id, Id>> fn_var_list;
+  std::map<Id, Id> result_type;
   Id next = 1;
   std::set<spv::Capability> caps;
   std::set<std::string> exts;
@@ -86,6 +94,7 @@ struct SpirvModule {
   // parameters (type, id) and restores the caller's streams.
   struct Streams {
     Words fn_vars, body;
+    std::vector<std::pair<Id, Id>> fn_var_list;
   };
   Streams begin_function();
   void end_function(Streams caller, Id fn, Id fn_type, const std::vector<std::pair<Id, Id>>& params, Id first_label);

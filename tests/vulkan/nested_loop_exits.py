@@ -56,17 +56,19 @@ def sum_collatz(lo: ti.i32, hi: ti.i64) -> ti.i64:
 
 
 # A loop beside an if (never taken) that holds a loop: two driver passes per
-# iteration.
+# iteration. (Inside an if: a top-level loop would resume in another
+# dispatch before the limit, tests/vulkan/err_loop_limit.)
 @ti.kernel
 def beside(n: ti.i32, m: ti.i32) -> ti.i32:
     it = 0
     j = 0
-    while it < n:
-        it += 1
-        if it == m:
-            j = it
-            while j > 0:
-                j -= 1
+    if n > 0:
+        while it < n:
+            it += 1
+            if it == m:
+                j = it
+                while j > 0:
+                    j -= 1
     return it + j
 
 

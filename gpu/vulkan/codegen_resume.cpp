@@ -1,0 +1,167 @@
+// Resumable serial tasks: the answer to lavapipe's loop limit (one counter
+// of loop passes per invocation, 65535, after which every loop exits;
+// docs/vulkan_sparse.md) for serial code whose loops run longer, such as a
+// serialized `for k in range(...)` around a while loop. At the top of each
+// pass of a top-level loop of the task (a loop directly in its body) the
+// task checks its pass count; past half the limit it saves every variable
+// of its function (locals, loop indices, the random stream, the print
+// sequence) in the context buffer, records the loop in its state word and
+// returns. The next dispatch of the task restores them and enters that loop
+// again, skipping the code before it; values that code computed go through
+// variables too. The host dispatches the task kResumeRepeat times per
+// submit and submits again from it until its state says kResumeDone (later
+// tasks wait for that), so the program prints what the interpreter prints.
+// A single pass of a top-level loop still has half the limit for itself;
+// past that, the task fails with the loop-limit error.
+#include <algorithm>
+#include <utility>
+
+#include "gpu/vulkan/codegen_state.h"
+
+namespace kiln::vk {
+
+using spv::Op;
+using SC = spv::StorageClass;
+using ir::StmtKind;
+
+bool resumable_task(const ir::Stmt& task, const DeviceCaps& caps) {
+  if (!caps.loop_limit || !caps.int64 || task.kind != StmtKind::offloaded || task.task != ir::Task::serial || !task.body) return false;
+  bool top_loop = false, tape = false;
+  for (auto& s : task.body->stmts) top_loop |= s->kind == StmtKind::range_for || s->kind == StmtKind::while_;
+  ir::walk(*task.body, [&](ir::Stmt* s) { tape |= s->kind == StmtKind::ad_stack; });
+  return top_loop && !tape;
+}
+
+Id Gen::resume_skips(int n) {
+  // State j + 1 resumes loop j: segments up to j and loops before j are done.
+  return m.op(Op::OpUGreaterThan, m.t_bool(), {resume_state, cu32((uint32_t)n)});
+}
+
+void Gen::resumable_body(const ir::Stmt& task) {
+  Id bt = m.t_bool();
+  BufPtr state{0, cu32((uint32_t)out.resume_word(resume)), Prim::u32};
+  resume_state = load(state);
+  if_then(m.op(Op::OpINotEqual, bt, {resume_state, cu32(0)}), [&] { restore_at = m.body.size(); });
+  // A segment: the statements between top-level loops j - 1 and j, run
+  // unless the task resumes at loop j or later. What they compute and code
+  // after them uses is kept in variables (which a resumed run restores).
+  std::vector<const ir::Stmt*> seg;
+  int j = 0;
+  auto segment = [&] {
+    if (seg.empty()) return;
+    struct Kept {
+      Id* v;  // where the value is named
+      Id var, type;
+    };
+    std::vector<Kept> kept;
+    if_then(m.op(Op::OpLogicalNot, bt, {resume_skips(j)}), [&] {
+      for (const ir::Stmt* s : seg) {
+        ensure_open();
+        stmt(*s);
+      }
+      ensure_open();
+      auto keep = [&](Id* v) {
+        auto t = m.result_type.find(*v);
+        if (!*v || t == m.result_type.end()) return;  // a constant or a global: always there
+        Id var = m.function_var(m.t_ptr(SC::Function, t->second));
+        m.op_void(Op::OpStore, {var, *v});
+        kept.push_back({v, var, t->second});
+      };
+      for (const ir::Stmt* s : seg) {
+        if (auto it = val.find(s); it != val.end()) keep(&it->second);
+        if (auto it = ptr.find(s); it != ptr.end()) {
+          keep(&it->second.index);
+          keep(&it->second.active);
+        }
+        if (auto it = call_results.find(s); it != call_results.end())
+          for (Id& v : it->second) keep(&v);
+      }
+    });
+    for (const Kept& k : kept) *k.v = m.op(Op::OpLoad, k.type, {k.var});
+    seg.clear();
+  };
+  for (auto& st : task.body->stmts) {
+    if (st->kind != StmtKind::range_for && st->kind != StmtKind::while_) {
+      seg.push_back(st.get());
+      continue;
+    }
+    segment();
+    ensure_open();
+    if_then(m.op(Op::OpLogicalNot, bt, {resume_skips(j + 1)}), [&] {
+      top_loop = j;
+      stmt(*st);
+    });
+    j++;
+  }
+  segment();
+  ensure_open();
+  store(state, cu32(kResumeDone));
+}
+
+void Gen::checkpoint(int loop) {
+  if (!loop_count) return;
+  Id count = m.op(Op::OpLoad, u32(), {loop_count});
+  if_then(m.op(Op::OpUGreaterThanEqual, m.t_bool(), {count, cu32(caps.loop_limit / 2)}), [&] {
+    save_at.push_back(m.body.size());
+    store(BufPtr{0, cu32((uint32_t)out.resume_word(resume)), Prim::u32}, cu32((uint32_t)loop + 1));
+    m.op_void(Op::OpReturn, {});
+    terminated = true;
+  });
+}
+
+namespace {
+
+// A variable's value as the u64 it is saved as, and back.
+Id to_u64(Gen& g, Id v, Id type) {
+  SpirvModule& m = g.m;
+  auto [kind, width] = m.scalars.at(type);
+  if (kind == 'b') return m.op(Op::OpSelect, g.u64(), {v, m.c_bits(g.u64(), 64, 1), m.c_bits(g.u64(), 64, 0)});
+  Id bits = kind == 'u' ? v : m.op(Op::OpBitcast, m.t_int(width, false), {v});
+  return width == 64 ? bits : m.op(Op::OpUConvert, g.u64(), {bits});
+}
+
+Id from_u64(Gen& g, Id u, Id type) {
+  SpirvModule& m = g.m;
+  auto [kind, width] = m.scalars.at(type);
+  if (kind == 'b') return m.op(Op::OpINotEqual, m.t_bool(), {u, m.c_bits(g.u64(), 64, 0)});
+  Id bits = width == 64 ? u : m.op(Op::OpUConvert, m.t_int(width, false), {u});
+  return kind == 'u' ? bits : m.op(Op::OpBitcast, type, {bits});
+}
+
+}  // namespace
+
+bool Gen::splice_resume() {
+  std::vector<std::pair<Id, Id>> vars;  // the loop pass count starts afresh in each dispatch
+  for (auto [v, t] : m.fn_var_list)
+    if (v != loop_count) vars.emplace_back(v, t);
+  if (vars.size() > (size_t)kResumeSlots) return false;
+  for (auto [v, t] : vars)
+    if (!m.scalars.count(t)) return false;
+  uint32_t slot0 = (uint32_t)(out.resume_word(resume) + 2) / 2;  // u64 slots
+  // Each splice is code of its own (fresh ids), made on an empty body.
+  auto code = [&](bool save) {
+    Words rest = std::move(m.body);
+    m.body.clear();
+    for (size_t i = 0; i < vars.size(); i++) {
+      auto [v, t] = vars[i];
+      BufPtr slot{0, cu32(slot0 + (uint32_t)i), Prim::u64};
+      if (save) store(slot, to_u64(*this, m.op(Op::OpLoad, t, {v}), t));
+      else m.op_void(Op::OpStore, {v, from_u64(*this, load(slot), t)});
+    }
+    Words made = std::move(m.body);
+    m.body = std::move(rest);
+    return made;
+  };
+  // Last position first: the earlier ones stay where they were.
+  std::vector<size_t> saves = save_at;
+  std::sort(saves.rbegin(), saves.rend());
+  for (size_t at : saves) {
+    Words c = code(true);
+    m.body.insert(m.body.begin() + (std::ptrdiff_t)at, c.begin(), c.end());
+  }
+  Words c = code(false);
+  m.body.insert(m.body.begin() + (std::ptrdiff_t)restore_at, c.begin(), c.end());
+  return true;
+}
+
+}  // namespace kiln::vk
