@@ -54,6 +54,7 @@ struct ExitInfo {
   int attempts = 0;                    // failed recordings (under the function's lock)
   bool hoisted = false;                // a hoisted bounds check's exit (Snapshot::hoisted)
   uint32_t root_head = 0;              // the loop the trace belongs to
+  uint32_t pc = 0;                     // the snapshot's resume pc (the shared exit tail returns it)
 };
 
 struct Recording {
