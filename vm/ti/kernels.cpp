@@ -23,11 +23,14 @@ namespace kiln::ti {
 
 std::string arch_from_name(const std::string& name) {
   if (name == "vulkan" || name == "cuda") return name;
-  // ti.gpu: CUDA where a device is, else the CPU (Vulkan does not cover the
-  // whole language yet: sparse SNodes stay on the host there).
+  // ti.gpu: CUDA where a device is, else Vulkan (lavapipe counts: a real
+  // Vulkan driver), else the CPU, which select_arch warns about.
+  if (name == "gpu") {
 #ifdef KILN_HAVE_CUDA
-  if (name == "gpu" && kiln::cuda_available()) return "cuda";
+    if (kiln::cuda_available()) return "cuda";
 #endif
+    if (vulkan_available()) return "vulkan";
+  }
   return "cpu";
 }
 
@@ -66,11 +69,12 @@ std::string select_arch(const std::vector<std::string>& names, bool fallback, st
   std::string first_why;
   for (const std::string& n : names) {
     std::string arch = arch_from_name(n);
-    std::string why = unavailable(arch);
+    std::string why = n == "gpu" && arch == "cpu" ? "no CUDA or Vulkan device (" + unavailable("vulkan") + ")"
+                                                    : unavailable(arch);
     if (why.empty()) return arch;
     if (first_why.empty()) first_why = "arch=" + n + ": " + why;
   }
-  if (!fallback) return arch_from_name(names[0]);
+  if (!fallback) return names[0] == "gpu" ? "vulkan" : arch_from_name(names[0]);  // its error says why
   if (warning) *warning = first_why + "; running on the CPU instead (ti.init(enable_fallback=False) makes this an error)";
   return "cpu";
 }
