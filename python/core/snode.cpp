@@ -79,6 +79,10 @@ void bind_snodes(py::module_& m) {
         return t;
       })
       .def_property_readonly("num_axes", [](SNodeCore& s) { return s.get()->num_axes; })
+      .def("cell_size_bytes", [](SNodeCore& s) {
+        program().materialize();  // sizes exist once the layout is fixed
+        return s.get()->cell_size;
+      })
       .def("parent", [](SNodeCore& s, int n) -> py::object {
         SNode* p = s.get();
         for (int k = 0; k < n && p; k++) p = p->parent;

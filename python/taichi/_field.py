@@ -37,6 +37,8 @@ class ScalarField(_core.FieldCore):
     def name(self):
         return _core.field_name(self)
 
+    _name = name  # Taichi's spelling
+
     @property
     def snode(self):
         s = _core.field_snode(self)
@@ -735,6 +737,19 @@ class SNode:
 
     def physical_index_position(self):
         return self._core.physical_index_position()
+
+    _physical_index_position = physical_index_position  # Taichi's spelling
+
+    @property
+    def _name(self):
+        """A place SNode's name is its field's (Taichi names it after the field)."""
+        f = self._core.field(ScalarField)
+        return f.name if f is not None and f.name else self._core.name
+
+    @property
+    def _cell_size_bytes(self):
+        """Bytes of one cell of this SNode (the layout is fixed on the first call)."""
+        return self._core.cell_size_bytes()
 
     def get_children(self):
         return [SNode(c) for c in self._core.children()]

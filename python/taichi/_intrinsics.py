@@ -108,8 +108,11 @@ def random(dtype=float):
     from ._types import dtype_of
     dt = dtype_of(dtype)._kiln_prim
     # The dtypes a kernel's ti.random draws (vm/frontend), with its message.
-    if dt not in ("f32", "f64", "i32", "u32", "i64", "u64"):
-        raise TypeError(f"ti.random() draws f32, f64, i32, u32, i64 or u64, not {dt}")
+    if dt not in ("f16", "f32", "f64", "i32", "u32", "i64", "u64"):
+        raise TypeError(f"ti.random() draws f16, f32, f64, i32, u32, i64 or u64, not {dt}")
+    if dt == "f16":  # an f32 draw rounded to f16, as in kernels
+        import struct
+        return struct.unpack("e", struct.pack("e", _random.random()))[0]
     if dt[0] == "f":
         return _random.random()
     bits = int(dt[1:])

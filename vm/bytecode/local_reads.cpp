@@ -99,6 +99,7 @@ struct Finder {
   const Users& users;
   const Index& index;
   std::vector<uint8_t>& out;
+  std::vector<const ir::Stmt*> todo;  // qualifies' work list, kept between loads
 
   bool qualifies(const ir::Block& blk, size_t at) {
     const ir::Stmt* load = blk.stmts[at].get();
@@ -106,7 +107,7 @@ struct Finder {
     if (!load->name.empty() || !load->type.is_scalar() || local->kind != ir::StmtKind::alloca || !ix.in(local))
       return false;
     // The values in the local's register: the load and identity casts of them.
-    std::vector<const ir::Stmt*> todo{load};
+    todo.assign(1, load);
     size_t last = at;
     while (!todo.empty()) {
       const ir::Stmt* v = todo.back();
@@ -144,7 +145,7 @@ std::vector<uint8_t> loads_in_place(const std::vector<ir::Block*>& blocks, const
   Index index(ix);
   for (const ir::Block* blk : blocks) index.walk(*blk);
   std::vector<uint8_t> out(ix.size, 0);
-  Finder f{ix, users, index, out};
+  Finder f{ix, users, index, out, {}};
   for (const ir::Block* blk : blocks) f.scan(*blk);
   return out;
 }

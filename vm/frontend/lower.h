@@ -24,12 +24,30 @@ struct KVal {
   StaticValue s;
   std::vector<KVal> elems;
 
+  // Most KVals are IR values: a copy copies the static part and the elements
+  // only when they hold something (copying an empty StaticValue member by
+  // member was a tenth of the frontend's time on large kernels, issue 16).
+  KVal() = default;
+  KVal(const KVal& o) : kind(o.kind), v(o.v) { copy_parts(o); }
+  KVal(KVal&&) noexcept = default;
+  KVal& operator=(const KVal& o) {
+    if (this != &o) *this = KVal(o);
+    return *this;
+  }
+  KVal& operator=(KVal&&) noexcept = default;
+
   static KVal of(ir::Stmt* st) { KVal k; k.kind = Kind::value; k.v = st; return k; }
   static KVal of(StaticValue sv) { KVal k; k.kind = Kind::static_; k.s = std::move(sv); return k; }
   bool is_value() const { return kind == Kind::value; }
   bool is_static() const { return kind == Kind::static_; }
   bool is_tuple() const { return kind == Kind::tuple; }
   bool is_struct() const { return kind == Kind::struct_; }
+
+ private:
+  void copy_parts(const KVal& o) {
+    if (o.kind == Kind::static_ || o.kind == Kind::struct_ || o.s.kind != StaticValue::Kind::none) s = o.s;
+    if (!o.elems.empty()) elems = o.elems;
+  }
 };
 
 // What a name means inside the kernel.
@@ -166,6 +184,20 @@ struct Lowerer {
   std::unordered_map<const void*, std::unordered_map<std::string, StaticValue>> host_names;
   // Each field's addressing (Program::access_of), worked out at its first access.
   std::unordered_map<const FieldInfo*, ir::Access> access_memo;
+  // Each constant once per block (emit_const): the key is the block, the
+  // type and the value's bits.
+  struct ConstKey {
+    const ir::Block* block;
+    Prim prim;
+    uint64_t bits;
+    bool operator==(const ConstKey&) const = default;
+  };
+  struct ConstKeyHash {
+    size_t operator()(const ConstKey& k) const {
+      return std::hash<uint64_t>()(k.bits * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)k.block ^ (uint64_t)k.prim);
+    }
+  };
+  std::unordered_map<ConstKey, ir::Stmt*, ConstKeyHash> const_memo;
   void note_quant_ptr(ir::Stmt* handle, const FieldInfo& f, SourceLoc loc);
   bool is_quant_ptr(const ir::Stmt* p) const;
   ir::Stmt* quant_load(ir::Stmt* p, SourceLoc loc);
@@ -257,7 +289,8 @@ struct Lowerer {
   void lower_body(const ast::Body& body);
   // [elt for x in <static> if <static>] (lower_comprehension.cpp): unrolled at compile time.
   KVal lower_comprehension(const ast::ListComp* e);
-  KVal list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc);
+  // k, or (a list beside a vector) the vector made of it in `made`.
+  const KVal& list_beside_tensor(const KVal& k, const KVal& other, KVal& made, SourceLoc loc);
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
   ir::Stmt* tensor_from_list(const KVal& v, const Type& want, const std::string& what, SourceLoc loc);
@@ -271,6 +304,12 @@ struct Lowerer {
   void print_format(const ast::Call* c, const std::function<void(const std::string&)>& text,
                     const std::function<void(const KVal&, const std::string&, SourceLoc)>& one);
   void lower_assert(const ast::Assert* s);
+  KVal lower_starred_call(const ast::Call* c);
+  // AST the frontend makes (a call's unpacked *args as hidden names), kept
+  // as long as the kernel's lowering may refer to it.
+  std::vector<std::unique_ptr<ast::Node>> synthesized;
+  int starred_names = 0;
+  std::string assert_message(const ast::Expr* msg, std::vector<ir::Stmt*>& args);
 
   // ---- expressions (lower_expr.cpp) -----------------------------------------
   KVal lower_expr(const ast::Expr* e);

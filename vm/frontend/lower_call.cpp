@@ -74,7 +74,60 @@ static KVal typed_cast(Lowerer& L, Prim to, const ast::Call* c) {
   return KVal::of(L.emit_cast(L.value_of(v, c->loc), to, c->loc));
 }
 
+// f(*a, b, *c): the positional arguments are lowered in order, the starred
+// ones unpacked (a tuple or list, a host sequence's constants, a vector's
+// components), each bound to a hidden name; the call then runs as if written
+// with those names: f(a0, a1, b, c0), whatever f is.
+KVal Lowerer::lower_starred_call(const ast::Call* c) {
+  auto call = std::make_unique<ast::Call>();
+  call->loc = c->loc;
+  call->func = c->func;
+  call->keywords = c->keywords;
+  auto pass = [&](const KVal& v, SourceLoc loc) {
+    auto name = std::make_unique<ast::Name>();
+    name->loc = loc;
+    name->id = "*" + std::to_string(starred_names++);  // no Python name starts with '*'
+    Binding b;
+    if (v.is_static()) {
+      b.kind = Binding::Kind::static_;
+      b.s = v.s;
+    } else {
+      b.kind = Binding::Kind::value;
+      if (v.is_value()) b.stmt = v.v;
+      else b.tuple = v;
+    }
+    frame().scopes.back().vars[name->id] = std::move(b);
+    call->args.push_back(name.get());
+    synthesized.push_back(std::move(name));
+  };
+  for (const ast::Expr* a : c->args) {
+    if (a->kind != ast::ExprKind::Starred) {
+      pass(lower_expr_raw(a), a->loc);
+      continue;
+    }
+    const ast::Expr* e = a->as<ast::Starred>()->value;
+    KVal k = lower_expr(e);
+    if (k.is_tuple()) {
+      for (auto& x : k.elems) pass(x, e->loc);
+    } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
+      for (auto& x : k.s.elems) pass(KVal::of(x), e->loc);
+    } else if (k.is_static() && k.s.kind == StaticValue::Kind::object) {
+      StaticValue t = host_tuple(k.s, e->loc);
+      for (auto& x : t.elems) pass(KVal::of(x), e->loc);
+    } else if (is_tensor(k)) {
+      for (Stmt* x : elements(k.v, e->loc)) pass(KVal::of(x), e->loc);
+    } else {
+      raise("TypeError", "*" + ast::unparse(e) + " must be a tuple, a list or a vector to unpack into arguments", e->loc);
+    }
+  }
+  const ast::Call* made = call.get();
+  synthesized.push_back(std::move(call));
+  return lower_call(made);
+}
+
 KVal Lowerer::lower_call(const ast::Call* c) {
+  for (const ast::Expr* a : c->args)
+    if (a->kind == ast::ExprKind::Starred) return lower_starred_call(c);
   // A method call on a host object or a struct binds it to the func's `self`.
   KVal self;
   bool has_self = false;
@@ -125,8 +178,6 @@ KVal Lowerer::lower_call(const ast::Call* c) {
   }
   if (!fn.is_static()) raise("TypeError", "this value is not callable", c->func->loc);
   const StaticValue& f = fn.s;
-  for (auto* a : c->args)
-    if (a->kind == ast::ExprKind::Starred) raise("SyntaxError", "*args calls are not supported in kernels", a->loc);
   switch (f.kind) {
     case StaticValue::Kind::dtype:
       if (f.rows) return construct_tensor(f, c);  // vec3(1, 2, 3)
@@ -314,15 +365,29 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       raise("TypeError", "ti.bit_cast() needs a type of the same width as its argument", loc);
     return KVal::of(emit_unary(UnaryOp::cast_bits, v, Type::scalar(t.prim), loc));
   }
+  // Taichi's type check: rounding and trigonometry take real values only (a
+  // host number is computed as a float, as Taichi computes it in Python).
+  auto real_only = [&](const KVal& k, UnaryOp op, Stmt* v) {
+    bool trig = op == UnaryOp::sin || op == UnaryOp::asin || op == UnaryOp::cos || op == UnaryOp::acos ||
+                op == UnaryOp::tan || op == UnaryOp::tanh || op == UnaryOp::floor || op == UnaryOp::ceil ||
+                op == UnaryOp::round;
+    if (trig && !k.is_static() && !prim_is_float(v->type.prim))
+      raise("TypeError", "'" + name + "' takes real inputs only, however '" + std::string(prim_name(v->type.prim)) +
+                             "' is provided (cast it: ti.cast(x, ti.f32))", c->args[0]->loc);
+  };
   if (auto it = kFloatUnary.find(name); it != kFloatUnary.end() && (is_ti || name == "sqrt")) {
     want_args(c, 1, 1, full);
-    Stmt* v = value_of(arg(0), loc);
+    KVal k = arg(0);
+    Stmt* v = value_of(k, loc);
+    real_only(k, it->second, v);
     Prim p = prim_is_float(v->type.prim) ? v->type.prim : types.default_fp;
     return KVal::of(emit_unary(it->second, emit_cast(v, p, loc), shaped(v, p), loc));
   }
   if (auto it = kRound.find(name); it != kRound.end() && is_ti) {
     want_args(c, 1, 2, full);
-    Stmt* v = value_of(arg(0), loc);
+    KVal k = arg(0);
+    Stmt* v = value_of(k, loc);
+    real_only(k, it->second, v);
     Prim p = prim_is_float(v->type.prim) ? v->type.prim : types.default_fp;
     Stmt* r = emit_unary(it->second, emit_cast(v, p, loc), shaped(v, p), loc);
     if (c->args.size() == 2) {
@@ -346,12 +411,15 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       if (t.kind != StaticValue::Kind::dtype) raise("TypeError", full + "() takes a dtype, not " + describe_static(t), dt->loc);
       p = t.prim;
     }
+    // A half-precision draw is an f32 draw rounded to f16, as Taichi promotes it.
+    Prim want = p;
+    if (p == Prim::f16) p = Prim::f32;
     if (prim_bits(p) < 32)
-      raise("TypeError", full + "() draws f32, f64, i32, u32, i64 or u64, not " + std::string(prim_name(p)), dt ? dt->loc : loc);
+      raise("TypeError", full + "() draws f16, f32, f64, i32, u32, i64 or u64, not " + std::string(prim_name(p)), dt ? dt->loc : loc);
     auto r = std::make_unique<Stmt>(StmtKind::random);
     r->type = Type::scalar(p);
     r->ops = {rng_index ? rng_index : emit_const(ir::Const::of_int(Prim::i32, 0), loc)};
-    return KVal::of(emit(std::move(r), loc));
+    return KVal::of(emit_cast(emit(std::move(r), loc), want, loc));
   }
   if ((name == "popcnt" || name == "clz") && is_ti) {
     want_args(c, 1, 1, full);

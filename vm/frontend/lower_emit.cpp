@@ -15,11 +15,19 @@ Stmt* Lowerer::emit(std::unique_ptr<Stmt> s, SourceLoc loc) {
   return blocks.back()->add(std::move(s));
 }
 
+// A constant already made in the current block is used again (its
+// definition precedes every later statement of the block and whatever nests
+// in them): a ti.static-unrolled body names the same few constants thousands
+// of times, and each one was a statement for every pass to carry (issue 16).
+// Only the current block's: a constant from an enclosing block would be a
+// value live across the loops in between.
 Stmt* Lowerer::emit_const(ir::Const c, SourceLoc loc) {
+  auto [it, fresh] = const_memo.try_emplace(ConstKey{blocks.back(), c.prim, c.u}, nullptr);
+  if (!fresh) return it->second;
   auto s = std::make_unique<Stmt>(StmtKind::const_);
   s->type = Type::scalar(c.prim);
   s->value = c;
-  return emit(std::move(s), loc);
+  return it->second = emit(std::move(s), loc);
 }
 
 Stmt* Lowerer::emit_unary(ir::UnaryOp op, Stmt* v, Type t, SourceLoc loc) {

@@ -27,7 +27,7 @@ KVal Lowerer::load_name(const ast::Name* n) {
 }
 
 // A list next to a vector in arithmetic or a comparison is a vector (v == [1.0, 1.0, 1.0]).
-KVal Lowerer::list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc) {
+const KVal& Lowerer::list_beside_tensor(const KVal& k, const KVal& other, KVal& made, SourceLoc loc) {
   if (!k.is_tuple() || !is_tensor(other)) return k;
   std::vector<Stmt*> e;
   for (auto& x : k.elems) {
@@ -38,7 +38,8 @@ KVal Lowerer::list_beside_tensor(const KVal& k, const KVal& other, SourceLoc loc
   Prim p = e[0]->type.prim;
   for (Stmt* x : e) p = promote(p, x->type.prim);
   for (auto& x : e) x = emit_cast(x, p, loc);
-  return KVal::of(make_tensor(e, (int)e.size(), 0, loc));
+  made = KVal::of(make_tensor(e, (int)e.size(), 0, loc));
+  return made;
 }
 
 KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, SourceLoc loc) {
@@ -46,7 +47,9 @@ KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, Sou
   if ((a0.is_static() && a0.s.kind == StaticValue::Kind::object && (b0.is_static())) ||
       (b0.is_static() && b0.s.kind == StaticValue::Kind::object && a0.is_static()))
     return KVal::of(host_binop(op, a0.s, b0.s, loc));
-  KVal a = list_beside_tensor(a0, b0, loc), b = list_beside_tensor(b0, a0, loc);
+  KVal a_made, b_made;
+  const KVal& a = list_beside_tensor(a0, b0, a_made, loc);
+  const KVal& b = list_beside_tensor(b0, a0, b_made, loc);
   // Python's own list arithmetic, which Taichi's kernels inherit: [0.0] * 3
   // repeats the list (Taichi's implicit_fem writes F_v[u] = [0.0] * 3) and
   // list + list concatenates.
@@ -175,8 +178,9 @@ KVal Lowerer::lower_compare(const ast::Compare* c) {
   for (size_t i = 0; i < c->ops.size(); i++) {
     KVal right = lower_expr(c->comparators[i]);
     SourceLoc loc = c->comparators[i]->loc;
-    right = list_beside_tensor(right, left, loc);
-    left = list_beside_tensor(left, right, loc);
+    KVal made;
+    if (&list_beside_tensor(right, left, made, loc) == &made) right = std::move(made);
+    if (&list_beside_tensor(left, right, made, loc) == &made) left = std::move(made);
     BinaryOp op = cmp_of(c->ops[i], c->loc);
     Prim t = promote(prim_of(left, loc), prim_of(right, loc));
     Stmt* a = value_of(left, loc);

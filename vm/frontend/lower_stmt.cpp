@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "vm/frontend/lower.h"
+#include "vm/support/format.h"
 
 namespace kiln::frontend {
 
@@ -278,13 +279,73 @@ void Lowerer::lower_assert(const ast::Assert* s) {
   Stmt* c = as_condition(lower_expr(s->test), s->test->loc);
   auto st = std::make_unique<Stmt>(StmtKind::assert_);
   st->ops = {c};
-  if (s->msg) {
-    StaticValue m = eval_static(s->msg);
-    st->text = m.kind == StaticValue::Kind::string ? m.s : describe_static(m);
-  } else {
-    st->text = "assert " + ast::unparse(s->test);
-  }
+  st->text = s->msg ? assert_message(s->msg, st->ops) : "assert " + ast::unparse(s->test);
   emit(std::move(st), s->loc);
+}
+
+// An assert's message, as Taichi takes it: a constant; 'format' % args, whose
+// values go to the runtime, which formats them printf-style when the assert
+// fails; or an f-string, whose values in the kernel become %d or %f (format
+// specs are not applied, as in Taichi) and whose constants are text.
+std::string Lowerer::assert_message(const ast::Expr* msg, std::vector<Stmt*>& args) {
+  auto arg = [&](const KVal& k, const ast::Expr* e) {
+    Stmt* v = value_of(k, e->loc);
+    if (v->type.rows)
+      raise("TypeError", "an assert message takes scalar values, not " + shape_phrase(v->type), e->loc);
+    args.push_back(v);
+    return v;
+  };
+  auto literal = [](const std::string& t) {  // '%' in literal text is not a format
+    std::string out;
+    for (char ch : t) out += ch == '%' ? std::string("%%") : std::string(1, ch);
+    return out;
+  };
+  auto strip = [](std::string t) {  // Taichi strips the message
+    size_t b = t.find_first_not_of(" \t\n\r"), e = t.find_last_not_of(" \t\n\r");
+    return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+  };
+  if (msg->kind == ast::ExprKind::BinOp) {
+    auto* b = msg->as<ast::BinOp>();
+    if (b->op == ast::BinOpKind::Mod && b->left->kind == ast::ExprKind::Constant &&
+        b->left->as<ast::Constant>()->tag == ast::Constant::Tag::Str) {
+      if (b->right->kind == ast::ExprKind::Tuple)
+        for (auto* e : b->right->as<ast::Tuple>()->elts) arg(lower_expr(e), e);
+      else
+        arg(lower_expr(b->right), b->right);
+      return strip(b->left->as<ast::Constant>()->s);
+    }
+  }
+  if (msg->kind == ast::ExprKind::JoinedStr) {
+    std::string text;
+    for (auto* part : msg->as<ast::JoinedStr>()->values) {
+      if (part->kind == ast::ExprKind::Constant) {
+        text += literal(part->as<ast::Constant>()->s);
+        continue;
+      }
+      const ast::Expr* e = part->as<ast::FormattedValue>()->value;
+      KVal k = lower_expr(e);
+      if (k.is_static() && k.s.kind == StaticValue::Kind::string) {
+        text += literal(k.s.s);
+        continue;
+      }
+      if (k.is_static() && k.s.kind == StaticValue::Kind::boolean) {
+        text += k.s.b ? "True" : "False";
+        continue;
+      }
+      if (k.is_static() && k.s.kind == StaticValue::Kind::integer && !k.s.wide) {
+        text += std::to_string(k.s.i);
+        continue;
+      }
+      if (k.is_static() && k.s.kind == StaticValue::Kind::floating) {
+        text += literal(py_float_repr(k.s.f));
+        continue;
+      }
+      text += prim_is_float(arg(k, e)->type.prim) ? "%f" : "%d";
+    }
+    return strip(text);
+  }
+  StaticValue m = eval_static(msg);
+  return m.kind == StaticValue::Kind::string ? m.s : describe_static(m);
 }
 
 // '...'.format(...) as a print argument: the string's literal text and its
@@ -431,11 +492,14 @@ void Lowerer::lower_print(const ast::Call* c) {
   std::function<void(const KVal&, const std::string&, SourceLoc)> print_kval;
   print_kval = [&](const KVal& k, const std::string& spec, SourceLoc loc) {
     if (k.is_static() && k.s.kind == StaticValue::Kind::string) return text(k.s.s);
-    if (k.is_tuple()) {  // a grouped index prints like a vector: [1, 2]
+    // Lists and tuples (a grouped index, a field's shape, [k, x.shape]) print
+    // as Taichi prints them, brackets at every level: [233.3, [2, 3]].
+    if (k.is_tuple() || (k.is_static() && k.s.kind == StaticValue::Kind::tuple)) {
+      size_t n = k.is_tuple() ? k.elems.size() : k.s.elems.size();
       text("[");
-      for (size_t i = 0; i < k.elems.size(); i++) {
+      for (size_t i = 0; i < n; i++) {
         if (i) text(", ");
-        value(value_of(k.elems[i], loc), spec);
+        print_kval(k.is_tuple() ? k.elems[i] : KVal::of(k.s.elems[i]), spec, loc);
       }
       return text("]");
     }

@@ -163,13 +163,16 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     Value dt = a.pos.empty() ? Value() : a.pos[0];
     a.take_kw("dtype", dt);
     if (!dt.is_none()) p = dtype_prim(ev, dt, a.loc);
+    bool half = p == Prim::f16;  // an f32 draw rounded to f16, as in kernels
+    if (half) p = Prim::f32;
     if (prim_bits(p) < 32)  // the dtypes a kernel's ti.random draws, with its message
-      raise("TypeError", "ti.random() draws f32, f64, i32, u32, i64 or u64, not " + std::string(prim_name(p)), a.loc);
+      raise("TypeError", "ti.random() draws f16, f32, f64, i32, u32, i64 or u64, not " + std::string(prim_name(p)), a.loc);
     if (p == Prim::u64)  // this evaluator's ints are i64 (CPython's are not: kiln run draws them)
       raise("TypeError", "ti.random(ti.u64) in host code needs CPython's ints: use kiln run (not --host=builtin) or draw i64",
             a.loc);
     uint64_t bits = rng_mix(rng_mix(prog.config.random_seed ^ 0x686f7374ull) + ++prog.host_draws * kRngGamma);
     uint64_t r = rng_to_reg(bits, p);
+    if (half) return Value::floating(round_to_f16(std::bit_cast<float>((uint32_t)r)));
     if (p == Prim::f32) return Value::floating(std::bit_cast<float>((uint32_t)r));
     if (p == Prim::f64) return Value::floating(std::bit_cast<double>(r));
     return Value::integer((int64_t)r);
