@@ -66,6 +66,10 @@ constexpr int kMaxCallDepth = 2000;
 struct NativeTask {
   virtual ~NativeTask() = default;
   virtual void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) = 0;
+  // The launcher's measure of one range_for iteration, in picoseconds (0:
+  // not measured yet; launch.cpp run_task): a range whose whole work is
+  // below what waking the pool costs runs on the launching thread.
+  std::atomic<uint64_t> ps_per_iter{0};
 };
 
 // Runs every task of `k` in order, range_for tasks split over

@@ -11,6 +11,12 @@ namespace kiln::interp {
 
 namespace {
 
+// Native code runs thousands of iterations in the time the pool takes to
+// wake a worker and see it check out (microseconds, more on a loaded
+// machine): a native range_for whose measured work is below this runs on
+// the launching thread, as one chunk.
+constexpr uint64_t kParallelMinWorkPs = 25'000'000;  // 25 us
+
 int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) {
   if (is_const) return v;
   if (v < 0 || (size_t)v >= ctx.temps.size())
@@ -131,14 +137,31 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
   Program* prog = ctx.program;
   bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
                 prog->config.debug || prog->debugger;  // parallel prints in iteration order; stepping
+  // Native code: each launch of at least kMinParallel iterations is timed
+  // (wall time times the threads, per iteration: a parallel launch's
+  // overhead counts as work, which errs toward staying parallel), and the
+  // next launch of little work runs serially. A launch that turns out
+  // slower measures again, so a task's data-dependent cost is followed.
+  bool timed = native && !serial;
+  uint64_t ps = timed ? native->ps_per_iter.load(std::memory_order_relaxed) : 0;
+  if (ps && (uint64_t)n * ps < kParallelMinWorkPs) serial = true;
+  auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  auto measure = [&](int threads) {
+    if (!timed) return;
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t v = std::max<uint64_t>(1, (uint64_t)ns * 1000 * (uint64_t)threads / (uint64_t)n);
+    native->ps_per_iter.store(v, std::memory_order_relaxed);
+  };
   if (serial) {
     run_code(t, ctx, begin, end, hook, native);
+    measure(1);
     return;
   }
   int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
   prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int) {
     run_code(t, ctx, begin + b, begin + e, hook, native);
   });
+  measure(prog->pool->size());
 }
 
 void flush_prints(LaunchContext& ctx) {
