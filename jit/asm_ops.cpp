@@ -3,6 +3,8 @@
 // result.
 #include <asmjit/x86.h>
 
+#include <bit>
+#include <cmath>
 #include <utility>
 
 #include "jit/asm.h"
@@ -102,6 +104,30 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   if (d < 1 || d >= (1ll << 31)) return false;
   int s = 0;
   while ((1ll << s) < d) s++;
+  bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+  bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
+  if (d == (1ll << s)) {  // a power of two (an ndrange over a field of 2^k columns): shifts and masks
+    ld(x86::rax, in.a);
+    if (trunc) {  // toward zero: a negative x biased by d - 1 first
+      a.mov(x86::rdx, x86::rax);
+      a.sar(x86::rdx, 63);
+      a.and_(x86::rdx, Imm(d - 1));
+      a.add(x86::rdx, x86::rax);
+      if (want_rem) {
+        a.and_(x86::rdx, Imm(-d));
+        a.sub(x86::rax, x86::rdx);  // x - trunc(x / d) * d
+      } else {
+        a.sar(x86::rdx, Imm(s));
+        a.mov(x86::rax, x86::rdx);
+      }
+    } else if (want_rem) {
+      a.and_(x86::rax, Imm(d - 1));  // floor's remainder, or u32's
+    } else {
+      sg ? a.sar(x86::rax, Imm(s)) : a.shr(x86::rax, Imm(s));
+    }
+    put(i, x86::rax);
+    return true;
+  }
   int k = 33 + s;
   unsigned __int128 m128 = ((unsigned __int128)1 << k) / (uint64_t)d + 1;
   uint64_t m = (uint64_t)m128;
@@ -120,8 +146,6 @@ bool Gen::const_divide(const Ins& in, Ref i) {
     a.mov(x86::rdx, Imm(K));
     a.sub(x86::rax, x86::rdx);
   }
-  bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
-  bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
   if (want_rem || trunc) {
     remainder(d);               // in [0, d)
     if (trunc) {                // toward zero: a negative x with a remainder
@@ -225,14 +249,30 @@ bool Gen::float_binop(const Ins& in, Ref i) {
   Ref A = in.a, B = in.b;
   bool commutes = in.op == IrOp::add || in.op == IrOp::mul;
   if (commutes && in_xmm(i) && in_xmm(B) && same_home(B, i)) std::swap(A, B);
-  x86::Xmm D = in_xmm(i) && !(in_xmm(B) && same_home(B, i) && A != B) ? xhome(i) : x86::xmm0;
-  ldx(D, A, in.t);
+  // With AVX, three operands: the first is not copied into the result's
+  // register first (mandelbrot's `y * y`, `2.0 * x`). A constant first
+  // operand of a commuting op then goes second: the same bits unless it is a
+  // NaN (of two NaNs, x86 returns the first's).
+  const bool vex = host_has_avx2();
+  if (vex && commutes && t.is_const(A) && in_xmm(B)) {
+    uint64_t k = (uint64_t)t.ins[A].k;
+    if (!(s ? std::isnan(std::bit_cast<float>((uint32_t)k)) : std::isnan(std::bit_cast<double>(k)))) std::swap(A, B);
+  }
+  x86::Xmm D, X;  // D = X op src
+  if (vex && in_xmm(A)) {
+    D = in_xmm(i) ? xhome(i) : x86::xmm0;
+    X = xhome(A);
+  } else {
+    D = in_xmm(i) && !(in_xmm(B) && same_home(B, i) && A != B) ? xhome(i) : x86::xmm0;
+    ldx(D, A, in.t);
+    X = D;
+  }
   auto op = [&](const auto& src) {
     switch (in.op) {
-      case IrOp::add: s ? a.addss(D, src) : a.addsd(D, src); break;
-      case IrOp::sub: s ? a.subss(D, src) : a.subsd(D, src); break;
-      case IrOp::mul: s ? a.mulss(D, src) : a.mulsd(D, src); break;
-      default: s ? a.divss(D, src) : a.divsd(D, src); break;
+      case IrOp::add: vex ? (s ? a.vaddss(D, X, src) : a.vaddsd(D, X, src)) : (s ? a.addss(D, src) : a.addsd(D, src)); break;
+      case IrOp::sub: vex ? (s ? a.vsubss(D, X, src) : a.vsubsd(D, X, src)) : (s ? a.subss(D, src) : a.subsd(D, src)); break;
+      case IrOp::mul: vex ? (s ? a.vmulss(D, X, src) : a.vmulsd(D, X, src)) : (s ? a.mulss(D, src) : a.mulsd(D, src)); break;
+      default: vex ? (s ? a.vdivss(D, X, src) : a.vdivsd(D, X, src)) : (s ? a.divss(D, src) : a.divsd(D, src)); break;
     }
   };
   if (in_xmm(B)) op(xhome(B));
