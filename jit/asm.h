@@ -30,8 +30,10 @@ struct Gen {
   std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code
 
   // A float constant's bits in the pool (RIP-relative, read by movss/addss...).
-  asmjit::x86::Mem kmem(Ref r, bc::CT ct) {
-    uint64_t bits = (uint64_t)t.ins[r].k;
+  asmjit::x86::Mem kmem(Ref r, bc::CT ct) { return kbits((uint64_t)t.ins[r].k, ct); }
+  // The pool entry of `bits`, read as ct (16 bytes for other types: vector
+  // forms such as vxorps read a whole register; the pool ends with padding).
+  asmjit::x86::Mem kbits(uint64_t bits, bc::CT ct) {
     asmjit::Label l;
     for (auto& [b, lab] : pool)
       if (b == bits) l = lab;
@@ -39,7 +41,9 @@ struct Gen {
       l = a.newLabel();
       pool.push_back({bits, l});
     }
-    return ct == bc::CT::f32 ? asmjit::x86::dword_ptr(l) : asmjit::x86::qword_ptr(l);
+    return ct == bc::CT::f32 ? asmjit::x86::dword_ptr(l)
+           : ct == bc::CT::f64 ? asmjit::x86::qword_ptr(l)
+                               : asmjit::x86::xmmword_ptr(l);
   }
 
   // Where values live.
@@ -85,6 +89,7 @@ struct Gen {
   void store(const Ins& in);
   void atomic(const Ins& in, Ref i);
   void select(const Ins& in, Ref i);
+  void float_select(const Ins& in, Ref i);
   void fma(const Ins& in, Ref i);
   void recompute(Ref i);
   void guard(const Ins& in);

@@ -300,6 +300,20 @@ bool Gen::float_unary(const Ins& in, Ref i) {
     return true;
   }
   if (in.op != IrOp::neg && in.op != IrOp::abs) return false;
+  if ((in_xmm(i) || in_xmm(in.a)) && host_has_avx2()) {
+    // One vxorps/vandps with the mask from the pool (off the value's path;
+    // the lanes above the value are don't-care): no copy of the operand and
+    // no mask made per operation (bench/sparse_particles' bounce negates two).
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+    x86::Xmm S = D;
+    if (in_xmm(in.a)) S = xhome(in.a);
+    else ldx(D, in.a, in.t);
+    uint64_t sign = s ? 0x80000000ull : 0x8000000000000000ull;
+    if (in.op == IrOp::neg) a.vxorps(D, S, kbits(sign, CT::u64));
+    else a.vandps(D, S, kbits(~sign & (s ? 0xffffffffull : ~0ull), CT::u64));
+    stx(i, D, in.t);
+    return true;
+  }
   if (in_xmm(i) || in_xmm(in.a)) {
     // In xmm registers: the sign mask made in xmm1 (off the value's path),
     // then one xorps/andps. Through a general register the value took two
@@ -486,7 +500,68 @@ void Gen::atomic(const Ins& in, Ref i) {
   st(i);
 }
 
+// A select between floats (it lives in an xmm register: regalloc.h) is a
+// blend under a mask in xmm1: a fused float compare (sink.h) made as that
+// mask, or an integer condition's 0/1 as all ones or zeros.
+void Gen::float_select(const Ins& in, Ref i) {
+  bool s = al.fw[i] == 4;
+  CT ct = s ? CT::f32 : CT::f64;
+  // A register or memory operand for r (a general register's value goes
+  // through its own slot, as fma's operands do).
+  auto rm = [&](Ref r, CT rt) -> Operand {
+    if (in_xmm(r)) return xhome(r);
+    if (t.is_const(r)) return kmem(r, rt);
+    if (in_gp(r)) a.mov(slot(r), home(r));
+    return rt == CT::f32 ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r);
+  };
+  if (in.a >= 0 && fused[in.a]) {
+    const Ins& c = t.ins[in.a];
+    bool cs = c.t == CT::f32;
+    x86::Xmm A = x86::xmm1;
+    if (in_xmm(c.a)) A = xhome(c.a);
+    else ldx(x86::xmm1, c.a, c.t);
+    // Ordered predicates (false on NaN) but != (true on NaN), as compare().
+    int pred = c.op == IrOp::lt ? 0x11 : c.op == IrOp::le ? 0x12 : c.op == IrOp::eq ? 0x00 : 0x04;
+    a.emit(cs ? x86::Inst::kIdVcmpss : x86::Inst::kIdVcmpsd, x86::xmm1, A, rm(c.b, c.t), Imm(pred));
+  } else {
+    ld(x86::rax, in.a);
+    a.test(x86::rax, x86::rax);
+    a.setne(x86::al);
+    a.movzx(x86::eax, x86::al);
+    a.neg(x86::rax);
+    a.movq(x86::xmm1, x86::rax);
+  }
+  // The blend reads 16 bytes of a memory operand: both values in registers
+  // (xmm0, or the result's own register when neither is the other's).
+  x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
+  x86::Xmm C = x86::xmm0, B = x86::xmm0;
+  if (in_xmm(in.c)) C = xhome(in.c);
+  else ldx(x86::xmm0, in.c, ct);
+  if (in_xmm(in.b)) {
+    B = xhome(in.b);
+  } else if (C.id() != x86::xmm0.id()) {
+    ldx(x86::xmm0, in.b, ct);
+  } else if (D.id() != x86::xmm0.id()) {
+    ldx(D, in.b, ct);
+    B = D;
+  } else {  // no register left: the mask as a condition, and a cmov
+    a.movd(x86::eax, x86::xmm1);
+    ld(x86::rcx, in.b);
+    ld(x86::rdx, in.c);
+    a.test(x86::eax, x86::eax);
+    a.cmovz(x86::rcx, x86::rdx);
+    put(i, x86::rcx);
+    return;
+  }
+  a.emit(s ? x86::Inst::kIdVblendvps : x86::Inst::kIdVblendvpd, D, C, B, x86::xmm1);
+  stx(i, D, ct);
+}
+
 void Gen::select(const Ins& in, Ref i) {
+  if (is_fp(i) && host_has_avx2()) {
+    float_select(in, i);
+    return;
+  }
   ld(x86::rax, in.a);
   ld(x86::rcx, in.b);
   ld(x86::rdx, in.c);

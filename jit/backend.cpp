@@ -293,7 +293,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   Label warm = a.newLabel();
   a.bind(warm);
 
-  SinkPlan plan = plan_sinking(t, host_has_fma3());
+  SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2());
   std::vector<bool> remat = plan.remat(t.ins.size());
   Gen g{t, a, allocate_registers(t, remat, plan.sunk), xsave};
   g.fused = std::move(plan.fused);
@@ -329,6 +329,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
       a.bind(label);
       a.embedUInt64(bits);
     }
+    a.embedUInt64(0);  // (a 16-byte read of the last entry stays in the code)
   }
   if (!eh.msg.empty()) return "asmjit: " + eh.msg;
 

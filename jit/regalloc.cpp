@@ -38,6 +38,12 @@ int float_width(const Ins& in) {
   }
 }
 
+int select_width(const Trace& t, const Ins& in) {
+  if (in.op != IrOp::sel || in.b < 0 || in.c < 0) return 0;
+  int w = float_width(t.ins[in.b]);
+  return w && w == float_width(t.ins[in.c]) ? w : 0;
+}
+
 Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, const std::vector<bool>& sunk) {
   const Ref n = (Ref)t.ins.size();
   Allocation out;
@@ -46,14 +52,20 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   auto& last = out.last;
   // A folded neg (sink.h) is read as its operand, where its fma reads it.
   auto folded = [&](Ref v) { return v < (Ref)sunk.size() && sunk[v] && t.ins[v].op == IrOp::neg && float_width(t.ins[v]); };
+  // A fused compare (remat, not sunk) is made again where it is read (its
+  // guard, or a float select's mask): its operands live until there.
+  auto fused = [&](Ref v) { return v < (Ref)remat.size() && remat[v] && !(v < (Ref)sunk.size() && sunk[v]); };
   auto use = [&](Ref v, Ref at) {
     if (v < 0) return;
     last[v] = std::max(last[v], at);
     if (folded(v)) last[t.ins[v].a] = std::max(last[t.ins[v].a], at);
+    if (fused(v))
+      for (Ref o : {t.ins[v].a, t.ins[v].b})
+        if (o >= 0) last[o] = std::max(last[o], at);
   };
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
-    out.fw[i] = (uint8_t)float_width(in);
+    out.fw[i] = (uint8_t)(in.op == IrOp::sel ? select_width(t, in) : float_width(in));
     if (!in.live) continue;
     if (i >= (Ref)sunk.size() || !sunk[i]) {
       use(in.a, i);

@@ -6,10 +6,11 @@
 // which is always right and only slower. Exits read each snapshot value from
 // wherever it lives.
 //
-// Float results (f32/f64 arithmetic, float loads, conversions to float) live
-// in xmm registers; everything else in general-purpose ones. The class only
-// decides where a value is kept: every value is still its 64-bit register
-// representation, so a move across classes is a movd/movq.
+// Float results (f32/f64 arithmetic, float loads, conversions to float,
+// selects between such) live in xmm registers; everything else in
+// general-purpose ones. The class only decides where a value is kept: every
+// value is still its 64-bit register representation, so a move across
+// classes is a movd/movq.
 #pragma once
 #include <asmjit/x86.h>
 
@@ -32,6 +33,10 @@ inline constexpr int kNumXmm = 14;
 
 // 4 for an f32 result, 8 for an f64 one, 0 for the rest.
 int float_width(const Ins& in);
+// A sel between two floats of one width (both chosen values float
+// results): that width, and it lives in an xmm register (Gen::select
+// blends); 0 for any other sel.
+int select_width(const Trace& t, const Ins& in);
 
 struct Allocation {
   std::vector<int8_t> reg;    // per ref: the index of its register in its file, or -1 (its slot)

@@ -1,6 +1,8 @@
 // Sinking and compare fusion (sink.h).
 #include "jit/sink.h"
 
+#include "jit/regalloc.h"
+
 namespace kiln::jit {
 
 namespace {
@@ -42,7 +44,7 @@ void fold_negs_into_fmas(const Trace& t, SinkPlan& p) {
 }
 }  // namespace
 
-SinkPlan plan_sinking(const Trace& t, bool fold_negs) {
+SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend) {
   const Ref n = (Ref)t.ins.size();
   SinkPlan p;
   p.sunk.assign(n, false);
@@ -74,6 +76,31 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs) {
       if (!g.live || g.op == IrOp::kval || p.sunk[j]) continue;
       p.fused[i] = (g.op == IrOp::guard_nz || g.op == IrOp::guard_z) && g.a == i;
       break;
+    }
+  }
+  // A float compare that only float selects read as their condition is
+  // their mask (vcmpss then vblendvps in each): a 0/1 value made through
+  // the flags and a general register, and a cmov per select, cost more
+  // than the select's arithmetic (bench/sparse_particles' bounce).
+  if (blend) {
+    std::vector<int> sel_uses(n, 0);
+    for (Ref j = 0; j < n; j++) {
+      const Ins& s = t.ins[j];
+      if (!s.live || p.sunk[j] || s.op != IrOp::sel || s.a < 0) continue;
+      const Ins& c = t.ins[s.a];
+      int w = select_width(t, s), cw = c.t == bc::CT::f32 ? 4 : c.t == bc::CT::f64 ? 8 : 0;
+      // (an f32 mask under an f64 blend would leave the lane's upper half)
+      // (on the compare's side of the loop head: a vector loop reads an
+      // invariant from its home, which a fused compare does not have)
+      bool same_side = t.loop_ref < 0 || (s.a > t.loop_ref) == (j > t.loop_ref);
+      if (w && cw >= w && s.b != s.a && s.c != s.a && same_side) sel_uses[s.a]++;
+    }
+    for (Ref i = 0; i < n; i++) {
+      const Ins& c = t.ins[i];
+      bool cmp = c.op == IrOp::lt || c.op == IrOp::le || c.op == IrOp::eq || c.op == IrOp::ne;
+      if (cmp && c.live && !p.sunk[i] && !p.fused[i] && uses[i] > 0 && sel_uses[i] == uses[i] && !phi_dest[i] &&
+          i != t.loop_ref)
+        p.fused[i] = true;
     }
   }
   p.negfold.assign(n, false);

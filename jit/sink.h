@@ -13,7 +13,7 @@ namespace kiln::jit {
 
 struct SinkPlan {
   std::vector<bool> sunk;   // computed at exits only (a folded neg: never)
-  std::vector<bool> fused;  // a compare emitted as its guard's flags
+  std::vector<bool> fused;  // a compare emitted as its guard's flags, or as float selects' masks
   // A float neg that only fmas read, on its side of the loop head, and no
   // exit: each fma reads its operand and flips the sign in the instruction
   // (vfmsub, vfnmadd, vfnmsub: the same single rounding as fma(a, b, -c)).
@@ -26,8 +26,9 @@ struct SinkPlan {
   }
 };
 
-// fold_negs: the backend has FMA3's fused forms (negfold stays empty otherwise).
-SinkPlan plan_sinking(const Trace& t, bool fold_negs = false);
+// fold_negs: the backend has FMA3's fused forms (negfold stays empty otherwise);
+// blend: it has AVX's vcmpss/vblendvps (float selects' compares stay values otherwise).
+SinkPlan plan_sinking(const Trace& t, bool fold_negs = false, bool blend = false);
 
 // Calls f(ref) for every value an exit with snapshot s must compute or
 // read: its entries and, through recomputed values, their operands.

@@ -354,7 +354,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
         if (!prog) raise("InternalError", "struct_for task launched without a program");
         const SNode* target = prog->snode(t.snode);
         int nidx = std::max(t.num_indices, 1);
-        std::vector<int64_t> table;
+        CellTable table;
         prog->active_cells(target, 0, prog->list_of(target).size(), nidx, table);
         end = (int64_t)(table.size() / (size_t)(nidx + 1));  // each cell: its indices, then its address
         if (end == 0) continue;

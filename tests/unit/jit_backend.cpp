@@ -245,6 +245,7 @@ TEST_CASE("jit backend: float negs that only fmas read fold into vfmsub, vfnmadd
     const char* want = neg_ab ? (neg_c ? "vfnmsub" : "vfnmadd") : (neg_c ? "vfmsub" : "vfmadd");
     CHECK_MESSAGE(c.listing.find(want) != std::string::npos, "m = " << m << ": no " << want);
     CHECK_MESSAGE(c.listing.find("pcmpeqd") == std::string::npos, "m = " << m << ": a neg was computed");
+    CHECK_MESSAGE(c.listing.find("vxorp") == std::string::npos, "m = " << m << ": a neg was computed");
     uint64_t R[4] = {0, 300, 0, std::bit_cast<uint64_t>(0.1)};
     TraceEnv env;
     CHECK(c.fn(R, &env) == 7);
@@ -254,5 +255,74 @@ TEST_CASE("jit backend: float negs that only fmas read fold into vfmsub, vfnmadd
       s = std::fma(m & 1 ? -xv : xv, m & 2 ? -yv : yv, m & 4 ? -s : s);
     }
     CHECK_MESSAGE(std::bit_cast<double>(R[3]) == s, "m = " << m);
+  }
+}
+
+TEST_CASE("jit backend: a select between floats under a float compare is a blend under the compare's mask") {
+  if (!host_has_avx2()) return;
+  // for (; r0 < r1; r0++) r3 += (x OP y) ? x : y + 1, x = (double)r0 - 100, y a constant (NaN too)
+  const IrOp ops[] = {IrOp::lt, IrOp::le, IrOp::eq, IrOp::ne};
+  for (IrOp op : ops)
+    for (double y : {3.0, -0.0, std::nan("")}) {
+      Trace t;
+      Emitter e(t);
+      std::vector<Ref> regs(4, kNoRef);
+      Ref i = sload(e, 0);
+      Ref x = e.emit(IrOp::add, CT::f64, e.emit(IrOp::conv, CT::i64, i, kNoRef, kNoRef, (int64_t)bc::Op::i64_f64),
+                     e.kval((int64_t)std::bit_cast<uint64_t>(-100.0)));
+      Ref k = e.kval((int64_t)std::bit_cast<uint64_t>(y));
+      Ref y1 = e.emit(IrOp::add, CT::f64, x, e.kval((int64_t)std::bit_cast<uint64_t>(1.0)));
+      Ref pick = e.emit(IrOp::sel, CT::i64, e.emit(op, CT::f64, x, k), x, y1);
+      Ref acc = e.emit(IrOp::add, CT::f64, sload(e, 3), pick);
+      Compiled c = close_sum_loop(t, e, regs, i, acc, true);
+      CHECK(c.listing.find("vcmpsd") != std::string::npos);
+      CHECK(c.listing.find("vblendvpd") != std::string::npos);
+      CHECK(c.listing.find("cmov") == std::string::npos);
+      uint64_t R[4] = {0, 300, 0, std::bit_cast<uint64_t>(0.25)};
+      TraceEnv env;
+      CHECK(c.fn(R, &env) == 7);
+      double s = 0.25;
+      for (int64_t j = 0; j < 300; j++) {
+        double xv = (double)j - 100.0;
+        bool cond = op == IrOp::lt ? xv < y : op == IrOp::le ? xv <= y : op == IrOp::eq ? xv == y : xv != y;
+        s += cond ? xv : xv + 1.0;
+      }
+      CHECK_MESSAGE(std::bit_cast<uint64_t>(std::bit_cast<double>(R[3])) == std::bit_cast<uint64_t>(s),
+                    "op " << (int)op << ", y = " << y);
+    }
+}
+
+TEST_CASE("jit backend: float neg and abs are one vxorps/vandps with a mask from the constant pool") {
+  if (!host_has_avx2()) return;
+  // for (; r0 < r1; r0++) r3 += -(x) * 3 + abs(x - 7.5), x = (double)r0 - 100, in f64 and f32
+  for (CT ct : {CT::f64, CT::f32}) {
+    bool s = ct == CT::f32;
+    auto k = [&](double v) { return s ? (int64_t)std::bit_cast<uint32_t>((float)v) : (int64_t)std::bit_cast<uint64_t>(v); };
+    Trace t;
+    Emitter e(t);
+    std::vector<Ref> regs(4, kNoRef);
+    Ref i = sload(e, 0);
+    Ref x = e.emit(IrOp::add, ct, e.emit(IrOp::conv, CT::i64, i, kNoRef, kNoRef, (int64_t)(s ? bc::Op::i64_f32 : bc::Op::i64_f64)),
+                   e.kval(k(-100.0)));
+    Ref v = e.emit(IrOp::add, ct, e.emit(IrOp::mul, ct, e.emit(IrOp::neg, ct, x), e.kval(k(3.0))),
+                   e.emit(IrOp::abs, ct, e.emit(IrOp::sub, ct, x, e.kval(k(7.5)))));
+    Ref acc = e.emit(IrOp::add, ct, sload(e, 3), v);
+    Compiled c = close_sum_loop(t, e, regs, i, acc, true);
+    CHECK(c.listing.find("vxorps") != std::string::npos);
+    CHECK(c.listing.find("vandps") != std::string::npos);
+    CHECK(c.listing.find("pcmpeqd") == std::string::npos);
+    uint64_t R[4] = {0, 300, 0, (uint64_t)k(0.5)};
+    TraceEnv env;
+    CHECK(c.fn(R, &env) == 7);
+    double sd = 0.5;
+    float sf = 0.5f;
+    for (int64_t j = 0; j < 300; j++) {
+      double xd = (double)j - 100.0;
+      float xf = (float)j - 100.0f;
+      sd += -xd * 3.0 + std::fabs(xd - 7.5);
+      sf += -xf * 3.0f + std::fabs(xf - 7.5f);
+    }
+    if (s) CHECK(R[3] == (uint64_t)std::bit_cast<uint32_t>(sf));
+    else CHECK(R[3] == std::bit_cast<uint64_t>(sd));
   }
 }

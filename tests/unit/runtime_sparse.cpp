@@ -40,7 +40,7 @@ Counts count(Program& p, SNode* s) {
   }
   Counts c;
   c.containers = p.list_of(s).size();
-  std::vector<int64_t> idx;
+  CellTable idx;
   p.active_cells(s, 0, c.containers, 1, idx);
   c.cells = idx.size() / 2;  // a row per cell: its index, then its address
   return c;
@@ -223,7 +223,7 @@ TEST_CASE("list generation gives containers with their first index, in parallel 
     CHECK(e.base[1] % 4 == 0);
     CHECK(active(p, ptr, {e.base[0] / 4, e.base[1] / 4}));  // the pointer's own coordinates
   }
-  std::vector<int64_t> idx;
+  CellTable idx;
   p.active_cells(d, 0, 1, 2, idx);  // a row per cell: i, j, the cell's address
   REQUIRE(idx.size() == 48);
   CHECK(idx[0] == p.list_of(d)[0].base[0]);

@@ -86,7 +86,7 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   auto run_units = [&](int64_t b, int64_t e) {
     // Kept per thread across launches: a fresh table each launch costs page
     // faults (freed big blocks go back to the system) on every sweep.
-    thread_local std::vector<int64_t> table;
+    thread_local CellTable table;
     for (int64_t u = b; u < e; u++) {
       table.clear();
       if (ranges > 1) {

@@ -21,17 +21,25 @@ namespace {
 // any (nidx).
 template <int N>
 void leaf_rows(const SNode& t, uint8_t* container, const int64_t* base, int nidx, int col, int64_t lo, int64_t hi,
-               std::vector<int64_t>& out) {
+               CellTable& out) {
   const int ni = N ? N : nidx;
   const size_t w = (size_t)ni + 1;
-  int64_t cell0 = col >= 0 ? base[col] : 0;
+  // The row's fixed columns in locals (not through `base`, which the
+  // compiler must reload after every store into the table), and the varying
+  // one always written: with no index taking it, into the address column,
+  // which the address then overwrites.
+  int64_t fixed[kMaxIndices + 1];
+  for (int v = 0; v < ni; v++) fixed[v] = base[v];
+  const int vc = col >= 0 ? col : ni;
+  const int64_t cell0 = col >= 0 ? base[col] : 0;
   int64_t* o;
   auto put = [&](int64_t i, uint8_t* addr) {
-    for (int v = 0; v < ni; v++) o[v] = base[v];
-    if (col >= 0) o[col] = cell0 + i;
+    for (int v = 0; v < ni; v++) o[v] = fixed[v];
+    o[vc] = cell0 + i;
     o[ni] = (int64_t)(uintptr_t)addr;
     o += w;
   };
+  const int64_t cs = t.cell_size;
   size_t at = out.size();
   if (t.kind == SNodeKind::dynamic) {
     int64_t n = std::min({length_at(container)->load(std::memory_order_acquire), t.num_cells(), hi});
@@ -42,7 +50,7 @@ void leaf_rows(const SNode& t, uint8_t* container, const int64_t* base, int nidx
       uint8_t* chunk = slot_at(container + 8 + (first / t.chunk_size) * 8)->load(std::memory_order_acquire);
       if (!chunk) continue;
       int64_t b = std::max(first, lo), e = std::min(n, first + t.chunk_size);
-      for (int64_t i = b; i < e; i++) put(i, chunk + (i - first) * t.cell_size);
+      for (int64_t i = b; i < e; i++) put(i, chunk + (i - first) * cs);
     }
     out.resize((size_t)(o - out.data()));
     return;
@@ -58,7 +66,6 @@ void leaf_rows(const SNode& t, uint8_t* container, const int64_t* base, int nidx
   };
   // The bits are read once (other threads of this struct-for may flip
   // them): up to 64 words at a time into `bits`, counted, then written.
-  int64_t cs = t.cell_size;
   for (int64_t g = w0; g < w1; g += 64) {
     uint64_t bits[64];
     int64_t ng = std::min<int64_t>(64, w1 - g), count = 0;
@@ -79,7 +86,7 @@ void leaf_rows(const SNode& t, uint8_t* container, const int64_t* base, int nidx
 
 }  // namespace
 
-void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out, int64_t lo,
+void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, CellTable& out, int64_t lo,
                            int64_t hi) {
   const std::vector<ListElem>& in = lists[target];
   const SNode& t = *target;

@@ -22,6 +22,16 @@
 
 namespace kiln {
 
+// The struct-for's cell table (Program::active_cells): grown without zeroing
+// the rows active_cells writes anyway (the zeroing cost as much as writing
+// them: a table is written for every cell of every sweep).
+template <class T> struct NoZeroInit : std::allocator<T> {
+  template <class U> struct rebind { using other = NoZeroInit<U>; };
+  template <class U> void construct(U* p) noexcept { ::new ((void*)p) U; }
+  template <class U, class... A> void construct(U* p, A&&... a) { ::new ((void*)p) U(std::forward<A>(a)...); }
+};
+using CellTable = std::vector<int64_t, NoZeroInit<int64_t>>;
+
 namespace interp {
 struct DebugHook;  // vm/interp/interp.h
 }
@@ -195,7 +205,7 @@ struct Program {
   // `target` (the last level of its path), appended to `out`: a row of `nidx`
   // indices then the cell's address per cell (nidx + 1 int64s). Only the
   // cells [lo, hi) of each container when given.
-  void active_cells(const SNode* target, size_t b, size_t e, int nidx, std::vector<int64_t>& out, int64_t lo = 0,
+  void active_cells(const SNode* target, size_t b, size_t e, int nidx, CellTable& out, int64_t lo = 0,
                     int64_t hi = INT64_MAX);
   int64_t pool_blocks_in_use() const;  // over every pool: blocks handed out
   int64_t pool_blocks_reserved() const;  // over every pool: blocks obtained from the system
