@@ -299,7 +299,7 @@ static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceC
   if (!(ts.begin_const && ts.end_const)) return 1024;
   int64_t n = ts.end - ts.begin;
   if (n <= 0) return 0;
-  int64_t per_group = kLocalSize * (caps.cpu && !has_loops(task) ? kCpuIterations : 1);
+  int64_t per_group = ts.local_size * (caps.cpu && !has_loops(task) ? kCpuIterations : 1);
   return (uint32_t)std::min<int64_t>((n + per_group - 1) / per_group, 65535);
 }
 
@@ -330,7 +330,7 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     if (Id e = g.struct_for_end(task)) end = e;
   Id gid = g.builtin_x(spv::BuiltIn::GlobalInvocationId, 0);
   Id groups = g.builtin_x(spv::BuiltIn::NumWorkgroups, 0);
-  Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32(kLocalSize)}), Prim::u32, p, task);
+  Id stride = g.cast(m.op(Op::OpIMul, g.u32(), {groups, g.cu32((uint32_t)ts.local_size)}), Prim::u32, p, task);
   Id first = g.cast(gid, Prim::u32, p, task);
   // A float reduction the CPU runs in one chunk runs in one invocation.
   Id skip = 0;
@@ -356,7 +356,7 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     // A loop-free body with known bounds makes a known number of iterations
     // per invocation: below the driver's limit it needs no count.
     Id counter = g.loop_count;
-    int64_t n = ts.end - ts.begin, stride_n = std::max<int64_t>(1, (int64_t)ts.groups * kLocalSize);
+    int64_t n = ts.end - ts.begin, stride_n = std::max<int64_t>(1, (int64_t)ts.groups * ts.local_size);
     int64_t per = n < ts.one_chunk_below ? n : (n + stride_n - 1) / stride_n;
     if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups && per + 2 < (int64_t)g.caps.loop_limit)
       g.loop_count = 0;
@@ -410,7 +410,7 @@ static bool gen_task(Gen& g, const ir::Stmt& task) {
   g.iter = g.cu32(0);
   int local_x = task.task == ir::Task::range_for || task.task == ir::Task::struct_for ||
                         (task.task == ir::Task::listgen && ts.end > 0)
-                    ? kLocalSize
+                    ? ts.local_size
                     : 1;
   // The task runs unless a check failed in an earlier task (the launch stops
   // there), and only in the workgroup's own invocations: lavapipe (Mesa 22)
@@ -459,6 +459,13 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
     ts.begin = s->begin;
     ts.end = s->end;
     ts.block_dim = s->block_dim;
+    if (s->block_dim > 0 && (s->task == ir::Task::range_for || s->task == ir::Task::struct_for)) {
+      if ((uint32_t)s->block_dim > caps.max_local_x)
+        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(s->block_dim) +
+                                "): the vulkan device runs at most " + std::to_string(caps.max_local_x) +
+                                " invocations in a workgroup", s->loc);
+      ts.local_size = s->block_dim;
+    }
     ts.serialize = s->serialize;
     if (s->task == ir::Task::struct_for && prog) {
       ts.begin_const = ts.end_const = true;

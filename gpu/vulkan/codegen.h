@@ -33,6 +33,7 @@ struct DeviceCaps {
   bool int64_atomics = true;
   bool float32_atomic_add = false;  // VK_EXT_shader_atomic_float
   bool cpu = false;                 // a CPU implementation (lavapipe)
+  uint32_t max_local_x = 128;       // invocations a workgroup may have (x; Vulkan promises 128)
   // llvmpipe (lavapipe) ends every loop of an invocation once they have made
   // this many iterations in all (Mesa's gallivm loop limiter): loops count
   // their iterations and a task that reaches it fails instead of going on
@@ -93,8 +94,11 @@ struct TaskShader {
   int64_t begin = 0, end = 0;
   Prim index_prim = Prim::i32;
   int block_dim = 0;
+  // Invocations per workgroup of a parallel task: kLocalSize, or the loop's
+  // ti.loop_config(block_dim=N).
+  int local_size = kLocalSize;
   bool serialize = false;
-  // Workgroups of kLocalSize invocations to dispatch (1 for serial work).
+  // Workgroups of local_size invocations to dispatch (1 for serial work).
   uint32_t groups = 1;
   // A range_for whose thread-local float sums depend on the order: below
   // this many iterations (0: never) its range is one chunk, run by

@@ -81,6 +81,8 @@ static void init(Device& d) {
   d.caps.int64_atomics = f12.shaderBufferInt64Atomics;
   d.caps.float32_atomic_add = has_af && af.shaderBufferFloat32AtomicAdd;
   d.caps.cpu = d.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  d.caps.max_local_x =
+      std::min(d.props.limits.maxComputeWorkGroupSize[0], d.props.limits.maxComputeWorkGroupInvocations);
   if (d.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && d.name.find("llvmpipe") != std::string::npos)
     d.caps.loop_limit = 65535;
   // Enable exactly what the caps say (and nothing the shaders cannot use).

@@ -138,6 +138,7 @@ struct Lowerer {
   std::vector<StaticValue> ret_types;  // the kernel's return annotation (see LoweredKernel)
   bool ret_is_tuple = false;
   bool serialize_next = false;      // ti.loop_config(serialize=True) seen
+  int block_dim_next = 0;           // ti.loop_config(block_dim=N) seen: the next parallel loop's block size
   // The linear index of the parallel loop being lowered (null outside one):
   // ti.random draws from that iteration's stream (vm/runtime/rng.h).
   ir::Stmt* rng_index = nullptr;
@@ -361,7 +362,7 @@ struct Lowerer {
   // dense fields, which loop over their shape instead.
   const SNode* struct_for_target(const StaticValue& v, SourceLoc loc);
   void lower_struct_for(const ast::For* s, const SNode* target, const std::vector<std::string>& names,
-                        bool grouped, bool serialize, const std::vector<int64_t>& offset);
+                        bool grouped, bool serialize, const std::vector<int64_t>& offset, int block_dim = 0);
   KVal snode_parent(const StaticValue& base, const ast::Call* c);
   std::vector<ir::Stmt*> snode_indices(const ast::Expr* e, SourceLoc loc);
   KVal call_sparse_builtin(const std::string& name, const ast::Call* c);  // ti.activate & co

@@ -256,7 +256,14 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       if (kw->arg == "serialize") {
         StaticValue v = eval_static(kw->value);
         serialize_next = v.kind == StaticValue::Kind::boolean ? v.b : v.i != 0;
-      } else if (kw->arg != "block_dim" && kw->arg != "parallelize" && kw->arg != "uniform") {
+      } else if (kw->arg == "block_dim") {
+        // The next parallel loop's chunk on the CPU, its workgroup on a GPU.
+        StaticValue v = eval_static(kw->value);
+        if (v.kind != StaticValue::Kind::integer || v.i < 1 || v.i > (1 << 20))
+          raise("ValueError", "ti.loop_config(block_dim=...) takes a positive integer known at compile time (at most 2^20)",
+                kw->value->loc);
+        block_dim_next = (int)v.i;
+      } else if (kw->arg != "parallelize" && kw->arg != "uniform") {
         raise("TypeError", "ti.loop_config() got an unexpected keyword argument '" + kw->arg + "'", kw->loc);
       }
     }

@@ -8,6 +8,8 @@
 //   for v in ti.static(seq)          unrolled at compile time
 #include <functional>
 
+#include <utility>
+
 #include "vm/frontend/lower.h"
 
 namespace kiln::frontend {
@@ -127,6 +129,7 @@ void Lowerer::lower_for(const ast::For* s) {
   SourceLoc loc = s->loc;
   bool serialize = serialize_next || real_func;  // a real function's loops run in its caller's thread
   serialize_next = false;
+  int block_dim = std::exchange(block_dim_next, 0);
 
   // Classify the iterable.
   const ast::Expr* it = s->iter;
@@ -219,7 +222,7 @@ void Lowerer::lower_for(const ast::For* s) {
                                      "(loop over it in the kernel, or make the function a @ti.func)", it->loc);
       // A field's loop yields its indices with its offsets; an SNode's, its coordinates.
       const FieldInfo* f = iter_static.kind == StaticValue::Kind::snode ? nullptr : first_component(iter_static);
-      lower_struct_for(s, target, names, grouped, serialize, f ? f->offset : std::vector<int64_t>{});
+      lower_struct_for(s, target, names, grouped, serialize, f ? f->offset : std::vector<int64_t>{}, block_dim);
       return;
     }
   }
@@ -297,6 +300,7 @@ void Lowerer::lower_for(const ast::For* s) {
   std::vector<KVal> idx;
   Stmt* k = nullptr;
   Stmt* loop = open_index_loop(*this, dims, parallel, loc, idx, k);
+  if (parallel) loop->block_dim = block_dim;
   frame().loops.push_back({loop, parallel});
   push_scope();
   if (grouped) {  // I is an integer vector, as in Taichi (x[I], I.sum(), I * 2 all work)

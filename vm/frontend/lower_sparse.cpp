@@ -113,7 +113,7 @@ const SNode* Lowerer::struct_for_target(const StaticValue& v, SourceLoc loc) {
 }
 
 void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std::vector<std::string>& names,
-                               bool grouped, bool serialize, const std::vector<int64_t>& offset) {
+                               bool grouped, bool serialize, const std::vector<int64_t>& offset, int block_dim) {
   SourceLoc loc = s->loc;
   if (blocks.back() != &kernel.root)
     raise("SyntaxError", "a struct-for over the sparse SNode " + target->name() +
@@ -138,6 +138,7 @@ void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std
   auto rf = std::make_unique<Stmt>(StmtKind::range_for);
   rf->ops = {zero, zero};  // placeholders: the lists decide what runs
   rf->serialize = serialize;
+  rf->block_dim = serialize ? 0 : block_dim;
   rf->snode = over->id;
   rf->num_loop_indices = nover;
   const SNode* root = over;

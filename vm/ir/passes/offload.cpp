@@ -152,6 +152,7 @@ void offload(Kernel& k) {
       Stmt* loop = p.loop;
       task->task = Task::range_for;
       task->loc = loop->loc;
+      task->block_dim = loop->block_dim;  // ti.loop_config(block_dim=N)
       for (int b = 0; b < 2; b++) {
         Stmt* bound = loop->ops[b];
         bool is_const = bound->kind == StmtKind::const_;
