@@ -187,6 +187,16 @@ def _make_quant(qt, shape, name):
                                     name or "")
 
 
+def _check_order(order, shape):
+    """order='ji': the axes from outermost to innermost in memory, each once."""
+    if order is None:
+        return
+    if shape is None:
+        raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
+    if not isinstance(order, str) or sorted(order) != sorted("ijkl"[:len(shape)]):
+        raise ValueError(f'order "{order}" must name each of the field\'s {len(shape)} axes once')
+
+
 def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     if isinstance(dtype, QuantType):
         return _make_quant(dtype, _shape_tuple(shape), name)
@@ -195,11 +205,7 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     offset = _offset_tuple(offset)
     if offset is not None and shape is None:
         _core.check_offset(None, offset)  # Taichi's error: an offset needs a shape
-    if order is not None:
-        if shape is None:
-            raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
-        if sorted(order) != sorted("ijkl"[:len(shape)]):
-            raise ValueError(f'order "{order}" must name each of the field\'s {len(shape)} axes once')
+    _check_order(order, shape)
     if layout is not None:
         if order is not None:
             raise TypeError("give a field either order= or layout=, not both")
@@ -392,8 +398,9 @@ class _FieldEntry:
 _ENTRY_CLASSES = {}
 
 
-def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None, matrix=False):
+def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None, matrix=False, order=None):
     shape = _shape_tuple(shape)
+    _check_order(order, shape)
     if isinstance(dtype, QuantType):
         return [_make_quant(dtype, shape, name) for _ in range(n * m)]
     dt = dtype_of(dtype) if dtype is not None else None
@@ -410,16 +417,32 @@ def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None, mat
     if shape is not None:
         if layout is not None and getattr(layout, "name", "") == "SOA":
             for c in comps:
-                root.dense(_axes(len(shape)), shape).place(c, offset=offset)
+                _place_together([c], shape, offset, order)
         else:
-            root.dense(_axes(len(shape)), shape).place(*comps, offset=offset) if shape else root.place(*comps, offset=offset)
+            _place_together(comps, shape, offset, order)
     return comps
 
 
-def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
+def _place_together(comps, shape, offset, order=None):
+    """Places a compound field's components side by side in one dense cell per
+    element; with order='ji', one dense level per axis, outermost first."""
+    if order is not None and len(shape) > 1:
+        node = root
+        for a in order:
+            k = "ijkl".index(a)
+            node = node.dense(Axis(k), shape[k])
+        node.place(*comps, offset=offset)
+    elif shape:
+        root.dense(_axes(len(shape)), shape).place(*comps, offset=offset)
+    else:
+        root.place(*comps, offset=offset)
+
+
+def Vector_field(n, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None,
+                 order=None, **kw):
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     name = name or _assigned_name()
-    f = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, needs_grad, layout), n, 1, 1, name)
+    f = MatrixField(_vector_comps(n, 1, dtype, shape, name, offset, needs_grad, layout, order=order), n, 1, 1, name)
     _companion_fields(f, shape, offset, needs_grad, needs_dual)
     return f
 
@@ -438,10 +461,11 @@ def _companion_fields(f, shape, offset, needs_grad, needs_dual):
             _place_companions(f._components(), kind, shape, _offset_tuple(offset))
 
 
-def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None, **kw):
+def Matrix_field(n, m, dtype, shape=None, name="", offset=None, needs_grad=False, needs_dual=False, layout=None,
+                 order=None, **kw):
     _check_grad_dtype(dtype, needs_grad, needs_dual)
     name = name or _assigned_name()
-    f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout, True), n, m, 2, name)
+    f = MatrixField(_vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout, True, order), n, m, 2, name)
     _companion_fields(f, shape, offset, needs_grad, needs_dual)
     return f
 
@@ -532,7 +556,9 @@ class _StructEntry(_StructBase):
             self._field._members[k][self._key] = v
 
 
-def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, struct_type=None, layout=None, **kw):
+def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, struct_type=None, layout=None,
+                 order=None, **kw):
+    _check_order(order, _shape_tuple(shape))
     if needs_grad or kw.get("needs_dual"):
         for t in members.values():
             if not isinstance(t, StructType):
@@ -552,10 +578,7 @@ def Struct_field(members, shape=None, name="", offset=None, needs_grad=False, st
     if offset is not None and shape is None:
         _core.check_offset(None, offset)
     if shape is not None:
-        if shape:
-            root.dense(_axes(len(shape)), shape).place(*comps, offset=offset)
-        else:
-            root.place(*comps, offset=offset)
+        _place_together(comps, shape, offset, order)
         real = [c for c in comps if c.dtype._kiln_prim[0] == "f"]
         for kind, wanted in (("grad", needs_grad), ("dual", kw.get("needs_dual"))):
             if wanted and real:

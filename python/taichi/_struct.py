@@ -91,6 +91,10 @@ def dataclass(cls):
     @ti.func methods are callable on instances in kernels."""
     from ._types import StructType
     members = dict(getattr(cls, "__annotations__", {}))
+    for k in members:
+        if k in cls.__dict__:  # as Taichi (the built-in host says the same)
+            from ._errors import TaichiSyntaxError
+            raise TaichiSyntaxError("Default value in @dataclass is not supported.")
     methods = {}
     for k, v in cls.__dict__.items():
         if callable(v) and not k.startswith("__"):

@@ -384,6 +384,8 @@ struct Lowerer {
 };
 
 std::string describe_static(const StaticValue& v);
+bool same_struct_type(const StaticValue& a, const StaticValue& b);
+std::string struct_type_text(const StaticValue& t);  // "struct(center=vec3 f32, radius=i32)"
 // a OP b on compile-time values with Python's meaning (ints do not wrap at 32 bits).
 StaticValue static_binop(ast::BinOpKind op, const StaticValue& a, const StaticValue& b, SourceLoc loc);
 // The first scalar field inside a field, vector field or struct field (null otherwise).

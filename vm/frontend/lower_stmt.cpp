@@ -213,6 +213,12 @@ void Lowerer::lower_return(const ast::Return* s) {
       if (v.is_tuple()) raise("TypeError", who + " returns a tuple but its annotation is a single type", s->loc);
       vals.push_back(v);
     }
+    // A struct comes back as the annotated type itself, member types and all,
+    // as Taichi checks (a struct of other member types is not converted).
+    for (size_t i = 0; i < vals.size(); i++)
+      if (ret_types[i].kind == StaticValue::Kind::struct_type && vals[i].is_struct() && !same_struct_type(vals[i].s, ret_types[i]))
+        raise("TypeError", who + " is annotated to return " + struct_type_text(ret_types[i]) + ", not " +
+                               struct_type_text(vals[i].s), s->loc);
     std::vector<Stmt*> ops;
     for (size_t i = 0; i < vals.size(); i++) flatten(vals[i], ret_types[i], ops, s->loc);
     if (real) {

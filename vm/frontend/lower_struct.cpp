@@ -73,6 +73,35 @@ Stmt* Lowerer::tensor_from_list(const KVal& v, const Type& want, const std::stri
   return convert_for_store(make_tensor(e, want.rows, want.cols, loc), want.prim, what, loc);
 }
 
+// Struct types with the same members of the same types, in order.
+bool same_struct_type(const StaticValue& a, const StaticValue& b) {
+  if (a.names != b.names || a.elems.size() != b.elems.size()) return false;
+  for (size_t i = 0; i < a.elems.size(); i++) {
+    const StaticValue& x = a.elems[i];
+    const StaticValue& y = b.elems[i];
+    if (is_struct_type(x) || is_struct_type(y)) {
+      if (!is_struct_type(x) || !is_struct_type(y) || !same_struct_type(x, y)) return false;
+    } else if (x.prim != y.prim || x.rows != y.rows || x.cols != y.cols) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// "struct(center=vec3 f32, radius=i32)": a struct type by its members.
+std::string struct_type_text(const StaticValue& t) {
+  std::string out = "struct(";
+  for (size_t i = 0; i < t.elems.size(); i++) {
+    const StaticValue& m = t.elems[i];
+    out += (i ? ", " : "") + (i < t.names.size() ? t.names[i] : std::string("?")) + "=";
+    if (is_struct_type(m)) out += struct_type_text(m);
+    else if (m.rows && m.cols) out += "mat" + std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + std::string(prim_name(m.prim));
+    else if (m.rows) out += "vec" + std::to_string(m.rows) + " " + std::string(prim_name(m.prim));
+    else out += prim_name(m.prim);
+  }
+  return out + ")";
+}
+
 KVal Lowerer::convert_to(const KVal& v, const StaticValue& type, const std::string& what, SourceLoc loc) {
   if (is_struct_type(type)) {
     if (v.is_struct()) {

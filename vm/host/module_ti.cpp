@@ -206,6 +206,12 @@ static Value make_ti(Evaluator& ev) {
   });
   def("data_oriented", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "data_oriented", 1, 1);
+    // The mark a kernel method's class needs (ti_kernel.cpp), as in Taichi.
+    if (a.pos[0].kind == Kind::Class) {
+      auto* c = a.pos[0].as<ClassObj>();
+      if (!c->attrs.count("_data_oriented")) c->attr_order.push_back("_data_oriented");
+      c->attrs["_data_oriented"] = Value::boolean(true);
+    }
     return a.pos[0];
   });
   Value tmpl = Value::of(std::make_shared<TemplateObj>());

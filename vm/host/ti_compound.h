@@ -195,6 +195,8 @@ bool compound_to_static(Evaluator& ev, const Value& v, frontend::StaticValue& ou
 void install_ti_compound(Evaluator& ev, ModuleObj& ti);
 // ti.layout (ti_layout.cpp) and the field order=/layout= it serves.
 void install_ti_layout(Evaluator& ev, ModuleObj& ti);
+// order="ji": the axes outermost first, each once (a ValueError otherwise).
+std::vector<int> order_axes(const Value& order, size_t ndim, SourceLoc loc);
 FieldInfo* create_ordered_field(Evaluator& ev, Prim p, const Value& shape, const Value& order, const Value& layout,
                                 const std::string& name, SourceLoc loc);
 

@@ -37,12 +37,16 @@ std::optional<std::vector<int64_t>> field_dims(Evaluator& ev, const Value& shape
 // Places the components under one new dense when `dims` is given (AoS), or
 // each under its own dense (layout=ti.Layout.SOA).
 void place_all(Evaluator& ev, const std::vector<FieldInfo*>& comps, const std::optional<std::vector<int64_t>>& dims,
-               bool soa, SourceLoc loc, const std::vector<int64_t>& offset) {
+               bool soa, SourceLoc loc, const std::vector<int64_t>& offset, const std::vector<int>& order = {}) {
   if (!dims) return;
   Program& prog = ti_program(ev);
   auto container = [&]() {
     SNode* parent = prog.open_root();
     if (dims->empty()) return parent;
+    if (!order.empty()) {  // one dense level per axis, outermost first
+      for (int d : order) parent = prog.add_container(parent, SNodeKind::dense, {d}, {(*dims)[(size_t)d]}, loc);
+      return parent;
+    }
     std::vector<int> axes(dims->size());
     for (size_t i = 0; i < axes.size(); i++) axes[i] = (int)i;
     return prog.add_container(parent, SNodeKind::dense, axes, *dims, loc);
@@ -65,6 +69,7 @@ int64_t struct_bytes(const StructTypeObj& t) {
 
 struct FieldOpts {
   Value shape;
+  Value order;
   std::string name;
   std::vector<int64_t> offset;
   bool soa = false;
@@ -83,10 +88,19 @@ FieldOpts field_opts(Evaluator& ev, CallArgs& a, const char* fname, std::string 
     o.soa = l == "Layout.SOA";
   }
   if (a.take_kw("offset", v) && !v.is_none()) o.offset = arg_shape(ev, v, "offset", a.loc);
-  if (a.take_kw("order", v) && !v.is_none()) raise("NotImplementedError", "field order= is not supported yet", a.loc);
+  a.take_kw("order", o.order);
   no_kwargs(a, fname);
   if (!a.pos.empty()) raise("TypeError", std::string(fname) + "() got too many positional arguments", a.loc);
   return o;
+}
+
+// order="ji" of a compound field: its axes outermost first (none: the default).
+std::vector<int> field_order(const FieldOpts& o, const std::optional<std::vector<int64_t>>& dims, SourceLoc loc) {
+  if (o.order.is_none()) return {};
+  if (!dims) raise("ValueError", "order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')", loc);
+  std::vector<int> order = order_axes(o.order, dims->size(), loc);
+  if (order.size() < 2) order.clear();  // one axis: nothing to order
+  return order;
 }
 
 std::string what_field(const FieldInfo& f, const char* kind) {
@@ -105,6 +119,7 @@ Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dt
   int64_t comps = ndim == 1 ? check_vector_components(n, a.loc) : check_matrix_components(n, m, a.loc);
   auto dims = field_dims(ev, o.shape, comps * std::max(1, prim_bits(dtype) / 8), a.loc);
   check_offset(dims ? &*dims : nullptr, o.offset, a.loc);  // before any component exists
+  std::vector<int> order = field_order(o, dims, a.loc);
   auto mf = std::make_shared<MatrixFieldObj>();
   mf->n = (int)n;
   mf->m = ndim == 1 ? 1 : (int)m;
@@ -113,7 +128,7 @@ Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dt
   mf->generation = ev.ti->generation;
   for (int64_t k = 0; k < comps; k++)
     mf->comps.push_back(quant ? prog.create_quant_field(*quant, o.name, a.loc) : prog.create_field(dtype, o.name, a.loc));
-  place_all(ev, mf->comps, dims, o.soa, a.loc, o.offset);
+  place_all(ev, mf->comps, dims, o.soa, a.loc, o.offset, order);
   return Value::of(mf);
 }
 
@@ -123,6 +138,7 @@ Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, Ca
   // The shape first, so that a bad one leaves no member behind.
   auto dims = field_dims(ev, o.shape, struct_bytes(*type), a.loc);
   check_offset(dims ? &*dims : nullptr, o.offset, a.loc);
+  std::vector<int> order = field_order(o, dims, a.loc);
   auto sf = std::make_shared<StructFieldObj>();
   sf->type = type;
   sf->names = type->names;
@@ -153,7 +169,7 @@ Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, Ca
     field_components(m, a.loc, groups.back());
   }
   for (auto& g : groups)
-    if (!g.empty()) place_all(ev, g, dims, false, a.loc, o.offset);
+    if (!g.empty()) place_all(ev, g, dims, false, a.loc, o.offset, order);
   return Value::of(sf);
 }
 

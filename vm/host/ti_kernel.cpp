@@ -116,6 +116,14 @@ Value KernelObj::call(Evaluator& ev, const Value& self, CallArgs& a) {
     annotations_done = true;
   }
 
+  // As Taichi: a kernel method needs its class marked @ti.data_oriented.
+  if (fn.in_class_body && np > 0 && vals[0].kind == Kind::Instance) {
+    const ClassObj* cls = vals[0].as<InstanceObj>()->cls.get();
+    const Value* mark = cls->find("_data_oriented");
+    if (!mark || !truthy_basic(*mark))
+      raise("SyntaxError", "Please decorate class " + cls->name + " with @ti.data_oriented", a.loc);
+  }
+
   Program& prog = ti_program(ev);
   TiState& ti = *ev.ti;
   std::vector<frontend::ArgSpec> specs;

@@ -105,6 +105,25 @@ void install_ti_layout(Evaluator&, ModuleObj& ti) {
 
 // ti.field(dtype, shape, order="ji") / layout=L: the chain of dense levels,
 // or null when neither was given.
+std::vector<int> order_axes(const Value& order, size_t ndim, SourceLoc loc) {
+  if (order.kind != Kind::Str) raise("TypeError", "order= takes a string such as \"ji\"", loc);
+  const std::string& o = str_of(order);
+  static const std::string names = "ijklmnopqrst";
+  std::vector<bool> used(ndim, false);
+  std::vector<int> axes;
+  auto bad = [&] {
+    raise("ValueError", "order \"" + o + "\" must name each of the field's " + std::to_string(ndim) + " axes once", loc);
+  };
+  if (o.size() != ndim) bad();
+  for (char ch : o) {
+    size_t d = names.find(ch);
+    if (d == std::string::npos || d >= ndim || used[d]) bad();
+    used[d] = true;
+    axes.push_back((int)d);
+  }
+  return axes;
+}
+
 FieldInfo* create_ordered_field(Evaluator& ev, Prim p, const Value& shape, const Value& order, const Value& layout,
                                 const std::string& name, SourceLoc loc) {
   std::vector<std::pair<int, int64_t>> levels;
@@ -116,21 +135,9 @@ FieldInfo* create_ordered_field(Evaluator& ev, Prim p, const Value& shape, const
     if (!order.is_none()) raise("TypeError", "give a field either order= or layout=, not both", loc);
     levels = ti::field_levels(l->l, shape.is_none() ? nullptr : &dims, loc);
   } else if (!order.is_none()) {
-    if (shape.is_none()) raise("TypeError", "order= needs a shape", loc);
+    if (shape.is_none()) raise("ValueError", "order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')", loc);
     std::vector<int64_t> dims = arg_shape(ev, shape, "field", loc);
-    if (order.kind != Kind::Str) raise("TypeError", "order= takes a string such as \"ji\"", loc);
-    const std::string& o = str_of(order);
-    static const std::string names = "ijklmnopqrst";
-    std::vector<bool> used(dims.size(), false);
-    if (o.size() != dims.size())
-      raise("ValueError", "order \"" + o + "\" must name each of the field's " + std::to_string(dims.size()) + " axes once", loc);
-    for (char ch : o) {
-      size_t d = names.find(ch);
-      if (d == std::string::npos || d >= dims.size() || used[d])
-        raise("ValueError", "order \"" + o + "\" must name each of the field's " + std::to_string(dims.size()) + " axes once", loc);
-      used[d] = true;
-      levels.push_back({(int)d, dims[d]});
-    }
+    for (int d : order_axes(order, dims.size(), loc)) levels.push_back({d, dims[(size_t)d]});
   } else {
     return nullptr;
   }
