@@ -56,6 +56,9 @@ void open(Device& d) {
   bind(lib, a.cuModuleLoadDataEx, "cuModuleLoadDataEx", missing);
   bind(lib, a.cuModuleGetFunction, "cuModuleGetFunction", missing);
   bind(lib, a.cuModuleUnload, "cuModuleUnload", missing);
+  bind(lib, a.cuModuleGetGlobal, "cuModuleGetGlobal_v2", missing);
+  bind(lib, a.cuCtxGetLimit, "cuCtxGetLimit", missing);
+  bind(lib, a.cuCtxSetLimit, "cuCtxSetLimit", missing);
   bind(lib, a.cuLaunchKernel, "cuLaunchKernel", missing);
   bind(lib, a.cuGetErrorName, "cuGetErrorName", missing);
   bind(lib, a.cuGetErrorString, "cuGetErrorString", missing);
@@ -86,6 +89,7 @@ void open(Device& d) {
   a.cuDeviceGetAttribute(&major, kAttrComputeMajor, d.dev);
   a.cuDeviceGetAttribute(&minor, kAttrComputeMinor, d.dev);
   a.cuDeviceGetAttribute(&d.multiprocessors, kAttrMultiprocessorCount, d.dev);
+  a.cuDeviceGetAttribute(&d.threads_per_multiprocessor, kAttrMaxThreadsPerMultiprocessor, d.dev);
   a.cuDeviceGetAttribute(&managed, kAttrManagedMemory, d.dev);
   a.cuDeviceGetAttribute(&concurrent, kAttrConcurrentManagedAccess, d.dev);
   d.sm = major * 10 + minor;

@@ -26,6 +26,8 @@ using CUstream = CUstream_st*;
 enum : int {
   kAttrMaxThreadsPerBlock = 1,
   kAttrMultiprocessorCount = 16,
+  kAttrMaxThreadsPerMultiprocessor = 39,
+  kLimitStackSize = 0,
   kAttrComputeMajor = 75,
   kAttrComputeMinor = 76,
   kAttrManagedMemory = 83,
@@ -54,6 +56,9 @@ struct Driver {
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**);
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*);
+  CUresult (*cuCtxGetLimit)(size_t*, int);
+  CUresult (*cuCtxSetLimit)(int, size_t);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void**, void**);
   CUresult (*cuGetErrorName)(CUresult, const char**);
@@ -68,6 +73,7 @@ struct Device {
   std::string name;
   int sm = 0;             // compute capability as major * 10 + minor (90 for an H100)
   int multiprocessors = 0;
+  int threads_per_multiprocessor = 0;  // resident threads at most (what a thread stack size is reserved for)
   int driver_version = 0;
   bool concurrent_managed = false;
   std::string unavailable;  // non-empty: why arch=cuda cannot run here

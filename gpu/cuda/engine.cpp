@@ -2,7 +2,7 @@
 // the device and the host address them with the same pointers (pointer and
 // dynamic SNodes' blocks too: device pools in the trees' memory, see
 // jit/llvm/lower_pools.cpp): a task that lowered to PTX runs on the GPU, every
-// other task (list generation, a recursive ti.real_func) runs on the host's
+// other task (list generation) runs on the host's
 // interpreter over the same memory after the device is idle. A launch runs its tasks in
 // order; before each host task and at its end the engine waits for the
 // device, reads the device log (failed checks, prints) and raises the
@@ -139,6 +139,39 @@ struct CudaEngine : Engine {
     check(d.api.cuCtxSetCurrent(d.ctx), "cuCtxSetCurrent");
     check(d.api.cuCtxSynchronize(), "a kernel on the device");
   }
+  // A module whose tasks recurse through ti.real_func calls: the context's
+  // thread stack is raised to what kMaxCallDepth levels take, within a
+  // budget (the driver reserves the stack for every thread the device can
+  // hold resident: an eighth of the free memory, at most 4 GiB, and CUDA's
+  // 512 KiB a thread), and the module's depth limit lowered to the levels
+  // that stack holds, so that deeper recursion is a RecursionError naming
+  // that limit instead of a stack overflow, which would end the context.
+  void size_stack(CUmodule module, uint64_t level_bytes, const ir::Kernel& k) {
+    constexpr uint64_t kBase = 4096;  // the entry's and the task's own frames
+    constexpr uint64_t kMaxStack = 512 * 1024;
+    uint64_t resident = (uint64_t)std::max(1, d.multiprocessors) * (uint64_t)std::max(1, d.threads_per_multiprocessor);
+    size_t free = 0, total = 0;
+    check(d.api.cuMemGetInfo(&free, &total), "cuMemGetInfo");
+    uint64_t budget = std::min<uint64_t>(free / 8, 4ull << 30) / resident;
+    uint64_t want = kBase + level_bytes * (uint64_t)interp::kMaxCallDepth;
+    uint64_t stack = std::min({want, budget, kMaxStack}) & ~uint64_t(15);
+    size_t current = 0;
+    check(d.api.cuCtxGetLimit(&current, kLimitStackSize), "cuCtxGetLimit");
+    if (stack > current) {
+      check(d.api.cuCtxSynchronize(), "a kernel on the device");  // deferred launches finish on the old stack
+      check(d.api.cuCtxSetLimit(kLimitStackSize, stack), "cuCtxSetLimit (the thread stack)");
+    }
+    else stack = current;  // an earlier kernel's stack, at least as large
+    uint64_t levels = stack > kBase ? (stack - kBase) / level_bytes : 0;
+    int64_t limit = (int64_t)std::min<uint64_t>(levels, (uint64_t)interp::kMaxCallDepth);
+    CUdeviceptr at = 0;
+    size_t bytes = 0;
+    check(d.api.cuModuleGetGlobal(&at, &bytes, module, llvmjit::kDepthLimitSymbol), "cuModuleGetGlobal");
+    if (bytes != sizeof limit)
+      raise("InternalError", "cuda: kernel '" + k.name + "': the depth limit is " + std::to_string(bytes) + " bytes", k.loc);
+    check(d.api.cuMemcpyHtoD(at, &limit, sizeof limit), "setting the call depth limit");
+  }
+
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(k, false));
     kern->ptx = compile_ptx(k, std::min(d.sm, 90), -1, &prog);
@@ -154,6 +187,7 @@ struct CudaEngine : Engine {
       CUresult r = d.api.cuModuleLoadDataEx(&kern->module, kern->ptx.ptx.c_str(), 2, opts, vals);
       if (r != 0)
         raise("InternalError", "cuda: the driver refused the PTX of kernel '" + k.name + "': " + log, k.loc);
+      if (kern->ptx.level_bytes) size_stack(kern->module, kern->ptx.level_bytes, k);
       for (size_t i = 0; i < kern->ptx.tasks.size() && i < kern->fns.size(); i++) {
         if (kern->ptx.tasks[i].entry.empty()) continue;
         check(d.api.cuModuleGetFunction(&kern->fns[i], kern->module, kern->ptx.tasks[i].entry.c_str()),

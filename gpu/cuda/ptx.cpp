@@ -28,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "jit/llvm/codegen.h"
 #include "jit/llvm/lower.h"
@@ -258,6 +259,44 @@ std::string entry_name(const ir::Kernel& k, size_t n) {
 
 }  // namespace
 
+uint64_t recursion_level_bytes(const std::string& ptx) {
+  // Frames by function: NAME.rfI (a ti.real_func, lower_func.cpp) and
+  // NAME.rfI.tN (its tasks; PTX spells '.' as "_$_"), when not inlined.
+  std::map<std::string, uint64_t> frame;
+  std::string current;
+  size_t at = 0;
+  while (at < ptx.size()) {
+    size_t nl = ptx.find('\n', at);
+    if (nl == std::string::npos) nl = ptx.size();
+    std::string_view line(ptx.data() + at, nl - at);
+    at = nl + 1;
+    if (line.rfind(".func", 0) == 0 || line.find(".entry") != std::string_view::npos) {
+      size_t open = line.rfind('(');
+      size_t start = line.find_last_of(" )", open);
+      current = line.find(".entry") != std::string_view::npos || open == std::string_view::npos || start == std::string_view::npos
+                    ? ""
+                    : std::string(line.substr(start + 1, open - start - 1));
+      continue;
+    }
+    size_t depot = line.find("__local_depot");
+    if (current.empty() || depot == std::string_view::npos || line.find(".local") == std::string_view::npos) continue;
+    size_t open = line.find('[', depot);
+    if (open != std::string_view::npos) frame[current] = std::strtoull(std::string(line.substr(open + 1)).c_str(), nullptr, 10);
+  }
+  // One level: a function's frame and its largest task's (ptxas adds up to
+  // kCallSaveBytes to each for the registers it saves around calls).
+  uint64_t level = 0;
+  for (auto& [name, bytes] : frame) {
+    size_t rf = name.rfind("_rf");
+    if (rf == std::string::npos || name.find("_$_t", rf) != std::string::npos) continue;
+    uint64_t tasks = 0;
+    for (auto it = frame.lower_bound(name + "_$_t"); it != frame.end() && it->first.rfind(name + "_$_t", 0) == 0; ++it)
+      tasks = std::max(tasks, it->second + kCallSaveBytes);
+    level = std::max(level, bytes + kCallSaveBytes + tasks);
+  }
+  return std::max<uint64_t>(level, kCallSaveBytes);
+}
+
 int default_sm() {
   const char* e = std::getenv("KILN_CUDA_SM");
   int sm = e && *e ? std::atoi(e) : 80;
@@ -304,6 +343,8 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     define_entry(mod, mod.getFunction(body), s, t.entry);
     entries.push_back(t.entry);
   }
+  bool recursive = false;
+  for (const PtxTask& t : out.tasks) recursive |= !t.entry.empty() && t.meta.recursive;
   if (!entries.empty()) {
     define_fail(mod);
     define_print(mod);
@@ -315,6 +356,7 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
       mod.print(ks, nullptr);
       if (std::optional<std::string> ptx = code_cache_load(*prog, "ptx", key)) {
         out.ptx = std::move(*ptx);
+        if (recursive) out.level_bytes = recursion_level_bytes(out.ptx);
         out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         return out;
       }
@@ -341,6 +383,7 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     llvmjit::optimize(mod, tm, false);
     out.ptx = llvmjit::emit_code(mod, tm, true);
     if (!key.empty()) code_cache_store(*prog, "ptx", key, out.ptx);
+    if (recursive) out.level_bytes = recursion_level_bytes(out.ptx);
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;

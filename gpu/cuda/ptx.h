@@ -1,8 +1,7 @@
 // IR kernel -> PTX (ptx.cpp, LLVM inside; no LLVM here). Each offloaded task
 // goes through the ORC tier's lowering (jit/llvm/lower.h) for the GPU, wrapped
-// in a kernel entry; a task that lowering cannot take (a recursive
-// ti.real_func) and the list tasks run on the host, over the same managed
-// memory.
+// in a kernel entry; a task that lowering cannot take and the list tasks
+// run on the host, over the same managed memory.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -51,7 +50,18 @@ struct PtxKernel {
   std::string ptx;
   std::vector<PtxTask> tasks;  // one per offloaded task
   double ms = 0;               // lowering, optimization and code generation
+  // A task that calls a recursive ti.real_func: the thread stack one level
+  // of calls takes at most (an estimate from the PTX's frames; 0 when no
+  // task recurses). The engine sizes the stack and the depth limit by it.
+  uint64_t level_bytes = 0;
 };
+
+// What one level of recursion can take of a thread's stack in `ptx`: the
+// largest ti.real_func frame (its __local_depot) with its largest task's,
+// each plus kCallSaveBytes for the registers ptxas saves around calls (it
+// added 70-145 bytes to LLVM's frames of tests/lang/real_func.py).
+constexpr uint64_t kCallSaveBytes = 256;
+uint64_t recursion_level_bytes(const std::string& ptx);
 
 // Compiles the tasks of an offloaded kernel for sm_`sm` (80, 90, ...);
 // `only` >= 0 compiles that task alone (kiln dis --ptx). With `prog`, the

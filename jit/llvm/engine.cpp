@@ -66,10 +66,16 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::snode_bounds:
       kind = "IndexError";
       return bounds_message("SNode " + c.field, c.axis, (int64_t)v[0], c.shape, {});
-    case Check::recursion:  // the interpreter's limit and words (vm/interp/interp.cpp call_real_func)
+    case Check::recursion: {  // the interpreter's limit and words (vm/interp/interp.cpp call_real_func)
       kind = "RecursionError";
-      return "maximum recursion depth exceeded: ti.real_func '" + c.text + "' nested " + std::to_string(interp::kMaxCallDepth) +
-             " calls deep";
+      uint64_t limit = c.axis == 1 ? v[0] : (uint64_t)interp::kMaxCallDepth;
+      std::string s = "maximum recursion depth exceeded: ti.real_func '" + c.text + "' nested " + std::to_string(limit) +
+                      " calls deep";
+      if (limit < (uint64_t)interp::kMaxCallDepth)
+        s += " (the GPU's limit: its thread stack holds " + std::to_string(limit) + " levels; the CPU allows " +
+             std::to_string(interp::kMaxCallDepth) + ")";
+      return s;
+    }
   }
   kind = "InternalError";
   return "unknown check";

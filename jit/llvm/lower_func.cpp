@@ -6,8 +6,10 @@
 // patterns), the caller's trees, global temporaries of its own (zeroed at
 // each call), and the random key the interpreter derives from the caller's
 // stream. Recursion is a real call; past kMaxCallDepth nested calls it is the
-// interpreter's RecursionError. On the GPU a recursive function keeps its
-// task on the host: a thread's stack cannot be sized for it before the launch.
+// interpreter's RecursionError. On the GPU the limit is the module's global
+// kiln_call_depth_limit: kMaxCallDepth, or fewer where the call graph is
+// recursive, as many levels as the thread stack the engine sets at load
+// holds (gpu/cuda/engine.cpp; the error then names that limit).
 #include "jit/llvm/lower_state.h"
 #include "vm/interp/interp.h"  // kMaxCallDepth
 #include "vm/runtime/rng.h"
@@ -23,8 +25,7 @@ llvm::Function* Gen::real_func(const ir::Stmt& call) {
   int i = call.index;
   if (i < 0 || (size_t)i >= owner.funcs.size() || !owner.funcs[(size_t)i])
     unsupported(call, "a call of a function the kernel does not have");
-  if (funcs->open.count(i) && gpu)
-    unsupported(call, "a recursive ti.real_func on the GPU (a thread's stack cannot be sized for it)");
+  if (funcs->open.count(i)) meta.recursive = true;
   if (auto it = funcs->done.find(i); it != funcs->done.end()) return it->second;
   const ir::Kernel& fk = *owner.funcs[(size_t)i];
   std::string name = funcs->base + ".rf" + std::to_string(i);
@@ -83,7 +84,13 @@ void Gen::call(const ir::Stmt& s) {
   c.kind = Check::recursion;
   c.loc = loc;
   c.text = s.text;
-  fail_if(B.CreateICmpUGE(depth, B.getInt64(interp::kMaxCallDepth)), c, {});
+  if (gpu) {
+    c.axis = 1;  // the limit is the failure's value
+    Value* limit = B.CreateLoad(B.getInt64Ty(), depth_limit());
+    fail_if(B.CreateICmpUGE(depth, limit), c, {limit});
+  } else {
+    fail_if(B.CreateICmpUGE(depth, B.getInt64(interp::kMaxCallDepth)), c, {});
+  }
   std::vector<Value*> regs;
   for (const ir::Stmt* a : s.ops) {
     Prim p = a->type.prim;
@@ -115,6 +122,14 @@ void Gen::call(const ir::Stmt& s) {
   set(kEnvCallKey, gpu ? log_key() : B.getInt64((uint64_t)-1));
   return_if_failed(B.CreateCall(f, {sub}));
   call_rets[&s] = rets;
+}
+
+llvm::GlobalVariable* Gen::depth_limit() {
+  if (llvm::GlobalVariable* g = M.getGlobalVariable(kDepthLimitSymbol)) return g;
+  // In global memory (address space 1), visible to cuModuleGetGlobal.
+  return new llvm::GlobalVariable(M, B.getInt64Ty(), false, llvm::GlobalValue::ExternalLinkage,
+                                  B.getInt64(interp::kMaxCallDepth), kDepthLimitSymbol, nullptr,
+                                  llvm::GlobalValue::NotThreadLocal, 1);
 }
 
 void Gen::call_ret(const ir::Stmt& s) {

@@ -155,6 +155,8 @@ struct Gen {
   // written). False, emitting nothing, when the body does not have the shape.
   bool lanes_loop(const ir::Stmt* owner, llvm::Value*& begin, llvm::Value* end, Prim p,
                   const std::function<void()>& body, bool over_cells);
+  // gpu: the module's limit on nested ti.real_func calls (lower_func.cpp).
+  llvm::GlobalVariable* depth_limit();
   std::unordered_set<const ir::Stmt*> dropped;  // lanes_loop: the partials' moves, lowered to nothing
   // gpu: the iteration the log records (the task loop's counter, -1 outside it).
   llvm::Value* log_key();

@@ -48,7 +48,8 @@ struct Check {
   enum Kind { bounds, ext_bounds, assertion, div_zero, pow_zero, interrupt, tape_full, tape_empty, recursion, pool_full, snode_bounds } kind = bounds;
   SourceLoc loc;
   std::string field;                  // bounds: the field's name; ext_bounds: the ndarray's; pool_full, snode_bounds: the SNode's
-  int axis = 0;                       // bounds, snode_bounds; tape_full: the tape's capacity; pool_full: the pool's blocks
+  int axis = 0;                       // bounds, snode_bounds; tape_full: the tape's capacity; pool_full: the pool's blocks;
+                                      // recursion: 1 when the limit is the failure's value (the GPU's)
   std::vector<int64_t> shape, offset;  // bounds (snode_bounds: shape)
   int ext_arg = -1, ndim = 0;          // ext_bounds: the shape is in argument slots ext_arg+1..
   bool shape_in_values = false;        // ext_bounds in a ti.real_func: the shape follows the index in the values
@@ -76,7 +77,13 @@ struct TaskMeta {
   // The trees the task addresses and where it first does: the engine checks
   // that each has memory before the task runs (its code reads the bases once).
   std::vector<std::pair<int, SourceLoc>> trees;
+  bool recursive = false;  // calls a ti.real_func that calls itself (the GPU sizes its stack for it)
 };
+
+// gpu: the module global (an i64 in global memory) holding how deeply
+// ti.real_func calls may nest; the engine lowers it from kMaxCallDepth to
+// what the thread stack holds when a task recurses.
+constexpr const char* kDepthLimitSymbol = "kiln_call_depth_limit";
 
 // The message and kind of failed check `c` given its values (engine.cpp),
 // and the text of a print site's record: what the CPU's runtime calls and the

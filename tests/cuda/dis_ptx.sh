@@ -14,5 +14,9 @@ echo "$out" | grep -q "kiln dis: --ptx=$tmp/file: not a directory that can be cr
 "$kiln" dis --ptx="$tmp/ptx" "$here/no_device_cpu.py" >/dev/null 2>&1 || { echo "dis failed"; exit 1; }
 grep -q '^\.visible \.entry kiln_0_fill' "$tmp/ptx/fill.0.ptx" || { echo "no entry in fill.0.ptx"; ls "$tmp/ptx"; exit 1; }
 grep -q 'atom.cas.b64' "$tmp/ptx/touch.0.ptx" || { echo "no slot claim in touch.0.ptx"; ls "$tmp/ptx"; exit 1; }
-grep -q '^a recursive ti.real_func on the GPU' "$tmp/ptx/five.0.host" || { echo "no host reason"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
+# A recursive ti.real_func is a device function that calls itself, under the
+# module's depth limit (the engine lowers it to what the stack it sets holds).
+grep -q '^\.visible \.global \.align 8 \.u64 kiln_call_depth_limit = 2000;' "$tmp/ptx/five.0.ptx" ||
+  { echo "no depth limit in five.0.ptx"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
+grep -q 'ld\.global\.u64.*\[kiln_call_depth_limit\]' "$tmp/ptx/five.0.ptx" || { echo "five.0.ptx never reads the limit"; exit 1; }
 echo ok
