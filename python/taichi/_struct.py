@@ -4,6 +4,7 @@
 
 class Struct:
     _kiln_builtin_class = True
+    _kiln_builtin = "ti.Struct"  # in a kernel: a struct value (vm/frontend/lower_struct.cpp)
 
     def __init__(self, *args, **kw):
         if len(args) == 2 and isinstance(args[0], dict) and not kw:

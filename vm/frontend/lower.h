@@ -306,6 +306,7 @@ struct Lowerer {
                     const std::function<void(const KVal&, const std::string&, SourceLoc)>& one);
   void lower_assert(const ast::Assert* s);
   KVal lower_starred_call(const ast::Call* c);
+  KVal struct_literal(const ast::Call* c);  // ti.Struct(...) in a kernel
   // AST the frontend makes (a call's unpacked *args as hidden names), kept
   // as long as the kernel's lowering may refer to it.
   std::vector<std::unique_ptr<ast::Node>> synthesized;

@@ -248,6 +248,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
     lower_print(c);
     return {};
   }
+  if (is_ti && name == "Struct") return struct_literal(c);
   if (is_ti && (name == "activate" || name == "deactivate" || name == "is_active" || name == "append" ||
                 name == "length" || name == "rescale_index"))
     return call_sparse_builtin(name, c);

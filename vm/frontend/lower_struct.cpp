@@ -139,6 +139,50 @@ KVal Lowerer::convert_to(const KVal& v, const StaticValue& type, const std::stri
   return KVal::of(convert_for_store(x, t.prim, what, loc));
 }
 
+// ti.Struct(a=v, ...) or ti.Struct({'a': v, ...}) in a kernel: a struct value
+// whose members take their values' types (ints default_ip, floats default_fp,
+// vectors, matrices, structs), as Taichi types an untyped ti.Struct.
+KVal Lowerer::struct_literal(const ast::Call* c) {
+  std::vector<std::pair<std::string, const ast::Expr*>> members;
+  if (c->args.size() == 1 && c->keywords.empty() && c->args[0]->kind == ast::ExprKind::Dict) {
+    auto* d = c->args[0]->as<ast::Dict>();
+    for (size_t i = 0; i < d->keys.size(); i++) {
+      if (!d->keys[i]) raise("TypeError", "ti.Struct({**d}) is not supported in kernels: name the members", d->loc);
+      StaticValue k = eval_static(d->keys[i]);
+      if (k.kind != StaticValue::Kind::string) raise("TypeError", "ti.Struct's member names must be strings", d->keys[i]->loc);
+      members.emplace_back(k.s, d->values[i]);
+    }
+  } else if (c->args.empty()) {
+    for (auto* kw : c->keywords) {
+      if (kw->arg.empty()) raise("TypeError", "ti.Struct(**d) is not supported in kernels: name the members", kw->loc);
+      members.emplace_back(kw->arg, kw->value);
+    }
+  } else {
+    raise("SyntaxError", "Custom structs need to be initialized using either dictionary or keyword arguments", c->loc);
+  }
+  KVal k;
+  k.kind = KVal::Kind::struct_;
+  k.s.kind = StaticValue::Kind::struct_type;
+  for (auto& [name, e] : members) {
+    for (auto& n : k.s.names)
+      if (n == name) raise("SyntaxError", "ti.Struct member '" + name + "' is given twice", e->loc);
+    KVal v = lower_expr(e);
+    if (v.is_struct()) {
+      k.s.elems.push_back(v.s);
+      k.elems.push_back(v);
+    } else {
+      Stmt* x = value_of(v, e->loc);
+      StaticValue t = StaticValue::of_dtype(x->type.prim);
+      t.rows = x->type.rows;
+      t.cols = x->type.cols;
+      k.s.elems.push_back(t);
+      k.elems.push_back(KVal::of(x));
+    }
+    k.s.names.push_back(name);
+  }
+  return k;
+}
+
 KVal Lowerer::construct_struct(const StaticValue& type, const ast::Call* c) {
   size_t n = type.names.size();
   std::vector<const ast::Expr*> given(n, nullptr);

@@ -188,6 +188,8 @@ void flatten_arg(Evaluator& ev, const Value& type, const Value& v, std::vector<C
 Value rebuild_value(Evaluator& ev, const frontend::StaticValue& type, const std::vector<ConstVal>& slots, size_t& pos);
 std::string type_key(Evaluator& ev, const Value& type);
 
+// ti.Struct, the class (a kernel builds a struct value with it).
+bool is_struct_class(const Value& v);
 // HostEnv (host_env.cpp): StaticValues of compound host objects; false if `v` is none.
 bool compound_to_static(Evaluator& ev, const Value& v, frontend::StaticValue& out);
 

@@ -36,6 +36,10 @@ bool compound_to_static(Evaluator& ev, const Value& v, StaticValue& s) {
     s = StaticValue::of_builtin(b);
     return true;
   }
+  if (is_struct_class(v)) {
+    s = StaticValue::of_builtin("ti.Struct");
+    return true;
+  }
   if (auto* mo = dynamic_cast<MatrixObj*>(h)) {
     // Element types are left to the frontend (Taichi infers default_ip /
     // default_fp from a host matrix's entries when a kernel captures it).

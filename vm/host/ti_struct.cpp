@@ -318,4 +318,6 @@ struct StructClassObj : HostObj {
 
 Value struct_class(Evaluator& ev) { return Value::of(std::make_shared<StructClassObj>()); }
 
+bool is_struct_class(const Value& v) { return v.kind == Kind::Host && dynamic_cast<StructClassObj*>(v.as<HostObj>()); }
+
 }  // namespace kiln::host
