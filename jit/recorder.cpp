@@ -650,8 +650,10 @@ bool Rec::run(uint32_t head) {
         uint64_t stride = I.c >> 8, k = I.c & 0xff;
         const int64_t* table = reinterpret_cast<const int64_t*>(R[3]);
         uint64_t v = (uint64_t)table[(int64_t)R[I.b] * (int64_t)stride + (int64_t)k];
-        Ref off = e.emit(IrOp::add, CT::i64, e.emit(IrOp::mul, CT::i64, get(I.b), e.kval(stride)), e.kval(k));
-        Ref addr = e.emit(IrOp::add, CT::i64, get(3), e.emit(IrOp::mul, CT::i64, off, e.kval(8)));
+        // The row's address (table + b * stride * 8: one value the row's
+        // columns share), then the column's displacement.
+        Ref row = e.emit(IrOp::add, CT::i64, get(3), e.emit(IrOp::mul, CT::i64, get(I.b), e.kval(stride * 8)));
+        Ref addr = k ? e.emit(IrOp::add, CT::i64, row, e.kval(k * 8)) : row;
         set(I.a, e.emit(IrOp::load, CT::i64, addr, kNoRef, kNoRef, (int64_t)Prim::i64), v);
         break;
       }
