@@ -104,6 +104,7 @@ def test_kernels_compile_from_those_lines(tmp_path):
         import taichi as ti
 
 
+        @ti.data_oriented
         class Sim:
             @ti.kernel
             def step(self, n: ti.i32) -> ti.i32:
