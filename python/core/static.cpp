@@ -372,12 +372,15 @@ struct PyHostEnv : frontend::HostEnv {
     }
   }
 
-  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc) override {
+  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc,
+                   const Kwargs& kwargs) override {
     py::object f = from_static(fn);
     py::tuple a(args.size());
     for (size_t i = 0; i < args.size(); i++) a[i] = from_static(args[i]);
+    py::dict kw;
+    for (auto& [k, v] : kwargs) kw[py::str(k)] = from_static(v);
     try {
-      return to_static(f(*a));
+      return to_static(f(*a, **kw));
     } catch (py::error_already_set& e) {
       rethrow(e, loc);
     } catch (Error& e) {

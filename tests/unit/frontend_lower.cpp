@@ -33,7 +33,7 @@ struct TableHost : HostEnv {
     }
     raise("AttributeError", "no attribute '" + name + "'", loc);
   }
-  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>&, SourceLoc loc) override {
+  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>&, SourceLoc loc, const Kwargs&) override {
     if (fn.kind == StaticValue::Kind::builtin && fn.s == "ti.template") return fn;
     raise("TypeError", "not callable at compile time", loc);
   }

@@ -102,8 +102,10 @@ struct HostEnv {
   virtual StaticValue attr(const StaticValue& obj, const std::string& name, SourceLoc loc) = 0;
   // Calls a host callable at compile time: ti.static(...) arguments that are
   // plain Python calls, ti.template(), host functions applied to constants.
-  // Throws kiln::Error on failure.
-  virtual StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc) = 0;
+  // Throws kiln::Error on failure. `kwargs`: name=value arguments, in order.
+  using Kwargs = std::vector<std::pair<std::string, StaticValue>>;
+  virtual StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc,
+                           const Kwargs& kwargs = {}) = 0;
 };
 
 // A kernel argument as the host passes it at a call.

@@ -194,19 +194,28 @@ KVal Lowerer::lower_call(const ast::Call* c) {
       raise("TypeError", "kernels cannot call kernels: '" + f.def->name + "' is a @ti.kernel (make it a @ti.func)", c->loc);
     case StaticValue::Kind::object: {
       // A host callable applied to compile-time values runs at compile time
-      // (`ti.func(f)(x)`, `make_weights(3)`), as in Taichi; its result is a constant.
-      if (!c->keywords.empty()) break;
+      // (`ti.func(f)(x)`, `make_weights(3)`, `np.array(3, dtype=np.int32)`),
+      // as in Taichi; its result is a constant.
       std::vector<StaticValue> args;
+      HostEnv::Kwargs kwargs;
+      bool all_static = true;
       for (auto* a : c->args) {
         KVal v = lower_expr(a);
-        if (!v.is_static()) {
-          args.clear();
-          break;
-        }
+        all_static &= v.is_static();
+        if (!all_static) break;
         args.push_back(v.s);
       }
-      if (args.size() != c->args.size()) break;
-      return KVal::of(host.call(f, args, c->loc));
+      for (auto* kw : c->keywords) {
+        if (!all_static || kw->arg.empty()) {
+          all_static = false;
+          break;
+        }
+        KVal v = lower_expr(kw->value);
+        all_static &= v.is_static();
+        if (all_static) kwargs.emplace_back(kw->arg, v.s);
+      }
+      if (!all_static) break;
+      return KVal::of(host.call(f, args, c->loc, kwargs));
     }
     default: break;
   }

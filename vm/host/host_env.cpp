@@ -179,12 +179,15 @@ struct EvaluatorHostEnv : frontend::HostEnv {
     return to_static(ev, ev.get_attr(o, name, loc));
   }
 
-  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc) override {
+  StaticValue call(const StaticValue& fn, const std::vector<StaticValue>& args, SourceLoc loc,
+                   const Kwargs& kwargs) override {
     Value f = from_static(ev, fn);
-    std::vector<Value> vals;
-    for (auto& a : args) vals.push_back(from_static(ev, a));
+    CallArgs ca;
+    ca.loc = loc;
+    for (auto& a : args) ca.pos.push_back(from_static(ev, a));
+    for (auto& [k, v] : kwargs) ca.kw.emplace_back(k, from_static(ev, v));
     try {
-      return to_static(ev, ev.call(f, std::move(vals), loc));
+      return to_static(ev, ev.call(f, ca));
     } catch (Error& e) {
       if (!e.loc.known()) e.loc = loc;
       throw;
