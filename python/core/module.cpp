@@ -280,11 +280,13 @@ PYBIND11_MODULE(_core, m) {
     check_offset(shape.is_none() ? nullptr : &sh, shape_of(offset), {});
   });
   m.def("create_layout_field", [](py::handle cls, const std::string& dtype, std::vector<std::pair<int, int64_t>> levels,
-                                  const std::string& name) {
+                                  const std::string& name, py::handle offset) {
     auto p = prim_from_name(dtype);
     if (!p) raise("TypeError", "unknown dtype '" + dtype + "'");
-    return wrap_field(cls, program().create_layout_field(*p, levels, name, {}));
-  });
+    FieldInfo* f = program().create_layout_field(*p, levels, name, {});
+    if (!offset.is_none()) program().set_offset(f, shape_of(offset), {});  // as the built-in host does
+    return wrap_field(cls, f);
+  }, py::arg("cls"), py::arg("dtype"), py::arg("levels"), py::arg("name"), py::arg("offset") = py::none());
   m.def("materialize", [] { program().materialize(); });
   m.def("statistics_text", [] { return program().statistics_text(); });
   m.def("statistics", [] {

@@ -187,13 +187,18 @@ def _make_quant(qt, shape, name):
                                     name or "")
 
 
+_AXIS_NAMES = "ijklmnopqrst"  # order= letters and Axis names, as the runtime has them (12 axes)
+
+
 def _check_order(order, shape):
     """order='ji': the axes from outermost to innermost in memory, each once."""
     if order is None:
         return
     if shape is None:
         raise ValueError("order= needs a shape: ti.field(dtype, shape=(n, m), order='ji')")
-    if not isinstance(order, str) or sorted(order) != sorted("ijkl"[:len(shape)]):
+    if not isinstance(order, str):
+        raise TypeError('order= takes a string such as "ji"')  # the built-in host's message
+    if sorted(order) != sorted(_AXIS_NAMES[:len(shape)]):
         raise ValueError(f'order "{order}" must name each of the field\'s {len(shape)} axes once')
 
 
@@ -209,12 +214,13 @@ def _make_scalar(dtype, shape, name="", offset=None, order=None, layout=None):
     if layout is not None:
         if order is not None:
             raise TypeError("give a field either order= or layout=, not both")
-        return _core.create_layout_field(ScalarField, dt._kiln_prim, _core.layout_levels(layout, shape), name or "")
+        return _core.create_layout_field(ScalarField, dt._kiln_prim, _core.layout_levels(layout, shape), name or "",
+                                         offset)
     if shape is None:
         return _core.create_field(ScalarField, dt._kiln_prim, name or "")
     if order is not None and len(shape) > 1:
-        levels = [("ijkl".index(a), shape["ijkl".index(a)]) for a in order]
-        return _core.create_layout_field(ScalarField, dt._kiln_prim, levels, name or "")
+        levels = [(_AXIS_NAMES.index(a), shape[_AXIS_NAMES.index(a)]) for a in order]
+        return _core.create_layout_field(ScalarField, dt._kiln_prim, levels, name or "", offset)
     return _core.create_dense_field(ScalarField, dt._kiln_prim, shape, name or "", offset)
 
 
@@ -429,7 +435,7 @@ def _place_together(comps, shape, offset, order=None):
     if order is not None and len(shape) > 1:
         node = root
         for a in order:
-            k = "ijkl".index(a)
+            k = _AXIS_NAMES.index(a)
             node = node.dense(Axis(k), shape[k])
         node.place(*comps, offset=offset)
     elif shape:
@@ -593,7 +599,7 @@ class Axis:
         self.k = k
 
     def __repr__(self):
-        return "ijklmnop"[self.k]
+        return _AXIS_NAMES[self.k]
 
 
 i, j, k, l = Axis(0), Axis(1), Axis(2), Axis(3)

@@ -85,11 +85,19 @@ class AutodiffMode:
     REVERSE = "reverse"
 
 
+def _in_class_body(fn):
+    """Whether fn was defined in a class body (its qualname's parent is a class,
+    not a function's <locals>)."""
+    parts = fn.__qualname__.split(".")
+    return len(parts) > 1 and parts[-2] != "<locals>"
+
+
 class Kernel:
     """A @ti.kernel: compiled per (template arguments, argument types) at its calls."""
 
     def __init__(self, fn):
         self.fn = fn
+        self._in_class = _in_class_body(fn)  # a method: its class must be @ti.data_oriented
         self._core = None
         self.autodiff_mode = AutodiffMode.NONE  # VALIDATION while a validating Tape records it
         functools.update_wrapper(self, fn)
@@ -124,13 +132,6 @@ class Kernel:
         return c.call_mode(1, *args, **kw)
 
 
-def _in_class_body(fn):
-    """Whether fn was defined in a class body (its qualname's parent is a class,
-    not a function's <locals>)."""
-    parts = fn.__qualname__.split(".")
-    return len(parts) > 1 and parts[-2] != "<locals>"
-
-
 class _BoundKernel:
     __slots__ = ("k", "obj")
 
@@ -140,9 +141,8 @@ class _BoundKernel:
     def __call__(self, *args, **kw):
         # As Taichi: a kernel method needs its class marked @ti.data_oriented
         # (that is what lets the kernel read the instance's fields as templates).
-        cls = type(self.obj)
-        if _in_class_body(self.k.fn) and not getattr(cls, "_data_oriented", False):
-            raise TaichiSyntaxError(f"Please decorate class {cls.__name__} with @ti.data_oriented")
+        if self.k._in_class and not getattr(type(self.obj), "_data_oriented", False):
+            raise TaichiSyntaxError(f"Please decorate class {type(self.obj).__name__} with @ti.data_oriented")
         c = self.k._core or self.k._get_core()
         if _state.tape is not None or _state.fwd is not None:
             return _ad_call(self, c, (self.obj,) + args, kw, args)

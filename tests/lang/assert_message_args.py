@@ -23,12 +23,22 @@ def single(y: ti.f64):
     assert y < 0, "  y is %.2f  " % y
 
 
+@ti.kernel
+def vector_arg():
+    v = ti.Vector([1.0, 2.0, 3.0])
+    assert v[0] < 0, "v = %f" % v
+
+
 for f in (percent, lambda: fstring(0.5), lambda: single(2.5)):
     try:
         f()
         print("no error")
     except AssertionError as e:
         print("AssertionError:", str(e).splitlines()[0])
+try:
+    vector_arg()
+except TypeError as e:  # a compile-time error: the message's values are scalars
+    print("TypeError:", str(e).splitlines()[0])
 x[10] = 0
 percent()
 print("all zero")

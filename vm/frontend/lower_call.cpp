@@ -196,25 +196,21 @@ KVal Lowerer::lower_call(const ast::Call* c) {
       // A host callable applied to compile-time values runs at compile time
       // (`ti.func(f)(x)`, `make_weights(3)`, `np.array(3, dtype=np.int32)`),
       // as in Taichi; its result is a constant.
-      std::vector<StaticValue> args;
+      auto constant = [&](const ast::Expr* e, StaticValue& out) {
+        KVal v = lower_expr(e);
+        if (!v.is_static()) return false;
+        out = std::move(v.s);
+        return true;
+      };
+      std::vector<StaticValue> args(c->args.size());
       HostEnv::Kwargs kwargs;
-      bool all_static = true;
-      for (auto* a : c->args) {
-        KVal v = lower_expr(a);
-        all_static &= v.is_static();
-        if (!all_static) break;
-        args.push_back(v.s);
+      bool ok = true;
+      for (size_t i = 0; ok && i < c->args.size(); i++) ok = constant(c->args[i], args[i]);
+      for (size_t i = 0; ok && i < c->keywords.size(); i++) {
+        const ast::Keyword* kw = c->keywords[i];  // f(**d) is not a compile-time call
+        ok = !kw->arg.empty() && constant(kw->value, kwargs.emplace_back(kw->arg, StaticValue{}).second);
       }
-      for (auto* kw : c->keywords) {
-        if (!all_static || kw->arg.empty()) {
-          all_static = false;
-          break;
-        }
-        KVal v = lower_expr(kw->value);
-        all_static &= v.is_static();
-        if (all_static) kwargs.emplace_back(kw->arg, v.s);
-      }
-      if (!all_static) break;
+      if (!ok) break;
       return KVal::of(host.call(f, args, c->loc, kwargs));
     }
     default: break;

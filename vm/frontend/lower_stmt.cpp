@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include "vm/frontend/lower.h"
 #include "vm/support/format.h"
@@ -289,6 +290,17 @@ void Lowerer::lower_assert(const ast::Assert* s) {
   emit(std::move(st), s->loc);
 }
 
+// Python's str() of a compile-time scalar (a string, bool, int or float), else nothing.
+static std::optional<std::string> python_str(const StaticValue& s) {
+  switch (s.kind) {
+    case StaticValue::Kind::string: return s.s;
+    case StaticValue::Kind::boolean: return std::string(s.b ? "True" : "False");
+    case StaticValue::Kind::integer: return s.wide ? std::nullopt : std::optional<std::string>(std::to_string(s.i));
+    case StaticValue::Kind::floating: return py_float_repr(s.f);
+    default: return std::nullopt;
+  }
+}
+
 // An assert's message, as Taichi takes it: a constant; 'format' % args, whose
 // values go to the runtime, which formats them printf-style when the assert
 // fails; or an f-string, whose values in the kernel become %d or %f (format
@@ -330,23 +342,10 @@ std::string Lowerer::assert_message(const ast::Expr* msg, std::vector<Stmt*>& ar
       }
       const ast::Expr* e = part->as<ast::FormattedValue>()->value;
       KVal k = lower_expr(e);
-      if (k.is_static() && k.s.kind == StaticValue::Kind::string) {
-        text += literal(k.s.s);
-        continue;
-      }
-      if (k.is_static() && k.s.kind == StaticValue::Kind::boolean) {
-        text += k.s.b ? "True" : "False";
-        continue;
-      }
-      if (k.is_static() && k.s.kind == StaticValue::Kind::integer && !k.s.wide) {
-        text += std::to_string(k.s.i);
-        continue;
-      }
-      if (k.is_static() && k.s.kind == StaticValue::Kind::floating) {
-        text += literal(py_float_repr(k.s.f));
-        continue;
-      }
-      text += prim_is_float(arg(k, e)->type.prim) ? "%f" : "%d";
+      if (std::optional<std::string> t = k.is_static() ? python_str(k.s) : std::nullopt)
+        text += literal(*t);
+      else
+        text += prim_is_float(arg(k, e)->type.prim) ? "%f" : "%d";
     }
     return strip(text);
   }
