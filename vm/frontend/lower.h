@@ -199,6 +199,21 @@ struct Lowerer {
     }
   };
   std::unordered_map<ConstKey, ir::Stmt*, ConstKeyHash> const_memo;
+  // Store-to-load forwarding of locals (emit_store/emit_load): the value a
+  // local's last whole store put there, and the block (and its depth in
+  // `blocks`) that store is in. A later read takes that value instead of a
+  // local_load while the store's block is still open and no loop body opened
+  // since (a loop's next iteration may have stored something else); any other
+  // statement naming the local (an element store, a raw local_store) forgets
+  // it. Straight-line code, ti.static-unrolled bodies above all, then carries
+  // a value, not a load per read, through every pass (issue 16).
+  struct KnownLocal {
+    const ir::Block* block;
+    size_t depth;
+    ir::Stmt* value;
+  };
+  std::unordered_map<const ir::Stmt*, KnownLocal> known_locals;
+  ir::Stmt* forwarded(const ir::Stmt* local) const;
   void note_quant_ptr(ir::Stmt* handle, const FieldInfo& f, SourceLoc loc);
   bool is_quant_ptr(const ir::Stmt* p) const;
   ir::Stmt* quant_load(ir::Stmt* p, SourceLoc loc);

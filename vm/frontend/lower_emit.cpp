@@ -12,6 +12,9 @@ using ir::StmtKind;
 Stmt* Lowerer::emit(std::unique_ptr<Stmt> s, SourceLoc loc) {
   s->loc = loc;
   s->frame = cur_frame;
+  if (!known_locals.empty() && s->kind != StmtKind::local_load)
+    for (Stmt* op : s->ops)
+      if (op->kind == StmtKind::alloca) known_locals.erase(op);
   return blocks.back()->add(std::move(s));
 }
 
@@ -57,9 +60,21 @@ Stmt* Lowerer::emit_alloca(Type t, SourceLoc loc) {
   return emit(std::move(s), loc);
 }
 
+Stmt* Lowerer::forwarded(const Stmt* local) const {
+  auto it = known_locals.find(local);
+  if (it == known_locals.end()) return nullptr;
+  const KnownLocal& k = it->second;
+  if (k.depth >= blocks.size() || blocks[k.depth] != k.block) return nullptr;  // its block closed
+  for (size_t d = k.depth + 1; d < blocks.size(); d++)
+    if (const Stmt* o = blocks[d]->owner; !o || o->kind != StmtKind::if_) return nullptr;  // a loop opened since
+  return k.value;
+}
+
 Stmt* Lowerer::emit_load(Stmt* p, SourceLoc loc) {
   if (is_quant_ptr(p)) return quant_load(p, loc);
   bool local = p->kind == StmtKind::alloca;
+  if (local)
+    if (Stmt* v = forwarded(p)) return v;
   auto s = std::make_unique<Stmt>(local ? StmtKind::local_load : StmtKind::global_load);
   s->type = p->type;
   s->type.is_ptr = false;
@@ -73,6 +88,11 @@ void Lowerer::emit_store(Stmt* p, Stmt* v, SourceLoc loc) {
   auto s = std::make_unique<Stmt>(local ? StmtKind::local_store : StmtKind::global_store);
   s->ops = {p, v};
   emit(std::move(s), loc);
+  if (local) {
+    Type t = p->type;
+    t.is_ptr = false;
+    if (v->type == t) known_locals[p] = KnownLocal{blocks.back(), blocks.size() - 1, v};
+  }
 }
 
 ir::Block* Lowerer::push_block(Stmt* owner, bool else_branch) {
@@ -85,7 +105,12 @@ ir::Block* Lowerer::push_block(Stmt* owner, bool else_branch) {
   return slot.get();
 }
 
-void Lowerer::pop_block() { blocks.pop_back(); }
+// Closing a loop forgets every known local: a value from before the loop
+// used after it would cross the tasks that offload makes of a top-level loop.
+void Lowerer::pop_block() {
+  if (const Stmt* o = blocks.back()->owner; !o || o->kind != StmtKind::if_) known_locals.clear();
+  blocks.pop_back();
+}
 
 // One warning per message and place: a vector store warns once, not per element.
 void Lowerer::warn(const std::string& msg, SourceLoc loc) {

@@ -58,9 +58,11 @@ int digit_value(char c) {
 }
 
 // Longest match first within each length class.
-const char* const kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
-const char* const kOps2[] = {"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=", "-=",
-                             "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":="};
+constexpr uint64_t kOps3[] = {pack_key("**="), pack_key("//="), pack_key(">>="), pack_key("<<="), pack_key("...")};
+constexpr uint64_t kOps2[] = {pack_key("**"), pack_key("//"), pack_key(">>"), pack_key("<<"), pack_key("<="),
+                              pack_key(">="), pack_key("=="), pack_key("!="), pack_key("->"), pack_key("+="),
+                              pack_key("-="), pack_key("*="), pack_key("/="), pack_key("%="), pack_key("&="),
+                              pack_key("|="), pack_key("^="), pack_key("@="), pack_key(":=")};
 const char kOps1[] = "+-*/%@&|^~<>()[]{},:.;=";
 
 void append_utf8(std::string& out, uint32_t cp) {
@@ -99,13 +101,18 @@ const char* tok_name(Tok k) {
 }
 
 bool is_keyword(std::string_view s) {
-  static const char* const kw[] = {"False", "None", "True", "and", "as", "assert", "async", "await",
-                                   "break", "class", "continue", "def", "del", "elif", "else",
-                                   "except", "finally", "for", "from", "global", "if", "import",
-                                   "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-                                   "return", "try", "while", "with", "yield"};
-  for (auto* k : kw)
-    if (s == k) return true;
+  static constexpr uint64_t kw[] = {
+      pack_key("False"), pack_key("None"), pack_key("True"), pack_key("and"), pack_key("as"),
+      pack_key("assert"), pack_key("async"), pack_key("await"), pack_key("break"), pack_key("class"),
+      pack_key("continue"), pack_key("def"), pack_key("del"), pack_key("elif"), pack_key("else"),
+      pack_key("except"), pack_key("finally"), pack_key("for"), pack_key("from"), pack_key("global"),
+      pack_key("if"), pack_key("import"), pack_key("in"), pack_key("is"), pack_key("lambda"),
+      pack_key("nonlocal"), pack_key("not"), pack_key("or"), pack_key("pass"), pack_key("raise"),
+      pack_key("return"), pack_key("try"), pack_key("while"), pack_key("with"), pack_key("yield")};
+  uint64_t k = pack_key(s);  // every keyword has 8 bytes or fewer
+  if (!k) return false;
+  for (uint64_t w : kw)
+    if (k == w) return true;
   return false;
 }
 
@@ -190,6 +197,7 @@ Token Lexer::make(Tok k, SourceLoc loc, uint32_t start) {
   t.kind = k;
   t.loc = loc;
   t.text = std::string(src_.substr(start, pos_ - start));
+  if (k == Tok::Name || k == Tok::Op) t.key = pack_key(t.text);
   t.end = here();
   return t;
 }
@@ -496,11 +504,12 @@ Token Lexer::op() {
   uint32_t start = pos_;
   std::string_view rest = src_.substr(pos_, end_ - pos_);
   size_t len = 0;
-  for (auto* o : kOps3)
-    if (rest.substr(0, 3) == o) len = 3;
-  if (!len)
-    for (auto* o : kOps2)
-      if (rest.substr(0, 2) == o) len = 2;
+  if (uint64_t k3 = rest.size() >= 3 ? pack_key(rest.substr(0, 3)) : 0)
+    for (uint64_t o : kOps3)
+      if (k3 == o) len = 3;
+  if (uint64_t k2 = !len && rest.size() >= 2 ? pack_key(rest.substr(0, 2)) : 0)
+    for (uint64_t o : kOps2)
+      if (k2 == o) len = 2;
   if (!len && std::string_view(kOps1).find(rest[0]) != std::string_view::npos) len = 1;
   if (!len) {
     unsigned char c = rest[0];
@@ -573,7 +582,7 @@ uint32_t def_block_lines(const SourceFile* file) {
     }
     if (base < 0) base = depth;  // the first line: decorator or def
     if (body_indented && !body_col) body_col = t.loc.col;
-    if (t.kind == Tok::Name && depth == base && (t.text == "def" || t.text == "class")) in_def = true;
+    if (t.kind == Tok::Name && depth == base && (t.kw("def") || t.kw("class"))) in_def = true;
     if (t.kind == Tok::Newline) {
       last = t.loc.line;
       // `def f(): return 1` ends with its own line when no block follows;

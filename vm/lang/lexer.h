@@ -19,6 +19,18 @@ namespace kiln::lang {
 enum class Tok : uint8_t { End, Newline, Indent, Dedent, Name, Int, Float, String, Op };
 const char* tok_name(Tok k);
 
+// A word of up to 8 bytes packed into an integer, 0 for longer (or empty)
+// ones. Names and operators carry theirs (Token::key), so the parser's tests
+// for an operator or a keyword compare one integer with a constant folded
+// at compile time, not two strings (string compares were a third of the
+// parse of a 10^4-line kernel, issue 16).
+constexpr uint64_t pack_key(std::string_view s) {
+  if (s.empty() || s.size() > 8) return 0;
+  uint64_t k = 0;
+  for (size_t i = 0; i < s.size(); i++) k |= (uint64_t)(unsigned char)s[i] << (8 * i);
+  return k;
+}
+
 struct Token {
   Tok kind = Tok::End;
   // Name: the identifier (keywords too); Op: the operator ("**=", "(", "...");
@@ -34,8 +46,10 @@ struct Token {
   bool is_f = false, is_raw = false, is_bytes = false;
   uint32_t body_begin = 0, body_end = 0;
 
-  bool op(std::string_view t) const { return kind == Tok::Op && text == t; }
-  bool kw(std::string_view t) const { return kind == Tok::Name && text == t; }
+  uint64_t key = 0;  // Name and Op: pack_key(text)
+
+  bool op(std::string_view t) const { return kind == Tok::Op && key == pack_key(t); }  // operators have <= 3 bytes
+  bool kw(std::string_view t) const { return kind == Tok::Name && (t.size() <= 8 ? key == pack_key(t) : text == t); }
 };
 
 class Lexer {

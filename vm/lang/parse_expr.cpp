@@ -9,11 +9,11 @@ bool Parser::starts_expr(const Token& t) const {
   switch (t.kind) {
     case Tok::Int: case Tok::Float: case Tok::String: return true;
     case Tok::Name:
-      return !is_keyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" ||
-             t.text == "not" || t.text == "lambda" || t.text == "yield" || t.text == "await";
+      return !is_keyword(t.text) || t.kw("None") || t.kw("True") || t.kw("False") || t.kw("not") ||
+             t.kw("lambda") || t.kw("yield") || t.kw("await");
     case Tok::Op:
-      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
-             t.text == "~" || t.text == "*" || t.text == "...";
+      return t.op("(") || t.op("[") || t.op("{") || t.op("-") || t.op("+") || t.op("~") || t.op("*") ||
+             t.op("...");
     default: return false;
   }
 }
@@ -119,25 +119,25 @@ Expr* Parser::comparison() {
 
 // The left-associative binary levels, loosest first: | ^ & shifts arith term.
 Expr* Parser::binary(int level) {
-  struct OpName { const char* sym; BinOpKind op; };
-  static const std::vector<std::vector<OpName>> levels = {
-      {{"|", BinOpKind::BitOr}},
-      {{"^", BinOpKind::BitXor}},
-      {{"&", BinOpKind::BitAnd}},
-      {{"<<", BinOpKind::LShift}, {">>", BinOpKind::RShift}},
-      {{"+", BinOpKind::Add}, {"-", BinOpKind::Sub}},
-      {{"*", BinOpKind::Mult}, {"@", BinOpKind::MatMult}, {"/", BinOpKind::Div},
-       {"//", BinOpKind::FloorDiv}, {"%", BinOpKind::Mod}},
-  };
-  if (level == (int)levels.size()) return factor();
+  struct OpName { uint64_t key; BinOpKind op; };
+  static constexpr OpName kOps[] = {
+      {pack_key("|"), BinOpKind::BitOr},  {pack_key("^"), BinOpKind::BitXor},      {pack_key("&"), BinOpKind::BitAnd},
+      {pack_key("<<"), BinOpKind::LShift}, {pack_key(">>"), BinOpKind::RShift},     {pack_key("+"), BinOpKind::Add},
+      {pack_key("-"), BinOpKind::Sub},     {pack_key("*"), BinOpKind::Mult},        {pack_key("@"), BinOpKind::MatMult},
+      {pack_key("/"), BinOpKind::Div},     {pack_key("//"), BinOpKind::FloorDiv},   {pack_key("%"), BinOpKind::Mod}};
+  static constexpr int kLevelStart[] = {0, 1, 2, 3, 5, 7, 12};  // kOps of each level, loosest first
+  constexpr int kLevels = 6;
+  if (level == kLevels) return factor();
   SourceLoc s = peek().loc;
   Expr* left = binary(level + 1);
   for (;;) {
+    const Token& t = peek();
     const OpName* hit = nullptr;
-    for (auto& o : levels[level])
-      if (at_op(o.sym)) hit = &o;
+    if (t.kind == Tok::Op)
+      for (int i = kLevelStart[level]; i < kLevelStart[level + 1]; i++)
+        if (t.key == kOps[i].key) hit = &kOps[i];
     if (!hit) return left;
-    take();
+    drop();
     auto* e = node<BinOp>(s);
     e->left = left;
     e->op = hit->op;
@@ -235,14 +235,14 @@ Expr* Parser::atom() {
     }
     case Tok::String: return strings();
     case Tok::Name: {
-      if (t.text == "None" || t.text == "True" || t.text == "False") {
+      if (t.kw("None") || t.kw("True") || t.kw("False")) {
         Token tk = take();
         auto* c = node<Constant>(tk.loc);
-        c->tag = tk.text == "None" ? Constant::Tag::None : Constant::Tag::Bool;
-        c->b = tk.text == "True";
+        c->tag = tk.kw("None") ? Constant::Tag::None : Constant::Tag::Bool;
+        c->b = tk.kw("True");
         return fin(c);
       }
-      if (t.text == "yield" || t.text == "await") {
+      if (t.kw("yield") || t.kw("await")) {
         unsupported("'" + t.text + "' is not supported by Kiln", t.loc);
         bool await = take().text == "await";
         if (await) return primary();
@@ -257,15 +257,15 @@ Expr* Parser::atom() {
       return fin(n);
     }
     case Tok::Op:
-      if (t.text == "(") return paren();
-      if (t.text == "[") return list_display();
-      if (t.text == "{") return brace_display();
-      if (t.text == "...") {
+      if (t.op("(")) return paren();
+      if (t.op("[")) return list_display();
+      if (t.op("{")) return brace_display();
+      if (t.op("...")) {
         auto* c = node<Constant>(take().loc);
         c->tag = Constant::Tag::Ellipsis;
         return fin(c);
       }
-      if (t.text == "*") error("cannot use starred expression here", t.loc);
+      if (t.op("*")) error("cannot use starred expression here", t.loc);
       [[fallthrough]];
     default: invalid_syntax();
   }

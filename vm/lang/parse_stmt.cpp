@@ -5,41 +5,34 @@ namespace kiln::lang {
 
 // ---- tokens ---------------------------------------------------------------
 
-const Token& Parser::peek(size_t k) {
-  while (buf_.size() <= k) buf_.push_back(lex_.next());
-  return buf_[k];
+const Token& Parser::fill(size_t k) {
+  if (k >= kLookahead) raise("InternalError", "parser lookahead past " + std::to_string(kLookahead - 1) + " tokens");
+  while (count_ <= k) buf_[(head_ + count_++) % kLookahead] = lex_.next();
+  return buf_[(head_ + k) % kLookahead];
 }
 
-Token Parser::take() {
-  peek();
-  Token t = std::move(buf_.front());
-  buf_.pop_front();
+void Parser::drop() {
+  const Token& t = peek();
   // Node ends exclude NEWLINE/INDENT/DEDENT, which have no text of their own.
   if (t.kind != Tok::Newline && t.kind != Tok::Indent && t.kind != Tok::Dedent && t.kind != Tok::End)
     prev_end_ = t.end;
+  head_ = (head_ + 1) % kLookahead;
+  count_--;
+}
+
+Token Parser::take() {
+  Token t = std::move(const_cast<Token&>(peek()));
+  drop();
   return t;
 }
 
-bool Parser::accept_op(const char* o) {
-  if (!at_op(o)) return false;
-  take();
-  return true;
-}
-
-bool Parser::accept_kw(const char* k) {
-  if (!at_kw(k)) return false;
-  take();
-  return true;
-}
-
-void Parser::expect_op(const char* o) {
+void Parser::expect_op(std::string_view o) {
   if (accept_op(o)) return;
-  std::string s = o;
-  if (s == "(") error("expected '('", peek().loc);
+  if (o == "(") error("expected '('", peek().loc);
   invalid_syntax();
 }
 
-void Parser::expect_kw(const char* k) {
+void Parser::expect_kw(std::string_view k) {
   if (!accept_kw(k)) invalid_syntax();
 }
 
@@ -206,20 +199,20 @@ void Parser::with_stmt() {
 
 void Parser::statement(Body& out) {
   const Token& t = peek();
-  if (t.kind == Tok::Op && t.text == "@") {
+  if (t.op("@")) {
     out.push_back(decorated());
     return;
   }
   if (t.kind == Tok::Name) {
-    const std::string& k = t.text;
-    if (k == "if") return out.push_back(if_stmt(false));
-    if (k == "for") return out.push_back(for_stmt());
-    if (k == "while") return out.push_back(while_stmt());
-    if (k == "try") return out.push_back(try_stmt());
-    if (k == "def") return out.push_back(funcdef(t.loc, {}));
-    if (k == "class") return out.push_back(classdef(t.loc, {}));
-    if (k == "with") return with_stmt();
-    if (k == "async") {  // async def / for / with
+    const uint64_t k = t.key;  // 0 for names longer than any keyword
+    if (k == pack_key("if")) return out.push_back(if_stmt(false));
+    if (k == pack_key("for")) return out.push_back(for_stmt());
+    if (k == pack_key("while")) return out.push_back(while_stmt());
+    if (k == pack_key("try")) return out.push_back(try_stmt());
+    if (k == pack_key("def")) return out.push_back(funcdef(t.loc, {}));
+    if (k == pack_key("class")) return out.push_back(classdef(t.loc, {}));
+    if (k == pack_key("with")) return with_stmt();
+    if (k == pack_key("async")) {  // async def / for / with
       unsupported("'async' is not supported by Kiln", take().loc);
       if (!at_kw("def") && !at_kw("for") && !at_kw("with")) invalid_syntax();
       Body dropped;
@@ -245,17 +238,17 @@ Stmt* Parser::simple_stmt() {
   const Token& t = peek();
   SourceLoc s = t.loc;
   if (t.kind != Tok::Name) return expr_or_assign();
-  const std::string k = t.text;
-  if (k == "pass") return take(), fin(node<Pass>(s));
-  if (k == "break") return take(), fin(node<Break>(s));
-  if (k == "continue") return take(), fin(node<Continue>(s));
-  if (k == "return") {
+  const uint64_t k = t.key;  // 0 for names longer than any keyword
+  if (k == pack_key("pass")) return take(), fin(node<Pass>(s));
+  if (k == pack_key("break")) return take(), fin(node<Break>(s));
+  if (k == pack_key("continue")) return take(), fin(node<Continue>(s));
+  if (k == pack_key("return")) {
     take();
     auto* r = node<Return>(s);
     if (starts_expr(peek())) r->value = star_expressions();
     return fin(r);
   }
-  if (k == "raise") {
+  if (k == pack_key("raise")) {
     take();
     auto* r = node<Raise>(s);
     if (starts_expr(peek())) {
@@ -264,12 +257,12 @@ Stmt* Parser::simple_stmt() {
     }
     return fin(r);
   }
-  if (k == "global" || k == "nonlocal") {
+  if (k == pack_key("global") || k == pack_key("nonlocal")) {
     take();
     std::vector<std::string> names;
     do names.push_back(expect_name());
     while (accept_op(","));
-    if (k == "global") {
+    if (k == pack_key("global")) {
       auto* g = node<Global>(s);
       g->names = std::move(names);
       return fin(g);
@@ -278,7 +271,7 @@ Stmt* Parser::simple_stmt() {
     g->names = std::move(names);
     return fin(g);
   }
-  if (k == "del") {
+  if (k == pack_key("del")) {
     take();
     auto* d = node<Delete>(s);
     do {
@@ -290,15 +283,15 @@ Stmt* Parser::simple_stmt() {
     if (d->targets.empty()) invalid_syntax();
     return fin(d);
   }
-  if (k == "assert") {
+  if (k == pack_key("assert")) {
     take();
     auto* a = node<Assert>(s);
     a->test = expression();
     if (accept_op(",")) a->msg = expression();
     return fin(a);
   }
-  if (k == "import") return import_stmt();
-  if (k == "from") return from_stmt();
+  if (k == pack_key("import")) return import_stmt();
+  if (k == pack_key("from")) return from_stmt();
   return expr_or_assign();
 }
 

@@ -5,7 +5,6 @@
 // so that precedence reads straight off the call chain. Expressions live in
 // parse_expr.cpp, f-strings in parse_fstring.cpp, statements in parse_stmt.cpp.
 #pragma once
-#include <deque>
 #include <optional>
 #include <string>
 
@@ -28,14 +27,17 @@ class Parser {
   Expr* fstring_replacement();
 
   // ---- tokens (parse_stmt.cpp) ----
-  const Token& peek(size_t k = 0);
-  Token take();
-  bool at_op(const char* o) { return peek().op(o); }
-  bool at_kw(const char* k) { return peek().kw(k); }
-  bool accept_op(const char* o);
-  bool accept_kw(const char* k);
-  void expect_op(const char* o);  // "expected 'o'" for ':' and closers, else "invalid syntax"
-  void expect_kw(const char* k);
+  // The k-th token ahead (k < kLookahead), lexed on demand into a ring.
+  const Token& peek(size_t k = 0) { return k < count_ ? buf_[(head_ + k) % kLookahead] : fill(k); }
+  const Token& fill(size_t k);
+  Token take();  // the next token, consumed
+  void drop();   // consumes the next token
+  bool at_op(std::string_view o) { return peek().op(o); }
+  bool at_kw(std::string_view k) { return peek().kw(k); }
+  bool accept_op(std::string_view o) { return at_op(o) ? (drop(), true) : false; }
+  bool accept_kw(std::string_view k) { return at_kw(k) ? (drop(), true) : false; }
+  void expect_op(std::string_view o);  // "expected 'o'" for ':' and closers, else "invalid syntax"
+  void expect_kw(std::string_view k);
   std::string expect_name();      // an identifier (not a keyword)
   [[noreturn]] void error(const std::string& msg, SourceLoc loc);
   [[noreturn]] void invalid_syntax();  // at the next token
@@ -103,7 +105,9 @@ class Parser {
   Module* mod_;
   const SourceFile* file_;
   Lexer lex_;
-  std::deque<Token> buf_;
+  static constexpr size_t kLookahead = 4;
+  Token buf_[kLookahead];
+  size_t head_ = 0, count_ = 0;
   SourceLoc prev_end_;  // end of the last consumed token that has text
   bool failed_ = false;             // the parser (not the lexer) raised
   std::optional<Error> unsupported_;
