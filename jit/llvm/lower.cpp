@@ -347,7 +347,14 @@ void Gen::global_ptr(const ir::Stmt& s) {
   if (acc.ext_arg >= 0) return ext_ptr(s);
   type(s.type.prim, &s);
   std::vector<Value*> idx(s.ops.size());
-  for (size_t a = 0; a < s.ops.size(); a++) idx[a] = to_reg(val.at(s.ops[a]), s.ops[a]->type.prim);
+  // A proven access's indices are in bounds: exact i64 forms with no-wrap
+  // arithmetic (lower_rows.cpp), which LLVM strength-reduces.
+  bool exact = proven.count(&s) && proof.task;
+  for (size_t a = 0; a < s.ops.size(); a++) {
+    idx[a] = exact ? proven_index(s.ops[a]) : nullptr;
+    exact &= idx[a] != nullptr;
+    if (!idx[a]) idx[a] = to_reg(val.at(s.ops[a]), s.ops[a]->type.prim);
+  }
   if (acc.checked && !proven.count(&s)) {
     if (acc.shape.size() != s.ops.size()) unsupported(s, "an access whose index count differs from the field's shape");
     Check c;
@@ -372,7 +379,8 @@ void Gen::global_ptr(const ir::Stmt& s) {
     Value* x = idx[t.axis];
     if (t.div != 1) x = B.CreateSDiv(x, B.getInt64((uint64_t)t.div));
     if (t.mod != 0) x = B.CreateSRem(x, B.getInt64((uint64_t)t.mod));
-    off = B.CreateAdd(off, B.CreateMul(x, B.getInt64((uint64_t)t.stride)));
+    // In bounds, an offset is within the tree's buffer: no wrap.
+    off = B.CreateAdd(off, B.CreateMul(x, B.getInt64((uint64_t)t.stride), "", exact, exact), "", exact, exact);
   }
   ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), tree_base(acc.tree, loc), off);
 }

@@ -72,6 +72,10 @@ bool Gen::rows_of_flat_range(const ir::Stmt& task, Value* begin, Value* end, Pri
 void Gen::checked_at_ends(const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod, Value* first, Value* q,
                           Value* row_start, Value* last, const std::function<void()>& loop) {
   Value* ok = B.getTrue();
+  Value* q64 = q ? wide_index(q) : nullptr;
+  Value* start64 = row_start ? wide_index(row_start) : nullptr;
+  Value* first64 = wide_index(first);
+  Value* last64 = wide_index(last);
   ir::walk(*task.body, [&](ir::Stmt* x) {
     const ir::Access& acc = x->access;
     if (x->kind != StmtKind::global_ptr || !acc.checked || acc.sparse_place >= 0 || acc.ext_arg >= 0 ||
@@ -79,8 +83,8 @@ void Gen::checked_at_ends(const ir::Stmt& task, const ir::Stmt* div, const ir::S
       return;
     Value* in = B.getTrue();
     for (size_t a = 0; a < x->ops.size(); a++) {
-      Value* lo = row_affine(x->ops[a], task, div, mod, first, q, row_start ? B.CreateSub(first, row_start) : nullptr);
-      Value* hi = lo ? row_affine(x->ops[a], task, div, mod, last, q, row_start ? B.CreateSub(last, row_start) : nullptr)
+      Value* lo = row_affine(x->ops[a], task, div, mod, first64, q64, start64 ? B.CreateNSWSub(first64, start64) : nullptr);
+      Value* hi = lo ? row_affine(x->ops[a], task, div, mod, last64, q64, start64 ? B.CreateNSWSub(last64, start64) : nullptr)
                      : nullptr;
       if (!hi) return;
       Value* n = B.getInt64((uint64_t)acc.shape[a]);
@@ -98,7 +102,9 @@ void Gen::checked_at_ends(const ir::Stmt& task, const ir::Stmt* div, const ir::S
   BasicBlock* next = new_block("checked.next");
   B.CreateCondBr(ok, fast, slow);
   B.SetInsertPoint(fast);
+  proof = Proof{&task, div, mod, q, row_start};
   loop();
+  proof = Proof{};
   B.CreateBr(next);
   B.SetInsertPoint(slow);
   std::unordered_set<const ir::Stmt*> keep;
@@ -127,21 +133,23 @@ void Gen::range_checked_at_ends(const ir::Stmt& task, Value* begin, Value* end, 
   B.SetInsertPoint(done);
 }
 
+// The loop's index (signed: rows_of_flat_range and range_checked_at_ends
+// take no other) as an i64.
+Value* Gen::wide_index(Value* v) { return B.CreateSExt(v, B.getInt64Ty()); }
+
 // Index `e` of an access in a row of rows_of_flat_range, as an i64 at index
-// i (row q, column m), when it is i, q or m plus or minus loop invariants
-// (constants, arguments); null otherwise. Computed exactly in i64, so the
-// index is monotonic in i and in bounds between two in-bounds ends.
+// i (row q, column m, all three i64), when it is i, q or m plus or minus loop
+// invariants (constants, arguments); null otherwise. Computed exactly in i64
+// (sums of a few 32-bit values: no-wrap), so the index is monotonic in i and
+// in bounds between two in-bounds ends.
 Value* Gen::row_affine(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod, Value* i,
                        Value* q, Value* m) {
   Prim p = e->type.prim;
   // 32-bit values at most: sums of a few of them cannot overflow the i64.
   if (!prim_is_int(p) || prim_bits(p) > 32) return nullptr;
-  auto wide = [&](Value* v) {
-    return prim_is_signed(p) ? B.CreateSExt(v, B.getInt64Ty()) : B.CreateZExt(v, B.getInt64Ty());
-  };
-  if (e == div) return wide(q);
-  if (e == mod) return wide(m);
-  if (e->kind == StmtKind::loop_index && e->loop == &task && e->index == 0) return wide(i);
+  if (e == div) return q;
+  if (e == mod) return m;
+  if (e->kind == StmtKind::loop_index && e->loop == &task && e->index == 0 && p == task_index_prim(task)) return i;
   if (e->kind == StmtKind::const_) return B.getInt64((uint64_t)e->value.i);
   if (e->kind == StmtKind::binary && (e->bop == ir::BinaryOp::add || e->bop == ir::BinaryOp::sub)) {
     Value* a = row_affine(e->ops[0], task, div, mod, i, q, m);
@@ -150,9 +158,17 @@ Value* Gen::row_affine(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* 
     // Only one side may vary with i, and not a subtracted one: the slope stays 0 or 1.
     bool av = depends_on_row(e->ops[0], task, div, mod), bv = depends_on_row(e->ops[1], task, div, mod);
     if (bv && (av || e->bop == ir::BinaryOp::sub)) return nullptr;
-    return e->bop == ir::BinaryOp::add ? B.CreateAdd(a, b) : B.CreateSub(a, b);
+    return e->bop == ir::BinaryOp::add ? B.CreateNSWAdd(a, b) : B.CreateNSWSub(a, b);
   }
   return nullptr;
+}
+
+Value* Gen::proven_index(const ir::Stmt* e) {
+  const Loop& l = loops.at(proof.task);
+  Value* i = wide_index(B.CreateLoad(type(l.prim, proof.task), l.var));
+  Value* q = proof.q ? wide_index(proof.q) : nullptr;
+  Value* m = proof.row_start ? B.CreateNSWSub(i, wide_index(proof.row_start)) : nullptr;
+  return row_affine(e, *proof.task, proof.div, proof.mod, i, q, m);
 }
 
 bool Gen::depends_on_row(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod) {

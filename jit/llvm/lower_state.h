@@ -234,8 +234,25 @@ struct Gen {
                        llvm::Value* q, llvm::Value* row_start, llvm::Value* last, const std::function<void()>& loop);
   void range_checked_at_ends(const ir::Stmt& task, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
                              const std::function<void()>& body);
+  // i, q, m: the index, row and column as i64 (q, m null outside a row).
   llvm::Value* row_affine(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod,
                          llvm::Value* i, llvm::Value* q, llvm::Value* m);
+  // Inside checked_at_ends' unchecked copy: the loop and row the proven
+  // accesses' indices are affine in. Those indices are then computed as
+  // row_affine's exact i64 forms (equal to the IR's i32 arithmetic there,
+  // being in bounds) with no-wrap flags, so that LLVM sees them as affine in
+  // the loop's counter (one pointer increment per access) instead of i32
+  // sums sign-extended at every access.
+  struct Proof {
+    const ir::Stmt* task = nullptr;
+    const ir::Stmt* div = nullptr;
+    const ir::Stmt* mod = nullptr;
+    llvm::Value* q = nullptr;          // the row (i32 or the loop's type), null for a 1-D range
+    llvm::Value* row_start = nullptr;  // the row's first index
+  };
+  Proof proof;  // task null outside the unchecked copy
+  llvm::Value* wide_index(llvm::Value* v);  // a signed loop index as an i64
+  llvm::Value* proven_index(const ir::Stmt* e);  // e's exact i64 value, null when not affine
   bool depends_on_row(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt* div, const ir::Stmt* mod);
   void task_body(const ir::Stmt& task);
 };
