@@ -164,7 +164,12 @@ std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k, Program
     kern->why.push_back(ct.why[i]);
   }
   if (kern->natives.size() < kern->code.tasks.size()) kern->natives.resize(kern->code.tasks.size(), nullptr);
-  if (verbose) std::fprintf(stderr, "llvm: %s: %d native, %d bytecode, %.1f ms\n", k.name.c_str(), native, fallback, ct.ms);
+  if (verbose) {
+    std::fprintf(stderr, "llvm: %s: %d native, %d bytecode, %.1f ms\n", k.name.c_str(), native, fallback, ct.ms);
+    std::fprintf(stderr, "llvm: %s: lower %.1f ms, optimize %.1f ms, codegen %.1f ms, link %.1f ms; cpu %.1f ms%s\n",
+                 k.name.c_str(), ct.lower_ms, ct.optimize_ms, ct.codegen_ms, ct.link_ms, ct.cpu_ms,
+                 ct.cached ? " (offline cache)" : "");
+  }
   if (prog) {
     prog->stat_add("llvm_tasks_native", native);
     prog->stat_add("llvm_tasks_fallback", fallback);

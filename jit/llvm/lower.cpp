@@ -373,6 +373,11 @@ void Gen::global_ptr(const ir::Stmt& s) {
     return;
   }
   if (acc.sparse_place >= 0) return sparse_ptr(s, idx);
+  ptr[&s] = dense_address(s, idx, exact);
+}
+
+Value* Gen::dense_address(const ir::Stmt& s, const std::vector<Value*>& idx, bool in_bounds) {
+  const ir::Access& acc = s.access;
   Value* off = B.getInt64((uint64_t)acc.offset);
   for (const ir::IndexTerm& t : acc.terms) {
     if (t.axis < 0 || (size_t)t.axis >= idx.size() || t.div == 0) unsupported(s, "a malformed address term");
@@ -380,9 +385,10 @@ void Gen::global_ptr(const ir::Stmt& s) {
     if (t.div != 1) x = B.CreateSDiv(x, B.getInt64((uint64_t)t.div));
     if (t.mod != 0) x = B.CreateSRem(x, B.getInt64((uint64_t)t.mod));
     // In bounds, an offset is within the tree's buffer: no wrap.
-    off = B.CreateAdd(off, B.CreateMul(x, B.getInt64((uint64_t)t.stride), "", exact, exact), "", exact, exact);
+    off = B.CreateAdd(off, B.CreateMul(x, B.getInt64((uint64_t)t.stride), "", in_bounds, in_bounds), "", in_bounds,
+                      in_bounds);
   }
-  ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), tree_base(acc.tree, loc), off);
+  return B.CreateInBoundsGEP(B.getInt8Ty(), tree_base(acc.tree, loc), off);
 }
 
 // An ndarray argument's element: the data pointer is argument ext_arg, the

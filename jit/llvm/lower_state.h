@@ -168,6 +168,10 @@ struct Gen {
   void check_bounds(const std::vector<llvm::Value*>& idx, const std::vector<llvm::Value*>& limits, const Check& proto,
                     const std::vector<llvm::Value*>& extra = {});
   void global_ptr(const ir::Stmt& s);
+  // A dense field's element at physical index idx (i64s); `in_bounds`: no-wrap offsets.
+  llvm::Value* dense_address(const ir::Stmt& s, const std::vector<llvm::Value*>& idx, bool in_bounds);
+  // lanes_loop: prefetches, at each block, what the proven streaming accesses read a few blocks later.
+  void prefetch_ahead(const ir::Stmt& owner, llvm::Value* first);
   void ext_ptr(const ir::Stmt& s);
   llvm::Value* atomic(const ir::Stmt& s);
   // The values as i64 register forms in an entry-block array, for a runtime call.

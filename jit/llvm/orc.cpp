@@ -20,6 +20,7 @@
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
@@ -95,6 +96,26 @@ Jit& jit() {
   return j;
 }
 
+// The vectors the loop vectorizer may use, as the "prefer-vector-width"
+// attribute ("" for the target's default): 512 bits on AVX-512 hosts. LLVM's
+// tuning for most of them prefers 256, where g++ -march=native (the bench's
+// baselines) uses 512-bit registers when its tuning does not know the CPU;
+// a streaming loop that is memory-bound (bench/reduction's sums, jacobi)
+// keeps twice the bytes in flight with 64-byte loads. Not on the Skylake-SP
+// generation, whose 512-bit instructions lower the clock. Results do not
+// depend on it: no reassociation is allowed. KILN_LLVM_VECTOR_WIDTH=256 or
+// 512 overrides.
+const std::string& vector_width(llvm::TargetMachine& tm) {
+  static const std::string w = [&]() -> std::string {
+    if (const char* e = std::getenv("KILN_LLVM_VECTOR_WIDTH"); e && *e) return e;
+    std::string cpu = tm.getTargetCPU().str();
+    bool avx512 = tm.getTargetFeatureString().contains("+avx512f");
+    if (!avx512 || cpu == "skylake-avx512" || cpu == "cascadelake" || cpu == "cooperlake") return "";
+    return "512";
+  }();
+  return w;
+}
+
 }  // namespace
 
 void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
@@ -155,8 +176,15 @@ std::string emit_code(llvm::Module& m, llvm::TargetMachine& tm, bool assembly) {
 }
 
 
+static double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
   auto t0 = std::chrono::steady_clock::now();
+  double cpu0 = thread_cpu_ms();
   Jit& j = jit();
   if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
   std::lock_guard<std::mutex> lock(j.mu);
@@ -184,9 +212,19 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
     out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n], LowerOptions{false, prog});
     if (!out.why[n].empty()) names[n].clear();
   }
+  auto lap = [last = std::chrono::steady_clock::now()](double& ms) mutable {
+    auto now = std::chrono::steady_clock::now();
+    ms += std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+  };
+  out.lower_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   bool any = false;
   for (auto& n : names) any |= !n.empty();
   if (any) {
+    // Before the key: a module's vector width is part of its text.
+    if (const std::string& w = vector_width(*j.tm); !w.empty())
+      for (llvm::Function& f : *mod)
+        if (!f.isDeclaration()) f.addFnAttr("prefer-vector-width", w);
     // The offline cache's key: everything the code depends on.
     std::string key;
     if (prog && !code_cache_dir(prog->config).empty()) {
@@ -196,10 +234,14 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
       mod->print(ks, nullptr);
     }
     std::optional<std::string> obj = key.empty() ? std::nullopt : code_cache_load(*prog, "llvm", key);
+    out.cached = obj.has_value();
+    lap(out.lower_ms);
     if (!obj) {
       optimize(*mod, *j.tm, true);
+      lap(out.optimize_ms);
       obj = emit_code(*mod, *j.tm, false);
       if (!key.empty()) code_cache_store(*prog, "llvm", key, *obj);
+      lap(out.codegen_ms);
     }
     std::string why;
     auto jd = j.lljit->createJITDylib("kiln_m" + std::to_string(id));
@@ -223,8 +265,10 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
       }
       out.fns[n] = sym->toPtr<TaskFn>();
     }
+    lap(out.link_ms);
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.cpu_ms = thread_cpu_ms() - cpu0;
   return out;
 }
 

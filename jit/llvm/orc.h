@@ -20,6 +20,12 @@ struct CompiledTasks {
   std::vector<std::string> why;   // empty for native tasks and for list tasks (no code)
   std::vector<TaskMeta> metas;
   double ms = 0;                  // lowering + optimization + code generation
+  // Its parts (KILN_LLVM_VERBOSE prints them): the IR from Kiln's, LLVM's O3
+  // pipeline, the object file, and ORC's linking and symbol lookups; `cached`:
+  // the object came from the offline cache (no optimization or codegen).
+  double lower_ms = 0, optimize_ms = 0, codegen_ms = 0, link_ms = 0;
+  double cpu_ms = 0;  // the compiling thread's CPU time (wall time less what other processes took)
+  bool cached = false;
 };
 
 // Lowers, optimizes and compiles every task of an offloaded kernel, or takes
