@@ -86,7 +86,10 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         g.flush(t.snaps[in.snap]);
         a.mov(x86::rdi, x86::rbx);
         a.mov(x86::rsi, x86::r12);
+        // counted, so that its exits into this loop return here (ExitInfo::outer_head)
+        a.add(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 1);
         g.call((const void*)(uintptr_t)in.k);
+        a.sub(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 1);
         a.mov(x86::eax, x86::eax);  // a u32 return leaves the upper half undefined
         g.st(i);
         break;
@@ -163,6 +166,14 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
         a.bind(top);
         break;
       case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
+        if (in.k == 0 && infos) {
+          // It ended where the loop exits: that is an exit like any other
+          // (its stub flushes), which may grow a side trace into the
+          // enclosing loop (ExitInfo::outer_head).
+          linked = true;
+          a.jmp(g.exits[in.snap]);
+          break;
+        }
         g.recompute_for(t.snaps[in.snap]);
         g.flush(t.snaps[in.snap]);
         linked = true;
@@ -220,8 +231,8 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
   // ExitInfos, all but the flush is one tail the exits share (rax = the
   // exit's ExitInfo): two instructions an exit instead of seven, where
   // assembling is most of a trace's compile time.
-  Label exit_tail = a.newLabel();
-  bool tail_used = false;
+  Label exit_tail = a.newLabel(), nolink_tail;
+  bool tail_used = false, nolink_used = false;
   for (size_t s = 0; s < t.snaps.size(); s++) {
     a.bind(g.exits[s]);
     g.recompute_for(t.snaps[s]);
@@ -247,6 +258,14 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
     if (infos) {
       infos[s].pc = t.snaps[s].pc;
       a.mov(x86::rax, Imm((uint64_t)(uintptr_t)&infos[s]));
+      if (infos[s].outer_head != UINT32_MAX) {
+        // Into the enclosing loop: its side trace goes on there, which only
+        // the outermost trace may do (a calltr's caller goes on itself).
+        if (!nolink_used) nolink_tail = a.newLabel();
+        nolink_used = true;
+        a.cmp(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 0);
+        a.jne(nolink_tail);
+      }
       a.jmp(exit_tail);
       tail_used = true;
       continue;
@@ -260,6 +279,12 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
     a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
     a.test(x86::rcx, x86::rcx);
     a.jnz(tail_jump);
+    a.mov(x86::eax, x86::dword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, pc)));
+    a.jmp(epilogue);
+  }
+  if (nolink_used) {
+    a.bind(nolink_tail);
+    a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rax);
     a.mov(x86::eax, x86::dword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, pc)));
     a.jmp(epilogue);
   }

@@ -133,6 +133,10 @@ class FunctionJit : public interp::LoopHook {
       LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
       return inner ? inner->fn.load(std::memory_order_acquire) : nullptr;
     };
+    a.inner_warm = [this](uint32_t head) -> const void* {
+      LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
+      return inner ? inner->warm.load(std::memory_order_acquire) : nullptr;
+    };
     return a;
   }
 
@@ -144,16 +148,17 @@ class FunctionJit : public interp::LoopHook {
     rec.trace.allow_lanes = p_.vector && host_has_avx2();
     ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
     // An exit past the loop's extent, or at a jump out of it (its test
-    // failing: the loop is done), can never start a side trace, which must
-    // stay in the loop.
-    uint32_t lo = loop_first(fn_, root_head), hi = loop_last(fn_, root_head);
+    // failing: the loop is done), starts no side trace of this loop. Where
+    // a loop encloses this one and the exit stays in it, its side trace
+    // goes on there until it enters this loop again (ExitInfo::outer_head);
+    // else the exit is the interpreter's.
+    uint32_t outer = enclosing_loop(fn_, root_head);
     for (size_t i = 0; i < rec.trace.snaps.size(); i++) {
       const Snapshot& sn = rec.trace.snaps[i];
       exits[i].hoisted = sn.hoisted;
-      auto outside = [&](uint32_t pc) { return pc < lo || pc > hi; };
-      bool leaves = sn.pc_ref < 0 && (outside(sn.pc) || (sn.pc < fn_.code.size() && fn_.code[sn.pc].op == bc::Op::jmp &&
-                                                         outside((uint32_t)fn_.code[sn.pc].d())));
-      if (leaves) exits[i].blacklisted = true;
+      if (sn.pc_ref >= 0 || !leaves(root_head, sn.pc)) continue;
+      if (outer != UINT32_MAX && !sn.hoisted && !leaves(outer, sn.pc)) exits[i].outer_head = outer;
+      else exits[i].blacklisted = true;
     }
     Compiled c;
     std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
@@ -210,10 +215,12 @@ class FunctionJit : public interp::LoopHook {
       }
       RecordArgs a = args();
       a.start = pc;
+      a.outer = x->outer_head;
       a.link_to = root->warm.load(std::memory_order_acquire);
       auto t0 = std::chrono::steady_clock::now();
       Recording rec = record(fn_, x->root_head, R, env, p_, a);
-      const void* side = rec.ok ? install(rec, x->root_head, "side trace", t0).warm : nullptr;
+      const char* what = x->outer_head != UINT32_MAX ? "stitched side trace" : "side trace";
+      const void* side = rec.ok ? install(rec, x->root_head, what, t0).warm : nullptr;
       if (!side) {
         if (!rec.ok)
           note("abort side trace " + fn_.name + " @" + std::to_string(x->root_head) + " from pc " +
@@ -229,6 +236,14 @@ class FunctionJit : public interp::LoopHook {
       if (rec.resume_pc != x->root_head) return rec.resume_pc;
       f = root_fn;
     }
+  }
+
+  // Does resuming at pc leave the loop whose body starts at `body`: a pc past
+  // its extent, or a jump out of it (its test failing: the loop is done)?
+  bool leaves(uint32_t body, uint32_t pc) const {
+    uint32_t lo = loop_first(fn_, body), hi = loop_last(fn_, body);
+    auto outside = [&](uint32_t q) { return q < lo || q > hi; };
+    return outside(pc) || (pc < fn_.code.size() && fn_.code[pc].op == bc::Op::jmp && outside((uint32_t)fn_.code[pc].d()));
   }
 
   static ExitInfo* new_exits(size_t n, uint32_t root_head) {

@@ -83,6 +83,17 @@ uint32_t loop_first(const bc::Function& fn, uint32_t body) {
   return body > 0 && fn.code[body - 1].op == Op::loop ? body - 1 : body;
 }
 
+uint32_t enclosing_loop(const bc::Function& fn, uint32_t body) {
+  uint32_t lo = loop_first(fn, body), hi = loop_last(fn, body), best = UINT32_MAX, best_lo = 0;
+  for (const bc::LoopInfo& li : fn.loops) {
+    uint32_t b = li.counted ? (uint32_t)fn.code[li.head].d() : li.head + 1;
+    if (b == body || b >= fn.code.size()) continue;
+    uint32_t l = loop_first(fn, b), h = loop_last(fn, b);
+    if (l <= lo && hi <= h && (best == UINT32_MAX || l > best_lo)) best = b, best_lo = l;
+  }
+  return best;
+}
+
 namespace {
 
 struct Rec {
@@ -101,6 +112,8 @@ struct Rec {
   uint32_t loop_lo = 0, loop_hi = UINT32_MAX;  // the root loop's pcs: a side trace stays inside
   std::vector<bool> in_frame;          // written by an inner loop trace: read it back with rload
   bool called = false;                 // a calltr was recorded
+  bool stitched = false;               // ended with a link into an inner loop's trace
+  uint32_t own_loop = 0;               // the loop whose inner loops this recording may link into
   std::unordered_map<uint32_t, int> unrolled;  // inner loop head -> iterations recorded inline
 
   Rec(const bc::Function& f, uint64_t* r, const TraceEnv& en, const Params& pp, const RecordArgs& a)
@@ -157,6 +170,7 @@ struct Rec {
   uint32_t done_pc = UINT32_MAX;  // the loop ended with the recorded iteration: resume here
   bool run(uint32_t head);
   bool end_at_exit(uint32_t pc);
+  bool stitch(uint32_t body);
   bool call_inner(uint32_t& pc, uint32_t body, uint32_t last, TraceFn f);
   bool unroll_more(uint32_t pc, uint32_t body);
   bool counted_inner(uint32_t& pc, const bc::Insn& I);
@@ -320,7 +334,10 @@ bool Rec::random(uint32_t pc, const bc::Insn& I) {
 // it left where it left this time. Afterwards the frame holds every register.
 bool Rec::call_inner(uint32_t& pc, uint32_t body, uint32_t last, TraceFn f) {
   Ref ret = e.call_trace((int64_t)(uintptr_t)f, snap(body));
+  uint32_t& calls = const_cast<TraceEnv&>(env).calls;  // its exits must return here, as the code's will
+  calls++;
   uint32_t next = f(R, &env);
+  calls--;
   rethrow_pending();  // while recording, an error is the interpreter's to report
   Snapshot anywhere;
   anywhere.pc_ref = ret;  // the frame is complete: resume wherever the inner trace stopped
@@ -362,6 +379,7 @@ bool Rec::counted_inner(uint32_t& pc, const bc::Insn& I) {
   int64_t trips = it == CT::i32 ? (int64_t)(int32_t)R[I.a + 1] - (int32_t)R[I.a] : (int64_t)(R[I.a + 1] - R[I.a]);
   bool small_const = t.is_const(lo) && t.is_const(hi) && trips <= p.unroll;
   TraceFn f = inner ? inner(body) : nullptr;
+  if (f && !small_const && stitch(body)) return true;
   if (f && !small_const) return call_inner(pc, body, exit - 1, f);
   if (trips > p.unroll) return inner_cold(pc);
   pc = body;
@@ -394,8 +412,16 @@ bool Rec::run(uint32_t head) {
   const bool while_loop = head > 0 && code[head - 1].op == Op::loop;
   const bool side = args.link_to != nullptr;
   uint32_t pc = side ? args.start : head;
-  loop_lo = loop_first(fn, head);  // the loop's extent
-  loop_hi = loop_last(fn, head);
+  own_loop = head;
+  if (side && args.outer != UINT32_MAX) {
+    // From an exit that left the loop: through the enclosing loop (its
+    // back edge is passed as an unrolled inner loop's) until the loop is
+    // entered again.
+    own_loop = args.outer;
+    unrolled[args.outer] = 0;
+  }
+  loop_lo = loop_first(fn, own_loop);  // the extent a side trace stays inside
+  loop_hi = loop_last(fn, own_loop);
   for (;;) {
     if ((int64_t)t.ins.size() > p.maxtrace) return abort(pc, "trace too long");
     if (pc < loop_lo || pc > loop_hi) {
@@ -659,6 +685,7 @@ bool Rec::run(uint32_t head) {
       }
       case Op::fori_i32: case Op::fori_i64:
         if (!counted_inner(pc, I)) return false;
+        if (stitched) return true;
         continue;
       case Op::loop: {  // an inner while loop: entered, or its back edge while unrolling
         uint32_t body = pc + 1;
@@ -667,6 +694,7 @@ bool Rec::run(uint32_t head) {
         R[I.a]++;  // its hot counter, as the interpreter counts
         if (unrolling) break;
         if (TraceFn f = inner ? inner(body) : nullptr) {
+          if (stitch(body)) return true;
           if (!call_inner(pc, body, loop_last(fn, body), f)) return false;
           continue;
         }
@@ -704,6 +732,26 @@ closed:
   dce(t);
   out.ok = true;
   out.resume_pc = done_pc != UINT32_MAX ? done_pc : head;
+  return true;
+}
+
+// A side trace entering an inner loop of its loop (not one being unrolled)
+// that has a trace ends there with a jump into that trace (LuaJIT's
+// stitching): no call, and the inner trace's exits back into this loop grow
+// side traces of their own (ExitInfo::outer_head) that link into it again.
+bool Rec::stitch(uint32_t body) {
+  const void* warm = args.link_to && args.inner_warm ? args.inner_warm(body) : nullptr;
+  if (!warm || enclosing_loop(fn, body) != own_loop) return false;
+  Ins link;
+  link.op = IrOp::link;
+  link.k = (int64_t)(uintptr_t)warm;
+  link.snap = (int32_t)t.snaps.size();
+  t.snaps.push_back(snap(body));
+  t.ins.push_back(link);
+  dce(t);
+  stitched = true;
+  out.ok = true;
+  out.resume_pc = body;
   return true;
 }
 

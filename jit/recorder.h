@@ -33,6 +33,9 @@ struct TraceEnv {
   ExitInfo* exit = nullptr;                         // written by the exit a trace left through
   uint64_t lane_runs = 0;                           // vector loop entries (jit/asm_vector.cpp), for tests
   uint64_t row_tails = 0;                           // ndrange rows it ended under a mask, for tests
+  // Inner loop traces running as calls (calltr): an exit that leaves its
+  // loop for the enclosing one returns to the caller then, never links.
+  uint32_t calls = 0;
 };
 
 // A compiled trace: runs the loop from the frame R until a guard fails,
@@ -54,6 +57,10 @@ struct ExitInfo {
   int attempts = 0;                    // failed recordings (under the function's lock)
   bool hoisted = false;                // a hoisted bounds check's exit (Snapshot::hoisted)
   uint32_t root_head = 0;              // the loop the trace belongs to
+  // An exit that leaves root_head's loop for the loop enclosing it (whose
+  // body starts here): its side trace goes on through that loop until it
+  // enters root_head's loop again, and links there (stitching).
+  uint32_t outer_head = UINT32_MAX;
   uint32_t pc = 0;                     // the snapshot's resume pc (the shared exit tail returns it)
 };
 
@@ -80,6 +87,13 @@ struct RecordArgs {
   // the loop head with a jump to the root trace's warm entry `link_to`.
   uint32_t start = UINT32_MAX;
   const void* link_to = nullptr;
+  // A side trace from an exit that left the loop for the loop enclosing it
+  // (ExitInfo::outer_head): it records through that loop and ends where it
+  // enters the trace's loop again.
+  uint32_t outer = UINT32_MAX;
+  // The warm entries of inner loops' traces: a side trace that enters an
+  // inner loop of its loop with a trace links to it (instead of a calltr).
+  std::function<const void*(uint32_t head)> inner_warm;
   bool hoist = true;               // bounds checks may leave the loop (off once one kept failing)
 };
 
@@ -88,6 +102,9 @@ struct RecordArgs {
 uint32_t loop_last(const bc::Function& fn, uint32_t body);
 // Its first op: the body, or a while loop's `loop` op before it.
 uint32_t loop_first(const bc::Function& fn, uint32_t body);
+// The body's first pc of the innermost loop around the loop whose body
+// starts at `body`, or UINT32_MAX when none is.
+uint32_t enclosing_loop(const bc::Function& fn, uint32_t body);
 
 // Records the loop whose body starts at `head`. The frame R is advanced by
 // what was executed; on abort the interpreter resumes at resume_pc (which may
