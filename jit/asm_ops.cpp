@@ -693,8 +693,10 @@ void Gen::guard(const Ins& in) {
     a.jae(exit);
     return;
   }
-  ld(x86::rax, in.a);
-  a.test(x86::rax, x86::rax);
+  x86::Gp v = x86::rax;
+  if (in_gp(in.a)) v = home(in.a);  // tested where it lives
+  else ld(v, in.a);
+  a.test(v, v);
   if (in.op == IrOp::guard_nz) a.jz(exit);
   else a.jnz(exit);
 }

@@ -68,6 +68,15 @@ void Gen::spill_to(const x86::Mem& m, Ref r) {
     a.movsd(m, xhome(r));
     return;
   }
+  // One store, not a move into rax and a store: every exit's flush is these.
+  if (in_gp(r)) {
+    a.mov(m, home(r));
+    return;
+  }
+  if (t.is_const(r) && t.ins[r].k == (int64_t)(int32_t)t.ins[r].k) {  // a sign-extended imm32
+    a.mov(m, Imm(t.ins[r].k));
+    return;
+  }
   ld(x86::rax, r);
   a.mov(m, x86::rax);
 }

@@ -97,6 +97,10 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       case IrOp::base: {
         int32_t off = in.op == IrOp::arg ? offsetof(TraceEnv, args) : offsetof(TraceEnv, tree_bases);
         a.mov(x86::rax, x86::qword_ptr(x86::r12, off));
+        if (g.in_gp(i)) {  // straight into its register
+          a.mov(g.home(i), x86::qword_ptr(x86::rax, 8 * (int32_t)in.k));
+          break;
+        }
         a.mov(x86::rax, x86::qword_ptr(x86::rax, 8 * (int32_t)in.k));
         g.st(i);
         break;

@@ -59,6 +59,16 @@ Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
         return a;
       if ((op == IrOp::mul || op == IrOp::div) && y == 1) return a;
     }
+    // An i32 or u32 op's result is already its type's representation
+    // (sign- or zero-extended), which adding 0 would only redo: ndrange
+    // indices are `i % n + 0`.
+    if ((t == CT::i32 || t == CT::u32) && t_.is_const(b) && t_.ins[b].k == 0 &&
+        (op == IrOp::add || op == IrOp::sub || op == IrOp::bor || op == IrOp::bxor) && a >= 0) {
+      const Ins& x = t_.ins[a];
+      bool arith = (kIrOps[(int)x.op].flags & P) && !is_value_source(x.op) && x.op != IrOp::conv && x.op != IrOp::sel &&
+                   x.op != IrOp::lt && x.op != IrOp::le && x.op != IrOp::eq && x.op != IrOp::ne;
+      if (arith && x.t == t) return a;
+    }
     if (op == IrOp::sel && t_.is_const(a)) return t_.ins[a].k != 0 ? b : c;
     // Floor division and Python's mod by a power of two are a shift and a
     // mask for every two's complement value (Collatz's n % 2, n // 2).

@@ -219,3 +219,26 @@ TEST_CASE("jit opt (text): // and % by powers of two, sel on x == 0, constants o
     if (in.live && in.op == IrOp::mul) const_right = t.is_const(in.b) && !t.is_const(in.a);
   CHECK(const_right);
 }
+
+TEST_CASE("jit opt (text): adding 0 to an i32 op's result is that result, to a register's entry value is not") {
+  // ndrange indices are `i % n + 0`: the op's result is already sign-extended.
+  // An sload's bits are whatever the frame holds: its + 0 keeps the i32 fix.
+  Trace t = optimized(R"(
+    i = sload r0
+    m = raw_mod i32 i #48
+    j = add i32 m #0
+    e = add i32 i #0
+    n = add i32 i #1
+    hi = sload r1
+    k = lt i32 n hi
+    guard_nz k -> 9 { r0=n r2=j r3=e }
+    end r0=n r2=j r3=e
+  )");
+  int adds_of_zero = 0;
+  for (const Ins& in : t.ins)
+    if (in.live && in.op == IrOp::add && t.is_const(in.b) && t.ins[in.b].k == 0) adds_of_zero++;
+  // The sload's + 0, in the peeled iteration only: in the loop, i is the
+  // previous n, an i32 add's result.
+  CHECK(adds_of_zero == 1);
+  CHECK(loop_ops(t).find("raw_mod") != std::string::npos);
+}
