@@ -103,11 +103,15 @@ Jit& jit() {
 // a streaming loop that is memory-bound (bench/reduction's sums, jacobi)
 // keeps twice the bytes in flight with 64-byte loads. Not on the Skylake-SP
 // generation, whose 512-bit instructions lower the clock. Results do not
-// depend on it: no reassociation is allowed. KILN_LLVM_VECTOR_WIDTH=256 or
-// 512 overrides.
+// depend on it: no reassociation is allowed. KILN_LLVM_VECTOR_WIDTH=128, 256
+// or 512 overrides.
 const std::string& vector_width(llvm::TargetMachine& tm) {
   static const std::string w = [&]() -> std::string {
-    if (const char* e = std::getenv("KILN_LLVM_VECTOR_WIDTH"); e && *e) return e;
+    if (const char* e = std::getenv("KILN_LLVM_VECTOR_WIDTH"); e && *e) {
+      std::string v = e;
+      if (v == "128" || v == "256" || v == "512") return v;
+      std::fprintf(stderr, "kiln: KILN_LLVM_VECTOR_WIDTH=%s ignored (128, 256 or 512)\n", e);
+    }
     std::string cpu = tm.getTargetCPU().str();
     bool avx512 = tm.getTargetFeatureString().contains("+avx512f");
     if (!avx512 || cpu == "skylake-avx512" || cpu == "cascadelake" || cpu == "cooperlake") return "";
