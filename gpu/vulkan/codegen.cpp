@@ -228,6 +228,9 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::random: val[&s] = random(s); return;
     case StmtKind::snode_op: snode_op(s); return;
     case StmtKind::call: call(s); return;
+    case StmtKind::shared_array: shared_array(s); return;
+    case StmtKind::shared_ptr: shared_ptr(s); return;
+    case StmtKind::simt: simt(s); return;
     case StmtKind::call_ret: {
       auto it = call_results.find(s.ops[0]);
       if (it == call_results.end() || s.index < 0 || (size_t)s.index >= it->second.size())
@@ -274,7 +277,7 @@ static bool has_loops(const ir::Stmt& task) {
 // stays cut (on lavapipe a one-thread program's float sum over more than
 // about 65000 iterations may differ in the last bits).
 static int64_t one_chunk_below(const ir::Stmt& task, const DeviceCaps& caps, const Program* prog) {
-  if (task.task != ir::Task::range_for || !task.tls_epilogue) return 0;
+  if (task.task != ir::Task::range_for || !task.tls_epilogue || uses_simt(task)) return 0;
   bool order = false;
   ir::walk(*task.tls_epilogue, [&](ir::Stmt* s) {
     order |= s->kind == StmtKind::atomic && s->ops.size() > 1 && prim_is_float(s->ops[1]->type.prim);
@@ -290,6 +293,10 @@ static int64_t one_chunk_below(const ir::Stmt& task, const DeviceCaps& caps, con
 // CPU device a workgroup costs microseconds of its own, so a loop-free body
 // gets kCpuIterations iterations per invocation there (a body with loops
 // keeps one: the driver's loop limit counts all of an invocation's loops).
+// A task using ti.simt keeps one too: each workgroup then runs one block of
+// iterations, as Taichi's blocks, unless the range needs more than 65535
+// workgroups or is known only at launch (then a workgroup runs its blocks
+// one after another, sharing its shared arrays).
 static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceCaps& caps) {
   constexpr int64_t kCpuIterations = 16;
   if (task.task == ir::Task::clear_list) return 0;  // no lists on the device
@@ -299,7 +306,7 @@ static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceC
   if (!(ts.begin_const && ts.end_const)) return 1024;
   int64_t n = ts.end - ts.begin;
   if (n <= 0) return 0;
-  int64_t per_group = ts.local_size * (caps.cpu && !has_loops(task) ? kCpuIterations : 1);
+  int64_t per_group = ts.local_size * (caps.cpu && !has_loops(task) && !uses_simt(task) ? kCpuIterations : 1);
   return (uint32_t)std::min<int64_t>((n + per_group - 1) / per_group, 65535);
 }
 

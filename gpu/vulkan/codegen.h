@@ -39,6 +39,14 @@ struct DeviceCaps {
   // their iterations and a task that reaches it fails instead of going on
   // with truncated loops. 0: no such limit.
   uint32_t loop_limit = 0;
+  // ti.simt: shared memory a workgroup may have; the subgroup operations of
+  // compute shaders (VkSubgroupFeatureFlags: basic 1, vote 2, arithmetic 4,
+  // ballot 8, shuffle 16, shuffle relative 32) and their width; whether they
+  // take 8/16/64-bit values.
+  uint32_t max_shared_bytes = 16384;
+  uint32_t subgroup_ops = 0;
+  uint32_t subgroup_size = 1;
+  bool subgroup_extended_types = false;
 };
 
 constexpr int kLocalSize = 64;             // invocations per workgroup of a parallel task
@@ -59,10 +67,11 @@ constexpr int kResumeRepeat = 8;  // dispatches of a resumable task per submit
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
 struct CheckInfo {
-  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow, pool_full } kind = bounds;
+  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, shared_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow, pool_full } kind = bounds;
   SourceLoc loc;
   // bounds: the field, the axis checked, its shape and index offsets;
   // snode_bounds: the SNode's name in `field`, the axis and its shape;
+  // shared_bounds: the shared array's name, the axis and its shape;
   // ndarray_bounds: the ndarray's name and the axis (the record holds the
   // index, then the launch's shape of `ndim` axes)
   std::string field;

@@ -35,11 +35,13 @@ Id Gen::view(int binding, Prim p) {
 }
 
 Id Gen::chain(const BufPtr& bp) {
+  if (bp.wg) return m.op(Op::OpAccessChain, m.t_ptr(SC::Workgroup, type(bp.prim)), {bp.wg, bp.index});
   return m.op(Op::OpAccessChain, m.t_ptr(SC::StorageBuffer, type(bp.prim)), {view(bp.binding, bp.prim), cu32(0), bp.index});
 }
 
 // bf16 elements are u16 patterns in memory, f32 values in the shader.
 Id Gen::load(const BufPtr& bp) {
+  if (bp.wg) return shared_load(bp);
   if (bp.prim == Prim::bf16) {
     BufPtr u = bp;
     u.prim = Prim::u16;
@@ -49,6 +51,7 @@ Id Gen::load(const BufPtr& bp) {
 }
 
 void Gen::store(const BufPtr& bp, Id v) {
+  if (bp.wg) return shared_store(bp, v);
   if (bp.prim == Prim::bf16) {
     BufPtr u = bp;
     u.prim = Prim::u16;
@@ -244,6 +247,18 @@ void Gen::global_ptr(const ir::Stmt& s) {
   ptr[&s] = BufPtr{out.tree_binding(acc.tree), index, p};
 }
 
+spv::Op int_atomic_op(ir::AtomicOp aop, bool is_signed) {
+  switch (aop) {
+    case ir::AtomicOp::add: return Op::OpAtomicIAdd;
+    case ir::AtomicOp::sub: return Op::OpAtomicISub;
+    case ir::AtomicOp::min: return is_signed ? Op::OpAtomicSMin : Op::OpAtomicUMin;
+    case ir::AtomicOp::max: return is_signed ? Op::OpAtomicSMax : Op::OpAtomicUMax;
+    case ir::AtomicOp::bit_and: return Op::OpAtomicAnd;
+    case ir::AtomicOp::bit_or: return Op::OpAtomicOr;
+    default: return Op::OpAtomicXor;  // mul has none: a compare-and-swap loop
+  }
+}
+
 Id Gen::atomic(const ir::Stmt& s) {
   auto it = ptr.find(s.ops[0]);
   if (it == ptr.end()) unsupported(s, "an atomic on a local variable");
@@ -257,24 +272,17 @@ Id Gen::atomic(const ir::Stmt& s) {
     if (!caps.int64_atomics) unsupported(s, std::string("64-bit atomics (") + std::string(prim_name(p)) + ") on this device");
     m.capability(spv::Capability::Int64Atomics);
   }
+  if (bp.wg)
+    if (Id r = shared_atomic(s, bp, v)) return r;
+  // A shared array's atomics need only order the block's invocations.
+  Id scope = bp.wg ? cu32((uint32_t)spv::Scope::Workgroup) : scope_device(*this);
   bool sg = is_signed(p);
   // mul, and 8/16-bit words (SPIR-V's atomics are on 32 and 64 bits): the
   // compare-and-swap loop below
-  if (prim_is_int(p) && s.aop != ir::AtomicOp::mul && w >= 32) {
-    Op o;
-    switch (s.aop) {
-      case ir::AtomicOp::add: o = Op::OpAtomicIAdd; break;
-      case ir::AtomicOp::sub: o = Op::OpAtomicISub; break;
-      case ir::AtomicOp::min: o = sg ? Op::OpAtomicSMin : Op::OpAtomicUMin; break;
-      case ir::AtomicOp::max: o = sg ? Op::OpAtomicSMax : Op::OpAtomicUMax; break;
-      case ir::AtomicOp::bit_and: o = Op::OpAtomicAnd; break;
-      case ir::AtomicOp::bit_or: o = Op::OpAtomicOr; break;
-      default: o = Op::OpAtomicXor; break;
-    }
-    return m.op(o, t, {chain(bp), scope_device(*this), relaxed(*this), v});
-  }
+  if (prim_is_int(p) && s.aop != ir::AtomicOp::mul && w >= 32)
+    return m.op(int_atomic_op(s.aop, sg), t, {chain(bp), scope_device(*this), relaxed(*this), v});
   bool add = s.aop == ir::AtomicOp::add || s.aop == ir::AtomicOp::sub;
-  if (p == Prim::f32 && add && caps.float32_atomic_add) {
+  if (p == Prim::f32 && add && caps.float32_atomic_add && !bp.wg) {  // (shared float atomics: the CAS loop)
     m.extension("SPV_EXT_shader_atomic_float_add");
     m.capability(spv::Capability::AtomicFloat32AddEXT);
     Id x = s.aop == ir::AtomicOp::sub ? m.op(Op::OpFNegate, t, {v}) : v;
@@ -290,11 +298,14 @@ Id Gen::atomic(const ir::Stmt& s) {
   Prim up = w == 64 ? Prim::u64 : Prim::u32;
   Id ut = type(up);
   BufPtr ubp{bp.binding, bp.index, up};
+  ubp.wg = bp.wg;
   Id shift = 0, sub_t = 0, keep = 0;
   if (w < 32) {
     uint32_t per_word = 32 / (uint32_t)w;
-    ubp.index = m.op(Op::OpShiftRightLogical, u32(), {bp.index, cu32(w == 16 ? 1 : 2)});
-    shift = m.op(Op::OpIMul, u32(), {m.op(Op::OpBitwiseAnd, u32(), {bp.index, cu32(per_word - 1)}), cu32((uint32_t)w)});
+    // (a shared array's element has a word of its own)
+    if (!bp.wg) ubp.index = m.op(Op::OpShiftRightLogical, u32(), {bp.index, cu32(w == 16 ? 1 : 2)});
+    shift = bp.wg ? cu32(0)
+                  : m.op(Op::OpIMul, u32(), {m.op(Op::OpBitwiseAnd, u32(), {bp.index, cu32(per_word - 1)}), cu32((uint32_t)w)});
     sub_t = m.t_int(w, false);
     keep = m.op(Op::OpNot, u32(), {m.op(Op::OpShiftLeftLogical, u32(), {cu32((1u << w) - 1), shift})});
   }
@@ -316,7 +327,7 @@ Id Gen::atomic(const ir::Stmt& s) {
   m.label(body);
   loop_open(&s);
   Id uptr = chain(ubp);
-  Id old_bits = m.op(Op::OpAtomicLoad, ut, {uptr, scope_device(*this), relaxed(*this)});
+  Id old_bits = m.op(Op::OpAtomicLoad, ut, {uptr, scope, relaxed(*this)});
   Id elem_bits = w < 32 ? m.op(Op::OpUConvert, sub_t, {m.op(Op::OpShiftRightLogical, u32(), {old_bits, shift})}) : old_bits;
   Id old = elem_bits;
   if (p == Prim::bf16) old = bf16_from_bits(elem_bits);  // computed in f32, rounded back
@@ -328,7 +339,7 @@ Id Gen::atomic(const ir::Stmt& s) {
     new_bits = m.op(Op::OpBitwiseOr, u32(), {m.op(Op::OpBitwiseAnd, u32(), {old_bits, keep}),
                                              m.op(Op::OpShiftLeftLogical, u32(), {m.op(Op::OpUConvert, u32(), {new_bits}), shift})});
   Id got = m.op(Op::OpAtomicCompareExchange, ut,
-                {uptr, scope_device(*this), relaxed(*this), relaxed(*this), new_bits, old_bits});
+                {uptr, scope, relaxed(*this), relaxed(*this), new_bits, old_bits});
   m.op_void(Op::OpBranchConditional, {m.op(Op::OpIEqual, m.t_bool(), {got, old_bits}), merge, cont});
   m.label(cont);
   loop_back_edge();

@@ -29,7 +29,9 @@ bool resumable_task(const ir::Stmt& task, const DeviceCaps& caps) {
   bool top_loop = false, tape = false;
   for (auto& s : task.body->stmts) top_loop |= s->kind == StmtKind::range_for || s->kind == StmtKind::while_;
   ir::walk(*task.body, [&](ir::Stmt* s) { tape |= s->kind == StmtKind::ad_stack; });
-  return top_loop && !tape;
+  // (shared memory does not outlive a dispatch, and a subgroup's lanes must
+  // not stop apart)
+  return top_loop && !tape && !uses_simt(task);
 }
 
 Id Gen::resume_skips(int n) {

@@ -61,6 +61,10 @@ struct BufPtr {
   // A sparse element: whether its cells are active (bool; 0 = always).
   // Loads of an inactive one give 0, stores to it are dropped.
   Id active = 0;
+  // An element of a shared array (codegen_simt.cpp): its Workgroup
+  // variable, an array of words (shared_word(prim)) of which `index` is the
+  // element's; `binding` is unused.
+  Id wg = 0;
 };
 
 // An autodiff tape: Function variables for its values and its count.
@@ -92,6 +96,7 @@ struct ModuleState {
   std::map<uint32_t, Id> builtin_vars;       // BuiltIn -> its Input variable (uvec3 ones)
   std::map<std::pair<int, std::vector<int>>, FuncInstance> funcs;  // (function, argument slots) -> instance
   std::vector<int> open;                     // the functions being generated (a call of one recurses)
+  uint32_t shared_bytes = 0;                 // Workgroup memory its shared arrays take
 };
 
 // The function a Gen generates, when it is a task of a ti.real_func: its
@@ -209,6 +214,16 @@ struct Gen {
   void record_owners(int binding, const SNode& lv, const SnapshotLevel& sl, Id c, Id i, Id bits, const ir::Stmt& task);
   Id level_bits(int binding, const SNode& lv, Id c, Id w, const ir::Stmt& task);
 
+  // ---- ti.simt: shared arrays, barriers, subgroups (codegen_simt.cpp) ----
+  std::unordered_map<const ir::Stmt*, Id> shared_vars;  // shared_array -> its Workgroup variable
+  void shared_array(const ir::Stmt& s);
+  void shared_ptr(const ir::Stmt& s);
+  Id shared_load(const BufPtr& bp);         // bp.wg set: the word, as bp.prim
+  void shared_store(const BufPtr& bp, Id v);
+  Id shared_atomic(const ir::Stmt& s, const BufPtr& bp, Id v);  // 0: not native (the caller's CAS loop)
+  Id builtin_scalar(spv::BuiltIn b);        // a u32 builtin (SubgroupSize, ...)
+  void simt(const ir::Stmt& s);
+
   // ---- ti.random (codegen_random.cpp) ----
   Id rng_key = 0;     // u64: this task's stream key (0: the task draws nothing)
   Id rng_index = 0;   // u64 Function variable: the iteration index of the stream
@@ -269,6 +284,13 @@ struct Gen {
     terminated = false;
   }
 };
+
+// The SPIR-V atomic of an integer atomic op other than mul (codegen_memory.cpp).
+spv::Op int_atomic_op(ir::AtomicOp aop, bool is_signed);
+
+// Whether a task's code uses ti.simt: shared arrays, barriers, subgroup
+// operations (its blocks must stay whole: codegen_simt.cpp).
+bool uses_simt(const ir::Stmt& task);
 
 // Whether a task is resumable (codegen_resume.cpp): a serial task whose
 // top-level loops may pass the driver's loop limit.

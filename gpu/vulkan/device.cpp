@@ -85,6 +85,14 @@ static void init(Device& d) {
       std::min(d.props.limits.maxComputeWorkGroupSize[0], d.props.limits.maxComputeWorkGroupInvocations);
   if (d.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && d.name.find("llvmpipe") != std::string::npos)
     d.caps.loop_limit = 65535;
+  // ti.simt: shared memory and the subgroup operations of compute shaders.
+  d.caps.max_shared_bytes = d.props.limits.maxComputeSharedMemorySize;
+  VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 sp2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sg};
+  vkGetPhysicalDeviceProperties2(d.phys, &sp2);
+  if (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) d.caps.subgroup_ops = sg.supportedOperations;
+  d.caps.subgroup_size = sg.subgroupSize;
+  d.caps.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
   // Enable exactly what the caps say (and nothing the shaders cannot use).
   VkPhysicalDeviceFeatures2 en2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   en2.features.shaderInt64 = f2.features.shaderInt64;
@@ -98,6 +106,7 @@ static void init(Device& d) {
   en12.shaderFloat16 = f12.shaderFloat16;
   en12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
   en12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
+  en12.shaderSubgroupExtendedTypes = f12.shaderSubgroupExtendedTypes;
   en12.timelineSemaphore = VK_TRUE;  // required of every Vulkan 1.2 device
   VkPhysicalDeviceVulkan11Features en11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &en12};
   en11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;

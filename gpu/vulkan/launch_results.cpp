@@ -44,6 +44,10 @@ struct Record {
       std::string field = c.field.empty() ? "field" : "field '" + c.field + "'";
       raise("IndexError", bounds_message(field, c.axis, user, c.shape, c.offset), c.loc);
     }
+    case CheckInfo::shared_bounds: {
+      std::string what = c.field.empty() ? "shared array" : "shared array '" + c.field + "'";
+      raise("IndexError", bounds_message(what, c.axis, (int64_t)u64_at(vals), c.shape, {}), c.loc);
+    }
     case CheckInfo::snode_bounds:
       raise("IndexError", bounds_message("SNode " + c.field, c.axis, (int64_t)u64_at(vals), c.shape, {}), c.loc);
     case CheckInfo::ndarray_bounds: {

@@ -20,6 +20,7 @@ from ._types import (DataType, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f
 from ._types import is_float_name as _is_float_name
 from . import types
 from . import math
+from . import simt
 from . import layout
 from . import profiler
 from ._matrix import Matrix, Vector

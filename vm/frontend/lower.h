@@ -10,6 +10,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -281,6 +282,18 @@ struct Lowerer {
   int slot_count(const StaticValue& type);
   void flatten(const KVal& v, const StaticValue& type, std::vector<ir::Stmt*>& out, SourceLoc loc);
   KVal from_slots(const StaticValue& type, const std::vector<ir::Stmt*>& slots, size_t& pos, SourceLoc loc);
+
+  // ---- GPU-only language: ti.simt (lower_simt.cpp) --------------------------
+  KVal call_simt(const std::string& name, const ast::Call* c);  // name: after "ti.simt."
+  static bool is_shared(const KVal& v);                          // a ti.simt.block.SharedArray
+  std::unordered_map<const ir::Stmt*, std::pair<int, int>> shared_tensors;  // shared_array -> its dtype's rows, cols
+  std::vector<ir::Stmt*> shared_ptrs(ir::Stmt* arr, const ast::Expr* slice, SourceLoc loc);  // one per component
+  KVal shared_load(ir::Stmt* arr, const ast::Expr* slice, SourceLoc loc);
+  // a[i][j] of a shared array of vectors (a[i][j, k]: of matrices); compile-time components
+  ir::Stmt* shared_component(ir::Stmt* arr, const ast::Expr* slice, const ast::Expr* comp, SourceLoc loc);
+  void shared_store(ir::Stmt* arr, const ast::Expr* slice, const KVal& v, SourceLoc loc);
+  void shared_update(ir::Stmt* arr, const ast::Expr* slice, ast::BinOpKind op, std::optional<ir::AtomicOp> aop,
+                     const KVal& rhs, SourceLoc loc);
 
   // ---- values -------------------------------------------------------------
   // The IR value of `k`: statics become constants (int -> default_ip,

@@ -117,6 +117,12 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
                  v.s.kind != StaticValue::Kind::boolean) {
         b.kind = Binding::Kind::static_;  // an alias of a field, func, type, ...
         b.s = v.s;
+      } else if (is_shared(v)) {
+        // `pad = ti.simt.block.SharedArray(...)` names the block's array
+        b.kind = Binding::Kind::value;
+        b.stmt = v.v;
+        b.what = "shared array";
+        if (v.v->access.field.empty()) v.v->access.field = name;
       } else {
         Stmt* x = value_of(v, loc);
         b.kind = Binding::Kind::local;
@@ -172,6 +178,11 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       if (sub->value->kind == ast::ExprKind::Subscript) {
         auto* inner = sub->value->as<ast::Subscript>();
         KVal ib = lower_expr(inner->value);
+        if (is_shared(ib)) {
+          Stmt* ptr = shared_component(ib.v, inner->slice, sub->slice, loc);
+          emit_store(ptr, convert_for_store(value_of(v, loc), ptr->type.prim, "a shared array's component", loc), loc);
+          return;
+        }
         if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
           Stmt* x = value_of(v, loc);
           each_component_at(*this, ib.s, sub->slice, [&](const StaticValue& f) {
@@ -193,6 +204,10 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
       }
       KVal base = lower_expr(sub->value);
       if (base.is_static() && base.s.kind == StaticValue::Kind::sparse_builder) builder_misuse(base.s, target->loc);
+      if (is_shared(base)) {
+        shared_store(base.v, sub->slice, v, loc);
+        return;
+      }
       if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
         store_struct_field(base.s, sub->slice, v, loc);
         return;
@@ -372,6 +387,17 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     if (sub->value->kind == ast::ExprKind::Subscript) {  // x[i][j] op= v
       auto* inner = sub->value->as<ast::Subscript>();
       KVal ib = lower_expr(inner->value);
+      if (is_shared(ib)) {
+        Stmt* ptr = shared_component(ib.v, inner->slice, sub->slice, loc);
+        Stmt* rhs = value_of(lower_expr(s->value), loc);
+        if (aop) {
+          emit_atomic_update(ptr, *aop, rhs, "a shared array's component", loc);
+        } else {
+          Stmt* r = value_of(lower_binop(s->op, KVal::of(emit_load(ptr, loc)), KVal::of(rhs), loc), loc);
+          emit_store(ptr, convert_for_store(r, ptr->type.prim, "a shared array's component", loc), loc);
+        }
+        return;
+      }
       if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
         what = "a component of " + describe_static(ib.s);
         Stmt* rhs = value_of(lower_expr(s->value), loc);
@@ -389,6 +415,10 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     }
     if (targets.empty()) {
       KVal base = lower_expr(sub->value);
+      if (is_shared(base)) {
+        shared_update(base.v, sub->slice, s->op, aop, lower_expr(s->value), loc);
+        return;
+      }
       if (base.is_static() && base.s.kind == StaticValue::Kind::sparse_builder) {
         lower_builder_update(base.s, s);
         return;

@@ -240,6 +240,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
   auto arg = [&](size_t i) { return lower_expr(c->args[i]); };
 
   if (is_ti && name.rfind("math.", 0) == 0) return call_math(name.substr(5), c);
+  if (is_ti && name.rfind("simt.", 0) == 0) return call_simt(name.substr(5), c);
   if (name == "static") {
     // ti.static(a, b, c): a tuple of compile-time values (pos, n = ti.static(self.pos, self.n))
     if (c->args.empty()) raise("TypeError", "ti.static() needs an argument", loc);
@@ -518,6 +519,12 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
       auto* sub = target->as<ast::Subscript>();
       KVal base = lower_expr(sub->value);
       if (base.is_static() && base.s.kind == StaticValue::Kind::field) ptr = global_ptr(base.s, sub->slice, target->loc);
+      if (is_shared(base)) {
+        std::vector<Stmt*> ptrs = shared_ptrs(base.v, sub->slice, target->loc);
+        if (ptrs.size() != 1)
+          raise("TypeError", full + "() on an element of a shared array of vectors or matrices: update its components", loc);
+        ptr = ptrs[0];
+      }
       if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
         // an element of a vector/matrix field: one atomic per component; the old values as a tensor
         Stmt* v = value_of(arg(1), loc);
@@ -672,7 +679,8 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
       bind(p->name, struct_local(v, p->loc));
       continue;
     }
-    if (is_template || vals[i].is_tuple() || (vals[i].is_static() && vals[i].s.kind != StaticValue::Kind::integer &&
+    // A shared array is passed as itself (the block's array), as in Taichi.
+    if (is_template || is_shared(vals[i]) || vals[i].is_tuple() || (vals[i].is_static() && vals[i].s.kind != StaticValue::Kind::integer &&
                                              vals[i].s.kind != StaticValue::Kind::floating &&
                                              vals[i].s.kind != StaticValue::Kind::boolean)) {
       if (vals[i].is_tuple()) {
@@ -684,7 +692,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
       } else {
         b.kind = Binding::Kind::value;
         b.stmt = vals[i].v;
-        b.what = "template argument";
+        b.what = is_shared(vals[i]) ? "shared array" : "template argument";
       }
     } else {
       Stmt* v = value_of(vals[i], c->loc);

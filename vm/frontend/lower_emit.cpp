@@ -176,7 +176,11 @@ Prim Lowerer::prim_of(const KVal& k, SourceLoc loc) {
 }
 
 Stmt* Lowerer::value_of(const KVal& k, SourceLoc loc) {
-  if (k.is_value()) return k.v;
+  if (k.is_value()) {
+    // (the only pointer a kernel names is a ti.simt.block.SharedArray)
+    if (k.v->type.is_ptr) raise("TypeError", "a shared array is not a value: index it (a[i])", loc);
+    return k.v;
+  }
   Prim p = prim_of(k, loc);
   if (k.is_static() && k.s.kind == StaticValue::Kind::matrix) {
     std::vector<Stmt*> elems;

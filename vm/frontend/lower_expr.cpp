@@ -416,6 +416,7 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
     if (i < 0 || i >= (int64_t)n) raise("IndexError", "tuple index out of range", s->slice->loc);
     return base.is_tuple() ? base.elems[i] : KVal::of(base.s.elems[i]);
   }
+  if (is_shared(base)) return shared_load(base.v, s->slice, s->loc);
   if (base.is_value())
     raise("TypeError", a_value(base.v->type.prim) + " is not subscriptable", s->loc);
   // A host object (a numpy array the kernel names): indexed at compile time

@@ -204,6 +204,29 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     ti_program(ev).deactivate_all_snodes();
     return Value();
   });
+  // ti.simt.block / ti.simt.subgroup: kernels compile them (lower_simt.cpp)
+  auto simt = std::make_shared<ModuleObj>();
+  simt->name = "taichi.simt";
+  auto simt_module = [&](const std::string& sub, std::vector<std::string> names) {
+    auto mod = std::make_shared<ModuleObj>();
+    mod->name = "taichi.simt." + sub;
+    for (const std::string& n : names) {
+      std::string full = "ti.simt." + sub + "." + n;
+      mod->attrs[n] = make_builtin(full, [full](Evaluator&, CallArgs& a) -> Value {
+        raise("RuntimeError", full + "() is only available inside kernels", a.loc);
+      });
+    }
+    simt->attrs[sub] = Value::of(mod);
+  };
+  simt_module("block", {"SharedArray", "sync", "mem_sync", "thread_idx", "global_thread_idx", "sync_all_nonzero",
+                        "sync_any_nonzero", "sync_count_nonzero"});
+  std::vector<std::string> subgroup{"barrier", "memory_barrier", "elect", "all_true", "any_true", "all_equal",
+                                    "broadcast_first", "broadcast", "group_size", "invocation_id", "shuffle",
+                                    "shuffle_xor", "shuffle_up", "shuffle_down"};
+  for (const char* kind : {"reduce", "inclusive", "exclusive"})
+    for (const char* op : {"add", "mul", "min", "max", "and", "or", "xor"}) subgroup.push_back(std::string(kind) + "_" + op);
+  simt_module("subgroup", subgroup);
+  m.attrs["simt"] = Value::of(simt);
   for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor", "atomic_mul"}) {
     std::string n = op;
     def(n, [n](Evaluator&, CallArgs& a) -> Value {

@@ -41,6 +41,15 @@ const char* atomic_op_name(AtomicOp op) {
   return "?";
 }
 
+const char* simt_op_name(SimtOp op) {
+  switch (op) {
+#define KILN_IR_NAME(k) case SimtOp::k: return #k;
+    KILN_IR_SIMT(KILN_IR_NAME)
+#undef KILN_IR_NAME
+  }
+  return "?";
+}
+
 const char* snode_op_name(SNodeOpKind k) {
   switch (k) {
     case SNodeOpKind::activate: return "activate";

@@ -56,7 +56,10 @@ namespace kiln::ir {
   _(ad_pop, "ad pop")               /* ops[0] = ad_stack */                           \
   _(ad_top, "ad top")               /* ops[0] = ad_stack; its last pushed value */   \
   _(call, "call")                   /* ti.real_func: index = Kernel::funcs; ops = args */ \
-  _(call_ret, "call result")        /* ops[0] = call; index = which returned slot */
+  _(call_ret, "call result")        /* ops[0] = call; index = which returned slot */ \
+  _(shared_array, "shared array")   /* ti.simt.block.SharedArray: a pointer type; index = elements; access.shape, .field */ \
+  _(shared_ptr, "shared ptr")       /* ops[0] = shared_array, ops[1..] = its indices; type is a pointer */ \
+  _(simt, "simt")                   /* index = SimtOp; aop: a subgroup scan's op; ops = operands */
 
 enum class StmtKind : uint8_t {
 #define KILN_IR_ENUM(k, s) k,
@@ -120,6 +123,26 @@ inline BinaryOp binary_of(AtomicOp op) {
     case AtomicOp::mul: return BinaryOp::mul;
   }
   return BinaryOp::add;
+}
+
+// GPU-only operations of a `simt` statement (ti.simt.block, ti.simt.subgroup),
+// by their Taichi names; reduce/inclusive/exclusive apply the statement's aop.
+// Only GPU backends compile them (the frontend refuses them on the CPU).
+#define KILN_IR_SIMT(_)                                                                        \
+  _(block_sync) _(block_mem_sync) _(thread_idx) _(global_thread_idx) _(subgroup_barrier)       \
+  _(subgroup_memory_barrier) _(elect) _(group_size) _(invocation_id) _(broadcast)              \
+  _(broadcast_first) _(shuffle) _(shuffle_xor) _(shuffle_up) _(shuffle_down) _(all_true)        \
+  _(any_true) _(all_equal) _(reduce) _(inclusive) _(exclusive)
+enum class SimtOp : uint8_t {
+#define KILN_IR_ENUM(k) k,
+  KILN_IR_SIMT(KILN_IR_ENUM)
+#undef KILN_IR_ENUM
+};
+const char* simt_op_name(SimtOp op);
+// Whether the op gives a value (the barriers give none).
+inline bool simt_has_value(SimtOp op) {
+  return op != SimtOp::block_sync && op != SimtOp::block_mem_sync && op != SimtOp::subgroup_barrier &&
+         op != SimtOp::subgroup_memory_barrier;
 }
 
 // ti.activate / ti.deactivate / ti.is_active / ti.append / ti.length on an

@@ -165,6 +165,18 @@ struct Printer {
       case StmtKind::ad_top: return "ad top [" + op(s, 0) + "]";
       case StmtKind::call: return "call " + s->text + "#" + std::to_string(s->index) + " [" + names(s->ops) + "]";
       case StmtKind::call_ret: return "call result " + op(s, 0) + " " + std::to_string(s->index);
+      case StmtKind::shared_array: {
+        std::string shape;
+        for (int64_t d : s->access.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+        return "shared array " + s->access.field + " (" + shape + ")";
+      }
+      case StmtKind::shared_ptr: return "shared ptr " + op(s, 0) + ", index [" + names(s->ops, 1) + "]";
+      case StmtKind::simt: {
+        auto o = (SimtOp)s->index;
+        bool scan = o == SimtOp::reduce || o == SimtOp::inclusive || o == SimtOp::exclusive;
+        std::string t = std::string("simt ") + simt_op_name(o) + (scan ? std::string(" ") + atomic_op_name(s->aop) : "");
+        return s->ops.empty() ? t : t + " " + names(s->ops);
+      }
       default: return stmt_kind_name(s->kind);
     }
   }

@@ -290,6 +290,20 @@ struct Verifier {
         for (const Stmt* i : s->ops) KILN_VERIFY(is_int_scalar(i->type), s, "snode op index is not an integer");
         break;
       }
+      case StmtKind::shared_array:
+        arity(s, 0);
+        KILN_VERIFY(s->type.is_ptr && s->index > 0, s, "shared array without a pointer type or elements");
+        break;
+      case StmtKind::shared_ptr:
+        KILN_VERIFY(s->ops.size() >= 2 && s->ops[0]->kind == StmtKind::shared_array, s, "shared ptr into no shared array");
+        KILN_VERIFY(s->type == s->ops[0]->type, s, "shared ptr type differs from its array's");
+        KILN_VERIFY(s->ops.size() - 1 == s->ops[0]->access.shape.size(), s, "shared ptr index count differs from the array's axes");
+        for (size_t i = 1; i < s->ops.size(); i++) KILN_VERIFY(is_int_scalar(s->ops[i]->type), s, "shared ptr index is not an integer");
+        break;
+      case StmtKind::simt:
+        wants_value = simt_has_value((SimtOp)s->index);
+        for (const Stmt* o : s->ops) KILN_VERIFY(o->type.is_scalar(), s, "simt operand is not a scalar");
+        break;
       case StmtKind::stop_grad:
         arity(s, 1);
         KILN_VERIFY(s->type == s->ops[0]->type, s, "stop grad changes the type");

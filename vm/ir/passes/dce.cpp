@@ -33,6 +33,11 @@ bool is_pure(const Stmt* s) {
     case StmtKind::ad_top:
     case StmtKind::call_ret:  // the call itself stays
       return true;
+    case StmtKind::shared_array:
+    case StmtKind::shared_ptr:
+      return true;
+    case StmtKind::simt:  // barriers stay; a subgroup value nobody reads goes
+      return simt_has_value((SimtOp)s->index);
     default:
       return false;
   }

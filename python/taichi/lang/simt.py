@@ -1,0 +1,4 @@
+"""taichi.lang.simt, where Taichi's own code imports ti.simt from."""
+from ..simt import block, subgroup
+
+__all__ = ["block", "subgroup"]
