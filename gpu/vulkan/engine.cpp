@@ -357,6 +357,8 @@ namespace kiln {
 
 std::unique_ptr<Engine> make_vulkan_engine() { return std::make_unique<vk::VulkanEngine>(vk::device()); }
 
+std::string vulkan_device_name() { return vk::device().name; }
+
 AllocHooks vulkan_alloc_hooks() {
   AllocHooks h;
   h.alloc = vk::tree_alloc;

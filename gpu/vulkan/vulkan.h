@@ -4,6 +4,7 @@
 // (KILN_HAVE_VULKAN; CMake option KILN_VULKAN).
 #pragma once
 #include <memory>
+#include <string>
 
 #include "vm/runtime/engine.h"
 #include "vm/support/alloc_hooks.h"
@@ -12,6 +13,8 @@ namespace kiln {
 
 // Throws RuntimeError when no Vulkan device can be used (never falls back).
 std::unique_ptr<Engine> make_vulkan_engine();
+// The device make_vulkan_engine uses ("llvmpipe (LLVM 15.0.6, 256 bits)").
+std::string vulkan_device_name();
 // Tree memory from the device: host-visible, coherent, mapped buffers.
 AllocHooks vulkan_alloc_hooks();
 

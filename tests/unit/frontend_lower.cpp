@@ -331,7 +331,7 @@ def k(a: ti.f64) -> ti.f64:
     a.prim = Prim::f64;
     req.args.push_back(a);
     LoweredKernel lk = lower_kernel(req, f.host, f.prog);
-    ir::legalize_dtypes(*lk.kernel, vulkan_core_supports, "vulkan", mode, TypeConfig{});
+    ir::legalize_dtypes(*lk.kernel, vulkan_core_supports, "vulkan engine", mode, TypeConfig{});
     ir::run_pipeline(*lk.kernel, true);
     return ir::print_kernel(*lk.kernel);
   };
@@ -361,7 +361,7 @@ def k(a: ti.f64) -> ti.f64:
     req.def = f.host.globals.at("k").def;
     LoweredKernel lk = lower_kernel(req, f.host, f.prog);
     try {
-      ir::legalize_dtypes(*lk.kernel, vulkan_core_supports, "vulkan", CastMode::downcast, TypeConfig{});
+      ir::legalize_dtypes(*lk.kernel, vulkan_core_supports, "vulkan engine", CastMode::downcast, TypeConfig{});
       FAIL("expected an error");
     } catch (const Error& e) {
       CHECK(e.message == "atomics on f64 are not supported by the vulkan engine, whatever the casting mode");

@@ -227,7 +227,12 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   // The engine computes only in the types it declares (seed 000's table);
   // the others fail here, or map under ti.init(dtype_cast_mode=...).
   Engine* eng = prog.engine.get();
-  ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, eng->name(), prog.config.dtype_cast_mode,
+  std::string engine = std::string(eng->name()) + " engine";
+#ifdef KILN_HAVE_VULKAN
+  // A device's dtypes are its own: the message names it.
+  if (std::string(eng->name()) == "vulkan") engine += " on device '" + vulkan_device_name() + "'";
+#endif
+  ir::legalize_dtypes(*lk.kernel, [eng](Prim p) { return eng->supports(p); }, engine, prog.config.dtype_cast_mode,
                       prog.config.types);
   lk.kernel->keep_names = prog.debugger != nullptr;
   std::function<void(ir::Kernel&)> autodiff;

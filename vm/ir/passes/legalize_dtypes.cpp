@@ -30,7 +30,7 @@ struct Legalizer {
     if (it != memo.end()) return it->second;
     std::optional<Prim> q = map_dtype(p, ok, mode, types);
     if (!q) {
-      std::string msg = std::string(prim_name(p)) + " is not supported by the " + engine + " engine";
+      std::string msg = std::string(prim_name(p)) + " is not supported by the " + engine;
       msg += mode == CastMode::none
                  ? " (ti.init(dtype_cast_mode=\"upcast\"|\"downcast\"|\"crosscast\"|\"cast\") maps it to a supported type)"
                  : std::string(" and dtype_cast_mode=\"") + cast_mode_name(mode) + "\" finds no type to map it to";
@@ -82,7 +82,7 @@ struct Legalizer {
         case StmtKind::atomic:
           if (s->ops[0]->type.is_ptr && !ok(s->ops[0]->type.prim))
             raise("TypeError", "atomics on " + std::string(prim_name(s->ops[0]->type.prim)) + " are not supported by the " +
-                                   engine + " engine, whatever the casting mode", s->loc);
+                                   engine + ", whatever the casting mode", s->loc);
           s->type.prim = map(s->type.prim, s);
           break;
         case StmtKind::return_:

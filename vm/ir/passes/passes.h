@@ -58,7 +58,8 @@ bool make_thread_local(Kernel& k);
 bool split_sums(Kernel& k);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
-// type, the engine and the line when `mode` cannot map a type.
+// type, `engine` (a phrase: "jit engine", "vulkan engine on device 'NAME'")
+// and the line when `mode` cannot map a type.
 void legalize_dtypes(Kernel& k, const std::function<bool(Prim)>& supported, const std::string& engine, CastMode mode,
                      const TypeConfig& types);
 // Sets Access::activate on every global_ptr that a store or atomic writes
