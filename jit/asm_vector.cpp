@@ -20,6 +20,10 @@ using bc::CT;
 
 namespace {
 
+// The masks of masked ends: 8 dwords of all ones, then 8 of zeros; the k
+// lanes' mask is the 8 dwords from kTailMasks + 8 - k.
+alignas(64) const int32_t kTailMasks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
 // General registers for array (row) bases: rax is the counter, rcx its
 // limit, rdx the row position r and rsi its limit, rdi the Ctrl-C poll's.
 const x86::Gp kRootRegs[] = {x86::rbp, x86::r13, x86::r14, x86::r15, x86::r8, x86::r9, x86::r10, x86::r11};
@@ -31,11 +35,12 @@ struct VecRegs {
   int gmask = -1;               // the gather's mask (all ones; the gather clears it)
   int shuf = -1;                // interleaved loads' shuffle temporary
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
-  int tail = -1;                // rows: the lanes a row's masked end covers
+  int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
 };
 
 // Assigns registers; false when the loop needs more than there are. With
-// `tail`, one more for the mask of a row's masked end.
+// `tail`, one more for the mask of a masked end (and a scratch register
+// for masking a sum's term).
 bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   bool used[16] = {};
   bool full = false;
@@ -81,6 +86,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   }
   for (auto& [slot, add] : p.sums) r.ymm[slot] = take();
   if (tail) r.tail = take();
+  if (tail && !p.sums.empty() && r.scratch < 0) r.scratch = take();
   if (full) return false;
   // Lane values: one register from definition to last use in the loop.
   std::map<Ref, size_t> last;
@@ -196,7 +202,14 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // the other lanes' partials where they are.
   VecRegs r;
   bool row_tails = rows && p.sums.empty() && assign(t, p, r, true);
-  if (!row_tails && !assign(t, p, r = VecRegs{}, false)) return false;
+  // A plain loop (no rows) runs its last iterations but one (the scalar
+  // body always runs last) as one masked body instead of up to seven scalar
+  // iterations: a sparse block's 64 cells after the peeled one were 7
+  // vectors and 7 scalar iterations. Not with split float sums (a partial
+  // batch of adds would rotate the partials), interleaved loads (whole
+  // vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
+  bool plain_tails = !rows && !p.f64 && p.partials.empty() && p.interleaved.empty() && assign(t, p, r = VecRegs{}, true);
+  if (!row_tails && !plain_tails && !assign(t, p, r = VecRegs{}, false)) return false;
   // Frame temporaries: the saved general registers, each incoming value,
   // the counter and limit, q, the lane offsets 0..7, a mask, one per sum,
   // and (rows) the counter at which the next row starts.
@@ -214,8 +227,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [p0, ring] : p.partials)
     for (Ref x : ring) tmp_of(x);
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
-  int32_t t_tails = t_next + 8;  // rows: 8 dwords of all ones, then 8 of zeros (the masks of a row's end)
-  if (t_tails + 64 > area_end) return false;
+  if (t_next + 8 > area_end) return false;
 
   auto ymm = [](int j) { return x86::ymm(j); };
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
@@ -304,8 +316,6 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k * stride);
     a.vmovdqu(ymm(y), x86::ymmword_ptr(x86::rsp, t_lanes));
   }
-  if (row_tails)
-    for (int k = 0; k < 16; k++) a.mov(x86::dword_ptr(x86::rsp, t_tails + 4 * k), k < 8 ? -1 : 0);
   if (r.zero >= 0) a.vpxor(ymm(r.zero), ymm(r.zero), ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (p.f64) {  // the 64-bit sign bit and its complement, from all ones
@@ -381,7 +391,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       if (p.kind[i] == VecPlan::reduce) {
         Ref slot = p.sum_slot(i);
         Ref x = in.a == slot ? in.b : in.a;
-        a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+        if (masked) {  // lanes past the end add nothing
+          a.vpand(ymm(r.scratch), y_of(x), ymm(r.tail));
+          a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.scratch));
+        } else {
+          a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+        }
         continue;
       }
       if (!r.ymm.count(i)) continue;
@@ -400,7 +415,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
           } else if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
             a.imul(x86::rdi, x86::rax, acc.stride);
             a.add(x86::rdi, kRootRegs[r.root.at({acc.root, acc.cq})]);
-            a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
+            // (masked: the lanes past the end read nothing)
+            masked ? a.vmovdqa(ymm(r.gmask), ymm(r.tail)) : a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
             auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp + W * acc.stride * u);
             (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
           } else {
@@ -470,7 +486,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.jmp(done);
   };
   Label first = unroll > 1 ? a.newLabel() : top;
-  Label row_end = row_tails ? a.newLabel() : done;
+  Label row_end = row_tails || plain_tails ? a.newLabel() : done;
   if (unroll > 1) loop(first, unroll, top);
   loop(top, 1, row_end);
   if (row_tails) {
@@ -487,7 +503,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.cmp(x86::rdi, x86::rsi);
     a.jle(done);
     a.neg(x86::rsi);
-    a.vmovdqu(ymm(r.tail), x86::ymmword_ptr(x86::rsp, x86::rsi, 2, t_tails + 32));  // the first M - r lanes
+    a.mov(x86::rdi, (uint64_t)(uintptr_t)(kTailMasks + 8));
+    a.vmovdqu(ymm(r.tail), x86::ymmword_ptr(x86::rdi, x86::rsi, 2));  // the first M - r lanes
     body(0, true);
     a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, row_tails)));
     a.mov(x86::rdi, p.row_m);
@@ -500,6 +517,20 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
     a.mov(x86::rsi, p.row_m - 8);
     a.jmp(first);
+  }
+  if (plain_tails) {
+    // 1..8 iterations left: all but the last under a mask, the last in the
+    // scalar loop (its test ends the loop and every exit keeps its meaning).
+    a.bind(row_end);
+    a.lea(x86::rsi, x86::qword_ptr(x86::rax, 1));
+    a.sub(x86::rsi, x86::rcx);
+    a.sub(x86::rsi, W);  // -(iterations left - 1): -7..0
+    a.jge(done);
+    a.mov(x86::rdi, (uint64_t)(uintptr_t)(kTailMasks + 8));
+    a.vmovdqu(ymm(r.tail), x86::ymmword_ptr(x86::rdi, x86::rsi, 2));  // the first left - 1 lanes
+    body(0, true);  // (the body leaves rsi: it is a row's limit, and plain loops have no rows)
+    a.sub(x86::rax, x86::rsi);
+    a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, plain_tails)));
   }
   a.bind(done);
   a.mov(mem(t_iv), x86::rax);

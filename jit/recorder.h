@@ -33,6 +33,7 @@ struct TraceEnv {
   ExitInfo* exit = nullptr;                         // written by the exit a trace left through
   uint64_t lane_runs = 0;                           // vector loop entries (jit/asm_vector.cpp), for tests
   uint64_t row_tails = 0;                           // ndrange rows it ended under a mask, for tests
+  uint64_t plain_tails = 0;                         // plain vector loops it ended under a mask, for tests
   // Inner loop traces running as calls (calltr): an exit that leaves its
   // loop for the enclosing one returns to the caller then, never links.
   uint32_t calls = 0;

@@ -171,8 +171,9 @@ Compiled compile_lanes(const std::string& text) {
 }
 
 // Runs the compiled axpy loop over [lo, hi) and checks every element: the
-// vector loop's lanes, the scalar remainder and nothing past the end.
-void run_axpy(const Compiled& c, int lo, int hi) {
+// vector loop's lanes, its masked end, the scalar last iteration and
+// nothing past the end. Returns the masked ends run.
+uint64_t run_axpy(const Compiled& c, int lo, int hi) {
   static float mem[2048];
   for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
   uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
@@ -187,9 +188,10 @@ void run_axpy(const Compiled& c, int lo, int hi) {
     float want = j >= lo && j < hi ? mem[j] * 3.0f + 1.0f : -7.0f;
     if (mem[1024 + j] != want) {
       FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
-      return;
+      break;
     }
   }
+  return env.plain_tails;
 }
 }  // namespace
 
@@ -202,8 +204,57 @@ TEST_CASE("jit vector: compiled lanes agree with the scalar loop on every trip c
   // the ends of the unrolled loop, of the loop of one copy and of the scalar one)
   for (int n = 1; n <= 80; n++) run_axpy(c, 0, n);
   for (int lo = 1; lo < 9; lo++) run_axpy(c, lo, 100 + lo);
-  run_axpy(c, 3, 1000);
-  run_axpy(c, 1015, 1024);
+  // After the peeled iteration: 996 iterations are 124 vectors, then 3
+  // lanes under a mask and the last scalar; 8 are 7 masked lanes and the
+  // scalar one (no full vector); 9 are one vector and the scalar one.
+  CHECK(run_axpy(c, 3, 1000) == 1);
+  CHECK(run_axpy(c, 1015, 1024) == 1);
+  CHECK(run_axpy(c, 0, 10) == 0);
+}
+
+namespace {
+// Runs the compiled loop over [lo, hi) with the array at `mem` and the sum
+// r3 starting at s0: the sum after it and the masked ends it ran.
+std::pair<uint64_t, uint64_t> run_sum(const Compiled& c, void* mem, int lo, int hi, uint64_t s0) {
+  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+  TraceEnv env;
+  env.args = args;
+  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, s0};
+  CHECK(c.fn(R, &env) == 99);
+  return {R[3], env.plain_tails};
+}
+}  // namespace
+
+TEST_CASE("jit vector: a plain loop's masked end adds nothing past the end to an i32 sum, also from a gather") {
+  if (!host_has_avx2()) return;
+  // s += x[i].b + 1 over structs {a, b} of i32 (a gathered load, stride 8):
+  // masked-off lanes must neither read past the end nor add their 1
+  std::string body = counted(R"(
+    off = mul i64 i #8
+    xa = add i64 a off
+    xb = add i64 xa #4
+    x = load xb i32
+    x1 = add i32 x #1
+    s0 = sload r3
+    s = add i32 s0 x1
+  )");
+  body.replace(body.find("{ r0=n }"), 8, "{ r0=n r3=s }");
+  body.replace(body.find("end r0=n"), 8, "end r0=n r3=s");
+  Compiled c = compile_lanes(body);
+  CHECK(c.lanes == "8 lanes");
+  CHECK(c.listing.find("vpgatherdd") != std::string::npos);
+  static int32_t mem[2048];
+  for (int j = 0; j < 2048; j++) mem[j] = j * 7 - 3000;
+  uint64_t tails = 0;
+  for (int lo : {0, 1, 5})
+    for (int hi = lo + 1; hi <= lo + 40; hi++) {
+      auto [got, ran] = run_sum(c, mem, lo, hi, 11);
+      int32_t sum = 11;
+      for (int j = lo; j < hi; j++) sum += mem[2 * j + 1] + 1;
+      CHECK((int32_t)got == sum);
+      tails += ran;
+    }
+  CHECK(tails > 0);
 }
 
 TEST_CASE("jit vector: ndrange rows end under a mask and the next starts in lanes, also after a row ended exactly") {
@@ -427,11 +478,7 @@ TEST_CASE("jit vector: i64 loops run four lanes at a time, with i64 sums") {
   for (int lo : {0, 1, 3}) {
     for (int hi = lo + 1; hi <= lo + 21; hi++) {
       for (int j = 0; j < 1024; j++) mem[j] = (int64_t)j * 0x123456789ll - (1ll << 40), mem[1024 + j] = -7;
-      uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
-      TraceEnv env;
-      env.args = args;
-      uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 5};
-      CHECK(c.fn(R, &env) == 99);
+      uint64_t got = run_sum(c, mem, lo, hi, 5).first;
       uint64_t sum = 5;
       for (int j = 0; j < 1024; j++) {
         uint64_t x = (uint64_t)mem[j];
@@ -442,7 +489,7 @@ TEST_CASE("jit vector: i64 loops run four lanes at a time, with i64 sums") {
           break;
         }
       }
-      CHECK(R[3] == sum);
+      CHECK(got == sum);
     }
   }
 }
