@@ -4,6 +4,8 @@
 // spelled out.
 #include "jit/liveness.h"
 
+#include <array>
+
 namespace kiln::jit {
 
 using bc::Mode;
@@ -11,15 +13,18 @@ using bc::Op;
 
 namespace {
 
+// One op's reads and writes, appended to lists shared by every pc (a vector
+// pair per op was an allocation each: most of the analysis's time on a task
+// of 10^4 ops, issue 16).
 struct UseDef {
-  std::vector<uint16_t> use, def;
+  std::vector<uint16_t>& use;
+  std::vector<uint16_t>& def;
   uint32_t succ[2] = {UINT32_MAX, UINT32_MAX};
 };
 
-UseDef use_def(const bc::Function& fn, uint32_t pc) {
+void use_def(const bc::Function& fn, uint32_t pc, UseDef& u) {
   const bc::Insn& I = fn.code[pc];
   const bc::OpInfo& info = bc::kOpInfo[(int)I.op];
-  UseDef u;
   auto mode = [&](Mode m, uint16_t r) {
     if (m == Mode::reg || m == Mode::acc) u.use.push_back(r);
     if (m == Mode::dst || m == Mode::acc) u.def.push_back(r);
@@ -77,7 +82,6 @@ UseDef use_def(const bc::Function& fn, uint32_t pc) {
       break;
     default: break;
   }
-  return u;
 }
 
 }  // namespace
@@ -86,16 +90,27 @@ Liveness::Liveness(const bc::Function& fn) {
   npc_ = (uint32_t)fn.code.size();
   nreg_ = fn.num_regs < 3 ? 3 : fn.num_regs;
   words_ = (nreg_ + 63) / 64;
-  std::vector<UseDef> ud(npc_);
-  for (uint32_t pc = 0; pc < npc_; pc++) ud[pc] = use_def(fn, pc);
+  // Per pc: successors, and its reads and writes as ranges of `uses`/`defs`.
+  std::vector<uint16_t> uses, defs;
+  std::vector<uint32_t> use_at(npc_ + 1), def_at(npc_ + 1);
+  std::vector<std::array<uint32_t, 2>> succ(npc_);
+  for (uint32_t pc = 0; pc < npc_; pc++) {
+    use_at[pc] = (uint32_t)uses.size();
+    def_at[pc] = (uint32_t)defs.size();
+    UseDef u{uses, defs};
+    use_def(fn, pc, u);
+    succ[pc] = {u.succ[0], u.succ[1]};
+  }
+  use_at[npc_] = (uint32_t)uses.size();
+  def_at[npc_] = (uint32_t)defs.size();
   const_def_.assign(nreg_, -1);
-  std::vector<int> defs(nreg_, 0);
+  std::vector<int> ndefs(nreg_, 0);
   for (uint32_t pc = 0; pc < npc_; pc++)
-    for (uint16_t r : ud[pc].def)
-      if (r < nreg_ && defs[r]++ == 0 && (fn.code[pc].op == Op::kimm || fn.code[pc].op == Op::kload))
+    for (uint32_t k = def_at[pc]; k < def_at[pc + 1]; k++)
+      if (uint16_t r = defs[k]; r < nreg_ && ndefs[r]++ == 0 && (fn.code[pc].op == Op::kimm || fn.code[pc].op == Op::kload))
         const_def_[r] = (int32_t)pc;
   for (uint32_t r = 0; r < nreg_; r++)
-    if (defs[r] != 1) const_def_[r] = -1;
+    if (ndefs[r] != 1) const_def_[r] = -1;
   if ((uint64_t)npc_ * words_ > (1u << 20)) {  // too large: no pruning
     bits_.clear();
     return;
@@ -106,11 +121,11 @@ Liveness::Liveness(const bc::Function& fn) {
     changed = false;
     for (uint32_t pc = npc_; pc-- > 0;) {
       std::fill(out.begin(), out.end(), 0);
-      for (uint32_t s : ud[pc].succ)
+      for (uint32_t s : succ[pc])
         if (s < npc_)
           for (uint32_t w = 0; w < words_; w++) out[w] |= bits_[(size_t)s * words_ + w];
-      for (uint16_t r : ud[pc].def) out[r / 64] &= ~(1ull << (r % 64));
-      for (uint16_t r : ud[pc].use) out[r / 64] |= 1ull << (r % 64);
+      for (uint32_t k = def_at[pc]; k < def_at[pc + 1]; k++) out[defs[k] / 64] &= ~(1ull << (defs[k] % 64));
+      for (uint32_t k = use_at[pc]; k < use_at[pc + 1]; k++) out[uses[k] / 64] |= 1ull << (uses[k] % 64);
       uint64_t* in = &bits_[(size_t)pc * words_];
       for (uint32_t w = 0; w < words_; w++)
         if (in[w] != out[w]) {
@@ -123,9 +138,13 @@ Liveness::Liveness(const bc::Function& fn) {
 
 std::vector<bool> written_regs(const bc::Function& fn, uint32_t first, uint32_t last) {
   std::vector<bool> w(fn.num_regs < 3 ? 3 : fn.num_regs, false);
-  for (uint32_t pc = first; pc <= last && pc < fn.code.size(); pc++)
-    for (uint16_t r : use_def(fn, pc).def)
-      if (r < w.size()) w[r] = true;
+  std::vector<uint16_t> uses, defs;
+  for (uint32_t pc = first; pc <= last && pc < fn.code.size(); pc++) {
+    UseDef u{uses, defs};
+    use_def(fn, pc, u);
+  }
+  for (uint16_t r : defs)
+    if (r < w.size()) w[r] = true;
   return w;
 }
 

@@ -38,7 +38,8 @@ struct KVal {
   KVal& operator=(KVal&&) noexcept = default;
 
   static KVal of(ir::Stmt* st) { KVal k; k.kind = Kind::value; k.v = st; return k; }
-  static KVal of(StaticValue sv) { KVal k; k.kind = Kind::static_; k.s = std::move(sv); return k; }
+  static KVal of(StaticValue&& sv) { KVal k; k.kind = Kind::static_; k.s = std::move(sv); return k; }
+  static KVal of(const StaticValue& sv) { KVal k; k.kind = Kind::static_; k.s = sv; return k; }
   bool is_value() const { return kind == Kind::value; }
   bool is_static() const { return kind == Kind::static_; }
   bool is_tuple() const { return kind == Kind::tuple; }

@@ -129,7 +129,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         b.stmt = emit_alloca(x->type, loc);
         emit_store(b.stmt, x, loc);
       }
-      bind(name, b);
+      bind(name, std::move(b));
       return;
     }
     case ast::ExprKind::Tuple:

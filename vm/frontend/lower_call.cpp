@@ -705,7 +705,7 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
       b.stmt = emit_alloca(t, c->loc);  // the prologue sits on the call's line
       emit_store(b.stmt, convert_for_store(v, t.prim, "parameter '" + p->name + "'", c->loc), c->loc);
     }
-    bind(p->name, b);
+    bind(p->name, std::move(b));
   }
   if (def->returns) {
     StaticValue rt = eval_static(def->returns);

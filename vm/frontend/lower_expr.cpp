@@ -292,7 +292,7 @@ void Lowerer::flatten_index(const ast::Expr* slice, std::vector<KVal>& out) {
   } else if (k.is_static() && k.s.kind == StaticValue::Kind::tuple) {
     for (auto& e : k.s.elems) out.push_back(KVal::of(e));
   } else {
-    out.push_back(k);
+    out.push_back(std::move(k));
   }
 }
 
@@ -432,8 +432,8 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
 KVal Lowerer::lower_expr(const ast::Expr* e) {
   KVal k = lower_expr_raw(e);
   // A host vector/matrix read as a global is a constant tensor in the kernel.
-  if (k.is_static() && k.s.kind == StaticValue::Kind::matrix) return KVal::of(value_of(k, e->loc));
-  return k;
+  if (k.is_static() && k.s.kind == StaticValue::Kind::matrix) k = KVal::of(value_of(k, e->loc));
+  return k;  // one named result: returned in place, not moved (most KVals are IR values)
 }
 
 KVal Lowerer::lower_expr_raw(const ast::Expr* e) {

@@ -197,7 +197,7 @@ void Lowerer::lower_for(const ast::For* s) {
       b.kind = Binding::Kind::static_;
       if (names.size() == 1) {
         b.s = e;
-        bind(names[0], b);
+        bind(names[0], std::move(b));
       } else {
         if (e.kind != StaticValue::Kind::tuple || e.elems.size() != names.size())
           raise("ValueError", "cannot unpack the ti.static loop element into " + std::to_string(names.size()) + " names", s->target->loc);
@@ -315,14 +315,14 @@ void Lowerer::lower_for(const ast::For* s) {
       b.stmt = make_tensor(e, (int)e.size(), 0, loc);
     }
     b.what = "loop variable";
-    bind(names[0], b);
+    bind(names[0], std::move(b));
   } else {
     for (size_t i = 0; i < names.size(); i++) {
       Binding b;
       b.kind = Binding::Kind::value;
       b.stmt = idx[i].v;
       b.what = "loop variable";
-      bind(names[i], b);
+      bind(names[i], std::move(b));
     }
   }
   Stmt* outer_rng = rng_index;

@@ -116,7 +116,7 @@ void lower_instance(Lowerer& caller, const StaticValue& fn, const std::vector<Pa
       Binding b;
       b.kind = Binding::Kind::static_;
       b.s = templates[t++];
-      L.bind(p->name, b);
+      L.bind(p->name, std::move(b));
       continue;
     }
     if (params[i].kind == Param::Kind::ndarray) {  // its pointer and shape are arguments

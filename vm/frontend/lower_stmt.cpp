@@ -61,7 +61,7 @@ void Lowerer::lower_stmt(const ast::Stmt* s) {
           Binding b;
           b.kind = Binding::Kind::static_;
           b.s = v.s;
-          bind(name, b);
+          bind(name, std::move(b));
           return;
         }
       }
@@ -82,7 +82,7 @@ void Lowerer::lower_stmt(const ast::Stmt* s) {
       Stmt* init = a->value ? value_of(lower_expr(a->value), a->value->loc)
                             : emit_const(prim_is_float(t.prim) ? ir::Const::of_float(t.prim, 0) : ir::Const::of_int(t.prim, 0), s->loc);
       emit_store(b.stmt, convert_for_store(init, t.prim, "'" + name + "'", s->loc), s->loc);
-      bind(name, b);
+      bind(name, std::move(b));
       return;
     }
     case SK::AugAssign: lower_aug_assign(s->as<ast::AugAssign>()); return;

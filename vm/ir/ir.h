@@ -232,24 +232,23 @@ const char* task_name(Task t);
 struct Block;
 
 struct Stmt {
+  // The fields every pass's walk reads come first, in the Stmt's first cache
+  // line (kind, operands, nested blocks): a kernel of 10^4 statements is
+  // megabytes of Stmts, and a walk that touched three lines of each was
+  // bound by cache misses (issue 16).
   StmtKind kind;
+  Task task = Task::serial;   // offloaded: what the task runs (below)
   Type type;                  // result type; none for statements without a value
   int id = -1;                // $id, assigned by Kernel::renumber()
-  SourceLoc loc;
   Block* parent = nullptr;
   std::vector<Stmt*> ops;     // operands (other statements' values)
-
+  std::unique_ptr<Block> body;       // if_ (true branch), while_, range_for, offloaded
+  std::unique_ptr<Block> else_body;  // if_
+  int frame = 0;              // the inlined ti.func it came from (Kernel::frames; 0: the kernel's body)
   UnaryOp uop{};
   BinaryOp bop{};
   AtomicOp aop{};
-  Const value;                // const_
-  int index = 0;              // arg_load: argument; loop_index: which index; global_temp: slot
-  Stmt* loop = nullptr;       // loop_index / break_ / continue_: the loop statement
-  Access access;              // global_ptr
-  std::vector<PrintPart> print_parts;
-  std::string text;           // assert_: the message format
-  std::unique_ptr<Block> body;       // if_ (true branch), while_, range_for, offloaded
-  std::unique_ptr<Block> else_body;  // if_
+  uint8_t var_kind = 0;       // what `name` is: 0 a local, 1 a kernel argument, 2 a loop index
   // range_for/struct_for tasks after make_thread_local (else null): code that
   // runs once per chunk of iterations, before the loop (thread-local
   // accumulators start at their op's identity) and after it (each folds into
@@ -257,10 +256,21 @@ struct Stmt {
   // the body and the epilogue; the epilogue sees no value of the body.
   std::unique_ptr<Block> tls_prologue;
   std::unique_ptr<Block> tls_epilogue;
+  SourceLoc loc;
+  Const value;                // const_
+  int index = 0;              // arg_load: argument; loop_index: which index; global_temp: slot
+  Stmt* loop = nullptr;       // loop_index / break_ / continue_: the loop statement
+  // For the debugger: the source variable this value or local holds ("x",
+  // "v[1]", "p.mass"; empty if none), its kind in `var_kind` and its inlined
+  // ti.func in `frame` (above).
+  std::string name;
+  Access access;              // global_ptr
+  std::vector<PrintPart> print_parts;
+  std::string text;           // assert_: the message format
 
-  // offloaded tasks: range_for iterates [begin, end). Each bound is a constant
-  // or read from a global_temp slot that an earlier serial task wrote.
-  Task task = Task::serial;
+  // offloaded tasks (`task` above): range_for iterates [begin, end). Each
+  // bound is a constant or read from a global_temp slot that an earlier
+  // serial task wrote.
   bool begin_const = true, end_const = true;
   int64_t begin = 0, end = 0;        // the constant, or the global_temp slot
   int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
@@ -280,12 +290,6 @@ struct Stmt {
   std::vector<int> path_ids;
   std::vector<std::string> path_names;
 
-  // For the debugger: the source variable this value or local holds ("x",
-  // "v[1]", "p.mass"; empty if none) and the inlined ti.func it came from
-  // (an index into Kernel::frames; 0 is the kernel's own body).
-  std::string name;
-  int frame = 0;
-  uint8_t var_kind = 0;        // what `name` is: 0 a local, 1 a kernel argument, 2 a loop index
 
   explicit Stmt(StmtKind k) : kind(k) {}
   bool has_value() const { return !type.is_none(); }

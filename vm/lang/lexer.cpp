@@ -1,6 +1,7 @@
 #include "vm/lang/lexer.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -109,11 +110,14 @@ bool is_keyword(std::string_view s) {
       pack_key("if"), pack_key("import"), pack_key("in"), pack_key("is"), pack_key("lambda"),
       pack_key("nonlocal"), pack_key("not"), pack_key("or"), pack_key("pass"), pack_key("raise"),
       pack_key("return"), pack_key("try"), pack_key("while"), pack_key("with"), pack_key("yield")};
+  static const std::array<uint64_t, std::size(kw)> sorted = [] {
+    std::array<uint64_t, std::size(kw)> a;
+    std::copy(std::begin(kw), std::end(kw), a.begin());
+    std::sort(a.begin(), a.end());
+    return a;
+  }();
   uint64_t k = pack_key(s);  // every keyword has 8 bytes or fewer
-  if (!k) return false;
-  for (uint64_t w : kw)
-    if (k == w) return true;
-  return false;
+  return k && std::binary_search(sorted.begin(), sorted.end(), k);
 }
 
 SourceLoc loc_at(const SourceFile* file, uint32_t offset) {

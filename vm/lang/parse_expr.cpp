@@ -117,31 +117,34 @@ Expr* Parser::comparison() {
   return cmp ? fin(cmp) : left;
 }
 
-// The left-associative binary levels, loosest first: | ^ & shifts arith term.
+// The left-associative binary levels, loosest first: | ^ & shifts arith term,
+// by precedence climbing: an operand is one factor() call, not a descent
+// through every level (six calls per operand made binary expressions a fifth
+// of the parse of a large kernel, issue 16). binary(level) parses operators of
+// `level` or tighter; each right operand binds the levels above its operator's.
 Expr* Parser::binary(int level) {
-  struct OpName { uint64_t key; BinOpKind op; };
+  struct OpName { uint64_t key; BinOpKind op; int level; };
   static constexpr OpName kOps[] = {
-      {pack_key("|"), BinOpKind::BitOr},  {pack_key("^"), BinOpKind::BitXor},      {pack_key("&"), BinOpKind::BitAnd},
-      {pack_key("<<"), BinOpKind::LShift}, {pack_key(">>"), BinOpKind::RShift},     {pack_key("+"), BinOpKind::Add},
-      {pack_key("-"), BinOpKind::Sub},     {pack_key("*"), BinOpKind::Mult},        {pack_key("@"), BinOpKind::MatMult},
-      {pack_key("/"), BinOpKind::Div},     {pack_key("//"), BinOpKind::FloorDiv},   {pack_key("%"), BinOpKind::Mod}};
-  static constexpr int kLevelStart[] = {0, 1, 2, 3, 5, 7, 12};  // kOps of each level, loosest first
-  constexpr int kLevels = 6;
-  if (level == kLevels) return factor();
+      {pack_key("|"), BinOpKind::BitOr, 0},    {pack_key("^"), BinOpKind::BitXor, 1},
+      {pack_key("&"), BinOpKind::BitAnd, 2},   {pack_key("<<"), BinOpKind::LShift, 3},
+      {pack_key(">>"), BinOpKind::RShift, 3},  {pack_key("+"), BinOpKind::Add, 4},
+      {pack_key("-"), BinOpKind::Sub, 4},      {pack_key("*"), BinOpKind::Mult, 5},
+      {pack_key("@"), BinOpKind::MatMult, 5},  {pack_key("/"), BinOpKind::Div, 5},
+      {pack_key("//"), BinOpKind::FloorDiv, 5}, {pack_key("%"), BinOpKind::Mod, 5}};
   SourceLoc s = peek().loc;
-  Expr* left = binary(level + 1);
+  Expr* left = factor();
   for (;;) {
     const Token& t = peek();
     const OpName* hit = nullptr;
     if (t.kind == Tok::Op)
-      for (int i = kLevelStart[level]; i < kLevelStart[level + 1]; i++)
-        if (t.key == kOps[i].key) hit = &kOps[i];
-    if (!hit) return left;
+      for (const OpName& o : kOps)
+        if (t.key == o.key) hit = &o;
+    if (!hit || hit->level < level) return left;
     drop();
     auto* e = node<BinOp>(s);
     e->left = left;
     e->op = hit->op;
-    e->right = binary(level + 1);
+    e->right = binary(hit->level + 1);
     left = fin(e);
   }
 }

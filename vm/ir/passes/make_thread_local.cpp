@@ -105,10 +105,11 @@ Const identity(AtomicOp kind, Prim p) {
 std::vector<Candidate> find_candidates(Stmt* task) {
   std::map<Dest, size_t> which;
   std::vector<Candidate> cands;
-  std::unordered_map<const Stmt*, int> uses;
+  std::unordered_set<const Stmt*> used_atomics;  // atomics whose result something reads
   bool snode_ops = false;
   walk(*task->body, [&](Stmt* s) {
-    for (Stmt* o : s->ops) uses[o]++;
+    for (Stmt* o : s->ops)
+      if (o->kind == StmtKind::atomic) used_atomics.insert(o);
     snode_ops |= s->kind == StmtKind::snode_op;
     Dest d;
     if (s->kind == StmtKind::atomic && dest_of(s->ops[0], d) && !which.count(d)) {
@@ -116,6 +117,7 @@ std::vector<Candidate> find_candidates(Stmt* task) {
       cands.emplace_back();
     }
   });
+  if (cands.empty()) return cands;  // most tasks: no second walk
   // Every statement that addresses a candidate must be a pointer used only as
   // the target of unused atomics of one kind.
   walk(*task->body, [&](Stmt* s) {
@@ -139,7 +141,7 @@ std::vector<Candidate> find_candidates(Stmt* task) {
       auto it = which.find(d);
       if (it == which.end()) continue;
       Candidate& c = cands[it->second];
-      bool update = s->kind == StmtKind::atomic && i == 0 && !uses.count(s) && s->ops[1]->type.prim == s->ops[0]->type.prim;
+      bool update = s->kind == StmtKind::atomic && i == 0 && !used_atomics.count(s) && s->ops[1]->type.prim == s->ops[0]->type.prim;
       if (!update) {
         c.ok = false;
         continue;
