@@ -60,13 +60,17 @@ Stmt* Lowerer::emit_alloca(Type t, SourceLoc loc) {
   return emit(std::move(s), loc);
 }
 
+// Whether code in `b` may run more than once per run of its enclosing
+// block: any block but an if's branches (a loop body; a pushed function root).
+static bool repeats(const ir::Block* b) { return !b->owner || b->owner->kind != StmtKind::if_; }
+
 Stmt* Lowerer::forwarded(const Stmt* local) const {
   auto it = known_locals.find(local);
   if (it == known_locals.end()) return nullptr;
   const KnownLocal& k = it->second;
   if (k.depth >= blocks.size() || blocks[k.depth] != k.block) return nullptr;  // its block closed
   for (size_t d = k.depth + 1; d < blocks.size(); d++)
-    if (const Stmt* o = blocks[d]->owner; !o || o->kind != StmtKind::if_) return nullptr;  // a loop opened since
+    if (repeats(blocks[d])) return nullptr;  // a loop opened since
   return k.value;
 }
 
@@ -108,7 +112,7 @@ ir::Block* Lowerer::push_block(Stmt* owner, bool else_branch) {
 // Closing a loop forgets every known local: a value from before the loop
 // used after it would cross the tasks that offload makes of a top-level loop.
 void Lowerer::pop_block() {
-  if (const Stmt* o = blocks.back()->owner; !o || o->kind != StmtKind::if_) known_locals.clear();
+  if (repeats(blocks.back())) known_locals.clear();
   blocks.pop_back();
 }
 

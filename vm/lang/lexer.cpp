@@ -102,7 +102,9 @@ const char* tok_name(Tok k) {
 }
 
 bool is_keyword(std::string_view s) {
-  static constexpr uint64_t kw[] = {
+  // Sorted at compile time, searched by key.
+  static constexpr auto kw = [] {
+    std::array<uint64_t, 35> a{
       pack_key("False"), pack_key("None"), pack_key("True"), pack_key("and"), pack_key("as"),
       pack_key("assert"), pack_key("async"), pack_key("await"), pack_key("break"), pack_key("class"),
       pack_key("continue"), pack_key("def"), pack_key("del"), pack_key("elif"), pack_key("else"),
@@ -110,14 +112,11 @@ bool is_keyword(std::string_view s) {
       pack_key("if"), pack_key("import"), pack_key("in"), pack_key("is"), pack_key("lambda"),
       pack_key("nonlocal"), pack_key("not"), pack_key("or"), pack_key("pass"), pack_key("raise"),
       pack_key("return"), pack_key("try"), pack_key("while"), pack_key("with"), pack_key("yield")};
-  static const std::array<uint64_t, std::size(kw)> sorted = [] {
-    std::array<uint64_t, std::size(kw)> a;
-    std::copy(std::begin(kw), std::end(kw), a.begin());
     std::sort(a.begin(), a.end());
     return a;
   }();
   uint64_t k = pack_key(s);  // every keyword has 8 bytes or fewer
-  return k && std::binary_search(sorted.begin(), sorted.end(), k);
+  return k && std::binary_search(kw.begin(), kw.end(), k);
 }
 
 SourceLoc loc_at(const SourceFile* file, uint32_t offset) {

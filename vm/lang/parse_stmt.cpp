@@ -21,7 +21,8 @@ void Parser::drop() {
 }
 
 Token Parser::take() {
-  Token t = std::move(const_cast<Token&>(peek()));
+  peek();
+  Token t = std::move(buf_[head_]);  // drop() reads only its kind and end, which a move keeps
   drop();
   return t;
 }
