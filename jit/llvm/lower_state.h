@@ -1,4 +1,5 @@
-// The lowering's state, shared by lower.cpp (tasks, control flow, memory),
+// The lowering's state, shared by lower.cpp (tasks), lower_stmt.cpp
+// (statements, control flow), lower_memory.cpp (addresses, atomics),
 // lower_calls.cpp (checks, prints, runtime calls, ti.random), lower_rows.cpp
 // (flattened ndranges) and lower_arith.cpp (scalar arithmetic). Includes
 // LLVM's IR headers: only those files include it.
@@ -37,6 +38,9 @@ llvm::FunctionType* task_fn_type(llvm::LLVMContext& C);  // TaskFn's
 // A move of split sums' partials (p(k-1) = p(k): a local_store of a float
 // local_load of another local; lower_lanes.cpp).
 bool is_sum_move(const ir::Stmt& s);
+// Whether a loop's body holds another loop (lower_stmt.cpp): those poll for
+// Ctrl-C at each iteration.
+bool has_inner_loop(const ir::Block& b);
 
 // The ti.real_func instances one task's lowering has made (lower_func.cpp):
 // each task's module gets its own copies, whose check and print sites are
@@ -124,7 +128,7 @@ struct Gen {
   llvm::Value* half_from_f64(llvm::Value* d, Prim p);    // one rounding
   llvm::Value* half_from_int(llvm::Value* v, Prim from, Prim p);  // one rounding
 
-  // ---- blocks and checks (lower.cpp) ----
+  // ---- blocks and checks (lower.cpp, lower_stmt.cpp, lower_memory.cpp) ----
   llvm::BasicBlock* new_block(const char* name);
   void ensure_open();  // after a branch, code that follows goes to a fresh (unreachable) block
   void branch(llvm::BasicBlock* to);
