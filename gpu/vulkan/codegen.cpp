@@ -9,6 +9,7 @@
 #include <climits>
 
 #include "gpu/vulkan/codegen_state.h"
+#include "vm/interp/interp.h"  // kMaxCallDepth
 #include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
 
@@ -48,6 +49,8 @@ void Gen::branch(Id to) {
 }
 
 void Gen::block(const ir::Block& b) {
+  // A recursive function's frame resumes at a call site in this block.
+  if (mbody && mbody->sites.count(&b)) return guarded_block(b);
   for (auto& s : b.stmts) {
     ensure_open();
     stmt(*s);
@@ -141,6 +144,12 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::atomic: val[&s] = atomic(s); return;
     case StmtKind::if_: {
       Id c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
+      // A frame resuming inside the if takes the branch holding its call site.
+      if (resuming_into(&s)) {
+        Id fresh = m.op(Op::OpIEqual, bt, {m.op(Op::OpLoad, u32(), {mbody->resume_var}), cu32(0)});
+        Id into_then = s.body ? resuming_into(s.body.get()) : 0;
+        c = m.op(Op::OpSelect, bt, {fresh, c, into_then ? into_then : m.c_bool(false)});
+      }
       Id t = m.fresh(), merge = m.fresh();
       bool has_else = s.else_body && !s.else_body->stmts.empty();
       Id e = has_else ? m.fresh() : merge;
@@ -177,10 +186,10 @@ void Gen::stmt(const ir::Stmt& s) {
       Id t = type(p, &s);
       int top = std::exchange(top_loop, -1);
       Id var = m.function_var(m.t_ptr(SC::Function, t));
-      // Resumed at this loop, its index is the one saved.
-      if (top >= 0) if_then(m.op(Op::OpINotEqual, bt, {resume_state, cu32((uint32_t)top + 1)}), [&] {
-        m.op_void(Op::OpStore, {var, val.at(s.ops[0])});
-      });
+      // Resumed at this loop (a serial task's, or a recursive function's
+      // frame at a call inside it), its index is the one saved.
+      Id kept = top >= 0 ? m.op(Op::OpIEqual, bt, {resume_state, cu32((uint32_t)top + 1)}) : resuming_into(&s);
+      if (kept) if_then(m.op(Op::OpLogicalNot, bt, {kept}), [&] { m.op_void(Op::OpStore, {var, val.at(s.ops[0])}); });
       else m.op_void(Op::OpStore, {var, val.at(s.ops[0])});
       loop_var[&s] = var;
       Id end = val.at(s.ops[1]);
@@ -271,16 +280,22 @@ static bool has_loops(const ir::Stmt& task) {
 
 // Below how many iterations a range_for task runs as one chunk (0: never):
 // when its TLS epilogue adds float sums into the global, whose bits depend
-// on how the range was cut, and the CPU engines run it as one chunk (few
+// on how the range was cut, or it calls a ti.real_func that draws random
+// numbers (itself or in its calls): a call's key comes from the stream of
+// the chunk, which each call advances. And the CPU engines run it as one chunk (few
 // iterations, one thread, debug=True: vm/runtime/chunks.h), so that it
 // prints the CPU's bits. Within the driver's loop limit: a longer range
 // stays cut (on lavapipe a one-thread program's float sum over more than
 // about 65000 iterations may differ in the last bits).
-static int64_t one_chunk_below(const ir::Stmt& task, const DeviceCaps& caps, const Program* prog) {
-  if (task.task != ir::Task::range_for || !task.tls_epilogue || uses_simt(task)) return 0;
+static int64_t one_chunk_below(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps, const Program* prog) {
+  if (task.task != ir::Task::range_for || uses_simt(task)) return 0;
   bool order = false;
-  ir::walk(*task.tls_epilogue, [&](ir::Stmt* s) {
-    order |= s->kind == StmtKind::atomic && s->ops.size() > 1 && prim_is_float(s->ops[1]->type.prim);
+  if (task.tls_epilogue)
+    ir::walk(*task.tls_epilogue, [&](ir::Stmt* s) {
+      order |= s->kind == StmtKind::atomic && s->ops.size() > 1 && prim_is_float(s->ops[1]->type.prim);
+    });
+  ir::walk(*task.body, [&](ir::Stmt* s) {
+    order |= s->kind == StmtKind::call && call_draws(k, s->index);
   });
   if (!order) return 0;
   bool one_thread = prog && (!prog->pool || prog->pool->size() <= 1 || prog->config.debug);
@@ -397,6 +412,21 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   else chunk();
 }
 
+// Recursive ti.real_func calls: the task's call depth limit and the words
+// of a frame, now that its functions are made (codegen_recursion.cpp). The
+// interpreter's limit, unless the frames of all the task's invocations
+// would not fit the device's stack window.
+static void call_stack(Gen& g, TaskShader& ts, uint32_t local_x) {
+  uint64_t frame = std::max<uint32_t>(g.mod.frame_max, 2);
+  uint64_t invocations = std::max<uint64_t>(1, (uint64_t)ts.groups * local_x);
+  uint64_t limit = std::min<uint64_t>(interp::kMaxCallDepth, g.caps.stack_window / (invocations * frame * 8));
+  if (g.mod.frame_words) g.m.define_constant(g.mod.frame_words, g.u32(), (uint32_t)frame);
+  if (g.mod.depth_limit) g.m.define_constant(g.mod.depth_limit, g.u32(), (uint32_t)limit);
+  for (size_t c : g.mod.depth_checks) g.out.checks[c].capacity = (uint32_t)limit;
+  ts.call_depth = (uint32_t)limit;
+  if (g.mod.frame_words) ts.stack_bytes = invocations * limit * frame * 8;
+}
+
 // False when a resumable task has more variables than it can save.
 static bool gen_task(Gen& g, const ir::Stmt& task) {
   SpirvModule& m = g.m;
@@ -440,6 +470,7 @@ static bool gen_task(Gen& g, const ir::Stmt& task) {
   g.if_then(m.op(Op::OpLogicalAnd, m.t_bool(), {ok, own}), [&] { task_code(g, task, ts); });
   if (!g.terminated) m.op_void(Op::OpReturn, {});
   if (first_passes) m.define_constant(first_passes, g.u32(), g.task_loops);
+  if (g.mod.depth_limit || g.mod.frame_words) call_stack(g, ts, (uint32_t)local_x);
   if (g.resume >= 0 && !g.splice_resume()) return false;
   ts.spirv = m.finish(main_fn, first, local_x);
   return true;
@@ -503,11 +534,15 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
         out.listgen_const += list_elements_const(*prog->snode(s->snode));
     }
     ts.groups = groups(*s, ts, caps);
-    ts.one_chunk_below = one_chunk_below(*s, caps, prog);
+    // Each invocation has a call stack of its own: fewer invocations, deeper
+    // stacks (a CPU device runs few at once anyway).
+    if (calls_recursion(*s, k)) ts.groups = std::min<uint32_t>(ts.groups, caps.cpu ? 8 : 64);
+    ts.one_chunk_below = one_chunk_below(*s, k, caps, prog);
     if (resumable_task(*s, caps)) ts.resume = next_resume++;
     out.tasks.push_back(std::move(ts));
     for (;;) {
       ModuleState ms;
+      ms.recursive = has_recursion(k);
       Gen g(k, caps, out, ms);
       g.owner = &k;
       g.prog = prog;

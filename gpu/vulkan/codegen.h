@@ -6,7 +6,9 @@
 //   binding 0  the launch context: 8-byte slots [args | rets | temps | rng key], then
 //              the error record (kErrWords words) that checks fill
 //   binding 1  the print buffer: word 0 a cursor, records from word 2
-//   binding 2+a  the a-th ndarray argument's data (KernelShaders::ndarrays)
+//   binding 2  the call stack of recursive ti.real_func calls (codegen_recursion.cpp;
+//              the print buffer again when no task has one)
+//   binding 3+a  the a-th ndarray argument's data (KernelShaders::ndarrays)
 //   then one per SNode tree t, its memory (tree_binding(t))
 // A range_for task is a grid-stride loop: invocation g runs iterations
 // begin+g, begin+g+N, ... (N invocations in the dispatch), so the TLS
@@ -39,6 +41,10 @@ struct DeviceCaps {
   // their iterations and a task that reaches it fails instead of going on
   // with truncated loops. 0: no such limit.
   uint32_t loop_limit = 0;
+  // Bytes the call stack of recursive ti.real_func calls may take (all the
+  // invocations of a task; the memory is committed as it is touched where
+  // the device imports host memory).
+  uint64_t stack_window = 256ull << 20;
   // ti.simt: shared memory a workgroup may have; the subgroup operations of
   // compute shaders (VkSubgroupFeatureFlags: basic 1, vote 2, arithmetic 4,
   // ballot 8, shuffle 16, shuffle relative 32) and their width; whether they
@@ -49,6 +55,8 @@ struct DeviceCaps {
   bool subgroup_extended_types = false;
 };
 
+constexpr int kStackBinding = 2;          // the call stack (u64 words)
+constexpr int kNdarrayBinding = 3;        // the first ndarray argument's binding
 constexpr int kLocalSize = 64;             // invocations per workgroup of a parallel task
 constexpr int kErrWords = 4 + 2 * 8;       // flag, task, iteration, sequence, 8 values (u64)
 // ti.print_statistics' counters a launch adds (u32 each): snode_activations,
@@ -67,7 +75,7 @@ constexpr int kResumeRepeat = 8;  // dispatches of a resumable task per submit
 // A run-time check a shader may fail: its first failure is recorded in the
 // error record and reported by the host after the launch as `kind` at `loc`.
 struct CheckInfo {
-  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, shared_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow, pool_full } kind = bounds;
+  enum Kind : uint8_t { bounds, ndarray_bounds, snode_bounds, shared_bounds, div_zero, pow_zero, assertion, loop_limit, tape_overflow, pool_full, recursion } kind = bounds;
   SourceLoc loc;
   // bounds: the field, the axis checked, its shape and index offsets;
   // snode_bounds: the SNode's name in `field`, the axis and its shape;
@@ -81,7 +89,8 @@ struct CheckInfo {
   // assertion: the message and the types of its format arguments
   std::string text;
   std::vector<Prim> prims;
-  // tape_overflow: the tape's capacity; pool_full: the pool's blocks (the SNode in `field`)
+  // tape_overflow: the tape's capacity; pool_full: the pool's blocks (the SNode in `field`);
+  // recursion: the task's call depth limit (the function's name in `text`)
   uint32_t capacity = 0;
 };
 
@@ -113,10 +122,14 @@ struct TaskShader {
   // this many iterations (0: never) its range is one chunk, run by
   // invocation 0 alone, as the CPU engines run it.
   int64_t one_chunk_below = 0;
+  // Recursive ti.real_func calls (codegen_recursion.cpp): the calls that may
+  // nest in an invocation, and the call stack all its invocations take.
+  uint32_t call_depth = 0;
+  uint64_t stack_bytes = 0;
 };
 
 // An ndarray argument the kernel accesses: its data travels in a buffer of
-// its own (binding 2 + its position in KernelShaders::ndarrays), filled from
+// its own (binding 3 + its position in KernelShaders::ndarrays), filled from
 // the host array before the launch and copied back after it when written.
 using NdarrayBinding = ir::NdarrayUse;
 
@@ -128,7 +141,7 @@ struct KernelShaders {
   std::vector<PrintInfo> prints;
   int num_args = 0, num_rets = 0, num_temps = 0;
   int num_trees = 0;  // trees 0..num_trees-1 are bound, after the ndarrays
-  int tree_binding(int tree) const { return 2 + (int)ndarrays.size() + tree; }
+  int tree_binding(int tree) const { return kNdarrayBinding + (int)ndarrays.size() + tree; }
   // Word offsets in the context buffer.
   int ret_slot() const { return num_args; }
   int temp_slot() const { return num_args + num_rets; }

@@ -4,15 +4,16 @@
 // mapping of its arguments to the kernel's argument slots (an ndarray
 // parameter is a binding of the kernel's, so each mapping is code of its
 // own); a call is an OpFunctionCall of each in order, as the interpreter's
-// call_real_func runs them. SPIR-V has no recursion: a call of a function
-// being made is a NotImplementedError naming the function and the call.
+// call_real_func runs them. SPIR-V has no recursion: a recursive function
+// runs on an explicit stack of frames (codegen_recursion.cpp).
 //
 // A task function's parameters: the caller's iteration (u32: prints and
 // failed checks are the caller's), pointers to its print sequence and loop
 // pass count (the driver inlines every call: its loops count against the
 // invocation's limit, codegen.cpp), the random key of the call (u64, when
 // the function draws or calls), the arguments, then a pointer per returned
-// slot to the caller's variable.
+// slot to the caller's variable; in a kernel that has recursive functions,
+// then the caller's call depth (u32).
 #include <algorithm>
 
 #include "gpu/vulkan/codegen_state.h"
@@ -23,8 +24,6 @@ namespace kiln::vk {
 using spv::Op;
 using SC = spv::StorageClass;
 using ir::StmtKind;
-
-namespace {
 
 bool draws_or_calls(const ir::Kernel& f) {
   bool any = false;
@@ -46,8 +45,6 @@ std::vector<int> arg_slots(const Gen& g, const ir::Stmt& call) {
   return slots;
 }
 
-}  // namespace
-
 // The instance of function `index` for argument slots `slots`, made now if
 // the module lacks it.
 static const FuncInstance& instance(Gen& g, const ir::Stmt& call, const std::vector<int>& slots) {
@@ -56,14 +53,8 @@ static const FuncInstance& instance(Gen& g, const ir::Stmt& call, const std::vec
   if (!g.owner || index < 0 || (size_t)index >= g.owner->funcs.size() || !g.owner->funcs[(size_t)index])
     g.unsupported(call, "a call of a function the kernel does not have");
   const ir::Kernel& fk = *g.owner->funcs[(size_t)index];
-  if (auto it = std::find(ms.open.begin(), ms.open.end(), index); it != ms.open.end()) {
-    std::string chain;
-    for (; it != ms.open.end(); ++it) chain += "'" + g.owner->funcs[(size_t)*it]->name + "' -> ";
-    raise("NotImplementedError", "the vulkan backend does not support recursive ti.real_func calls: " + chain + "'" +
-                                     fk.name + "' (SPIR-V has no recursion; use arch=ti.cpu, or a loop)",
-          call.loc);
-  }
   auto key = std::make_pair(index, slots);
+  if (!recursive_group(ms, *g.owner, index).empty()) return g.machine(call, key);
   if (auto it = ms.funcs.find(key); it != ms.funcs.end()) return it->second;
   SpirvModule& m = g.m;
   FuncInstance fi;
@@ -74,25 +65,18 @@ static const FuncInstance& instance(Gen& g, const ir::Stmt& call, const std::vec
   if (fi.keyed) types.push_back(g.u64());
   for (const ir::KernelArg& a : fk.args) types.push_back(g.type(a.type.prim, &call));
   for (const Type& r : fk.rets) types.push_back(m.t_ptr(SC::Function, g.type(r.prim, &call)));
+  if (ms.recursive) types.push_back(g.u32());
   fi.fn_type = m.t_fn(m.t_void(), types);
-  ms.open.push_back(index);
   uint32_t n = 0;
   for (auto& t : fk.root.stmts) {
     if (t->kind != StmtKind::offloaded || t->task != ir::Task::serial)
       g.unsupported(call, "a ti.real_func whose body is not serial code ('" + fk.name + "' has a struct-for over sparse SNodes)");
-    Gen sub(fk, g.caps, g.out, ms);
-    sub.prog = g.prog;
-    sub.owner = g.owner;
-    sub.task_index = g.task_index;
+    std::vector<std::pair<Id, Id>> params;
+    size_t p = 0;
+    Gen sub = g.function_gen(fk, types, params, p);
     FuncFrame fr;
     fr.fn = &fk;
     fr.slot = slots;
-    std::vector<std::pair<Id, Id>> params;
-    for (Id ty : types) params.emplace_back(ty, m.fresh());
-    size_t p = 0;
-    sub.iter = params[p++].second;
-    sub.seq_var = params[p++].second;
-    if (g.loop_count) sub.loop_count = params[p++].second;
     Id key = fi.keyed ? params[p++].second : 0;
     for (size_t a = 0; a < fk.args.size(); a++) fr.args.push_back(params[p++].second);
     for (size_t r = 0; r < fk.rets.size(); r++) fr.rets.push_back(params[p++].second);
@@ -100,6 +84,7 @@ static const FuncInstance& instance(Gen& g, const ir::Stmt& call, const std::vec
     Id fn = m.fresh(), first = m.fresh();
     m.name(fn, fk.name + (fk.root.stmts.size() > 1 ? "." + std::to_string(n) : ""));
     SpirvModule::Streams caller = m.begin_function();
+    if (ms.recursive) sub.depth = m.op(Op::OpIAdd, g.u32(), {params[p++].second, g.cu32(1)});
     if (key) sub.random_init(*t, n, key);
     sub.block(*t->body);
     if (!sub.terminated) m.op_void(Op::OpReturn, {});
@@ -108,25 +93,42 @@ static const FuncInstance& instance(Gen& g, const ir::Stmt& call, const std::vec
     fi.loops += sub.task_loops;
     n++;
   }
-  ms.open.pop_back();
   return ms.funcs[key] = std::move(fi);
+}
+
+Gen Gen::function_gen(const ir::Kernel& fk, const std::vector<Id>& types, std::vector<std::pair<Id, Id>>& params,
+                      size_t& p) {
+  Gen sub(fk, caps, out, mod);
+  sub.prog = prog;
+  sub.owner = owner;
+  sub.task_index = task_index;
+  for (Id ty : types) params.emplace_back(ty, m.fresh());
+  p = 0;
+  sub.iter = params[p++].second;
+  sub.seq_var = params[p++].second;
+  if (loop_count) sub.loop_count = params[p++].second;
+  return sub;
+}
+
+Id Gen::call_key() {
+  // The caller's stream advances by one step and keys the call (the
+  // interpreter's call_real_func): rng_mix(key ^ rng_mix(state) ^ index).
+  Id t = u64();
+  Id state = m.op(Op::OpIAdd, t, {m.op(Op::OpLoad, t, {rng_state}), m.c_bits(t, 64, kRngGamma)});
+  m.op_void(Op::OpStore, {rng_state, state});
+  Id mixed = m.op(Op::OpBitwiseXor, t, {rng_key, rng_mix(state)});
+  return rng_mix(m.op(Op::OpBitwiseXor, t, {mixed, m.op(Op::OpLoad, t, {rng_index})}));
 }
 
 void Gen::call(const ir::Stmt& s) {
   const ir::Kernel& fk = *owner->funcs.at((size_t)s.index);
   if (s.ops.size() != fk.args.size()) unsupported(s, "a call whose argument count differs from the function's");
+  if (mbody && std::count(mbody->group->begin(), mbody->group->end(), s.index)) return machine_call(s);
   const FuncInstance& fi = instance(*this, s, arg_slots(*this, s));
+  if (mod.recursive) check_depth(s, fk.name);
   std::vector<uint32_t> args{iter, seq_var};
   if (loop_count) args.push_back(loop_count);
-  if (fi.keyed) {
-    // The caller's stream advances by one step and keys the call (the
-    // interpreter's call_real_func): rng_mix(key ^ rng_mix(state) ^ index).
-    Id t = u64();
-    Id state = m.op(Op::OpIAdd, t, {m.op(Op::OpLoad, t, {rng_state}), m.c_bits(t, 64, kRngGamma)});
-    m.op_void(Op::OpStore, {rng_state, state});
-    Id mixed = m.op(Op::OpBitwiseXor, t, {rng_key, rng_mix(state)});
-    args.push_back(rng_mix(m.op(Op::OpBitwiseXor, t, {mixed, m.op(Op::OpLoad, t, {rng_index})})));
-  }
+  if (fi.keyed) args.push_back(call_key());
   for (const ir::Stmt* a : s.ops) args.push_back(val.at(a));
   std::vector<Id> rets;
   for (const Type& r : fk.rets) {
@@ -134,6 +136,7 @@ void Gen::call(const ir::Stmt& s) {
     rets.push_back(v);
     args.push_back(v);
   }
+  if (mod.recursive) args.push_back(depth ? depth : cu32(0));
   for (Id fn : fi.tasks) {
     std::vector<uint32_t> ops{fn};
     ops.insert(ops.end(), args.begin(), args.end());

@@ -125,7 +125,7 @@ void Gen::ndarray_ptr(const ir::Stmt& s) {
     index = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {index, m.op(Op::OpBitcast, u32(), {shape[k]})}), idx[k]});
   index = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {index, cu32((uint32_t)acc.ext_comps)}), cu32((uint32_t)acc.ext_comp)});
   if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
-  ptr[&s] = BufPtr{2 + nb, index, s.type.prim};
+  ptr[&s] = BufPtr{kNdarrayBinding + nb, index, s.type.prim};
 }
 
 // The values an integer statement can take, when its operands bound them:
@@ -370,6 +370,7 @@ Id Gen::arg_load(const ir::Stmt& s) {
 }
 
 void Gen::ret(const ir::Stmt& s) {
+  if (mbody) return machine_ret(&s);  // a recursive function's frame
   // A ti.real_func's results go to its caller's variables.
   for (size_t i = 0; frame && i < s.ops.size() && i < frame->rets.size(); i++)
     m.op_void(Op::OpStore, {frame->rets[i], val.at(s.ops[i])});

@@ -51,35 +51,7 @@ void Gen::resumable_body(const ir::Stmt& task) {
   int j = 0;
   auto segment = [&] {
     if (seg.empty()) return;
-    struct Kept {
-      Id* v;  // where the value is named
-      Id var, type;
-    };
-    std::vector<Kept> kept;
-    if_then(m.op(Op::OpLogicalNot, bt, {resume_skips(j)}), [&] {
-      for (const ir::Stmt* s : seg) {
-        ensure_open();
-        stmt(*s);
-      }
-      ensure_open();
-      auto keep = [&](Id* v) {
-        auto t = m.result_type.find(*v);
-        if (!*v || t == m.result_type.end()) return;  // a constant or a global: always there
-        Id var = m.function_var(m.t_ptr(SC::Function, t->second));
-        m.op_void(Op::OpStore, {var, *v});
-        kept.push_back({v, var, t->second});
-      };
-      for (const ir::Stmt* s : seg) {
-        if (auto it = val.find(s); it != val.end()) keep(&it->second);
-        if (auto it = ptr.find(s); it != ptr.end()) {
-          keep(&it->second.index);
-          keep(&it->second.active);
-        }
-        if (auto it = call_results.find(s); it != call_results.end())
-          for (Id& v : it->second) keep(&v);
-      }
-    });
-    for (const Kept& k : kept) *k.v = m.op(Op::OpLoad, k.type, {k.var});
+    run_kept(m.op(Op::OpLogicalNot, bt, {resume_skips(j)}), seg);
     seg.clear();
   };
   for (auto& st : task.body->stmts) {
@@ -100,6 +72,55 @@ void Gen::resumable_body(const ir::Stmt& task) {
   store(state, cu32(kResumeDone));
 }
 
+bool Gen::used_after(const ir::Stmt* s, const std::vector<const ir::Stmt*>& seg) {
+  if (users.empty())
+    ir::walk(const_cast<ir::Block&>(kernel.root), [&](ir::Stmt* u) {
+      for (const ir::Stmt* o : u->ops) users[o].push_back(u);
+    });
+  auto it = users.find(s);
+  if (it == users.end()) return false;
+  for (const ir::Stmt* u : it->second) {
+    // The user's statement in s's block: a later one, or one of seg's.
+    const ir::Stmt* at = u;
+    while (at && at->parent != s->parent) at = at->parent ? at->parent->owner : nullptr;
+    if (!at || std::find(seg.begin(), seg.end(), at) == seg.end()) return true;
+  }
+  return false;
+}
+
+void Gen::run_kept(Id run, const std::vector<const ir::Stmt*>& seg) {
+  struct Kept {
+    Id* v;  // where the value is named
+    Id var, type;
+  };
+  std::vector<Kept> kept;
+  if_then(run, [&] {
+    for (const ir::Stmt* s : seg) {
+      ensure_open();
+      stmt(*s);
+    }
+    ensure_open();
+    auto keep = [&](Id* v) {
+      auto t = m.result_type.find(*v);
+      if (!*v || t == m.result_type.end()) return;  // a constant or a global: always there
+      Id var = m.function_var(m.t_ptr(SC::Function, t->second));
+      m.op_void(Op::OpStore, {var, *v});
+      kept.push_back({v, var, t->second});
+    };
+    for (const ir::Stmt* s : seg) {
+      if (!used_after(s, seg)) continue;
+      if (auto it = val.find(s); it != val.end()) keep(&it->second);
+      if (auto it = ptr.find(s); it != ptr.end()) {
+        keep(&it->second.index);
+        keep(&it->second.active);
+      }
+      if (auto it = call_results.find(s); it != call_results.end())
+        for (Id& v : it->second) keep(&v);
+    }
+  });
+  for (const Kept& k : kept) *k.v = m.op(Op::OpLoad, k.type, {k.var});
+}
+
 void Gen::checkpoint(int loop) {
   if (!loop_count) return;
   Id count = m.op(Op::OpLoad, u32(), {loop_count});
@@ -111,44 +132,37 @@ void Gen::checkpoint(int loop) {
   });
 }
 
-namespace {
-
 // A variable's value as the u64 it is saved as, and back.
-Id to_u64(Gen& g, Id v, Id type) {
-  SpirvModule& m = g.m;
+Id Gen::to_u64(Id v, Id type) {
   auto [kind, width] = m.scalars.at(type);
-  if (kind == 'b') return m.op(Op::OpSelect, g.u64(), {v, m.c_bits(g.u64(), 64, 1), m.c_bits(g.u64(), 64, 0)});
+  if (kind == 'b') return m.op(Op::OpSelect, u64(), {v, m.c_bits(u64(), 64, 1), m.c_bits(u64(), 64, 0)});
   Id bits = kind == 'u' ? v : m.op(Op::OpBitcast, m.t_int(width, false), {v});
-  return width == 64 ? bits : m.op(Op::OpUConvert, g.u64(), {bits});
+  return width == 64 ? bits : m.op(Op::OpUConvert, u64(), {bits});
 }
 
-Id from_u64(Gen& g, Id u, Id type) {
-  SpirvModule& m = g.m;
+Id Gen::from_u64(Id u, Id type) {
   auto [kind, width] = m.scalars.at(type);
-  if (kind == 'b') return m.op(Op::OpINotEqual, m.t_bool(), {u, m.c_bits(g.u64(), 64, 0)});
+  if (kind == 'b') return m.op(Op::OpINotEqual, m.t_bool(), {u, m.c_bits(u64(), 64, 0)});
   Id bits = width == 64 ? u : m.op(Op::OpUConvert, m.t_int(width, false), {u});
   return kind == 'u' ? bits : m.op(Op::OpBitcast, type, {bits});
 }
 
-}  // namespace
-
-bool Gen::splice_resume() {
-  std::vector<std::pair<Id, Id>> vars;  // the loop pass count starts afresh in each dispatch
+int Gen::splice_vars(Id skip, size_t most, const std::function<BufPtr(uint32_t)>& slot) {
+  std::vector<std::pair<Id, Id>> vars;
   for (auto [v, t] : m.fn_var_list)
-    if (v != loop_count) vars.emplace_back(v, t);
-  if (vars.size() > (size_t)kResumeSlots) return false;
+    if (v != skip) vars.emplace_back(v, t);
+  if (vars.size() > most) return -1;
   for (auto [v, t] : vars)
-    if (!m.scalars.count(t)) return false;
-  uint32_t slot0 = (uint32_t)(out.resume_word(resume) + 2) / 2;  // u64 slots
+    if (!m.scalars.count(t)) return -1;
   // Each splice is code of its own (fresh ids), made on an empty body.
   auto code = [&](bool save) {
     Words rest = std::move(m.body);
     m.body.clear();
     for (size_t i = 0; i < vars.size(); i++) {
       auto [v, t] = vars[i];
-      BufPtr slot{0, cu32(slot0 + (uint32_t)i), Prim::u64};
-      if (save) store(slot, to_u64(*this, m.op(Op::OpLoad, t, {v}), t));
-      else m.op_void(Op::OpStore, {v, from_u64(*this, load(slot), t)});
+      BufPtr at = slot((uint32_t)i);
+      if (save) store(at, to_u64(m.op(Op::OpLoad, t, {v}), t));
+      else m.op_void(Op::OpStore, {v, from_u64(load(at), t)});
     }
     Words made = std::move(m.body);
     m.body = std::move(rest);
@@ -163,7 +177,13 @@ bool Gen::splice_resume() {
   }
   Words c = code(false);
   m.body.insert(m.body.begin() + (std::ptrdiff_t)restore_at, c.begin(), c.end());
-  return true;
+  return (int)vars.size();
+}
+
+bool Gen::splice_resume() {
+  // (the loop pass count starts afresh in each dispatch)
+  uint32_t slot0 = (uint32_t)(out.resume_word(resume) + 2) / 2;  // u64 slots
+  return splice_vars(loop_count, kResumeSlots, [&](uint32_t i) { return BufPtr{0, cu32(slot0 + i), Prim::u64}; }) >= 0;
 }
 
 }  // namespace kiln::vk

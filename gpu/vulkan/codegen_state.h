@@ -2,6 +2,7 @@
 // and control flow), codegen_arith.cpp (scalar arithmetic and casts) and
 // codegen_memory.cpp (buffers, loads, stores, atomics, checks, print).
 #pragma once
+#include <functional>
 #include <map>
 #include <vector>
 #include <unordered_map>
@@ -89,14 +90,50 @@ struct FuncInstance {
   uint32_t loops = 0;     // loops at any depth (the driver inlines each call)
 };
 
+// A recursive ti.real_func's body in a module (codegen_recursion.cpp): a
+// SPIR-V function that runs one frame of the call stack from its resume
+// point until it calls a function of its group or returns; `number` names
+// it in the frames' headers.
+struct BodyFn {
+  Id fn = 0;
+  uint32_t number = 0;
+  uint32_t loops = 0;  // its loops at any depth (the machine's loop inlines it)
+};
+using FuncKey = std::pair<int, std::vector<int>>;  // (function, argument slots)
+
 // What a task's module holds once for all the functions in it.
 struct ModuleState {
   SpirvModule m;
   std::map<std::pair<int, Prim>, Id> views;  // (binding, element type) -> buffer variable
   std::map<uint32_t, Id> builtin_vars;       // BuiltIn -> its Input variable (uvec3 ones)
-  std::map<std::pair<int, std::vector<int>>, FuncInstance> funcs;  // (function, argument slots) -> instance
-  std::vector<int> open;                     // the functions being generated (a call of one recurses)
+  std::map<FuncKey, FuncInstance> funcs;     // (function, argument slots) -> instance
   uint32_t shared_bytes = 0;                 // Workgroup memory its shared arrays take
+  // Recursive ti.real_func calls (codegen_recursion.cpp). When the kernel
+  // has a recursive function, every call passes on the caller's depth and
+  // checks it against depth_limit; recursive groups run on an explicit
+  // stack of frames of frame_words u64 words (both constants are defined
+  // once the task is made: frame_max is known then, the limit from it).
+  bool recursive = false;
+  std::map<int, std::vector<int>> groups;    // function -> the functions it recurses through (none: not recursive)
+  std::map<FuncKey, BodyFn> bodies;
+  std::vector<std::vector<FuncKey>> pending; // per machine being made, the bodies it still has to make
+  Id depth_limit = 0, frame_words = 0;
+  uint32_t frame_max = 0;
+  std::vector<size_t> depth_checks;          // the RecursionError checks (their capacity is the limit)
+};
+
+// A recursive function's frame, in the body function running it
+// (codegen_recursion.cpp): the machine's stack pointer (u32 variable,
+// the frames in use), the invocation's first stack word, this frame's first
+// word, the call site it resumes at (u32 variable; 0: none), the machine's
+// return registers (u64 variables), and per statement holding call sites
+// of its group their numbers (first, last).
+struct MachineBody {
+  Id sp_ptr = 0, base = 0, frame = 0, resume_var = 0;
+  uint32_t number = 0;
+  std::vector<Id> ret_regs;
+  const std::vector<int>* group = nullptr;
+  std::unordered_map<const void*, std::pair<uint32_t, uint32_t>> sites;  // Stmt or Block -> call sites
 };
 
 // The function a Gen generates, when it is a task of a ti.real_func: its
@@ -118,6 +155,8 @@ struct Gen {
   SpirvModule& m;
   const ir::Kernel* owner = nullptr;  // the kernel whose `funcs` calls name
   const FuncFrame* frame = nullptr;   // set in a ti.real_func's task
+  const MachineBody* mbody = nullptr; // set in a recursive function's body
+  Id depth = 0;                       // u32: the ti.real_func calls active here (0: none, the kernel's task)
   std::unordered_map<const ir::Stmt*, Id> val;        // SSA values
   std::unordered_map<const ir::Stmt*, Id> local;      // alloca -> Function variable
   std::unordered_map<const ir::Stmt*, BufPtr> ptr;    // global_ptr / global_temp
@@ -238,6 +277,25 @@ struct Gen {
   std::unordered_map<const ir::Stmt*, std::vector<Id>> call_results;  // call -> its returned values
   void call(const ir::Stmt& s);
 
+  Id call_key();  // u64: a keyed callee's random key (advances this stream)
+  // A Gen for function `fk` of the kernel, made in this module as a SPIR-V
+  // function with parameters of `types` (fresh ids in `params`): its first
+  // ones (the caller's iteration, print sequence, loop pass count) set; `p`
+  // is then the next.
+  Gen function_gen(const ir::Kernel& fk, const std::vector<Id>& types, std::vector<std::pair<Id, Id>>& params, size_t& p);
+
+  // ---- recursive ti.real_func calls (codegen_recursion.cpp) ----
+  Id depth_limit();                   // u32: the task's call depth limit
+  Id frame_words();                   // u32: the words of a frame
+  void check_depth(const ir::Stmt& call, const std::string& callee);  // RecursionError past the limit
+  Id resuming_into(const void* stmt_or_block);  // bool: the frame resumes at a call site in it (0: none in it)
+  void guarded_block(const ir::Block& b);
+  void machine_call(const ir::Stmt& s);
+  void machine_ret(const ir::Stmt* s);
+  const FuncInstance& machine(const ir::Stmt& call, const FuncKey& key);
+  const BodyFn& body_fn(const ir::Stmt& call, const FuncKey& key);
+  void make_body(const FuncKey& key, BodyFn& bf);
+
   // ---- autodiff tapes (codegen_tape.cpp) ----
   void tape_decl(const ir::Stmt& s);
   void tape_push(const ir::Stmt& s);
@@ -258,6 +316,19 @@ struct Gen {
   // Writes the saves and the restore of every variable of the task where
   // they go; false when the task has more than kResumeSlots of them.
   bool splice_resume();
+  // The same for the function being made, its variables but `skip` saved
+  // in u64 words slot(0), slot(1), ... (a BufPtr of `u64`); how many (-1:
+  // one is not a scalar, or there are more than `most`).
+  int splice_vars(Id skip, size_t most, const std::function<BufPtr(uint32_t)>& slot);
+  // Runs the statements under `if (run)`; what they compute that later
+  // code uses goes through variables (a run that skips them has those
+  // values restored).
+  void run_kept(Id run, const std::vector<const ir::Stmt*>& seg);
+  // Whether code after the statements `seg` (s among them) uses s's value.
+  bool used_after(const ir::Stmt* s, const std::vector<const ir::Stmt*>& seg);
+  std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> users;  // value -> the statements using it
+  Id to_u64(Id v, Id type);    // a scalar's bits as the u64 it is saved as
+  Id from_u64(Id u, Id type);  // and back
 
   // ---- control flow (codegen.cpp) ----
   void block(const ir::Block& b);
@@ -287,6 +358,21 @@ struct Gen {
 
 // The SPIR-V atomic of an integer atomic op other than mul (codegen_memory.cpp).
 spv::Op int_atomic_op(ir::AtomicOp aop, bool is_signed);
+
+// ti.real_func calls (codegen_call.cpp): whether a function takes a random
+// key (it draws or calls); the kernel argument slot each operand of a call
+// passes on (-1: none).
+bool draws_or_calls(const ir::Kernel& f);
+std::vector<int> arg_slots(const Gen& g, const ir::Stmt& call);
+// The functions function `index` recurses through, itself included (its
+// strongly connected part of the call graph); empty when it does not
+// recurse (codegen_recursion.cpp). Whether any function of `k` recurses.
+const std::vector<int>& recursive_group(ModuleState& ms, const ir::Kernel& owner, int index);
+bool has_recursion(const ir::Kernel& k);
+// Whether a task calls a recursive function (directly or not); whether
+// function `index` of `k` draws random numbers (itself or in its calls).
+bool calls_recursion(const ir::Stmt& task, const ir::Kernel& k);
+bool call_draws(const ir::Kernel& k, int index);
 
 // Whether a task's code uses ti.simt: shared arrays, barriers, subgroup
 // operations (its blocks must stay whole: codegen_simt.cpp).

@@ -134,7 +134,9 @@ static void init(Device& d) {
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &hp};
     vkGetPhysicalDeviceProperties2(d.phys, &p2);
     d.import_align = std::max<VkDeviceSize>(hp.minImportedHostPointerAlignment, 1);
+    d.caps.stack_window = 1ull << 30;  // untouched pages of the call stack cost nothing
   }
+  d.caps.stack_window = std::min<uint64_t>(d.caps.stack_window, d.props.limits.maxStorageBufferRange);
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &en2};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;

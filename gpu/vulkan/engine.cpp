@@ -45,6 +45,9 @@ struct VulkanKernel : CompiledKernel {
   std::vector<Slot> slots;
   size_t next_slot = 0;
   Buffer print_buf;
+  // The call stack of recursive ti.real_func calls (kStackBinding), as big as
+  // the task that needs most; pages are committed as frames touch them.
+  Buffer stack_buf;
   int num_bindings = 0;
   // Nothing comes back from the device (no returns, prints, checks that
   // can fail or ndarrays written): the launch returns once submitted, and
@@ -87,6 +90,9 @@ struct VulkanKernel : CompiledKernel {
       pipes.push_back(p);
     }
     print_buf = d.create_buffer(ks.prints.empty() ? 16 : (size_t)kPrintWords * 4);
+    uint64_t stack = 0;
+    for (const TaskShader& t : ks.tasks) stack = std::max(stack, t.stack_bytes);
+    if (stack) stack_buf = d.host_import ? d.create_zeroed((size_t)stack) : d.create_buffer((size_t)stack);
     uint32_t n = deferred ? 4 : 1;
     VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)num_bindings * n};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -133,6 +139,7 @@ struct VulkanKernel : CompiledKernel {
     vkDestroyPipelineLayout(d.dev, layout, nullptr);
     vkDestroyDescriptorSetLayout(d.dev, set_layout, nullptr);
     d.destroy_buffer(print_buf);
+    if (stack_buf.ptr) d.destroy_buffer(stack_buf);
   }
 
   std::string disassemble() const override {
@@ -147,6 +154,7 @@ struct VulkanKernel : CompiledKernel {
     std::vector<VkDescriptorBufferInfo> infos;
     infos.push_back({s.ctx.buf, 0, VK_WHOLE_SIZE});
     infos.push_back({print_buf.buf, 0, VK_WHOLE_SIZE});
+    infos.push_back({stack_buf.ptr ? stack_buf.buf : print_buf.buf, 0, VK_WHOLE_SIZE});
     s.bound.clear();
     s.recorded = false;
     for (const Buffer* b : buffers) {

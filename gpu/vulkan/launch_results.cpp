@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "vm/bytecode/function.h"
+#include "vm/interp/recursion_message.h"
 #include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/snode.h"
@@ -69,6 +70,9 @@ struct Record {
       raise("MemoryError", "out of memory: the device pool of sparse SNode " + c.field + " is full (" +
                                std::to_string(c.capacity) +
                                " blocks; a tree's pools share its device buffer of at most 2 GiB)", c.loc);
+    case CheckInfo::recursion:
+      raise("RecursionError", interp::recursion_message(c.text, c.capacity, "the call stack of each of this task's invocations"),
+            c.loc);
     case CheckInfo::assertion: {
       std::vector<ConstVal> args;
       for (size_t k = 0; k < c.prims.size(); k++) args.push_back(reg_value(u64_at(vals + 2 * k), c.prims[k]));

@@ -14,6 +14,7 @@
 #include "vm/bytecode/function.h"
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
+#include "vm/interp/recursion_message.h"
 #include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
@@ -69,12 +70,7 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::recursion: {  // the interpreter's limit and words (vm/interp/interp.cpp call_real_func)
       kind = "RecursionError";
       uint64_t limit = c.axis == 1 ? v[0] : (uint64_t)interp::kMaxCallDepth;
-      std::string s = "maximum recursion depth exceeded: ti.real_func '" + c.text + "' nested " + std::to_string(limit) +
-                      " calls deep";
-      if (limit < (uint64_t)interp::kMaxCallDepth)
-        s += " (the GPU's limit: its thread stack holds " + std::to_string(limit) + " levels; the CPU allows " +
-             std::to_string(interp::kMaxCallDepth) + ")";
-      return s;
+      return interp::recursion_message(c.text, limit, "its thread stack");
     }
   }
   kind = "InternalError";

@@ -6,6 +6,7 @@
 
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
+#include "vm/interp/recursion_message.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/rng.h"
@@ -91,8 +92,7 @@ __attribute__((noinline)) void call_real_func(const Function& fn, const Insn* ip
   const CallDesc& d = fn.calls[ip[-1].a];
   if (!fn.callees || d.callee >= fn.callees->size()) fail(fn, ip, "InternalError", "call of a missing ti.real_func");
   if (t_call_depth >= kMaxCallDepth)
-    fail(fn, ip, "RecursionError", "maximum recursion depth exceeded: ti.real_func '" + d.name + "' nested " +
-                                       std::to_string(kMaxCallDepth) + " calls deep");
+    fail(fn, ip, "RecursionError", recursion_message(d.name, kMaxCallDepth, {}));
   const Kernel& callee = (*fn.callees)[d.callee];
   if ((size_t)t_call_depth >= t_call_ctx.size()) t_call_ctx.push_back(std::make_unique<LaunchContext>());
   LaunchContext& sub = *t_call_ctx[(size_t)t_call_depth];
