@@ -43,7 +43,11 @@ static void init(Device& d) {
   app.apiVersion = VK_API_VERSION_1_2;
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ici.pApplicationInfo = &app;
-  VkResult r = vkCreateInstance(&ici, nullptr, &d.instance);
+  VkResult r;
+  {
+    LoaderEnv only_drivers_that_answer;
+    r = vkCreateInstance(&ici, nullptr, &d.instance);
+  }
   if (r != VK_SUCCESS)
     raise("RuntimeError", "vulkan: no Vulkan driver could be loaded (vkCreateInstance: VkResult " + std::to_string((int)r) +
                               "); install a driver (Mesa's lavapipe: mesa-vulkan-drivers) or use arch=ti.cpu");

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
@@ -24,6 +25,15 @@ struct Buffer {
   size_t size = 0;
   uint64_t serial = 0;  // unique per buffer made (handles may be reused once freed)
   bool mapped_by_us = false;  // ptr is our own anonymous mapping, imported (munmap it when freed)
+};
+
+// While alive, tells the Vulkan loader to load only the drivers that can
+// answer: the CPU drivers where the machine has no GPU device nodes
+// (loader_env.cpp). Variables the user set are left alone.
+struct LoaderEnv {
+  LoaderEnv();
+  ~LoaderEnv();
+  std::vector<const char*> set_vars;
 };
 
 struct Device {
