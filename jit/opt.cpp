@@ -17,6 +17,18 @@ bool is_value_source(IrOp op) {
   return op == IrOp::kval || op == IrOp::sload || op == IrOp::arg || op == IrOp::base || op == IrOp::gtemp ||
          op == IrOp::faddr || op == IrOp::load;
 }
+// The bits of 1 / x when x (bits of type t, f32 or f64) is a power of two
+// whose reciprocal is a normal number of that type.
+bool exact_reciprocal(CT t, uint64_t bits, uint64_t& out) {
+  const int mbits = t == CT::f32 ? 23 : 52, ebits = t == CT::f32 ? 8 : 11;
+  const uint64_t emax = (uint64_t(1) << ebits) - 1, sign = uint64_t(1) << (mbits + ebits);
+  if (t == CT::f32) bits &= 0xffffffffu;
+  uint64_t mant = bits & ((uint64_t(1) << mbits) - 1), e = (bits >> mbits) & emax;
+  // 2^(e - bias) -> 2^(bias - e), biased: 2 * bias - e = emax - 1 - e.
+  if (mant != 0 || e == 0 || e >= emax - 1) return false;
+  out = (bits & sign) | ((emax - 1 - e) << mbits);
+  return true;
+}
 }  // namespace
 
 Ref Emitter::lookup_or_add(const Key& key, const Ins& ins) {
@@ -70,6 +82,14 @@ Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
       if (arith && x.t == t) return a;
     }
     if (op == IrOp::sel && t_.is_const(a)) return t_.ins[a].k != 0 ? b : c;
+    // A float divided by a power of two is a product with its reciprocal:
+    // both round the same exact value x * 2^-k (zeros, infinities, NaNs and
+    // subnormal results alike), and a multiply is a fifth of a divide's
+    // latency (mandelbrot's `3.0 * i / W` per pixel).
+    if (op == IrOp::div && (t == CT::f32 || t == CT::f64) && t_.is_const(b)) {
+      uint64_t r;
+      if (exact_reciprocal(t, (uint64_t)t_.ins[b].k, r)) return emit(IrOp::mul, t, a, kval(r));
+    }
     // Floor division and Python's mod by a power of two are a shift and a
     // mask for every two's complement value (Collatz's n % 2, n // 2).
     if ((op == IrOp::floordiv || op == IrOp::mod) && t != CT::f32 && t != CT::f64 && t_.is_const(b)) {

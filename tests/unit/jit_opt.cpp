@@ -32,6 +32,25 @@ TEST_CASE("jit opt: constants fold with the interpreter's semantics") {
   CHECK_FALSE(t.is_const(d));  // division by zero is left to run time
 }
 
+TEST_CASE("jit opt: a float divided by a power of two whose reciprocal is normal is a product") {
+  Trace t;
+  Emitter e(t);
+  Ref x = sload(e, 0);
+  auto as = [&](CT ct, uint64_t divisor) {  // (the op, its constant's bits)
+    Ref r = e.emit(IrOp::div, ct, x, e.kval(divisor));
+    return std::make_pair(t.ins[r].op, (uint64_t)t.ins[t.ins[r].b].k);
+  };
+  CHECK(as(CT::f32, 0x44800000) == std::make_pair(IrOp::mul, uint64_t(0x3a800000)));  // 1024 -> 2^-10
+  CHECK(as(CT::f32, 0xbf000000) == std::make_pair(IrOp::mul, uint64_t(0xc0000000)));  // -0.5 -> -2
+  CHECK(as(CT::f32, 0x7e800000) == std::make_pair(IrOp::mul, uint64_t(0x00800000)));  // 2^126 -> the least normal
+  CHECK(as(CT::f64, 0x4020000000000000) == std::make_pair(IrOp::mul, uint64_t(0x3fc0000000000000)));  // 8 -> 0.125
+  CHECK(as(CT::f32, 0x7f000000).first == IrOp::div);  // 2^127: its reciprocal is subnormal
+  CHECK(as(CT::f32, 0x00400000).first == IrOp::div);  // a subnormal power of two
+  CHECK(as(CT::f32, 0x40400000).first == IrOp::div);  // 3
+  CHECK(as(CT::f32, 0x7f800000).first == IrOp::div);  // infinity
+  CHECK(as(CT::i32, 4).first == IrOp::div);           // integers: C division, not this
+}
+
 TEST_CASE("jit opt: identical pure ops are one instruction and loads CSE only within an epoch") {
   Trace t;
   Emitter e(t);

@@ -301,7 +301,7 @@ TEST_CASE("jit vector: ndrange rows end under a mask and the next starts in lane
   }
 }
 
-// y[i] = -|x[i]| * 3 / 2 + sqrt(x[i] * x[i]) in f64, x at a[0..], y at a[8192..] (bytes).
+// y[i] = -|x[i]| * 3 / 5 + sqrt(x[i] * x[i]) in f64 (not / 2: a product with 0.5), x at a[0..], y at a[8192..] (bytes).
 const char* kF64 = R"(
     off = mul i64 i #8
     xa = add i64 a off
@@ -309,7 +309,7 @@ const char* kF64 = R"(
     ax = abs f64 x
     nx = neg f64 ax
     m = mul f64 nx #0x4008000000000000
-    d = div f64 m #0x4000000000000000
+    d = div f64 m #0x4014000000000000
     sq = mul f64 x x
     r = sqrt f64 sq
     v = add f64 d r
@@ -352,7 +352,7 @@ TEST_CASE("jit vector: f64 loops run four lanes at a time") {
       CHECK(c.fn(R, &env) == 99);
       for (int j = 0; j < 1024; j++) {
         double x = mem[j];
-        double want = j >= lo && j < hi ? -std::fabs(x) * 3.0 / 2.0 + std::sqrt(x * x) : -7.0;
+        double want = j >= lo && j < hi ? -std::fabs(x) * 3.0 / 5.0 + std::sqrt(x * x) : -7.0;
         if (mem[1024 + j] != want) {
           FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
           break;
