@@ -284,6 +284,16 @@ struct JitKernel : interp::InterpKernel {
 
 struct JitEngine : Engine {
   Params params = params_from_env();
+  // The process-wide setup the first trace would otherwise pay inside its
+  // compile: asmjit's CPU detection (cpuid, each one a VM exit under a
+  // hypervisor: 50-100 us here) and the code allocator's first block (an
+  // mmap; the allocator keeps its last block when it empties).
+  JitEngine() {
+    host_has_avx2();
+    host_has_fma3();
+    void *rx = nullptr, *rw = nullptr;
+    if (runtime().allocator()->alloc(&rx, &rw, 64) == asmjit::kErrorOk) runtime().allocator()->release(rx);
+  }
   const char* name() const override { return "jit"; }
   bool supports(Prim) const override { return true; }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program&) override {
