@@ -57,6 +57,37 @@ int64_t cell_weight(const SNode* target) {
   return w;
 }
 
+// The cell table of every unit of a struct-for, kept across launches
+// (CachedCells) when the rows stand for blocks of cells (`weight` > 1: the
+// table is small beside the work, and a sweep over few active blocks costs
+// little more than finding them) and at most kMaxCachedCells int64s. Null
+// when not kept; else rebuilt when a cell's activity, the list or the units
+// changed since it was built.
+constexpr int64_t kMaxCachedCells = 1 << 20;
+
+template <class Fill>
+CachedCells* cached_table(Program* prog, const SNode* target, int64_t weight, int64_t n, int64_t cells, int nidx,
+                          int64_t per, int64_t span, int64_t ranges, int64_t units, Fill&& fill) {
+  if (weight <= 1 || (n && cells > kMaxCachedCells / (nidx + 1) / n) || !prog->cell_table_cacheable(target))
+    return nullptr;
+  CachedCells& c = prog->cell_cache[target];
+  uint64_t g = prog->activity_generation.load(std::memory_order_relaxed);
+  const uint8_t* first = n ? prog->list_of(target)[0].container : nullptr;
+  if (c.valid && c.generation == g && c.nidx == nidx && c.per == per && c.span == span && c.ranges == ranges &&
+      c.units == units && c.list_size == (size_t)n && c.first_container == first)
+    return &c;
+  c.rows.clear();
+  c.unit_row.resize((size_t)units + 1);
+  for (int64_t u = 0; u < units; u++) {
+    c.unit_row[u] = (int64_t)(c.rows.size() / (size_t)(nidx + 1));
+    fill(u, c.rows);
+  }
+  c.unit_row[units] = (int64_t)(c.rows.size() / (size_t)(nidx + 1));
+  c.generation = g, c.valid = true, c.nidx = nidx, c.per = per, c.span = span, c.ranges = ranges, c.units = units;
+  c.list_size = (size_t)n, c.first_container = first;
+  return &c;
+}
+
 void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
   Program* prog = ctx.program;
   if (!prog) raise("InternalError", "struct_for task launched without a program");
@@ -83,20 +114,38 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
     serial = true;
     units = plan(1, per, span, ranges);
   }
+  // Unit u's rows, appended to `table`: `per` whole containers, or range
+  // u % ranges of container u / ranges.
+  auto fill = [&](int64_t u, CellTable& table) {
+    if (ranges > 1) {
+      int64_t lo = u % ranges * span;
+      prog->active_cells(target, (size_t)(u / ranges), (size_t)(u / ranges + 1), nidx, table, lo, lo + span);
+    } else {
+      prog->active_cells(target, (size_t)(u * per), (size_t)std::min(n, (u + 1) * per), nidx, table);
+    }
+  };
+  const size_t w = (size_t)nidx + 1;
+  CachedCells* cache = cached_table(prog, target, weight, n, cells, nidx, per, span, ranges, units, fill);
   auto run_units = [&](int64_t b, int64_t e) {
     // Kept per thread across launches: a fresh table each launch costs page
     // faults (freed big blocks go back to the system) on every sweep.
     thread_local CellTable table;
     for (int64_t u = b; u < e; u++) {
-      table.clear();
-      if (ranges > 1) {
-        int64_t lo = u % ranges * span;
-        prog->active_cells(target, (size_t)(u / ranges), (size_t)(u / ranges + 1), nidx, table, lo, lo + span);
+      const int64_t* rows;
+      int64_t count;
+      // The cached rows while no cell changed; once this launch's own work
+      // activates or deactivates one, the later units scan their containers
+      // again (as without a cache: each unit's table is built as it starts).
+      if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->generation) {
+        rows = cache->rows.data() + (size_t)cache->unit_row[u] * w;
+        count = cache->unit_row[u + 1] - cache->unit_row[u];
       } else {
-        prog->active_cells(target, (size_t)(u * per), (size_t)std::min(n, (u + 1) * per), nidx, table);
+        table.clear();
+        fill(u, table);
+        rows = table.data();
+        count = (int64_t)(table.size() / w);
       }
-      int64_t count = (int64_t)(table.size() / (size_t)(nidx + 1));
-      if (count) run_code(t, ctx, 0, count, hook, native, table.data());
+      if (count) run_code(t, ctx, 0, count, hook, native, rows);
     }
   };
   if (serial) {

@@ -190,4 +190,12 @@ void Program::active_cells(const SNode* target, size_t b, size_t e, int nidx, Ce
   }
 }
 
+bool Program::cell_table_cacheable(const SNode* target) const {
+  for (const SNode* s : target->path)
+    if (s->kind == SNodeKind::dynamic) return false;
+  for (const SNode* s : snode_by_id)
+    if (s && s->tree == target->tree && s->pool && s->pool->region) return false;
+  return true;
+}
+
 }  // namespace kiln

@@ -32,6 +32,22 @@ template <class T> struct NoZeroInit : std::allocator<T> {
 };
 using CellTable = std::vector<int64_t, NoZeroInit<int64_t>>;
 
+// A struct-for's whole cell table kept across launches (Program::cell_cache):
+// while no cell's activity changed (Program::activity_generation), the next
+// launch over the same SNode with the same units reads these rows instead of
+// scanning the containers again (Taichi's listgen likewise has nothing new
+// to find in an unchanged tree). Unit u's rows are [unit_row[u], unit_row[u + 1]).
+struct CachedCells {
+  uint64_t generation = 0;
+  bool valid = false;
+  int nidx = 0;
+  int64_t per = 0, span = 0, ranges = 0, units = 0;
+  size_t list_size = 0;
+  const uint8_t* first_container = nullptr;
+  CellTable rows;
+  std::vector<int64_t> unit_row;
+};
+
 namespace interp {
 struct DebugHook;  // vm/interp/interp.h
 }
@@ -179,6 +195,17 @@ struct Program {
   // folded into `stats` by collect_stats().
   std::atomic<int64_t> n_activations{0}, n_deactivations{0}, n_listgen_elements{0};
   std::atomic<int64_t> listgen_ns{0};  // wall time spent in clear_list/listgen tasks
+  // Bumped by every change of a pointer or bitmasked cell's activity (an
+  // activation, a deactivation, a container released): cached cell tables
+  // older than it are stale. Dynamic lengths do not bump it (appends are hot);
+  // tables over a dynamic level are never cached.
+  std::atomic<uint64_t> activity_generation{0};
+  void activity_changed() { activity_generation.fetch_add(1, std::memory_order_relaxed); }
+  std::map<const SNode*, CachedCells> cell_cache;  // by struct-for target (launch.cpp)
+  // Whether a struct-for over `target` may keep its cell table across
+  // launches: no dynamic level on its path, and no device pools in its tree
+  // (native code activates those without the runtime seeing it).
+  bool cell_table_cacheable(const SNode* target) const;
   void prepare_sparse(SNodeTree& t);  // paths, flags, pools (materialize calls it)
   SNode* snode(int id) const;
   // The container of `target` that holds physical index `phys` (for a place:

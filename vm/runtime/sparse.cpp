@@ -39,6 +39,7 @@ void release_cell(Program& prog, const SNode& s, uint8_t* cell) {
 
 // Deactivates every cell of container c and zeroes it.
 void release_container(Program& prog, const SNode& s, uint8_t* c) {
+  prog.activity_changed();
   switch (s.kind) {
     case SNodeKind::pointer:
       for (int64_t i = 0; i < s.num_cells(); i++) {
@@ -109,6 +110,7 @@ uint8_t* ensure_block(Program& prog, const SNode& s, Slot* slot) {
   uint8_t* fresh = static_cast<uint8_t*>(s.pool->alloc());
   if (slot->compare_exchange_strong(p, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
     prog.n_activations.fetch_add(1, std::memory_order_relaxed);
+    prog.activity_changed();
     return fresh;
   }
   s.pool->release(fresh);  // another thread activated it first: use its block
@@ -133,7 +135,10 @@ uint8_t* enter_cell(Program& prog, const SNode& s, uint8_t* c, int64_t cell, boo
       auto* w = mask_word(s, c, cell);
       if (!(w->load(std::memory_order_acquire) & bit)) {
         if (!activate) return nullptr;
-        if (!(w->fetch_or(bit, std::memory_order_acq_rel) & bit)) prog.n_activations.fetch_add(1, std::memory_order_relaxed);
+        if (!(w->fetch_or(bit, std::memory_order_acq_rel) & bit)) {
+          prog.n_activations.fetch_add(1, std::memory_order_relaxed);
+          prog.activity_changed();
+        }
       }
       return c + cell * s.cell_size;
     }
@@ -289,11 +294,13 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
           if (ch->has_sparse_below) release_container(*this, *ch, p + ch->offset_in_cell);
         s->pool->release(p);
         n_deactivations.fetch_add(1, std::memory_order_relaxed);
+        activity_changed();
       } else if (s->kind == SNodeKind::bitmasked) {
         uint64_t bit = 1ull << (cell & 63);
         if (mask_word(*s, c, cell)->fetch_and(~bit, std::memory_order_acq_rel) & bit) {
           release_cell(*this, *s, c + cell * s->cell_size);
           n_deactivations.fetch_add(1, std::memory_order_relaxed);
+          activity_changed();
         }
       }
       return 0;
