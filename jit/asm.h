@@ -25,6 +25,7 @@ struct Gen {
   std::vector<bool> fused;            // compares emitted as their guard's flags (sink.h)
   std::vector<bool> sunk;             // values computed only at exits (sink.h)
   std::vector<bool> negfold;          // float negs their fmas fold (sink.h)
+  std::vector<bool> addrfold;         // address adds their loads and stores fold (sink.h)
   std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
   Ref at = 0;                         // the instruction being emitted
   std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code
@@ -72,6 +73,7 @@ struct Gen {
   void fix32(bc::CT ct);
   void cmp_values(Ref av, Ref b);
   asmjit::x86::Gp address(Ref r);
+  asmjit::x86::Mem memory_at(Ref r, uint32_t size);  // [address r], a folded add as base + displacement
 
   // asm_ops.cpp
   bool int_binop(const Ins& in, Ref i);

@@ -30,6 +30,19 @@ bool Gen::int_binop(const Ins& in, Ref i) {
   if (commutes && in_gp(i) && in_gp(B) && same_home(B, i) && !t.is_const(A)) std::swap(A, B);
   x86::Gp D = in_gp(i) && !(in_gp(B) && same_home(B, i)) ? home(i) : x86::Gp(x86::rax);
   x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
+  int64_t k = t.is_const(B) ? t.ins[B].k : 0;
+  bool kimm = t.is_const(B) && k == (int32_t)k;
+  // A constant times or plus a value in another register: one three-operand
+  // imul or lea instead of a copy into the result's register first (a
+  // struct-for's row address, b * stride + table, is one of each).
+  if (kimm && (in.op == IrOp::mul || in.op == IrOp::add) && in_gp(A) && !same_home(A, i)) {
+    x86::Gp H = home(A);
+    if (in.op == IrOp::mul) a.imul(Dw, w32 ? x86::Gp(H.r32()) : H, Imm(k));
+    else a.lea(Dw, x86::ptr(H, (int32_t)k));
+    if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
   ld(D, A);
   auto op = [&](const auto& B) {
     switch (in.op) {
@@ -41,8 +54,7 @@ bool Gen::int_binop(const Ins& in, Ref i) {
       default: a.xor_(Dw, B); break;
     }
   };
-  int64_t k = t.is_const(B) ? t.ins[B].k : 0;
-  if (t.is_const(B) && k == (int32_t)k) {
+  if (kimm) {
     if (in.op == IrOp::mul) a.imul(Dw, Dw, Imm(k));
     else op(Imm(k));
   } else if (in_gp(B)) {
@@ -404,26 +416,27 @@ bool Gen::conv(const Ins& in, Ref i) {
   return true;
 }
 
+// Memory operands through memory_at: a folded address add (sink.h) is the
+// instruction's displacement.
 void Gen::load(const Ins& in, Ref i) {
-  x86::Gp P = address(in.a);
   if (in.k == (int64_t)Prim::f32 || in.k == (int64_t)Prim::f64) {
     bool s = in.k == (int64_t)Prim::f32;
     x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
-    s ? a.movss(D, x86::dword_ptr(P)) : a.movsd(D, x86::qword_ptr(P));  // zeroes the rest of D
+    s ? a.movss(D, memory_at(in.a, 4)) : a.movsd(D, memory_at(in.a, 8));  // zeroes the rest of D
     stx(i, D, s ? CT::f32 : CT::f64);
     return;
   }
   x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
   switch ((Prim)in.k) {
-    case Prim::i8: a.movsx(D, x86::byte_ptr(P)); break;
-    case Prim::i16: a.movsx(D, x86::word_ptr(P)); break;
-    case Prim::i32: a.movsxd(D, x86::dword_ptr(P)); break;
-    case Prim::u8: a.movzx(D.r32(), x86::byte_ptr(P)); break;
-    case Prim::u16: a.movzx(D.r32(), x86::word_ptr(P)); break;
-    case Prim::u32: a.mov(D.r32(), x86::dword_ptr(P)); break;  // zero-extends
-    case Prim::i64: case Prim::u64: a.mov(D, x86::qword_ptr(P)); break;
+    case Prim::i8: a.movsx(D, memory_at(in.a, 1)); break;
+    case Prim::i16: a.movsx(D, memory_at(in.a, 2)); break;
+    case Prim::i32: a.movsxd(D, memory_at(in.a, 4)); break;
+    case Prim::u8: a.movzx(D.r32(), memory_at(in.a, 1)); break;
+    case Prim::u16: a.movzx(D.r32(), memory_at(in.a, 2)); break;
+    case Prim::u32: a.mov(D.r32(), memory_at(in.a, 4)); break;  // zero-extends
+    case Prim::i64: case Prim::u64: a.mov(D, memory_at(in.a, 8)); break;
     default:
-      a.mov(x86::rdi, P);
+      a.mov(x86::rdi, address(in.a));
       a.mov(x86::esi, Imm(in.k));
       call((const void*)&load_prim);
       D = x86::rax;
@@ -432,21 +445,20 @@ void Gen::load(const Ins& in, Ref i) {
 }
 
 void Gen::store(const Ins& in) {
-  x86::Gp P = address(in.a);
   Prim p = (Prim)in.k;
   if (in_xmm(in.b) && (p == Prim::f32 || p == Prim::f64)) {
-    p == Prim::f32 ? a.movss(x86::dword_ptr(P), xhome(in.b)) : a.movsd(x86::qword_ptr(P), xhome(in.b));
+    p == Prim::f32 ? a.movss(memory_at(in.a, 4), xhome(in.b)) : a.movsd(memory_at(in.a, 8), xhome(in.b));
     return;
   }
   x86::Gp V = in_gp(in.b) ? home(in.b) : x86::Gp(x86::rcx);
-  if (!in_gp(in.b)) ld(x86::rcx, in.b);
+  if (!in_gp(in.b)) ld(x86::rcx, in.b);  // (never rax: memory_at's base may be)
   switch (p) {
-    case Prim::i8: case Prim::u8: a.mov(x86::byte_ptr(P), V.r8()); break;
-    case Prim::i16: case Prim::u16: a.mov(x86::word_ptr(P), V.r16()); break;
-    case Prim::i32: case Prim::u32: case Prim::f32: a.mov(x86::dword_ptr(P), V.r32()); break;
-    case Prim::i64: case Prim::u64: case Prim::f64: a.mov(x86::qword_ptr(P), V); break;
+    case Prim::i8: case Prim::u8: a.mov(memory_at(in.a, 1), V.r8()); break;
+    case Prim::i16: case Prim::u16: a.mov(memory_at(in.a, 2), V.r16()); break;
+    case Prim::i32: case Prim::u32: case Prim::f32: a.mov(memory_at(in.a, 4), V.r32()); break;
+    case Prim::i64: case Prim::u64: case Prim::f64: a.mov(memory_at(in.a, 8), V); break;
     default:
-      a.mov(x86::rdi, P);
+      a.mov(x86::rdi, address(in.a));
       a.mov(x86::rsi, V);
       a.mov(x86::edx, Imm(in.k));
       call((const void*)&store_prim);

@@ -3,6 +3,7 @@
 #include <asmjit/x86.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "jit/asm.h"
 #include "jit/sink.h"
@@ -149,9 +150,23 @@ void Gen::cmp_values(Ref av, Ref b) {
 
 // The address from its register when it has one, else through rax.
 x86::Gp Gen::address(Ref r) {
+  if (r < (Ref)addrfold.size() && addrfold[r]) {
+    a.lea(x86::rax, memory_at(r, 0));
+    return x86::rax;
+  }
   if (in_gp(r)) return home(r);
   ld(x86::rax, r);
   return x86::rax;
+}
+
+// A folded `add X, #c` (SinkPlan::addrfold) is [X + c]: no register holds it.
+x86::Mem Gen::memory_at(Ref r, uint32_t size) {
+  int32_t disp = 0;
+  if (r < (Ref)addrfold.size() && addrfold[r]) std::tie(r, disp) = folded_address(t, r);
+  x86::Gp base = x86::rax;
+  if (in_gp(r)) base = home(r);
+  else ld(x86::rax, r);
+  return x86::ptr(base, disp, size);
 }
 
 }  // namespace kiln::jit

@@ -322,25 +322,27 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   Label warm = a.newLabel();
   a.bind(warm);
 
-  SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2());
+  VecPlan vp;
+  bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
+  if (loops) vp = plan_vector(t);
+  SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2(), !(loops && vp.ok));
   std::vector<bool> remat = plan.remat(t.ins.size());
   Gen g{t, a, allocate_registers(t, remat, plan.sunk), xsave};
   g.fused = std::move(plan.fused);
   g.sunk = std::move(plan.sunk);
   g.negfold = std::move(plan.negfold);
+  g.addrfold = std::move(plan.addrfold);
   g.remat = std::move(remat);
   g.fused.resize(spare + 1, false);
   g.sunk.resize(spare + 1, false);
   g.negfold.resize(spare + 1, false);
+  g.addrfold.resize(spare + 1, false);
   g.remat.resize(spare + 1, false);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);
   g.al.last.resize(spare + 1, -1);
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel();
-  VecPlan vp;
-  bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
-  if (loops) vp = plan_vector(t);
   out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";
   std::string why = body(g, epilogue, tail_jump, spare, infos, vp, out.lanes);
   if (!why.empty()) return why;

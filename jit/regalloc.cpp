@@ -50,15 +50,24 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   out.last.assign(n, -1);
   out.fw.assign(n, 0);
   auto& last = out.last;
-  // A folded neg (sink.h) is read as its operand, where its fma reads it.
-  auto folded = [&](Ref v) { return v < (Ref)sunk.size() && sunk[v] && t.ins[v].op == IrOp::neg && float_width(t.ins[v]); };
+  // A folded neg or address (sink.h) is read as its operand, where its fma
+  // or its load/store reads it. (A sunk add the exits recompute counts too:
+  // its operand only lives longer.) kNoRef when v is not folded.
+  auto folded_operand = [&](Ref v) {
+    if (v >= (Ref)sunk.size() || !sunk[v]) return kNoRef;
+    const Ins& f = t.ins[v];
+    if (f.op == IrOp::neg && float_width(f)) return f.a;
+    if (f.op == IrOp::add && (f.t == bc::CT::i64 || f.t == bc::CT::u64) && (t.is_const(f.a) || t.is_const(f.b)))
+      return folded_address(t, v).first;
+    return kNoRef;
+  };
   // A fused compare (remat, not sunk) is made again where it is read (its
   // guard, or a float select's mask): its operands live until there.
   auto fused = [&](Ref v) { return v < (Ref)remat.size() && remat[v] && !(v < (Ref)sunk.size() && sunk[v]); };
   auto use = [&](Ref v, Ref at) {
     if (v < 0) return;
     last[v] = std::max(last[v], at);
-    if (folded(v)) last[t.ins[v].a] = std::max(last[t.ins[v].a], at);
+    if (Ref o = folded_operand(v); o >= 0) last[o] = std::max(last[o], at);
     if (fused(v))
       for (Ref o : {t.ins[v].a, t.ins[v].b})
         if (o >= 0) last[o] = std::max(last[o], at);
@@ -104,6 +113,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
       if (!in.live || in.op == IrOp::phi) continue;
       auto read = [&](Ref v) {
         if (v >= 0 && v < t.loop_ref) body_read[v] = i;
+        if (Ref o = v >= 0 ? folded_operand(v) : kNoRef; o >= 0 && o < t.loop_ref) body_read[o] = i;
       };
       if (i >= (Ref)sunk.size() || !sunk[i]) {
         read(in.a);

@@ -42,9 +42,38 @@ void fold_negs_into_fmas(const Trace& t, SinkPlan& p) {
   for (Ref i = 0; i < n; i++)
     if (ok[i]) p.negfold[i] = p.sunk[i] = true;
 }
+
+// SinkPlan::addrfold: every reader of the add (sunk ones too: an exit would
+// recompute from it) is a load or store taking it as its address, emitted
+// on the add's side of the loop head.
+void fold_address_adds(const Trace& t, SinkPlan& p) {
+  const Ref n = (Ref)t.ins.size();
+  std::vector<bool> ok(n, false);
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    bool wide = in.t == bc::CT::i64 || in.t == bc::CT::u64;
+    Ref k = t.is_const(in.b) ? in.b : t.is_const(in.a) ? in.a : kNoRef;
+    ok[i] = in.live && !p.sunk[i] && in.op == IrOp::add && wide && k >= 0 && t.ins[k].k == (int32_t)t.ins[k].k &&
+            !t.is_const(k == in.b ? in.a : in.b) && i != t.loop_ref;
+  }
+  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live) continue;
+    bool mem = (in.op == IrOp::load || in.op == IrOp::store) && !p.sunk[i];
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0 && ok[r] && (!mem || r != in.a || in.b == r || in.c == r || side(r) != side(i))) ok[r] = false;
+  }
+  for (const Snapshot& s : t.snaps) {
+    for (auto& [reg, ref] : s.regs) ok[ref] = false;
+    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
+  }
+  for (Ref i = 0; i < n; i++)
+    if (ok[i]) p.addrfold[i] = p.sunk[i] = true;
+}
 }  // namespace
 
-SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend) {
+SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addrs) {
   const Ref n = (Ref)t.ins.size();
   SinkPlan p;
   p.sunk.assign(n, false);
@@ -105,6 +134,8 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend) {
   }
   p.negfold.assign(n, false);
   if (fold_negs) fold_negs_into_fmas(t, p);
+  p.addrfold.assign(n, false);
+  if (fold_addrs) fold_address_adds(t, p);
   return p;
 }
 

@@ -5,6 +5,7 @@
 // become their guard's flags (fused) are recomputed the same way when a
 // snapshot also needs their 0/1 value.
 #pragma once
+#include <utility>
 #include <vector>
 
 #include "jit/trace.h"
@@ -19,6 +20,12 @@ struct SinkPlan {
   // (vfmsub, vfnmadd, vfnmsub: the same single rounding as fma(a, b, -c)).
   // Also in `sunk`, so it is neither emitted nor given a register.
   std::vector<bool> negfold;
+  // A 64-bit `add X, #c` (c fits 32 bits) that only loads and stores read as
+  // their address, on its side of the loop head, and no exit: each reads
+  // [X + c] (a sparse row's column, a struct member) instead of a register
+  // the add computed. Also in `sunk`. Only in traces without a vector loop,
+  // whose lanes read values from their homes.
+  std::vector<bool> addrfold;
   std::vector<bool> remat(size_t n) const {
     std::vector<bool> r(n, false);
     for (size_t i = 0; i < n; i++) r[i] = (i < sunk.size() && sunk[i]) || (i < fused.size() && fused[i]);
@@ -27,8 +34,16 @@ struct SinkPlan {
 };
 
 // fold_negs: the backend has FMA3's fused forms (negfold stays empty otherwise);
-// blend: it has AVX's vcmpss/vblendvps (float selects' compares stay values otherwise).
-SinkPlan plan_sinking(const Trace& t, bool fold_negs = false, bool blend = false);
+// blend: it has AVX's vcmpss/vblendvps (float selects' compares stay values otherwise);
+// fold_addrs: the trace has no vector loop (addrfold stays empty otherwise).
+SinkPlan plan_sinking(const Trace& t, bool fold_negs = false, bool blend = false, bool fold_addrs = false);
+
+// The register operand and displacement of a folded address (SinkPlan::addrfold).
+inline std::pair<Ref, int32_t> folded_address(const Trace& t, Ref r) {
+  const Ins& in = t.ins[r];
+  return t.is_const(in.b) ? std::pair<Ref, int32_t>{in.a, (int32_t)t.ins[in.b].k}
+                          : std::pair<Ref, int32_t>{in.b, (int32_t)t.ins[in.a].k};
+}
 
 // Calls f(ref) for every value an exit with snapshot s must compute or
 // read: its entries and, through recomputed values, their operands.

@@ -4,6 +4,8 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#include <vector>
 
 #include "jit/backend.h"
 #include "jit/opt.h"
@@ -324,5 +326,54 @@ TEST_CASE("jit backend: float neg and abs are one vxorps/vandps with a mask from
     }
     if (s) CHECK(R[3] == (uint64_t)std::bit_cast<uint32_t>(sf));
     else CHECK(R[3] == std::bit_cast<uint64_t>(sd));
+  }
+}
+
+TEST_CASE("jit backend: a constant added to an address that only loads and stores read is their displacement") {
+  // for (; r0 < r1; r0++) { p = r2 + r0 * 32; *(i32*)(p + 28) += *(i32*)(p + 20); r3 += *(i64*)p (+ p + 20
+  // when `escape`: that add is then a value of its own) }: rows as a struct-for's cell table has them.
+  // (Displacements that are not multiples of 8, which frame and stack slots are.)
+  for (bool escape : {false, true}) {
+    Trace t;
+    Emitter e(t);
+    std::vector<Ref> regs(4, kNoRef);
+    Ref i = sload(e, 0);
+    Ref p = e.emit(IrOp::add, CT::i64, sload(e, 2), e.emit(IrOp::mul, CT::i64, i, e.kval(32)));
+    Ref pb = e.emit(IrOp::add, CT::i64, p, e.kval(20));
+    Ref pc = e.emit(IrOp::add, CT::i64, p, e.kval(28));
+    Ref sum = e.emit(IrOp::add, CT::i32, e.emit(IrOp::load, CT::i64, pc, kNoRef, kNoRef, (int64_t)Prim::i32),
+                     e.emit(IrOp::load, CT::i64, pb, kNoRef, kNoRef, (int64_t)Prim::i32));
+    e.effect(IrOp::store, pc, sum, (int)Prim::i32);
+    Ref acc = e.emit(IrOp::add, CT::i64, sload(e, 3), e.emit(IrOp::load, CT::i64, p, kNoRef, kNoRef, (int64_t)Prim::i64));
+    if (escape) acc = e.emit(IrOp::add, CT::i64, acc, pb);
+    Compiled c = close_sum_loop(t, e, regs, i, acc, true);
+    auto displaced = [&](const char* d) {  // a load or store (not an lea) with displacement d
+      for (size_t at = 0, end; at < c.listing.size(); at = end + 1) {
+        end = c.listing.find('\n', at);
+        if (end == std::string::npos) end = c.listing.size();
+        std::string line = c.listing.substr(at, end - at);
+        if (line.find(d) != std::string::npos && line.rfind("lea", 0) != 0) return true;
+      }
+      return false;
+    };
+    CHECK(displaced("+20]") == !escape);
+    CHECK(displaced("+28]"));
+    struct Row {
+      int64_t a, pad;
+      int32_t pad2, b, pad3, c;
+    };
+    static_assert(sizeof(Row) == 32 && offsetof(Row, b) == 20 && offsetof(Row, c) == 28);
+    std::vector<Row> rows(50);
+    for (int k = 0; k < 50; k++) rows[k] = {k * 1000, 0, 0, k, 0, 2 * k};
+    uint64_t R[4] = {0, 50, (uint64_t)(uintptr_t)rows.data(), 5};
+    TraceEnv env;
+    CHECK(c.fn(R, &env) == 7);
+    int64_t want = 5;
+    for (int k = 0; k < 50; k++) {
+      CHECK(rows[k].c == 3 * k);
+      want += k * 1000 + (escape ? (int64_t)(uintptr_t)&rows[k].b : 0);
+    }
+    CHECK(R[0] == 50);
+    CHECK((int64_t)R[3] == want);
   }
 }
