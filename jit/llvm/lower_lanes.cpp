@@ -19,6 +19,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "jit/llvm/lower_state.h"
+#include "jit/llvm/prefetch.h"
 
 namespace kiln::llvmjit {
 
@@ -198,8 +199,6 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
 // each block, every access proven in bounds (checked_at_ends: its address is
 // affine in the index) prefetches the line kPrefetchBytes past its element.
 // Past the field's end it prefetches what is there, which cannot fault.
-constexpr uint64_t kPrefetchBytes = 2048;
-
 void Gen::prefetch_ahead(const ir::Stmt& owner, Value* first) {
   if (proof.task != &owner || !prim_is_signed(task_index_prim(owner))) return;
   Value* i = wide_index(first);

@@ -27,6 +27,7 @@
 
 #include "jit/llvm/codegen.h"
 #include "jit/llvm/lower.h"
+#include "jit/llvm/prefetch.h"
 #include "vm/runtime/code_cache.h"
 #include "vm/runtime/program.h"
 #include "vm/support/diag.h"
@@ -138,7 +139,7 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   // The SLP vectorizer runs before the late loop unroller, so it never sees
-  // the copies of a loop unrolled by its split sums' width (lower.cpp
+  // the copies of a loop unrolled by its split sums' width (lower_stmt.cpp
   // range_loop): a second SLP pass after the pipeline packs them into lanes.
   if (vectorize && m.getModuleFlag("kiln.unrolled_sums"))
     pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
@@ -146,6 +147,12 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
       fpm.addPass(llvm::SLPVectorizerPass());
       fpm.addPass(llvm::InstCombinePass());
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+    });
+  // Streaming loops prefetch ahead (prefetch.h), once the vectorizers and
+  // the unroller have made them what codegen sees.
+  if (vectorize)
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamPrefetchPass()));
     });
   // KILN_LLVM_DUMP=before: the module as lowered (to run LLVM's `opt` on it).
   const char* dump = std::getenv("KILN_LLVM_DUMP");

@@ -35,8 +35,9 @@ struct CompiledTasks {
 CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog);
 
 // Part of every offline cache key: bump when generated code changes meaning
-// without the module's text changing (the runtime's ABI, Env's layout).
-#define KILN_CACHE_VERSION "1"
+// without the module's text changing (the runtime's ABI, Env's layout, the
+// passes optimize() adds: 2 is StreamPrefetchPass).
+#define KILN_CACHE_VERSION "2"
 
 // A kernel whose tasks run as LLVM code (bytecode where a task does not
 // lower): what the llvm Engine compiles, and the tiered engine's hot kernels
