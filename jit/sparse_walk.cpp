@@ -226,13 +226,23 @@ Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, i
   if (!at) return Walked::no;
   Ref container;
   if (!guard_indices(w, idx, nidx, true) || !w.emit(container)) return Walked::abort;
+  // append_in inline: the length's fetch_add (one lock xadd; the length is
+  // the container's first word), clamped to the capacity as append_in
+  // returns it. The new cell's chunk is left to the write that follows: its
+  // walk guards the chunk, and where it is missing (one append in
+  // chunk_size) the trace exits to that write, whose activation makes it.
+  // While recording, the append runs as append_in, chunk and all, through
+  // the runtime call's trampoline (an error it raises is the recorder's to
+  // rethrow).
+  const int64_t cap = t->num_cells();
   RtCall c = call;
   c.fn = &append_call;
   c.node = t;
-  c.cap = t->num_cells();
-  const RtCall* kept = keep_rtcall(c);
-  out.bits = rt_call((uint64_t)(uintptr_t)at, 0, (uint64_t)(uintptr_t)kept);
-  out.ref = e.effect(IrOp::rtcall, container, e.kval(0), (int64_t)(uintptr_t)kept);
+  c.cap = cap;
+  out.bits = rt_call((uint64_t)(uintptr_t)at, 0, (uint64_t)(uintptr_t)keep_rtcall(c));
+  Ref old = e.effect(IrOp::atomic, container, e.kval(1), (int64_t)Prim::i64);  // k: Prim | sem::AOp::add << 8
+  Ref k = e.kval((uint64_t)cap);
+  out.ref = e.emit(IrOp::sel, CT::i64, e.emit(IrOp::lt, CT::i64, old, k), old, k);
   return Walked::yes;
 }
 

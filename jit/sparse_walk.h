@@ -35,9 +35,10 @@ enum class Walked { no, yes, abort };
 Walked walk_element(Emitter& e, const TraceEnv& env, int place, bool activate, const Val* idx, int nidx,
                     const Snapshot& snap, Val& out);
 
-// ti.append(snode, idx, v): the dynamic container found inline, then one
-// runtime call (append_in) for the length and the chunk. `call` carries the
-// location errors name. No, having emitted and done nothing, when the
+// ti.append(snode, idx, v): the dynamic container found inline, then the
+// length's fetch_add in the trace (the new cell's chunk is made by the write
+// that follows); while recording, append_in through a runtime call that
+// `call` describes (the location errors name). No, having emitted and done nothing, when the
 // container is not reached inline (an index out of bounds, an inactive
 // level above the list).
 Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, int nidx, const Snapshot& snap,
