@@ -7,6 +7,7 @@
 
 #include <asmjit/x86.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "jit/asm.h"
@@ -57,6 +58,42 @@ void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
     for (auto& mm : moves)
       if (g.same_home(mm.second, parked)) mm.second = spare;
   }
+}
+
+// For each exit, the exit whose flush it can finish with (-1: none): one
+// whose snapshot's entries are a subset of its own (the largest such; of
+// two equal snapshots, the first), where its own other entries are plain
+// stores (no value recomputed at the exit), and both resume at a fixed pc.
+std::vector<int> shared_flushes(const Gen& g, const Trace& t) {
+  const size_t n = t.snaps.size();
+  std::vector<int> base(n, -1);
+  auto plain = [&](Ref r) { return r >= (Ref)g.remat.size() || !g.remat[r]; };
+  for (size_t s = 0; s < n; s++) {
+    const Snapshot& S = t.snaps[s];
+    if (S.pc_ref >= 0 || S.regs.size() < 2 || !std::is_sorted(S.regs.begin(), S.regs.end())) continue;
+    size_t best = 0;
+    for (size_t b = 0; b < n; b++) {
+      const Snapshot& B = t.snaps[b];
+      // (a flush of fewer than 6 stores costs about what sharing adds)
+      if (b == s || B.pc_ref >= 0 || B.regs.size() > S.regs.size() || B.regs.size() <= best || B.regs.size() < 6) continue;
+      if (B.regs.size() == S.regs.size() && b > s) continue;
+      if (!std::is_sorted(B.regs.begin(), B.regs.end())) continue;
+      bool subset = std::includes(S.regs.begin(), S.regs.end(), B.regs.begin(), B.regs.end());
+      if (!subset) continue;
+      bool extras_plain = true;
+      for (auto& e : S.regs)
+        if (!std::binary_search(B.regs.begin(), B.regs.end(), e)) extras_plain &= plain(e.second);
+      if (!extras_plain) continue;
+      base[s] = (int)b;
+      best = B.regs.size();
+    }
+  }
+  // A base is flushed in full: an exit whose base has a base of its own
+  // shares that one's flush (a subset of a subset, the stores between them
+  // plain as well).
+  for (size_t s = 0; s < n; s++)
+    while (base[s] >= 0 && base[base[s]] >= 0) base[s] = base[base[s]];
+  return base;
 }
 
 std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* infos, const VecPlan& vp,
@@ -237,10 +274,60 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
   // assembling is most of a trace's compile time.
   Label exit_tail = a.newLabel(), nolink_tail;
   bool tail_used = false, nolink_used = false;
+  // Exits share flushes: one whose snapshot holds another's entries and
+  // more, none of them recomputed, stores the others and jumps into that
+  // exit's flush (its ExitInfo kept in a frame slot meanwhile). A trace's
+  // guards mostly write the same registers (a split sum's 8-24 partials at
+  // every exit): its exits' flushes were a third of the code assembled.
+  std::vector<int> base = infos ? shared_flushes(g, t) : std::vector<int>(t.snaps.size(), -1);
+  std::vector<Label> flush_at(t.snaps.size());
+  std::vector<bool> is_base(t.snaps.size(), false);
+  for (int b : base)
+    if (b >= 0) is_base[b] = true;
+  const x86::Mem info_slot = x86::qword_ptr(x86::rsp, 8 * (spare + 1));
   for (size_t s = 0; s < t.snaps.size(); s++) {
     a.bind(g.exits[s]);
+    if (base[s] >= 0 || is_base[s]) {
+      a.mov(x86::rax, Imm((uint64_t)(uintptr_t)&infos[s]));
+      a.mov(info_slot, x86::rax);
+      infos[s].pc = t.snaps[s].pc;
+    }
+    if (base[s] >= 0) {
+      const Snapshot& b = t.snaps[base[s]];
+      for (auto& [reg, ref] : t.snaps[s].regs)
+        if (std::find(b.regs.begin(), b.regs.end(), std::make_pair(reg, ref)) == b.regs.end())
+          g.spill_to(x86::qword_ptr(x86::rbx, 8 * (int32_t)reg), ref);
+      if (!flush_at[base[s]].isValid()) flush_at[base[s]] = a.newLabel();
+      a.jmp(flush_at[base[s]]);
+      continue;
+    }
+    if (is_base[s]) {
+      if (!flush_at[s].isValid()) flush_at[s] = a.newLabel();
+      a.bind(flush_at[s]);
+    }
     g.recompute_for(t.snaps[s]);
     g.flush(t.snaps[s]);
+    if (is_base[s]) {  // the exit that jumped here, or this one
+      a.mov(x86::rax, info_slot);
+      // Which exits leave for an enclosing loop (below): when those sharing
+      // this flush differ in that, the exit's own ExitInfo says.
+      bool outer = false, inner = false;
+      for (size_t x = 0; x < t.snaps.size(); x++)
+        if (x == s || base[x] == (int)s) (infos[x].outer_head != UINT32_MAX ? outer : inner) = true;
+      if (outer) {
+        if (!nolink_used) nolink_tail = a.newLabel();
+        nolink_used = true;
+        if (inner) {
+          a.cmp(x86::dword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, outer_head)), -1);
+          a.je(exit_tail);
+        }
+        a.cmp(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 0);
+        a.jne(nolink_tail);
+      }
+      a.jmp(exit_tail);
+      tail_used = true;
+      continue;
+    }
     if (t.snaps[s].pc_ref >= 0) {
       // After a calltr: resume wherever the inner trace stopped (an exit of
       // the inner loop other than the one recorded, say a break). That pc
@@ -306,12 +393,13 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   if (want_listing) code.setLogger(&logger);
   x86::Assembler a(&code);
 
-  // Frame: one slot per IR value, the spare slot of the back edge, then the
-  // xmm save area of calls. Every trace reserves the same kFrameBytes, so
+  // Frame: one slot per IR value, the spare slot of the back edge, the
+  // slot of an exit's ExitInfo while exits share a flush, then the xmm save
+  // area of calls. Every trace reserves the same kFrameBytes, so
   // that one trace can jump into another's warm entry (after the prologue)
   // and keep the frame: a side exit and a side trace's link cost a jump.
   const Ref spare = (Ref)t.ins.size();
-  int32_t xsave = 8 * (spare + 1);
+  int32_t xsave = 8 * (spare + 2);
   if (xsave + 8 * kNumXmm > kFrameBytes) return "trace frame too large";
 
   const x86::Gp saved[] = {x86::rbp, x86::rbx, x86::r12, x86::r13, x86::r14, x86::r15};

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "jit/backend.h"
@@ -376,4 +377,47 @@ TEST_CASE("jit backend: a constant added to an address that only loads and store
     CHECK(R[0] == 50);
     CHECK((int64_t)R[3] == want);
   }
+}
+
+// A loop computing eight values a trace keeps in registers, with two exits
+// whose snapshots hold them (the second also the index): the second exit
+// stores the index and finishes with the first one's flush.
+TEST_CASE("jit backend: an exit whose snapshot holds another's entries and more shares that exit's flush") {
+  auto build_shared = [](Trace& t) {
+    t.hoist_bounds = false;  // (the guard on r7 stays in the loop)
+    Emitter e(t);
+    std::vector<Ref> regs(16, kNoRef);
+    Ref i = sload(e, 0);
+    std::vector<std::pair<uint16_t, Ref>> eight, nine;
+    for (int k = 0; k < 8; k++) eight.push_back({(uint16_t)(2 + k), e.emit(IrOp::mul, CT::i64, i, e.kval(3 + k))});
+    nine = eight;
+    nine.push_back({10, i});
+    e.guard(IrOp::guard_ult, i, sload(e, 11), Snapshot{20, eight});                                  // i < r11
+    e.guard(IrOp::guard_nz, e.emit(IrOp::ne, CT::i64, i, sload(e, 1)), kNoRef, Snapshot{21, nine});  // i != r1
+    Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
+    regs[0] = next;
+    e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, e.kval(1000)), kNoRef, Snapshot{7, {{0, next}}});
+    peel(t, e, regs);
+    dce(t);
+  };
+  Trace t0, t1;
+  build_shared(t0);
+  build_shared(t1);
+  Compiled plain, shared;
+  REQUIRE(compile_trace(t0, rt, plain) == "");  // (no ExitInfos: every exit flushes in full)
+  std::unique_ptr<ExitInfo[]> infos(new ExitInfo[t1.snaps.size()]);
+  REQUIRE(compile_trace(t1, rt, shared, false, infos.get()) == "");
+  CHECK(shared.code_size < plain.code_size);
+  // Each exit, in the peeled iteration (i = 0) and in the loop (i = 40).
+  for (int64_t at : {0, 40})
+    for (int which : {0, 1}) {
+      uint64_t R[12] = {0, which ? (uint64_t)at : 1000};
+      R[11] = which ? 1000 : (uint64_t)at;
+      TraceEnv env;
+      CHECK(shared.fn(R, &env) == (which ? 21u : 20u));
+      REQUIRE(env.exit != nullptr);
+      CHECK(env.exit->pc == (which ? 21u : 20u));
+      for (int k = 0; k < 8; k++) CHECK(R[2 + k] == (uint64_t)at * (3 + k));
+      CHECK(R[10] == (which ? (uint64_t)at : 0));
+    }
 }
