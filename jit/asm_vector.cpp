@@ -495,8 +495,11 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       }
   };
   // The loop of `copies` bodies from `head`, left for `exit` when fewer than
-  // copies * W + 1 iterations (or row positions, copies * 8) remain.
-  auto loop = [&](Label head, int copies, Label exit) {
+  // copies * W + 1 iterations (or row positions, copies * 8) remain. `poll`:
+  // test the stop flag after each pass (not needed where the passes are
+  // bounded: a plain loop's one-copy loop after the unrolled one runs at
+  // most unroll - 1; with rows it is entered again at every row).
+  auto loop = [&](Label head, int copies, Label exit, bool poll) {
     a.bind(head);
     if (copies > 1) {
       a.lea(x86::rdi, x86::qword_ptr(x86::rax, W * (copies - 1)));
@@ -518,6 +521,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     for (int u = 0; u < copies; u++) body(u);
     a.add(x86::rax, W * copies);
     if (rows) a.add(x86::rdx, 8 * copies);
+    if (!poll) {
+      a.jmp(head);
+      return;
+    }
     a.mov(x86::rdi, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
     a.cmp(x86::byte_ptr(x86::rdi), 0);
     a.je(head);  // Ctrl-C: the scalar loop's back edge leaves
@@ -525,8 +532,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   };
   Label first = unroll > 1 ? a.newLabel() : top;
   Label row_end = row_tails || plain_tails ? a.newLabel() : done;
-  if (unroll > 1) loop(first, unroll, top);
-  loop(top, 1, row_end);
+  if (unroll > 1) loop(first, unroll, top, true);
+  loop(top, 1, row_end, unroll == 1 || rows);
   if (row_tails) {
     // Fewer than 8 positions left in the row (or iterations in the loop).
     // When the loop goes on past this row, the row's last M - r positions
