@@ -145,19 +145,17 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   uint64_t m = (uint64_t)m128;
   int64_t K = sg ? ((1ll << 31) + d - 1) / d : 0;
   ld(x86::rcx, in.a);
-  a.mov(x86::rax, x86::rcx);
-  if (K) {
-    a.mov(x86::rdx, Imm(K * d));
-    a.add(x86::rax, x86::rdx);
+  if (K) {  // (K * d is past an imm32: the bias goes in first, then x adds)
+    a.mov(x86::rax, Imm(K * d));
+    a.add(x86::rax, x86::rcx);
+  } else {
+    a.mov(x86::rax, x86::rcx);
   }
   a.mov(x86::rsi, Imm(m));
   a.mul(x86::rdx, x86::rax, x86::rsi);
   if (k == 64) a.mov(x86::rax, x86::rdx);
   else a.shrd(x86::rax, x86::rdx, Imm(k));
-  if (K) {  // rax = floor(x / d)
-    a.mov(x86::rdx, Imm(K));
-    a.sub(x86::rax, x86::rdx);
-  }
+  if (K) a.sub(x86::rax, Imm(K));  // rax = floor(x / d) (K < 2^31: d >= 3 here)
   if (want_rem || trunc) {
     remainder(d);               // in [0, d)
     if (trunc) {                // toward zero: a negative x with a remainder
