@@ -22,6 +22,8 @@ namespace {
 
 // The masks of masked ends: 8 dwords of all ones, then 8 of zeros; the k
 // lanes' mask is the 8 dwords from kTailMasks + 8 - k.
+// The lane numbers 0..7.
+alignas(32) const int32_t kIota[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 alignas(64) const int32_t kTailMasks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 
 // How far ahead of a contiguous load the vector loop prefetches (bytes):
@@ -227,9 +229,16 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (p.kind[ref] == VecPlan::uniform) tmp_of(ref);
   for (auto& [key, k] : r.root) tmp_of(key.first);
   int32_t t_iv = tmp_of(p.iv), t_end = tmp_of(p.end);
-  for (auto& [slot, add] : p.sums) tmp_of(slot);
-  for (auto& [p0, ring] : p.partials)
+  // The first of a ring's temporaries when they are consecutive (in lane
+  // order, 8 bytes apart), else -1.
+  auto consecutive = [&](const std::vector<Ref>& ring) -> int32_t {
+    for (size_t k = 0; k < ring.size(); k++)
+      if (temp.at(ring[k]) != temp.at(ring[0]) + 8 * (int32_t)k) return -1;
+    return (int)ring.size() == p.width() ? temp.at(ring[0]) : -1;
+  };
+  for (auto& [p0, ring] : p.partials)  // first: each ring's temporaries consecutive (`consecutive` below)
     for (Ref x : ring) tmp_of(x);
+  for (auto& [slot, add] : p.sums) tmp_of(slot);
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
   if (t_next + 8 > area_end) return false;
 
@@ -268,12 +277,25 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
       continue;
     }
+    x86::Ymm acc = ymm(r.ymm[slot]);
+    if (int32_t t0 = consecutive(pr->second); t0 >= 0) {
+      // The partials' temporaries are consecutive 8-byte slots: four
+      // qwords at a time, and (f32) their low halves packed in lane order.
+      if (es == 8) {
+        a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
+      } else {
+        a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
+        a.vshufps(acc, acc, x86::ymmword_ptr(x86::rsp, t0 + 32), 0x88);  // q0 q1 q4 q5 | q2 q3 q6 q7
+        a.vpermpd(acc, acc, 0xd8);                                       // q0 q1 q2 q3 | q4 q5 q6 q7
+      }
+      continue;
+    }
     for (size_t k = 0; k < pr->second.size(); k++) {
       a.mov(x86::rax, mem(temp[pr->second[k]]));
       if (es == 8) a.mov(x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k), x86::rax);
       else a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * (int32_t)k), x86::eax);
     }
-    a.vmovups(ymm(r.ymm[slot]), x86::ymmword_ptr(x86::rsp, t_lanes));
+    a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t_lanes));
   }
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
@@ -309,8 +331,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   }
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
   if (r.iota >= 0) {
-    for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k);
-    a.vmovdqu(ymm(r.iota), x86::ymmword_ptr(x86::rsp, t_lanes));
+    a.mov(x86::rdi, (uint64_t)(uintptr_t)kIota);
+    a.vmovdqu(ymm(r.iota), x86::ymmword_ptr(x86::rdi));
   }
   auto mask = [&](int y, uint32_t bits) {
     a.mov(x86::dword_ptr(x86::rsp, t_mask), bits);
@@ -587,6 +609,19 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     vec_next_row = t_next;
   }
   for (auto& [p0, ring] : p.partials) {  // each lane back to its partial
+    if (int32_t t0 = consecutive(ring); t0 >= 0) {  // (f32: zero-extended, as the loop below)
+      if (es == 8) {
+        a.vmovups(x86::ymmword_ptr(x86::rsp, t0), ymm(r.ymm[p0]));
+      } else {  // through memory: no scratch register (another sum's may be any); the partials are dead now
+        x86::Ymm acc = ymm(r.ymm[p0]);
+        a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), acc);
+        a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes));
+        a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0), acc);
+        a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes + 16));
+        a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0 + 32), acc);
+      }
+      continue;
+    }
     a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), ymm(r.ymm[p0]));
     for (size_t k = 0; k < ring.size(); k++) {
       if (es == 8) a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k));
