@@ -152,12 +152,14 @@ class FunctionJit : public interp::LoopHook {
     // a loop encloses this one and the exit stays in it, its side trace
     // goes on there until it enters this loop again (ExitInfo::outer_head);
     // else the exit is the interpreter's.
+    // (The extents are found once: each is a scan of the function.)
     uint32_t outer = enclosing_loop(fn_, root_head);
+    Extent own = extent(root_head), around = outer != UINT32_MAX ? extent(outer) : Extent{};
     for (size_t i = 0; i < rec.trace.snaps.size(); i++) {
       const Snapshot& sn = rec.trace.snaps[i];
       exits[i].hoisted = sn.hoisted;
-      if (sn.pc_ref >= 0 || !leaves(root_head, sn.pc)) continue;
-      if (outer != UINT32_MAX && !sn.hoisted && !leaves(outer, sn.pc)) exits[i].outer_head = outer;
+      if (sn.pc_ref >= 0 || !leaves(own, sn.pc)) continue;
+      if (outer != UINT32_MAX && !sn.hoisted && !leaves(around, sn.pc)) exits[i].outer_head = outer;
       else exits[i].blacklisted = true;
     }
     Compiled c;
@@ -238,11 +240,15 @@ class FunctionJit : public interp::LoopHook {
     }
   }
 
-  // Does resuming at pc leave the loop whose body starts at `body`: a pc past
-  // its extent, or a jump out of it (its test failing: the loop is done)?
-  bool leaves(uint32_t body, uint32_t pc) const {
-    uint32_t lo = loop_first(fn_, body), hi = loop_last(fn_, body);
-    auto outside = [&](uint32_t q) { return q < lo || q > hi; };
+  // The pcs of the loop whose body starts at `body`.
+  struct Extent {
+    uint32_t lo = 0, hi = 0;
+  };
+  Extent extent(uint32_t body) const { return {loop_first(fn_, body), loop_last(fn_, body)}; }
+  // Does resuming at pc leave loop `e`: a pc past its extent, or a jump out
+  // of it (its test failing: the loop is done)?
+  bool leaves(Extent e, uint32_t pc) const {
+    auto outside = [&](uint32_t q) { return q < e.lo || q > e.hi; };
     return outside(pc) || (pc < fn_.code.size() && fn_.code[pc].op == bc::Op::jmp && outside((uint32_t)fn_.code[pc].d()));
   }
 

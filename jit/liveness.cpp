@@ -115,23 +115,71 @@ Liveness::Liveness(const bc::Function& fn) {
     bits_.clear();
     return;
   }
-  bits_.assign((size_t)npc_ * words_, 0);
+  // The fixpoint runs over basic blocks, not pcs: a ti.static-unrolled task
+  // is one block of 10^4 ops under a loop, and iterating per pc cost a pass
+  // over the whole pcs x registers matrix per round (issue 16). A block
+  // starts at pc 0, at every jump target and after every op that does not
+  // just fall through.
+  std::vector<uint32_t> block_at(npc_ + 1, UINT32_MAX);  // leader pc -> its block
+  auto lead = [&](uint32_t pc) {
+    if (pc <= npc_) block_at[pc] = 0;
+  };
+  lead(0);
+  for (uint32_t pc = 0; pc < npc_; pc++)
+    if (succ[pc][1] != UINT32_MAX || succ[pc][0] != pc + 1) {
+      lead(succ[pc][0]);
+      lead(succ[pc][1]);
+      lead(pc + 1);
+    }
+  std::vector<uint32_t> start;
+  for (uint32_t pc = 0; pc < npc_; pc++)
+    if (block_at[pc] != UINT32_MAX) {
+      block_at[pc] = (uint32_t)start.size();
+      start.push_back(pc);
+    }
+  const uint32_t nb = (uint32_t)start.size();
+  start.push_back(npc_);
+  // Per block: the registers it reads before writing (gen) and those it
+  // writes (kill), by one backward scan of its ops.
+  auto row = [this](std::vector<uint64_t>& m, uint32_t i) { return &m[(size_t)i * words_]; };
+  auto step = [&](uint64_t* cur, uint32_t pc) {  // live before pc, from live after it
+    for (uint32_t k = def_at[pc]; k < def_at[pc + 1]; k++) cur[defs[k] / 64] &= ~(1ull << (defs[k] % 64));
+    for (uint32_t k = use_at[pc]; k < use_at[pc + 1]; k++) cur[uses[k] / 64] |= 1ull << (uses[k] % 64);
+  };
+  std::vector<uint64_t> gen((size_t)nb * words_, 0), kill((size_t)nb * words_, 0), in((size_t)nb * words_, 0);
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t pc = start[b + 1]; pc-- > start[b];) {
+      step(row(gen, b), pc);
+      for (uint32_t k = def_at[pc]; k < def_at[pc + 1]; k++) row(kill, b)[defs[k] / 64] |= 1ull << (defs[k] % 64);
+    }
   std::vector<uint64_t> out(words_);
+  auto live_out = [&](uint32_t b) {  // the union of its successors' live-in
+    std::fill(out.begin(), out.end(), 0);
+    for (uint32_t s : succ[start[b + 1] - 1])
+      if (s < npc_)
+        for (uint32_t w = 0; w < words_; w++) out[w] |= row(in, block_at[s])[w];
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    for (uint32_t pc = npc_; pc-- > 0;) {
-      std::fill(out.begin(), out.end(), 0);
-      for (uint32_t s : succ[pc])
-        if (s < npc_)
-          for (uint32_t w = 0; w < words_; w++) out[w] |= bits_[(size_t)s * words_ + w];
-      for (uint32_t k = def_at[pc]; k < def_at[pc + 1]; k++) out[defs[k] / 64] &= ~(1ull << (defs[k] % 64));
-      for (uint32_t k = use_at[pc]; k < use_at[pc + 1]; k++) out[uses[k] / 64] |= 1ull << (uses[k] % 64);
-      uint64_t* in = &bits_[(size_t)pc * words_];
-      for (uint32_t w = 0; w < words_; w++)
-        if (in[w] != out[w]) {
-          in[w] = out[w];
+    for (uint32_t b = nb; b-- > 0;) {
+      live_out(b);
+      uint64_t* i = row(in, b);
+      for (uint32_t w = 0; w < words_; w++) {
+        uint64_t v = row(gen, b)[w] | (out[w] & ~row(kill, b)[w]);
+        if (v != i[w]) {
+          i[w] = v;
           changed = true;
         }
+      }
+    }
+  }
+  // Per pc, from its block's live-out backwards.
+  bits_.assign((size_t)npc_ * words_, 0);
+  for (uint32_t b = 0; b < nb; b++) {
+    live_out(b);
+    for (uint32_t pc = start[b + 1]; pc-- > start[b];) {
+      step(out.data(), pc);
+      std::copy(out.begin(), out.end(), bits_.begin() + (size_t)pc * words_);
     }
   }
 }

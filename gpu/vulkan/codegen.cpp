@@ -273,7 +273,7 @@ static bool has_loops(const ir::Stmt& task) {
       ir::walk(**blk, [&](ir::Stmt* s) {
         any |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for || s->kind == StmtKind::snode_op ||
                s->kind == StmtKind::call ||
-               (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0 && s->access.activate);
+               (s->kind == StmtKind::global_ptr && s->access->sparse_place >= 0 && s->access->activate);
       });
   return any;
 }

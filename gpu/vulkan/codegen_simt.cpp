@@ -48,7 +48,7 @@ void Gen::shared_array(const ir::Stmt& s) {
 
 void Gen::shared_ptr(const ir::Stmt& s) {
   const ir::Stmt* arr = s.ops[0];
-  const std::vector<int64_t>& shape = arr->access.shape;
+  const std::vector<int64_t>& shape = arr->access->shape;
   Id bt = m.t_bool();
   Id flat = cu32(0), ok = 0;
   for (size_t a = 0; a < shape.size(); a++) {
@@ -59,7 +59,7 @@ void Gen::shared_ptr(const ir::Stmt& s) {
     Id u = as_unsigned(v, q);  // a negative index is past the end as a u32
     Id in = m.op(Op::OpULessThan, bt, {u, cu32((uint32_t)shape[a])});
     CheckInfo c{CheckInfo::shared_bounds, s.loc};
-    c.field = arr->access.field;
+    c.field = arr->access->field;
     c.axis = (int)a;
     c.shape = shape;
     out.checks.push_back(c);
@@ -68,7 +68,7 @@ void Gen::shared_ptr(const ir::Stmt& s) {
     flat = m.op(Op::OpIAdd, u32(), {m.op(Op::OpIMul, u32(), {flat, cu32((uint32_t)shape[a])}), u});
   }
   Id index = m.op(Op::OpIAdd, u32(),
-                  {m.op(Op::OpIMul, u32(), {flat, cu32((uint32_t)arr->access.ext_comps)}), cu32((uint32_t)s.index)});
+                  {m.op(Op::OpIMul, u32(), {flat, cu32((uint32_t)arr->access->ext_comps)}), cu32((uint32_t)s.index)});
   // A failed check has been recorded; the access goes to element 0.
   if (ok) index = m.op(Op::OpSelect, u32(), {ok, index, cu32(0)});
   BufPtr bp{-1, index, arr->type.prim};

@@ -110,7 +110,7 @@ Value* Gen::enter_cell(const SNode& s, Value* c, Value* cell, bool activate, Wal
           BasicBlock* make = new_block("sparse.make");
           B.CreateCondBr(B.CreateICmpEQ(bits, B.getInt64(0)), make, have, llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
           B.SetInsertPoint(make);
-          w.ins.push_back({sparse_call(at.access.sparse_place, false, *idx), B.GetInsertBlock()});
+          w.ins.push_back({sparse_call(at.access->sparse_place, false, *idx), B.GetInsertBlock()});
           B.CreateBr(w.done);
           B.SetInsertPoint(have);
         }

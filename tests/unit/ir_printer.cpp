@@ -128,7 +128,7 @@ TEST_CASE("every statement form") {
       "}\n";
   CHECK(print_kernel(k) == want);
   // Unchecked access, a numeric block_dim, and a second global temp slot.
-  p->access.checked = false;
+  p->access->checked = false;
   f->block_dim = 64;
   tmp->index = 3;
   std::string out = print_kernel(k);

@@ -173,11 +173,11 @@ TEST_CASE("a 0-d field total[None] qualifies but an indexed element does not") {
   verify(k);
   // y[3] stays atomic; total[None] moved to the epilogue.
   REQUIRE(count(task->body.get(), StmtKind::atomic) == 1);
-  CHECK(first(task->body.get(), StmtKind::atomic)->ops[0]->access.field == "y");
+  CHECK(first(task->body.get(), StmtKind::atomic)->ops[0]->access->field == "y");
   Stmt* fold = first(task->tls_epilogue.get(), StmtKind::atomic);
   REQUIRE(fold);
   CHECK(fold->ops[0]->kind == StmtKind::global_ptr);
-  CHECK(fold->ops[0]->access.field == "total");
+  CHECK(fold->ops[0]->access->field == "total");
   CHECK(fold->ops[0]->ops.empty());
 }
 

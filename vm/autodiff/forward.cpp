@@ -38,7 +38,7 @@ struct Forward {
     return dual_of(ptr->access);
   }
   Stmt* dual_ptr(Emit& e, const Stmt* ptr, const ir::Access& acc) {
-    return e.at(e.b.global_ptr(acc, ptr->type.prim, ptr->ops));
+    return e.at(e.b.global_ptr(acc, ptr->type.prim, ptr->ops.vec()));
   }
 
   void run(Block& b) {

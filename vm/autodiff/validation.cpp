@@ -20,7 +20,7 @@ struct Checks {
   std::string kernel;
 
   Stmt* mark_ptr(ir::Builder& b, const Stmt* ptr, const ir::Access& acc) {
-    Stmt* p = b.global_ptr(acc, Prim::u8, ptr->ops);
+    Stmt* p = b.global_ptr(acc, Prim::u8, ptr->ops.vec());
     p->loc = ptr->loc;
     return p;
   }
@@ -41,8 +41,8 @@ struct Checks {
         Stmt* v = b.global_load(p);
         Stmt* zero = b.const_int(Prim::u8, 0);
         Stmt* ok = b.binary(ir::BinaryOp::cmp_eq, v, zero);
-        Stmt* a = b.assert_(ok, "(kernel=" + kernel + ") Breaks the global data access rule. Snode " + ptr->access.snode +
-                                    " (field '" + ptr->access.field + "') is overwritten unexpectedly.");
+        Stmt* a = b.assert_(ok, "(kernel=" + kernel + ") Breaks the global data access rule. Snode " + ptr->access->snode +
+                                    " (field '" + ptr->access->field + "') is overwritten unexpectedly.");
         for (Stmt* x : {v, zero, ok, a}) x->loc = s->loc;
       }
       blk.add(std::move(owned));

@@ -209,7 +209,7 @@ void lower_binary(Builder& b, const ir::Stmt& s) {
 }
 
 // The sparse ops read their indices from consecutive registers.
-uint16_t copy_indices(Builder& b, const std::vector<ir::Stmt*>& ops, size_t n = SIZE_MAX) {
+uint16_t copy_indices(Builder& b, const ir::Operands& ops, size_t n = SIZE_MAX) {
   n = std::min(n, ops.size());
   uint16_t base = b.new_regs((int)std::max<size_t>(n, 1));
   for (size_t k = 0; k < n; k++) b.emit(Op::mov, (uint16_t)(base + k), b.reg(ops[k]));

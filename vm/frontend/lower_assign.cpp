@@ -122,7 +122,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         b.kind = Binding::Kind::value;
         b.stmt = v.v;
         b.what = "shared array";
-        if (v.v->access.field.empty()) v.v->access.field = name;
+        if (v.v->access->field.empty()) v.v->access->field = name;
       } else {
         Stmt* x = value_of(v, loc);
         b.kind = Binding::Kind::local;

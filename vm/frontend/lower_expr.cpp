@@ -345,11 +345,11 @@ Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc 
     s->ops.push_back(emit_cast(v, Prim::i32, loc));
   }
   if (field.ndarray_arg >= 0) {
-    s->access.ext_arg = field.ndarray_arg;
-    s->access.ext_comps = field.ndarray_comps;
-    s->access.ext_comp = field.ndarray_comp;
-    s->access.field = field.name;
-    s->access.snode = "ndarray " + field.name + (field.ndarray_comps > 1 ? "[" + std::to_string(field.ndarray_comp) + "]" : "");
+    s->access->ext_arg = field.ndarray_arg;
+    s->access->ext_comps = field.ndarray_comps;
+    s->access->ext_comp = field.ndarray_comp;
+    s->access->field = field.name;
+    s->access->snode = "ndarray " + field.name + (field.ndarray_comps > 1 ? "[" + std::to_string(field.ndarray_comp) + "]" : "");
     s->type = Type::ptr(field.dtype);
     return emit(std::move(s), loc);
   }

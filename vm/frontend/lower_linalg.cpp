@@ -36,11 +36,11 @@ StaticValue Lowerer::bind_sparse_builder(const std::string& name, int slot) {
 static Stmt* part_ptr(Lowerer& L, const FieldInfo& f, Stmt* index, SourceLoc loc) {
   auto s = std::make_unique<Stmt>(StmtKind::global_ptr);
   s->ops.push_back(index);
-  s->access.ext_arg = f.ndarray_arg;
-  s->access.ext_comps = 1;
-  s->access.ext_comp = 0;
-  s->access.field = f.name;
-  s->access.snode = "ndarray " + f.name;
+  s->access->ext_arg = f.ndarray_arg;
+  s->access->ext_comps = 1;
+  s->access->ext_comp = 0;
+  s->access->field = f.name;
+  s->access->snode = "ndarray " + f.name;
   s->type = Type::ptr(f.dtype);
   return L.emit(std::move(s), loc);
 }

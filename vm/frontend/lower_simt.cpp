@@ -81,7 +81,7 @@ std::vector<int64_t> shared_shape(const StaticValue& v, SourceLoc loc) {
 }
 
 std::string shared_what(const Stmt* arr) {
-  return arr->access.field.empty() ? "a shared array" : "shared array '" + arr->access.field + "'";
+  return arr->access->field.empty() ? "a shared array" : "shared array '" + arr->access->field + "'";
 }
 
 }  // namespace
@@ -128,8 +128,8 @@ KVal Lowerer::call_simt(const std::string& name, const ast::Call* c) {
             loc);
     auto s = ir::make_stmt(StmtKind::shared_array, Type::ptr(dt.prim), loc);
     s->index = (int)elems;
-    s->access.shape = shape;
-    s->access.ext_comps = comps;
+    s->access->shape = shape;
+    s->access->ext_comps = comps;
     Stmt* arr = emit(std::move(s), loc);
     shared_tensors[arr] = {dt.rows, dt.cols};
     return KVal::of(arr);
@@ -185,7 +185,7 @@ KVal Lowerer::call_simt(const std::string& name, const ast::Call* c) {
 std::vector<Stmt*> Lowerer::shared_ptrs(Stmt* arr, const ast::Expr* slice, SourceLoc loc) {
   std::vector<KVal> idx;
   flatten_index(slice, idx);
-  const std::vector<int64_t>& shape = arr->access.shape;
+  const std::vector<int64_t>& shape = arr->access->shape;
   std::string what = shared_what(arr);
   if (idx.size() != shape.size())
     raise("IndexError", what + " has " + std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s") +
@@ -199,7 +199,7 @@ std::vector<Stmt*> Lowerer::shared_ptrs(Stmt* arr, const ast::Expr* slice, Sourc
     ops.push_back(emit_cast(v, Prim::i32, loc));
   }
   std::vector<Stmt*> ptrs;
-  for (int comp = 0; comp < arr->access.ext_comps; comp++) {
+  for (int comp = 0; comp < arr->access->ext_comps; comp++) {
     auto p = ir::make_stmt(StmtKind::shared_ptr, arr->type, loc, ops);
     p->index = comp;
     ptrs.push_back(emit(std::move(p), loc));
@@ -242,7 +242,7 @@ Stmt* Lowerer::shared_component(Stmt* arr, const ast::Expr* slice, const ast::Ex
 // the array's dtype (a scalar broadcasts to a vector element).
 static std::vector<Stmt*> element_parts(Lowerer& L, Stmt* arr, Stmt* v, const std::string& what, SourceLoc loc) {
   auto [rows, cols] = L.shared_tensors.at(arr);
-  int n = arr->access.ext_comps;
+  int n = arr->access->ext_comps;
   std::vector<Stmt*> parts = v->type.rows ? L.elements(v, loc) : std::vector<Stmt*>((size_t)n, v);
   if ((int)parts.size() != n || (rows == 0 && v->type.rows))
     raise("TypeError", "cannot store " + shape_phrase(v->type) + " into an element of " + what + " (" +

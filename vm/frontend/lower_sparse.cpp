@@ -81,14 +81,14 @@ bool same_index(const Stmt* op, const Stmt* want) {
 // indices), so there is no lookup, check or activation (as the
 // struct_for_access pass does for the loops it sees).
 void Lowerer::at_row_cell(Stmt* p) const {
-  if (!row_cells || p->access.sparse_cell != row_cells->snode || p->access.in_cell) return;
+  if (!row_cells || p->access->sparse_cell != row_cells->snode || p->access->in_cell) return;
   if (p->ops.size() != row_cells->idx.size()) return;
   for (size_t a = 0; a < p->ops.size(); a++)
     if (!same_index(p->ops[a], row_cells->idx[a])) return;
   p->ops = {row_cells->addr};
-  p->access.in_cell = true;
-  p->access.checked = false;
-  p->access.activate = false;
+  p->access->in_cell = true;
+  p->access->checked = false;
+  p->access->activate = false;
 }
 
 // The SNode a value names: an SNode itself, or a field's place.

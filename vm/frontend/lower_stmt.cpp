@@ -285,8 +285,9 @@ void Lowerer::lower_assert(const ast::Assert* s) {
   if (!debug) return;  // asserts are checked only under ti.init(debug=True), as in Taichi
   Stmt* c = as_condition(lower_expr(s->test), s->test->loc);
   auto st = std::make_unique<Stmt>(StmtKind::assert_);
-  st->ops = {c};
-  st->text = s->msg ? assert_message(s->msg, st->ops) : "assert " + ast::unparse(s->test);
+  std::vector<Stmt*> ops{c};  // the condition, then the message's arguments
+  st->text = s->msg ? assert_message(s->msg, ops) : "assert " + ast::unparse(s->test);
+  st->ops = ops;
   emit(std::move(st), s->loc);
 }
 

@@ -105,7 +105,7 @@ void Kernel::renumber() {
 
 // Only operands are rewritten; `loop` links name control statements, which
 // never have values and so never take part in value replacement.
-std::unique_ptr<Stmt> make_stmt(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops) {
+std::unique_ptr<Stmt> make_stmt(StmtKind k, Type t, SourceLoc loc, Operands ops) {
   auto s = std::make_unique<Stmt>(k);
   s->type = t;
   s->loc = loc;

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vm/ir/compact.h"
 #include "vm/support/diag.h"
 #include "vm/types/type.h"
 
@@ -241,7 +242,7 @@ struct Stmt {
   Type type;                  // result type; none for statements without a value
   int id = -1;                // $id, assigned by Kernel::renumber()
   Block* parent = nullptr;
-  std::vector<Stmt*> ops;     // operands (other statements' values)
+  Operands ops;               // operands (other statements' values), inline up to 3
   std::unique_ptr<Block> body;       // if_ (true branch), while_, range_for, offloaded
   std::unique_ptr<Block> else_body;  // if_
   int frame = 0;              // the inlined ti.func it came from (Kernel::frames; 0: the kernel's body)
@@ -264,19 +265,18 @@ struct Stmt {
   // "v[1]", "p.mass"; empty if none), its kind in `var_kind` and its inlined
   // ti.func in `frame` (above).
   std::string name;
-  Access access;              // global_ptr
+  Box<Access> access;         // global_ptr (allocated when written)
   std::vector<PrintPart> print_parts;
   std::string text;           // assert_: the message format
 
   // offloaded tasks (`task` above): range_for iterates [begin, end). Each
   // bound is a constant or read from a global_temp slot that an earlier
-  // serial task wrote.
-  bool begin_const = true, end_const = true;
+  // serial task wrote. (The small fields are grouped so the struct has no
+  // padding between them: a Stmt's size is compile time, see compact.h.)
   int64_t begin = 0, end = 0;        // the constant, or the global_temp slot
   int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
                                      // (a struct_for's loop_index num_loop_indices is its cell's address)
   int block_dim = 0;
-  bool serialize = false;            // ti.loop_config(serialize=True)
   // Sparse SNodes. A range_for with snode >= 0 is a struct-for over that
   // SNode's active cells (num_loop_indices indices; its bounds are unused)
   // until offload splits it into clear_list/listgen tasks and a struct_for
@@ -285,11 +285,12 @@ struct Stmt {
   // generates (0 = the root's child).
   int snode = -1;
   SNodeOpKind sop{};
+  bool begin_const = true, end_const = true;
+  bool serialize = false;            // ti.loop_config(serialize=True)
   // A struct-for's SNode path, root first, ending with the SNode it visits:
   // ids and printed names ("S0root", "S1dense", ...), for offload's lists.
   std::vector<int> path_ids;
   std::vector<std::string> path_names;
-
 
   explicit Stmt(StmtKind k) : kind(k) {}
   bool has_value() const { return !type.is_none(); }
@@ -341,7 +342,7 @@ struct Kernel {
 };
 
 // A new statement for a pass to place: kind, type, location and operands.
-std::unique_ptr<Stmt> make_stmt(StmtKind k, Type t, SourceLoc loc, std::vector<Stmt*> ops = {});
+std::unique_ptr<Stmt> make_stmt(StmtKind k, Type t, SourceLoc loc, Operands ops = {});
 // A copy of `s`'s kind and payload (type, ops, constant, access, loop
 // reference, task fields, debugger name), without its blocks.
 std::unique_ptr<Stmt> clone_stmt(const Stmt& s);

@@ -92,7 +92,7 @@ std::string quoted(const std::string& s) {
 
 std::string name(const Stmt* s) { return s ? "$" + std::to_string(s->id) : "$?"; }
 
-std::string names(const std::vector<Stmt*>& ops, size_t from = 0) {
+std::string names(const Operands& ops, size_t from = 0) {
   std::string out;
   for (size_t i = from; i < ops.size(); ++i) {
     if (i > from) out += ", ";
@@ -142,10 +142,10 @@ struct Printer {
       case StmtKind::alloca: return "alloca";
       case StmtKind::local_load: return "local load [" + op(s, 0) + "]";
       case StmtKind::global_ptr:
-        if (s->access.in_cell)
-          return "global ptr [" + s->access.snode + "], cell " + op(s, 0) + " + " + std::to_string(s->access.offset) + " B";
-        return "global ptr [" + s->access.snode + "], index [" + names(s->ops) + "]" +
-               (s->access.checked ? " checked" : "");
+        if (s->access->in_cell)
+          return "global ptr [" + s->access->snode + "], cell " + op(s, 0) + " + " + std::to_string(s->access->offset) + " B";
+        return "global ptr [" + s->access->snode + "], index [" + names(s->ops) + "]" +
+               (s->access->checked ? " checked" : "");
       case StmtKind::global_temp: return "global tmp var (offset = " + std::to_string(s->index * 8) + " B)";
       case StmtKind::global_load: return "global load " + op(s, 0);
       case StmtKind::atomic:
@@ -167,8 +167,8 @@ struct Printer {
       case StmtKind::call_ret: return "call result " + op(s, 0) + " " + std::to_string(s->index);
       case StmtKind::shared_array: {
         std::string shape;
-        for (int64_t d : s->access.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-        return "shared array " + s->access.field + " (" + shape + ")";
+        for (int64_t d : s->access->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+        return "shared array " + s->access->field + " (" + shape + ")";
       }
       case StmtKind::shared_ptr: return "shared ptr " + op(s, 0) + ", index [" + names(s->ops, 1) + "]";
       case StmtKind::simt: {

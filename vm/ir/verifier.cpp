@@ -182,11 +182,11 @@ struct Verifier {
       case StmtKind::global_ptr:
         KILN_VERIFY(s->type.is_ptr, s, "global ptr type is not a pointer");
         for (const Stmt* i : s->ops) KILN_VERIFY(is_int_scalar(i->type), s, "global ptr index is not an integer");
-        for (auto& t : s->access.terms)
+        for (auto& t : s->access->terms)
           KILN_VERIFY(t.axis >= 0 && (size_t)t.axis < s->ops.size(), s, "access term names a missing index");
         // A cell's address: the struct-for's (struct_for_access), or computed
         // from it for a block's cells (the frontend's row loops).
-        if (s->access.in_cell)
+        if (s->access->in_cell)
           KILN_VERIFY(s->ops.size() == 1 && s->ops[0]->type == Type::scalar(Prim::i64), s,
                       "a cell access whose operand is not a cell address (i64)");
         break;
@@ -297,7 +297,7 @@ struct Verifier {
       case StmtKind::shared_ptr:
         KILN_VERIFY(s->ops.size() >= 2 && s->ops[0]->kind == StmtKind::shared_array, s, "shared ptr into no shared array");
         KILN_VERIFY(s->type == s->ops[0]->type, s, "shared ptr type differs from its array's");
-        KILN_VERIFY(s->ops.size() - 1 == s->ops[0]->access.shape.size(), s, "shared ptr index count differs from the array's axes");
+        KILN_VERIFY(s->ops.size() - 1 == s->ops[0]->access->shape.size(), s, "shared ptr index count differs from the array's axes");
         for (size_t i = 1; i < s->ops.size(); i++) KILN_VERIFY(is_int_scalar(s->ops[i]->type), s, "shared ptr index is not an integer");
         break;
       case StmtKind::simt:

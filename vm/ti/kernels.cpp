@@ -192,11 +192,11 @@ static void run_autodiff(ir::Kernel& k, frontend::AutodiffMode mode, Program& pr
   // has no adjoint: Taichi refuses it too.
   ir::walk(k.root, [&](ir::Stmt* s) {
     if (s->kind != ir::StmtKind::global_ptr) return;
-    bool comp = s->access.field_id >= 0 && (size_t)s->access.field_id < prog.fields.size() &&
-                prog.fields[(size_t)s->access.field_id]->primal;
-    for (auto [arg, c] : k.ext_companion) comp |= s->access.ext_arg == c;
+    bool comp = s->access->field_id >= 0 && (size_t)s->access->field_id < prog.fields.size() &&
+                prog.fields[(size_t)s->access->field_id]->primal;
+    for (auto [arg, c] : k.ext_companion) comp |= s->access->ext_arg == c;
     if (comp)
-      raise("TypeError", "kernel '" + k.name + "' accesses the gradient " + s->access.field +
+      raise("TypeError", "kernel '" + k.name + "' accesses the gradient " + s->access->field +
                              " itself: it cannot be differentiated (write its gradient with @ti.ad.grad_for)",
             s->loc);
   });

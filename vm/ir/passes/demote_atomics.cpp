@@ -111,15 +111,15 @@ struct OwnElements {
     for (auto& owned : b.stmts) {
       const Stmt* s = owned.get();
       if (s->kind == StmtKind::snode_op) opaque = true;
-      if (s->kind == StmtKind::global_ptr && s->access.sparse_place >= 0) {
+      if (s->kind == StmtKind::global_ptr && s->access->sparse_place >= 0) {
         // in_cell only exists in struct-fors (a range_for's sparse access is opaque)
-        bool mine = s->access.in_cell;
+        bool mine = s->access->in_cell;
         if (!mine) opaque = true;
-        auto [it, first] = sparse_places.try_emplace(s->access.sparse_place, true);
+        auto [it, first] = sparse_places.try_emplace(s->access->sparse_place, true);
         it->second = it->second && mine;
         ptrs.push_back(s);
-      } else if (s->kind == StmtKind::global_ptr && s->access.ext_arg < 0) {
-        auto [it, first] = places.try_emplace({s->access.tree, s->access.offset});
+      } else if (s->kind == StmtKind::global_ptr && s->access->ext_arg < 0) {
+        auto [it, first] = places.try_emplace({s->access->tree, s->access->offset});
         Place& pl = it->second;
         std::vector<Digit> ds;
         bool mine = own(s, ds);
@@ -127,7 +127,7 @@ struct OwnElements {
         // divides the index): neighbouring iterations update the same word,
         // so its bit-and/bit-or stay atomic (a GPU's adjacent threads lost
         // them; a CPU's chunk boundaries could).
-        for (const IndexTerm& t : s->access.terms) mine = mine && t.div == 1;
+        for (const IndexTerm& t : s->access->terms) mine = mine && t.div == 1;
         if (first) pl.index = ds;
         pl.unique = pl.unique && mine && ds == pl.index;
         ptrs.push_back(s);
@@ -137,8 +137,8 @@ struct OwnElements {
     }
   }
   bool owned(const Stmt* p) const {
-    if (p->access.sparse_place >= 0) return sparse_places.at(p->access.sparse_place);
-    return places.at({p->access.tree, p->access.offset}).unique;
+    if (p->access->sparse_place >= 0) return sparse_places.at(p->access->sparse_place);
+    return places.at({p->access->tree, p->access->offset}).unique;
   }
 };
 

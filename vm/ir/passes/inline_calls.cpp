@@ -40,8 +40,8 @@ const Stmt* final_return(Kernel& f) {
 bool can_inline(Kernel& f, const Stmt* call) {
   bool ok = true;
   walk(f.root, [&](Stmt* s) {
-    if (s->kind != StmtKind::global_ptr || s->access.ext_arg < 0) return;
-    size_t a = (size_t)s->access.ext_arg;
+    if (s->kind != StmtKind::global_ptr || s->access->ext_arg < 0) return;
+    size_t a = (size_t)s->access->ext_arg;
     ok &= a < call->ops.size() && call->ops[a]->kind == StmtKind::arg_load;
   });
   return ok;
@@ -67,8 +67,8 @@ struct Copier {
       for (Stmt*& o : c->ops) o = mapped(o);
       // An ndarray parameter's accesses name its argument slot: the caller's
       // slot of the same array (can_inline checked it is an argument load).
-      if (c->kind == StmtKind::global_ptr && c->access.ext_arg >= 0)
-        c->access.ext_arg = call->ops[(size_t)c->access.ext_arg]->index;
+      if (c->kind == StmtKind::global_ptr && c->access->ext_arg >= 0)
+        c->access->ext_arg = call->ops[(size_t)c->access->ext_arg]->index;
       if (c->loop) c->loop = mapped(c->loop);
       c->frame = frame_base + s->frame;
       Stmt* placed = to.add(std::move(c));

@@ -45,7 +45,7 @@ namespace {
 using Dest = std::tuple<int, int, int64_t>;  // (0, slot, 0) or (1, tree, offset)
 
 bool dense_field(const Stmt* p) {
-  return p->kind == StmtKind::global_ptr && p->access.ext_arg < 0 && p->access.sparse_place < 0;
+  return p->kind == StmtKind::global_ptr && p->access->ext_arg < 0 && p->access->sparse_place < 0;
 }
 
 bool dest_of(const Stmt* p, Dest& d) {
@@ -54,7 +54,7 @@ bool dest_of(const Stmt* p, Dest& d) {
     return true;
   }
   if (dense_field(p)) {
-    d = {1, p->access.tree, p->access.offset};
+    d = {1, p->access->tree, p->access->offset};
     return true;
   }
   return false;

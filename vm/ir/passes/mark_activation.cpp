@@ -10,8 +10,8 @@ void mark_activation(Kernel& k) {
   walk(k.root, [](Stmt* s) {
     bool writes = s->kind == StmtKind::global_store || s->kind == StmtKind::atomic;
     // A cell access (the struct-for's visited cell) is active already.
-    if (writes && !s->ops.empty() && s->ops[0]->kind == StmtKind::global_ptr && !s->ops[0]->access.in_cell)
-      s->ops[0]->access.activate = true;
+    if (writes && !s->ops.empty() && s->ops[0]->kind == StmtKind::global_ptr && !s->ops[0]->access->in_cell)
+      s->ops[0]->access->activate = true;
   });
 }
 

@@ -71,7 +71,7 @@ struct Scalarizer {
   bool split(Block& b, Stmt* s) {
     switch (s->kind) {
       case StmtKind::matrix_init:
-        elems[s] = s->ops;
+        elems[s] = s->ops.vec();
         for (size_t e = 0; e < s->ops.size(); e++)
           if (s->ops[e]->name.empty()) {
             s->ops[e]->name = elem_name(s, e);

@@ -53,9 +53,9 @@ bool rewrite_task(Stmt& task) {
   Stmt* cell = task.body->insert(0, std::move(li));
   for (Stmt* s : at_cell) {
     s->ops = {cell};
-    s->access.in_cell = true;
-    s->access.checked = false;
-    s->access.activate = false;
+    s->access->in_cell = true;
+    s->access->checked = false;
+    s->access->activate = false;
   }
   return true;
 }
