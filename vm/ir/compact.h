@@ -149,8 +149,9 @@ class Box {
     return *this;
   }
 
-  // Writing through a box allocates its payload; reading an empty one gives
-  // the default.
+  // Any access through a non-const box allocates its payload (a read too:
+  // it then reads the default); through a const box, an empty one reads the
+  // default without allocating. Passes test a statement's kind first.
   T* operator->() { return &get(); }
   T& operator*() { return get(); }
   const T* operator->() const { return p_ ? p_.get() : &empty(); }
