@@ -98,6 +98,10 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::arg_load: val[&s] = arg_load(s); return;
     case StmtKind::unary:
     case StmtKind::binary: {
+      if (s.kind == StmtKind::unary && s.ops[0]->type.is_ptr) {
+        val[&s] = element_address(s);  // ti.get_addr
+        return;
+      }
       // bf16 results are computed in f32 and rounded, as the interpreter's are.
       Id v = s.kind == StmtKind::unary ? unary(s) : binary(s);
       bool cast = s.kind == StmtKind::unary && s.uop == ir::UnaryOp::cast_value;

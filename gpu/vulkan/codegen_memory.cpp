@@ -247,6 +247,20 @@ void Gen::global_ptr(const ir::Stmt& s) {
   ptr[&s] = BufPtr{out.tree_binding(acc.tree), index, p};
 }
 
+// ti.get_addr on the device. A shader sees buffers, not the host's addresses:
+// the element's byte offset in its buffer, plus the buffer's binding in bits
+// 40 and up. Differences within a field are its layout's byte strides, as on
+// the CPU engines; elements of different buffers are 2^40 apart or more.
+Id Gen::element_address(const ir::Stmt& s) {
+  auto it = ptr.find(s.ops[0]);
+  if (it == ptr.end() || it->second.wg) unsupported(s, "ti.get_addr of something other than a field's element");
+  if (!caps.int64) unsupported(s, "ti.get_addr (a u64) on a device without 64-bit integers");
+  const BufPtr& bp = it->second;
+  Id bytes = m.op(Op::OpIMul, u64(), {m.op(Op::OpUConvert, u64(), {bp.index}),
+                                      const_int(Prim::u64, prim_bits(bp.prim) / 8)});
+  return m.op(Op::OpIAdd, u64(), {const_int(Prim::u64, (int64_t)(bp.binding + 1) << 40), bytes});
+}
+
 spv::Op int_atomic_op(ir::AtomicOp aop, bool is_signed) {
   switch (aop) {
     case ir::AtomicOp::add: return Op::OpAtomicIAdd;

@@ -192,6 +192,7 @@ struct Gen {
   Id binary_op(ir::BinaryOp op, Prim p, Id a, Id b, const ir::Stmt& s);
   Id cast(Id v, Prim from, Prim to, const ir::Stmt& s);
   Id to_u64_reg(Id v, Prim p);
+  Id element_address(const ir::Stmt& s);  // ti.get_addr: a cast_bits of a global pointer
   // exp/log/sin/cos/tan/asin/acos/atan/tanh and atan2 of f64 (codegen_f64math.cpp)
   Id f64_math(ir::UnaryOp op, Id a, const ir::Stmt& s);
   Id f64_atan2(Id y, Id x, const ir::Stmt& s);

@@ -108,6 +108,10 @@ void Gen::stmt(const ir::Stmt& s) {
                                      : from_reg(arg_reg(s.index), s.type.prim, s);
       return;
     case StmtKind::unary: {
+      if (s.ops[0]->type.is_ptr) {  // ti.get_addr: the element's address as a u64
+        val[&s] = B.CreatePtrToInt(ptr.at(s.ops[0]), B.getInt64Ty());
+        return;
+      }
       // f16/bf16 compute in f32 and round after every operation that can
       // leave the format (casts round once, themselves; neg, abs, floor,
       // ceil and round of a value of the format stay in it).

@@ -33,7 +33,8 @@ from . import ad
 from ._intrinsics import (sqrt, rsqrt, sin, cos, tan, asin, acos, atan, atan2, tanh, exp, log, floor, ceil, round, abs,
                           pow, max, min, select, cast, bit_cast, random, static, static_assert, static_print,
                           loop_config, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
-                          atomic_mul, activate, deactivate, is_active, append, length, rescale_index, ndrange, grouped,
+                          atomic_mul, activate, deactivate, is_active, append, length, rescale_index, get_addr, ndrange,
+                          grouped,
                           raw_div, raw_mod, bit_shr, popcnt, clz, loop_unique, assume_in_range, zero, one, stop_grad,
                           block_local, cache_read_only, no_activate)
 

@@ -161,7 +161,7 @@ def _kernel_only(name):
     return g
 
 
-for _n in ("activate", "deactivate", "is_active", "append", "length", "rescale_index"):
+for _n in ("activate", "deactivate", "is_active", "append", "length", "rescale_index", "get_addr"):
     globals()[_n] = _kernel_only(_n)
 
 

@@ -340,6 +340,8 @@ bool unary_shares_operand(const ir::Stmt& s) {
   if (s.kind != ir::StmtKind::unary || s.ops.empty()) return false;
   Prim ap = s.ops[0]->type.prim, rp = s.type.prim;
   using U = ir::UnaryOp;
+  // A pointer's address as a u64 (ti.get_addr): the pointer register is the address.
+  if (s.uop == U::cast_bits && s.ops[0]->type.is_ptr) return true;
   return (s.uop == U::cast_value && same_representation(ap, rp)) ||
          ((s.uop == U::floor || s.uop == U::ceil || s.uop == U::round) && prim_is_int(ap));
 }

@@ -164,6 +164,22 @@ KVal Lowerer::lower_call(const ast::Call* c) {
                                        base.s.kind == StaticValue::Kind::matrix_field ||
                                        base.s.kind == StaticValue::Kind::struct_field)) {
       return snode_parent(base.s, c);
+    } else if (a->attr == "get_scalar_field" && base.s.kind == StaticValue::Kind::matrix_field) {
+      // v.get_scalar_field(i) / m.get_scalar_field(i, j): a component's field, at compile time
+      if (c->args.size() != (base.s.cols ? 2u : 1u) || !c->keywords.empty())
+        raise("TypeError", std::string("get_scalar_field() of ") + describe_static(base.s) + " takes " +
+                               (base.s.cols ? "2 component indices" : "1 component index"), c->loc);
+      int64_t at[2] = {0, 0};
+      for (size_t k = 0; k < c->args.size(); k++) {
+        StaticValue v = eval_static(c->args[k]);
+        if (v.kind != StaticValue::Kind::integer)
+          raise("TypeError", "get_scalar_field() takes compile-time integer indices", c->args[k]->loc);
+        at[k] = v.i;
+      }
+      int cols = base.s.cols ? base.s.cols : 1;
+      if (at[0] < 0 || at[0] >= base.s.rows || at[1] < 0 || at[1] >= cols)
+        raise("IndexError", "get_scalar_field(): component index out of range for " + describe_static(base.s), c->loc);
+      return KVal::of(component_field(base.s, (int)(at[0] * cols + at[1])));
     } else {
       fn = KVal::of(host.attr(base.s, a->attr, c->func->loc));
     }
@@ -256,7 +272,7 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
   }
   if (is_ti && name == "Struct") return struct_literal(c);
   if (is_ti && (name == "activate" || name == "deactivate" || name == "is_active" || name == "append" ||
-                name == "length" || name == "rescale_index"))
+                name == "length" || name == "rescale_index" || name == "get_addr"))
     return call_sparse_builtin(name, c);
   if (name == "loop_config") {
     for (auto* kw : c->keywords) {

@@ -1,6 +1,6 @@
 // Sparse SNodes in kernels: struct-fors over sparse fields and SNodes, the
 // activation intrinsics (ti.activate, ti.deactivate, ti.is_active, ti.append,
-// ti.length), ti.rescale_index and x.parent().
+// ti.length), ti.rescale_index, ti.get_addr and x.parent().
 //
 // An SNode's indices are its own coordinates, as in Taichi's sparse docs: a
 // struct-for over a 4x4 pointer with 2x2 dense blocks under it gives block
@@ -262,6 +262,39 @@ std::vector<Stmt*> Lowerer::snode_indices(const ast::Expr* e, SourceLoc loc) {
 
 KVal Lowerer::call_sparse_builtin(const std::string& name, const ast::Call* c) {
   SourceLoc loc = c->loc;
+  if (name == "get_addr") {
+    // ti.get_addr(x, I): the address of x[I] as a u64, to see a layout (which
+    // elements are neighbours, a cell's stride). It is the pointer a read of
+    // x[I] uses, as an integer: an IR cast_bits of the global pointer, which
+    // each engine lowers to the address it computed (under an inactive sparse
+    // cell, the address a read would see). Indices are checked as for x[I].
+    if (c->args.size() != 2 || !c->keywords.empty())
+      raise("TypeError", "ti.get_addr() takes 2 arguments (a field, its indices)", loc);
+    prog.materialize();
+    StaticValue v = static_of(lower_expr(c->args[0]), "ti.get_addr()", c->args[0]->loc);
+    FieldInfo* f = nullptr;
+    if (v.kind == StaticValue::Kind::snode && v.snode && v.snode->kind == SNodeKind::place && v.snode->field >= 0)
+      f = prog.fields[(size_t)v.snode->field].get();
+    else if (v.kind == StaticValue::Kind::field)
+      f = v.field;
+    else if (v.kind == StaticValue::Kind::matrix_field && !v.fields.empty())
+      f = v.fields[0];  // a vector field's address is its first component's, as in Taichi
+    if (!f)
+      raise("TypeError", "ti.get_addr() takes a field (or the SNode it is placed in), not " + describe_static(v),
+            c->args[0]->loc);
+    if (f->ndarray_arg >= 0)
+      raise("TypeError", "ti.get_addr() takes a field, not " + f->describe(), c->args[0]->loc);
+    if (f->quant)
+      raise("TypeError", "ti.get_addr() takes a field with addressable elements; " + f->describe() +
+                           " is quantized (its elements are bits of a word)", c->args[0]->loc);
+    StaticValue fv;
+    fv.kind = StaticValue::Kind::field;
+    fv.field = f;
+    KVal index;
+    for (Stmt* i : snode_indices(c->args[1], c->args[1]->loc)) index.elems.push_back(KVal::of(i));
+    Stmt* p = global_ptr_at(fv, index, c->args[1]->loc);
+    return KVal::of(emit_unary(ir::UnaryOp::cast_bits, p, Type::scalar(Prim::u64), loc));
+  }
   if (name == "rescale_index") {
     if (c->args.size() != 3) raise("TypeError", "ti.rescale_index() takes 3 arguments (a, b, I)", loc);
     SNode* a = snode_of(static_of(lower_expr(c->args[0]), "ti.rescale_index()", c->args[0]->loc), "ti.rescale_index()", c->args[0]->loc);

@@ -177,8 +177,8 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     if (p == Prim::f64) return Value::floating(std::bit_cast<double>(r));
     return Value::integer((int64_t)r);
   });
-  for (const char* op : {"activate", "deactivate", "is_active", "append", "length", "rescale_index", "zero", "one",
-                         "block_local", "cache_read_only", "no_activate", "loop_unique", "assume_in_range"}) {
+  for (const char* op : {"activate", "deactivate", "is_active", "append", "length", "rescale_index", "get_addr", "zero",
+                         "one", "block_local", "cache_read_only", "no_activate", "loop_unique", "assume_in_range"}) {
     std::string n = op;
     def(n, [n](Evaluator&, CallArgs& a) -> Value {
       raise("RuntimeError", "ti." + n + "() is only available inside kernels", a.loc);

@@ -360,7 +360,10 @@ struct Verifier {
   void unary(const Stmt* s) {
     arity(s, 1);
     const Type& in = s->ops[0]->type;
-    KILN_VERIFY(!in.is_ptr, s, "unary operand is a pointer");
+    // The one unary of a pointer: cast_bits to u64, its address (ti.get_addr).
+    KILN_VERIFY(!in.is_ptr || (s->uop == UnaryOp::cast_bits && s->type == Type::scalar(Prim::u64)), s,
+                "unary operand is a pointer");
+    if (in.is_ptr) return;
     switch (s->uop) {
       case UnaryOp::cast_value: break;
       case UnaryOp::cast_bits:
