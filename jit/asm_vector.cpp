@@ -227,7 +227,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   };
   for (auto& [ref, y] : r.ymm)
     if (p.kind[ref] == VecPlan::uniform) tmp_of(ref);
-  for (auto& [key, k] : r.root) tmp_of(key.first);
+  // A row root comes in as its table's base (the row's load is the body's).
+  auto root_in = [&](Ref root) {
+    auto rr = p.row_roots.find(root);
+    return rr == p.row_roots.end() ? root : rr->second.base;
+  };
+  for (auto& [key, k] : r.root) tmp_of(root_in(key.first));
   int32_t t_iv = tmp_of(p.iv), t_end = tmp_of(p.end);
   // The first of a ring's temporaries when they are consecutive (in lane
   // order, 8 bytes apart), else -1.
@@ -314,9 +319,18 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.mov(x86::rax, x86::rsi);
     a.mov(x86::rsi, p.row_m - 8);
   }
+  // A row root's register: the address row q's table entry holds (cq is 0).
+  auto load_row_root = [&](x86::Gp base, const VecPlan::RowRoot& rr) {
+    a.mov(base, mem(t_q));
+    a.imul(base, base, rr.sq);
+    a.add(base, mem(temp[rr.base]));
+    a.mov(base, x86::qword_ptr(base, rr.k));
+  };
   for (auto& [key, k] : r.root) {  // root + cq * q
     x86::Gp base = kRootRegs[k];
-    if (key.second != 0) {
+    if (auto rr = p.row_roots.find(key.first); rr != p.row_roots.end()) {
+      load_row_root(base, rr->second);
+    } else if (key.second != 0) {
       a.mov(base, mem(t_q));
       a.imul(base, base, key.second);
       a.add(base, mem(temp[key.first]));
@@ -500,7 +514,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     IrOp op = t.ins[i].op;
     if (op == IrOp::div || op == IrOp::sqrt) computed += 1000;
     if (op != IrOp::load && op != IrOp::store) computed++;
-    if (op != IrOp::load || p.access[i].stride) continue;
+    // (not from a row root: a row is a block of its own, the next one anywhere)
+    if (op != IrOp::load || p.access[i].stride || p.row_roots.count(p.access[i].root)) continue;
     const VecPlan::Access& acc = p.access[i];
     auto key = std::make_pair(r.root.at({acc.root, acc.cq}), acc.by_r);
     auto it = streams.find(key);
@@ -569,18 +584,24 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.sub(x86::rsi, x86::rdx);  // positions left in the row, 0..7
     a.cmp(x86::rdi, x86::rsi);
     a.jle(done);
+    Label next_row = a.newLabel();
+    a.test(x86::rsi, x86::rsi);  // a row of a multiple of 8 (a sparse block's) ends without one
+    a.jz(next_row);
     a.neg(x86::rsi);
     a.mov(x86::rdi, (uint64_t)(uintptr_t)(kTailMasks + 8));
     a.vmovdqu(ymm(r.tail), x86::ymmword_ptr(x86::rdi, x86::rsi, 2));  // the first M - r lanes
     body(0, true);
+    a.bind(next_row);
     a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, row_tails)));
     a.mov(x86::rdi, p.row_m);
     a.sub(x86::rdi, x86::rdx);
     a.add(x86::rax, x86::rdi);
     a.xor_(x86::edx, x86::edx);
     a.inc(x86::qword_ptr(x86::rsp, t_q));
-    for (auto& [key, k] : r.root)
-      if (key.second != 0) a.add(kRootRegs[k], key.second);
+    for (auto& [key, k] : r.root) {
+      if (auto rr = p.row_roots.find(key.first); rr != p.row_roots.end()) load_row_root(kRootRegs[k], rr->second);
+      else if (key.second != 0) a.add(kRootRegs[k], key.second);
+    }
     if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
     a.mov(x86::rsi, p.row_m - 8);
     a.jmp(first);

@@ -14,6 +14,7 @@
 #include "jit/rtcall.h"
 #include "jit/params.h"
 #include "jit/recorder.h"
+#include "vm/bytecode/flat_rows.h"
 #include "vm/interp/interp.h"
 #include "vm/runtime/program.h"
 
@@ -303,7 +304,7 @@ struct JitEngine : Engine {
   const char* name() const override { return "jit"; }
   bool supports(Prim) const override { return true; }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program&) override {
-    return std::make_unique<JitKernel>(bc::lower_kernel(k), params);
+    return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(k), params);
   }
 };
 

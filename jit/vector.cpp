@@ -35,7 +35,7 @@ struct Planner {
       out = {kNoRef, 0, r == p.iv, r == p.row_q, r == p.row_r};
       return true;
     }
-    if (!body(r)) {
+    if (!body(r) || row_root(r)) {
       out = t.is_const(r) ? Lin{kNoRef, t.ins[r].k} : Lin{r};
       return true;
     }
@@ -67,6 +67,17 @@ struct Planner {
       default: return false;
     }
   }
+  // A 64-bit load at an invariant + sq * q + k (vector.h: row roots).
+  bool row_root(Ref r) {
+    if (p.row_q == kNoRef || p.row_roots.count(r)) return p.row_roots.count(r) != 0;
+    const Ins& in = t.ins[r];
+    if (in.op != IrOp::load || ((Prim)in.k != Prim::i64 && (Prim)in.k != Prim::u64)) return false;
+    Lin l;
+    if (!lin(in.a, l) || l.root == kNoRef || body(l.root) || l.s || l.sr || !l.sq) return false;
+    if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return false;
+    p.row_roots[r] = {l.root, (int32_t)l.k, (int32_t)l.sq};
+    return true;
+  }
   // A load's or store's address as an Access: contiguous lanes along the
   // counter or along r, any multiple of q.
   bool access_of(Ref addr, VecPlan::Access& acc, const char* what) {
@@ -79,6 +90,7 @@ struct Planner {
     if (!gather && (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64))))
       return fail(std::string("a ") + what + " that is not contiguous in the counter");
     if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return fail("a displacement beyond 32 bits");
+    if (l.sq && p.row_roots.count(l.root)) return fail("a row root's address moving with q");
     acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4, gather ? (int32_t)l.s : 0};
     return true;
   }
@@ -375,6 +387,7 @@ struct Planner {
     for (Ref i : p.order)
       for (Ref o : {t.ins[i].a, t.ins[i].b})
         rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r);
+    rows |= !p.row_roots.empty();  // (a row root is a row's: lanes must not cross rows)
     if (!rows) p.row_m = 0, p.row_q = p.row_r = kNoRef;
     if (rows && p.f64) return fail("ndrange rows in f64 lanes");
     if (rows && gathers) return fail("a gathered load in ndrange rows");

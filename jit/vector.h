@@ -47,6 +47,15 @@ struct VecPlan {
   // back edge at the next row's start.
   Ref row_q = kNoRef, row_r = kNoRef;
   int64_t row_m = 0;                 // M, or 0: no rows
+  // Row roots: with rows, an access's root may be an address the body loads
+  // from base + sq * q + k (base invariant): the same for a whole row, as a
+  // struct-for's row address is when its blocks' cells run as one loop
+  // (vm/bytecode/flat_rows.h). The vector loop loads it as it enters a row.
+  struct RowRoot {
+    Ref base;
+    int32_t k, sq;
+  };
+  std::map<Ref, RowRoot> row_roots;  // by the load
   // 64-bit lanes (named for f64, their first type): a loop whose values are
   // all f64 (loads, stores, + - * / sqrt neg abs, split f64 sums) or i64/u64
   // (loads, stores, + - neg & | ^, i64 sums), and invariants, runs four

@@ -13,19 +13,11 @@
 
 using namespace kiln;
 using namespace kiln::jit;
+using kiln::jit::test::compile_lanes;
+using kiln::jit::test::counted;
 using kiln::jit::test::optimized;
 
 namespace {
-// `body` inside for i in range(r0, r1) (i = sload r0, a = arg 0 the array).
-std::string counted(const std::string& body) {
-  return "i = sload r0\n a = arg 0\n" + body + R"(
-    n = add i32 i #1
-    hi = sload r1
-    c = lt i32 n hi
-    guard_nz c -> 99 { r0=n }
-    end r0=n
-  )";
-}
 std::string why_not(const std::string& text) {
   Trace t = optimized(text);
   VecPlan p = plan_vector(t);
@@ -155,20 +147,6 @@ TEST_CASE("jit vector: which loop bodies run in lanes") {
 }
 
 namespace {
-// The text traced, optimized and compiled with vector loops allowed.
-Compiled compile_lanes(const std::string& text) {
-  static asmjit::JitRuntime rt;
-  Trace t;
-  Emitter e(t);
-  ParsedTrace p = parse_trace(text, t, e);
-  REQUIRE(p.error == "");
-  REQUIRE(peel(t, e, p.end_regs));
-  dce(t);
-  t.allow_lanes = true;
-  Compiled c;
-  REQUIRE(compile_trace(t, rt, c, true) == "");
-  return c;
-}
 
 // Runs the compiled axpy loop over [lo, hi) and checks every element: the
 // vector loop's lanes, its masked end, the scalar last iteration and

@@ -112,8 +112,12 @@ bool lower_value(Builder& b, const ir::Stmt& s);
 // A unary statement whose result is its operand's register (identity casts).
 bool unary_shares_operand(const ir::Stmt& s);
 // lower.cpp: one kernel's (or real function's) tasks, each a Function;
-// func_rets as Builder::func_rets.
-Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, const std::vector<int>& func_rets);
+// func_rets as Builder::func_rets. flat_rows: struct-fors that
+// flat_row_cells takes run as one loop over their blocks' cells.
+Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets);
+// flat_rows.cpp: the cells per block of a struct_for task that runs as one
+// loop over its blocks' cells (lower_kernel_flat_rows), or 0.
+int64_t flat_row_cells(const ir::Stmt& task);
 // lower_call.cpp: a `call` statement (its arguments, the op, the registers
 // its results land in) and a `call_ret` (a move out of those registers).
 void lower_call(Builder& b, const ir::Stmt& s);

@@ -513,7 +513,30 @@ void lower_tls(Builder& b, const ir::Block* blk) {
   b.last_stmt = nullptr;
 }
 
-TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars, const std::vector<int>& func_rets) {
+// A struct-for's cells as one loop (flat_rows.h): the counter runs over
+// [begin * C, end * C), row counter / C's cell counter % C. The row's
+// statements read row q; the cells' loop's index is the cell number, its
+// body runs inline, and its `continue`s end the cell.
+void lower_flat_cells(Builder& b, const ir::Block& body, uint16_t counter, uint16_t cells) {
+  uint16_t q = b.new_regs(2), k = (uint16_t)(q + 1);
+  b.emit(Op::div_i32, q, counter, cells);
+  b.emit(Op::raw_mod_i32, k, counter, cells);
+  b.loops.back().index_reg = q;
+  for (auto& s : body.stmts) {
+    if (s->kind != ir::StmtKind::range_for) {
+      lower_stmt(b, *s);
+      continue;
+    }
+    b.loops.push_back({s.get(), k, {}, {}});
+    if (s->body) lower_block(b, *s->body);
+    std::vector<uint32_t> cont = std::move(b.loops.back().continues);
+    b.loops.pop_back();
+    b.loops.back().continues.insert(b.loops.back().continues.end(), cont.begin(), cont.end());
+  }
+}
+
+TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars, bool flat_rows,
+                    const std::vector<int>& func_rets) {
   Builder b;
   b.keep_vars = keep_vars;
   b.func_rets = func_rets;
@@ -576,9 +599,18 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
       if (b.new_regs(1) != 3) b.fail("struct-for index table is not register 3");
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
+      int64_t per_row = flat_rows ? flat_row_cells(task) : 0;
+      uint16_t cells = 0;
+      if (per_row) {  // rows [begin, end) -> cells [begin * C, end * C)
+        cells = b.new_reg();
+        b.emit_d(Op::kimm, cells, (int32_t)per_row);
+        b.emit(Op::mul_i32, base, base, cells);
+        b.emit(Op::mul_i32, (uint16_t)(base + 1), (uint16_t)(base + 1), cells);
+      }
       lower_tls(b, task.tls_prologue.get());
       counted_loop(b, &task, base, Prim::i32, [&] {
-        if (task.body) lower_block(b, *task.body);
+        if (per_row) lower_flat_cells(b, *task.body, base, cells);
+        else if (task.body) lower_block(b, *task.body);
       });
       lower_tls(b, task.tls_epilogue.get());
       break;
@@ -601,7 +633,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
 
 }  // namespace
 
-Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, const std::vector<int>& func_rets) {
+Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets) {
   Kernel out;
   out.name = k.name;
   out.num_args = (int)k.args.size();
@@ -614,7 +646,7 @@ Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, const std::vector<int>& 
             "bytecode lowering of '" + k.name + "': the kernel root holds a '" +
                 ir::stmt_kind_name(s->kind) + "' statement (offload must run first)",
             s->loc);
-    out.tasks.push_back(lower_task(k, *s, n++, keep_vars, func_rets));
+    out.tasks.push_back(lower_task(k, *s, n++, keep_vars, flat_rows, func_rets));
   }
   return out;
 }

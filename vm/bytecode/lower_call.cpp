@@ -1,6 +1,7 @@
 // IR -> bytecode for ti.real_func calls (op call, Function::calls) and for
 // the kernel-wide table of real functions they run.
 #include "vm/bytecode/builder.h"
+#include "vm/bytecode/flat_rows.h"
 #include "vm/ir/clone.h"
 
 namespace kiln::bc {
@@ -63,25 +64,23 @@ bool numbered(const ir::Kernel& k) {
   return true;
 }
 
-}  // namespace
-
-Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
+Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows) {
   // run_pipeline numbers what it passes on; IR built by hand is numbered
   // here, in a copy.
   if (!numbered(k)) {
     auto copy = ir::clone_kernel(k);
     copy->renumber();
     for (auto& f : copy->funcs) f->renumber();
-    return lower_kernel(*copy, keep_vars);
+    return lower_all(*copy, keep_vars, flat_rows);
   }
   std::vector<int> func_rets;
   for (auto& f : k.funcs) func_rets.push_back((int)f->rets.size());
-  Kernel out = lower_tasks(k, keep_vars, func_rets);
+  Kernel out = lower_tasks(k, keep_vars, flat_rows, func_rets);
   if (k.funcs.empty()) return out;
   // Real functions run in their caller's thread: one serial task each.
   out.funcs = std::make_shared<std::vector<Kernel>>();
   for (auto& f : k.funcs) {
-    out.funcs->push_back(lower_tasks(*f, keep_vars, func_rets));
+    out.funcs->push_back(lower_tasks(*f, keep_vars, false, func_rets));
     for (auto& t : out.funcs->back().tasks)
       if (t.kind != ir::Task::serial)
         raise("InternalError", "bytecode lowering of ti.real_func '" + f->name + "': a " + ir::task_name(t.kind) +
@@ -92,5 +91,11 @@ Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) {
     for (auto& t : f.tasks) t.fn.callees = out.funcs.get();
   return out;
 }
+
+}  // namespace
+
+Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) { return lower_all(k, keep_vars, false); }
+
+Kernel lower_kernel_flat_rows(const ir::Kernel& k) { return lower_all(k, false, true); }
 
 }  // namespace kiln::bc
