@@ -49,8 +49,9 @@ void Gen::branch(Id to) {
 }
 
 void Gen::block(const ir::Block& b) {
-  // A recursive function's frame resumes at a call site in this block.
-  if (mbody && mbody->sites.count(&b)) return guarded_block(b);
+  // A run resuming at a site (a recursive function's frame, a parallel
+  // task's invocation that stopped in a wait) in this block.
+  if (resume_sites && resume_sites->count(&b)) return guarded_block(b);
   for (auto& s : b.stmts) {
     ensure_open();
     stmt(*s);
@@ -93,6 +94,10 @@ void Gen::loop_close() {
 
 void Gen::stmt(const ir::Stmt& s) {
   Id bt = m.t_bool();
+  // A wait site of a resumable parallel task: its waits may stop the
+  // invocation there; once it is done, a resumed run goes on as a fresh one.
+  if (!cur_site && !wait_sites.empty())
+    if (auto w = wait_sites.find(&s); w != wait_sites.end()) return enter_site(s, w->second);
   switch (s.kind) {
     case StmtKind::const_: val[&s] = constant(s.type.prim, s.value); return;
     case StmtKind::arg_load: val[&s] = arg_load(s); return;
@@ -150,7 +155,7 @@ void Gen::stmt(const ir::Stmt& s) {
       Id c = to_bool(val.at(s.ops[0]), s.ops[0]->type.prim);
       // A frame resuming inside the if takes the branch holding its call site.
       if (resuming_into(&s)) {
-        Id fresh = m.op(Op::OpIEqual, bt, {m.op(Op::OpLoad, u32(), {mbody->resume_var}), cu32(0)});
+        Id fresh = m.op(Op::OpIEqual, bt, {m.op(Op::OpLoad, u32(), {resume_var}), cu32(0)});
         Id into_then = s.body ? resuming_into(s.body.get()) : 0;
         c = m.op(Op::OpSelect, bt, {fresh, c, into_then ? into_then : m.c_bool(false)});
       }
@@ -370,12 +375,27 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     skip = m.op(Op::OpLogicalAnd, bt, {one, m.op(Op::OpINotEqual, bt, {gid, g.cu32(0)})});
   }
   g.iter = gid;
+  // A resumable task's invocation that stopped in an earlier dispatch
+  // restores its variables (the loop index and TLS values among them) and
+  // skips the prologue (codegen_resume_parallel.cpp).
+  bool par = g.resume >= 0;
+  if (par) g.parallel_entry(task);
+  Id fresh = par ? m.op(Op::OpLogicalNot, m.t_bool(), {g.par_resumed}) : 0;
   // The chunk: prologue, grid-stride loop, epilogue.
   auto chunk = [&] {
-    if (task.tls_prologue) g.block(*task.tls_prologue);
+    if (task.tls_prologue) {
+      if (par) {
+        std::vector<const ir::Stmt*> pro;
+        for (auto& st : task.tls_prologue->stmts) pro.push_back(st.get());
+        g.run_kept(fresh, pro);
+      } else {
+        g.block(*task.tls_prologue);
+      }
+    }
     g.ensure_open();
     Id var = m.function_var(m.t_ptr(SC::Function, t));
-    m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, first})});
+    if (par) g.if_then(fresh, [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, first})}); });
+    else m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, first})});
     g.loop_var[&task] = var;
     Id cur = 0;
     bool sg = prim_is_signed(p);
@@ -393,6 +413,7 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
           return m.op(sg ? Op::OpSLessThan : Op::OpULessThan, m.t_bool(), {cur, end});
         },
         [&] {
+          if (par) g.grid_checkpoint();
           // Prints and errors are ordered by iteration (as a serial run prints).
           g.iter = g.cast(m.op(Op::OpISub, t, {cur, begin}), p, Prim::u32, task);
           if (snap) {
@@ -414,6 +435,7 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   };
   if (skip) g.if_then(m.op(Op::OpLogicalNot, m.t_bool(), {skip}), chunk);
   else chunk();
+  if (par) g.parallel_finish(ts);
 }
 
 // Recursive ti.real_func calls: the task's call depth limit and the words
@@ -475,7 +497,7 @@ static bool gen_task(Gen& g, const ir::Stmt& task) {
   if (!g.terminated) m.op_void(Op::OpReturn, {});
   if (first_passes) m.define_constant(first_passes, g.u32(), g.task_loops);
   if (g.mod.depth_limit || g.mod.frame_words) call_stack(g, ts, (uint32_t)local_x);
-  if (g.resume >= 0 && !g.splice_resume()) return false;
+  if (g.resume >= 0 && !(g.par_state ? g.splice_parallel(ts) : g.splice_resume())) return false;
   ts.spirv = m.finish(main_fn, first, local_x);
   return true;
 }
@@ -489,7 +511,7 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
   out.num_temps = k.num_global_temps;
   // The resumable tasks' state words lie before the list snapshots.
   int next_resume = 0;
-  for (auto& s : k.root.stmts) out.num_resumable += resumable_task(*s, caps);
+  for (auto& s : k.root.stmts) out.num_resumable += resumable_task(*s, caps) || resumable_parallel(*s, k, caps, prog);
   for (auto& s : k.root.stmts) {
     if (s->kind != StmtKind::offloaded)
       raise("InternalError", "vulkan codegen: kernel '" + k.name + "' was not offloaded", s->loc);
@@ -542,7 +564,10 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
     // stacks (a CPU device runs few at once anyway).
     if (calls_recursion(*s, k)) ts.groups = std::min<uint32_t>(ts.groups, caps.cpu ? 8 : 64);
     ts.one_chunk_below = one_chunk_below(*s, k, caps, prog);
-    if (resumable_task(*s, caps)) ts.resume = next_resume++;
+    bool par = resumable_parallel(*s, k, caps, prog);
+    if (resumable_task(*s, caps) || par) ts.resume = next_resume++;
+    uint32_t all_groups = ts.groups;
+    if (par) ts.groups = resumable_groups(ts, caps);
     out.tasks.push_back(std::move(ts));
     for (;;) {
       ModuleState ms;
@@ -554,6 +579,7 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
       g.resume = out.tasks.back().resume;
       if (gen_task(g, *s)) break;
       out.tasks.back().resume = -1;  // it keeps its state words, unused
+      out.tasks.back().groups = all_groups;
     }
   }
   return out;

@@ -161,11 +161,15 @@ Id Gen::slot_activate(int binding, const SNode& sn, Id slot, const ir::Stmt& s) 
   Id bt = m.t_bool(), zero = m.c_bits(u64(), 64, 0), one = m.c_bits(u64(), 64, 1);
   Id res = m.function_var(m.t_ptr(spv::StorageClass::Function, u64()));
   Id go = m.function_var(m.t_ptr(spv::StorageClass::Function, bt));
+  Id waited = par_state && cur_site ? m.function_var(m.t_ptr(spv::StorageClass::Function, u32())) : 0;
   m.op_void(Op::OpStore, {go, m.c_bool(true)});
+  if (waited) m.op_void(Op::OpStore, {waited, cu32(0)});
   loop(*this, &s, [&] { return m.op(Op::OpLoad, bt, {go}); }, [&] {
     Id v = ld64(binding, slot);
     m.op_void(Op::OpStore, {res, v});
     m.op_void(Op::OpStore, {go, m.op(Op::OpIEqual, bt, {v, one})});  // being filled: wait
+    // (a resumable parallel task's invocation stops rather than wait long)
+    if (waited) wait_checkpoint(m.op(Op::OpIEqual, bt, {v, one}), waited);
     if_then(m.op(Op::OpIEqual, bt, {v, zero}), [&] {
       Id won = m.op(Op::OpIEqual, bt, {cas64(binding, slot, one, zero), zero});
       m.op_void(Op::OpStore, {go, m.op(Op::OpLogicalNot, bt, {won})});
@@ -195,13 +199,22 @@ void Gen::dynamic_extend(int binding, const SNode& sn, Id c, Id cell, const ir::
   Id first = m.op(Op::OpUDiv, u32(), {m.op(Op::OpSelect, u32(), {m.op(Op::OpULessThan, bt, {old, want}), old, cell}), cu32(chunk)});
   Id last = m.op(Op::OpUDiv, u32(), {cell, cu32(chunk)});
   Id k = m.function_var(m.t_ptr(spv::StorageClass::Function, u32()));
+  // A wait site's run that stopped waiting for a chunk goes on from that
+  // chunk (the length it extended is no longer below the cell: `first`
+  // would skip the chunks between).
+  if (site_chunk) {
+    Id at = m.op(Op::OpLoad, u32(), {site_chunk});
+    first = m.op(Op::OpSelect, u32(), {m.op(Op::OpIEqual, bt, {at, cu32(kNoProgress)}), first, at});
+  }
   m.op_void(Op::OpStore, {k, first});
   Id cur = 0;
   loop(*this, &s, [&] {
     cur = m.op(Op::OpLoad, u32(), {k});
     return m.op(Op::OpULessThanEqual, bt, {cur, last});
-  }, [&] { slot_activate(binding, sn, add(*this, c, add(*this, cu32(8), mul(*this, cur, 8))), s); },
-       [&] { m.op_void(Op::OpStore, {k, add(*this, cur, cu32(1))}); });
+  }, [&] {
+    if (site_chunk) m.op_void(Op::OpStore, {site_chunk, cur});
+    slot_activate(binding, sn, add(*this, c, add(*this, cu32(8), mul(*this, cur, 8))), s);
+  }, [&] { m.op_void(Op::OpStore, {k, add(*this, cur, cu32(1))}); });
 }
 
 // The byte offset of cell `cell` of level lv's container at byte `c`; for
@@ -296,16 +309,22 @@ void Gen::pool_snode_op(const ir::Stmt& s, const SNode& sn, Id c, Id cell, Id ru
       // One add, never retried: a full list's length may run past its
       // capacity (readers clamp it), and the caller's bounds check reports
       // the index `cap` given back.
-      Id l = m.function_var(m.t_ptr(spv::StorageClass::Function, u32()));
-      m.op_void(Op::OpStore, {l, cu32(cap)});
-      guarded([&] {
-        Id n = atomic32(*this, Op::OpAtomicIAdd, binding, c, cu32(1));
-        Id full = m.op(Op::OpUGreaterThanEqual, bt, {n, cu32(cap)});
-        m.op_void(Op::OpStore, {l, m.op(Op::OpSelect, u32(), {full, cu32(cap), n})});
-        if_then(m.op(Op::OpLogicalNot, bt, {full}), [&] {
-          Id k = m.op(Op::OpUDiv, u32(), {n, cu32((uint32_t)sn.chunk_size)});
-          slot_activate(binding, sn, add(*this, c, add(*this, cu32(8), mul(*this, k, 8))), s);
+      // A wait site's run that stopped waiting for the index's chunk keeps
+      // the index it claimed (the add is not redone).
+      Id l = site_claim ? site_claim : m.function_var(m.t_ptr(spv::StorageClass::Function, u32()));
+      auto claim = [&] {
+        m.op_void(Op::OpStore, {l, cu32(cap)});
+        guarded([&] {
+          Id n = atomic32(*this, Op::OpAtomicIAdd, binding, c, cu32(1));
+          m.op_void(Op::OpStore, {l, m.op(Op::OpSelect, u32(), {m.op(Op::OpUGreaterThanEqual, bt, {n, cu32(cap)}), cu32(cap), n})});
         });
+      };
+      if (site_claim) if_then(m.op(Op::OpIEqual, bt, {m.op(Op::OpLoad, u32(), {l}), cu32(kNoProgress)}), claim);
+      else claim();
+      Id n = m.op(Op::OpLoad, u32(), {l});
+      if_then(m.op(Op::OpULessThan, bt, {n, cu32(cap)}), [&] {
+        Id k = m.op(Op::OpUDiv, u32(), {n, cu32((uint32_t)sn.chunk_size)});
+        slot_activate(binding, sn, add(*this, c, add(*this, cu32(8), mul(*this, k, 8))), s);
       });
       val[&s] = cast(m.op(Op::OpLoad, u32(), {l}), Prim::u32, s.type.prim, s);
       return;

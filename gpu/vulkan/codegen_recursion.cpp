@@ -170,17 +170,17 @@ void Gen::check_depth(const ir::Stmt& call, const std::string& callee) {
 }
 
 Id Gen::resuming_into(const void* p) {
-  if (!mbody) return 0;
-  auto it = mbody->sites.find(p);
-  if (it == mbody->sites.end()) return 0;
-  Id bt = m.t_bool(), r = m.op(Op::OpLoad, u32(), {mbody->resume_var});
+  if (!resume_sites) return 0;
+  auto it = resume_sites->find(p);
+  if (it == resume_sites->end()) return 0;
+  Id bt = m.t_bool(), r = m.op(Op::OpLoad, u32(), {resume_var});
   return m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpUGreaterThanEqual, bt, {r, cu32(it->second.first)}),
                                      m.op(Op::OpULessThanEqual, bt, {r, cu32(it->second.second)})});
 }
 
 void Gen::guarded_block(const ir::Block& b) {
   Id bt = m.t_bool();
-  auto fresh = [&] { return m.op(Op::OpIEqual, bt, {m.op(Op::OpLoad, u32(), {mbody->resume_var}), cu32(0)}); };
+  auto fresh = [&] { return m.op(Op::OpIEqual, bt, {m.op(Op::OpLoad, u32(), {resume_var}), cu32(0)}); };
   std::vector<const ir::Stmt*> seg;
   auto flush = [&] {
     if (seg.empty()) return;
@@ -189,7 +189,7 @@ void Gen::guarded_block(const ir::Block& b) {
     seg.clear();
   };
   for (auto& s : b.stmts) {
-    if (!mbody->sites.count(s.get())) {
+    if (!resume_sites->count(s.get())) {
       seg.push_back(s.get());
       continue;
     }
@@ -298,9 +298,11 @@ void Gen::make_body(const FuncKey& key, BodyFn& bf) {
     fr.args.push_back(sub.from_u64(sub.load(word(2 + (uint32_t)a)), sub.type(fk.args[a].type.prim, &task)));
   sub.frame = &fr;
   sub.mbody = &mb;
+  sub.resume_sites = &mb.sites;
   sub.random_init(task, 0, call_key);
   mb.resume_var = m.function_var(m.t_ptr(SC::Function, u32()));
   m.op_void(Op::OpStore, {mb.resume_var, resume_at});
+  sub.resume_var = mb.resume_var;
   sub.if_then(m.op(Op::OpINotEqual, m.t_bool(), {resume_at, cu32(0)}), [&] { sub.restore_at = m.body.size(); });
   uint32_t sites = 0;
   number_sites(*task.body, mb, sites);

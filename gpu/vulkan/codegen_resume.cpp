@@ -150,7 +150,7 @@ Id Gen::from_u64(Id u, Id type) {
 int Gen::splice_vars(Id skip, size_t most, const std::function<BufPtr(uint32_t)>& slot) {
   std::vector<std::pair<Id, Id>> vars;
   for (auto [v, t] : m.fn_var_list)
-    if (v != skip) vars.emplace_back(v, t);
+    if (v != skip && !unsaved.count(v)) vars.emplace_back(v, t);
   if (vars.size() > most) return -1;
   for (auto [v, t] : vars)
     if (!m.scalars.count(t)) return -1;

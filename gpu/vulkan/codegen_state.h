@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "gpu/vulkan/codegen.h"
 #include "gpu/vulkan/spirv_builder.h"
@@ -289,7 +290,13 @@ struct Gen {
   Id depth_limit();                   // u32: the task's call depth limit
   Id frame_words();                   // u32: the words of a frame
   void check_depth(const ir::Stmt& call, const std::string& callee);  // RecursionError past the limit
-  Id resuming_into(const void* stmt_or_block);  // bool: the frame resumes at a call site in it (0: none in it)
+  // The resume points of the code being made (a recursive function's call
+  // sites, a resumable parallel task's waits), numbered from 1: per
+  // statement and block holding some, their first and last; the u32
+  // variable naming the one a resumed run enters (0: a fresh run).
+  const std::unordered_map<const void*, std::pair<uint32_t, uint32_t>>* resume_sites = nullptr;
+  Id resume_var = 0;
+  Id resuming_into(const void* stmt_or_block);  // bool: the run resumes at a site in it (0: none in it)
   void guarded_block(const ir::Block& b);
   void machine_call(const ir::Stmt& s);
   void machine_ret(const ir::Stmt* s);
@@ -328,6 +335,29 @@ struct Gen {
   // Whether code after the statements `seg` (s among them) uses s's value.
   bool used_after(const ir::Stmt* s, const std::vector<const ir::Stmt*>& seg);
   std::unordered_map<const ir::Stmt*, std::vector<const ir::Stmt*>> users;  // value -> the statements using it
+  // ---- resumable parallel tasks (codegen_resume_parallel.cpp) ----
+  std::unordered_map<const void*, std::pair<uint32_t, uint32_t>> wait_ranges;  // resume_sites of the task
+  std::unordered_map<const ir::Stmt*, uint32_t> wait_sites;  // a statement that may wait -> its number
+  uint32_t cur_site = 0;   // the wait site being made (0: none; waits there do not stop)
+  // u32 variables of the wait site being made, kNoProgress in a fresh run,
+  // kept when it stops: the index ti.append claimed, the dynamic chunk being
+  // activated (0: not a wait site).
+  Id site_claim = 0, site_chunk = 0;
+  static constexpr uint32_t kNoProgress = 0xffffffffu;
+  // Variables no checkpoint saves: those a wait site makes for its own work
+  // (a resumed run makes it again from its start; only its progress is kept).
+  // Saving them would keep their values alive across the whole loop.
+  std::unordered_set<Id> unsaved;
+  Id par_state = 0;        // u32: this invocation's state word (0: not a resumable parallel task)
+  Id par_resumed = 0;      // bool: this run restores its variables
+  Id par_saves = 0;        // u32: the invocation's first save word in the stack buffer
+  Id par_vars = 0;         // u32 constant: the variables an invocation saves (defined once known)
+  void parallel_entry(const ir::Stmt& task);
+  void grid_checkpoint();                  // at the top of each grid-stride iteration
+  void wait_checkpoint(Id waiting, Id waited);  // in each pass of a wait for a slot (`waited`: u32 variable)
+  void enter_site(const ir::Stmt& s, uint32_t site);  // makes wait site `site`
+  void parallel_finish(const TaskShader& ts);
+  bool splice_parallel(TaskShader& ts);
   Id to_u64(Id v, Id type);    // a scalar's bits as the u64 it is saved as
   Id from_u64(Id u, Id type);  // and back
 
@@ -382,6 +412,11 @@ bool uses_simt(const ir::Stmt& task);
 // Whether a task is resumable (codegen_resume.cpp): a serial task whose
 // top-level loops may pass the driver's loop limit.
 bool resumable_task(const ir::Stmt& task, const DeviceCaps& caps);
+// Whether a parallel task (range_for, struct_for) is resumable
+// (codegen_resume_parallel.cpp): its body may wait for a pool slot that
+// another invocation fills; and the workgroups it then runs.
+bool resumable_parallel(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps, const Program* prog);
+uint32_t resumable_groups(const TaskShader& ts, const DeviceCaps& caps);
 
 // A structured loop around `body()`: header (with `test` choosing body or
 // exit when given), body, continue block running `step()`.
