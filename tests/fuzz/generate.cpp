@@ -92,6 +92,28 @@ struct Gen {
     }
   }
 
+  // Early returns of a ti.func (issue 16): some funcs get one or two
+  // `if c: return v` among their body's statements (inlined, each is a
+  // break out of the func's once-loop: an exit of every loop around the
+  // call). From the exit stream, on the func's parameters and the fields.
+  void add_returns(Node& body, Ty ret) {
+    if (xrng() % 100 >= 40) return;
+    int n = 1 + (int)(xrng() % 2);
+    for (int k = 0; k < n; k++) {
+      // (on a parameter when there is one: a condition on literals folds)
+      const std::vector<Var>& ps = scopes.back();
+      Node c = from_exit_stream([&] {
+        if (ps.empty() || p(25)) return cond(2);
+        const Var& v = ps[(size_t)r((int)ps.size())];
+        static const char* cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+        return expr(Ty::i32, "(" + v.name + " " + cmp[r(6)] + " $0)", {gen(v.ty, 1)});
+      });
+      Node v = from_exit_stream([&] { return gen(ret, 2); });
+      size_t at = (size_t)(xrng() % (body.kids.size() + 1));
+      body.kids.insert(body.kids.begin() + (std::ptrdiff_t)at, stmt("if $0:\n    return $1", {c, v}));
+    }
+  }
+
   int r(int n) { return (int)(rng() % (uint64_t)n); }
   bool p(int percent) { return r(100) < percent; }
   std::string fresh(const char* prefix) { return prefix + std::to_string(counter++); }
@@ -439,6 +461,7 @@ struct Gen {
     budget = 6;
     std::string params = args_of(f.params, false);
     Node body = sub_block(2);
+    add_returns(body, f.ret);
     body.kids.push_back(stmt("return $0", {gen(f.ret, 3)}, false));
     in_func = false;
     scopes.pop_back();
