@@ -119,20 +119,26 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
   bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
   if (d == (1ll << s)) {  // a power of two (an ndrange over a field of 2^k columns): shifts and masks
-    ld(x86::rax, in.a);
-    if (trunc) {  // toward zero: a negative x biased by d - 1 first
-      a.mov(x86::rdx, x86::rax);
+    if (trunc) {  // toward zero: a negative x biased by d - 1 first (x read where it lives)
+      x86::Gp x = in_gp(in.a) ? home(in.a) : x86::Gp(x86::rax);
+      if (!in_gp(in.a)) ld(x86::rax, in.a);
+      a.mov(x86::rdx, x);
       a.sar(x86::rdx, 63);
       a.and_(x86::rdx, Imm(d - 1));
-      a.add(x86::rdx, x86::rax);
-      if (want_rem) {
-        a.and_(x86::rdx, Imm(-d));
-        a.sub(x86::rax, x86::rdx);  // x - trunc(x / d) * d
-      } else {
+      a.add(x86::rdx, x);
+      if (!want_rem) {
         a.sar(x86::rdx, Imm(s));
-        a.mov(x86::rax, x86::rdx);
+        put(i, x86::rdx);
+        return true;
       }
-    } else if (want_rem) {
+      a.and_(x86::rdx, Imm(-d));
+      if (x.id() != x86::Gp::kIdAx) a.mov(x86::rax, x);
+      a.sub(x86::rax, x86::rdx);  // x - trunc(x / d) * d
+      put(i, x86::rax);
+      return true;
+    }
+    ld(x86::rax, in.a);
+    if (want_rem) {
       a.and_(x86::rax, Imm(d - 1));  // floor's remainder, or u32's
     } else {
       sg ? a.sar(x86::rax, Imm(s)) : a.shr(x86::rax, Imm(s));
@@ -382,9 +388,10 @@ bool Gen::conv(const Ins& in, Ref i) {
   switch ((bc::Op)in.k) {
     case bc::Op::i64_f32: case bc::Op::i64_f64: {
       bool s = (bc::Op)in.k == bc::Op::i64_f32;
-      ld(x86::rax, in.a);
+      x86::Gp x = in_gp(in.a) ? home(in.a) : x86::Gp(x86::rax);  // read where it lives
+      if (!in_gp(in.a)) ld(x86::rax, in.a);
       a.xorps(D, D);  // no false dependency on D's old value
-      s ? a.cvtsi2ss(D, x86::rax) : a.cvtsi2sd(D, x86::rax);
+      s ? a.cvtsi2ss(D, x) : a.cvtsi2sd(D, x);
       stx(i, D, s ? CT::f32 : CT::f64);
       return true;
     }

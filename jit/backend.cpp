@@ -96,8 +96,8 @@ std::vector<int> shared_flushes(const Gen& g, const Trace& t) {
   return base;
 }
 
-std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* infos, const VecPlan& vp,
-                 std::string& lanes) {
+std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref spare, ExitInfo* infos,
+                 const VecPlan& vp, std::string& lanes) {
   const Trace& t = g.t;
   x86::Assembler& a = g.a;
   Label top;
@@ -224,16 +224,13 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
           a.jmp(epilogue);
           break;
         }
-        Label go = a.newLabel();
+        // (the root's code is in reach of a rel32: one allocator)
         a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
         a.cmp(x86::byte_ptr(x86::rax), 0);
-        a.je(go);
+        a.je(Imm((uint64_t)in.k));
         a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), 0);  // Ctrl-C: no side trace here
         a.mov(x86::eax, Imm(t.snaps[in.snap].pc));
         a.jmp(epilogue);
-        a.bind(go);
-        a.mov(x86::rcx, Imm((uint64_t)in.k));
-        a.jmp(tail_jump);
         break;
       }
       case IrOp::phi: phis.push_back({in.a, in.b}); break;
@@ -269,11 +266,13 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
   }
   // Side exits: the snapshot into the frame; then the side trace linked to
   // this exit, if any, else back to the interpreter at the resume pc. With
-  // ExitInfos, all but the flush is one tail the exits share (rax = the
-  // exit's ExitInfo): two instructions an exit instead of seven, where
-  // assembling is most of a trace's compile time.
-  Label exit_tail = a.newLabel(), nolink_tail;
-  bool tail_used = false, nolink_used = false;
+  // ExitInfos, an exit jumps through its ExitInfo::jump (rax = the
+  // ExitInfo): to the side trace once one is linked, else to one tail the
+  // exits share, which returns the pc. Three instructions an exit, where
+  // assembling is most of a trace's compile time, and one jump from the
+  // guard to its side trace on the path that runs.
+  bool tail_used = false;
+  const x86::Mem through = x86::qword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, jump));
   // Exits share flushes: one whose snapshot holds another's entries and
   // more, none of them recomputed, stores the others and jumps into that
   // exit's flush (its ExitInfo kept in a frame slot meanwhile). A trace's
@@ -315,16 +314,16 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       for (size_t x = 0; x < t.snaps.size(); x++)
         if (x == s || base[x] == (int)s) (infos[x].outer_head != UINT32_MAX ? outer : inner) = true;
       if (outer) {
-        if (!nolink_used) nolink_tail = a.newLabel();
-        nolink_used = true;
+        Label go = a.newLabel();
         if (inner) {
           a.cmp(x86::dword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, outer_head)), -1);
-          a.je(exit_tail);
+          a.je(go);
         }
         a.cmp(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 0);
-        a.jne(nolink_tail);
+        a.jne(exit_tail);
+        a.bind(go);
       }
-      a.jmp(exit_tail);
+      a.jmp(through);
       tail_used = true;
       continue;
     }
@@ -352,29 +351,18 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Ref spare, ExitInfo* i
       if (infos[s].outer_head != UINT32_MAX) {
         // Into the enclosing loop: its side trace goes on there, which only
         // the outermost trace may do (a calltr's caller goes on itself).
-        if (!nolink_used) nolink_tail = a.newLabel();
-        nolink_used = true;
         a.cmp(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 0);
-        a.jne(nolink_tail);
+        a.jne(exit_tail);
       }
-      a.jmp(exit_tail);
+      a.jmp(through);
       tail_used = true;
       continue;
     }
     a.mov(x86::eax, Imm(t.snaps[s].pc));
     a.jmp(epilogue);
   }
-  if (tail_used) {
+  if (tail_used) {  // no side trace (yet): record the exit, return its pc
     a.bind(exit_tail);
-    a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rax);
-    a.mov(x86::rcx, x86::qword_ptr(x86::rax));  // ExitInfo::link
-    a.test(x86::rcx, x86::rcx);
-    a.jnz(tail_jump);
-    a.mov(x86::eax, x86::dword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, pc)));
-    a.jmp(epilogue);
-  }
-  if (nolink_used) {
-    a.bind(nolink_tail);
     a.mov(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, exit)), x86::rax);
     a.mov(x86::eax, x86::dword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, pc)));
     a.jmp(epilogue);
@@ -430,9 +418,9 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.al.fw.resize(spare + 1, 0);
   g.al.last.resize(spare + 1, -1);
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
-  Label epilogue = a.newLabel(), tail_jump = a.newLabel();
+  Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
   out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";
-  std::string why = body(g, epilogue, tail_jump, spare, infos, vp, out.lanes);
+  std::string why = body(g, epilogue, tail_jump, exit_tail, spare, infos, vp, out.lanes);
   if (!why.empty()) return why;
   a.bind(epilogue);
   a.add(x86::rsp, Imm(kFrameBytes));
@@ -455,6 +443,10 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   out.code_size = code.codeSize();
   if (asmjit::Error e = rt.add(&out.fn, &code)) return std::string("asmjit: ") + DebugUtils::errorAsString(e);
   out.warm = reinterpret_cast<const uint8_t*>(out.fn) + code.labelOffsetFromBase(warm);
+  if (infos && code.isLabelBound(exit_tail)) {  // before the code is published: no exit has run
+    const void* tail = reinterpret_cast<const uint8_t*>(out.fn) + code.labelOffsetFromBase(exit_tail);
+    for (size_t s = 0; s < t.snaps.size(); s++) infos[s].jump.store(tail, std::memory_order_relaxed);
+  }
   if (want_listing) out.listing = logger.data();
   return "";
 }

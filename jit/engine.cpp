@@ -234,6 +234,7 @@ class FunctionJit : public interp::LoopHook {
       }
       x->link_pc.store(pc, std::memory_order_relaxed);  // (read after link, which is stored after it)
       x->link.store(side, std::memory_order_release);
+      x->jump.store(side, std::memory_order_release);  // the exit stub's jump (its last read)
       // The recording ended at the loop head, or past the loop (the side
       // trace ends at one of its exits, or ran its last iteration).
       if (rec.resume_pc != x->root_head) return rec.resume_pc;

@@ -63,6 +63,10 @@ struct ExitInfo {
   // enters root_head's loop again, and links there (stitching).
   uint32_t outer_head = UINT32_MAX;
   uint32_t pc = 0;                     // the snapshot's resume pc (the shared exit tail returns it)
+  // Where the exit stub jumps (rax = this ExitInfo): its trace's exit tail,
+  // which returns pc, until a side trace is linked; then that trace's warm
+  // entry, one indirect jump from the guard to the side trace.
+  std::atomic<const void*> jump{nullptr};
 };
 
 struct Recording {
