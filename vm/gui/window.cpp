@@ -1,9 +1,16 @@
 // SDL2 implementation of the GUI window (window.h). Built without SDL2,
 // open() explains that and the GUI runs headless.
+//
+// SDL2 is loaded with dlopen when the first window opens, not linked: the
+// library and the 50 it needs (X11, Wayland, PulseAudio, codecs) cost every
+// process ~5300 relocations and ~7M cycles in the dynamic loader at start
+// (LD_DEBUG=statistics), and most programs never open a window. Its header
+// gives the functions' types; a missing library is open()'s error.
 #include "vm/gui/window.h"
 
 #if KILN_HAVE_SDL2
 #include <SDL2/SDL.h>
+#include <dlfcn.h>
 
 #include <cctype>
 #include <cstdlib>
@@ -15,6 +22,44 @@ namespace kiln::gui {
 #if KILN_HAVE_SDL2
 
 namespace {
+
+constexpr const char* kSdlLibrary = "libSDL2-2.0.so.0";
+
+// The SDL functions the window calls (SDL_BlitSurface and SDL_BlitScaled are
+// macros for the Upper* functions).
+#define KILN_SDL_FUNCTIONS(X)                                                                                \
+  X(SDL_GetKeyName) X(SDL_DestroyWindow) X(SDL_QuitSubSystem) X(SDL_GetWindowSurface)                        \
+  X(SDL_CreateRGBSurfaceWithFormatFrom) X(SDL_SetSurfaceBlendMode) X(SDL_UpperBlit) X(SDL_UpperBlitScaled)   \
+  X(SDL_FreeSurface) X(SDL_UpdateWindowSurface) X(SDL_GetWindowSize) X(SDL_PollEvent) X(SDL_SetWindowTitle) \
+  X(SDL_PumpEvents) X(SDL_ConvertSurfaceFormat) X(SDL_SetHint) X(SDL_InitSubSystem) X(SDL_GetError)          \
+  X(SDL_CreateWindow)
+
+struct SdlApi {
+#define KILN_SDL_FIELD(f) decltype(&::f) f = nullptr;
+  KILN_SDL_FUNCTIONS(KILN_SDL_FIELD)
+#undef KILN_SDL_FIELD
+  std::string error;  // non-empty: SDL2 cannot be used (why)
+};
+
+// Loaded once, at the first window; never unloaded (windows may outlive any owner).
+const SdlApi& sdl() {
+  static const SdlApi api = [] {
+    SdlApi a;
+    void* lib = dlopen(kSdlLibrary, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* why = dlerror();
+      a.error = std::string("cannot load SDL2 (") + kSdlLibrary + "): " + (why ? why : "not found");
+      return a;
+    }
+#define KILN_SDL_BIND(f)                                                              \
+  a.f = reinterpret_cast<decltype(&::f)>(dlsym(lib, #f));                             \
+  if (!a.f && a.error.empty()) a.error = std::string(kSdlLibrary) + " has no " #f;
+    KILN_SDL_FUNCTIONS(KILN_SDL_BIND)
+#undef KILN_SDL_BIND
+    return a;
+  }();
+  return api;
+}
 
 // SDL key codes to X11 keysym names, the names Taichi's events carry.
 std::string key_name(SDL_Keycode k) {
@@ -45,7 +90,7 @@ std::string key_name(SDL_Keycode k) {
   }
   if (k >= SDLK_F1 && k <= SDLK_F12) return "F" + std::to_string(k - SDLK_F1 + 1);
   if (k > 32 && k < 127) return std::string(1, char(k));  // SDL's printable keys are their ASCII
-  const char* n = SDL_GetKeyName(k);
+  const char* n = sdl().SDL_GetKeyName(k);
   return n && *n ? n : "Unknown";
 }
 
@@ -64,28 +109,28 @@ class SdlWindow final : public Window {
   int canvas_w = 0, canvas_h = 0;
 
   ~SdlWindow() override {
-    if (win) SDL_DestroyWindow(win);
-    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    if (win) sdl().SDL_DestroyWindow(win);
+    sdl().SDL_QuitSubSystem(SDL_INIT_VIDEO);
   }
 
   void present(const Canvas& c) override {
-    SDL_Surface* dst = SDL_GetWindowSurface(win);
+    SDL_Surface* dst = sdl().SDL_GetWindowSurface(win);
     if (!dst) return;
     // RGBA bytes in memory are SDL's RGBA32 on any byte order.
-    SDL_Surface* src = SDL_CreateRGBSurfaceWithFormatFrom(const_cast<uint8_t*>(c.rgba.data()), c.width, c.height, 32,
+    SDL_Surface* src = sdl().SDL_CreateRGBSurfaceWithFormatFrom(const_cast<uint8_t*>(c.rgba.data()), c.width, c.height, 32,
                                                           c.width * 4, SDL_PIXELFORMAT_RGBA32);
     if (!src) return;
-    SDL_SetSurfaceBlendMode(src, SDL_BLENDMODE_NONE);
-    if (dst->w == c.width && dst->h == c.height) SDL_BlitSurface(src, nullptr, dst, nullptr);
-    else SDL_BlitScaled(src, nullptr, dst, nullptr);
-    SDL_FreeSurface(src);
-    SDL_UpdateWindowSurface(win);
+    sdl().SDL_SetSurfaceBlendMode(src, SDL_BLENDMODE_NONE);
+    if (dst->w == c.width && dst->h == c.height) sdl().SDL_UpperBlit(src, nullptr, dst, nullptr);
+    else sdl().SDL_UpperBlitScaled(src, nullptr, dst, nullptr);
+    sdl().SDL_FreeSurface(src);
+    sdl().SDL_UpdateWindowSurface(win);
   }
 
   // Window pixels to canvas pixels (the window may be scaled, fullscreen).
   void to_canvas(int wx, int wy, int& x, int& y) {
     int ww = canvas_w, wh = canvas_h;
-    SDL_GetWindowSize(win, &ww, &wh);
+    sdl().SDL_GetWindowSize(win, &ww, &wh);
     x = ww > 0 ? int(int64_t(wx) * canvas_w / ww) : wx;
     int row = wh > 0 ? int(int64_t(wy) * canvas_h / wh) : wy;
     y = canvas_h - 1 - row;
@@ -93,7 +138,7 @@ class SdlWindow final : public Window {
 
   void poll(std::vector<Event>& out) override {
     SDL_Event e;
-    while (SDL_PollEvent(&e)) {
+    while (sdl().SDL_PollEvent(&e)) {
       Event ev;
       ev.x = cursor_x, ev.y = cursor_y;
       switch (e.type) {
@@ -134,22 +179,22 @@ class SdlWindow final : public Window {
   }
 
   void set_title(const std::string& title) override {
-    SDL_SetWindowTitle(win, title.c_str());
-    SDL_PumpEvents();  // sends the request now (events stay queued for poll)
+    sdl().SDL_SetWindowTitle(win, title.c_str());
+    sdl().SDL_PumpEvents();  // sends the request now (events stay queued for poll)
   }
 
   Canvas read_back() override {
     Canvas out;
-    SDL_Surface* s = SDL_GetWindowSurface(win);
+    SDL_Surface* s = sdl().SDL_GetWindowSurface(win);
     if (!s) return out;
-    SDL_Surface* rgba = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_RGBA32, 0);
+    SDL_Surface* rgba = sdl().SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_RGBA32, 0);
     if (!rgba) return out;
     out.width = rgba->w, out.height = rgba->h;
     out.rgba.resize(size_t(out.width) * out.height * 4);
     for (int r = 0; r < out.height; r++)
       std::memcpy(&out.rgba[size_t(r) * out.width * 4], static_cast<uint8_t*>(rgba->pixels) + r * rgba->pitch,
                   size_t(out.width) * 4);
-    SDL_FreeSurface(rgba);
+    sdl().SDL_FreeSurface(rgba);
     return out;
   }
 };
@@ -170,17 +215,21 @@ std::unique_ptr<Window> Window::open(const std::string& title, int width, int he
     *error = "the window needs a positive size";
     return nullptr;
   }
+  if (!sdl().error.empty()) {
+    *error = sdl().error;
+    return nullptr;
+  }
   // The GUI owns only the video subsystem; Python keeps its own signals.
-  SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
-  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-    *error = std::string("SDL could not start video: ") + SDL_GetError();
+  sdl().SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+  if (sdl().SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+    *error = std::string("SDL could not start video: ") + sdl().SDL_GetError();
     return nullptr;
   }
   Uint32 flags = SDL_WINDOW_SHOWN | (fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-  SDL_Window* win = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
+  SDL_Window* win = sdl().SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
   if (!win) {
-    *error = std::string("SDL could not open a window: ") + SDL_GetError();
-    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    *error = std::string("SDL could not open a window: ") + sdl().SDL_GetError();
+    sdl().SDL_QuitSubSystem(SDL_INIT_VIDEO);
     return nullptr;
   }
   auto w = std::make_unique<SdlWindow>();
