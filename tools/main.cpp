@@ -25,9 +25,7 @@
 #include <vector>
 
 #include "jit/jit.h"
-#ifdef KILN_HAVE_CUDA
-#include "gpu/cuda/cuda.h"
-#endif
+#include "jit/llvm_module.h"
 #include "tools/debug.h"
 #include "tools/python_debug.h"
 #include "tools/python_host.h"

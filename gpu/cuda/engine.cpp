@@ -424,19 +424,13 @@ void CudaKernel::launch(LaunchContext& ctx) {
 
 namespace kiln {
 
-bool cuda_available(std::string* why) {
-  cuda::Device& d = cuda::device();
-  if (why) *why = d.unavailable;
-  return d.unavailable.empty();
-}
-
-std::unique_ptr<Engine> make_cuda_engine() {
+std::unique_ptr<Engine> cuda::make_engine() {
   cuda::Device& d = cuda::device();
   if (!d.unavailable.empty()) raise("RuntimeError", "arch=cuda: " + d.unavailable);
   return std::make_unique<cuda::CudaEngine>(d);
 }
 
-AllocHooks cuda_alloc_hooks() {
+AllocHooks cuda::alloc_hooks() {
   AllocHooks h;
   h.alloc = [](void*, size_t size, size_t) -> void* {
     cuda::Device& d = cuda::device();

@@ -263,5 +263,5 @@ std::vector<RuntimeSymbol> runtime_symbols() {
 }  // namespace kiln::llvmjit
 
 namespace kiln {
-std::unique_ptr<Engine> make_llvm_engine() { return std::make_unique<llvmjit::LlvmEngine>(); }
+std::unique_ptr<Engine> llvmjit::make_engine() { return std::make_unique<llvmjit::LlvmEngine>(); }
 }  // namespace kiln

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "jit/llvm_module.h"
 #include "tests/fuzz/differ.h"
 
 using namespace kiln::fuzz;
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
     else if (a == "--engine" && k + 1 < argc) other_engine = argv[++k];
     else return usage();
   }
+  // Each case runs in a child forked from here: load the LLVM module once,
+  // before the forks, rather than in every child (jit/llvm_module.h).
+  if (std::strcmp(other_engine, "llvm") == 0) kiln::try_llvm_module(nullptr);
   // Every loop is compiled on its first back edge, as in the tests/lang jit
   // runs; one case in three also grows side traces from exits taken twice,
   // and one in three records later and unrolls little, so that loops with

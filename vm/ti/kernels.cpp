@@ -12,12 +12,7 @@
 #ifdef KILN_HAVE_VULKAN
 #include "gpu/vulkan/vulkan.h"
 #endif
-#ifdef KILN_HAVE_LLVM
-#include "jit/llvm/llvm.h"
-#endif
-#ifdef KILN_HAVE_CUDA
-#include "gpu/cuda/cuda.h"
-#endif
+#include "jit/llvm_module.h"
 
 namespace kiln::ti {
 

@@ -1,7 +1,8 @@
 // Tiering: the default engine. A kernel starts on the tracing JIT (compiled
 // in microseconds); once its launches have run for KILN_TIER_MS milliseconds
 // in all (default 300), a background thread compiles it with LLVM ORC at O3
-// (jit/llvm), and the next launch after that compile finishes runs the LLVM
+// (jit/llvm, in the LLVM module that this first compile loads:
+// jit/llvm_module.h), and the next launch after that compile finishes runs the LLVM
 // code. Both engines print exactly what the interpreter prints, so the swap
 // changes nothing but speed. KILN_TIER_MS=off keeps every kernel on the JIT;
 // KILN_TIER_SYNC=1 compiles on the launching thread (tests: the second
@@ -18,22 +19,25 @@
 // exit before exit() runs (the CPython host from its atexit hook, which runs
 // before any C exit handler); an atexit handler registered before the first
 // compile is the fallback for hosts that do not (statics made later than it
-// are gone by then, so it narrows the window but cannot close it).
+// are gone by then, so it narrows the window but cannot close it). The module
+// loader registers the same wait after loading LLVM, so that it runs before
+// the module's and LLVM's own destructors.
 #include <condition_variable>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
 
 #include "jit/jit.h"
-#include "jit/llvm/llvm.h"
-#include "jit/llvm/orc.h"
+#include "jit/llvm_module.h"
 #include "vm/ir/clone.h"
 #include "vm/runtime/program.h"
+#include "vm/support/diag.h"
 
-namespace kiln::llvmjit {
+namespace kiln::tiering {
 
 namespace {
 
@@ -98,9 +102,15 @@ struct TieredKernel : CompiledKernel {
   void compile_now() {
     std::unique_ptr<CompiledKernel> c;
     try {
-      c = compile_llvm_kernel(*ir, nullptr, false);
+      c = compile_llvm_kernel(*ir);
     } catch (const Error&) {
-      // LLVM cannot run here: the kernel stays on the JIT.
+      // LLVM cannot run here: the kernel stays on the JIT. A module that
+      // cannot be loaded is said once (every kernel stays on the JIT).
+      std::string why;
+      if (!try_llvm_module(&why)) {
+        static std::once_flag said;
+        std::call_once(said, [&] { std::fprintf(stderr, "kiln: kernels stay on the JIT: %s\n", why.c_str()); });
+      }
     }
     std::lock_guard<std::mutex> lock(mu);
     compiled = std::move(c);
@@ -171,9 +181,9 @@ struct TieredEngine : Engine {
 
 }  // namespace
 
-}  // namespace kiln::llvmjit
+}  // namespace kiln::tiering
 
 namespace kiln {
-std::unique_ptr<Engine> make_tiered_engine() { return std::make_unique<llvmjit::TieredEngine>(); }
-void wait_for_tier_compiles() { llvmjit::wait_idle(llvmjit::in_flight()); }
+std::unique_ptr<Engine> make_tiered_engine() { return std::make_unique<tiering::TieredEngine>(); }
+void wait_for_tier_compiles() { tiering::wait_idle(tiering::in_flight()); }
 }  // namespace kiln
