@@ -8,6 +8,7 @@
 
 #include "python/core/core.h"
 #include "vm/runtime/sizes.h"
+#include "vm/runtime/statistics.h"
 #include "vm/ti/kernels.h"
 
 namespace kiln::py_host {
@@ -288,7 +289,7 @@ PYBIND11_MODULE(_core, m) {
     return wrap_field(cls, f);
   }, py::arg("cls"), py::arg("dtype"), py::arg("levels"), py::arg("name"), py::arg("offset") = py::none());
   m.def("materialize", [] { program().materialize(); });
-  m.def("statistics_text", [] { return program().statistics_text(); });
+  m.def("statistics_text", [] { return counters_text(program(), false); });  // ti.print_statistics: the program's counters
   m.def("statistics", [] {
     Program& p = program();
     p.collect_stats();

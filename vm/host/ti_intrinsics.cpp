@@ -7,6 +7,7 @@
 #include "vm/host/ti_objects.h"
 #include "vm/host/ti_state.h"
 #include "vm/runtime/rng.h"
+#include "vm/runtime/statistics.h"
 
 namespace kiln::host {
 
@@ -186,7 +187,7 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
   }
   def("print_statistics", [](Evaluator& ev, CallArgs& a) {
     expect_args(a, "ti.print_statistics", 0, 0);
-    ev.out(ti_program(ev).statistics_text());
+    ev.out(counters_text(ti_program(ev), false));  // the program's counters, not the engines'
     return Value();
   });
   // Kiln: the counters as a dict, timers included (listgen_time_ms), for

@@ -416,30 +416,4 @@ int64_t Program::pool_blocks_reserved() const {
   return n;
 }
 
-void Program::collect_stats() {
-  // Counters that threads bump with atomics land in `stats` here, so
-  // print_statistics shows one table.
-  stats["snode_activations"] = (double)n_activations.load();
-  stats["snode_deactivations"] = (double)n_deactivations.load();
-  stats["listgen_elements"] = (double)n_listgen_elements.load();
-  stats["listgen_time_ms"] = (double)listgen_ns.load() / 1e6;
-  int64_t bytes = 0;
-  for (SNode* s : snode_by_id)
-    if (s && s->pool) bytes += s->pool->blocks_reserved() * (int64_t)s->pool->block_bytes;
-  stats["snode_pool_bytes"] = (double)bytes;
-}
-
-std::string Program::statistics_text() {
-  collect_stats();
-  std::string out;
-  for (auto& [k, v] : stats) {
-    if (k.size() > 8 && k.compare(k.size() - 8, 8, "_time_ms") == 0) continue;
-    char buf[64];
-    if (v == (double)(int64_t)v) snprintf(buf, sizeof buf, "%lld", (long long)v);
-    else snprintf(buf, sizeof buf, "%.6g", v);
-    out += k + ": " + buf + "\n";
-  }
-  return out;
-}
-
 }  // namespace kiln
