@@ -3,6 +3,8 @@
 // simply continues at that op.
 #include "jit/recorder.h"
 
+#include <vector>
+
 #include "jit/record_state.h"
 
 namespace kiln::jit {
@@ -45,13 +47,23 @@ const Family kFamilies[] = {
 }  // namespace
 
 bool find_family(Op op, IrOp& ir, CT& t) {
-  for (const Family& f : kFamilies)
-    if ((int)op >= (int)f.first && (int)op < (int)f.first + f.n) {
-      ir = f.ir;
-      t = (CT)((int)f.first_t + ((int)op - (int)f.first));
-      return true;
-    }
-  return false;
+  // One entry per bytecode op, made once: every recorded op asks (a scan
+  // of the families was 5% of record + compile).
+  struct Entry {
+    IrOp ir = IrOp::count_;
+    CT t = CT::i64;
+  };
+  static const std::vector<Entry> table = [] {
+    std::vector<Entry> tb(bc::kNumOps);
+    for (const Family& f : kFamilies)
+      for (int k = 0; k < f.n; k++) tb[(size_t)f.first + k] = {f.ir, (CT)((int)f.first_t + k)};
+    return tb;
+  }();
+  const Entry& e = table[(size_t)op];
+  if (e.ir == IrOp::count_) return false;
+  ir = e.ir;
+  t = e.t;
+  return true;
 }
 
 // The last op of the loop whose body starts at `body`: its forl, or for a
