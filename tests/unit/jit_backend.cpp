@@ -421,3 +421,40 @@ TEST_CASE("jit backend: an exit whose snapshot holds another's entries and more 
       CHECK(R[10] == (which ? (uint64_t)at : 0));
     }
 }
+
+// An exit goes on through its ExitInfo::jump: the trace's exit tail (which
+// records the exit and returns its pc) until a side trace is linked there,
+// then straight into that trace's warm entry, the frame as the exit left it.
+TEST_CASE("jit backend: an exit jumps through its ExitInfo: the exit tail, or the side trace linked there") {
+  auto build = [](Trace& t, uint32_t exit_pc) {  // a loop over r0 < r1, r0 written back at its exit
+    Emitter e(t);
+    std::vector<Ref> regs(2, kNoRef);
+    Ref next = e.emit(IrOp::add, CT::i64, sload(e, 0), e.kval(1));
+    regs[0] = next;
+    e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{exit_pc, {{0, next}}});
+    peel(t, e, regs);
+    dce(t);
+  };
+  Trace ta, tb;
+  build(ta, 7);
+  build(tb, 9);
+  std::unique_ptr<ExitInfo[]> infos(new ExitInfo[ta.snaps.size()]);
+  Compiled a, b;
+  REQUIRE(compile_trace(ta, rt, a, false, infos.get()) == "");
+  REQUIRE(compile_trace(tb, rt, b) == "");  // (no ExitInfos: its exits return their pc)
+  for (size_t s = 0; s < ta.snaps.size(); s++) CHECK(infos[s].jump.load() != nullptr);
+  uint64_t R[2] = {0, 50};
+  TraceEnv env;
+  CHECK(a.fn(R, &env) == 7u);  // not linked: the tail records the exit
+  REQUIRE(env.exit != nullptr);
+  CHECK(env.exit->pc == 7u);
+  CHECK(R[0] == 50u);
+  for (size_t s = 0; s < ta.snaps.size(); s++) infos[s].jump.store(b.warm);
+  R[0] = 0;
+  env.exit = nullptr;
+  // linked: a's exit flushes r0 = 50 and b runs on from there (51 is past
+  // r1: its first guard leaves at its own pc, and nothing recorded a's exit)
+  CHECK(a.fn(R, &env) == 9u);
+  CHECK(env.exit == nullptr);
+  CHECK(R[0] == 51u);
+}
