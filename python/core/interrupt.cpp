@@ -34,9 +34,11 @@ void on_sigint(int sig, siginfo_t* info, void* ctx) {
 // Installed on the first launch, and only over CPython's own handler for the
 // default KeyboardInterrupt: a program that set signal.signal(SIGINT, ...),
 // or a host that ignores SIGINT, keeps what it chose.
+// `_signal`, the C module under `signal`: the same handler objects, without
+// importing signal.py and enum (~1.5 ms of a program's first launch).
 void install() {
   g_installed = true;
-  py::module_ signal = py::module_::import("signal");
+  py::module_ signal = py::module_::import("_signal");
   if (!signal.attr("getsignal")(SIGINT).is(signal.attr("default_int_handler"))) return;
   struct sigaction sa {};
   sa.sa_sigaction = on_sigint;

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "vm/frontend/frontend.h"
@@ -21,6 +22,10 @@ namespace kiln::frontend {
 struct KVal {
   // struct_: a struct value; `s` is its struct_type, `elems` its members in order.
   enum class Kind : uint8_t { none, value, static_, tuple, struct_ } kind = Kind::none;
+  // A tuple that is a Python list (a literal, a comprehension, list * n, list
+  // + list): bound to a name, its run-time elements become local variables
+  // that `xs[k] = v` reassigns, as Taichi's lists of variables.
+  bool list = false;
   ir::Stmt* v = nullptr;
   StaticValue s;
   std::vector<KVal> elems;
@@ -29,7 +34,7 @@ struct KVal {
   // only when they hold something (copying an empty StaticValue member by
   // member was a tenth of the frontend's time on large kernels, issue 16).
   KVal() = default;
-  KVal(const KVal& o) : kind(o.kind), v(o.v) { copy_parts(o); }
+  KVal(const KVal& o) : kind(o.kind), list(o.list), v(o.v) { copy_parts(o); }
   KVal(KVal&&) noexcept = default;
   KVal& operator=(const KVal& o) {
     if (this != &o) *this = KVal(o);
@@ -59,7 +64,11 @@ struct Binding {
   ir::Stmt* stmt = nullptr;   // local: the alloca; value: an immutable SSA value
   StaticValue s;              // static_; struct_: the type
   KVal tuple;                 // tuple (ti.grouped index); value: a struct argument's value
+  // struct_: one per member. A tuple bound from a list (`list`): one per
+  // element, a local (the element's variable) or, for a compile-time element
+  // (tuple.elems[k] itself), static_.
   std::vector<Binding> members;
+  bool list = false;
   const char* what = "";      // for immutable values: "kernel argument", "loop variable"
 };
 
@@ -102,6 +111,11 @@ struct Frame {
   StaticValue ret_struct_type;  // a struct return annotation
   bool has_ret_tuple = false;   // `return a, b`: one local per element
   std::vector<Binding> ret_tuple;
+  // Names this function's body assigns through a subscript (`xs[k] = v`,
+  // `xs[k] += v`): a list bound to one of them is a list of variables
+  // (list_local); found once, at the first list binding.
+  bool scanned_list_targets = false;
+  std::unordered_set<std::string> list_targets;
 };
 
 // A quantized field's element handle (lower_quant.cpp): the global_ptr the
@@ -270,6 +284,8 @@ struct Lowerer {
   KVal convert_to(const KVal& v, const StaticValue& type, const std::string& what, SourceLoc loc);
   Binding struct_local(const KVal& v, SourceLoc loc);              // fresh locals holding v
   KVal load_binding(const Binding& b, SourceLoc loc);
+  Binding list_local(const std::string& name, const KVal& v, SourceLoc loc);  // a list of variables, when reassigned
+  void store_list_element(Binding& b, const std::string& name, const ast::Expr* slice, const KVal& v, SourceLoc loc);
   void store_binding(Binding& b, const KVal& v, const std::string& what, SourceLoc loc);
   KVal struct_member(const KVal& sv, const std::string& name, SourceLoc loc);
   KVal load_struct_field(const StaticValue& sf, const ast::Expr* slice, SourceLoc loc);

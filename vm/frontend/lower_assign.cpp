@@ -110,7 +110,9 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         }
       }
       Binding b;
-      if (v.is_tuple()) {
+      if (v.is_tuple() && v.list) {
+        b = list_local(name, v, loc);
+      } else if (v.is_tuple()) {
         b.kind = Binding::Kind::tuple;
         b.tuple = v;
       } else if (v.is_static() && v.s.kind != StaticValue::Kind::integer && v.s.kind != StaticValue::Kind::floating &&
@@ -150,6 +152,17 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
     }
     case ast::ExprKind::Subscript: {
       auto* sub = target->as<ast::Subscript>();
+      if (sub->value->kind == ast::ExprKind::Name) {  // xs[k] = v on a list
+        Binding* lb = find_local(sub->value->as<ast::Name>()->id);
+        const std::string& name = sub->value->as<ast::Name>()->id;
+        if (lb && lb->kind == Binding::Kind::tuple && lb->list) {
+          store_list_element(*lb, name, sub->slice, v, loc);
+          return;
+        }
+        if (lb && lb->kind == Binding::Kind::tuple)
+          raise("TypeError", "cannot assign to an element of '" + name + "': it is a tuple (or a ti.func's list "
+                             "argument), whose elements are fixed; make a list in this function, or a ti.Vector", loc);
+      }
       if (v.is_tuple()) {
         // x[i] = [a, b] on a vector/matrix field: the list is the element's value, as in Taichi
         KVal fb = lower_expr(sub->value);

@@ -65,6 +65,7 @@ struct Unroller {
 KVal Lowerer::lower_comprehension(const ast::ListComp* e) {
   Unroller u{*this, e, {}};
   u.out.kind = KVal::Kind::tuple;
+  u.out.list = true;
   u.run(0);
   return u.out;
 }

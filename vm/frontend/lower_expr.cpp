@@ -61,6 +61,7 @@ KVal Lowerer::lower_binop(ast::BinOpKind op, const KVal& a0, const KVal& b0, Sou
       raise("ValueError", "a list repeated " + std::to_string(n) + " times is too long for a kernel", loc);
     KVal r;
     r.kind = KVal::Kind::tuple;
+    r.list = t.list;
     for (int64_t k = 0; k < n; k++) r.elems.insert(r.elems.end(), t.elems.begin(), t.elems.end());
     return r;
   }
@@ -480,6 +481,7 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       const ast::ExprList& elts = e->kind == EK::Tuple ? e->as<ast::Tuple>()->elts : e->as<ast::List>()->elts;
       KVal t;
       t.kind = KVal::Kind::tuple;
+      t.list = e->kind == EK::List;
       for (auto* x : elts) {
         if (x->kind != EK::Starred) {
           t.elems.push_back(lower_expr(x));

@@ -40,7 +40,8 @@ static void name_binding(const std::string& name, const Binding& b) {
       break;
     case Binding::Kind::tuple:
       for (size_t i = 0; i < b.tuple.elems.size(); i++)
-        if (b.tuple.elems[i].is_value()) tag(b.tuple.elems[i].v);
+        if (b.list && b.members[i].kind == Binding::Kind::local) name_binding(name + "[" + std::to_string(i) + "]", b.members[i]);
+        else if (b.tuple.elems[i].is_value()) tag(b.tuple.elems[i].v);
       break;
     default: break;
   }
