@@ -71,11 +71,9 @@ CachedCells* cached_table(Program* prog, const SNode* target, int64_t weight, in
   if (weight <= 1 || (n && cells > kMaxCachedCells / (nidx + 1) / n) || !prog->cell_table_cacheable(target))
     return nullptr;
   CachedCells& c = prog->cell_cache[target];
-  uint64_t g = prog->activity_generation.load(std::memory_order_relaxed);
-  const uint8_t* first = n ? prog->list_of(target)[0].container : nullptr;
-  if (c.valid && c.generation == g && c.nidx == nidx && c.per == per && c.span == span && c.ranges == ranges &&
-      c.units == units && c.list_size == (size_t)n && c.first_container == first)
-    return &c;
+  const CellTableKey key{prog->activity_generation.load(std::memory_order_relaxed), nidx, per, span, ranges, units,
+                         (size_t)n, n ? prog->list_of(target)[0].container : nullptr};
+  if (c.valid && c.key == key) return &c;
   c.rows.clear();
   c.unit_row.resize((size_t)units + 1);
   for (int64_t u = 0; u < units; u++) {
@@ -83,8 +81,8 @@ CachedCells* cached_table(Program* prog, const SNode* target, int64_t weight, in
     fill(u, c.rows);
   }
   c.unit_row[units] = (int64_t)(c.rows.size() / (size_t)(nidx + 1));
-  c.generation = g, c.valid = true, c.nidx = nidx, c.per = per, c.span = span, c.ranges = ranges, c.units = units;
-  c.list_size = (size_t)n, c.first_container = first;
+  c.key = key;
+  c.valid = true;
   return &c;
 }
 
@@ -136,7 +134,7 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
       // The cached rows while no cell changed; once this launch's own work
       // activates or deactivates one, the later units scan their containers
       // again (as without a cache: each unit's table is built as it starts).
-      if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->generation) {
+      if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->key.generation) {
         rows = cache->rows.data() + (size_t)cache->unit_row[u] * w;
         count = cache->unit_row[u + 1] - cache->unit_row[u];
       } else {

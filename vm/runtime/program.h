@@ -32,18 +32,25 @@ template <class T> struct NoZeroInit : std::allocator<T> {
 };
 using CellTable = std::vector<int64_t, NoZeroInit<int64_t>>;
 
+// What a kept cell table (CachedCells) was built for: the activity
+// generation, the row width, how the work was cut into units, and the list
+// (its size and first container). The table is read again only for an equal key.
+struct CellTableKey {
+  uint64_t generation = 0;
+  int nidx = 0;
+  int64_t per = 0, span = 0, ranges = 0, units = 0;
+  size_t list_size = 0;
+  const uint8_t* first_container = nullptr;
+  bool operator==(const CellTableKey&) const = default;
+};
 // A struct-for's whole cell table kept across launches (Program::cell_cache):
 // while no cell's activity changed (Program::activity_generation), the next
 // launch over the same SNode with the same units reads these rows instead of
 // scanning the containers again (Taichi's listgen likewise has nothing new
 // to find in an unchanged tree). Unit u's rows are [unit_row[u], unit_row[u + 1]).
 struct CachedCells {
-  uint64_t generation = 0;
   bool valid = false;
-  int nidx = 0;
-  int64_t per = 0, span = 0, ranges = 0, units = 0;
-  size_t list_size = 0;
-  const uint8_t* first_container = nullptr;
+  CellTableKey key;
   CellTable rows;
   std::vector<int64_t> unit_row;
 };
