@@ -48,7 +48,7 @@ std::string text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
 Jit& jit() {
   // Never destroyed: a tier-up compile may still run on its thread while the
-  // process exits (jit/llvm/tiered.cpp waits for it in an atexit handler, which
+  // process exits (jit/tiered.cpp waits for it in an atexit handler, which
   // runs after the destructors of statics made later than it, as this one is),
   // and code it made may be called until the very end.
   static Jit& j = *new Jit;

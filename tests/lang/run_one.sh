@@ -25,7 +25,7 @@ label=$engine
 jit_env=
 [ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2
 # "tiered": the default engine with its tier-up at the first launch, compiled
-# before the second (jit/llvm/tiered.cpp): a kernel's first launch runs on
+# before the second (jit/tiered.cpp): a kernel's first launch runs on
 # the JIT, every later one on LLVM's code.
 tier_env=
 if [ "$engine" = tiered ]; then

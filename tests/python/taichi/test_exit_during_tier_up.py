@@ -1,5 +1,5 @@
 """A program that ends while the default engine compiles a kernel with LLVM
-on its background thread (the tier-up of jit/llvm/tiered.cpp) exits cleanly.
+on its background thread (the tier-up of jit/tiered.cpp) exits cleanly.
 It used to crash (or spin) now and then: exit() destroyed LLVM's statics under
 the compiling thread. KILN_TIER_MS=0 starts the compile after the kernel's
 first launch, so these programs end with a compile in flight. Programs that

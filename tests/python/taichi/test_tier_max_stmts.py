@@ -1,4 +1,4 @@
-"""Kernels too large for LLVM stay on the tracing JIT (jit/llvm/tiered.cpp):
+"""Kernels too large for LLVM stay on the tracing JIT (jit/tiered.cpp):
 LLVM's code generation is superlinear in a kernel's size, and a kernel unrolled
 by ti.static to 10^5 statements kept a tier-up compile (and the program's exit,
 which waits for it) busy for over an hour. KILN_TIER_MAX_STMTS is the limit
