@@ -338,7 +338,8 @@ static uint32_t groups(const ir::Stmt& task, const TaskShader& ts, const DeviceC
 static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   SpirvModule& m = g.m;
   if (task.task == ir::Task::serial) {
-    if (g.resume >= 0) g.resumable_body(task);
+    if (g.resume >= 0 && has_top_loop(task)) g.resumable_body(task);
+    else if (g.resume >= 0) g.site_body(task);
     else g.block(*task.body);
     return;
   }
@@ -511,7 +512,7 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
   out.num_temps = k.num_global_temps;
   // The resumable tasks' state words lie before the list snapshots.
   int next_resume = 0;
-  for (auto& s : k.root.stmts) out.num_resumable += resumable_task(*s, caps) || resumable_parallel(*s, k, caps, prog);
+  for (auto& s : k.root.stmts) out.num_resumable += resumable_task(*s, k, caps) || resumable_parallel(*s, k, caps, prog);
   for (auto& s : k.root.stmts) {
     if (s->kind != StmtKind::offloaded)
       raise("InternalError", "vulkan codegen: kernel '" + k.name + "' was not offloaded", s->loc);
@@ -565,7 +566,7 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
     if (calls_recursion(*s, k)) ts.groups = std::min<uint32_t>(ts.groups, caps.cpu ? 8 : 64);
     ts.one_chunk_below = one_chunk_below(*s, k, caps, prog);
     bool par = resumable_parallel(*s, k, caps, prog);
-    if (resumable_task(*s, caps) || par) ts.resume = next_resume++;
+    if (resumable_task(*s, k, caps) || par) ts.resume = next_resume++;
     uint32_t all_groups = ts.groups;
     if (par) ts.groups = resumable_groups(ts, caps);
     out.tasks.push_back(std::move(ts));

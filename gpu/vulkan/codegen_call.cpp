@@ -128,7 +128,18 @@ void Gen::call(const ir::Stmt& s) {
   if (mod.recursive) check_depth(s, fk.name);
   std::vector<uint32_t> args{iter, seq_var};
   if (loop_count) args.push_back(loop_count);
-  if (fi.keyed) args.push_back(call_key());
+  // A stopped machine's call made again (its frames are on the stack) draws no new key.
+  Id here = fi.machine && cur_site && site_word
+                ? m.op(Op::OpIEqual, m.t_bool(), {m.op(Op::OpLoad, u32(), {resume_var}), cu32(cur_site)})
+                : 0;
+  if (fi.keyed && here) {
+    Id kv = m.function_var(m.t_ptr(SC::Function, u64()));
+    m.op_void(Op::OpStore, {kv, m.c_bits(u64(), 64, 0)});
+    if_then(m.op(Op::OpLogicalNot, m.t_bool(), {here}), [&] { m.op_void(Op::OpStore, {kv, call_key()}); });
+    args.push_back(m.op(Op::OpLoad, u64(), {kv}));
+  } else if (fi.keyed) {
+    args.push_back(call_key());
+  }
   for (const ir::Stmt* a : s.ops) args.push_back(val.at(a));
   std::vector<Id> rets;
   for (const Type& r : fk.rets) {
@@ -137,10 +148,30 @@ void Gen::call(const ir::Stmt& s) {
     args.push_back(v);
   }
   if (mod.recursive) args.push_back(depth ? depth : cu32(0));
+  // A recursive group's machine: the mode, and the caller's variables for
+  // its state (a site of a resumable serial task keeps them when it stops).
+  Id sp = 0;
+  if (fi.machine) {
+    args.push_back(here ? m.op(Op::OpSelect, u32(), {here, cu32(kMachineResume), cu32(kMachineMayStop)}) : cu32(kMachineRun));
+    sp = m.function_var(m.t_ptr(SC::Function, u32()));
+    args.push_back(sp);
+    site_saved.push_back(sp);
+    for (uint32_t r = 0; r < fi.regs; r++) {
+      args.push_back(m.function_var(m.t_ptr(SC::Function, u64())));
+      site_saved.push_back(args.back());
+    }
+  }
   for (Id fn : fi.tasks) {
     std::vector<uint32_t> ops{fn};
     ops.insert(ops.end(), args.begin(), args.end());
     m.op(Op::OpFunctionCall, m.t_void(), ops);
+  }
+  // A machine that stopped left frames above this caller's depth: the task
+  // stops here too, and calls it again (kMachineResume) in the next dispatch.
+  if (fi.machine && cur_site && site_word && loop_count) {
+    Id bt = m.t_bool();
+    Id left = m.op(Op::OpUGreaterThan, bt, {m.op(Op::OpLoad, u32(), {sp}), depth ? depth : cu32(0)});
+    site_stop(m.op(Op::OpLogicalAnd, bt, {left, m.op(Op::OpIEqual, bt, {error_flag(), cu32(0)})}));
   }
   std::vector<Id>& results = call_results[&s];
   for (size_t r = 0; r < rets.size(); r++) results.push_back(m.op(Op::OpLoad, type(fk.rets[r].prim), {rets[r]}));

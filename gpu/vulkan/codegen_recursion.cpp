@@ -125,6 +125,11 @@ bool has_recursion(const ir::Kernel& k) {
   return false;
 }
 
+bool recursive_call(const ir::Stmt& s, const ir::Kernel& k) {
+  if (s.kind != StmtKind::call || s.index < 0 || (size_t)s.index >= k.funcs.size()) return false;
+  return reach(callees(k), s.index)[(size_t)s.index];
+}
+
 bool calls_recursion(const ir::Stmt& task, const ir::Kernel& k) {
   auto calls = callees(k);
   bool any = false;
@@ -335,6 +340,8 @@ const FuncInstance& Gen::machine(const ir::Stmt& call, const FuncKey& key) {
   mod.pending.pop_back();
   FuncInstance fi;
   fi.keyed = true;  // a recursive function calls
+  fi.machine = true;
+  fi.regs = (uint32_t)group_rets(*owner, group);
   Id u32p = m.t_ptr(SC::Function, u32()), t = u64();
   std::vector<Id> types{u32(), u32p};
   if (loop_count) types.push_back(u32p);
@@ -342,6 +349,9 @@ const FuncInstance& Gen::machine(const ir::Stmt& call, const FuncKey& key) {
   for (const ir::KernelArg& a : fk.args) types.push_back(type(a.type.prim, &call));
   for (const Type& r : fk.rets) types.push_back(m.t_ptr(SC::Function, type(r.prim, &call)));
   types.push_back(u32());
+  types.push_back(u32());  // the mode
+  types.push_back(u32p);   // the stack pointer
+  for (uint32_t r = 0; r < fi.regs; r++) types.push_back(m.t_ptr(SC::Function, t));
   fi.fn_type = m.t_fn(m.t_void(), types);
   std::vector<std::pair<Id, Id>> params;
   size_t p = 0;
@@ -351,24 +361,31 @@ const FuncInstance& Gen::machine(const ir::Stmt& call, const FuncKey& key) {
   for (size_t a = 0; a < fk.args.size(); a++) args.push_back(params[p++].second);
   for (size_t r = 0; r < fk.rets.size(); r++) rets.push_back(params[p++].second);
   Id caller_depth = params[p++].second;
+  Id mode = params[p++].second;
+  // The machine's state lives in the caller's variables: a machine that
+  // stops past half the loop limit (mode kMachineMayStop or kMachineResume)
+  // leaves its frames on the stack and goes on when called again with
+  // kMachineResume (codegen_resume_parallel.cpp's Gen::site_body).
+  Id sp = params[p++].second;
+  std::vector<Id> regs;
+  while (p < params.size()) regs.push_back(params[p++].second);
   Id fn = m.fresh(), first = m.fresh();
   m.name(fn, fk.name);
   SpirvModule::Streams caller = m.begin_function();
   Id bt = m.t_bool();
-  Id sp = m.function_var(u32p);
-  std::vector<Id> regs;
-  for (size_t r = 0; r < group_rets(*owner, group); r++) regs.push_back(m.function_var(m.t_ptr(SC::Function, t)));
   Id gid = g.builtin_x(spv::BuiltIn::GlobalInvocationId, 0);
   Id base = m.op(Op::OpIMul, u32(), {gid, m.op(Op::OpIMul, u32(), {g.depth_limit(), g.frame_words()})});
   auto word = [&](Id frame, uint32_t k) { return BufPtr{kStackBinding, m.op(Op::OpIAdd, u32(), {frame, cu32(k)}), Prim::u64}; };
   // (the caller checked the depth: past the limit the call does nothing)
   g.if_then(m.op(Op::OpULessThan, bt, {caller_depth, g.depth_limit()}), [&] {
-    Id frame = m.op(Op::OpIAdd, u32(), {base, m.op(Op::OpIMul, u32(), {caller_depth, g.frame_words()})});
-    g.store(word(frame, 0), m.c_bits(t, 64, (uint64_t)entry << 32));
-    g.store(word(frame, 1), call_key);
-    for (size_t a = 0; a < args.size(); a++)
-      g.store(word(frame, 2 + (uint32_t)a), g.to_u64(args[a], g.type(fk.args[a].type.prim, &call)));
-    m.op_void(Op::OpStore, {sp, m.op(Op::OpIAdd, u32(), {caller_depth, cu32(1)})});
+    g.if_then(m.op(Op::OpINotEqual, bt, {mode, cu32(kMachineResume)}), [&] {
+      Id frame = m.op(Op::OpIAdd, u32(), {base, m.op(Op::OpIMul, u32(), {caller_depth, g.frame_words()})});
+      g.store(word(frame, 0), m.c_bits(t, 64, (uint64_t)entry << 32));
+      g.store(word(frame, 1), call_key);
+      for (size_t a = 0; a < args.size(); a++)
+        g.store(word(frame, 2 + (uint32_t)a), g.to_u64(args[a], g.type(fk.args[a].type.prim, &call)));
+      m.op_void(Op::OpStore, {sp, m.op(Op::OpIAdd, u32(), {caller_depth, cu32(1)})});
+    });
     Id top = 0;
     loop(
         g, &call,
@@ -378,6 +395,12 @@ const FuncInstance& Gen::machine(const ir::Stmt& call, const FuncKey& key) {
           return m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpUGreaterThan, bt, {top, caller_depth}), ok});
         },
         [&] {
+          if (g.loop_count) {  // past half the limit, a machine that may stop does
+            Id count = m.op(Op::OpLoad, u32(), {g.loop_count});
+            Id stop = m.op(Op::OpLogicalAnd, bt, {m.op(Op::OpINotEqual, bt, {mode, cu32(kMachineRun)}),
+                                                  m.op(Op::OpUGreaterThanEqual, bt, {count, cu32(caps.loop_limit / 2)})});
+            g.if_then(stop, [&] { g.branch(g.loops.at(&call).merge); });
+          }
           Id at = m.op(Op::OpIAdd, u32(), {base, m.op(Op::OpIMul, u32(), {m.op(Op::OpISub, u32(), {top, cu32(1)}), g.frame_words()})});
           Id hdr = g.load(BufPtr{kStackBinding, at, Prim::u64});
           Id number = m.op(Op::OpUConvert, u32(), {m.op(Op::OpShiftRightLogical, t, {hdr, m.c_bits(t, 64, 32)})});

@@ -24,14 +24,22 @@ using spv::Op;
 using SC = spv::StorageClass;
 using ir::StmtKind;
 
-bool resumable_task(const ir::Stmt& task, const DeviceCaps& caps) {
-  if (!caps.loop_limit || !caps.int64 || task.kind != StmtKind::offloaded || task.task != ir::Task::serial || !task.body) return false;
-  bool top_loop = false, tape = false;
+bool has_top_loop(const ir::Stmt& task) {
+  bool top_loop = false;
   for (auto& s : task.body->stmts) top_loop |= s->kind == StmtKind::range_for || s->kind == StmtKind::while_;
-  ir::walk(*task.body, [&](ir::Stmt* s) { tape |= s->kind == StmtKind::ad_stack; });
+  return top_loop;
+}
+
+bool resumable_task(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps) {
+  if (!caps.loop_limit || !caps.int64 || task.kind != StmtKind::offloaded || task.task != ir::Task::serial || !task.body) return false;
+  bool calls = false, tape = false;
+  ir::walk(*task.body, [&](ir::Stmt* s) {
+    tape |= s->kind == StmtKind::ad_stack;
+    calls |= recursive_call(*s, k);
+  });
   // (shared memory does not outlive a dispatch, and a subgroup's lanes must
   // not stop apart)
-  return top_loop && !tape && !uses_simt(task);
+  return (has_top_loop(task) || calls) && !tape && !uses_simt(task);
 }
 
 Id Gen::resume_skips(int n) {

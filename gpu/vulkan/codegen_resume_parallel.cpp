@@ -20,13 +20,22 @@
 // dynamic extension goes on from the chunk it waited for, and ti.append
 // keeps the index it claimed instead of adding again.
 //
-// Context words of resumable task r (KernelShaders::resume_word(r)): the
+// The same sites serve a serial task without top-level loops (those resume
+// by loop: codegen_resume.cpp) that calls recursive functions in its own
+// code (Gen::site_body): each such call is a site, the group's machine may
+// stop past half the limit with its frames left on the stack and its state
+// in the caller's variables (codegen_recursion.cpp), and the task saves its
+// variables in its context words and records the site, to call the machine
+// again in the next dispatch.
+//
+// Context words of resumable parallel task r (KernelShaders::resume_word(r)): the
 // task's state (kResumeDone once every invocation finished: later tasks and
 // the host's resubmits test it, as for a serial task), the invocations
 // finished, then one state word per invocation (0: fresh, kTopSite: at an
 // iteration's top, k: in wait site k, kResumeDone).
 #include <algorithm>
 #include <climits>
+#include <functional>
 
 #include "gpu/vulkan/codegen_state.h"
 #include "vm/runtime/program.h"
@@ -56,30 +65,32 @@ bool may_wait(const ir::Stmt& s, const Program& prog) {
   return false;
 }
 
-// Numbers the wait sites of a block from next + 1 in code order; each
-// statement and block holding some maps to its first and last.
-std::pair<uint32_t, uint32_t> number_waits(const ir::Block& b, Gen& g, const Program& prog, uint32_t& next);
+// Numbers the sites of a block (the statements `is_site` picks) from
+// next + 1 in code order; each statement and block holding some maps to its
+// first and last.
+using IsSite = std::function<bool(const ir::Stmt&)>;
+std::pair<uint32_t, uint32_t> number_sites(const ir::Block& b, Gen& g, const IsSite& is_site, uint32_t& next);
 
-std::pair<uint32_t, uint32_t> number_waits(const ir::Stmt& s, Gen& g, const Program& prog, uint32_t& next) {
+std::pair<uint32_t, uint32_t> number_sites(const ir::Stmt& s, Gen& g, const IsSite& is_site, uint32_t& next) {
   std::pair<uint32_t, uint32_t> r{UINT32_MAX, 0};
   auto add = [&](std::pair<uint32_t, uint32_t> in) {
     r.first = std::min(r.first, in.first);
     r.second = std::max(r.second, in.second);
   };
-  if (may_wait(s, prog)) {
+  if (is_site(s)) {
     g.wait_sites[&s] = ++next;
     add({next, next});
   }
-  if (s.body) add(number_waits(*s.body, g, prog, next));
-  if (s.else_body) add(number_waits(*s.else_body, g, prog, next));
+  if (s.body) add(number_sites(*s.body, g, is_site, next));
+  if (s.else_body) add(number_sites(*s.else_body, g, is_site, next));
   if (r.second) g.wait_ranges[&s] = r;
   return r;
 }
 
-std::pair<uint32_t, uint32_t> number_waits(const ir::Block& b, Gen& g, const Program& prog, uint32_t& next) {
+std::pair<uint32_t, uint32_t> number_sites(const ir::Block& b, Gen& g, const IsSite& is_site, uint32_t& next) {
   std::pair<uint32_t, uint32_t> r{UINT32_MAX, 0};
   for (auto& s : b.stmts) {
-    auto in = number_waits(*s, g, prog, next);
+    auto in = number_sites(*s, g, is_site, next);
     r.first = std::min(r.first, in.first);
     r.second = std::max(r.second, in.second);
   }
@@ -118,7 +129,7 @@ void Gen::parallel_entry(const ir::Stmt& task) {
   Id bt = m.t_bool();
   m.capability(spv::Capability::Int64);
   Id inv = builtin_x(spv::BuiltIn::GlobalInvocationId, 0);
-  par_state = m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.resume_word(resume) + 2), inv});
+  par_state = site_word = m.op(Op::OpIAdd, u32(), {cu32((uint32_t)out.resume_word(resume) + 2), inv});
   Id state = load(BufPtr{0, par_state, Prim::u32});
   if_then(m.op(Op::OpIEqual, bt, {state, cu32(kResumeDone)}), [&] {
     m.op_void(Op::OpReturn, {});
@@ -133,8 +144,32 @@ void Gen::parallel_entry(const ir::Stmt& task) {
   Id site = m.op(Op::OpSelect, u32(), {m.op(Op::OpIEqual, bt, {state, cu32(kTopSite)}), cu32(0), state});
   m.op_void(Op::OpStore, {resume_var, site});
   uint32_t next = 0;
-  number_waits(*task.body, *this, *prog, next);
+  number_sites(*task.body, *this, [&](const ir::Stmt& s) { return may_wait(s, *prog); }, next);
   resume_sites = &wait_ranges;
+}
+
+void Gen::site_body(const ir::Stmt& task) {
+  Id bt = m.t_bool();
+  site_word = cu32((uint32_t)out.resume_word(resume));
+  Id state = load(BufPtr{0, site_word, Prim::u32});
+  resume_var = m.function_var(m.t_ptr(SC::Function, u32()));
+  if_then(m.op(Op::OpINotEqual, bt, {state, cu32(0)}), [&] { restore_at = m.body.size(); });
+  m.op_void(Op::OpStore, {resume_var, state});  // (after the restore)
+  uint32_t next = 0;
+  number_sites(*task.body, *this, [&](const ir::Stmt& s) { return recursive_call(s, kernel); }, next);
+  resume_sites = &wait_ranges;
+  block(*task.body);
+  ensure_open();
+  store(BufPtr{0, site_word, Prim::u32}, cu32(kResumeDone));
+}
+
+void Gen::site_stop(Id stop) {
+  if_then(stop, [&] {
+    save_at.push_back(m.body.size());
+    store(BufPtr{0, site_word, Prim::u32}, cu32(cur_site));
+    m.op_void(Op::OpReturn, {});
+    terminated = true;
+  });
 }
 
 void Gen::grid_checkpoint() {
@@ -150,7 +185,7 @@ void Gen::grid_checkpoint() {
   }
   if_then(m.op(Op::OpUGreaterThanEqual, m.t_bool(), {count, cu32(caps.loop_limit / 2)}), [&] {
     save_at.push_back(m.body.size());
-    store(BufPtr{0, par_state, Prim::u32}, cu32(kTopSite));
+    store(BufPtr{0, site_word, Prim::u32}, cu32(kTopSite));
     m.op_void(Op::OpReturn, {});
     terminated = true;
   });
@@ -163,12 +198,7 @@ void Gen::wait_checkpoint(Id waiting, Id waited) {
   Id count = m.op(Op::OpLoad, u32(), {loop_count});
   Id long_wait = m.op(Op::OpLogicalOr, bt, {m.op(Op::OpUGreaterThanEqual, bt, {w, cu32(kWaitPasses)}),
                                             m.op(Op::OpUGreaterThanEqual, bt, {count, cu32(caps.loop_limit / 2)})});
-  if_then(m.op(Op::OpLogicalAnd, bt, {waiting, long_wait}), [&] {
-    save_at.push_back(m.body.size());
-    store(BufPtr{0, par_state, Prim::u32}, cu32(cur_site));
-    m.op_void(Op::OpReturn, {});
-    terminated = true;
-  });
+  site_stop(m.op(Op::OpLogicalAnd, bt, {waiting, long_wait}));
 }
 
 void Gen::enter_site(const ir::Stmt& s, uint32_t site) {
@@ -181,7 +211,9 @@ void Gen::enter_site(const ir::Stmt& s, uint32_t site) {
   }
   size_t vars_before = m.fn_var_list.size();
   stmt(s);
-  for (size_t i = vars_before; i < m.fn_var_list.size(); i++) unsaved.insert(m.fn_var_list[i].first);
+  for (size_t i = vars_before; i < m.fn_var_list.size(); i++)
+    if (!std::count(site_saved.begin(), site_saved.end(), m.fn_var_list[i].first)) unsaved.insert(m.fn_var_list[i].first);
+  site_saved.clear();
   ensure_open();
   // Done with it: a resumed run goes on as a fresh one.
   m.op_void(Op::OpStore, {resume_var, cu32(0)});

@@ -89,7 +89,14 @@ struct FuncInstance {
   Id fn_type = 0;
   bool keyed = false;     // takes a random key (it draws or calls)
   uint32_t loops = 0;     // loops at any depth (the driver inlines each call)
+  // A recursive group's machine (codegen_recursion.cpp): after the caller's
+  // depth it takes a mode (kMachine*), a pointer to the caller's variable
+  // holding its stack pointer and one per return register (u64), so that a
+  // machine that stopped keeps its state in the caller's saved variables.
+  bool machine = false;
+  uint32_t regs = 0;
 };
+enum MachineMode : uint32_t { kMachineRun = 0, kMachineMayStop = 1, kMachineResume = 2 };
 
 // A recursive ti.real_func's body in a module (codegen_recursion.cpp): a
 // SPIR-V function that runs one frame of the call stack from its resume
@@ -339,6 +346,8 @@ struct Gen {
   std::unordered_map<const void*, std::pair<uint32_t, uint32_t>> wait_ranges;  // resume_sites of the task
   std::unordered_map<const ir::Stmt*, uint32_t> wait_sites;  // a statement that may wait -> its number
   uint32_t cur_site = 0;   // the wait site being made (0: none; waits there do not stop)
+  Id site_word = 0;        // u32: the context word a stopping site records itself in (0: none stops)
+  std::vector<Id> site_saved;  // variables of the site being made that its checkpoints save
   // u32 variables of the wait site being made, kNoProgress in a fresh run,
   // kept when it stops: the index ti.append claimed, the dynamic chunk being
   // activated (0: not a wait site).
@@ -357,6 +366,10 @@ struct Gen {
   void wait_checkpoint(Id waiting, Id waited);  // in each pass of a wait for a slot (`waited`: u32 variable)
   void enter_site(const ir::Stmt& s, uint32_t site);  // makes wait site `site`
   void parallel_finish(const TaskShader& ts);
+  // A serial task whose recursive calls (made in its own code) may stop
+  // past half the loop limit and resume in the next dispatch.
+  void site_body(const ir::Stmt& task);
+  void site_stop(Id stop);  // at a site: when `stop`, saves the variables and returns
   bool splice_parallel(TaskShader& ts);
   Id to_u64(Id v, Id type);    // a scalar's bits as the u64 it is saved as
   Id from_u64(Id u, Id type);  // and back
@@ -411,7 +424,11 @@ bool uses_simt(const ir::Stmt& task);
 
 // Whether a task is resumable (codegen_resume.cpp): a serial task whose
 // top-level loops may pass the driver's loop limit.
-bool resumable_task(const ir::Stmt& task, const DeviceCaps& caps);
+bool resumable_task(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps);
+// A serial task's top-level loops (codegen_resume.cpp); whether it calls a
+// recursive function in its own code (such calls are its sites).
+bool has_top_loop(const ir::Stmt& task);
+bool recursive_call(const ir::Stmt& s, const ir::Kernel& k);
 // Whether a parallel task (range_for, struct_for) is resumable
 // (codegen_resume_parallel.cpp): its body may wait for a pool slot that
 // another invocation fills; and the workgroups it then runs.
