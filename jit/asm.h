@@ -9,6 +9,7 @@
 #pragma once
 #include <asmjit/x86.h>
 
+#include <functional>
 #include <vector>
 
 #include "jit/regalloc.h"
@@ -29,6 +30,9 @@ struct Gen {
   std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
   Ref at = 0;                         // the instruction being emitted
   std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code
+  // Rare paths of an op (a negative dividend's divide), emitted after the
+  // loop: each binds its label, runs, and jumps back.
+  std::vector<std::function<void()>> cold;
 
   // A float constant's bits in the pool (RIP-relative, read by movss/addss...).
   asmjit::x86::Mem kmem(Ref r, bc::CT ct) { return kbits((uint64_t)t.ins[r].k, ct); }

@@ -195,21 +195,35 @@ bool Gen::const_divide64(const Ins& in, Ref i) {
   int k = 63 + s;
   uint64_t m = (uint64_t)(((unsigned __int128)1 << k) / (uint64_t)d + 1);
   Label slow = a.newLabel(), done = a.newLabel();
-  ld(x86::rcx, in.a);
-  a.test(x86::rcx, x86::rcx);
+  x86::Gp x = in_gp(in.a) ? home(in.a) : x86::Gp(x86::rcx);  // read where it lives
+  if (!in_gp(in.a)) ld(x86::rcx, in.a);
+  a.test(x, x);
   a.js(slow);
-  a.mov(x86::rax, x86::rcx);
-  a.mov(x86::rsi, Imm(m));
-  a.mul(x86::rdx, x86::rax, x86::rsi);
-  if (k > 64) a.shr(x86::rdx, Imm(k - 64));
-  a.mov(x86::rax, x86::rdx);  // the quotient
-  bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
-  if (want_rem) remainder(d);
-  put(i, want_rem ? x86::rdx : x86::rax);
-  a.jmp(done);
-  a.bind(slow);
-  divide_general(in, i);
+  a.mov(x86::rax, Imm(m));
+  a.mul(x86::rdx, x86::rax, x);
+  if (k > 64) a.shr(x86::rdx, Imm(k - 64));  // rdx = the quotient
+  if (in.op == IrOp::mod || in.op == IrOp::raw_mod) {
+    if (d == (int32_t)d) a.imul(x86::rdx, x86::rdx, Imm(d));
+    else {
+      a.mov(x86::rax, Imm(d));
+      a.imul(x86::rdx, x86::rax);
+    }
+    x86::Gp r = in_gp(i) ? home(i) : x86::Gp(x86::rax);  // x - q * d, in the result's register
+    if (r.id() != x.id()) a.mov(r, x);
+    a.sub(r, x86::rdx);
+    put(i, r);
+  } else {
+    put(i, x86::rdx);
+  }
   a.bind(done);
+  // A negative x divides, out of the loop's way: the common path falls
+  // through (no taken jump around this block on every iteration).
+  const Ins* op = &in;
+  cold.push_back([this, op, i, slow, done] {
+    a.bind(slow);
+    divide_general(*op, i);
+    a.jmp(done);
+  });
   return true;
 }
 

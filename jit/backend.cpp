@@ -264,6 +264,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
     }
     if (!closed) a.jmp(top);
   }
+  for (size_t c = 0; c < g.cold.size(); c++) g.cold[c]();  // (out of the loop's code)
   // Side exits: the snapshot into the frame; then the side trace linked to
   // this exit, if any, else back to the interpreter at the resume pc. With
   // ExitInfos, an exit jumps through its ExitInfo::jump (rax = the
