@@ -188,6 +188,9 @@ bool host_has_fma3() {
 static int unroll_of(const Trace& t, const VecPlan& p) {
   int n = (int)p.order.size();
   int u = n <= 16 ? 4 : n <= 48 ? 2 : 1;
+  // A sparse block's row of 64 cells (row roots): one pass of eight copies
+  // runs it whole, where four took two passes, each with its tests and poll.
+  if (!p.row_roots.empty() && n <= 16 && p.row_m % 64 == 0) u = 8;
   for (; u > 1; u /= 2) {
     bool fits = true;
     for (Ref i : p.order) {
