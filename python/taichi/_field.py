@@ -404,11 +404,41 @@ class _FieldEntry:
 _ENTRY_CLASSES = {}
 
 
+def _component_dtypes(n, m, dtypes, matrix):
+    """dtype=[[t00, t01], ...] for an n x m matrix field, [t0, t1, ...] for an
+    n-vector field: a dtype per component, as in Taichi; one compute type."""
+    rows = list(dtypes)
+    flat = []
+    ok = len(rows) == n
+    for r in rows if ok else ():
+        if matrix:
+            ok = ok and isinstance(r, (list, tuple)) and len(r) == m
+            flat.extend(r if ok else ())
+        else:
+            flat.append(r)
+    if not ok:
+        raise TypeError(f"a dtype per component of a {n}x{m} matrix field is a list of {n} lists of {m} dtypes"
+                        if matrix else f"a dtype per component of a {n}-vector field is a list of {n} dtypes")
+    computes = [t.compute if isinstance(t, QuantType) else dtype_of(t) for t in flat]
+    for c in computes:
+        if c != computes[0]:
+            raise RuntimeError("Member fields of a matrix field must have the same compute type "
+                               f"({computes[0]} and {c})")
+    return flat
+
+
 def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None, matrix=False, order=None):
     shape = _shape_tuple(shape)
     _check_order(order, shape)
     if isinstance(dtype, QuantType):
         return [_make_quant(dtype, shape, name) for _ in range(n * m)]
+    if isinstance(dtype, (list, tuple)):
+        comps = [_make_quant(t, shape, name) if isinstance(t, QuantType)
+                 else _core.create_field(ScalarField, dtype_of(t)._kiln_prim, name or "")
+                 for t in _component_dtypes(n, m, dtype, matrix)]
+        if shape is not None:
+            _place_together(comps, shape, _offset_tuple(offset), order)
+        return comps
     dt = dtype_of(dtype) if dtype is not None else None
     if dt is None:
         from . import _state

@@ -109,12 +109,19 @@ std::string what_field(const FieldInfo& f, const char* kind) {
 
 }  // namespace
 
+// A component's type of a matrix field with a dtype per component: a plain
+// dtype, or a quantized type (which computes in its compute type).
+struct ComponentType {
+  Prim prim = Prim::none;
+  const QuantType* quant = nullptr;
+};
+
 Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a,
-                          const QuantType* quant = nullptr) {
+                          const QuantType* quant = nullptr, const std::vector<ComponentType>* per = nullptr) {
   FieldOpts o = field_opts(ev, a, "field", "");
   if (quant && !o.shape.is_none())
     raise("TypeError", "a field of quantized type " + quant->describe() +
-                           " cannot have a shape: place its components through ti.BitpackedFields", a.loc);
+                           " cannot have a shape: place it through ti.BitpackedFields or ti.root.quant_array(...)", a.loc);
   Program& prog = ti_program(ev);
   int64_t comps = ndim == 1 ? check_vector_components(n, a.loc) : check_matrix_components(n, m, a.loc);
   auto dims = field_dims(ev, o.shape, comps * std::max(1, prim_bits(dtype) / 8), a.loc);
@@ -126,10 +133,55 @@ Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dt
   mf->ndim = ndim;
   mf->ti = ev.ti.get();
   mf->generation = ev.ti->generation;
-  for (int64_t k = 0; k < comps; k++)
-    mf->comps.push_back(quant ? prog.create_quant_field(*quant, o.name, a.loc) : prog.create_field(dtype, o.name, a.loc));
+  for (int64_t k = 0; k < comps; k++) {
+    const QuantType* q = per ? (*per)[(size_t)k].quant : quant;
+    Prim p = per ? (*per)[(size_t)k].prim : dtype;
+    mf->comps.push_back(q ? prog.create_quant_field(*q, o.name, a.loc) : prog.create_field(p, o.name, a.loc));
+  }
   place_all(ev, mf->comps, dims, o.soa, a.loc, o.offset, order);
   return Value::of(mf);
+}
+
+// ti.Matrix.field(n, m, dtype=[[t00, t01], ...]) / ti.Vector.field(n, dtype=[t0, ...]):
+// a dtype per component, as in Taichi (a matrix of quantized types packed by
+// ti.BitpackedFields); the components share one compute type.
+Value create_mixed_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, const Value& types, CallArgs& a) {
+  auto items = [&](const Value& v) -> const std::vector<Value>* {
+    if (v.kind == Kind::List) return &v.as<ListObj>()->items;
+    if (v.kind == Kind::Tuple) return &v.as<TupleObj>()->items;
+    return nullptr;
+  };
+  std::vector<Value> flat;
+  const std::vector<Value>* rows = items(types);
+  bool shaped = rows && (int64_t)rows->size() == n;
+  for (size_t i = 0; shaped && i < rows->size(); i++) {
+    const std::vector<Value>* r = ndim == 2 ? items((*rows)[i]) : nullptr;
+    if (ndim == 2 && (!r || (int64_t)r->size() != m)) shaped = false;
+    else if (r) flat.insert(flat.end(), r->begin(), r->end());
+    else flat.push_back((*rows)[i]);
+  }
+  if (!shaped)
+    raise("TypeError", ndim == 2 ? "a dtype per component of a " + std::to_string(n) + "x" + std::to_string(m) +
+                                       " matrix field is a list of " + std::to_string(n) + " lists of " +
+                                       std::to_string(m) + " dtypes"
+                                 : "a dtype per component of a " + std::to_string(n) + "-vector field is a list of " +
+                                       std::to_string(n) + " dtypes",
+          a.loc);
+  std::vector<ComponentType> per;
+  for (const Value& t : flat) {
+    ComponentType c;
+    c.quant = quant_type_of(t);
+    c.prim = c.quant ? c.quant->compute : dtype_prim(ev, t, a.loc);
+    if (!per.empty() && c.prim != per[0].prim)
+      raise("RuntimeError", "Member fields of a matrix field must have the same compute type (" +
+                                std::string(prim_name(per[0].prim)) + " and " + std::string(prim_name(c.prim)) + ")",
+            a.loc);
+    per.push_back(c);
+  }
+  const QuantType* q = per.empty() ? nullptr : per[0].quant;
+  for (const ComponentType& c : per)
+    if (c.quant) q = c.quant;  // a quantized component: no shape (its bits are placed by hand)
+  return create_matrix_field(ev, n, m, ndim, per.empty() ? Prim::f32 : per[0].prim, a, q, &per);
 }
 
 Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, CallArgs& a) {

@@ -14,8 +14,10 @@ namespace kiln::host {
 
 Value construct_matrix(Evaluator& ev, CallArgs& a, bool vector);
 Prim np_infer(const std::vector<Value>& vals);
+struct ComponentType;
 Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a,
-                          const QuantType* quant = nullptr);
+                          const QuantType* quant = nullptr, const std::vector<ComponentType>* per = nullptr);
+Value create_mixed_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, const Value& types, CallArgs& a);
 
 std::string MatrixTypeObj::repr(Evaluator&) const {
   // Taichi's MatrixType.to_string()
@@ -162,6 +164,8 @@ bool MatrixClassObj::get_attr(Evaluator& ev, const Value& self, const std::strin
       a.pos.clear();
       int64_t n = arg_int(ev, head[0], "field", a.loc);
       int64_t m = vec ? 1 : arg_int(ev, head[1], "field", a.loc);
+      if (head.back().kind == Kind::List || head.back().kind == Kind::Tuple)
+        return create_mixed_matrix_field(ev, n, m, vec ? 1 : 2, head.back(), a);
       const QuantType* q = quant_type_of(head.back());
       Prim p = q ? q->compute : dtype_prim(ev, head.back(), a.loc);
       return create_matrix_field(ev, n, m, vec ? 1 : 2, p, a, q);
