@@ -64,6 +64,12 @@ struct Gen {
 
   // asm_values.cpp
   void ld(const asmjit::x86::Gp& reg, Ref r);                   // any value -> a 64-bit register
+  // r read where it lives: its register, else `scratch` loaded with it.
+  asmjit::x86::Gp gp_of(Ref r, const asmjit::x86::Gp& scratch) {
+    if (in_gp(r)) return home(r);
+    ld(scratch, r);
+    return scratch;
+  }
   void ldx(const asmjit::x86::Xmm& x, Ref r, bc::CT ct);        // any value -> an xmm register
   void put(Ref i, const asmjit::x86::Gp& src);                 // a register representation -> i's home
   void stx(Ref i, const asmjit::x86::Xmm& x, bc::CT ct);        // a float in x -> i's home

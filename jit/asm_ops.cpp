@@ -119,9 +119,8 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
   bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
   if (d == (1ll << s)) {  // a power of two (an ndrange over a field of 2^k columns): shifts and masks
-    if (trunc) {  // toward zero: a negative x biased by d - 1 first (x read where it lives)
-      x86::Gp x = in_gp(in.a) ? home(in.a) : x86::Gp(x86::rax);
-      if (!in_gp(in.a)) ld(x86::rax, in.a);
+    if (trunc) {  // toward zero: a negative x biased by d - 1 first
+      x86::Gp x = gp_of(in.a, x86::rax);
       a.mov(x86::rdx, x);
       a.sar(x86::rdx, 63);
       a.and_(x86::rdx, Imm(d - 1));
@@ -195,8 +194,7 @@ bool Gen::const_divide64(const Ins& in, Ref i) {
   int k = 63 + s;
   uint64_t m = (uint64_t)(((unsigned __int128)1 << k) / (uint64_t)d + 1);
   Label slow = a.newLabel(), done = a.newLabel();
-  x86::Gp x = in_gp(in.a) ? home(in.a) : x86::Gp(x86::rcx);  // read where it lives
-  if (!in_gp(in.a)) ld(x86::rcx, in.a);
+  x86::Gp x = gp_of(in.a, x86::rcx);
   a.test(x, x);
   a.js(slow);
   a.mov(x86::rax, Imm(m));
@@ -402,8 +400,7 @@ bool Gen::conv(const Ins& in, Ref i) {
   switch ((bc::Op)in.k) {
     case bc::Op::i64_f32: case bc::Op::i64_f64: {
       bool s = (bc::Op)in.k == bc::Op::i64_f32;
-      x86::Gp x = in_gp(in.a) ? home(in.a) : x86::Gp(x86::rax);  // read where it lives
-      if (!in_gp(in.a)) ld(x86::rax, in.a);
+      x86::Gp x = gp_of(in.a, x86::rax);
       a.xorps(D, D);  // no false dependency on D's old value
       s ? a.cvtsi2ss(D, x) : a.cvtsi2sd(D, x);
       stx(i, D, s ? CT::f32 : CT::f64);
@@ -469,8 +466,7 @@ void Gen::store(const Ins& in) {
     p == Prim::f32 ? a.movss(memory_at(in.a, 4), xhome(in.b)) : a.movsd(memory_at(in.a, 8), xhome(in.b));
     return;
   }
-  x86::Gp V = in_gp(in.b) ? home(in.b) : x86::Gp(x86::rcx);
-  if (!in_gp(in.b)) ld(x86::rcx, in.b);  // (never rax: memory_at's base may be)
+  x86::Gp V = gp_of(in.b, x86::rcx);  // (never rax: memory_at's base may be)
   switch (p) {
     case Prim::i8: case Prim::u8: a.mov(memory_at(in.a, 1), V.r8()); break;
     case Prim::i16: case Prim::u16: a.mov(memory_at(in.a, 2), V.r16()); break;

@@ -137,8 +137,7 @@ void Gen::fix32(CT ct) {
 // cmp a, b: a from its register (or rax), b as an immediate, its register
 // or its slot.
 void Gen::cmp_values(Ref av, Ref b) {
-  x86::Gp A = in_gp(av) ? home(av) : x86::Gp(x86::rax);
-  if (!in_gp(av)) ld(x86::rax, av);
+  x86::Gp A = gp_of(av, x86::rax);
   if (t.is_const(b) && t.ins[b].k == (int32_t)t.ins[b].k) a.cmp(A, Imm(t.ins[b].k));
   else if (in_gp(b)) a.cmp(A, home(b));
   else if (!t.is_const(b) && !in_xmm(b)) a.cmp(A, slot(b));

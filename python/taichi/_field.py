@@ -430,26 +430,19 @@ def _component_dtypes(n, m, dtypes, matrix):
 def _vector_comps(n, m, dtype, shape, name, offset, needs_grad, layout=None, matrix=False, order=None):
     shape = _shape_tuple(shape)
     _check_order(order, shape)
-    if isinstance(dtype, QuantType):
-        return [_make_quant(dtype, shape, name) for _ in range(n * m)]
-    if isinstance(dtype, (list, tuple)):
-        comps = [_make_quant(t, shape, name) if isinstance(t, QuantType)
-                 else _core.create_field(ScalarField, dtype_of(t)._kiln_prim, name or "")
-                 for t in _component_dtypes(n, m, dtype, matrix)]
-        if shape is not None:
-            _place_together(comps, shape, _offset_tuple(offset), order)
-        return comps
-    dt = dtype_of(dtype) if dtype is not None else None
-    if dt is None:
-        from . import _state
-        dt = dtype_of(float)
     if not isinstance(n, int) or not isinstance(m, int):
         raise TypeError(f"a vector/matrix field needs integer sizes, got n={n!r}, m={m!r}")
     _core.check_components(n, m, matrix)
+    if isinstance(dtype, (list, tuple)):
+        types = _component_dtypes(n, m, dtype, matrix)
+    else:
+        one = dtype if isinstance(dtype, QuantType) else dtype_of(float if dtype is None else dtype)
+        types = [one] * (n * m)
     offset = _offset_tuple(offset)
     if offset is not None and shape is None:
         _core.check_offset(None, offset)  # Taichi's error: an offset needs a shape
-    comps = [_core.create_field(ScalarField, dt._kiln_prim, name or "") for _ in range(n * m)]
+    comps = [_make_quant(t, shape, name) if isinstance(t, QuantType)
+             else _core.create_field(ScalarField, dtype_of(t)._kiln_prim, name or "") for t in types]
     if shape is not None:
         if layout is not None and getattr(layout, "name", "") == "SOA":
             for c in comps:

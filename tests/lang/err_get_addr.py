@@ -1,5 +1,6 @@
 # ti.get_addr's errors: what it takes (a field or its SNode, and the field's
-# indices), each a Python exception at the call; the last one uncaught.
+# indices; a vector field's component by compile-time indices), each a
+# Python exception at the call; the last one uncaught.
 import taichi as ti
 
 ti.init(arch=ti.cpu)
@@ -43,11 +44,27 @@ def no_component() -> ti.u64:
 
 
 @ti.kernel
+def component_count() -> ti.u64:
+    return ti.get_addr(v.get_scalar_field(0, 1), 0)
+
+
+@ti.kernel
+def component_at_run_time(j: ti.i32) -> ti.u64:
+    return ti.get_addr(v.get_scalar_field(j), 0)
+
+
+@ti.kernel
+def component_not_an_int() -> ti.u64:
+    return ti.get_addr(v.get_scalar_field(1.0), 0)
+
+
+@ti.kernel
 def wrong_count() -> ti.u64:
     return ti.get_addr(x, [1])
 
 
-for f in (one_argument, not_a_field, lambda: an_ndarray(ti.ndarray(ti.f32, 2)), quantized):
+for f in (one_argument, not_a_field, lambda: an_ndarray(ti.ndarray(ti.f32, 2)), quantized, component_count,
+          lambda: component_at_run_time(1), component_not_an_int):
     try:
         f()
         print("no error")

@@ -63,7 +63,7 @@ struct Binding {
   enum class Kind : uint8_t { local, value, static_, tuple, struct_ } kind = Kind::local;
   ir::Stmt* stmt = nullptr;   // local: the alloca; value: an immutable SSA value
   StaticValue s;              // static_; struct_: the type
-  KVal tuple;                 // tuple (ti.grouped index); value: a struct argument's value
+  KVal tuple;                 // tuple: an assigned tuple or list, a ti.func's tuple argument; value: a struct argument's value
   // struct_: one per member. A tuple bound from a list (`list`): one per
   // element, a local (the element's variable) or, for a compile-time element
   // (tuple.elems[k] itself), static_.

@@ -119,6 +119,7 @@ struct ComponentType {
 Value create_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, Prim dtype, CallArgs& a,
                           const QuantType* quant = nullptr, const std::vector<ComponentType>* per = nullptr) {
   FieldOpts o = field_opts(ev, a, "field", "");
+  for (size_t k = 0; per && !quant && k < per->size(); k++) quant = (*per)[k].quant;  // a quantized component
   if (quant && !o.shape.is_none())
     raise("TypeError", "a field of quantized type " + quant->describe() +
                            " cannot have a shape: place it through ti.BitpackedFields or ti.root.quant_array(...)", a.loc);
@@ -178,10 +179,7 @@ Value create_mixed_matrix_field(Evaluator& ev, int64_t n, int64_t m, int ndim, c
             a.loc);
     per.push_back(c);
   }
-  const QuantType* q = per.empty() ? nullptr : per[0].quant;
-  for (const ComponentType& c : per)
-    if (c.quant) q = c.quant;  // a quantized component: no shape (its bits are placed by hand)
-  return create_matrix_field(ev, n, m, ndim, per.empty() ? Prim::f32 : per[0].prim, a, q, &per);
+  return create_matrix_field(ev, n, m, ndim, per.empty() ? Prim::f32 : per[0].prim, a, nullptr, &per);
 }
 
 Value create_struct_field(Evaluator& ev, std::shared_ptr<StructTypeObj> type, CallArgs& a) {
