@@ -95,6 +95,7 @@ bool has_inner_loop(const ir::Block& b) {
 
 void Gen::stmt(const ir::Stmt& s) {
   if (s.loc.known()) loc = s.loc;
+  if (!dropped.empty() && dropped.count(&s)) return;
   if (auto o = given.find(&s); o != given.end()) {
     val[&s] = o->second;
     return;
@@ -149,7 +150,10 @@ void Gen::stmt(const ir::Stmt& s) {
     }
     case StmtKind::local_load: val[&s] = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0])); return;
     case StmtKind::local_store:
-      if (dropped.count(&s)) return;
+      if (auto st = stash.find(&s); st != stash.end()) {  // lanes_loop: the add waits for the block's end
+        for (auto& [op, slot] : st->second) B.CreateStore(val.at(op), slot);
+        return;
+      }
       B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0])); return;
     case StmtKind::global_ptr: global_ptr(s); return;
     case StmtKind::global_temp:

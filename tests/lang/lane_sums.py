@@ -3,7 +3,9 @@
 # Ranges of every length mod W, negative and empty ranges, a vec3 field's
 # interleaved components, sums by fma, the loop index in the body, f64
 # (W = 4), sums beside f32 and f64 (not blocked), a sum inside an `if` (not
-# blocked) and a parallel loop's per-chunk sums.
+# blocked) and a parallel loop's per-chunk sums. Where the module's vectors
+# hold two groups of W lanes (512 bits: ctest's lane_sums/llvm_512), a block
+# is 2 W iterations whose adds wait for its end: ranges of 2 W and 4 W + 1.
 import taichi as ti
 ti.init(arch=ti.cpu, cpu_max_num_threads=1)
 N = 77
@@ -95,10 +97,10 @@ def rows() -> ti.f32:
 
 
 fill()
-for a, b in ((0, 57), (-20, 57), (-20, -13), (3, 3), (9, 2), (5, 13), (1, 16), (0, 1)):
+for a, b in ((0, 57), (-20, 57), (-20, -13), (3, 3), (9, 2), (5, 13), (1, 16), (0, 1), (0, 16), (3, 35), (-20, 45)):
     v = span(a, b)
     print("span", a, b, v, hex(bits32(v)))
-for a, b in ((0, 77), (2, 7), (4, 8), (5, 5)):
+for a, b in ((0, 77), (2, 7), (4, 8), (5, 5), (1, 9), (0, 24), (3, 36)):
     v = span64(a, b)
     print("span64", a, b, v, hex(bits64(v)))
 for k in (0, 13, 76):
