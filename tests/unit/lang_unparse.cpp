@@ -326,6 +326,10 @@ TEST_CASE("operator precedence and associativity, via unparse") {
       {"f(a=b == c)", "f(a=b == c)"},
       {"d[a:b:c]", "d[a:b:c]"},
       {"-2.5 ** 2", "-2.5 ** 2"},
+      {"(x := 1) + 2", "(x := 1) + 2"},
+      {"f(y := 2)", "f((y := 2))"},
+      {"(x := a + b)", "(x := (a + b))"},
+      {"[y for x in z if (y := x)]", "[y for x in z if (y := x)]"},
   };
   for (auto& [src, want] : cases) {
     INFO(src);

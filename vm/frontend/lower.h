@@ -339,6 +339,7 @@ struct Lowerer {
   const KVal& list_beside_tensor(const KVal& k, const KVal& other, KVal& made, SourceLoc loc);
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
+  bool bind_static_name(const ast::Expr* target, const KVal& v, const ast::Expr* value);
   ir::Stmt* tensor_from_list(const KVal& v, const Type& want, const std::string& what, SourceLoc loc);
   void lower_aug_assign(const ast::AugAssign* s);
   void emit_atomic_update(ir::Stmt* ptr, ir::AtomicOp aop, ir::Stmt* v, const std::string& what, SourceLoc loc);

@@ -499,6 +499,12 @@ KVal Lowerer::lower_expr_raw(const ast::Expr* e) {
       return t;
     }
     case EK::ListComp: return lower_comprehension(e->as<ast::ListComp>());
+    case EK::NamedExpr: {  // (x := v): assigns as `x = v` does, then reads x
+      auto* n = e->as<ast::NamedExpr>();
+      KVal v = lower_expr(n->value);
+      if (!bind_static_name(n->target, v, n->value)) lower_assign(n->target, v, n->target->loc);
+      return load_name(n->target);
+    }
     case EK::IfExp: {
       auto* x = e->as<ast::IfExp>();
       KVal c = lower_expr(x->test);

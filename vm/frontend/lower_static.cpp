@@ -316,6 +316,20 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       }
       return StaticValue::of_bool(true);
     }
+    case EK::NamedExpr: {  // ti.static(range((n := k * 2))): n becomes a compile-time name
+      auto* x = e->as<ast::NamedExpr>();
+      StaticValue v = eval_static(x->value);
+      const std::string& id = x->target->id;
+      Binding* old = find_local(id);
+      if (old && old->kind != Binding::Kind::static_)
+        raise("TypeError", "'" + id + "' is a run-time variable; a compile-time expression cannot reassign it",
+              x->target->loc);
+      Binding b;
+      b.kind = Binding::Kind::static_;
+      b.s = v;
+      bind(id, std::move(b));
+      return v;
+    }
     case EK::IfExp: {
       auto* x = e->as<ast::IfExp>();
       return eval_static(static_truthy(eval_static(x->test)) ? x->body : x->orelse);

@@ -38,6 +38,19 @@ static bool is_static_call(Lowerer& L, const ast::Expr* e) {
   return v.kind == StaticValue::Kind::builtin && v.s == "ti.static";
 }
 
+// `n = ti.static(A.n)` (or `(n := ti.static(A.n))`): a compile-time name, as
+// in Taichi; a number assigned any other way is a local variable.
+bool Lowerer::bind_static_name(const ast::Expr* target, const KVal& v, const ast::Expr* value) {
+  if (!v.is_static() || target->kind != ast::ExprKind::Name || !is_static_call(*this, value)) return false;
+  const std::string& name = target->as<ast::Name>()->id;
+  Binding* old = find_local(name);
+  if (old && old->kind != Binding::Kind::static_) return false;
+  Binding b;
+  b.kind = Binding::Kind::static_;
+  b.s = v.s;
+  bind(name, std::move(b));
+  return true;
+}
 
 void Lowerer::lower_stmt(const ast::Stmt* s) {
   using SK = ast::StmtKind;
@@ -51,20 +64,7 @@ void Lowerer::lower_stmt(const ast::Stmt* s) {
     case SK::Assign: {
       auto* a = s->as<ast::Assign>();
       KVal v = lower_expr(a->value);
-      // `n = ti.static(A.n)`: a compile-time name, as in Taichi (a number
-      // assigned any other way is a local variable).
-      if (v.is_static() && a->targets.size() == 1 && a->targets[0]->kind == ast::ExprKind::Name &&
-          is_static_call(*this, a->value)) {
-        const std::string& name = a->targets[0]->as<ast::Name>()->id;
-        Binding* old = find_local(name);
-        if (!old || old->kind == Binding::Kind::static_) {
-          Binding b;
-          b.kind = Binding::Kind::static_;
-          b.s = v.s;
-          bind(name, std::move(b));
-          return;
-        }
-      }
+      if (a->targets.size() == 1 && bind_static_name(a->targets[0], v, a->value)) return;
       for (auto* t : a->targets) lower_assign(t, v, t->loc);
       return;
     }

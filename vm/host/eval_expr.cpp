@@ -42,8 +42,12 @@ void Evaluator::store_name(Env& env, const std::string& name, Value v) {
       return;
     }
     if (env.scope->nonlocals.count(name)) {
-      for (Env* e = env.parent.get(); e && e->type != Env::Type::Module; e = e->parent.get()) {
+      for (Env* e = env.parent.get(); e; e = e->parent.get()) {
         if (e->type == Env::Type::Class) continue;
+        if (e->type == Env::Type::Module) {  // a comprehension's `:=` at module level
+          e->vars[name] = std::move(v);
+          return;
+        }
         auto it = e->vars.find(name);
         if (it != e->vars.end() || (e->scope && e->scope->locals.count(name))) {
           e->vars[name] = std::move(v);
@@ -295,6 +299,12 @@ Value Evaluator::eval(const ast::Expr* e, Env& env) {
         obj->set(key, std::move(val), d->keys[k]->loc);
       }
       return Value::of(obj);
+    }
+    case ExprKind::NamedExpr: {
+      auto* n = e->as<ast::NamedExpr>();
+      Value v = eval(n->value, env);
+      assign(n->target, v, env);
+      return v;
     }
     case ExprKind::IfExp: {
       auto* i = e->as<ast::IfExp>();

@@ -29,8 +29,17 @@ struct Collector {
     for (auto* s : b) stmt(s);
   }
 
+  // (x := v) binds x in the function that holds it, also from inside a
+  // comprehension (PEP 572); a lambda is a scope of its own.
+  void walrus(const ast::Expr* e) {
+    if (e->kind == ast::ExprKind::Lambda) return;
+    if (e->kind == ast::ExprKind::NamedExpr) info.locals.insert(e->as<ast::NamedExpr>()->target->id);
+    ast::each_child(e, [&](const ast::Expr* x) { walrus(x); });
+  }
+
   void stmt(const ast::Stmt* s) {
     using K = ast::StmtKind;
+    ast::each_expr(s, [&](const ast::Expr* e) { walrus(e); });
     switch (s->kind) {
       case K::Assign:
         for (auto* t : s->as<ast::Assign>()->targets) target(t);
@@ -100,9 +109,14 @@ void add_args(ScopeInfo& info, const ast::Arguments& a) {
   if (a.kwarg) info.locals.insert(a.kwarg->name);
 }
 
-void add_comprehension(ScopeInfo& info, const std::vector<ast::Comprehension>& gens) {
+// A comprehension binds its targets; a `:=` inside it binds in the scope
+// around it (PEP 572), which store_name reaches as it does a nonlocal.
+void add_comprehension(ScopeInfo& info, const ast::Expr* comp, const std::vector<ast::Comprehension>& gens) {
   Collector c{info};
   for (auto& g : gens) c.target(g.target);
+  ScopeInfo bound;
+  Collector{bound}.walrus(comp);
+  info.nonlocals.insert(bound.locals.begin(), bound.locals.end());
 }
 
 }  // namespace
@@ -117,11 +131,11 @@ const ScopeInfo* Evaluator::scope_of(const ast::Node* n) {
   } else if (auto* l = dynamic_cast<const ast::Lambda*>(n)) {
     add_args(*info, l->args);
   } else if (auto* lc = dynamic_cast<const ast::ListComp*>(n)) {
-    add_comprehension(*info, lc->generators);
+    add_comprehension(*info, lc, lc->generators);
   } else if (auto* ge = dynamic_cast<const ast::GeneratorExp*>(n)) {
-    add_comprehension(*info, ge->generators);
+    add_comprehension(*info, ge, ge->generators);
   } else if (auto* dc = dynamic_cast<const ast::DictComp*>(n)) {
-    add_comprehension(*info, dc->generators);
+    add_comprehension(*info, dc, dc->generators);
   }
   // A name declared global/nonlocal is never local, even if assigned.
   for (auto& g : info->globals) info->locals.erase(g);

@@ -44,7 +44,7 @@ const char* op_symbol(CmpOpKind k) {
 
 namespace {
 
-enum Prec : int { TUPLE, TEST, OR, AND, NOT, CMP, BOR, BXOR, BAND, SHIFT, ARITH, TERM, FACTOR, POWER, ATOM };
+enum Prec : int { NAMED, TUPLE, TEST, OR, AND, NOT, CMP, BOR, BXOR, BAND, SHIFT, ARITH, TERM, FACTOR, POWER, ATOM };
 
 Prec binop_prec(BinOpKind k) {
   switch (k) {
@@ -313,6 +313,10 @@ std::string un(const Expr* e, int ctx) {
       }
       return s + "}";
     }
+    case ExprKind::NamedExpr: {
+      auto* n = e->as<NamedExpr>();
+      return paren_if(NAMED < ctx, n->target->id + " := " + un(n->value, ATOM));
+    }
     case ExprKind::IfExp: {
       auto* i = e->as<IfExp>();
       return paren_if(TEST < ctx, un(i->body, TEST + 1) + " if " + un(i->test, TEST + 1) + " else " + un(i->orelse, TEST));
@@ -341,5 +345,103 @@ std::string un(const Expr* e, int ctx) {
 }  // namespace
 
 std::string unparse(const Expr* e) { return e ? un(e, TEST) : std::string(); }
+
+}  // namespace kiln::ast
+
+namespace kiln::ast {
+
+namespace {
+// Calls fn on the sub-expressions that are present (an absent one is null).
+struct Each {
+  const std::function<void(const Expr*)>& fn;
+  void operator()(const Expr* x) const {
+    if (x) fn(x);
+  }
+  void operator()(const ExprList& xs) const {
+    for (auto* x : xs) (*this)(x);
+  }
+};
+}  // namespace
+
+void each_child(const Expr* e, const std::function<void(const Expr*)>& fn) {
+  Each one{fn}, all{fn};
+  auto gens = [&](const std::vector<Comprehension>& gs) {
+    for (auto& g : gs) {
+      one(g.target);
+      one(g.iter);
+      all(g.ifs);
+    }
+  };
+  switch (e->kind) {
+    case ExprKind::Name: case ExprKind::Constant: break;
+    case ExprKind::JoinedStr: all(e->as<JoinedStr>()->values); break;
+    case ExprKind::FormattedValue: one(e->as<FormattedValue>()->value); one(e->as<FormattedValue>()->format_spec); break;
+    case ExprKind::BinOp: one(e->as<BinOp>()->left); one(e->as<BinOp>()->right); break;
+    case ExprKind::UnaryOp: one(e->as<UnaryOp>()->operand); break;
+    case ExprKind::BoolOp: all(e->as<BoolOp>()->values); break;
+    case ExprKind::Compare: one(e->as<Compare>()->left); all(e->as<Compare>()->comparators); break;
+    case ExprKind::Call: {
+      auto* c = e->as<Call>();
+      one(c->func);
+      all(c->args);
+      for (auto* k : c->keywords) one(k->value);
+      break;
+    }
+    case ExprKind::Attribute: one(e->as<Attribute>()->value); break;
+    case ExprKind::Subscript: one(e->as<Subscript>()->value); one(e->as<Subscript>()->slice); break;
+    case ExprKind::Slice: one(e->as<Slice>()->lower); one(e->as<Slice>()->upper); one(e->as<Slice>()->step); break;
+    case ExprKind::Starred: one(e->as<Starred>()->value); break;
+    case ExprKind::Tuple: all(e->as<Tuple>()->elts); break;
+    case ExprKind::List: all(e->as<List>()->elts); break;
+    case ExprKind::Dict: all(e->as<Dict>()->keys); all(e->as<Dict>()->values); break;
+    case ExprKind::IfExp: one(e->as<IfExp>()->test); one(e->as<IfExp>()->body); one(e->as<IfExp>()->orelse); break;
+    case ExprKind::NamedExpr: one(e->as<NamedExpr>()->target); one(e->as<NamedExpr>()->value); break;
+    case ExprKind::Lambda: {
+      auto* l = e->as<Lambda>();
+      all(l->args.defaults);
+      all(l->args.kw_defaults);
+      one(l->body);
+      break;
+    }
+    case ExprKind::ListComp: one(e->as<ListComp>()->elt); gens(e->as<ListComp>()->generators); break;
+    case ExprKind::GeneratorExp: one(e->as<GeneratorExp>()->elt); gens(e->as<GeneratorExp>()->generators); break;
+    case ExprKind::DictComp:
+      one(e->as<DictComp>()->key);
+      one(e->as<DictComp>()->value);
+      gens(e->as<DictComp>()->generators);
+      break;
+  }
+}
+
+void each_expr(const Stmt* s, const std::function<void(const Expr*)>& fn) {
+  Each one{fn}, all{fn};
+  switch (s->kind) {
+    case StmtKind::ExprStmt: one(s->as<ExprStmt>()->value); break;
+    case StmtKind::Assign: all(s->as<Assign>()->targets); one(s->as<Assign>()->value); break;
+    case StmtKind::AugAssign: one(s->as<AugAssign>()->target); one(s->as<AugAssign>()->value); break;
+    case StmtKind::AnnAssign: one(s->as<AnnAssign>()->target); one(s->as<AnnAssign>()->value); break;
+    case StmtKind::If: one(s->as<If>()->test); break;
+    case StmtKind::For: one(s->as<For>()->target); one(s->as<For>()->iter); break;
+    case StmtKind::While: one(s->as<While>()->test); break;
+    case StmtKind::Return: one(s->as<Return>()->value); break;
+    case StmtKind::FunctionDef: {
+      auto* f = s->as<FunctionDef>();
+      all(f->decorators);
+      all(f->args.defaults);
+      all(f->args.kw_defaults);
+      break;
+    }
+    case StmtKind::ClassDef: all(s->as<ClassDef>()->decorators); all(s->as<ClassDef>()->bases); break;
+    case StmtKind::Raise: one(s->as<Raise>()->exc); one(s->as<Raise>()->cause); break;
+    case StmtKind::Assert: one(s->as<Assert>()->test); one(s->as<Assert>()->msg); break;
+    case StmtKind::Delete: all(s->as<Delete>()->targets); break;
+    case StmtKind::Try:
+      for (auto* h : s->as<Try>()->handlers) one(h->type);
+      break;
+    case StmtKind::Break: case StmtKind::Continue: case StmtKind::Pass: case StmtKind::Import:
+    case StmtKind::ImportFrom: case StmtKind::Global: case StmtKind::Nonlocal:
+      break;
+  }
+}
 
 }  // namespace kiln::ast

@@ -8,6 +8,7 @@
 // lazily from their AST).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ namespace kiln::ast {
   _(List)                                                         \
   _(Dict)        /* keys[i]: values[i] */                          \
   _(IfExp)       /* body if test else orelse */                    \
+  _(NamedExpr)   /* (target := value) */                           \
   _(Lambda)                                                         \
   _(ListComp)    /* elt for ... in ... if ... */                   \
   _(DictComp)                                                       \
@@ -138,6 +140,7 @@ struct Starred : Expr { Expr* value = nullptr; Ctx ctx = Ctx::Load; Starred() : 
 struct Tuple : Expr { ExprList elts; Ctx ctx = Ctx::Load; Tuple() : Expr(ExprKind::Tuple) {} };
 struct List : Expr { ExprList elts; Ctx ctx = Ctx::Load; List() : Expr(ExprKind::List) {} };
 struct Dict : Expr { ExprList keys; ExprList values; Dict() : Expr(ExprKind::Dict) {} };  // key null for **value
+struct NamedExpr : Expr { Name* target = nullptr; Expr* value = nullptr; NamedExpr() : Expr(ExprKind::NamedExpr) {} };
 struct IfExp : Expr { Expr* test = nullptr; Expr* body = nullptr; Expr* orelse = nullptr; IfExp() : Expr(ExprKind::IfExp) {} };
 
 struct Arg : Node {
@@ -222,6 +225,14 @@ struct Module {
 // the exact line:col of the offending token (IndentationError is reported as
 // kind "IndentationError", as Python does).
 std::unique_ptr<Module> parse(const SourceFile* file);
+
+// Calls fn on each direct sub-expression of e (operands, call arguments,
+// comprehension parts, a lambda's body and defaults), in source order. Scans
+// that look for one kind of node (the names `:=` binds) recurse with it.
+void each_child(const Expr* e, const std::function<void(const Expr*)>& fn);
+// Calls fn on each expression a statement holds directly (not those of the
+// statements in its bodies).
+void each_expr(const Stmt* s, const std::function<void(const Expr*)>& fn);
 
 // Renders an expression back to Python source (for messages: "cannot assign to 'x[i]'").
 std::string unparse(const Expr* e);

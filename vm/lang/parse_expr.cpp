@@ -23,9 +23,13 @@ Expr* Parser::expression() {
   if (at_kw("lambda")) return lambda();
   SourceLoc s = peek().loc;
   Expr* body = disjunction();
-  if (at_op(":=") && body->kind == ExprKind::Name) {
-    unsupported("assignment expressions (':=') are not supported by Kiln", take().loc);
-    return expression();
+  if (at_op(":=") && body->kind == ExprKind::Name) {  // (name := value): binds name, yields the value
+    take();
+    auto* e = node<NamedExpr>(s);
+    e->target = static_cast<Name*>(body);
+    e->target->ctx = Ctx::Store;
+    e->value = expression();
+    return fin(e);
   }
   if (!at_kw("if")) return body;
   take();

@@ -112,6 +112,7 @@ const char* expr_noun(const Expr* e) {
     case ExprKind::JoinedStr: case ExprKind::FormattedValue: return "f-string expression";
     case ExprKind::Compare: return "comparison";
     case ExprKind::IfExp: return "conditional expression";
+    case ExprKind::NamedExpr: return "named expression";
     case ExprKind::Slice: return "slice";
     case ExprKind::Constant: {
       auto* c = e->as<Constant>();
