@@ -10,6 +10,7 @@
 #include <asmjit/x86.h>
 
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "jit/regalloc.h"
@@ -112,12 +113,35 @@ struct Gen {
   bool vector_loop(const struct VecPlan& p, int32_t area, int32_t area_end);
   asmjit::Label vec_entry;      // the vector loop's start
   int32_t vec_next_row = -1;    // rows: the rsp offset of the counter where the next row starts
+  int vec_width = 0;            // counters a pass: 8 (ymm), 16 (zmm: asm_wide.cpp) or 4 (f64)
 };
 
 // asm_interleave.cpp: the 32-bit components of 8 consecutive n-component
 // elements at `at` (n = 2, 3, 4) into out[0..n-1], lane k = element k.
 void deinterleave_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out,
                        const asmjit::x86::Ymm& scratch);
+
+// asm_wide.cpp: 16-lane (zmm) vector loops on AVX-512 hosts (backend.h: host_has_avx512).
+// Whether plan p runs 16 lanes at a time (t.allow_zmm, and a body that
+// divides or takes square roots, without rows, gathers, compares or selects).
+bool wide_lanes(const Trace& t, const struct VecPlan& p);
+// The high 8 lanes of 16-lane values as ymm16-26, each extracted once per
+// copy of the body (`clear` between copies): what a split f32 sum adds
+// after the low 8.
+struct WideHalves {
+  static constexpr int kFirst = 16, kLast = 26;
+  std::map<Ref, int> reg;
+  int next = kFirst;
+  asmjit::x86::Ymm high(asmjit::x86::Assembler& a, Ref v, const asmjit::x86::Vec& lanes, bool uniform);
+  void clear() {
+    reg.clear();
+    next = kFirst;
+  }
+};
+// The 32-bit components of 16 consecutive n-component elements at `at`
+// (n = 2, 3, 4) into the zmm registers of out[0..n-1], lane k = element k
+// (zmm27-31 and rsi are its scratch).
+void wide_interleaved_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out);
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
 inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }

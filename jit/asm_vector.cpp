@@ -22,8 +22,8 @@ namespace {
 
 // The masks of masked ends: 8 dwords of all ones, then 8 of zeros; the k
 // lanes' mask is the 8 dwords from kTailMasks + 8 - k.
-// The lane numbers 0..7.
-alignas(32) const int32_t kIota[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+// The lane numbers 0..15 (the first 8 for ymm lanes).
+alignas(64) const int32_t kIota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 alignas(64) const int32_t kTailMasks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 
 // How far ahead of a contiguous load the vector loop prefetches (bytes):
@@ -135,7 +135,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
 // d = a * b + c in lanes with one rounding: the FMA3 form whose accumulator
 // or multiplicand is d's register, so no operand is overwritten early.
 template <class Y>
-static void lane_fma(x86::Assembler& a, bool f32, x86::Ymm d, Y ya, Y yb, Y yc) {
+static void lane_fma(x86::Assembler& a, bool f32, x86::Vec d, Y ya, Y yb, Y yc) {
   auto f231 = [&](Y x, Y y) { f32 ? a.vfmadd231ps(d, x, y) : a.vfmadd231pd(d, x, y); };   // d = x * y + d
   auto f213 = [&](Y x, Y y) { f32 ? a.vfmadd213ps(d, x, y) : a.vfmadd213pd(d, x, y); };   // d = x * d + y
   if (d.id() == yc.id()) f231(ya, yb);
@@ -149,7 +149,7 @@ static void lane_fma(x86::Assembler& a, bool f32, x86::Ymm d, Y ya, Y yb, Y yc) 
 
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
 template <class YOf>
-void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Ymm d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
+void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Vec d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
   switch (in.op) {
     case IrOp::store: a.vmovupd(at, y_of(in.b)); break;
     case IrOp::load: a.vmovupd(d, at); break;
@@ -185,7 +185,7 @@ bool host_has_fma3() {
 // small body (a memory-bound loop waits on the loop's own overhead), two of
 // a larger one, one of a large one (code size); fewer when a copy's
 // displacement would pass 32 bits.
-static int unroll_of(const Trace& t, const VecPlan& p) {
+static int unroll_of(const Trace& t, const VecPlan& p, int W) {
   int n = (int)p.order.size();
   int u = n <= 16 ? 4 : n <= 48 ? 2 : 1;
   // A sparse block's row of 64 cells (row roots): one pass of eight copies
@@ -196,7 +196,7 @@ static int unroll_of(const Trace& t, const VecPlan& p) {
     for (Ref i : p.order) {
       if (t.ins[i].op != IrOp::load && t.ins[i].op != IrOp::store) continue;
       const VecPlan::Access& acc = p.access[i];
-      int64_t d = acc.disp + int64_t(p.width()) * (acc.stride ? acc.stride : p.f64 ? 8 : 4) * (u - 1);
+      int64_t d = acc.disp + int64_t(W) * (acc.stride ? acc.stride : p.f64 ? 8 : 4) * (u - 1);
       fits &= d == (int32_t)d;
     }
     if (fits) break;
@@ -206,6 +206,11 @@ static int unroll_of(const Trace& t, const VecPlan& p) {
 
 bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   const bool rows = p.row_m != 0;
+  // 16 lanes in zmm registers where the body divides on an AVX-512 host
+  // (asm_wide.cpp), else 8 (4 of 64 bits) in ymm.
+  const bool wide = wide_lanes(t, p);
+  const int W = wide ? 16 : p.width();
+  vec_width = W;
   // Rows end in lanes under a mask (and the next row starts in the same
   // vector loop) unless a sum is carried: a masked add would have to leave
   // the other lanes' partials where they are.
@@ -217,7 +222,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // vectors and 7 scalar iterations. Not with split float sums (a partial
   // batch of adds would rotate the partials), interleaved loads (whole
   // vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
-  bool plain_tails = !rows && !p.f64 && p.partials.empty() && p.interleaved.empty() && assign(t, p, r = VecRegs{}, true);
+  bool plain_tails = !wide && !rows && !p.f64 && p.partials.empty() && p.interleaved.empty() && assign(t, p, r = VecRegs{}, true);
   if (!row_tails && !plain_tails && !assign(t, p, r = VecRegs{}, false)) return false;
   // Frame temporaries: the saved general registers, each incoming value,
   // the counter and limit, q, the lane offsets 0..7, a mask, one per sum,
@@ -250,7 +255,9 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
   if (t_next + 8 > area_end) return false;
 
-  auto ymm = [](int j) { return x86::ymm(j); };
+  // A lane register (zmm in a wide loop); a split sum's partials and a
+  // mask's 0/1 stay in ymm (x86::ymm below).
+  auto ymm = [wide](int j) -> x86::Vec { return wide ? x86::Vec(x86::zmm(j)) : x86::Vec(x86::ymm(j)); };
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
   vec_entry = a.newLabel();
   a.bind(vec_entry);
@@ -282,10 +289,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [slot, add] : p.sums) {
     auto pr = p.partials.find(slot);
     if (pr == p.partials.end()) {
-      a.vpxor(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.ymm[slot]));
+      a.vpxor(x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]));  // (zeroes a zmm too)
       continue;
     }
-    x86::Ymm acc = ymm(r.ymm[slot]);
+    x86::Ymm acc = x86::ymm(r.ymm[slot]);
     if (int32_t t0 = consecutive(pr->second); t0 >= 0) {
       // The partials' temporaries are consecutive 8-byte slots: four
       // qwords at a time, and (f32) their low halves packed in lane order.
@@ -307,7 +314,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   }
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
-  a.sub(x86::rcx, p.width());
+  a.sub(x86::rcx, W);
   if (rows) {
     // q, r = divmod(counter, M) once per row; a negative counter (whose
     // C division is not floor division) runs no vector iteration.
@@ -349,7 +356,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
   if (r.iota >= 0) {
     a.mov(x86::rdi, (uint64_t)(uintptr_t)kIota);
-    a.vmovdqu(ymm(r.iota), x86::ymmword_ptr(x86::rdi));
+    a.vmovups(ymm(r.iota), x86::ptr(x86::rdi, 0, wide ? 64 : 32));
   }
   auto mask = [&](int y, uint32_t bits) {
     a.mov(x86::dword_ptr(x86::rsp, t_mask), bits);
@@ -359,7 +366,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k * stride);
     a.vmovdqu(ymm(y), x86::ymmword_ptr(x86::rsp, t_lanes));
   }
-  if (r.zero >= 0) a.vpxor(ymm(r.zero), ymm(r.zero), ymm(r.zero));
+  if (r.zero >= 0) a.vpxor(x86::ymm(r.zero), x86::ymm(r.zero), x86::ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (p.f64) {  // the 64-bit sign bit and its complement, from all ones
     for (int y : {r.sign, r.absmask})
@@ -376,8 +383,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // same ops in the same order: the same bits). The loop and its poll cost as
   // much as a small body does: a memory-bound sum ran one copy at a time at
   // 60% of the bandwidth. A loop of one copy takes what is left.
-  const int W = p.width();
-  const int unroll = unroll_of(t, p);
+  const int unroll = unroll_of(t, p, W);
   auto lanes_from = [&](int y, const x86::Gp& start, int u) {
     if (u) {
       a.lea(x86::edi, x86::dword_ptr(start, W * u));
@@ -394,21 +400,32 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (v == p.row_q) return ymm(r.q);
     return ymm(r.ymm.at(v));
   };
+  WideHalves halves;  // (wide: the high halves a split sum adds)
   // Copy u of the body; `masked`: only the lanes r.tail selects load and store.
   auto body = [&](int u, bool masked = false) {
     if (r.iv >= 0) lanes_from(r.iv, x86::rax, u);
     if (r.ir >= 0) lanes_from(r.ir, x86::rdx, u);
+    halves.clear();
     auto at = [&](Ref i) {
       const VecPlan::Access& acc = p.access[i];
-      return x86::ymmword_ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
-                              acc.disp + W * es * u);
+      return x86::ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
+                      acc.disp + W * es * u, wide ? 64 : 32);
     };
     for (Ref i : p.order) {
       const Ins& in = t.ins[i];
       if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
         Ref slot = p.sum_slot(i);
-        x86::Ymm acc = ymm(r.ymm[slot]);
+        x86::Ymm acc = x86::ymm(r.ymm[slot]);
         bool f = !p.f64;
+        if (wide) {  // lanes 0-7 into the partials, then lanes 8-15 (asm_wide.cpp)
+          auto lo = [&](Ref v) { return y_of(v).ymm(); };
+          auto hi = [&](Ref v) { return halves.high(a, v, y_of(v), p.kind[v] == VecPlan::uniform); };
+          Ref x = in.a == slot ? in.b : in.a;
+          if (in.op == IrOp::add) a.vaddps(acc, acc, lo(x)), a.vaddps(acc, acc, hi(x));
+          else if (in.op == IrOp::sub) a.vsubps(acc, acc, lo(in.b)), a.vsubps(acc, acc, hi(in.b));
+          else a.vfmadd231ps(acc, lo(in.a), lo(in.b)), a.vfmadd231ps(acc, hi(in.a), hi(in.b));
+          continue;
+        }
         if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
         else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
         else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
@@ -443,7 +460,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         continue;
       }
       if (!r.ymm.count(i)) continue;
-      x86::Ymm d = ymm(r.ymm[i]);
+      x86::Vec d = ymm(r.ymm[i]);
       switch (in.op) {
         case IrOp::load:
           if (auto g = p.interleaved.find(i); g != p.interleaved.end()) {  // the group's first: all of it
@@ -451,8 +468,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
             a.imul(x86::rdi, x86::rax, c0.stride);
             a.add(x86::rdi, kRootRegs[r.root.at({c0.root, c0.cq})]);
             x86::Ymm out[4];
-            for (size_t k = 0; k < g->second.size(); k++) out[k] = ymm(r.ymm.at(g->second[k]));
-            deinterleave_load(a, (int)g->second.size(), x86::ptr(x86::rdi, c0.disp + W * c0.stride * u), out, ymm(r.shuf));
+            for (size_t k = 0; k < g->second.size(); k++) out[k] = x86::ymm(r.ymm.at(g->second[k]));
+            x86::Mem from = x86::ptr(x86::rdi, c0.disp + W * c0.stride * u);
+            if (wide) wide_interleaved_load(a, (int)g->second.size(), from, out);
+            else deinterleave_load(a, (int)g->second.size(), from, out, x86::ymm(r.shuf));
           } else if (p.in_group(i)) {
             // (loaded with its group's first)
           } else if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
@@ -470,9 +489,9 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         case IrOp::sub: f ? a.vsubps(d, y_of(in.a), y_of(in.b)) : a.vpsubd(d, y_of(in.a), y_of(in.b)); break;
         case IrOp::mul: f ? a.vmulps(d, y_of(in.a), y_of(in.b)) : a.vpmulld(d, y_of(in.a), y_of(in.b)); break;
         case IrOp::div: a.vdivps(d, y_of(in.a), y_of(in.b)); break;
-        case IrOp::band: a.vpand(d, y_of(in.a), y_of(in.b)); break;
-        case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
-        case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::band: wide ? a.vpandd(d, y_of(in.a), y_of(in.b)) : a.vpand(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::bor: wide ? a.vpord(d, y_of(in.a), y_of(in.b)) : a.vpor(d, y_of(in.a), y_of(in.b)); break;
+        case IrOp::bxor: wide ? a.vpxord(d, y_of(in.a), y_of(in.b)) : a.vpxor(d, y_of(in.a), y_of(in.b)); break;
         case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
         case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
         case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
@@ -635,9 +654,9 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [p0, ring] : p.partials) {  // each lane back to its partial
     if (int32_t t0 = consecutive(ring); t0 >= 0) {  // (f32: zero-extended, as the loop below)
       if (es == 8) {
-        a.vmovups(x86::ymmword_ptr(x86::rsp, t0), ymm(r.ymm[p0]));
+        a.vmovups(x86::ymmword_ptr(x86::rsp, t0), x86::ymm(r.ymm[p0]));
       } else {  // through memory: no scratch register (another sum's may be any); the partials are dead now
-        x86::Ymm acc = ymm(r.ymm[p0]);
+        x86::Ymm acc = x86::ymm(r.ymm[p0]);
         a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), acc);
         a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes));
         a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0), acc);
@@ -646,7 +665,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       }
       continue;
     }
-    a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), ymm(r.ymm[p0]));
+    a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[p0]));
     for (size_t k = 0; k < ring.size(); k++) {
       if (es == 8) a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k));
       else a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * (int32_t)k));  // (zero above: an f32 register)
@@ -658,7 +677,11 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     // Through memory, not scratch ymm registers: those may hold a sum (the
     // first sum takes ymm0, and extracting into xmm0 lost its low half).
     // rax is free: the counter was saved above.
-    a.vmovdqu(x86::ymmword_ptr(x86::rsp, t_lanes), ymm(r.ymm[slot]));
+    if (wide) {  // 16 wrapping lanes: the high 8 added to the low 8 (zmm31: no sum's)
+      a.vextracti32x8(x86::ymm(31), x86::zmm(r.ymm[slot]), 1);
+      a.vpaddd(x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]), x86::ymm(31));
+    }
+    a.vmovdqu(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[slot]));
     if (p.f64) {  // four i64 partials
       a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes));
       for (int k = 1; k < 4; k++) a.add(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * k));

@@ -200,8 +200,10 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         // the last iterations, the scalar loop below the rest.
         if (vp.ok) {
           int32_t area = g.xsave + 8 * kNumXmm;
-          lanes = g.vector_loop(vp, area, kFrameBytes) ? (vp.f64 ? "4 f64 lanes" : "8 lanes")
-                                                         : "scalar: too many registers or temporaries";
+          lanes = !g.vector_loop(vp, area, kFrameBytes) ? "scalar: too many registers or temporaries"
+                  : vp.f64                               ? "4 f64 lanes"
+                  : g.vec_width == 16                    ? "16 lanes (zmm)"
+                                                         : "8 lanes";
         }
         top = a.newLabel();
         a.bind(top);

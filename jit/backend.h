@@ -32,6 +32,8 @@ struct Compiled {
 
 // Whether this CPU runs AVX2 (vector loops, vector.h).
 bool host_has_avx2();
+// Whether it has AVX-512 F, VL and DQ (16-lane vector loops, jit/asm_wide.cpp).
+bool host_has_avx512();
 // Whether it has FMA3 (vfmadd: the IR's fma in one instruction, in lanes too).
 bool host_has_fma3();
 

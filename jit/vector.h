@@ -1,5 +1,6 @@
 // Vector loops: when a root trace's loop body allows lanes, the backend runs
-// it eight iterations at a time in AVX2 ymm registers before the scalar loop
+// it eight iterations at a time in AVX2 ymm registers (sixteen in zmm where
+// it divides on an AVX-512 host: jit/asm_wide.cpp) before the scalar loop
 // takes the last few. "Allows lanes" is decided here, on the optimized IR:
 //
 // - the loop has a counter stepping by one to an invariant end (the shape

@@ -3,6 +3,9 @@
 #include <asmjit/x86.h>
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "jit/backend.h"
@@ -41,8 +44,72 @@ inline std::string counted(const std::string& body) {
   )";
 }
 
+inline const char* kPartials = "r0=n r3=p1 r4=p2 r5=p3 r6=p4 r7=p5 r8=p6 r9=p7 r10=s";
+
+// fast_math's split f32 sum (vm/ir/passes/split_sums.cpp) in a loop over
+// the array at arg 0: `body` ends in `s = ... p0 ...`, and the partials
+// r3..r10 rotate (p1..p7 move down, s goes to the back; as check_rotating
+// reads them).
+inline std::string split_sum(const std::string& body) {
+  return std::string(R"(
+    i = sload r0
+    a = arg 0
+    p0 = sload r3
+    p1 = sload r4
+    p2 = sload r5
+    p3 = sload r6
+    p4 = sload r7
+    p5 = sload r8
+    p6 = sload r9
+    p7 = sload r10
+  )") + body + R"(
+    n = add i32 i #1
+    hi = sload r1
+    c = lt i32 n hi
+    guard_nz c -> 99 { )" + kPartials + " }\n end " + kPartials + "\n";
+}
+
+// Runs c (a split f32 sum: partials r3..r10, p0 + term to the back, over
+// the array arg 0) over [lo, hi) from partials 1..8 and compares every
+// partial's bits with the rotation done one iteration at a time, the back
+// partial step(p0, mem, i) at i. The array holds sin(j) * 1000.
+template <class Step>
+inline void check_rotating(const Compiled& c, int lo, int hi, Step step, const std::string& what) {
+  static float mem[4 * 1100];
+  for (int j = 0; j < 4 * 1100; j++) mem[j] = std::sin((float)j) * 1000.0f;
+  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+  TraceEnv env;
+  env.args = args;
+  std::atomic<bool> stop{false};
+  env.stop = &stop;
+  uint64_t R[11] = {(uint64_t)lo, (uint64_t)hi};
+  float want[8];
+  for (int k = 0; k < 8; k++) {
+    want[k] = (float)(k + 1) * 0.1f;
+    uint32_t b;
+    std::memcpy(&b, &want[k], 4);
+    R[3 + k] = b;
+  }
+  for (int i = lo; i < hi; i++) {
+    float s = step(want[0], mem, i);
+    for (int k = 0; k < 7; k++) want[k] = want[k + 1];
+    want[7] = s;
+  }
+  CHECK(c.fn(R, &env) == 99);
+  for (int k = 0; k < 8; k++) {
+    float got;
+    uint32_t b = (uint32_t)R[3 + k];
+    std::memcpy(&got, &b, 4);
+    if (std::memcmp(&got, &want[k], 4) != 0 || (R[3 + k] >> 32) != 0) {
+      FAIL_CHECK("p" << k << " = " << got << ", want " << want[k] << " (" << what << ", lo " << lo << ", hi " << hi << ")");
+      return;
+    }
+  }
+}
+
 // The text traced, optimized and compiled with vector loops allowed.
-inline Compiled compile_lanes(const std::string& text) {
+// `zmm`: 16-lane loops allowed too (jit/asm_wide.cpp), where the host has AVX-512.
+inline Compiled compile_lanes(const std::string& text, bool zmm = false) {
   static asmjit::JitRuntime rt;
   Trace t;
   Emitter e(t);
@@ -51,6 +118,7 @@ inline Compiled compile_lanes(const std::string& text) {
   REQUIRE(peel(t, e, p.end_regs));
   dce(t);
   t.allow_lanes = true;
+  t.allow_zmm = zmm && host_has_avx512();
   Compiled c;
   REQUIRE(compile_trace(t, rt, c, true) == "");
   return c;

@@ -13,7 +13,9 @@
 
 using namespace kiln;
 using namespace kiln::jit;
+using kiln::jit::test::check_rotating;
 using kiln::jit::test::compile_lanes;
+using kiln::jit::test::split_sum;
 using kiln::jit::test::counted;
 using kiln::jit::test::optimized;
 
@@ -345,62 +347,12 @@ namespace {
 // rotate, p0 + x[i] goes to the back; x at a + stride * i (12: a field of
 // vec3, gathered).
 std::string rotating_sum(int stride) {
-  std::string regs = "r0=n r3=p1 r4=p2 r5=p3 r6=p4 r7=p5 r8=p6 r9=p7 r10=s";
-  return "i = sload r0\n a = arg 0\n off = mul i64 i #" + std::to_string(stride) + R"(
-    xa = add i64 a off
-    x = load xa f32
-    p0 = sload r3
-    p1 = sload r4
-    p2 = sload r5
-    p3 = sload r6
-    p4 = sload r7
-    p5 = sload r8
-    p6 = sload r9
-    p7 = sload r10
-    s = add f32 p0 x
-    n = add i32 i #1
-    hi = sload r1
-    c = lt i32 n hi
-    guard_nz c -> 99 { )" + regs + " }\n end " + regs + "\n";
+  return split_sum(" off = mul i64 i #" + std::to_string(stride) + "\n xa = add i64 a off\n x = load xa f32\n s = add f32 p0 x\n");
 }
 
-// Runs c over [lo, hi) from partials 1..8 and compares every partial's bits
-// with the rotation done one iteration at a time, term(mem, i) added at i.
-template <class Term>
-void check_rotating(const Compiled& c, int lo, int hi, Term term, const std::string& what) {
-  static float mem[4 * 1100];
-  for (int j = 0; j < 4 * 1100; j++) mem[j] = std::sin((float)j) * 1000.0f;
-  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
-  TraceEnv env;
-  env.args = args;
-  std::atomic<bool> stop{false};
-  env.stop = &stop;
-  uint64_t R[11] = {(uint64_t)lo, (uint64_t)hi};
-  float want[8];
-  for (int k = 0; k < 8; k++) {
-    want[k] = (float)(k + 1) * 0.1f;
-    uint32_t b;
-    std::memcpy(&b, &want[k], 4);
-    R[3 + k] = b;
-  }
-  for (int i = lo; i < hi; i++) {
-    float s = want[0] + term(mem, i);
-    for (int k = 0; k < 7; k++) want[k] = want[k + 1];
-    want[7] = s;
-  }
-  CHECK(c.fn(R, &env) == 99);
-  for (int k = 0; k < 8; k++) {
-    float got;
-    uint32_t b = (uint32_t)R[3 + k];
-    std::memcpy(&got, &b, 4);
-    if (std::memcmp(&got, &want[k], 4) != 0 || (R[3 + k] >> 32) != 0) {
-      FAIL_CHECK("p" << k << " = " << got << ", want " << want[k] << " (" << what << ", lo " << lo << ", hi " << hi << ")");
-      return;
-    }
-  }
-}
 void run_rotating(const Compiled& c, int stride, int lo, int hi) {
-  check_rotating(c, lo, hi, [&](const float* mem, int i) { return mem[i * stride / 4]; }, "stride " + std::to_string(stride));
+  check_rotating(c, lo, hi, [&](float p0, const float* mem, int i) { return p0 + mem[i * stride / 4]; },
+                 "stride " + std::to_string(stride));
 }
 }  // namespace
 
@@ -478,8 +430,7 @@ namespace {
 // components loaded in the order `order` gives; the sum split into 8
 // rotating partials r3..r10 as rotating_sum's.
 std::string interleaved_sum(int n, const std::vector<int>& order) {
-  std::string regs = "r0=n r3=p1 r4=p2 r5=p3 r6=p4 r7=p5 r8=p6 r9=p7 r10=s";
-  std::string s = "i = sload r0\n a = arg 0\n off = mul i64 i #" + std::to_string(4 * n) + "\n xa = add i64 a off\n";
+  std::string s = " off = mul i64 i #" + std::to_string(4 * n) + "\n xa = add i64 a off\n";
   for (int c : order) {
     s += " ca" + std::to_string(c) + " = add i64 xa #" + std::to_string(4 * c) + "\n";
     s += " x" + std::to_string(c) + " = load ca" + std::to_string(c) + " f32\n";
@@ -487,13 +438,7 @@ std::string interleaved_sum(int n, const std::vector<int>& order) {
   s += " v0 = mul f32 x0 #0x3fc00000\n";  // x0 * 1.5
   for (int c = 1; c < n; c++)
     s += " v" + std::to_string(c) + " = " + (c % 2 ? "sub" : "add") + " f32 v" + std::to_string(c - 1) + " x" + std::to_string(c) + "\n";
-  s += " p0 = sload r3\n p1 = sload r4\n p2 = sload r5\n p3 = sload r6\n p4 = sload r7\n p5 = sload r8\n"
-       " p6 = sload r9\n p7 = sload r10\n s = add f32 p0 v" + std::to_string(n - 1) + R"(
-    n = add i32 i #1
-    hi = sload r1
-    c = lt i32 n hi
-    guard_nz c -> 99 { )" + regs + " }\n end " + regs + "\n";
-  return s;
+  return split_sum(s + " s = add f32 p0 v" + std::to_string(n - 1) + "\n");
 }
 }  // namespace
 
@@ -513,10 +458,10 @@ TEST_CASE("jit vector: a vec2/vec3/vec4 field read whole is loaded contiguously 
     CHECK(c.listing.find("vgatherdps") == std::string::npos);
     for (int lo : {0, 1, 5, 1000})
       for (int hi = lo + 1; hi <= lo + 40; hi++)
-        check_rotating(c, lo, hi, [&](const float* mem, int i) {
+        check_rotating(c, lo, hi, [&](float p0, const float* mem, int i) {
           float v = mem[n * i] * 1.5f;
           for (int k = 1; k < n; k++) v = k % 2 ? v - mem[n * i + k] : v + mem[n * i + k];
-          return v;
+          return p0 + v;
         }, "vec" + std::to_string(n));
   }
   // two components of a vec3 are gathered: the whole element is not read

@@ -1,0 +1,114 @@
+// 16-lane vector loops (zmm) on AVX-512 hosts, for the loops that divide or
+// take square roots. Why only those: on this project's AMD host (Zen 4) a
+// 512-bit add, multiply or FMA is two 256-bit halves, so zmm lanes do the
+// same arithmetic per cycle as ymm ones; but vdivps and vsqrtps take as long
+// on a zmm as on a ymm (a C++ loop of sqrt + div: 2.4 ns an iteration in
+// either width), so a loop bound by its divider runs twice the lanes in the
+// same time. bench/nbody_soa's force loop is that loop: the JIT's ymm body
+// was g++'s zmm body instruction for instruction, and 2.1x its time. Other
+// loops keep ymm lanes and their masked ends.
+//
+// What changes against the 8-lane loop (asm_vector.cpp): W = 16 counters a
+// pass, zmm registers 0-15 for the values, memory operands of 64 bytes, and
+// the EVEX forms where VEX has no 512-bit one (vpandd, vpord, vpxord). Not
+// here: rows, gathers, compares and selects (their masks are k registers in
+// AVX-512), masked ends, 64-bit lanes.
+//
+// fast_math's split f32 sums keep their 8 partials (LANGUAGE.md's rule, the
+// same bits on every engine and every host): the partials stay in a ymm, and
+// a pass adds the low 8 lanes' terms, then the high 8's (extracted into
+// zmm16-26, which only EVEX encodes and the body never uses): lane k of the
+// 16 adds into partial k % 8, in the order the scalar loop would.
+#include <map>
+
+#include "jit/asm.h"
+#include "jit/backend.h"
+#include "jit/vector.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+
+bool host_has_avx512() {
+  static const bool yes = [] {
+    const CpuInfo& c = CpuInfo::host();
+    return c.hasFeature(CpuFeatures::X86::kAVX512_F) && c.hasFeature(CpuFeatures::X86::kAVX512_VL) &&
+           c.hasFeature(CpuFeatures::X86::kAVX512_DQ);
+  }();
+  return yes;
+}
+
+bool wide_lanes(const Trace& t, const VecPlan& p) {
+  if (!t.allow_zmm || p.f64 || p.row_m != 0 || !p.row_roots.empty()) return false;
+  bool divides = false;
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    switch (in.op) {
+      case IrOp::div: case IrOp::sqrt: divides = true; break;
+      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: case IrOp::sel: return false;
+      case IrOp::load:
+        if (p.access[i].stride && !p.in_group(i)) return false;  // (a gather)
+        break;
+      default: break;
+    }
+  }
+  return divides;
+}
+
+x86::Ymm WideHalves::high(x86::Assembler& a, Ref v, const x86::Vec& lanes, bool uniform) {
+  if (uniform) return lanes.ymm();  // (every lane holds the same value)
+  auto it = reg.find(v);
+  if (it != reg.end()) return x86::ymm(it->second);
+  if (next > kLast) {  // (each high half is read right after it is made)
+    reg.clear();
+    next = kFirst;
+  }
+  int y = next++;
+  a.vextractf32x8(x86::ymm(y), lanes.zmm(), 1);
+  reg[v] = y;
+  return x86::ymm(y);
+}
+
+// Interleaved loads in 16 lanes: the 16n floats of 16 elements are n zmm
+// registers (zmm28 on), and component c's lane k is float n * k + c: one
+// two-table permute picks what lies in the first two registers, then one
+// permute per further register puts its floats in and keeps the rest. The
+// permutes' index vectors are constants (kPerm), loaded as each is needed
+// (zmm27 for the second and later).
+namespace {
+struct PermTables {
+  alignas(64) int32_t idx[3][4][3][16] = {};  // [n - 2][component][step][lane]
+  PermTables() {
+    for (int n = 2; n <= 4; n++)
+      for (int c = 0; c < n; c++)
+        for (int k = 0; k < 16; k++) {
+          int f = n * k + c;  // the float lane k takes
+          int32_t* steps[3] = {idx[n - 2][c][0], idx[n - 2][c][1], idx[n - 2][c][2]};
+          steps[0][k] = f < 32 ? f : 0;
+          for (int j = 2; j < n; j++) steps[j - 1][k] = f >= 16 * j && f < 16 * j + 16 ? 16 + f - 16 * j : k;
+        }
+  }
+};
+const PermTables kPerm;
+}  // namespace
+
+void wide_interleaved_load(x86::Assembler& a, int n, const x86::Mem& at, const x86::Ymm* out) {
+  for (int j = 0; j < n; j++) {
+    x86::Mem m = at;
+    m.addOffset(64 * j);
+    m.setSize(64);
+    a.vmovups(x86::zmm(28 + j), m);
+  }
+  a.mov(x86::rsi, (uint64_t)(uintptr_t)kPerm.idx[n - 2]);
+  for (int c = 0; c < n; c++) {
+    auto table = [&](int step) { return x86::zmmword_ptr(x86::rsi, 64 * (3 * c + step)); };
+    a.vmovups(out[c].zmm(), table(0));
+    a.vpermi2ps(out[c].zmm(), x86::zmm(28), x86::zmm(29));
+    for (int j = 2; j < n; j++) {
+      a.vmovups(x86::zmm(27), table(j - 1));
+      a.vpermt2ps(out[c].zmm(), x86::zmm(27), x86::zmm(28 + j));
+    }
+  }
+}
+
+}  // namespace kiln::jit

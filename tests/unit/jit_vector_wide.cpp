@@ -1,0 +1,165 @@
+// 16-lane vector loops (jit/asm_wide.cpp): on an AVX-512 host a loop that
+// divides or takes square roots runs 16 counters a pass in zmm registers,
+// and a split f32 sum still adds into its 8 rotating partials in the scalar
+// loop's order (low 8 lanes, then high 8). Each compiled loop is compared
+// bit for bit with the scalar computation on every trip count around
+// multiples of 16 and 32 (two copies of the body a pass). On a host without
+// AVX-512 the same loops run 8 lanes and must agree all the same.
+#include <asmjit/x86.h>
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "jit/backend.h"
+#include "jit_text.h"
+
+using namespace kiln;
+using namespace kiln::jit;
+using kiln::jit::test::check_rotating;
+using kiln::jit::test::compile_lanes;
+using kiln::jit::test::counted;
+using kiln::jit::test::split_sum;
+
+namespace {
+// q = 1 / sqrt(x * x + 1) of x = a[i] (f32)
+const char* kInvNorm = R"(
+    off = mul i64 i #4
+    xa = add i64 a off
+    x = load xa f32
+    m = mul f32 x x
+    e = add f32 m #0x3f800000
+    r = sqrt f32 e
+    q = div f32 #0x3f800000 r
+)";
+float inv_norm(float x) {
+  float e = x * x + 1.0f;
+  return 1.0f / std::sqrt(e);
+}
+
+const char* lanes_wanted() { return host_has_avx512() ? "16 lanes (zmm)" : "8 lanes"; }
+
+template <class Step>
+void every_trip_count(const Compiled& c, Step step, const std::string& what) {
+  for (int lo : {0, 1, 5})
+    for (int hi = lo + 1; hi <= lo + 80; hi++) check_rotating(c, lo, hi, step, what);
+  check_rotating(c, 3, 1000, step, what);
+}
+}  // namespace
+
+TEST_CASE("jit vector wide: a split f32 sum of a division's results keeps its 8 partials' order in 16 lanes") {
+  if (!host_has_avx2()) return;
+  SUBCASE("p0 + q") {
+    Compiled c = compile_lanes(split_sum(std::string(kInvNorm) + " s = add f32 p0 q\n"), true);
+    CHECK(c.lanes == lanes_wanted());
+    if (host_has_avx512()) {
+      CHECK(c.listing.find("vsqrtps zmm") != std::string::npos);
+      CHECK(c.listing.find("vextractf32x8") != std::string::npos);
+    }
+    every_trip_count(c, [](float p0, const float* mem, int i) { return p0 + inv_norm(mem[i]); }, "add");
+  }
+  SUBCASE("p0 - q") {
+    Compiled c = compile_lanes(split_sum(std::string(kInvNorm) + " s = sub f32 p0 q\n"), true);
+    CHECK(c.lanes == lanes_wanted());
+    every_trip_count(c, [](float p0, const float* mem, int i) { return p0 - inv_norm(mem[i]); }, "sub");
+  }
+}
+
+TEST_CASE("jit vector wide: fma sums and vec2/vec3/vec4 fields read whole in 16 lanes") {
+  if (!host_has_avx2() || !host_has_fma3()) return;
+  SUBCASE("s = fma(x, q, p0)") {
+    Compiled c = compile_lanes(split_sum(std::string(kInvNorm) + " s = fma f32 x q p0\n"), true);
+    CHECK(c.lanes == lanes_wanted());
+    every_trip_count(c, [](float p0, const float* mem, int i) { return std::fma(mem[i], inv_norm(mem[i]), p0); }, "fma");
+  }
+  SUBCASE("s = fma(q, 3, p0): a uniform factor") {
+    Compiled c = compile_lanes(split_sum(std::string(kInvNorm) + " s = fma f32 q #0x40400000 p0\n"), true);
+    CHECK(c.lanes == lanes_wanted());
+    every_trip_count(c, [](float p0, const float* mem, int i) { return std::fma(inv_norm(mem[i]), 3.0f, p0); }, "fma k");
+  }
+  for (int n : {2, 3, 4}) {
+    // a vec2/vec3/vec4 field read whole, last component first:
+    // s += c0 / (c1 * c1 + ... + 1)
+    std::string body = " off = mul i64 i #" + std::to_string(4 * n) + "\n xa = add i64 a off\n";
+    for (int k = n - 1; k >= 0; k--)
+      body += " a" + std::to_string(k) + " = add i64 xa #" + std::to_string(4 * k) + "\n c" + std::to_string(k) + " = load a" +
+              std::to_string(k) + " f32\n";
+    body += " d0 = add f32 #0x3f800000 #0x0\n";  // (1.0, folded)
+    for (int k = 1; k < n; k++)
+      body += " q" + std::to_string(k) + " = mul f32 c" + std::to_string(k) + " c" + std::to_string(k) + "\n d" +
+              std::to_string(k) + " = add f32 d" + std::to_string(k - 1) + " q" + std::to_string(k) + "\n";
+    body += " q = div f32 c0 d" + std::to_string(n - 1) + "\n s = add f32 p0 q\n";
+    Compiled c = compile_lanes(split_sum(body), true);
+    CHECK(c.lanes == lanes_wanted());
+    CHECK(c.listing.find("vgatherdps") == std::string::npos);
+    if (host_has_avx512()) CHECK(c.listing.find("vpermi2ps") != std::string::npos);
+    every_trip_count(c, [n](float p0, const float* mem, int i) {
+      float d = 1.0f;
+      for (int k = 1; k < n; k++) d = d + mem[n * i + k] * mem[n * i + k];
+      return p0 + mem[n * i] / d;
+    }, "vec" + std::to_string(n));
+  }
+}
+
+TEST_CASE("jit vector wide: a store and an i32 sum of the counter's bits beside a division") {
+  if (!host_has_avx2()) return;
+  // y[i] = sqrt(x[i] * x[i]) / 3 with x at a[0..], y at a[1024..] (f32);
+  // s += (i & 5) ^ i (i32: the counter in lanes, vpandd/vpxord in zmm)
+  std::string body = counted(R"(
+    off = mul i64 i #4
+    xa = add i64 a off
+    x = load xa f32
+    m = mul f32 x x
+    r = sqrt f32 m
+    v = div f32 r #0x40400000
+    yb = add i64 a #4096
+    ya = add i64 yb off
+    store ya v f32
+    b = band i32 i #5
+    t = bxor i32 b i
+    s0 = sload r3
+    s = add i32 s0 t
+  )");
+  body.replace(body.find("{ r0=n }"), 8, "{ r0=n r3=s }");
+  body.replace(body.find("end r0=n"), 8, "end r0=n r3=s");
+  Compiled c = compile_lanes(body, true);
+  CHECK(c.lanes == lanes_wanted());
+  if (host_has_avx512()) CHECK(c.listing.find("vpxord zmm") != std::string::npos);
+  static float mem[2048];
+  for (int lo : {0, 1, 5})
+    for (int hi = lo + 1; hi <= lo + 80; hi++) {
+      for (int j = 0; j < 2048; j++) mem[j] = j < 1024 ? std::sin((float)j) * 100.0f : -7.0f;
+      uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+      TraceEnv env;
+      env.args = args;
+      std::atomic<bool> stop{false};
+      env.stop = &stop;
+      uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 11};
+      REQUIRE(c.fn(R, &env) == 99);
+      int32_t sum = 11;
+      for (int j = lo; j < hi; j++) sum += (j & 5) ^ j;
+      CHECK((int32_t)R[3] == sum);
+      for (int j = 0; j < 1024; j++) {
+        float x = mem[j], want = j >= lo && j < hi ? std::sqrt(x * x) / 3.0f : -7.0f;
+        if (std::memcmp(&mem[1024 + j], &want, 4) != 0) {
+          FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
+          break;
+        }
+      }
+    }
+}
+
+TEST_CASE("jit vector wide: loops that do not divide keep 8 lanes and their masked ends; without allow_zmm (KILN_JIT=zmm=0) a division keeps 8") {
+  if (!host_has_avx2()) return;
+  std::string axpy = counted(R"(
+    off = mul i64 i #4
+    xa = add i64 a off
+    x = load xa f32
+    m = mul f32 x #0x40400000
+    yb = add i64 a #4096
+    ya = add i64 yb off
+    store ya m f32
+  )");
+  CHECK(compile_lanes(axpy, true).lanes == "8 lanes");
+  CHECK(compile_lanes(split_sum(std::string(kInvNorm) + " s = add f32 p0 q\n"), false).lanes == "8 lanes");
+}
