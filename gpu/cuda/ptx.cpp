@@ -353,7 +353,8 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     if (prog && !code_cache_dir(prog->config).empty()) {
       llvm::raw_string_ostream ks(key);
       ks << "kiln " << KILN_CACHE_VERSION << " llvm " << LLVM_VERSION_STRING << " sm_" << sm << "\n";
-      mod.print(ks, nullptr);
+      ks.flush();
+      llvmjit::append_module_key(key, mod);
       if (std::optional<std::string> ptx = code_cache_load(*prog, "ptx", key)) {
         out.ptx = std::move(*ptx);
         if (recursive) out.level_bytes = recursion_level_bytes(out.ptx);

@@ -18,5 +18,10 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize);
 // The module as an object file, or as assembly (PTX for NVPTX). Throws
 // RuntimeError when the target cannot emit that kind of file.
 std::string emit_code(llvm::Module& m, llvm::TargetMachine& tm, bool assembly);
+// Appends module m, as the offline cache's key holds it, to `key`: its
+// bitcode. A key is compared whole, so any exact encoding serves; the
+// printed text cost ~3x as much (Module::print writes through a stream that
+// counts columns character by character: ~5% of a kernel's compile).
+void append_module_key(std::string& key, const llvm::Module& m);
 
 }  // namespace kiln::llvmjit

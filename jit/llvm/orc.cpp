@@ -7,6 +7,7 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
@@ -172,6 +173,11 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
   }
 }
 
+void append_module_key(std::string& key, const llvm::Module& m) {
+  llvm::raw_string_ostream os(key);
+  llvm::WriteBitcodeToFile(m, os);
+}
+
 std::string emit_code(llvm::Module& m, llvm::TargetMachine& tm, bool assembly) {
   llvm::SmallString<0> buf;
   {
@@ -243,7 +249,8 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
       llvm::raw_string_ostream ks(key);
       ks << "kiln " << KILN_CACHE_VERSION << " llvm " << LLVM_VERSION_STRING << " " << j.tm->getTargetTriple().str()
          << " " << j.tm->getTargetCPU() << " " << j.tm->getTargetFeatureString() << "\n";
-      mod->print(ks, nullptr);
+      ks.flush();
+      append_module_key(key, *mod);
     }
     std::optional<std::string> obj = key.empty() ? std::nullopt : code_cache_load(*prog, "llvm", key);
     out.cached = obj.has_value();
