@@ -100,7 +100,8 @@ struct Frame {
   ir::Stmt* ret_slot = nullptr;
   ir::Stmt* ret_loop = nullptr;
   int returns_seen = 0;
-  bool ended = false;         // a kernel's top-level return was lowered: the rest is dead
+  bool ended = false;         // a top-level return was lowered: the rest of the body is dead
+  size_t body_blocks = 0;     // blocks.size() where an inlined ti.func's body begins
   // Where the call began: an un-annotated ti.func's return slot is created at
   // its first return (its type is that value's) but must sit before the body.
   ir::Block* call_block = nullptr;
@@ -383,6 +384,8 @@ struct Lowerer {
   static const FieldInfo* ndarray_of(const StaticValue& v);
   std::vector<KVal> ndarray_shape(const FieldInfo& nd, SourceLoc loc);
   KVal ndarray_attr(const FieldInfo& nd, const StaticValue& v, const std::string& name, SourceLoc loc);
+  // a.element_shape() of an ndarray argument, at compile time; nullopt for other calls
+  std::optional<StaticValue> ndarray_method(const ast::Call* c);
   // sparse matrix builder arguments (lower_linalg.cpp): the static a builder
   // parameter is bound to (its arrays at kernel arg `slot` on), `A[i, j] += v`,
   // and the error for any other use of one in a kernel.

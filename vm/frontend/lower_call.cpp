@@ -136,6 +136,7 @@ KVal Lowerer::lower_call(const ast::Call* c) {
     auto* a = c->func->as<ast::Attribute>();
     KVal dyn;
     if (dynamic_method(c, dyn)) return dyn;
+    if (auto r = ndarray_method(c)) return KVal::of(*r);
     KVal base = lower_expr(a->value);
     if (is_tensor(base) && a->attr == "fill") {
       // v.fill(s) on a local vector or a field element: every component becomes s
@@ -760,12 +761,14 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     }
   }
   if (simple) {
+    frame().body_blocks = blocks.size();
     lower_body(def->body);
   } else {
     auto w = std::make_unique<Stmt>(StmtKind::while_);
     Stmt* loop = emit(std::move(w), def->loc);
     frame().ret_loop = loop;
     push_block(loop);
+    frame().body_blocks = blocks.size();
     lower_body(def->body);
     auto br = std::make_unique<Stmt>(StmtKind::break_);
     br->loop = loop;

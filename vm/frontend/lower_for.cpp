@@ -208,7 +208,7 @@ void Lowerer::lower_for(const ast::For* s) {
       }
       lower_body(s->body);
       pop_scope();
-      if (frame().loops.back().exit == 2) break;
+      if (frame().loops.back().exit == 2 || frame().ended) break;  // break, or a return
     }
     frame().loops.pop_back();
     return;

@@ -55,7 +55,32 @@ KVal Lowerer::ndarray_attr(const FieldInfo& nd, const StaticValue& v, const std:
   }
   if (v.kind == StaticValue::Kind::matrix_field && (name == "n" || name == "m"))
     return KVal::of(StaticValue::of_int(name == "n" ? v.rows : std::max(1, v.cols)));
-  raise("AttributeError", nd.describe() + " has no attribute '" + name + "' in a kernel (it has shape and dtype)", loc);
+  raise("AttributeError", nd.describe() + " has no attribute '" + name + "' in a kernel (it has shape, dtype and element_shape())", loc);
+}
+
+// Taichi's AnyArray.element_shape(): the element's shape as a list, [] for a
+// scalar array, [n] for a vector, [n, m] for a matrix; known when the kernel
+// is compiled, so `ti.static(a.element_shape() == [2])` picks a branch.
+std::optional<StaticValue> Lowerer::ndarray_method(const ast::Call* c) {
+  if (c->func->kind != ast::ExprKind::Attribute) return std::nullopt;
+  auto* a = c->func->as<ast::Attribute>();
+  if (a->attr != "element_shape") return std::nullopt;
+  StaticValue base;
+  try {
+    base = eval_static(a->value);
+  } catch (const Error&) {
+    return std::nullopt;  // not a compile-time value: not an ndarray argument
+  }
+  if (!ndarray_of(base)) return std::nullopt;
+  if (!c->args.empty() || !c->keywords.empty())
+    raise("TypeError", "element_shape() takes no arguments", c->loc);
+  StaticValue t;
+  t.kind = StaticValue::Kind::tuple;
+  if (base.kind == StaticValue::Kind::matrix_field) {
+    t.elems.push_back(StaticValue::of_int(base.rows));
+    if (base.cols) t.elems.push_back(StaticValue::of_int(base.cols));
+  }
+  return t;
 }
 
 }  // namespace kiln::frontend

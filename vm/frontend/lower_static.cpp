@@ -336,6 +336,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
     }
     case EK::Call: {
       auto* c = e->as<ast::Call>();
+      if (auto r = ndarray_method(c)) return *r;
       StaticValue fn = eval_static(c->func);
       std::vector<StaticValue> args;
       for (auto* a : c->args) {

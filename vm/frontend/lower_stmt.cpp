@@ -279,6 +279,10 @@ void Lowerer::lower_return(const ast::Return* s) {
     br->loop = f.ret_loop;
     emit(std::move(br), s->loc);
   }
+  // A return outside any run-time if or loop (at the top, or under a
+  // ti.static if) ends the body, as in Taichi: what follows is not compiled,
+  // so `if ti.static(c): return a` may precede code valid only when c is false.
+  if (blocks.size() == f.body_blocks) f.ended = true;
 }
 
 void Lowerer::lower_assert(const ast::Assert* s) {
