@@ -178,6 +178,11 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         }
         g.st(i);
         break;
+      case IrOp::tzcnt:  // (BMI1, as every AVX2 host has; the word rows' loop never asks of 0)
+        g.ld(x86::rax, in.a);
+        a.tzcnt(x86::rax, x86::rax);
+        g.st(i);
+        break;
       case IrOp::abs: case IrOp::sqrt:
         if (!fl || !g.float_unary(in, i)) g.call_eval(in, i);
         break;

@@ -17,6 +17,7 @@
 #include "vm/bytecode/flat_rows.h"
 #include "vm/interp/interp.h"
 #include "vm/runtime/program.h"
+#include "vm/runtime/word_rows.h"
 
 namespace kiln::jit {
 
@@ -305,8 +306,12 @@ struct JitEngine : Engine {
   }
   const char* name() const override { return "jit"; }
   bool supports(Prim) const override { return true; }
-  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program&) override {
-    return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(k), params);
+  std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
+    auto word_rows = [&prog](int snode, int nidx, bc::WordRowLayout& out) {
+      const SNode* t = snode >= 0 ? prog.snode(snode) : nullptr;
+      return t && word_row_layout(*t, nidx, out.cell_size, out.col);
+    };
+    return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(k, word_rows), params);
   }
 };
 

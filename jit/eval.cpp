@@ -83,6 +83,7 @@ template <class T> bool typed(IrOp op, uint64_t ua, uint64_t ub, uint64_t& out) 
       case IrOp::bor: out = put<T>((T)(a | b)); return true;
       case IrOp::bxor: out = put<T>((T)(a ^ b)); return true;
       case IrOp::bnot: out = put<T>((T)~a); return true;
+      case IrOp::tzcnt: out = ua ? (uint64_t)__builtin_ctzll(ua) : 64; return true;
       case IrOp::shl: out = put(sem::shl(a, ub)); return true;
       case IrOp::shr: out = put(sem::shr(a, ub)); return true;
       case IrOp::sar: out = put(sem::sar(a, ub)); return true;

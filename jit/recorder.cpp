@@ -41,7 +41,7 @@ const Family kFamilies[] = {
     {Op::atan_f32, IrOp::atan, 2, CT::f32},     {Op::tanh_f32, IrOp::tanh, 2, CT::f32},
     {Op::exp_f32, IrOp::exp, 2, CT::f32},       {Op::log_f32, IrOp::log, 2, CT::f32},
     {Op::floor_f32, IrOp::floor, 2, CT::f32},   {Op::ceil_f32, IrOp::ceil, 2, CT::f32},
-    {Op::round_f32, IrOp::round, 2, CT::f32},
+    {Op::round_f32, IrOp::round, 2, CT::f32},   {Op::ctz, IrOp::tzcnt, 1, CT::u64},
 };
 
 }  // namespace

@@ -36,6 +36,7 @@ namespace kiln::jit {
   _(rsqrt, 1, P) _(sin, 1, P) _(cos, 1, P) _(tan, 1, P) _(asin, 1, P)      \
   _(acos, 1, P) _(atan, 1, P) _(tanh, 1, P) _(exp, 1, P) _(log, 1, P)      \
   _(floor, 1, P) _(ceil, 1, P) _(round, 1, P)                              \
+  _(tzcnt, 1, P)      /* trailing zero bits of a's 64 (64 for 0) */    \
   _(conv, 1, P)       /* k = the bytecode conversion Op (sext8 ... f64_u64) */ \
   _(sel, 3, P)        /* a != 0 ? b : c */                                 \
   _(fma, 3, P)        /* a * b + c rounded once (t: f32 or f64) */         \

@@ -71,6 +71,9 @@ struct Builder {
     uint16_t index_reg = 0;       // counted loops: the loop index register
     std::vector<uint32_t> breaks, continues;
     std::vector<size_t> index_vars;  // fn.vars naming the index: in scope up to the back edge
+    // A struct-for run over word rows (flat_rows.h): the visited cell's
+    // indices (then its address) in these registers, not read from the table.
+    std::vector<uint16_t> cell_regs;
   };
   std::vector<Loop> loops;
 
@@ -114,10 +117,23 @@ bool unary_shares_operand(const ir::Stmt& s);
 // lower.cpp: one kernel's (or real function's) tasks, each a Function;
 // func_rets as Builder::func_rets. flat_rows: struct-fors that
 // flat_row_cells takes run as one loop over their blocks' cells.
-Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets);
+Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets,
+                   const WordRowsOf& word_rows = {});
 // flat_rows.cpp: the cells per block of a struct_for task that runs as one
 // loop over its blocks' cells (lower_kernel_flat_rows), or 0.
 int64_t flat_row_cells(const ir::Stmt& task);
+// lower.cpp: a statement, a block (its variables' scope ends with it), and a
+// loop's end (its continues and breaks patched, the loop popped).
+void lower_stmt(Builder& b, const ir::Stmt& s);
+void lower_block(Builder& b, const ir::Block& blk);
+void close_loop(Builder& b, uint32_t cont_target, uint32_t exit_target);
+// flat_rows.cpp: a struct-for's body as one loop over its blocks' cells, or
+// over the set bits of word rows (flat_rows.h).
+void lower_flat_cells(Builder& b, const ir::Block& body, uint16_t counter, uint16_t cells);
+void lower_word_cells(Builder& b, const ir::Stmt& task, const WordRowLayout& wl, uint16_t counter);
+// flat_rows.cpp: whether a struct_for task's body may run once per set bit
+// of a word row (no `break` out of the task's loop).
+bool word_rows_body(const ir::Stmt& task);
 // lower_call.cpp: a `call` statement (its arguments, the op, the registers
 // its results land in) and a `call_ret` (a move out of those registers).
 void lower_call(Builder& b, const ir::Stmt& s);

@@ -2,6 +2,7 @@
 // interpreter, the disassembler, the debugger and the JIT read.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -148,7 +149,22 @@ struct TaskCode {
   int snode = -1;                   // struct_for / clear_list / listgen
   int level = 0;                    // clear_list / listgen
   int num_indices = 0;              // struct_for
+  // struct_for: the launcher gives a row per 64-cell word of each container
+  // (its cells' indices and address at the word's first cell, then the
+  // word's bits of active cells), not a row per cell (flat_rows.h).
+  bool word_rows = false;
 };
+
+// What lowering a struct-for over word rows (flat_rows.h) needs of its
+// target: the stride of a word's cells' addresses (the cell size) and the
+// index column the cell number moves (-1: none). A WordRowsOf answers, for a
+// struct-for's target SNode id and index count, whether it runs over word
+// rows (and fills the layout).
+struct WordRowLayout {
+  int64_t cell_size = 0;
+  int col = -1;
+};
+using WordRowsOf = std::function<bool(int snode, int nidx, WordRowLayout& out)>;
 
 struct Kernel {
   std::string name;

@@ -135,8 +135,6 @@ namespace {
 
 // ---- statements and control flow ------------------------------------------------
 
-void lower_block(Builder& b, const ir::Block& blk);
-
 // `if x == 0:` on an int x, compared by the statement just lowered and read
 // by nothing else (a while loop's exit test, `if not (n != 1): break`),
 // branches on x itself: the compare (and its 0, when just loaded for it
@@ -182,11 +180,15 @@ void lower_if(Builder& b, const ir::Stmt& s) {
   }
 }
 
+}  // namespace
+
 void close_loop(Builder& b, uint32_t cont_target, uint32_t exit_target) {
   for (uint32_t pc : b.loops.back().continues) b.patch(pc, cont_target);
   for (uint32_t pc : b.loops.back().breaks) b.patch(pc, exit_target);
   b.loops.pop_back();
 }
+
+namespace {
 
 // A while loop whose body ends in its own break and never continues runs
 // its body at most once: a ti.func with an early return is inlined as such a
@@ -341,6 +343,8 @@ void lower_local_store(Builder& b, const ir::Stmt& s) {
 
 void lower_stmt_kind(Builder& b, const ir::Stmt& s);
 
+}  // namespace
+
 void lower_stmt(Builder& b, const ir::Stmt& s) {
   if (b.flag(b.hoisted, &s)) return;  // lowered once, before the task's loop
   uint32_t start = b.here();
@@ -366,6 +370,8 @@ void lower_stmt(Builder& b, const ir::Stmt& s) {
     if (b.reg_of[v] >= 0 && !b.fused[v]) b.release((uint16_t)b.reg_of[v]);
   }
 }
+
+namespace {
 
 void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
   if (s.loc.known()) b.loc = s.loc;
@@ -400,6 +406,11 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::loop_index: {
       Builder::Loop* l = find_loop(b, s.loop);
       if (!l || l->stmt->kind == ir::StmtKind::while_) b.fail("loop index of a loop not enclosing it");
+      if (!l->cell_regs.empty()) {  // a word row's cell (lower_word_cells)
+        if (s.index < 0 || s.index >= (int)l->cell_regs.size()) b.fail("struct-for index out of range");
+        b.share(&s, l->cell_regs[s.index]);
+        return;
+      }
       if (l->stmt->kind == ir::StmtKind::offloaded && l->stmt->task == ir::Task::struct_for) {
         // The cell's index comes from the launcher's table (register 3): a
         // row of num_loop_indices indices, then the cell's address.
@@ -449,11 +460,15 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
   }
 }
 
+}  // namespace
+
 void lower_block(Builder& b, const ir::Block& blk) {
   size_t open = b.open_vars.size();
   for (auto& s : blk.stmts) lower_stmt(b, *s);
   b.close_vars(open);  // a block's variables go out of scope at its end
 }
+
+namespace {
 
 // The type of a task's loop index, from the loop_index statements naming it.
 Prim task_index_prim(const ir::Stmt& task) {
@@ -513,30 +528,8 @@ void lower_tls(Builder& b, const ir::Block* blk) {
   b.last_stmt = nullptr;
 }
 
-// A struct-for's cells as one loop (flat_rows.h): the counter runs over
-// [begin * C, end * C), row counter / C's cell counter % C. The row's
-// statements read row q; the cells' loop's index is the cell number, its
-// body runs inline, and its `continue`s end the cell.
-void lower_flat_cells(Builder& b, const ir::Block& body, uint16_t counter, uint16_t cells) {
-  uint16_t q = b.new_regs(2), k = (uint16_t)(q + 1);
-  b.emit(Op::div_i32, q, counter, cells);
-  b.emit(Op::raw_mod_i32, k, counter, cells);
-  b.loops.back().index_reg = q;
-  for (auto& s : body.stmts) {
-    if (s->kind != ir::StmtKind::range_for) {
-      lower_stmt(b, *s);
-      continue;
-    }
-    b.loops.push_back({s.get(), k, {}, {}});
-    if (s->body) lower_block(b, *s->body);
-    std::vector<uint32_t> cont = std::move(b.loops.back().continues);
-    b.loops.pop_back();
-    b.loops.back().continues.insert(b.loops.back().continues.end(), cont.begin(), cont.end());
-  }
-}
-
 TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars, bool flat_rows,
-                    const std::vector<int>& func_rets) {
+                    const std::vector<int>& func_rets, const WordRowsOf& word_rows) {
   Builder b;
   b.keep_vars = keep_vars;
   b.func_rets = func_rets;
@@ -600,6 +593,9 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
       int64_t per_row = flat_rows ? flat_row_cells(task) : 0;
+      WordRowLayout wl;
+      tc.word_rows = flat_rows && !per_row && word_rows && task.body && task.num_loop_indices >= 1 &&
+                     word_rows(task.snode, task.num_loop_indices, wl) && word_rows_body(task);
       uint16_t cells = 0;
       if (per_row) {  // rows [begin, end) -> cells [begin * C, end * C)
         cells = b.new_reg();
@@ -607,9 +603,15 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
         b.emit(Op::mul_i32, base, base, cells);
         b.emit(Op::mul_i32, (uint16_t)(base + 1), (uint16_t)(base + 1), cells);
       }
+      uint16_t bits_counter = 0;
+      if (tc.word_rows) {
+        bits_counter = b.new_reg();
+        b.emit_d(Op::kimm, bits_counter, 0);
+      }
       lower_tls(b, task.tls_prologue.get());
       counted_loop(b, &task, base, Prim::i32, [&] {
         if (per_row) lower_flat_cells(b, *task.body, base, cells);
+        else if (tc.word_rows) lower_word_cells(b, task, wl, bits_counter);
         else if (task.body) lower_block(b, *task.body);
       });
       lower_tls(b, task.tls_epilogue.get());
@@ -633,7 +635,8 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
 
 }  // namespace
 
-Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets) {
+Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets,
+                   const WordRowsOf& word_rows) {
   Kernel out;
   out.name = k.name;
   out.num_args = (int)k.args.size();
@@ -646,7 +649,7 @@ Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const st
             "bytecode lowering of '" + k.name + "': the kernel root holds a '" +
                 ir::stmt_kind_name(s->kind) + "' statement (offload must run first)",
             s->loc);
-    out.tasks.push_back(lower_task(k, *s, n++, keep_vars, flat_rows, func_rets));
+    out.tasks.push_back(lower_task(k, *s, n++, keep_vars, flat_rows, func_rets, word_rows));
   }
   return out;
 }

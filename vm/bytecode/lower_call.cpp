@@ -64,18 +64,18 @@ bool numbered(const ir::Kernel& k) {
   return true;
 }
 
-Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows) {
+Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows, const WordRowsOf& word_rows = {}) {
   // run_pipeline numbers what it passes on; IR built by hand is numbered
   // here, in a copy.
   if (!numbered(k)) {
     auto copy = ir::clone_kernel(k);
     copy->renumber();
     for (auto& f : copy->funcs) f->renumber();
-    return lower_all(*copy, keep_vars, flat_rows);
+    return lower_all(*copy, keep_vars, flat_rows, word_rows);
   }
   std::vector<int> func_rets;
   for (auto& f : k.funcs) func_rets.push_back((int)f->rets.size());
-  Kernel out = lower_tasks(k, keep_vars, flat_rows, func_rets);
+  Kernel out = lower_tasks(k, keep_vars, flat_rows, func_rets, word_rows);
   if (k.funcs.empty()) return out;
   // Real functions run in their caller's thread: one serial task each.
   out.funcs = std::make_shared<std::vector<Kernel>>();
@@ -96,6 +96,8 @@ Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows) {
 
 Kernel lower_kernel(const ir::Kernel& k, bool keep_vars) { return lower_all(k, keep_vars, false); }
 
-Kernel lower_kernel_flat_rows(const ir::Kernel& k) { return lower_all(k, false, true); }
+Kernel lower_kernel_flat_rows(const ir::Kernel& k, const WordRowsOf& word_rows) {
+  return lower_all(k, false, true, word_rows);
+}
 
 }  // namespace kiln::bc

@@ -90,6 +90,7 @@ namespace kiln::bc {
   KILN_BC_TI(_, bnot, dst, reg, ___)                                                 \
   _(popcnt, dst, reg, lit)       /* set bits of the c-bit pattern of b */            \
   _(clz, dst, reg, lit)          /* leading zeros of the c-bit pattern of b */       \
+  _(ctz, dst, reg, ___)          /* trailing zeros of b's 64 bits (64 for 0) */     \
   KILN_BC_TF(_, sqrt, dst, reg, ___)                                                 \
   KILN_BC_TF(_, rsqrt, dst, reg, ___)                                                \
   KILN_BC_TF(_, sin, dst, reg, ___)                                                  \

@@ -322,6 +322,11 @@ L_clz: {
     sem::put<int64_t>(R, I.a, x ? __builtin_clzll(x) - (64 - I.c) : I.c);
     NEXT();
   }
+L_ctz: {
+    uint64_t x = R[I.b];
+    R[I.a] = x ? (uint64_t)__builtin_ctzll(x) : 64;
+    NEXT();
+  }
   EACHF(H_UNF, sqrt, std::sqrt)
   EACHF(H_UNT, rsqrt, sem::rsqrt)
   EACHF(H_UNF, sin, std::sin)

@@ -6,6 +6,7 @@
 #include "vm/interp/interp.h"
 #include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
+#include "vm/runtime/word_rows.h"
 
 namespace kiln::interp {
 
@@ -114,16 +115,23 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   }
   // Unit u's rows, appended to `table`: `per` whole containers, or range
   // u % ranges of container u / ranges.
+  // (A row per cell, or with TaskCode::word_rows a row per 64-cell word:
+  // vm/runtime/word_rows.h.)
+  auto rows_of = [&](size_t b, size_t e, CellTable& table, int64_t lo, int64_t hi) {
+    if (t.word_rows) word_rows(*prog, target, b, e, nidx, table, lo, hi);
+    else prog->active_cells(target, b, e, nidx, table, lo, hi);
+  };
   auto fill = [&](int64_t u, CellTable& table) {
     if (ranges > 1) {
       int64_t lo = u % ranges * span;
-      prog->active_cells(target, (size_t)(u / ranges), (size_t)(u / ranges + 1), nidx, table, lo, lo + span);
+      rows_of((size_t)(u / ranges), (size_t)(u / ranges + 1), table, lo, lo + span);
     } else {
-      prog->active_cells(target, (size_t)(u * per), (size_t)std::min(n, (u + 1) * per), nidx, table);
+      rows_of((size_t)(u * per), (size_t)std::min(n, (u + 1) * per), table, 0, INT64_MAX);
     }
   };
-  const size_t w = (size_t)nidx + 1;
-  CachedCells* cache = cached_table(prog, target, weight, n, cells, nidx, per, span, ranges, units, fill);
+  const size_t w = (size_t)nidx + (t.word_rows ? 2 : 1);
+  CachedCells* cache =
+      t.word_rows ? nullptr : cached_table(prog, target, weight, n, cells, nidx, per, span, ranges, units, fill);
   auto run_units = [&](int64_t b, int64_t e) {
     // Kept per thread across launches: a fresh table each launch costs page
     // faults (freed big blocks go back to the system) on every sweep.
