@@ -178,11 +178,12 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         }
         g.st(i);
         break;
-      case IrOp::tzcnt:  // (BMI1, as every AVX2 host has; the word rows' loop never asks of 0)
-        g.ld(x86::rax, in.a);
-        a.tzcnt(x86::rax, x86::rax);
-        g.st(i);
+      case IrOp::tzcnt: {  // (BMI1, as every AVX2 host has; the word rows' loop never asks of 0)
+        x86::Gp D = g.in_gp(i) ? g.home(i) : x86::Gp(x86::rax);
+        a.tzcnt(D, g.gp_of(in.a, D));
+        if (D.id() == x86::Gp::kIdAx) g.st(i);
         break;
+      }
       case IrOp::abs: case IrOp::sqrt:
         if (!fl || !g.float_unary(in, i)) g.call_eval(in, i);
         break;
