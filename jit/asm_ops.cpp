@@ -35,11 +35,20 @@ bool Gen::int_binop(const Ins& in, Ref i) {
   // A constant times or plus a value in another register: one three-operand
   // imul or lea instead of a copy into the result's register first (a
   // struct-for's row address, b * stride + table, is one of each).
-  // A 64-bit multiply by 2, 4 or 8 (a cell's offset in a word row, a bit
-  // number times the cell size) is a lea: one cycle where imul takes three,
-  // on the way to the cell's loads.
-  if (kimm && in.op == IrOp::mul && !w32 && (k == 2 || k == 4 || k == 8) && in_gp(A)) {
-    a.lea(D, x86::ptr(0, home(A), k == 2 ? 1u : k == 4 ? 2u : 3u));
+  // A multiply by 2, 4 or 8 (64-bit: a cell's offset in a word row, a bit
+  // number times the cell size) or by 3, 5 or 9 (x + x * 2, 4, 8, from
+  // where x lives: Collatz's 3 * n + 1) is a lea: one cycle where imul
+  // takes three, and both wrap alike.
+  bool scaled = k == 2 || k == 4 || k == 8, plus_scaled = k == 3 || k == 5 || k == 9;
+  if (kimm && in.op == IrOp::mul && ((scaled && !w32 && in_gp(A)) || plus_scaled)) {
+    if (scaled) {
+      a.lea(D, x86::ptr(0, home(A), k == 2 ? 1u : k == 4 ? 2u : 3u));
+    } else {
+      x86::Gp H = in_gp(A) ? home(A) : (ld(D, A), D);
+      x86::Gp Hw = w32 ? x86::Gp(H.r32()) : H;
+      a.lea(Dw, x86::ptr(Hw, Hw, k == 3 ? 1 : k == 5 ? 2 : 3));
+      if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+    }
     if (D.id() == x86::Gp::kIdAx) st(i);
     return true;
   }
@@ -597,12 +606,17 @@ void Gen::select(const Ins& in, Ref i) {
     float_select(in, i);
     return;
   }
-  ld(x86::rax, in.a);
-  ld(x86::rcx, in.b);
-  ld(x86::rdx, in.c);
-  a.test(x86::rax, x86::rax);
-  a.cmovz(x86::rcx, x86::rdx);
-  put(i, x86::rcx);
+  // b into the result's register (unless the test or c lives there), then
+  // c over it where a is 0: operands read where they live (Collatz's step
+  // copied all three through rax, rcx and rdx). Loads first: loading a
+  // constant 0 may clear flags.
+  x86::Gp A = gp_of(in.a, x86::rax);
+  x86::Gp D = in_gp(i) && !same_home(i, in.a) && !same_home(i, in.c) ? home(i) : x86::Gp(x86::rcx);
+  ld(D, in.b);
+  x86::Gp C = gp_of(in.c, x86::rdx);
+  a.test(A, A);
+  a.cmovz(D, C);
+  if (D.id() == x86::Gp::kIdCx) put(i, x86::rcx);
 }
 
 namespace {
