@@ -19,6 +19,8 @@
 #pragma once
 #include <cstdint>
 
+#include "vm/bytecode/function.h"
+#include "vm/bytecode/opcodes.h"
 #include "vm/runtime/engine.h"
 #include "vm/runtime/program.h"
 #include "vm/support/alloc_hooks.h"
@@ -31,11 +33,13 @@
 #define KILN_LLVM_MODULE_ENTRY "kiln_llvm_module_table"
 
 // The sizes of the types that cross the table, as this translation unit sees
-// them: a module built against other headers gives another value.
+// them, and the bytecode's opcode count (the tiered engine hands the module
+// compiled tasks): a module built against other headers gives another value.
 inline uint64_t kiln_llvm_module_layout() {
   return (uint64_t)sizeof(kiln::Program) * 1000003u ^ (uint64_t)sizeof(kiln::ir::Stmt) * 10007u ^
          (uint64_t)sizeof(kiln::ir::Kernel) * 101u ^ (uint64_t)sizeof(kiln::LaunchContext) * 7u ^
-         (uint64_t)sizeof(kiln::Config);
+         (uint64_t)sizeof(kiln::Config) ^ (uint64_t)sizeof(kiln::bc::TaskCode) * 1009u ^
+         ((uint64_t)kiln::bc::kNumOps << 40);
 }
 
 extern "C" {
