@@ -10,7 +10,11 @@ Shapes, each a fresh kernel per size:
             (on the JIT this includes recording and assembling its trace);
   straight  S lines of straight-line code with locals, generated into a module.
 A kernel's compile time is its first call less the best of 3 later calls (the
-run itself). Prints one line per shape and size with ms and us per statement,
+run itself). The process's first big kernel also pays for the memory the
+allocator takes from the system (page faults: on the development VM that
+doubled the unrolled shape's 10^4 figure, the table's first), so one
+unrolled kernel of the largest size is compiled first and reported on its
+own line ("cold"); the table then times the compiler on warm memory. Prints one line per shape and size with ms and us per statement,
 and a `flat` line: the largest size's us/statement over the smallest's. It
 reports and never asserts: the timings move with the machine's load."""
 import importlib.util
@@ -98,6 +102,9 @@ with tempfile.TemporaryDirectory() as tmp:
               ("parallel", lambda s: make_parallel(s // 4)),
               ("straight", lambda s: make_straight(s, tmp))]
     print(f"{'shape':10} {'statements':>10} {'compile_ms':>11} {'us/stmt':>9}")
+    cold = timed(make_unrolled(SIZES[-1] // 4))
+    print(f"{'cold':10} {SIZES[-1]:10d} {cold:11.2f} {cold * 1e3 / SIZES[-1]:9.2f}"
+          "  (unrolled, the process's first kernel: its memory is new)", flush=True)
     for name, make in shapes:
         per = []
         for s in SIZES:
