@@ -44,7 +44,7 @@ bool Gen::int_binop(const Ins& in, Ref i) {
     if (scaled) {
       a.lea(D, x86::ptr(0, home(A), k == 2 ? 1u : k == 4 ? 2u : 3u));
     } else {
-      x86::Gp H = in_gp(A) ? home(A) : (ld(D, A), D);
+      x86::Gp H = gp_of(A, D);
       x86::Gp Hw = w32 ? x86::Gp(H.r32()) : H;
       a.lea(Dw, x86::ptr(Hw, Hw, k == 3 ? 1 : k == 5 ? 2 : 3));
       if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());

@@ -1,10 +1,10 @@
 // 16-lane vector loops (zmm) on AVX-512 hosts, for the loops that divide or
-// take square roots. Why only those: on this project's AMD host (Zen 4) a
-// 512-bit add, multiply or FMA is two 256-bit halves, so zmm lanes do the
-// same arithmetic per cycle as ymm ones; but vdivps and vsqrtps take as long
-// on a zmm as on a ymm (a C++ loop of sqrt + div: 2.4 ns an iteration in
-// either width), so a loop bound by its divider runs twice the lanes in the
-// same time. bench/nbody_soa's force loop is that loop: the JIT's ymm body
+// take square roots. Why those: on this project's AMD host a zmm vdivps or
+// vsqrtps takes as long as a ymm one (a C++ loop of sqrt + div: 2.4 ns an
+// iteration in either width), and 8 zmm FMAs issue in the ~4.3 cycles of 8
+// ymm ones, so a loop bound by its divider runs twice the lanes in the same
+// time; a loop bound by memory or by its loop overhead gains little and keeps
+// ymm lanes with their masked ends. bench/nbody_soa's force loop is that loop: the JIT's ymm body
 // was g++'s zmm body instruction for instruction, and 2.1x its time. Other
 // loops keep ymm lanes and their masked ends.
 //

@@ -341,6 +341,7 @@ struct Lowerer {
   void lower_stmt(const ast::Stmt* s);
   void lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc);
   bool bind_static_name(const ast::Expr* target, const KVal& v, const ast::Expr* value);
+  void bind_static(const std::string& name, const StaticValue& v);  // a compile-time name
   ir::Stmt* tensor_from_list(const KVal& v, const Type& want, const std::string& what, SourceLoc loc);
   void lower_aug_assign(const ast::AugAssign* s);
   void emit_atomic_update(ir::Stmt* ptr, ir::AtomicOp aop, ir::Stmt* v, const std::string& what, SourceLoc loc);

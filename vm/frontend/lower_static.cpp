@@ -324,10 +324,7 @@ StaticValue Lowerer::eval_static(const ast::Expr* e) {
       if (old && old->kind != Binding::Kind::static_)
         raise("TypeError", "'" + id + "' is a run-time variable; a compile-time expression cannot reassign it",
               x->target->loc);
-      Binding b;
-      b.kind = Binding::Kind::static_;
-      b.s = v;
-      bind(id, std::move(b));
+      bind_static(id, v);
       return v;
     }
     case EK::IfExp: {

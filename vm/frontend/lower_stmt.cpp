@@ -45,11 +45,15 @@ bool Lowerer::bind_static_name(const ast::Expr* target, const KVal& v, const ast
   const std::string& name = target->as<ast::Name>()->id;
   Binding* old = find_local(name);
   if (old && old->kind != Binding::Kind::static_) return false;
+  bind_static(name, v.s);
+  return true;
+}
+
+void Lowerer::bind_static(const std::string& name, const StaticValue& v) {
   Binding b;
   b.kind = Binding::Kind::static_;
-  b.s = v.s;
+  b.s = v;
   bind(name, std::move(b));
-  return true;
 }
 
 void Lowerer::lower_stmt(const ast::Stmt* s) {
