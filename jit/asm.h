@@ -28,6 +28,12 @@ struct Gen {
   std::vector<bool> sunk;             // values computed only at exits (sink.h)
   std::vector<bool> negfold;          // float negs their fmas fold (sink.h)
   std::vector<bool> addrfold;         // address adds their loads and stores fold (sink.h)
+  std::vector<bool> blsrfold;         // x - 1 that x & (x - 1) folds as blsr (sink.h)
+  // The fused compare whose mask xmm1 holds after the instruction emitted
+  // last (a float select's), and after this one: a second select under the
+  // same condition right after the first blends under that mask (a bounce's
+  // p and v) instead of comparing again. The body's loop resets it.
+  Ref mask_before = kNoRef, mask_after = kNoRef;
   std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
   Ref at = 0;                         // the instruction being emitted
   std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code

@@ -9,6 +9,7 @@
 
 #include "jit/asm.h"
 #include "jit/backend.h"
+#include "jit/sink.h"
 #include "jit/trace.h"
 #include "vm/types/type.h"
 
@@ -23,6 +24,12 @@ bool Gen::int_binop(const Ins& in, Ref i) {
   bool logic = in.op == IrOp::band || in.op == IrOp::bor || in.op == IrOp::bxor;
   bool shift = in.op == IrOp::shl || in.op == IrOp::shr || in.op == IrOp::sar;
   if (shift) return const_shift(in, i);
+  if (Ref x = lowest_bit_cleared(t, in); x >= 0 && blsrfold[in.a == x ? in.b : in.a]) {
+    x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+    a.blsr(D, gp_of(x, D));
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
   if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
   bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
   Ref A = in.a, B = in.b;
@@ -558,7 +565,9 @@ void Gen::float_select(const Ins& in, Ref i) {
     if (in_gp(r)) a.mov(slot(r), home(r));
     return rt == CT::f32 ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r);
   };
-  if (in.a >= 0 && fused[in.a]) {
+  if (in.a >= 0 && fused[in.a] && mask_before == in.a) {
+    mask_after = in.a;  // the select just before left this mask in xmm1
+  } else if (in.a >= 0 && fused[in.a]) {
     const Ins& c = t.ins[in.a];
     bool cs = c.t == CT::f32;
     x86::Xmm A = x86::xmm1;
@@ -567,6 +576,7 @@ void Gen::float_select(const Ins& in, Ref i) {
     // Ordered predicates (false on NaN) but != (true on NaN), as compare().
     int pred = c.op == IrOp::lt ? 0x11 : c.op == IrOp::le ? 0x12 : c.op == IrOp::eq ? 0x00 : 0x04;
     a.emit(cs ? x86::Inst::kIdVcmpss : x86::Inst::kIdVcmpsd, x86::xmm1, A, rm(c.b, c.t), Imm(pred));
+    mask_after = in.a;  // (nothing below writes xmm1)
   } else {
     ld(x86::rax, in.a);
     a.test(x86::rax, x86::rax);

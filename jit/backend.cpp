@@ -96,6 +96,23 @@ std::vector<int> shared_flushes(const Gen& g, const Trace& t) {
   return base;
 }
 
+// Whether the loop ends within 64 iterations of any entry: a 64-bit x it
+// carries as x & (x - 1) (one set bit fewer each time round) and tests
+// `x != 0` with a guard each iteration (a word row's walk of its active
+// cells). Such a loop needs no Ctrl-C poll of its own: what runs it polls
+// between runs (a linked side trace before re-entering the root, or the
+// interpreter).
+bool ends_within_64(const Trace& t) {
+  if (t.loop_ref < 0) return false;
+  for (Ref p = t.loop_ref + 1; p < (Ref)t.ins.size(); p++) {
+    const Ins& ph = t.ins[p];
+    if (!ph.live || ph.op != IrOp::phi || ph.b < 0 || lowest_bit_cleared(t, t.ins[ph.b]) != ph.a) continue;
+    for (Ref g = t.loop_ref + 1; g < (Ref)t.ins.size(); g++)
+      if (t.ins[g].live && t.ins[g].op == IrOp::guard_nz && t.ins[g].a == ph.a) return true;
+  }
+  return false;
+}
+
 std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref spare, ExitInfo* infos,
                  const VecPlan& vp, std::string& lanes) {
   const Trace& t = g.t;
@@ -107,6 +124,8 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
     const Ins& in = t.ins[i];
     if (!in.live || g.sunk[i]) continue;
     g.at = i;
+    g.mask_before = g.mask_after;
+    g.mask_after = kNoRef;
     bool fl = is_float(in.t);
     switch (in.op) {
       case IrOp::kval: break;
@@ -252,7 +271,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
     g.at = (Ref)t.ins.size();
     back_edge(g, phis, spare);
     bool closed = false;
-    if (t.loop_snap >= 0) {  // Ctrl-C: leave at the loop head, the interpreter raises
+    if (t.loop_snap >= 0 && !ends_within_64(t)) {  // Ctrl-C: leave at the loop head, the interpreter raises
       a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
       a.cmp(x86::byte_ptr(x86::rax), 0);
       if (g.vec_next_row < 0) {  // one taken branch per iteration, not a test and a jump
@@ -417,11 +436,13 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.sunk = std::move(plan.sunk);
   g.negfold = std::move(plan.negfold);
   g.addrfold = std::move(plan.addrfold);
+  g.blsrfold = std::move(plan.blsrfold);
   g.remat = std::move(remat);
   g.fused.resize(spare + 1, false);
   g.sunk.resize(spare + 1, false);
   g.negfold.resize(spare + 1, false);
   g.addrfold.resize(spare + 1, false);
+  g.blsrfold.resize(spare + 1, false);
   g.remat.resize(spare + 1, false);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);

@@ -71,7 +71,43 @@ void fold_address_adds(const Trace& t, SinkPlan& p) {
   for (Ref i = 0; i < n; i++)
     if (ok[i]) p.addrfold[i] = p.sunk[i] = true;
 }
+// SinkPlan::blsrfold: every reader of the sub is a band clearing x's lowest
+// set bit, emitted on the sub's side of the loop head; no exit reads it.
+void fold_blsr_subs(const Trace& t, SinkPlan& p) {
+  const Ref n = (Ref)t.ins.size();
+  std::vector<int> readers(n, 0), blsr_readers(n, 0);
+  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live) continue;
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0) readers[r]++;
+    Ref x = p.sunk[i] ? kNoRef : lowest_bit_cleared(t, in);
+    if (x >= 0) {
+      Ref s = in.a == x ? in.b : in.a;
+      if (side(s) == side(i)) blsr_readers[s]++;
+    }
+  }
+  std::vector<bool> ok(n, false);
+  for (Ref i = 0; i < n; i++) ok[i] = t.ins[i].live && !p.sunk[i] && readers[i] > 0 && readers[i] == blsr_readers[i];
+  for (const Snapshot& s : t.snaps) {
+    for (auto& [reg, ref] : s.regs) ok[ref] = false;
+    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
+  }
+  for (Ref i = 0; i < n; i++)
+    if (ok[i] && i != t.loop_ref) p.blsrfold[i] = p.sunk[i] = true;
+}
 }  // namespace
+
+Ref lowest_bit_cleared(const Trace& t, const Ins& in) {
+  auto wide = [](bc::CT c) { return c == bc::CT::i64 || c == bc::CT::u64; };
+  if (in.op != IrOp::band || !wide(in.t) || in.a < 0 || in.b < 0) return kNoRef;
+  for (auto [x, s] : {std::pair{in.a, in.b}, std::pair{in.b, in.a}}) {
+    const Ins& d = t.ins[s];
+    if (d.op == IrOp::sub && wide(d.t) && d.a == x && t.is_const(d.b) && t.ins[d.b].k == 1) return x;
+  }
+  return kNoRef;
+}
 
 SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addrs) {
   const Ref n = (Ref)t.ins.size();
@@ -136,6 +172,8 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addr
   if (fold_negs) fold_negs_into_fmas(t, p);
   p.addrfold.assign(n, false);
   if (fold_addrs) fold_address_adds(t, p);
+  p.blsrfold.assign(n, false);
+  if (fold_addrs && blend) fold_blsr_subs(t, p);  // (blend: an AVX2 host, which has BMI1)
   return p;
 }
 

@@ -26,6 +26,12 @@ struct SinkPlan {
   // the add computed. Also in `sunk`. Only in traces without a vector loop,
   // whose lanes read values from their homes.
   std::vector<bool> addrfold;
+  // A 64-bit `sub X, #1` that only `band X, (X - 1)` reads, on its side of
+  // the loop head, and no exit: the band is BMI1's blsr of X (a word row's
+  // loop clearing the bit it visited: three instructions, two of them on the
+  // loop-carried chain, become one). Also in `sunk`. Only in traces without
+  // a vector loop (whose 64-bit lanes would read the sub).
+  std::vector<bool> blsrfold;
   std::vector<bool> remat(size_t n) const {
     std::vector<bool> r(n, false);
     for (size_t i = 0; i < n; i++) r[i] = (i < sunk.size() && sunk[i]) || (i < fused.size() && fused[i]);
@@ -35,8 +41,11 @@ struct SinkPlan {
 
 // fold_negs: the backend has FMA3's fused forms (negfold stays empty otherwise);
 // blend: it has AVX's vcmpss/vblendvps (float selects' compares stay values otherwise);
-// fold_addrs: the trace has no vector loop (addrfold stays empty otherwise).
+// fold_addrs: the trace has no vector loop (addrfold and blsrfold stay empty otherwise).
 SinkPlan plan_sinking(const Trace& t, bool fold_negs = false, bool blend = false, bool fold_addrs = false);
+
+// The band `x & (x - 1)` of a 64-bit x: its x (kNoRef when `in` is not one).
+Ref lowest_bit_cleared(const Trace& t, const Ins& in);
 
 // The register operand and displacement of a folded address (SinkPlan::addrfold).
 inline std::pair<Ref, int32_t> folded_address(const Trace& t, Ref r) {
