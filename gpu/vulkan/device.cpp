@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "vm/support/diag.h"
@@ -37,35 +39,43 @@ static bool has_extension(VkPhysicalDevice pd, const char* name) {
   return false;
 }
 
-static void init(Device& d) {
+static VkResult create_instance(VkInstance* instance) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "kiln";
   app.apiVersion = VK_API_VERSION_1_2;
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ici.pApplicationInfo = &app;
-  VkResult r;
-  {
-    LoaderEnv only_drivers_that_answer;
-    r = vkCreateInstance(&ici, nullptr, &d.instance);
-  }
-  if (r != VK_SUCCESS)
-    raise("RuntimeError", "vulkan: no Vulkan driver could be loaded (vkCreateInstance: VkResult " + std::to_string((int)r) +
-                              "); install a driver (Mesa's lavapipe: mesa-vulkan-drivers) or use arch=ti.cpu");
+  LoaderEnv only_drivers_that_answer;
+  return vkCreateInstance(&ici, nullptr, instance);
+}
+
+// The best-ranked Vulkan 1.2 device (SPIR-V 1.5 modules); phys stays null when none is.
+static void pick(VkInstance instance, VkPhysicalDevice* phys, VkPhysicalDeviceProperties* props, uint32_t* listed) {
   uint32_t n = 0;
-  vkEnumeratePhysicalDevices(d.instance, &n, nullptr);
+  vkEnumeratePhysicalDevices(instance, &n, nullptr);
   std::vector<VkPhysicalDevice> pds(n);
-  vkEnumeratePhysicalDevices(d.instance, &n, pds.data());
+  vkEnumeratePhysicalDevices(instance, &n, pds.data());
+  *listed = n;
   int best = 99;
   for (auto pd : pds) {
     VkPhysicalDeviceProperties p;
     vkGetPhysicalDeviceProperties(pd, &p);
-    if (p.apiVersion < VK_API_VERSION_1_2) continue;  // SPIR-V 1.5 modules
+    if (p.apiVersion < VK_API_VERSION_1_2) continue;
     if (rank(p.deviceType) < best) {
       best = rank(p.deviceType);
-      d.phys = pd;
-      d.props = p;
+      *phys = pd;
+      *props = p;
     }
   }
+}
+
+static void init(Device& d) {
+  VkResult r = create_instance(&d.instance);
+  if (r != VK_SUCCESS)
+    raise("RuntimeError", "vulkan: no Vulkan driver could be loaded (vkCreateInstance: VkResult " + std::to_string((int)r) +
+                              "); install a driver (Mesa's lavapipe: mesa-vulkan-drivers) or use arch=ti.cpu");
+  uint32_t n = 0;
+  pick(d.instance, &d.phys, &d.props, &n);
   if (!d.phys) raise("RuntimeError", "vulkan: no Vulkan 1.2 device found (" + std::to_string(n) + " devices listed)");
   d.name = d.props.deviceName;
 
@@ -178,6 +188,34 @@ Device& device() {
   }
   dev = d.release();
   return *dev;
+}
+
+std::string gpu_missing(bool* cpu_only) {
+  // Asked once per process (ti.gpu at each ti.init): an instance and the
+  // device list, no device, so a program ti.gpu sends to the CPU pays no
+  // device creation.
+  static std::mutex mu;
+  static std::optional<std::string> answer;
+  static bool cpu = false;
+  std::lock_guard<std::mutex> lock(mu);
+  if (answer) {
+    if (cpu_only) *cpu_only = cpu;
+    return *answer;
+  }
+  VkInstance instance = VK_NULL_HANDLE;
+  VkResult r = create_instance(&instance);
+  if (r != VK_SUCCESS) return *(answer = "no Vulkan driver could be loaded (vkCreateInstance: VkResult " + std::to_string((int)r) + ")");
+  VkPhysicalDevice phys = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties props{};
+  uint32_t n = 0;
+  pick(instance, &phys, &props, &n);
+  if (!phys) answer = "no Vulkan 1.2 device (" + std::to_string(n) + " listed)";
+  else if ((cpu = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU))
+    answer = std::string("Vulkan's only device, ") + props.deviceName + ", is a CPU implementation, slower than Kiln's CPU backend";
+  else answer = "";
+  vkDestroyInstance(instance, nullptr);
+  if (cpu_only) *cpu_only = cpu;
+  return *answer;
 }
 
 uint64_t Device::submit(VkCommandBuffer cb) {

@@ -83,5 +83,8 @@ void check(VkResult r, const char* what);
 // The process's device, made on first call. Throws RuntimeError saying why
 // when Vulkan or a usable device is missing.
 Device& device();
+// Why ti.gpu should not pick Vulkan here (no driver, no 1.2 device, or only
+// a CPU implementation such as lavapipe: *cpu_only); empty when a GPU is there.
+std::string gpu_missing(bool* cpu_only = nullptr);
 
 }  // namespace kiln::vk

@@ -367,6 +367,8 @@ std::unique_ptr<Engine> make_vulkan_engine() { return std::make_unique<vk::Vulka
 
 std::string vulkan_device_name() { return vk::device().name; }
 
+std::string vulkan_gpu_missing(bool* cpu_only) { return vk::gpu_missing(cpu_only); }
+
 AllocHooks vulkan_alloc_hooks() {
   AllocHooks h;
   h.alloc = vk::tree_alloc;

@@ -56,6 +56,9 @@ std::string arch_from_name(const std::string& name);
 std::string select_arch(const std::vector<std::string>& names, bool fallback, std::string* warning);
 // Whether arch=vulkan can run here (built with it and a device found).
 bool vulkan_available();
+// Empty when ti.gpu can run on a Vulkan GPU, else why not (see arch_from_name);
+// *cpu_only when Vulkan has only a CPU implementation (lavapipe).
+std::string vulkan_gpu_missing(bool* cpu_only = nullptr);
 // Whether arch=cuda can run here (built with it, a driver and a device found).
 bool cuda_available();
 
