@@ -131,19 +131,6 @@ void deinterleave_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem&
 // Whether plan p runs 16 lanes at a time (t.allow_zmm, and a body that
 // divides or takes square roots, without rows, gathers, compares or selects).
 bool wide_lanes(const Trace& t, const struct VecPlan& p);
-// The high 8 lanes of 16-lane values as ymm16-26, each extracted once per
-// copy of the body (`clear` between copies): what a split f32 sum adds
-// after the low 8.
-struct WideHalves {
-  static constexpr int kFirst = 16, kLast = 26;
-  std::map<Ref, int> reg;
-  int next = kFirst;
-  asmjit::x86::Ymm high(asmjit::x86::Assembler& a, Ref v, const asmjit::x86::Vec& lanes, bool uniform);
-  void clear() {
-    reg.clear();
-    next = kFirst;
-  }
-};
 // The 32-bit components of 16 consecutive n-component elements at `at`
 // (n = 2, 3, 4) into the zmm registers of out[0..n-1], lane k = element k
 // (zmm27-31 and rsi are its scratch).

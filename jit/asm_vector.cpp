@@ -42,7 +42,19 @@ struct VecRegs {
   int shuf = -1;                // interleaved loads' shuffle temporary
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
   int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
+  // A split sum's second register of partials, by slot: its partials (16
+  // f32, 8 f64) fill two ymm, pW..p(2W-1) in the second (jit/vector.h).
+  std::map<Ref, int> acc2;
 };
+
+// How many registers of the loop's lanes a split sum's partials fill: 1 in
+// zmm lanes (16 f32), 2 in ymm lanes (16 f32 or 8 f64 in two), 1 when the
+// loop has no split sum.
+int partial_regs(const Trace& t, const VecPlan& p) {
+  if (p.partials.empty()) return 1;
+  int w = wide_lanes(t, p) ? 16 : p.width();
+  return (int)p.partials.begin()->second.size() / w;
+}
 
 // Assigns registers; false when the loop needs more than there are. With
 // `tail`, one more for the mask of a masked end (and a scratch register
@@ -90,7 +102,11 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     if (in.op == IrOp::neg && fl && r.sign < 0) r.sign = take();
     if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();
   }
-  for (auto& [slot, add] : p.sums) r.ymm[slot] = take();
+  const bool two = partial_regs(t, p) == 2;
+  for (auto& [slot, add] : p.sums) {
+    r.ymm[slot] = take();
+    if (two && p.partials.count(slot)) r.acc2[slot] = take();
+  }
   if (tail) r.tail = take();
   if (tail && !p.sums.empty() && r.scratch < 0) r.scratch = take();
   if (full) return false;
@@ -184,24 +200,27 @@ bool host_has_fma3() {
 // How many copies of the body one pass of the vector loop runs: four of a
 // small body (a memory-bound loop waits on the loop's own overhead), two of
 // a larger one, one of a large one (code size); fewer when a copy's
-// displacement would pass 32 bits.
-static int unroll_of(const Trace& t, const VecPlan& p, int W) {
+// displacement would pass 32 bits. At least `least` copies (a split sum in
+// two registers alternates them copy by copy), else 0: no vector loop.
+static int unroll_of(const Trace& t, const VecPlan& p, int W, int least) {
   int n = (int)p.order.size();
-  int u = n <= 16 ? 4 : n <= 48 ? 2 : 1;
+  int u = std::max(n <= 16 ? 4 : n <= 48 ? 2 : 1, least);
   // A sparse block's row of 64 cells (row roots): one pass of eight copies
   // runs it whole, where four took two passes, each with its tests and poll.
   if (!p.row_roots.empty() && n <= 16 && p.row_m % 64 == 0) u = 8;
-  for (; u > 1; u /= 2) {
-    bool fits = true;
+  auto fits = [&](int u) {
+    bool ok = true;
     for (Ref i : p.order) {
       if (t.ins[i].op != IrOp::load && t.ins[i].op != IrOp::store) continue;
       const VecPlan::Access& acc = p.access[i];
       int64_t d = acc.disp + int64_t(W) * (acc.stride ? acc.stride : p.f64 ? 8 : 4) * (u - 1);
-      fits &= d == (int32_t)d;
+      ok &= d == (int32_t)d;
     }
-    if (fits) break;
-  }
-  return u;
+    return ok;
+  };
+  for (; u > least; u /= 2)
+    if (fits(u)) return u;
+  return least == 1 || fits(least) ? least : 0;
 }
 
 bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
@@ -211,6 +230,16 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   const bool wide = wide_lanes(t, p);
   const int W = wide ? 16 : p.width();
   vec_width = W;
+  // A split sum's partials: one register of lanes (zmm: 16 f32), or two
+  // (ymm: 16 f32 or 8 f64), which the copies of the body alternate: W adds
+  // rotate the partials by W, so copy u adds into register u % 2 and a pass
+  // of an even number of copies leaves them in place (a pass of one swaps
+  // the two back).
+  const int regs = partial_regs(t, p);
+  for (auto& [p0, ring] : p.partials)
+    if ((int)ring.size() != regs * W || regs > 2) return false;
+  const int unroll = unroll_of(t, p, W, regs);
+  if (unroll == 0) return false;
   // Rows end in lanes under a mask (and the next row starts in the same
   // vector loop) unless a sum is carried: a masked add would have to leave
   // the other lanes' partials where they are.
@@ -247,18 +276,21 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   auto consecutive = [&](const std::vector<Ref>& ring) -> int32_t {
     for (size_t k = 0; k < ring.size(); k++)
       if (temp.at(ring[k]) != temp.at(ring[0]) + 8 * (int32_t)k) return -1;
-    return (int)ring.size() == p.width() ? temp.at(ring[0]) : -1;
+    return temp.at(ring[0]);
   };
   for (auto& [p0, ring] : p.partials)  // first: each ring's temporaries consecutive (`consecutive` below)
     for (Ref x : ring) tmp_of(x);
   for (auto& [slot, add] : p.sums) tmp_of(slot);
-  int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 32, t_next = t_mask + 8;
+  int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 64, t_next = t_mask + 8;
   if (t_next + 8 > area_end) return false;
 
-  // A lane register (zmm in a wide loop); a split sum's partials and a
-  // mask's 0/1 stay in ymm (x86::ymm below).
+  // A lane register (zmm in a wide loop, a split sum's partials too); a
+  // mask's 0/1 stays in ymm (x86::ymm below).
   auto ymm = [wide](int j) -> x86::Vec { return wide ? x86::Vec(x86::zmm(j)) : x86::Vec(x86::ymm(j)); };
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
+  // Register h of a split sum's partials (lane k holds partial h * W + k).
+  auto acc_of = [&](Ref slot, int h) { return ymm(h ? r.acc2.at(slot) : r.ymm.at(slot)); };
+  auto lanes_mem = [&](int32_t off) { return x86::ptr(x86::rsp, off, (uint32_t)(W * (p.f64 ? 8 : 4))); };
   vec_entry = a.newLabel();
   a.bind(vec_entry);
   a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lane_runs)));
@@ -292,25 +324,35 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       a.vpxor(x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]));  // (zeroes a zmm too)
       continue;
     }
-    x86::Ymm acc = x86::ymm(r.ymm[slot]);
-    if (int32_t t0 = consecutive(pr->second); t0 >= 0) {
-      // The partials' temporaries are consecutive 8-byte slots: four
-      // qwords at a time, and (f32) their low halves packed in lane order.
-      if (es == 8) {
-        a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
-      } else {
-        a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
-        a.vshufps(acc, acc, x86::ymmword_ptr(x86::rsp, t0 + 32), 0x88);  // q0 q1 q4 q5 | q2 q3 q6 q7
-        a.vpermpd(acc, acc, 0xd8);                                       // q0 q1 q2 q3 | q4 q5 q6 q7
+    for (int h = 0; h < regs; h++) {
+      x86::Vec v = acc_of(slot, h);
+      x86::Ymm acc = v.ymm();
+      if (int32_t t0 = consecutive(pr->second); t0 >= 0) {
+        // The partials' temporaries are consecutive 8-byte slots: four
+        // qwords at a time, and (f32) their low halves packed in lane order.
+        t0 += 8 * W * h;
+        if (es == 8) {
+          a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
+        } else if (wide) {  // 16: each 8 qwords truncated to dwords (zmm30-31: the body's scratch)
+          a.vmovups(x86::zmm(31), x86::zmmword_ptr(x86::rsp, t0));
+          a.vpmovqd(acc, x86::zmm(31));
+          a.vmovups(x86::zmm(31), x86::zmmword_ptr(x86::rsp, t0 + 64));
+          a.vpmovqd(x86::ymm(30), x86::zmm(31));
+          a.vinsertf32x8(v.zmm(), v.zmm(), x86::ymm(30), 1);
+        } else {
+          a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
+          a.vshufps(acc, acc, x86::ymmword_ptr(x86::rsp, t0 + 32), 0x88);  // q0 q1 q4 q5 | q2 q3 q6 q7
+          a.vpermpd(acc, acc, 0xd8);                                       // q0 q1 q2 q3 | q4 q5 q6 q7
+        }
+        continue;
       }
-      continue;
+      for (int k = 0; k < W; k++) {
+        a.mov(x86::rax, mem(temp[pr->second[(size_t)(h * W + k)]]));
+        if (es == 8) a.mov(x86::qword_ptr(x86::rsp, t_lanes + 8 * k), x86::rax);
+        else a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), x86::eax);
+      }
+      a.vmovups(v, lanes_mem(t_lanes));
     }
-    for (size_t k = 0; k < pr->second.size(); k++) {
-      a.mov(x86::rax, mem(temp[pr->second[k]]));
-      if (es == 8) a.mov(x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k), x86::rax);
-      else a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * (int32_t)k), x86::eax);
-    }
-    a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t_lanes));
   }
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
@@ -383,7 +425,6 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // same ops in the same order: the same bits). The loop and its poll cost as
   // much as a small body does: a memory-bound sum ran one copy at a time at
   // 60% of the bandwidth. A loop of one copy takes what is left.
-  const int unroll = unroll_of(t, p, W);
   auto lanes_from = [&](int y, const x86::Gp& start, int u) {
     if (u) {
       a.lea(x86::edi, x86::dword_ptr(start, W * u));
@@ -400,12 +441,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (v == p.row_q) return ymm(r.q);
     return ymm(r.ymm.at(v));
   };
-  WideHalves halves;  // (wide: the high halves a split sum adds)
   // Copy u of the body; `masked`: only the lanes r.tail selects load and store.
   auto body = [&](int u, bool masked = false) {
     if (r.iv >= 0) lanes_from(r.iv, x86::rax, u);
     if (r.ir >= 0) lanes_from(r.ir, x86::rdx, u);
-    halves.clear();
     auto at = [&](Ref i) {
       const VecPlan::Access& acc = p.access[i];
       return x86::ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
@@ -415,17 +454,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       const Ins& in = t.ins[i];
       if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
         Ref slot = p.sum_slot(i);
-        x86::Ymm acc = x86::ymm(r.ymm[slot]);
+        x86::Vec acc = acc_of(slot, u % regs);  // lane k: iteration W * u + k's partial
         bool f = !p.f64;
-        if (wide) {  // lanes 0-7 into the partials, then lanes 8-15 (asm_wide.cpp)
-          auto lo = [&](Ref v) { return y_of(v).ymm(); };
-          auto hi = [&](Ref v) { return halves.high(a, v, y_of(v), p.kind[v] == VecPlan::uniform); };
-          Ref x = in.a == slot ? in.b : in.a;
-          if (in.op == IrOp::add) a.vaddps(acc, acc, lo(x)), a.vaddps(acc, acc, hi(x));
-          else if (in.op == IrOp::sub) a.vsubps(acc, acc, lo(in.b)), a.vsubps(acc, acc, hi(in.b));
-          else a.vfmadd231ps(acc, lo(in.a), lo(in.b)), a.vfmadd231ps(acc, hi(in.a), hi(in.b));
-          continue;
-        }
         if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
         else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
         else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
@@ -578,6 +608,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     }
     if (copies > 1) prefetch(copies);
     for (int u = 0; u < copies; u++) body(u);
+    if (copies % regs != 0)  // (one copy of two registers) the partials rotated by W: swap them back
+      for (auto& [slot, r2] : r.acc2) {
+        a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[slot]));
+        a.vmovaps(x86::ymm(r.ymm[slot]), x86::ymm(r2));
+        a.vmovups(x86::ymm(r2), x86::ymmword_ptr(x86::rsp, t_lanes));
+      }
     a.add(x86::rax, W * copies);
     if (rows) a.add(x86::rdx, 8 * copies);
     if (!poll) {
@@ -651,27 +687,36 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.mov(mem(t_next), x86::rdi);
     vec_next_row = t_next;
   }
-  for (auto& [p0, ring] : p.partials) {  // each lane back to its partial
-    if (int32_t t0 = consecutive(ring); t0 >= 0) {  // (f32: zero-extended, as the loop below)
-      if (es == 8) {
-        a.vmovups(x86::ymmword_ptr(x86::rsp, t0), x86::ymm(r.ymm[p0]));
-      } else {  // through memory: no scratch register (another sum's may be any); the partials are dead now
-        x86::Ymm acc = x86::ymm(r.ymm[p0]);
-        a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), acc);
-        a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes));
-        a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0), acc);
-        a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes + 16));
-        a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0 + 32), acc);
+  for (auto& [p0, ring] : p.partials)  // each lane back to its partial
+    for (int h = 0; h < regs; h++) {
+      x86::Vec v = acc_of(p0, h);
+      x86::Ymm acc = v.ymm();
+      if (int32_t t0 = consecutive(ring); t0 >= 0) {  // (f32: zero-extended, as the loop below)
+        t0 += 8 * W * h;
+        if (es == 8) {
+          a.vmovups(x86::ymmword_ptr(x86::rsp, t0), acc);
+        } else if (wide) {  // 16 dwords widened 8 at a time (zmm30-31: no value is live)
+          a.vpmovzxdq(x86::zmm(31), acc);
+          a.vmovdqu32(x86::zmmword_ptr(x86::rsp, t0), x86::zmm(31));
+          a.vextractf32x8(x86::ymm(30), v.zmm(), 1);
+          a.vpmovzxdq(x86::zmm(31), x86::ymm(30));
+          a.vmovdqu32(x86::zmmword_ptr(x86::rsp, t0 + 64), x86::zmm(31));
+        } else {  // through memory: no scratch register (another sum's may be any); the partials are dead now
+          a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), acc);
+          a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes));
+          a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0), acc);
+          a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes + 16));
+          a.vmovdqu(x86::ymmword_ptr(x86::rsp, t0 + 32), acc);
+        }
+        continue;
       }
-      continue;
+      a.vmovups(lanes_mem(t_lanes), v);
+      for (int k = 0; k < W; k++) {
+        if (es == 8) a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * k));
+        else a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * k));  // (zero above: an f32 register)
+        a.mov(mem(temp[ring[(size_t)(h * W + k)]]), x86::rax);
+      }
     }
-    a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[p0]));
-    for (size_t k = 0; k < ring.size(); k++) {
-      if (es == 8) a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * (int32_t)k));
-      else a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * (int32_t)k));  // (zero above: an f32 register)
-      a.mov(mem(temp[ring[k]]), x86::rax);
-    }
-  }
   for (auto& [slot, add] : p.sums) {  // the eight partial sums, added (wrapping: any order is exact)
     if (p.partials.count(slot)) continue;
     // Through memory, not scratch ymm registers: those may hold a sum (the

@@ -14,12 +14,10 @@
 // here: rows, gathers, compares and selects (their masks are k registers in
 // AVX-512), masked ends, 64-bit lanes.
 //
-// fast_math's split f32 sums keep their 8 partials (LANGUAGE.md's rule, the
-// same bits on every engine and every host): the partials stay in a ymm, and
-// a pass adds the low 8 lanes' terms, then the high 8's (extracted into
-// zmm16-26, which only EVEX encodes and the body never uses): lane k of the
-// 16 adds into partial k % 8, in the order the scalar loop would.
-#include <map>
+// fast_math's split f32 sums have 16 partials (LANGUAGE.md's rule): one zmm
+// holds them, lane k partial k, and a pass adds its 16 terms with one packed
+// add or FMA (their 8 partials had the high 8 lanes extracted and added
+// after the low 8: two dependent adds a pass).
 
 #include "jit/asm.h"
 #include "jit/backend.h"
@@ -53,20 +51,6 @@ bool wide_lanes(const Trace& t, const VecPlan& p) {
     }
   }
   return divides;
-}
-
-x86::Ymm WideHalves::high(x86::Assembler& a, Ref v, const x86::Vec& lanes, bool uniform) {
-  if (uniform) return lanes.ymm();  // (every lane holds the same value)
-  auto it = reg.find(v);
-  if (it != reg.end()) return x86::ymm(it->second);
-  if (next > kLast) {  // (each high half is read right after it is made)
-    reg.clear();
-    next = kFirst;
-  }
-  int y = next++;
-  a.vextractf32x8(x86::ymm(y), lanes.zmm(), 1);
-  reg[v] = y;
-  return x86::ymm(y);
 }
 
 // Interleaved loads in 16 lanes: the 16n floats of 16 elements are n zmm

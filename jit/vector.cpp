@@ -212,9 +212,9 @@ struct Planner {
     p.kind[r] = VecPlan::lane;
     return true;
   }
-  // Split float sums (vector.h): cycles of phis p0 <- p1 <- ... <- pW-1 <-
-  // p0 + e of the lanes' width, p0 read by that sum only. Marks the
-  // partials' slots.
+  // Split float sums (vector.h): cycles of phis p0 <- p1 <- ... <- pR-1 <-
+  // p0 + e, R the partials split_sums gives (16 f32, 8 f64: one or two
+  // registers of lanes), p0 read by that sum only. Marks the partials' slots.
   std::vector<bool> find_partials(const std::vector<Ref>& phis, const std::vector<int>& reads) {
     std::vector<bool> split(n, false);
     std::map<Ref, Ref> next;  // slot -> its value at the back edge
@@ -232,7 +232,7 @@ struct Planner {
       if (p0 == kNoRef || !next.count(p0) || reads[p0] != 1 || body(p0)) continue;
       std::vector<Ref> ring{p0};
       bool ok = true;
-      while (ok && ring.size() < (size_t)p.width()) {
+      while (ok && ring.size() < (size_t)(p.f64 ? 8 : 16)) {
         Ref nx = next[ring.back()];
         ok = !body(nx) && next.count(nx) && !t.is_const(nx) && reads[nx] == 0 && !split[nx] &&
              std::find(ring.begin(), ring.end(), nx) == ring.end();

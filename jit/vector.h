@@ -19,11 +19,12 @@
 // - values carried around the loop are the counter, i32 sums (`s += x`:
 //   wrapping adds reorder freely, so eight partial sums are exact) or values
 //   only exits read (the scalar iteration that always follows rewrites them),
-//   and float sums that fast_math split (vm/ir/passes/split_sums.cpp): W
-//   partials rotating one place per add (p0 = p1, ..., pW-1 = p0 + e), W
-//   the lane count. W adds in lanes leave each partial where it was, so one
-//   ymm holds p0..pW-1 and lane k adds iteration k's term: the bits of the
-//   scalar loop. A float sum in program order stays scalar: reordering it
+//   and float sums that fast_math split (vm/ir/passes/split_sums.cpp): R
+//   partials rotating one place per add (p0 = p1, ..., pR-1 = p0 + e), R =
+//   16 for f32 and 8 for f64, one or two registers of lanes. W adds in W
+//   lanes rotate the partials by W, so lane k of register h holds partial
+//   h * W + k and the body's copies alternate the registers (one zmm of 16
+//   holds them all): the bits of the scalar loop. A float sum in program order stays scalar: reordering it
 //   would change what is printed.
 //
 // The vector loop runs while at least one iteration remains after it, so the

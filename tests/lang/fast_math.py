@@ -43,7 +43,7 @@ def run(fast):
         s = 0.0
         ti.loop_config(serialize=True)
         for i in range(N):
-            s += r32[i] * r32[i]  # fma(r, r, p0) into 8 rotating partials (fast_math_sums.py)
+            s += r32[i] * r32[i]  # fma(r, r, p0) into 16 rotating partials (fast_math_sums.py)
         return s
 
     compute()

@@ -1,5 +1,5 @@
-# fast_math (docs/fast_math.md): a float sum carried around a loop adds into 8
-# (f32) or 4 (f64) rotating partial sums, combined in a fixed order after the
+# fast_math (docs/fast_math.md): a float sum carried around a loop adds into 16
+# (f32) or 8 (f64) rotating partial sums, combined in a fixed order after the
 # loop; every engine prints the same bits, which differ from fast_math=False's
 # program order in the last places. A prefix sum (the running value is read)
 # keeps program order under both settings.

@@ -1,6 +1,6 @@
 # Loops that divide or take square roots: on an AVX-512 host the JIT runs
 # them 16 iterations at a time in zmm registers (jit/asm_wide.cpp), and
-# fast_math's split f32 sums still add into their 8 partials in order, so
+# fast_math's split f32 sums add into their 16 partials (one zmm) in order, so
 # every engine prints the same bits. Inner loops of every length 1..80
 # (around multiples of 16 and 32) and 1003: n-body sums over separate x/y/z
 # fields and over a vec3 field, and a store loop with an i32 sum beside it.

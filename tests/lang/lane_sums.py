@@ -2,7 +2,7 @@
 # iterations (jit/llvm/lower_lanes.cpp): every engine prints the same bits.
 # Ranges of every length mod W, negative and empty ranges, a vec3 field's
 # interleaved components, sums by fma, the loop index in the body, f64
-# (W = 4), sums beside f32 and f64 (not blocked), a sum inside an `if` (not
+# (W = 8), sums beside f32 and f64 (not blocked), a sum inside an `if` (not
 # blocked) and a parallel loop's per-chunk sums. Where the module's vectors
 # hold two groups of W lanes (512 bits: ctest's lane_sums/llvm_512), a block
 # is 2 W iterations whose adds wait for its end: ranges of 2 W and 4 W + 1.

@@ -2,7 +2,7 @@
 # sums all of its terms before one add into the global (as Taichi's
 # thread-local reductions do): 1e8 + (0.1 + 0.1 + ... ) in f32, not
 # (((1e8 + 0.1) + 0.1) + ...), where every 0.1 would be lost to rounding.
-# Under fast_math (the default) the chunk's own sum is split into 8 partials
+# Under fast_math (the default) the chunk's own sum is split into 16 partials
 # (docs/fast_math.md), hence local_sum's last digits.
 import taichi as ti
 ti.init(arch=ti.cpu, cpu_max_num_threads=1)

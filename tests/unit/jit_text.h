@@ -18,7 +18,7 @@ namespace kiln::jit::test {
 inline Trace optimized(const std::string& text) {
   Trace t;
   Emitter e(t);
-  ParsedTrace p = parse_trace(text, t, e);
+  ParsedTrace p = parse_trace(text, t, e, 32);  // (registers for a split sum's 16 partials)
   REQUIRE(p.error == "");
   peel(t, e, p.end_regs);
   dce(t);
@@ -44,33 +44,31 @@ inline std::string counted(const std::string& body) {
   )";
 }
 
-inline const char* kPartials = "r0=n r3=p1 r4=p2 r5=p3 r6=p4 r7=p5 r8=p6 r9=p7 r10=s";
+// fast_math's split f32 sum (vm/ir/passes/split_sums.cpp): 16 partials,
+// p0..p15 in r3..r18.
+constexpr int kNumPartials = 16;
 
-// fast_math's split f32 sum (vm/ir/passes/split_sums.cpp) in a loop over
-// the array at arg 0: `body` ends in `s = ... p0 ...`, and the partials
-// r3..r10 rotate (p1..p7 move down, s goes to the back; as check_rotating
-// reads them).
+// At the exits: p1..p15 move down one place, s goes to the back.
+inline std::string partial_exits() {
+  std::string s = "r0=n";
+  for (int k = 1; k < kNumPartials; k++) s += " r" + std::to_string(2 + k) + "=p" + std::to_string(k);
+  return s + " r" + std::to_string(2 + kNumPartials) + "=s";
+}
+
+// The sum in a loop over the array at arg 0: `body` ends in `s = ... p0 ...`,
+// and the partials rotate (as check_rotating reads them).
 inline std::string split_sum(const std::string& body) {
-  return std::string(R"(
-    i = sload r0
-    a = arg 0
-    p0 = sload r3
-    p1 = sload r4
-    p2 = sload r5
-    p3 = sload r6
-    p4 = sload r7
-    p5 = sload r8
-    p6 = sload r9
-    p7 = sload r10
-  )") + body + R"(
+  std::string head = "\n    i = sload r0\n    a = arg 0\n";
+  for (int k = 0; k < kNumPartials; k++) head += "    p" + std::to_string(k) + " = sload r" + std::to_string(3 + k) + "\n";
+  return head + body + R"(
     n = add i32 i #1
     hi = sload r1
     c = lt i32 n hi
-    guard_nz c -> 99 { )" + kPartials + " }\n end " + kPartials + "\n";
+    guard_nz c -> 99 { )" + partial_exits() + " }\n end " + partial_exits() + "\n";
 }
 
-// Runs c (a split f32 sum: partials r3..r10, p0 + term to the back, over
-// the array arg 0) over [lo, hi) from partials 1..8 and compares every
+// Runs c (a split f32 sum: partials r3..r18, p0 + term to the back, over
+// the array arg 0) over [lo, hi) from partials 0.1..1.6 and compares every
 // partial's bits with the rotation done one iteration at a time, the back
 // partial step(p0, mem, i) at i. The array holds sin(j) * 1000.
 template <class Step>
@@ -82,9 +80,9 @@ inline void check_rotating(const Compiled& c, int lo, int hi, Step step, const s
   env.args = args;
   std::atomic<bool> stop{false};
   env.stop = &stop;
-  uint64_t R[11] = {(uint64_t)lo, (uint64_t)hi};
-  float want[8];
-  for (int k = 0; k < 8; k++) {
+  uint64_t R[3 + kNumPartials] = {(uint64_t)lo, (uint64_t)hi};
+  float want[kNumPartials];
+  for (int k = 0; k < kNumPartials; k++) {
     want[k] = (float)(k + 1) * 0.1f;
     uint32_t b;
     std::memcpy(&b, &want[k], 4);
@@ -92,11 +90,11 @@ inline void check_rotating(const Compiled& c, int lo, int hi, Step step, const s
   }
   for (int i = lo; i < hi; i++) {
     float s = step(want[0], mem, i);
-    for (int k = 0; k < 7; k++) want[k] = want[k + 1];
-    want[7] = s;
+    for (int k = 0; k + 1 < kNumPartials; k++) want[k] = want[k + 1];
+    want[kNumPartials - 1] = s;
   }
   CHECK(c.fn(R, &env) == 99);
-  for (int k = 0; k < 8; k++) {
+  for (int k = 0; k < kNumPartials; k++) {
     float got;
     uint32_t b = (uint32_t)R[3 + k];
     std::memcpy(&got, &b, 4);
@@ -113,7 +111,7 @@ inline Compiled compile_lanes(const std::string& text, bool zmm = false) {
   static asmjit::JitRuntime rt;
   Trace t;
   Emitter e(t);
-  ParsedTrace p = parse_trace(text, t, e);
+  ParsedTrace p = parse_trace(text, t, e, 32);  // (registers for a split sum's 16 partials)
   REQUIRE(p.error == "");
   REQUIRE(peel(t, e, p.end_regs));
   dce(t);

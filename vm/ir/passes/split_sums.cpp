@@ -1,6 +1,6 @@
 // fast_math's second rewrite (docs/fast_math.md): a float sum carried around
-// a loop adds into W interleaved partial sums (W = 8 for f32, 4 for f64: the
-// lanes of one 256-bit register), combined in a fixed order after the loop.
+// a loop adds into W interleaved partial sums (W = 16 for f32, 8 for f64: the
+// lanes of one 512-bit register), combined in a fixed order after the loop.
 //
 //   s = ...                        s = ...
 //   loop {                         p0..pW-1 = -0.0
@@ -9,7 +9,7 @@
 //   }                                y = x + e
 //                                    p0 = p1; ...; pW-2 = pW-1; pW-1 = y
 //                                  }
-//                                  s = s + ((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7))
+//                                  s = s + (pairwise: (p0 + p1) + (p2 + p3), ...)
 //
 // The partials rotate: each add reads p0 and the result moves to the back,
 // so the n-th add of a loop instance (or of a parallel loop's chunk) goes
@@ -17,7 +17,9 @@
 // is plain IR every engine runs as written (the interpreter pays W moves per
 // add), and W consecutive adds touch W different partials: the JIT runs
 // them as one packed add on lanes p0..pW-1 (a rotation by W is the
-// identity), whatever iteration its vector loop starts at.
+// identity), whatever iteration its vector loop starts at. W is the lanes
+// of a 512-bit register: one zmm on an AVX-512 host, two independent ymm
+// chains on an AVX2 one (more latency hidden, not less).
 //
 // A sum qualifies when, inside the innermost loop holding it, the only
 // accesses to its local are one load and one store of `load + e`,
@@ -121,7 +123,7 @@ struct Split {
 
   void split(Stmt* a, Stmt* loop, Stmt* x, Stmt* st) {
     Type t = a->type;
-    const int w = t.prim == Prim::f32 ? 8 : 4;
+    const int w = t.prim == Prim::f32 ? 16 : 8;
     bool task = loop->kind == StmtKind::offloaded;
     // -0.0: the exact identity (-0.0 + v == v for every v, +0.0 included).
     std::vector<std::unique_ptr<Stmt>> pre;
@@ -144,7 +146,9 @@ struct Split {
       rot.push_back(at(StmtKind::local_store, Type{}, st, {p[j - 1], v}));
     }
     rot.push_back(at(StmtKind::local_store, Type{}, st, {p[w - 1], st->ops[1]}));
-    // After the loop: s = s + the fixed-order combination.
+    // After the loop: s = s + the fixed-order combination, pairwise: with
+    // 16, (((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7))) +
+    // (((p8 + p9) + (p10 + p11)) + ((p12 + p13) + (p14 + p15))).
     std::vector<std::unique_ptr<Stmt>> post;
     auto add = [&](Stmt* l, Stmt* r) {
       auto s = at(StmtKind::binary, t, loop, {l, r});
