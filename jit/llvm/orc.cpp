@@ -9,6 +9,8 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -199,6 +201,14 @@ static double thread_cpu_ms() {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+// Remarks are dropped: the lane blocks ask the loop vectorizer for a width
+// (lower_lanes.cpp), and LLVM prints every refusal of a requested width on
+// stderr ("loop not vectorized: call instruction cannot be vectorized"),
+// which would be in the program's output. Warnings and errors print as before.
+struct NoRemarks : llvm::DiagnosticHandler {
+  bool handleDiagnostics(const llvm::DiagnosticInfo& d) override { return d.getSeverity() == llvm::DS_Remark; }
+};
+
 CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
   auto t0 = std::chrono::steady_clock::now();
   double cpu0 = thread_cpu_ms();
@@ -207,6 +217,7 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
   std::lock_guard<std::mutex> lock(j.mu);
   uint64_t id = j.modules++;
   auto ctx = std::make_unique<llvm::LLVMContext>();
+  ctx->setDiagnosticHandler(std::make_unique<NoRemarks>());
   auto mod = std::make_unique<llvm::Module>("kiln_" + k.name, *ctx);
   mod->setDataLayout(j.tm->createDataLayout());
   mod->setTargetTriple(j.tm->getTargetTriple().str());
