@@ -25,8 +25,7 @@ void unsupported(const ir::Stmt& s, const std::string& what) {
 }
 
 Gen::Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& mt, const LowerOptions& opt)
-    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu), prog(opt.prog),
-      vector_bits(opt.vector_bits) {
+    : C(m.getContext()), M(m), B(m.getContext()), EB(m.getContext()), kernel(k), meta(mt), gpu(opt.gpu), prog(opt.prog) {
   device_pools = gpu;
   if (prog)
     for (const SNode* s : prog->snode_by_id)

@@ -28,11 +28,6 @@ struct LowerOptions {
   // The SNode layout sparse reads walk inline (lower_sparse.cpp); null (the
   // tiered engine's background compiles): the runtime's lookup.
   const Program* prog = nullptr;
-  // The vectors the module's functions prefer, in bits (orc.cpp's
-  // "prefer-vector-width"; 0: the target's default). A loop of split sums
-  // runs blocks of as many of their W-lane groups as fill one such vector
-  // (lower_lanes.cpp).
-  int vector_bits = 0;
 };
 
 // The type of a task's loop index: its loop_index statements' (the frontend

@@ -17,12 +17,11 @@
 // vector field's components) accesses, which the loop vectorizer packs into
 // one W-wide iteration, the whole block; an unroller must not take it first.
 //
-// Where the module's vectors hold K > 1 such groups (f32's W = 8 in 512-bit
-// registers), a block is K * W iterations, so that the body (nbody's
-// divisions and square roots) runs K * W lanes wide: each lane computes its
-// add's other operands and keeps them in a slot of its own, and after the
-// lanes the adds run as K W-wide steps, group 0's into the partials first.
-// Partial l still gets iterations l, l + W, ... in that order: the same bits.
+// W is fast_math's: 16 f32 or 8 f64 partials, one 512-bit vector. On AVX-512
+// hosts a block is then one zmm iteration (bench/nbody's divisions and square
+// roots 16 lanes wide, three fmas into the sums, as g++'s); where the module
+// prefers 256-bit vectors LLVM splits it into two ymm halves, two independent
+// chains per sum.
 #include <llvm/IR/Intrinsics.h>
 
 #include "jit/llvm/lower_state.h"
@@ -114,26 +113,6 @@ std::vector<LaneSum> lane_sums(const ir::Stmt& owner) {
   return out;
 }
 
-// Whether every sum's add (the value its store writes: s + e, s - e, e + s,
-// fma(a, b, s), f32 or f64) can wait for the block's end: the add and its read
-// of p0 have no other use, so a lane only needs the add's other operands.
-bool adds_can_wait(const ir::Stmt& owner, const std::vector<LaneSum>& sums) {
-  std::unordered_map<const ir::Stmt*, int> uses;
-  ir::walk(const_cast<ir::Block&>(*owner.body), [&](ir::Stmt* s) {
-    for (const ir::Stmt* o : s->ops) uses[o]++;
-  });
-  for (const LaneSum& sum : sums) {
-    const ir::Stmt* add = sum.write->ops[1];
-    bool shape = add->kind == StmtKind::fma ||
-                 (add->kind == StmtKind::binary && (add->bop == ir::BinaryOp::add || add->bop == ir::BinaryOp::sub));
-    if (!shape || !prim_is_float(add->type.prim) || is_half(add->type.prim)) return false;
-    int reads = 0;
-    for (const ir::Stmt* o : add->ops) reads += o == sum.read;
-    if (reads != 1 || uses[add] != 1 || uses[sum.read] != 1) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, const std::function<void()>& body,
@@ -144,16 +123,12 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
   const uint64_t w = sums[0].parts.size();
   llvm::Type* t = type(p, owner);
   llvm::Type* elt = type(sums[0].parts[0]->type.prim, sums[0].parts[0]);
-  // Groups of W lanes per block: as many as one preferred vector holds.
-  uint64_t groups = (uint64_t)vector_bits / (w * prim_bits(sums[0].parts[0]->type.prim));
-  if (groups < 2 || !adds_can_wait(*owner, sums)) groups = 1;
-  const uint64_t lanes = w * groups;
   bool is_signed = prim_is_signed(p);
   // The blocks end at begin + (the trip count rounded down to a block); the count
   // end - begin is exact as an unsigned number of the loop's width.
   Value* more = is_signed ? B.CreateICmpSLT(begin, end) : B.CreateICmpULT(begin, end);
   Value* n = B.CreateSelect(more, B.CreateSub(end, begin), llvm::ConstantInt::get(t, 0));
-  Value* blocks_end = B.CreateAdd(begin, B.CreateAnd(n, llvm::ConstantInt::get(t, ~(lanes - 1))));
+  Value* blocks_end = B.CreateAdd(begin, B.CreateAnd(n, llvm::ConstantInt::get(t, ~(w - 1))));
   std::vector<Value*> arrays;
   auto copy = [&](bool in) {
     for (size_t k = 0; k < sums.size(); k++)
@@ -181,36 +156,16 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
   B.CreateStore(llvm::ConstantInt::get(t, 0), lane_var);
   BasicBlock* lanes_exit = new_block("lane.exit");
   BasicBlock* lanes_next = new_block("lane.next");
-  auto [l, lane_head] = loop_head(lane_var, t, llvm::ConstantInt::get(t, lanes), false, lanes_exit);
+  auto [l, lane_head] = loop_head(lane_var, t, llvm::ConstantInt::get(t, w), false, lanes_exit);
   B.CreateStore(is_signed ? B.CreateNSWAdd(first, l) : B.CreateNUWAdd(first, l), index_var);
   Value* lane = B.CreateZExt(l, B.getInt64Ty());
   loops[owner] = Loop{lanes_exit, lanes_next, index_var, p, over_cells};
   std::vector<std::pair<const ir::Stmt*, Value*>> saved;
-  // groups > 1: each add's other operands, one array of `lanes` per operand.
-  std::vector<std::vector<Value*>> kept(sums.size());
-  for (size_t k = 0; k < sums.size() && groups > 1; k++) {
-    const ir::Stmt* add = sums[k].write->ops[1];
-    for (const ir::Stmt* o : add->ops) {
-      if (o == sums[k].read) {
-        kept[k].push_back(nullptr);
-        continue;
-      }
-      llvm::Type* at = llvm::ArrayType::get(type(o->type.prim, o), lanes);
-      llvm::AllocaInst* a = EB.CreateAlloca(at);
-      a->setAlignment(llvm::Align(64));
-      kept[k].push_back(a);
-      stash[sums[k].write].emplace_back(o, B.CreateInBoundsGEP(at, a, {B.getInt64(0), lane}));
-    }
-    dropped.insert(sums[k].read);
-    dropped.insert(add);
-  }
   for (size_t k = 0; k < sums.size(); k++) {
-    if (groups == 1) {
-      Value* slot = B.CreateInBoundsGEP(llvm::ArrayType::get(elt, w), arrays[k], {B.getInt64(0), lane});
-      for (const ir::Stmt* a : {sums[k].parts.front(), sums[k].parts.back()}) {
-        saved.emplace_back(a, ptr.at(a));
-        ptr[a] = slot;  // the add reads and writes its lane's partial
-      }
+    Value* slot = B.CreateInBoundsGEP(llvm::ArrayType::get(elt, w), arrays[k], {B.getInt64(0), lane});
+    for (const ir::Stmt* a : {sums[k].parts.front(), sums[k].parts.back()}) {
+      saved.emplace_back(a, ptr.at(a));
+      ptr[a] = slot;  // the add reads and writes its lane's partial
     }
     ir::walk(const_cast<ir::Block&>(*owner->body), [&](ir::Stmt* s) {
       if (is_sum_move(*s)) dropped.insert(s);
@@ -220,44 +175,25 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
   branch(lanes_next);
   for (auto it = saved.rbegin(); it != saved.rend(); ++it) ptr[it->first] = it->second;
   dropped.clear();
-  stash.clear();
   B.SetInsertPoint(lanes_next);
   B.CreateStore(B.CreateNUWAdd(l, llvm::ConstantInt::get(t, 1)), lane_var);
   llvm::BranchInst* back = B.CreateBr(lane_head);
   // The full unroller runs before the vectorizer and would take this
   // W-iteration loop apart into copies only the SLP vectorizer sees. The
-  // width asks for W lanes (the cost model, seeing 8 iterations, may find a
+  // width asks for W lanes (the cost model, seeing W iterations, may find a
   // cheap body not worth it: then the blocks are scalar, and so are the
-  // bounds, no better); it does not force what cannot be vectorized.
+  // bounds, no better); it does not force what cannot be vectorized (a
+  // checked copy's checks are exits; a call): LLVM's remark saying so is
+  // dropped (orc.cpp).
   llvm::MDNode* no_unroll = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.disable")});
   llvm::MDNode* width = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.vectorize.width"),
-                                              llvm::ConstantAsMetadata::get(B.getInt32((uint32_t)lanes))});
+                                              llvm::ConstantAsMetadata::get(B.getInt32((uint32_t)w))});
   llvm::MDNode* self = llvm::MDNode::getDistinct(C, {nullptr, no_unroll, width});
   self->replaceOperandWith(0, self);
   back->setMetadata(llvm::LLVMContext::MD_loop, self);
   B.SetInsertPoint(lanes_exit);
-  // The block's adds, group by group: W lanes wide, as the IR's ops (the
-  // same adds in the same order as lane by lane).
-  for (uint64_t g = 0; g < groups && groups > 1; g++)
-    for (size_t k = 0; k < sums.size(); k++) {
-      const ir::Stmt* add = sums[k].write->ops[1];
-      auto vec = [&](const ir::Stmt* o) { return llvm::FixedVectorType::get(type(o->type.prim, o), w); };
-      auto align = [&](const ir::Stmt* o) { return llvm::Align(prim_bits(o->type.prim) / 8); };
-      std::vector<Value*> args;
-      for (size_t j = 0; j < add->ops.size(); j++) {
-        const ir::Stmt* o = add->ops[j];
-        Value* from = kept[k][j] ? B.CreateConstInBoundsGEP2_64(llvm::ArrayType::get(type(o->type.prim, o), lanes),
-                                                                kept[k][j], 0, g * w)
-                                 : arrays[k];
-        args.push_back(B.CreateAlignedLoad(vec(o), from, align(o)));
-      }
-      Value* r = add->kind == StmtKind::fma ? B.CreateIntrinsic(llvm::Intrinsic::fma, {vec(add)}, args)
-                 : add->bop == ir::BinaryOp::add ? B.CreateFAdd(args[0], args[1])
-                                                 : B.CreateFSub(args[0], args[1]);
-      B.CreateAlignedStore(r, arrays[k], align(add));
-    }
-  B.CreateStore(is_signed ? B.CreateNSWAdd(first, llvm::ConstantInt::get(t, lanes))
-                          : B.CreateNUWAdd(first, llvm::ConstantInt::get(t, lanes)),
+  B.CreateStore(is_signed ? B.CreateNSWAdd(first, llvm::ConstantInt::get(t, w))
+                          : B.CreateNUWAdd(first, llvm::ConstantInt::get(t, w)),
                 block_var);
   B.CreateBr(block_head);
   B.SetInsertPoint(blocks_exit);

@@ -55,7 +55,7 @@ struct FuncState {
 
 struct Gen {
   Gen(llvm::Module& m, const ir::Kernel& k, TaskMeta& meta, const LowerOptions& opt);
-  LowerOptions options() const { return LowerOptions{gpu, prog, vector_bits}; }
+  LowerOptions options() const { return LowerOptions{gpu, prog}; }
 
   llvm::LLVMContext& C;
   llvm::Module& M;
@@ -69,7 +69,6 @@ struct Gen {
   // program reserved them (KILN_DEVICE_POOLS=1, which tests that code).
   bool device_pools = false;
   const Program* prog = nullptr;        // LowerOptions::prog
-  int vector_bits = 0;                  // LowerOptions::vector_bits
   FuncState* funcs = nullptr;           // ti.real_func bodies of this task's lowering
   bool in_func = false;                 // lowering a ti.real_func's body: its Env is its caller's frame
   const ir::Stmt* task_stmt = nullptr;  // the task being lowered (gpu: its loop's counter keys the log)
@@ -162,10 +161,7 @@ struct Gen {
                   const std::function<void()>& body, bool over_cells);
   // gpu: the module's limit on nested ti.real_func calls (lower_func.cpp).
   llvm::GlobalVariable* depth_limit();
-  std::unordered_set<const ir::Stmt*> dropped;  // lanes_loop: the partials' moves (and deferred adds), lowered to nothing
-  // lanes_loop: a deferred sum's store -> its add's other operands, each with
-  // the slot its lane keeps it in until the block's adds.
-  std::unordered_map<const ir::Stmt*, std::vector<std::pair<const ir::Stmt*, llvm::Value*>>> stash;
+  std::unordered_set<const ir::Stmt*> dropped;  // lanes_loop: the partials' moves, lowered to nothing
   // gpu: the iteration the log records (the task loop's counter, -1 outside it).
   llvm::Value* log_key();
   // gpu: this thread's index in the grid and the grid's size, as i64.

@@ -150,10 +150,6 @@ void Gen::stmt(const ir::Stmt& s) {
     }
     case StmtKind::local_load: val[&s] = B.CreateLoad(type(s.type.prim, &s), ptr.at(s.ops[0])); return;
     case StmtKind::local_store:
-      if (auto st = stash.find(&s); st != stash.end()) {  // lanes_loop: the add waits for the block's end
-        for (auto& [op, slot] : st->second) B.CreateStore(val.at(op), slot);
-        return;
-      }
       B.CreateStore(val.at(s.ops[1]), ptr.at(s.ops[0])); return;
     case StmtKind::global_ptr: global_ptr(s); return;
     case StmtKind::global_temp:

@@ -237,8 +237,7 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
     // Names by position: the module's text (the cache key) is the same in
     // every run; each module gets a JITDylib of its own.
     names[n] = "kiln_task" + std::to_string(n);
-    const std::string& w = vector_width(*j.tm);
-    out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n], LowerOptions{false, prog, w.empty() ? 0 : std::stoi(w)});
+    out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n], LowerOptions{false, prog});
     if (!out.why[n].empty()) names[n].clear();
   }
   auto lap = [last = std::chrono::steady_clock::now()](double& ms) mutable {

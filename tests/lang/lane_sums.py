@@ -3,9 +3,9 @@
 # Ranges of every length mod W, negative and empty ranges, a vec3 field's
 # interleaved components, sums by fma, the loop index in the body, f64
 # (W = 8), sums beside f32 and f64 (not blocked), a sum inside an `if` (not
-# blocked) and a parallel loop's per-chunk sums. Where the module's vectors
-# hold two groups of W lanes (512 bits: ctest's lane_sums/llvm_512), a block
-# is 2 W iterations whose adds wait for its end: ranges of 2 W and 4 W + 1.
+# blocked) and a parallel loop's per-chunk sums. Ranges of W, 2 W and 4 W + 1
+# (f32's W = 16, f64's 8): one, two and four blocks; ctest's lane_sums/llvm_256
+# and llvm_512 run a block as two 256-bit halves and as one 512-bit vector.
 import taichi as ti
 ti.init(arch=ti.cpu, cpu_max_num_threads=1)
 N = 77
