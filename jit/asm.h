@@ -29,6 +29,7 @@ struct Gen {
   std::vector<bool> negfold;          // float negs their fmas fold (sink.h)
   std::vector<bool> addrfold;         // address adds their loads and stores fold (sink.h)
   std::vector<bool> blsrfold;         // x - 1 that x & (x - 1) folds as blsr (sink.h)
+  std::vector<bool> scalefold;        // x * 2/4/8 that adds fold as lea's index (sink.h)
   // The fused compare whose mask xmm1 holds after the instruction emitted
   // last (a float select's), and after this one: a second select under the
   // same condition right after the first blends under that mask (a bounce's

@@ -31,6 +31,15 @@ bool Gen::int_binop(const Ins& in, Ref i) {
     return true;
   }
   if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
+  if (in.op == IrOp::add && in.a >= 0 && in.b >= 0 && (scalefold[in.a] || scalefold[in.b])) {  // base + x * 2/4/8 as one lea
+    Ref M = scalefold[in.b] ? in.b : in.a, B = M == in.b ? in.a : in.b;
+    auto [x, shift] = index_scale(t, t.ins[M]);
+    x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+    x86::Gp Bx = gp_of(B, x86::rax), X = gp_of(x, x86::rcx);
+    a.lea(D, x86::ptr(Bx, X, (uint32_t)shift));
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
   bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
   Ref A = in.a, B = in.b;
   bool commutes = in.op != IrOp::sub;

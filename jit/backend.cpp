@@ -437,12 +437,14 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.negfold = std::move(plan.negfold);
   g.addrfold = std::move(plan.addrfold);
   g.blsrfold = std::move(plan.blsrfold);
+  g.scalefold = std::move(plan.scalefold);
   g.remat = std::move(remat);
   g.fused.resize(spare + 1, false);
   g.sunk.resize(spare + 1, false);
   g.negfold.resize(spare + 1, false);
   g.addrfold.resize(spare + 1, false);
   g.blsrfold.resize(spare + 1, false);
+  g.scalefold.resize(spare + 1, false);
   g.remat.resize(spare + 1, false);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);

@@ -57,6 +57,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     if (v >= (Ref)sunk.size() || !sunk[v]) return kNoRef;
     const Ins& f = t.ins[v];
     if (f.op == IrOp::neg && float_width(f)) return f.a;
+    if (Ref x = index_scale(t, f).first; x >= 0) return x;  // (SinkPlan::scalefold: its adds read x)
     if (f.op == IrOp::add && (f.t == bc::CT::i64 || f.t == bc::CT::u64) && (t.is_const(f.a) || t.is_const(f.b)))
       return folded_address(t, v).first;
     return kNoRef;

@@ -97,7 +97,39 @@ void fold_blsr_subs(const Trace& t, SinkPlan& p) {
   for (Ref i = 0; i < n; i++)
     if (ok[i] && i != t.loop_ref) p.blsrfold[i] = p.sunk[i] = true;
 }
+// SinkPlan::scalefold: every reader of the mul is a 64-bit add of it and a
+// non-constant, emitted on the mul's side of the loop head; no exit reads it.
+void fold_index_scales(const Trace& t, SinkPlan& p) {
+  const Ref n = (Ref)t.ins.size();
+  std::vector<bool> ok(n, false);
+  for (Ref i = 0; i < n; i++) ok[i] = t.ins[i].live && !p.sunk[i] && index_scale(t, t.ins[i]).first >= 0;
+  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
+  auto wide = [](bc::CT c) { return c == bc::CT::i64 || c == bc::CT::u64; };
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live) continue;
+    bool adds = in.op == IrOp::add && wide(in.t) && !p.sunk[i] && in.a != in.b && !t.is_const(in.a) &&
+                !t.is_const(in.b);
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0 && ok[r] && (!adds || r == in.c || side(r) != side(i))) ok[r] = false;
+  }
+  for (const Snapshot& s : t.snaps) {
+    for (auto& [reg, ref] : s.regs) ok[ref] = false;
+    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
+  }
+  for (Ref i = 0; i < n; i++)
+    if (ok[i] && i != t.loop_ref) p.scalefold[i] = p.sunk[i] = true;
+}
 }  // namespace
+
+std::pair<Ref, int> index_scale(const Trace& t, const Ins& in) {
+  if (in.op != IrOp::mul || (in.t != bc::CT::i64 && in.t != bc::CT::u64) || in.a < 0 || in.b < 0) return {kNoRef, 0};
+  Ref x = in.a, k = in.b;
+  if (t.is_const(x)) std::swap(x, k);
+  if (!t.is_const(k) || t.is_const(x)) return {kNoRef, 0};
+  int64_t f = t.ins[k].k;
+  return f == 2 ? std::pair{x, 1} : f == 4 ? std::pair{x, 2} : f == 8 ? std::pair{x, 3} : std::pair{kNoRef, 0};
+}
 
 Ref lowest_bit_cleared(const Trace& t, const Ins& in) {
   auto wide = [](bc::CT c) { return c == bc::CT::i64 || c == bc::CT::u64; };
@@ -174,6 +206,8 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addr
   if (fold_addrs) fold_address_adds(t, p);
   p.blsrfold.assign(n, false);
   if (fold_addrs && blend) fold_blsr_subs(t, p);  // (blend: an AVX2 host, which has BMI1)
+  p.scalefold.assign(n, false);
+  if (fold_addrs) fold_index_scales(t, p);
   return p;
 }
 

@@ -32,6 +32,11 @@ struct SinkPlan {
   // loop-carried chain, become one). Also in `sunk`. Only in traces without
   // a vector loop (whose 64-bit lanes would read the sub).
   std::vector<bool> blsrfold;
+  // A 64-bit `mul X, #k` (k = 2, 4 or 8) that only 64-bit adds of a
+  // non-constant read, on its side of the loop head, and no exit: each add
+  // is `lea d, [B + X*k]` (a word row's cell address: the bit number times
+  // the cell size plus the word's address). Also in `sunk`; no vector loop.
+  std::vector<bool> scalefold;
   std::vector<bool> remat(size_t n) const {
     std::vector<bool> r(n, false);
     for (size_t i = 0; i < n; i++) r[i] = (i < sunk.size() && sunk[i]) || (i < fused.size() && fused[i]);
@@ -41,11 +46,13 @@ struct SinkPlan {
 
 // fold_negs: the backend has FMA3's fused forms (negfold stays empty otherwise);
 // blend: it has AVX's vcmpss/vblendvps (float selects' compares stay values otherwise);
-// fold_addrs: the trace has no vector loop (addrfold and blsrfold stay empty otherwise).
+// fold_addrs: the trace has no vector loop (addrfold, blsrfold and scalefold stay empty otherwise).
 SinkPlan plan_sinking(const Trace& t, bool fold_negs = false, bool blend = false, bool fold_addrs = false);
 
 // The band `x & (x - 1)` of a 64-bit x: its x (kNoRef when `in` is not one).
 Ref lowest_bit_cleared(const Trace& t, const Ins& in);
+// A 64-bit `mul X, #k`, k = 2, 4 or 8: X and log2(k) (kNoRef when not one).
+std::pair<Ref, int> index_scale(const Trace& t, const Ins& in);
 
 // The register operand and displacement of a folded address (SinkPlan::addrfold).
 inline std::pair<Ref, int32_t> folded_address(const Trace& t, Ref r) {

@@ -3,7 +3,8 @@
 # iterations needs no Ctrl-C poll of its own), next to the shapes that must
 # not fold: x - 1 read elsewhere too, a 32-bit x, x & (x + 1). And float
 # selects under one condition and under two (a bounce's p and v share the
-# compare's mask). The same output on every engine.
+# compare's mask), and 64-bit b + x * 2/4/8 (one lea). The same output on
+# every engine.
 import taichi as ti
 ti.init(arch=ti.cpu)
 
@@ -84,6 +85,22 @@ def narrow_and_plus() -> ti.i64:
         s = s * 5 + c * 100 + d
     return s
 
+@ti.kernel
+def scaled_sums() -> ti.i64:
+    # 64-bit b + x * 2/4/8 (the JIT's lea [b + x*k]), wrapping, x * k also
+    # read by something else, and b + b * 2
+    s = ti.cast(0, ti.i64)
+    su = ti.cast(0, ti.u64)
+    ti.loop_config(serialize=True)
+    for k in range(n):
+        x = w[k]
+        b = w[(k + 1) % n]
+        t = x * 4
+        s = s * 7 + (b + x * 8) + ((x * 2 + b) ^ (b + b * 2)) + (t + b) - (t >> 3)
+        xu = u[k]
+        su = su * ti.cast(5, ti.u64) + (u[(k + 3) % n] + xu * ti.cast(8, ti.u64))
+    return s ^ ti.cast(su, ti.i64)
+
 f = ti.field(ti.f32, shape=64)
 g = ti.field(ti.f32, shape=64)
 
@@ -105,6 +122,7 @@ print("popcounts", popcounts())
 print("lowest bits", lowest_bits())
 print("shared sub", shared_sub())
 print("narrow and plus", narrow_and_plus())
+print("scaled sums", scaled_sums())
 for i in range(64):
     f[i] = (i % 9) * 0.1
     g[i] = (i % 7) - 3.0
