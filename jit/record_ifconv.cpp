@@ -28,12 +28,19 @@ bool Rec::straight(uint32_t lo, uint32_t hi) {
       if (!pure(ir, ct, I.a, I.b, kIrOps[(int)ir].nops > 1 ? I.c : -1)) return false;
     } else if (in_range(I.op, Op::sext8, Op::f64_u64)) {
       pure(IrOp::conv, CT::i64, I.a, I.b, -1, (int64_t)I.op);
+    } else if (I.op == Op::fma_f32 || I.op == Op::fma_f64) {
+      fma(I);
     } else if (I.op == Op::mov) {
       set(I.a, get(I.b), R[I.b]);
     } else if (I.op == Op::kimm) {
       set(I.a, e.kval((uint64_t)(int64_t)I.d()), (uint64_t)(int64_t)I.d());
     } else if (I.op == Op::kload) {
       set(I.a, e.kval(fn.consts[I.d()]), fn.consts[I.d()]);
+    } else if (I.op == Op::jz || I.op == Op::jnz) {
+      // A diamond nested in this block (checked whole by region_ok).
+      uint32_t at = q;
+      if (!if_convert(at, I, true)) return false;
+      q = at - 1;
     } else if (I.op != Op::nop) {
       return false;
     }
@@ -41,37 +48,68 @@ bool Rec::straight(uint32_t lo, uint32_t hi) {
   return true;
 }
 
-bool Rec::if_convert(uint32_t& pc, const bc::Insn& I) {
-  const bc::Insn* code = fn.code.data();
-  uint32_t target = (uint32_t)I.d();
-  if (target <= pc + 1 || target > loop_hi) return false;
-  // then = [pc+1, then_hi) falls through; else = [target, end) is jumped to.
-  uint32_t then_hi = target, end = target;
+// The then and else blocks of the branch at pc: then = [pc+1, then_hi) falls
+// through, else = [target, end) is jumped to (empty for a lone `if`).
+static bool diamond(const bc::Insn* code, uint32_t pc, uint32_t hi, uint32_t& then_hi, uint32_t& target, uint32_t& end) {
+  target = (uint32_t)code[pc].d();
+  if (target <= pc + 1 || target > hi) return false;
+  then_hi = end = target;
   const bc::Insn& J = code[target - 1];
-  if (J.op == Op::jmp && (uint32_t)J.d() >= target && (uint32_t)J.d() <= loop_hi) {
+  if (J.op == Op::jmp && (uint32_t)J.d() >= target && (uint32_t)J.d() <= hi) {
     then_hi = target - 1;
     end = (uint32_t)J.d();
   }
-  constexpr uint32_t kMaxBlock = 12;
-  if (then_hi - (pc + 1) > kMaxBlock || end - target > kMaxBlock) return false;
-  for (uint32_t q = pc + 1; q < end; q++) {  // registers either block writes
+  return true;
+}
+
+static bool writes(Op op) {
+  IrOp ir;
+  CT ct;
+  return find_family(op, ir, ct) || in_range(op, Op::sext8, Op::f64_u64) || op == Op::mov || op == Op::kimm ||
+         op == Op::kload || op == Op::fma_f32 || op == Op::fma_f64;
+}
+
+// Whether [lo, hi) holds only register writes, nops and whole diamonds of
+// them, *size counting its instructions (a nested diamond's blocks and jumps
+// included).
+static bool region_ok(const bc::Insn* code, uint32_t lo, uint32_t hi, uint32_t& size) {
+  for (uint32_t q = lo; q < hi; q++) {
     Op op = code[q].op;
-    IrOp ir;
-    CT ct;
-    bool writes = find_family(op, ir, ct) || in_range(op, Op::sext8, Op::f64_u64) || op == Op::mov ||
-                  op == Op::kimm || op == Op::kload;
-    if (!writes && op != Op::nop && !(q == then_hi && q + 1 == target && op == Op::jmp)) return false;
-  }
-  std::vector<uint16_t> w;
-  for (uint32_t q = pc + 1; q < end; q++)
-    if (q != then_hi || end == target) {
-      uint16_t d = code[q].a;
-      if (code[q].op != Op::nop && std::find(w.begin(), w.end(), d) == w.end()) w.push_back(d);
+    if (op == Op::jz || op == Op::jnz) {
+      uint32_t then_hi, target, end;
+      if (!diamond(code, q, hi, then_hi, target, end) || end > hi) return false;
+      if (!region_ok(code, q + 1, then_hi, size) || !region_ok(code, target, end, size)) return false;
+      size += 1 + (then_hi != target);
+      q = end - 1;
+    } else if (writes(op) || op == Op::nop) {
+      size++;
+    } else {
+      return false;
     }
+  }
+  return true;
+}
+
+bool Rec::if_convert(uint32_t& pc, const bc::Insn& I, bool nested) {
+  const bc::Insn* code = fn.code.data();
+  uint32_t then_hi, target, end;
+  if (!diamond(code, pc, loop_hi, then_hi, target, end)) return false;
+  // Blocks up to 32 instructions, diamonds nested in them included: ti.svd's
+  // Jacobi rotations (`if apq != 0:` around 20 float ops with an `if theta <
+  // 0:` inside) are data-dependent per particle; as guards, the 24 rotations
+  // of an MPM step gave its loop 1,194 side traces (38 MB of code) in two
+  // steps. A block's cost when not needed is its own length, once.
+  constexpr uint32_t kMaxBlock = 32;
+  uint32_t then_size = 0, else_size = 0;
+  if (!region_ok(code, pc + 1, then_hi, then_size) || !region_ok(code, target, end, else_size)) return false;
+  if (then_size > kMaxBlock || else_size > kMaxBlock) return false;
+  std::vector<uint16_t> w;  // registers either block writes
+  for (uint32_t q = pc + 1; q < end; q++)
+    if (writes(code[q].op) && std::find(w.begin(), w.end(), code[q].a) == w.end()) w.push_back(code[q].a);
   // A diamond that only computes the condition of the next branch (`a and
   // b`: a short-circuit) is better left as guards: that branch is usually
   // predictable, and converting would only add a select before it.
-  if (live) {
+  if (live && !nested) {
     for (uint32_t q = end; q < end + 8 && q <= loop_hi; q++) {
       const bc::Insn& N = code[q];
       if (N.op != Op::jz && N.op != Op::jnz) {

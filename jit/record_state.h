@@ -78,6 +78,13 @@ struct Rec {
     set(dst, ref, v);
     return true;
   }
+  // fma_f32/f64 a, b, c: a = fma(b, c, a), fast_math's contraction (pure, never raises).
+  void fma(const bc::Insn& I) {
+    bc::CT ft = I.op == bc::Op::fma_f32 ? bc::CT::f32 : bc::CT::f64;
+    uint64_t v;
+    eval_pure(IrOp::fma, ft, 0, R[I.a], R[I.b], R[I.c], v);
+    set(I.a, e.emit(IrOp::fma, ft, get(I.a), get(I.b), get(I.c)), v);
+  }
   bool abort(uint32_t pc, std::string why) {
     out.ok = false;
     out.resume_pc = pc;
@@ -105,7 +112,7 @@ struct Rec {
   bool tape(uint32_t pc, const bc::Insn& I);
   bool sparse(uint32_t pc, const bc::Insn& I);
   void cell_index(const bc::Insn& I);
-  bool if_convert(uint32_t& pc, const bc::Insn& I);
+  bool if_convert(uint32_t& pc, const bc::Insn& I, bool nested = false);
   bool straight(uint32_t lo, uint32_t hi);
 };
 

@@ -184,13 +184,9 @@ bool Rec::run(uint32_t head) {
         break;
       }
       case Op::fma_f32:
-      case Op::fma_f64: {
-        CT ft = op == Op::fma_f32 ? CT::f32 : CT::f64;
-        uint64_t v;
-        eval_pure(IrOp::fma, ft, 0, R[I.a], R[I.b], R[I.c], v);
-        set(I.a, e.emit(IrOp::fma, ft, get(I.a), get(I.b), get(I.c)), v);
+      case Op::fma_f64:
+        fma(I);
         break;
-      }
       case Op::addr_base: {
         if (I.b >= env.num_trees || !env.tree_bases[I.b]) return abort(pc, "tree without memory");
         Ref b = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, I.b);
