@@ -25,6 +25,10 @@ namespace {
 // The lane numbers 0..15 (the first 8 for ymm lanes).
 alignas(64) const int32_t kIota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 alignas(64) const int32_t kTailMasks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+// 0..15 twice: the 16 dwords from kRotate + m are lane j's source (j + m) % 16,
+// a zmm of split-sum partials rotated by m (the m adds of a masked end).
+alignas(64) const int32_t kRotate[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 // How far ahead of a contiguous load the vector loop prefetches (bytes):
 // 2-8 KiB timed alike on this machine's streaming sums.
@@ -253,6 +257,14 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
   bool plain_tails = !wide && !rows && !p.f64 && p.partials.empty() && p.interleaved.empty() && assign(t, p, r = VecRegs{}, true);
   if (!row_tails && !plain_tails && !assign(t, p, r = VecRegs{}, false)) return false;
+  // A 16-lane loop's last iterations but one run as one body under an
+  // AVX-512 mask (k1; k2-k5 an interleaved group's raw vectors): loads
+  // zeroed past the end, stores and sums' adds merged, and each split sum's
+  // partials then rotated by the m adds (vpermps), as m scalar iterations
+  // would leave them. nbody's inner loop of 4095 iterations after the peeled
+  // one ran 15 scalar iterations, each ~125 instructions (the 48 partials'
+  // rotation through the frame), for 255 passes of 16 lanes.
+  const bool wide_tails = wide && !rows;
   // Frame temporaries: the saved general registers, each incoming value,
   // the counter and limit, q, the lane offsets 0..7, a mask, one per sum,
   // and (rows) the counter at which the next row starts.
@@ -456,6 +468,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         Ref slot = p.sum_slot(i);
         x86::Vec acc = acc_of(slot, u % regs);  // lane k: iteration W * u + k's partial
         bool f = !p.f64;
+        if (masked && wide) {  // (a wide masked end: only the k1 lanes add)
+          if (in.op == IrOp::add) a.k(x86::k1).vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a));
+          else if (in.op == IrOp::sub) a.k(x86::k1).vsubps(acc, acc, y_of(in.b));
+          else a.k(x86::k1).vfmadd231ps(acc, y_of(in.a), y_of(in.b));
+          continue;
+        }
         if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
         else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
         else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
@@ -475,13 +493,16 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       }
       bool f = in.t == CT::f32;
       if (in.op == IrOp::store) {
-        masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));
+        if (masked && wide) a.k(x86::k1).vmovups(at(i), y_of(in.b));
+        else masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));
         continue;
       }
       if (p.kind[i] == VecPlan::reduce) {
         Ref slot = p.sum_slot(i);
         Ref x = in.a == slot ? in.b : in.a;
-        if (masked) {  // lanes past the end add nothing
+        if (masked && wide) {
+          a.k(x86::k1).vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+        } else if (masked) {  // lanes past the end add nothing
           a.vpand(ymm(r.scratch), y_of(x), ymm(r.tail));
           a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.scratch));
         } else {
@@ -500,7 +521,19 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
             x86::Ymm out[4];
             for (size_t k = 0; k < g->second.size(); k++) out[k] = x86::ymm(r.ymm.at(g->second[k]));
             x86::Mem from = x86::ptr(x86::rdi, c0.disp + W * c0.stride * u);
-            if (wide) wide_interleaved_load(a, (int)g->second.size(), from, out);
+            if (wide && masked) {  // raw vector j's mask: its floats below n * m (k2..)
+              int n = (int)g->second.size();
+              for (int j = 0; j < n; j++) {
+                a.imul(x86::esi, x86::dword_ptr(x86::rsp, t_mask), n);
+                a.sub(x86::esi, 16 * j);
+                a.mov(x86::edx, 0);
+                a.cmovs(x86::esi, x86::edx);
+                a.mov(x86::edx, -1);
+                a.bzhi(x86::edx, x86::edx, x86::esi);  // (a count of 16 or more: all 16)
+                a.kmovw(x86::k(2 + j), x86::edx);
+              }
+            }
+            if (wide) wide_interleaved_load(a, (int)g->second.size(), from, out, masked);
             else deinterleave_load(a, (int)g->second.size(), from, out, x86::ymm(r.shuf));
           } else if (p.in_group(i)) {
             // (loaded with its group's first)
@@ -511,6 +544,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
             masked ? a.vmovdqa(ymm(r.gmask), ymm(r.tail)) : a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
             auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp + W * acc.stride * u);
             (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
+          } else if (masked && wide) {
+            a.k(x86::k1).z().vmovups(d, at(i));
           } else {
             masked ? a.vmaskmovps(d, ymm(r.tail), at(i)) : a.vmovups(d, at(i));
           }
@@ -626,7 +661,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.jmp(done);
   };
   Label first = unroll > 1 ? a.newLabel() : top;
-  Label row_end = row_tails || plain_tails ? a.newLabel() : done;
+  Label row_end = row_tails || plain_tails || wide_tails ? a.newLabel() : done;
   if (unroll > 1) loop(first, unroll, top, true);
   loop(top, 1, row_end, unroll == 1 || rows);
   if (row_tails) {
@@ -676,6 +711,26 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.vmovdqu(ymm(r.tail), x86::ymmword_ptr(x86::rdi, x86::rsi, 2));  // the first left - 1 lanes
     body(0, true);  // (the body leaves rsi: it is a row's limit, and plain loops have no rows)
     a.sub(x86::rax, x86::rsi);
+    a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, plain_tails)));
+  }
+  if (wide_tails) {
+    // 1..16 iterations left: all but the last under mask k1 (m lanes).
+    a.bind(row_end);
+    a.lea(x86::rsi, x86::qword_ptr(x86::rcx, W - 1));
+    a.sub(x86::rsi, x86::rax);  // m = iterations left - 1: 0..15
+    a.jle(done);
+    a.mov(x86::dword_ptr(x86::rsp, t_mask), x86::esi);
+    a.mov(x86::edi, -1);
+    a.bzhi(x86::edi, x86::edi, x86::esi);
+    a.kmovw(x86::k1, x86::edi);
+    body(0, true);
+    a.mov(x86::esi, x86::dword_ptr(x86::rsp, t_mask));
+    if (!p.partials.empty()) {
+      a.mov(x86::rdi, (uint64_t)(uintptr_t)kRotate);
+      a.vmovdqu32(x86::zmm(31), x86::zmmword_ptr(x86::rdi, x86::rsi, 2));
+      for (auto& [p0, ring] : p.partials) a.vpermps(acc_of(p0, 0), x86::zmm(31), acc_of(p0, 0));
+    }
+    a.add(x86::rax, x86::rsi);
     a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, plain_tails)));
   }
   a.bind(done);

@@ -10,9 +10,11 @@
 //
 // What changes against the 8-lane loop (asm_vector.cpp): W = 16 counters a
 // pass, zmm registers 0-15 for the values, memory operands of 64 bytes, and
-// the EVEX forms where VEX has no 512-bit one (vpandd, vpord, vpxord). Not
-// here: rows, gathers, compares and selects (their masks are k registers in
-// AVX-512), masked ends, 64-bit lanes.
+// the EVEX forms where VEX has no 512-bit one (vpandd, vpord, vpxord), and
+// masked ends under k registers (asm_vector.cpp: the last iterations but
+// one, split sums' partials rotated after). Not here: rows, gathers,
+// compares and selects (their masks are k registers in AVX-512), 64-bit
+// lanes.
 //
 // fast_math's split f32 sums have 16 partials (LANGUAGE.md's rule): one zmm
 // holds them, lane k partial k, and a pass adds its 16 terms with one packed
@@ -76,12 +78,13 @@ struct PermTables {
 const PermTables kPerm;
 }  // namespace
 
-void wide_interleaved_load(x86::Assembler& a, int n, const x86::Mem& at, const x86::Ymm* out) {
+void wide_interleaved_load(x86::Assembler& a, int n, const x86::Mem& at, const x86::Ymm* out, bool masked) {
   for (int j = 0; j < n; j++) {
     x86::Mem m = at;
     m.addOffset(64 * j);
     m.setSize(64);
-    a.vmovups(x86::zmm(28 + j), m);
+    if (masked) a.k(x86::k(2 + j)).z().vmovups(x86::zmm(28 + j), m);  // (a masked end: k2.. cover what it reads)
+    else a.vmovups(x86::zmm(28 + j), m);
   }
   a.mov(x86::rsi, (uint64_t)(uintptr_t)kPerm.idx[n - 2]);
   for (int c = 0; c < n; c++) {

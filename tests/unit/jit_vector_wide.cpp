@@ -56,6 +56,9 @@ TEST_CASE("jit vector wide: a split f32 sum of a division's results keeps its 16
     if (host_has_avx512()) {
       CHECK(c.listing.find("vsqrtps zmm") != std::string::npos);
       CHECK(c.listing.find("vaddps zmm") != std::string::npos);
+      // the last iterations but one under mask k1, the partials then rotated
+      CHECK(c.listing.find("kmovw k1") != std::string::npos);
+      CHECK(c.listing.find("vpermps zmm") != std::string::npos);
     }
     every_trip_count(c, [](float p0, const float* mem, int i) { return p0 + inv_norm(mem[i]); }, "add");
   }
@@ -94,6 +97,7 @@ TEST_CASE("jit vector wide: fma sums and vec2/vec3/vec4 fields read whole in 16 
     CHECK(c.lanes == lanes_wanted());
     CHECK(c.listing.find("vgatherdps") == std::string::npos);
     if (host_has_avx512()) CHECK(c.listing.find("vpermi2ps") != std::string::npos);
+    if (host_has_avx512()) CHECK(c.listing.find("kmovw k" + std::to_string(1 + n)) != std::string::npos);  // (its masked end's raw vectors)
     every_trip_count(c, [n](float p0, const float* mem, int i) {
       float d = 1.0f;
       for (int k = 1; k < n; k++) d = d + mem[n * i + k] * mem[n * i + k];
