@@ -74,7 +74,13 @@ KVal Lowerer::tensor_binop(ast::BinOpKind op, const KVal& a, const KVal& b, Sour
   Stmt* va = value_of(a, loc);
   Stmt* vb = value_of(b, loc);
   if (op == ast::BinOpKind::MatMult) return matmul(va, vb, loc);
-  match_shapes(va, vb, ast::op_symbol(op), loc);
+  // A float tensor to a scalar integer power known at compile time keeps the
+  // exponent scalar, so that elementwise_binop demotes it to multiplications
+  // as it does for a scalar base (MPM's weights `0.5 * (1.5 - fx) ** 2` on a
+  // vector fx were three libm pow calls; Taichi multiplies).
+  bool int_power = op == ast::BinOpKind::Pow && va->type.rows && prim_is_float(va->type.prim) && !vb->type.rows &&
+                   prim_is_int(vb->type.prim) && vb->kind == ir::StmtKind::const_;
+  if (!int_power) match_shapes(va, vb, ast::op_symbol(op), loc);
   return elementwise_binop(op, va, vb, loc);
 }
 
