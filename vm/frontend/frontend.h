@@ -73,6 +73,31 @@ struct StaticValue {
   std::vector<FieldInfo*> fields;         // matrix_field components, row-major
   std::shared_ptr<StaticValue> ctype;     // struct_value / struct_field: its struct_type
 
+  // Most StaticValues are scalars, fields and dtypes, and a compile-time name
+  // load copies one (a kernel unrolled by ti.static reads its names 10^4
+  // times): a copy or move copies the scalar members and touches a heavy
+  // member (string, vectors, shared_ptrs) only when it or its target holds
+  // something (member by member, a copy was ~190 instructions, issue 16).
+  // A new member goes into copy_light() or copy_heavy()/move_heavy().
+  StaticValue() = default;
+  StaticValue(const StaticValue& o) { copy_light(o); copy_heavy(o); }
+  StaticValue(StaticValue&& o) noexcept { copy_light(o); move_heavy(o); }
+  StaticValue& operator=(const StaticValue& o) {
+    if (this != &o) {
+      copy_light(o);
+      copy_heavy(o);
+    }
+    return *this;
+  }
+  StaticValue& operator=(StaticValue&& o) noexcept {
+    if (this != &o) {
+      copy_light(o);
+      move_heavy(o);
+    }
+    return *this;
+  }
+  ~StaticValue() = default;
+
   static StaticValue of_int(int64_t v) { StaticValue s; s.kind = Kind::integer; s.i = v; return s; }
   // A 128-bit integer: of_int when it fits in an int64, else wide.
   static StaticValue of_big(__int128 v) {
@@ -88,7 +113,55 @@ struct StaticValue {
   static StaticValue of_bool(bool v) { StaticValue s; s.kind = Kind::boolean; s.b = v; return s; }
   static StaticValue of_builtin(std::string n) { StaticValue s; s.kind = Kind::builtin; s.s = std::move(n); return s; }
   static StaticValue of_dtype(Prim p) { StaticValue s; s.kind = Kind::dtype; s.prim = p; return s; }
+
+ private:
+  void copy_light(const StaticValue& o) {
+    kind = o.kind;
+    b = o.b;
+    i = o.i;
+    hi = o.hi;
+    wide = o.wide;
+    f = o.f;
+    prim = o.prim;
+    field = o.field;
+    snode = o.snode;
+    def = o.def;
+    rows = o.rows;
+    cols = o.cols;
+  }
+  // `o` may live inside this value (an element, or its ctype): elems and
+  // ctype, which own StaticValues, are replaced last, ctype's new value held
+  // before elems changes.
+  void copy_heavy(const StaticValue& o) {
+    if (!o.s.empty() || !s.empty()) s = o.s;
+    if (o.handle || handle) handle = o.handle;
+    if (!o.names.empty() || !names.empty()) names = o.names;
+    if (!o.fields.empty() || !fields.empty()) fields = o.fields;
+    if (!o.ctype && !ctype) {
+      if (!o.elems.empty() || !elems.empty()) elems = o.elems;
+      return;
+    }
+    std::shared_ptr<StaticValue> c = o.ctype;
+    if (!o.elems.empty() || !elems.empty()) elems = o.elems;
+    ctype = std::move(c);
+  }
+  void move_heavy(StaticValue& o) {
+    if (!o.s.empty() || !s.empty()) s = std::move(o.s);
+    if (o.handle || handle) handle = std::move(o.handle);
+    if (!o.names.empty() || !names.empty()) names = std::move(o.names);
+    if (!o.fields.empty() || !fields.empty()) fields = std::move(o.fields);
+    if (!o.ctype && !ctype) {
+      if (!o.elems.empty() || !elems.empty()) elems = std::move(o.elems);
+      return;
+    }
+    std::shared_ptr<StaticValue> c = std::move(o.ctype);
+    if (!o.elems.empty() || !elems.empty()) elems = std::move(o.elems);
+    ctype = std::move(c);
+  }
 };
+// copy_light() lists every scalar member: a member added without it would
+// be dropped by copies (this size is the layout those functions were written for).
+static_assert(sizeof(StaticValue) == 216, "a StaticValue member was added or removed: update copy_light/copy_heavy");
 
 // What the host provides to the frontend. `env` is the opaque scope a function
 // was defined in (StaticValue::handle of a func/kernel value).
