@@ -1,0 +1,108 @@
+// The vector loop's register assignment (vector_regs.h).
+#include "jit/vector_regs.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+// How many registers of the loop's lanes a split sum's partials fill: 1 in
+// zmm lanes (16 f32), 2 in ymm lanes (16 f32 or 8 f64 in two), 1 when the
+// loop has no split sum.
+int partial_regs(const Trace& t, const VecPlan& p) {
+  if (p.partials.empty()) return 1;
+  int w = wide_lanes(t, p) ? 16 : p.width();
+  return (int)p.partials.begin()->second.size() / w;
+}
+
+// Assigns registers; false when the loop needs more than there are. With
+// `tail`, one more for the mask of a masked end (and a scratch register
+// for masking a sum's term).
+bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
+  bool used[16] = {};
+  bool full = false;
+  auto take = [&]() {
+    for (int j = 0; j < 16; j++)
+      if (!used[j]) {
+        used[j] = true;
+        return j;
+      }
+    full = true;
+    return 0;
+  };
+  // Loop-long registers first.
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    if (in.op == IrOp::load || in.op == IrOp::store) {
+      std::pair<Ref, int32_t> key{p.access[i].root, p.access[i].cq};
+      if (!r.root.count(key)) {
+        if (r.root.size() == std::size(kRootRegs)) return false;
+        int k = (int)r.root.size();
+        r.root[key] = k;
+      }
+    }
+    for (Ref o : {in.a, in.b, in.c}) {
+      if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a)) continue;
+      if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take();
+      if ((p.kind[o] == VecPlan::iota || p.kind[o] == VecPlan::iota_r) && r.iota < 0) r.iota = take();
+      if (p.kind[o] == VecPlan::iota && r.iv < 0) r.iv = take();
+      if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
+      if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
+    }
+    if (in.op == IrOp::load && p.access[i].stride && p.in_group(i) && r.shuf < 0) r.shuf = take();
+    if (in.op == IrOp::load && p.access[i].stride && !p.in_group(i)) {
+      if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
+      if (r.gmask < 0) r.gmask = take();
+    }
+    if (in.op == IrOp::sel && r.scratch < 0) r.scratch = take();
+    bool fl = in.t == CT::f32 || in.t == CT::f64;
+    if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl)) && r.zero < 0) r.zero = take();
+    if ((in.op == IrOp::ne || in.op == IrOp::le) && in.t != CT::f32 && r.ones < 0) r.ones = take();
+    if (in.op == IrOp::neg && fl && r.sign < 0) r.sign = take();
+    if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();
+  }
+  const bool two = partial_regs(t, p) == 2;
+  for (auto& [slot, add] : p.sums) {
+    r.ymm[slot] = take();
+    if (two && p.partials.count(slot)) r.acc2[slot] = take();
+  }
+  if (tail) r.tail = take();
+  if (tail && !p.sums.empty() && r.scratch < 0) r.scratch = take();
+  if (full) return false;
+  // Lane values: one register from definition to last use in the loop.
+  std::map<Ref, size_t> last;
+  for (size_t k = 0; k < p.order.size(); k++)
+    for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b, t.ins[p.order[k]].c})
+      if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
+  for (size_t k = 0; k < p.order.size(); k++) {
+    Ref i = p.order[k];
+    for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
+      if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
+    // An interleaved group's components are all loaded at its first.
+    auto group = p.interleaved.find(i);
+    for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i}) {
+      if (p.kind[c] != VecPlan::lane || r.ymm.count(c)) continue;
+      int y = take();
+      if (full) return false;
+      r.ymm[c] = y;
+    }
+    for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i})
+      if (p.kind[c] == VecPlan::lane && !last.count(c)) used[r.ymm[c]] = false;  // (read only by exits: computed, never read)
+  }
+  // Every operand the loop reads has a register (a plan that disagrees
+  // with itself leaves the loop scalar rather than failing here).
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    if (in.op == IrOp::load) continue;
+    for (Ref o : {in.a, in.b, in.c}) {
+      if (o < 0 || (in.op == IrOp::store && o == in.a)) continue;
+      bool ok = o == p.sum_slot(i) || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
+                (p.kind[o] == VecPlan::rowq && r.q >= 0) ||
+                ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace kiln::jit

@@ -1,0 +1,33 @@
+// The vector loop's register assignment (asm_vector.cpp): which ymm/zmm
+// registers hold each lane value, split sum and mask of a loop's lanes.
+#pragma once
+#include <map>
+
+#include "jit/asm.h"
+#include "jit/vector.h"
+
+namespace kiln::jit {
+
+// General registers for array (row) bases: rax is the counter, rcx its
+// limit, rdx the row position r and rsi its limit, rdi the Ctrl-C poll's.
+inline const asmjit::x86::Gp kRootRegs[] = {asmjit::x86::rbp, asmjit::x86::r13, asmjit::x86::r14, asmjit::x86::r15, asmjit::x86::r8, asmjit::x86::r9, asmjit::x86::r10, asmjit::x86::r11};
+
+struct VecRegs {
+  std::map<Ref, int> ymm;    // loop-long: uniforms and sums (by slot); per value: lanes
+  std::map<std::pair<Ref, int32_t>, int> root;  // (root value, q's stride) -> index in kRootRegs
+  std::map<int32_t, int> gidx;  // a gather's stride -> its lanes' byte offsets 0, s, ..., 7s
+  int gmask = -1;               // the gather's mask (all ones; the gather clears it)
+  int shuf = -1;                // interleaved loads' shuffle temporary
+  int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
+  int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
+  // A split sum's second register of partials, by slot: its partials (16
+  // f32, 8 f64) fill two ymm, pW..p(2W-1) in the second (jit/vector.h).
+  std::map<Ref, int> acc2;
+};
+
+// How many registers of the loop's lanes a split sum's partials fill.
+int partial_regs(const Trace& t, const VecPlan& p);
+// Assigns registers; false when the loop needs more than there are.
+bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail);
+
+}  // namespace kiln::jit
