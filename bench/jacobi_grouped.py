@@ -48,3 +48,4 @@ dt = time.perf_counter() - t
 print("checksum", check())
 print("time_ms", dt * 1000)
 print("bytes_moved", 20 * 2 * N * N * 4)
+print("stream_kernel", "copy")

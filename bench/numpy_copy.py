@@ -27,3 +27,4 @@ dt = time.perf_counter() - t
 print("checksum", float(a[::512, ::512].sum()) + x[N - 1, N - 1])
 print("time_ms", dt * 1000)
 print("bytes_moved", 10 * 2 * 2 * N * N * 4)  # each round trip: two copies, each reading and writing 64 MiB
+print("stream_kernel", "copy")

@@ -37,3 +37,4 @@ dt = time.perf_counter() - t
 print("checksum", b)
 print("time_ms", dt * 1000)
 print("bytes_moved", 2 * 4 * N)  # each array read once
+print("stream_kernel", "read")

@@ -35,3 +35,4 @@ dt = time.perf_counter() - t
 print("checksum", check())
 print("time_ms", dt * 1000)
 print("bytes_moved", 10 * 3 * 4 * N)  # x read, y read and written, 10 times
+print("stream_kernel", "update")
