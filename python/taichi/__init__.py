@@ -26,7 +26,8 @@ from . import profiler
 from ._matrix import Matrix, Vector
 from ._struct import Struct, dataclass
 from ._kernel import kernel, func, real_func, pyfunc, data_oriented, Kernel as _Kernel
-from ._field import field, root, SNode, BitpackedFields, FieldsBuilder, SNodeTree, i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijl, ikl, jkl, ijkl, axes
+from ._field import field
+from ._snode import root, SNode, BitpackedFields, FieldsBuilder, SNodeTree, i, j, k, l, ij, ik, il, jk, jl, kl, ijk, ijl, ikl, jkl, ijkl, axes
 from ._layout import Layout
 from ._ndarray import ndarray, Ndarray
 from . import ad
