@@ -289,8 +289,9 @@ struct Lowerer {
   void store_list_element(Binding& b, const std::string& name, const ast::Expr* slice, const KVal& v, SourceLoc loc);
   void store_binding(Binding& b, const KVal& v, const std::string& what, SourceLoc loc);
   KVal struct_member(const KVal& sv, const std::string& name, SourceLoc loc);
-  KVal load_struct_field(const StaticValue& sf, const ast::Expr* slice, SourceLoc loc);
-  void store_struct_field(const StaticValue& sf, const ast::Expr* slice, const KVal& v, SourceLoc loc);
+  // index: lower_index() of the subscript, evaluated once for every member.
+  KVal load_struct_field(const StaticValue& sf, const KVal& index, SourceLoc loc);
+  void store_struct_field(const StaticValue& sf, const KVal& index, const KVal& v, SourceLoc loc);
   int member_index(const StaticValue& type, const std::string& name, SourceLoc loc);
   // The binding a place names: a local (`v`) or a member of a struct local
   // (`s.a`, `s.a.b`); null for anything else.
@@ -372,6 +373,10 @@ struct Lowerer {
   KVal lower_subscript(const ast::Subscript* s);
   // The indices of a subscript, flattened: x[i, j], x[I] (a grouped index), x[None].
   void flatten_index(const ast::Expr* slice, std::vector<KVal>& out);
+  // The same as one tuple of values, for global_ptr_at: an element of a
+  // vector, matrix or struct field is one access per component, and its index
+  // expressions run once (x[ti.atomic_add(n[None], 1)] = v takes one slot).
+  KVal lower_index(const ast::Expr* slice);
   // Component k (row-major) of a vector/matrix field, or the component named
   // by a subscript slice (x[i][j], x[i][j, k]).
   StaticValue component_field(const StaticValue& mf, int k);

@@ -198,8 +198,9 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         }
         if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
           Stmt* x = value_of(v, loc);
+          KVal index = lower_index(inner->slice);
           each_component_at(*this, ib.s, sub->slice, [&](const StaticValue& f) {
-            Stmt* ptr = global_ptr(f, inner->slice, target->loc);
+            Stmt* ptr = global_ptr_at(f, index, target->loc);
             emit_store(ptr, convert_for_store(x, f.field->dtype, "a component of " + f.field->describe(), loc), loc);
           });
           return;
@@ -222,7 +223,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         return;
       }
       if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
-        store_struct_field(base.s, sub->slice, v, loc);
+        store_struct_field(base.s, lower_index(sub->slice), v, loc);
         return;
       }
       if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
@@ -233,9 +234,10 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           raise("TypeError", "cannot store " + shape_phrase(x->type) + " into an element of " + describe_static(base.s) +
                                  ", which holds " + shape_phrase(ft), loc);
         std::vector<Stmt*> el = elements(x, loc);
+        KVal index = lower_index(sub->slice);
         for (size_t k = 0; k < el.size(); k++) {
           StaticValue f = component_field(base.s, (int)k);
-          Stmt* ptr = global_ptr(f, sub->slice, target->loc);
+          Stmt* ptr = global_ptr_at(f, index, target->loc);
           emit_store(ptr, convert_for_store(el[k], f.field->dtype, "an element of " + describe_static(base.s), loc), loc);
         }
         return;
@@ -263,7 +265,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         one.kind = KVal::Kind::struct_;
         one.s.names = {a->attr};
         one.elems = {v};
-        store_struct_field(single, slice, one, loc);
+        store_struct_field(single, lower_index(slice), one, loc);
       };
       // s.member = v on a struct local (members of members too: s.a.b = v).
       if (Binding* sb = struct_member_binding(a->value)) {
@@ -290,9 +292,10 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
           std::vector<Stmt*> parts = x->type.rows ? elements(x, loc) : std::vector<Stmt*>(comps.size(), x);
           if (parts.size() != comps.size())
             raise("TypeError", "cannot assign " + shape_phrase(x->type) + " to the swizzle '." + a->attr + "'", loc);
+          KVal index = lower_index(sub->slice);
           for (size_t i = 0; i < comps.size(); i++) {
             StaticValue f = component_field(base.s, comps[i]);
-            emit_store(global_ptr(f, sub->slice, target->loc),
+            emit_store(global_ptr_at(f, index, target->loc),
                        convert_for_store(parts[i], f.field->dtype, "a component of " + describe_static(base.s), loc), loc);
           }
           return;
@@ -394,7 +397,8 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
   if (s->target->kind == ast::ExprKind::Subscript) {
     // Augmented assignment to global data is atomic (so parallel loops can reduce).
     auto* sub = s->target->as<ast::Subscript>();
-    std::vector<std::pair<StaticValue, const ast::Expr*>> targets;  // (scalar field, its index)
+    std::vector<StaticValue> targets;  // scalar fields, each at `index`
+    KVal index;
     std::string what;
     bool whole_element = false;  // every component of a vector/matrix field's element (even a 1-vector's)
     if (sub->value->kind == ast::ExprKind::Subscript) {  // x[i][j] op= v
@@ -414,8 +418,9 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
       if (ib.is_static() && ib.s.kind == StaticValue::Kind::matrix_field) {
         what = "a component of " + describe_static(ib.s);
         Stmt* rhs = value_of(lower_expr(s->value), loc);
+        KVal index = lower_index(inner->slice);
         each_component_at(*this, ib.s, sub->slice, [&](const StaticValue& f) {
-          Stmt* ptr = global_ptr(f, inner->slice, s->target->loc);
+          Stmt* ptr = global_ptr_at(f, index, s->target->loc);
           if (aop) {
             emit_atomic_update(ptr, *aop, rhs, what, loc);
           } else {
@@ -437,28 +442,29 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
         return;
       }
       if (base.is_static() && base.s.kind == StaticValue::Kind::field) {
-        targets.push_back({base.s, sub->slice});
+        targets.push_back(base.s);
         what = "an element of " + base.s.field->describe();
       } else if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
-        for (size_t k = 0; k < base.s.fields.size(); k++) targets.push_back({component_field(base.s, (int)k), sub->slice});
+        for (size_t k = 0; k < base.s.fields.size(); k++) targets.push_back(component_field(base.s, (int)k));
         what = "an element of " + describe_static(base.s);
         whole_element = true;
       }
     }
     if (!targets.empty()) {
+      index = lower_index(sub->slice);
       Stmt* rhs = value_of(lower_expr(s->value), loc);
       std::vector<Stmt*> parts;
       if (!whole_element) {
         parts.push_back(rhs);
       } else {
-        Type ft = tensor_type(targets[0].first.field->dtype, (int)targets.size(), 0, loc);
+        Type ft = tensor_type(targets[0].field->dtype, (int)targets.size(), 0, loc);
         if (!rhs->type.rows) rhs = broadcast(rhs, ft, loc);
         if (num_elems(rhs->type) != (int)targets.size())
           raise("TypeError", "cannot update " + what + " with " + shape_phrase(rhs->type), loc);
         parts = elements(rhs, loc);
       }
       for (size_t k = 0; k < targets.size(); k++) {
-        Stmt* ptr = global_ptr(targets[k].first, targets[k].second, s->target->loc);
+        Stmt* ptr = global_ptr_at(targets[k], index, s->target->loc);
         if (aop) {
           emit_atomic_update(ptr, *aop, parts[k], what, loc);
         } else {

@@ -549,8 +549,9 @@ KVal Lowerer::call_builtin(const std::string& full, const ast::Call* c) {
         if (v->type.rows && v->type.rows * std::max<int>(1, v->type.cols) != n)
           raise("TypeError", full + "(): the value's shape differs from the elements of " + describe_static(base.s), loc);
         std::vector<Stmt*> olds;
+        KVal index = lower_index(sub->slice);
         for (int k = 0; k < n; k++) {
-          Stmt* p = global_ptr(component_field(base.s, k), sub->slice, target->loc);
+          Stmt* p = global_ptr_at(component_field(base.s, k), index, target->loc);
           Stmt* vk = v->type.rows ? element(v, k, loc) : v;
           if (is_quant_ptr(p)) {
             olds.push_back(quant_atomic(p, it->second, emit_cast(vk, p->type.prim, loc), loc));

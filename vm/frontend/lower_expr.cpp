@@ -323,10 +323,16 @@ StaticValue Lowerer::component_field(const StaticValue& mf, const ast::Expr* sli
   return component_field(mf, (int)(at[0] * cols + (mf.cols ? at[1] : 0)));
 }
 
-Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLoc loc) {
+KVal Lowerer::lower_index(const ast::Expr* slice) {
   KVal index;
   flatten_index(slice, index.elems);
-  return global_ptr_at(f, index, loc);
+  for (auto& k : index.elems)
+    if (!k.is_static()) k = KVal::of(value_of(k, slice->loc));  // a tuple member's value, evaluated here
+  return index;
+}
+
+Stmt* Lowerer::global_ptr(const StaticValue& f, const ast::Expr* slice, SourceLoc loc) {
+  return global_ptr_at(f, lower_index(slice), loc);
 }
 
 Stmt* Lowerer::global_ptr_at(const StaticValue& f, const KVal& index, SourceLoc loc) {
@@ -393,16 +399,17 @@ KVal Lowerer::lower_subscript(const ast::Subscript* s) {
   }
   if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field) {
     // x[i] of a vector/matrix field: one load per component field.
+    KVal index = lower_index(s->slice);
     std::vector<Stmt*> e;
     for (FieldInfo* f : base.s.fields) {
       StaticValue fv;
       fv.kind = StaticValue::Kind::field;
       fv.field = f;
-      e.push_back(emit_load(global_ptr(fv, s->slice, s->loc), s->loc));
+      e.push_back(emit_load(global_ptr_at(fv, index, s->loc), s->loc));
     }
     return KVal::of(make_tensor(e, base.s.rows, base.s.cols, s->loc));
   }
-  if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) return load_struct_field(base.s, s->slice, s->loc);
+  if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) return load_struct_field(base.s, lower_index(s->slice), s->loc);
   if (is_tensor(base)) {
     std::vector<KVal> idx;
     flatten_index(s->slice, idx);

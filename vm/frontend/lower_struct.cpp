@@ -273,7 +273,7 @@ static StaticValue member_type_of(const StaticValue& f) {
   return f.ctype ? *f.ctype : StaticValue{};
 }
 
-KVal Lowerer::load_struct_field(const StaticValue& sf, const ast::Expr* slice, SourceLoc loc) {
+KVal Lowerer::load_struct_field(const StaticValue& sf, const KVal& index, SourceLoc loc) {
   KVal k;
   k.kind = KVal::Kind::struct_;
   if (sf.ctype) k.s = *sf.ctype;
@@ -284,21 +284,21 @@ KVal Lowerer::load_struct_field(const StaticValue& sf, const ast::Expr* slice, S
   }
   for (auto& m : sf.elems) {
     switch (m.kind) {
-      case StaticValue::Kind::field: k.elems.push_back(KVal::of(emit_load(global_ptr(m, slice, loc), loc))); break;
+      case StaticValue::Kind::field: k.elems.push_back(KVal::of(emit_load(global_ptr_at(m, index, loc), loc))); break;
       case StaticValue::Kind::matrix_field: {
         std::vector<Stmt*> e;
-        for (size_t i = 0; i < m.fields.size(); i++) e.push_back(emit_load(global_ptr(component_field(m, (int)i), slice, loc), loc));
+        for (size_t i = 0; i < m.fields.size(); i++) e.push_back(emit_load(global_ptr_at(component_field(m, (int)i), index, loc), loc));
         k.elems.push_back(KVal::of(make_tensor(e, m.rows, m.cols, loc)));
         break;
       }
-      case StaticValue::Kind::struct_field: k.elems.push_back(load_struct_field(m, slice, loc)); break;
+      case StaticValue::Kind::struct_field: k.elems.push_back(load_struct_field(m, index, loc)); break;
       default: raise("TypeError", "a struct field member is not a field", loc);
     }
   }
   return k;
 }
 
-void Lowerer::store_struct_field(const StaticValue& sf, const ast::Expr* slice, const KVal& v, SourceLoc loc) {
+void Lowerer::store_struct_field(const StaticValue& sf, const KVal& index, const KVal& v, SourceLoc loc) {
   if (!v.is_struct() || v.s.names != sf.names)
     raise("TypeError", "cannot store this value into an element of " + describe_static(sf) + " (it needs a struct with members " +
                            std::to_string(sf.names.size()) + ")", loc);
@@ -307,13 +307,13 @@ void Lowerer::store_struct_field(const StaticValue& sf, const ast::Expr* slice, 
     std::string what = "member '" + sf.names[i] + "' of " + describe_static(sf);
     KVal mv = convert_to(v.elems[i], member_type_of(m), what, loc);
     switch (m.kind) {
-      case StaticValue::Kind::field: emit_store(global_ptr(m, slice, loc), value_of(mv, loc), loc); break;
+      case StaticValue::Kind::field: emit_store(global_ptr_at(m, index, loc), value_of(mv, loc), loc); break;
       case StaticValue::Kind::matrix_field: {
         std::vector<Stmt*> e = elements(value_of(mv, loc), loc);
-        for (size_t k = 0; k < e.size(); k++) emit_store(global_ptr(component_field(m, (int)k), slice, loc), e[k], loc);
+        for (size_t k = 0; k < e.size(); k++) emit_store(global_ptr_at(component_field(m, (int)k), index, loc), e[k], loc);
         break;
       }
-      case StaticValue::Kind::struct_field: store_struct_field(m, slice, mv, loc); break;
+      case StaticValue::Kind::struct_field: store_struct_field(m, index, mv, loc); break;
       default: break;
     }
   }
