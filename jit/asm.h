@@ -42,6 +42,24 @@ struct Gen {
   // loop: each binds its label, runs, and jumps back.
   std::vector<std::function<void()>> cold;
 
+  // Float constants a scalar loop reads, kept in xmm registers the
+  // allocator left free (plan_kregs, loaded before the loop's head): read
+  // from the pool each iteration they were loads beside the loop's own, and
+  // sparse_particles' step ran 1.7x slower than with them in registers
+  // (five such loads a cell; the same loop in C++ with and without them).
+  std::vector<std::pair<uint64_t, asmjit::x86::Xmm>> kregs;
+  bool kreg_on = false;  // the loop's own code: operands read kregs
+  // The register holding `bits` while the loop's code is emitted, else null.
+  const asmjit::x86::Xmm* kreg(uint64_t bits) const {
+    if (kreg_on)
+      for (auto& [b, x] : kregs)
+        if (b == bits) return &x;
+    return nullptr;
+  }
+  const asmjit::x86::Xmm* kreg_of(Ref r) const { return t.is_const(r) ? kreg((uint64_t)t.ins[r].k) : nullptr; }
+  void plan_kregs();  // asm_kregs.cpp
+  void load_kregs();
+
   // A float constant's bits in the pool (RIP-relative, read by movss/addss...).
   asmjit::x86::Mem kmem(Ref r, bc::CT ct) { return kbits((uint64_t)t.ins[r].k, ct); }
   // The pool entry of `bits`, read as ct (16 bytes for other types: vector

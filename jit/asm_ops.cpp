@@ -337,6 +337,7 @@ bool Gen::float_binop(const Ins& in, Ref i) {
     }
   };
   if (in_xmm(B)) op(xhome(B));
+  else if (const x86::Xmm* k = kreg_of(B)) op(*k);
   else if (t.is_const(B)) op(kmem(B, in.t));
   else if (!in_gp(B)) op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
   else {
@@ -370,8 +371,10 @@ bool Gen::float_unary(const Ins& in, Ref i) {
     if (in_xmm(in.a)) S = xhome(in.a);
     else ldx(D, in.a, in.t);
     uint64_t sign = s ? 0x80000000ull : 0x8000000000000000ull;
-    if (in.op == IrOp::neg) a.vxorps(D, S, kbits(sign, CT::u64));
-    else a.vandps(D, S, kbits(~sign & (s ? 0xffffffffull : ~0ull), CT::u64));
+    uint64_t mask = in.op == IrOp::neg ? sign : ~sign & (s ? 0xffffffffull : ~0ull);
+    const x86::Xmm* k = kreg(mask);
+    if (in.op == IrOp::neg) k ? a.vxorps(D, S, *k) : a.vxorps(D, S, kbits(mask, CT::u64));
+    else k ? a.vandps(D, S, *k) : a.vandps(D, S, kbits(mask, CT::u64));
     stx(i, D, in.t);
     return true;
   }
@@ -570,6 +573,7 @@ void Gen::float_select(const Ins& in, Ref i) {
   // through its own slot, as fma's operands do).
   auto rm = [&](Ref r, CT rt) -> Operand {
     if (in_xmm(r)) return xhome(r);
+    if (const x86::Xmm* k = kreg_of(r)) return *k;
     if (t.is_const(r)) return kmem(r, rt);
     if (in_gp(r)) a.mov(slot(r), home(r));
     return rt == CT::f32 ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r);
@@ -693,6 +697,7 @@ void Gen::fma(const Ins& in, Ref i) {
   };
   auto rm = [&](Ref r) -> Operand {  // r in an xmm register or memory
     if (in_xmm(r)) return xhome(r);
+    if (const x86::Xmm* k = kreg_of(r)) return *k;
     if (t.is_const(r)) return kmem(r, in.t);
     if (in_gp(r)) a.mov(slot(r), home(r));  // r's own slot: its value in memory
     return s ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r);
@@ -730,6 +735,7 @@ void Gen::fused_guard(const Ins& g, const Ins& c) {
     x86::Xmm B = in_xmm(c.b) ? xhome(c.b) : x86::xmm1;
     if (!in_xmm(c.b)) ldx(x86::xmm1, c.b, c.t);
     if (in_xmm(c.a)) s ? a.ucomiss(B, xhome(c.a)) : a.ucomisd(B, xhome(c.a));
+    else if (const x86::Xmm* k = kreg_of(c.a)) s ? a.ucomiss(B, *k) : a.ucomisd(B, *k);
     else if (t.is_const(c.a)) s ? a.ucomiss(B, kmem(c.a, c.t)) : a.ucomisd(B, kmem(c.a, c.t));
     else if (!t.is_const(c.a) && !in_gp(c.a)) s ? a.ucomiss(B, x86::dword_ptr(x86::rsp, 8 * c.a)) : a.ucomisd(B, slot(c.a));
     else {

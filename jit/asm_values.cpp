@@ -117,6 +117,7 @@ void Gen::call(const void* fn) {
   for (int j = kNumAllocatable - 1; j >= kFirstCallerSaved; j--) a.pop(x86::Gpq(kAllocatable[j]));
   for (int j = 0; j < kNumXmm; j++)
     if (keep[j]) a.movsd(x86::xmm(kFirstXmm + j), x86::qword_ptr(x86::rsp, xsave + 8 * j));
+  load_kregs();  // (none before the loop's head; after it, a call may return into the loop)
 }
 
 void Gen::call_eval(const Ins& in, Ref i) {

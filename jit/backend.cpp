@@ -220,19 +220,27 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         g.st(i);
         break;
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: g.guard(in); break;
-      case IrOp::loop:
+      case IrOp::loop: {
         // Entered once per run of the trace: the vector loop takes all but
         // the last iterations, the scalar loop below the rest.
+        bool lanes_run = false;
         if (vp.ok) {
           int32_t area = g.xsave + 8 * kNumXmm;
-          lanes = !g.vector_loop(vp, area, kFrameBytes) ? "scalar: too many registers or temporaries"
+          lanes_run = g.vector_loop(vp, area, kFrameBytes);
+          lanes = !lanes_run                              ? "scalar: too many registers or temporaries"
                   : vp.f64                               ? "4 f64 lanes"
                   : g.vec_width == 16                    ? "16 lanes (zmm)"
                                                          : "8 lanes";
         }
+        if (!lanes_run) {  // (a vector loop uses the registers plan_kregs would take)
+          g.plan_kregs();
+          g.load_kregs();
+          g.kreg_on = true;
+        }
         top = a.newLabel();
         a.bind(top);
         break;
+      }
       case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
         if (in.k == 0 && infos) {
           // It ended where the loop exits: that is an exit like any other
@@ -291,6 +299,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
     }
     if (!closed) a.jmp(top);
   }
+  g.kreg_on = false;  // (cold paths and exits read the pool: some run before the loop's head)
   for (size_t c = 0; c < g.cold.size(); c++) g.cold[c]();  // (out of the loop's code)
   // Side exits: the snapshot into the frame; then the side trace linked to
   // this exit, if any, else back to the interpreter at the resume pc. With
