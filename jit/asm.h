@@ -88,6 +88,19 @@ struct Gen {
     return x == y || (al.reg[x] >= 0 && al.reg[y] >= 0 && is_fp(x) == is_fp(y) && al.reg[x] == al.reg[y]);
   }
 
+  // Scalar float moves: VEX forms where the host has AVX (EVEX where one
+  // register is xmm16-31, which legacy SSE cannot name), else SSE.
+  bool vex = false;
+  // Some float lives in xmm16-31 (regalloc.h): a float select blends under
+  // k7 (EVEX vcmpss writes a mask register, and vblendvps has no EVEX form).
+  bool evex = false;
+  int nxmm = kNumXmmVex;  // the xmm registers values may take (regalloc.h)
+  void xmov(const asmjit::x86::Xmm& d, const asmjit::x86::Xmm& s);
+  void xload(const asmjit::x86::Xmm& d, const asmjit::x86::Mem& m, bc::CT ct);   // movss/movsd
+  void xstore(const asmjit::x86::Mem& m, const asmjit::x86::Xmm& s, bc::CT ct);
+  void gp_to_x(const asmjit::x86::Xmm& d, const asmjit::x86::Gp& g, bc::CT ct);  // movd/movq
+  void x_to_gp(const asmjit::x86::Gp& g, const asmjit::x86::Xmm& s, bc::CT ct);
+
   // asm_values.cpp
   void ld(const asmjit::x86::Gp& reg, Ref r);                   // any value -> a 64-bit register
   // r read where it lives: its register, else `scratch` loaded with it.

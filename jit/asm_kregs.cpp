@@ -26,11 +26,14 @@ void Gen::plan_kregs() {
   for (Ref v = 0; v < (Ref)t.ins.size(); v++)
     if (in_xmm(v)) used[al.reg[v]] = true;
   int next = 0;
+  // xmm16-31 only where the trace's code is already EVEX-safe (Gen::evex:
+  // its selects blend under k7), and the allocator had them (nxmm).
+  const int limit = evex ? nxmm : kNumXmmVex;
   auto want = [&](uint64_t bits) {
     for (auto& [b, x] : kregs)
       if (b == bits) return;
-    while (next < kNumXmm && used[next]) next++;
-    if (next < kNumXmm) kregs.push_back({bits, x86::xmm(kFirstXmm + next++)});
+    while (next < limit && used[next]) next++;
+    if (next < limit) kregs.push_back({bits, x86::xmm(kFirstXmm + next++)});
   };
   auto operand = [&](Ref r) {
     if (r >= 0 && r < (Ref)negfold.size() && negfold[r]) r = t.ins[r].a;  // (fma reads a folded neg's operand)

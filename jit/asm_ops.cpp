@@ -314,7 +314,6 @@ bool Gen::float_binop(const Ins& in, Ref i) {
   // register first (mandelbrot's `y * y`, `2.0 * x`). A constant first
   // operand of a commuting op then goes second: the same bits unless it is a
   // NaN (of two NaNs, x86 returns the first's).
-  const bool vex = host_has_avx2();
   if (vex && commutes && t.is_const(A) && in_xmm(B)) {
     uint64_t k = (uint64_t)t.ins[A].k;
     if (!(s ? std::isnan(std::bit_cast<float>((uint32_t)k)) : std::isnan(std::bit_cast<double>(k)))) std::swap(A, B);
@@ -352,12 +351,11 @@ bool Gen::float_binop(const Ins& in, Ref i) {
 bool Gen::float_unary(const Ins& in, Ref i) {
   bool s = in.t == CT::f32;
   if (in.op == IrOp::sqrt) {
-    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
-    if (in_xmm(in.a)) s ? a.sqrtss(D, xhome(in.a)) : a.sqrtsd(D, xhome(in.a));
-    else {
-      ldx(x86::xmm1, in.a, in.t);
-      s ? a.sqrtss(D, x86::xmm1) : a.sqrtsd(D, x86::xmm1);
-    }
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, S = x86::xmm1;
+    if (in_xmm(in.a)) S = xhome(in.a);
+    else ldx(x86::xmm1, in.a, in.t);
+    if (vex) s ? a.vsqrtss(D, S, S) : a.vsqrtsd(D, S, S);
+    else s ? a.sqrtss(D, S) : a.sqrtsd(D, S);
     stx(i, D, in.t);
     return true;
   }
@@ -437,19 +435,24 @@ bool Gen::conv(const Ins& in, Ref i) {
     case bc::Op::i64_f32: case bc::Op::i64_f64: {
       bool s = (bc::Op)in.k == bc::Op::i64_f32;
       x86::Gp x = gp_of(in.a, x86::rax);
-      a.xorps(D, D);  // no false dependency on D's old value
-      s ? a.cvtsi2ss(D, x) : a.cvtsi2sd(D, x);
+      if (vex) {  // D's upper lanes from a zeroed xmm1: no false dependency on D's old value
+        a.vpxor(x86::xmm1, x86::xmm1, x86::xmm1);  // (a zero idiom: no execution unit)
+        s ? a.vcvtsi2ss(D, x86::xmm1, x) : a.vcvtsi2sd(D, x86::xmm1, x);
+      } else {
+        a.xorps(D, D);  // no false dependency on D's old value
+        s ? a.cvtsi2ss(D, x) : a.cvtsi2sd(D, x);
+      }
       stx(i, D, s ? CT::f32 : CT::f64);
       return true;
     }
     case bc::Op::f32_f64:
       ldx(x86::xmm1, in.a, CT::f32);
-      a.cvtss2sd(D, x86::xmm1);
+      vex ? a.vcvtss2sd(D, x86::xmm1, x86::xmm1) : a.cvtss2sd(D, x86::xmm1);
       stx(i, D, CT::f64);
       return true;
     case bc::Op::f64_f32:
       ldx(x86::xmm1, in.a, CT::f64);
-      a.cvtsd2ss(D, x86::xmm1);
+      vex ? a.vcvtsd2ss(D, x86::xmm1, x86::xmm1) : a.cvtsd2ss(D, x86::xmm1);
       stx(i, D, CT::f32);
       return true;
     default: break;
@@ -474,7 +477,7 @@ void Gen::load(const Ins& in, Ref i) {
   if (in.k == (int64_t)Prim::f32 || in.k == (int64_t)Prim::f64) {
     bool s = in.k == (int64_t)Prim::f32;
     x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0;
-    s ? a.movss(D, memory_at(in.a, 4)) : a.movsd(D, memory_at(in.a, 8));  // zeroes the rest of D
+    xload(D, memory_at(in.a, s ? 4 : 8), s ? CT::f32 : CT::f64);  // zeroes the rest of D
     stx(i, D, s ? CT::f32 : CT::f64);
     return;
   }
@@ -499,7 +502,8 @@ void Gen::load(const Ins& in, Ref i) {
 void Gen::store(const Ins& in) {
   Prim p = (Prim)in.k;
   if (in_xmm(in.b) && (p == Prim::f32 || p == Prim::f64)) {
-    p == Prim::f32 ? a.movss(memory_at(in.a, 4), xhome(in.b)) : a.movsd(memory_at(in.a, 8), xhome(in.b));
+    bool s = p == Prim::f32;
+    xstore(memory_at(in.a, s ? 4 : 8), xhome(in.b), s ? CT::f32 : CT::f64);
     return;
   }
   x86::Gp V = gp_of(in.b, x86::rcx);  // (never rax: memory_at's base may be)
@@ -588,15 +592,30 @@ void Gen::float_select(const Ins& in, Ref i) {
     else ldx(x86::xmm1, c.a, c.t);
     // Ordered predicates (false on NaN) but != (true on NaN), as compare().
     int pred = c.op == IrOp::lt ? 0x11 : c.op == IrOp::le ? 0x12 : c.op == IrOp::eq ? 0x00 : 0x04;
-    a.emit(cs ? x86::Inst::kIdVcmpss : x86::Inst::kIdVcmpsd, x86::xmm1, A, rm(c.b, c.t), Imm(pred));
-    mask_after = in.a;  // (nothing below writes xmm1)
+    a.emit(cs ? x86::Inst::kIdVcmpss : x86::Inst::kIdVcmpsd, evex ? x86::Reg(x86::k7) : x86::Reg(x86::xmm1), A,
+           rm(c.b, c.t), Imm(pred));
+    mask_after = in.a;  // (nothing below writes xmm1, or k7)
   } else {
     ld(x86::rax, in.a);
     a.test(x86::rax, x86::rax);
     a.setne(x86::al);
     a.movzx(x86::eax, x86::al);
-    a.neg(x86::rax);
-    a.movq(x86::xmm1, x86::rax);
+    if (evex) {
+      a.kmovw(x86::k7, x86::eax);
+    } else {
+      a.neg(x86::rax);
+      a.movq(x86::xmm1, x86::rax);
+    }
+  }
+  if (evex) {  // under k7: vblendmps takes any of xmm0-31, the mask leaves xmm1 free
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, C = x86::xmm0, B = x86::xmm1;
+    if (in_xmm(in.c)) C = xhome(in.c);
+    else ldx(x86::xmm0, in.c, ct);
+    if (in_xmm(in.b)) B = xhome(in.b);
+    else ldx(x86::xmm1, in.b, ct);
+    s ? a.k(x86::k7).vblendmps(D, C, B) : a.k(x86::k7).vblendmpd(D, C, B);
+    stx(i, D, ct);
+    return;
   }
   // The blend reads 16 bytes of a memory operand: both values in registers
   // (xmm0, or the result's own register when neither is the other's).
@@ -734,13 +753,17 @@ void Gen::fused_guard(const Ins& g, const Ins& c) {
     // ucomis b, a: a < b is "above"; either side straight from its register
     x86::Xmm B = in_xmm(c.b) ? xhome(c.b) : x86::xmm1;
     if (!in_xmm(c.b)) ldx(x86::xmm1, c.b, c.t);
-    if (in_xmm(c.a)) s ? a.ucomiss(B, xhome(c.a)) : a.ucomisd(B, xhome(c.a));
-    else if (const x86::Xmm* k = kreg_of(c.a)) s ? a.ucomiss(B, *k) : a.ucomisd(B, *k);
-    else if (t.is_const(c.a)) s ? a.ucomiss(B, kmem(c.a, c.t)) : a.ucomisd(B, kmem(c.a, c.t));
-    else if (!t.is_const(c.a) && !in_gp(c.a)) s ? a.ucomiss(B, x86::dword_ptr(x86::rsp, 8 * c.a)) : a.ucomisd(B, slot(c.a));
+    auto ucom = [&](const Operand& A) {  // (vucomis: xmm16-31 have no SSE form)
+      a.emit(s ? (vex ? x86::Inst::kIdVucomiss : x86::Inst::kIdUcomiss) : (vex ? x86::Inst::kIdVucomisd : x86::Inst::kIdUcomisd),
+             B, A);
+    };
+    if (in_xmm(c.a)) ucom(xhome(c.a));
+    else if (const x86::Xmm* k = kreg_of(c.a)) ucom(*k);
+    else if (t.is_const(c.a)) ucom(kmem(c.a, c.t));
+    else if (!t.is_const(c.a) && !in_gp(c.a)) ucom(s ? x86::dword_ptr(x86::rsp, 8 * c.a) : slot(c.a));
     else {
       ldx(x86::xmm0, c.a, c.t);
-      s ? a.ucomiss(B, x86::xmm0) : a.ucomisd(B, x86::xmm0);
+      ucom(x86::xmm0);
     }
     stay = c.op == IrOp::lt ? CC::kA : CC::kAE;  // false when unordered
   } else {

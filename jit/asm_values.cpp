@@ -14,6 +14,29 @@ namespace kiln::jit {
 using namespace asmjit;
 using bc::CT;
 
+void Gen::xmov(const x86::Xmm& d, const x86::Xmm& s) { vex ? a.vmovaps(d, s) : a.movaps(d, s); }
+
+void Gen::xload(const x86::Xmm& d, const x86::Mem& m, CT ct) {
+  if (ct == CT::f32) vex ? a.vmovss(d, m) : a.movss(d, m);
+  else vex ? a.vmovsd(d, m) : a.movsd(d, m);
+}
+
+void Gen::xstore(const x86::Mem& m, const x86::Xmm& s, CT ct) {
+  if (ct == CT::f32) vex ? a.vmovss(m, s) : a.movss(m, s);
+  else vex ? a.vmovsd(m, s) : a.movsd(m, s);
+}
+
+void Gen::gp_to_x(const x86::Xmm& d, const x86::Gp& g, CT ct) {
+  if (ct == CT::f32) vex ? a.vmovd(d, g.r32()) : a.movd(d, g.r32());
+  else vex ? a.vmovq(d, g.r64()) : a.movq(d, g.r64());
+}
+
+// movd zero-extends, as an f32 register representation needs.
+void Gen::x_to_gp(const x86::Gp& g, const x86::Xmm& s, CT ct) {
+  if (ct == CT::f32) vex ? a.vmovd(g.r32(), s) : a.movd(g.r32(), s);
+  else vex ? a.vmovq(g.r64(), s) : a.movq(g.r64(), s);
+}
+
 void Gen::ld(const x86::Gp& reg, Ref r) {
   if (t.is_const(r)) {
     int64_t v = t.ins[r].k;
@@ -22,8 +45,8 @@ void Gen::ld(const x86::Gp& reg, Ref r) {
     else a.mov(reg, Imm(v));
   } else if (in_gp(r)) {
     if (home(r).id() != reg.id()) a.mov(reg, home(r));
-  } else if (in_xmm(r)) {  // movd zero-extends, as an f32 register representation needs
-    al.fw[r] == 4 ? a.movd(reg.r32(), xhome(r)) : a.movq(reg, xhome(r));
+  } else if (in_xmm(r)) {
+    x_to_gp(reg, xhome(r), al.fw[r] == 4 ? CT::f32 : CT::f64);
   } else {
     a.mov(reg, slot(r));
   }
@@ -31,13 +54,13 @@ void Gen::ld(const x86::Gp& reg, Ref r) {
 
 void Gen::ldx(const x86::Xmm& x, Ref r, CT ct) {
   if (in_xmm(r)) {
-    if (xhome(r).id() != x.id()) a.movaps(x, xhome(r));
+    if (xhome(r).id() != x.id()) xmov(x, xhome(r));
   } else if (in_gp(r)) {
-    ct == CT::f32 ? a.movd(x, home(r).r32()) : a.movq(x, home(r));
+    gp_to_x(x, home(r), ct);
   } else if (t.is_const(r)) {
-    ct == CT::f32 ? a.movss(x, kmem(r, ct)) : a.movsd(x, kmem(r, ct));
+    xload(x, kmem(r, ct), ct);
   } else {
-    ct == CT::f32 ? a.movss(x, x86::dword_ptr(x86::rsp, 8 * r)) : a.movsd(x, slot(r));
+    xload(x, ct == CT::f32 ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r), ct);
   }
 }
 
@@ -45,7 +68,7 @@ void Gen::put(Ref i, const x86::Gp& src) {
   if (in_gp(i)) {
     if (home(i).id() != src.id()) a.mov(home(i), src);
   } else if (in_xmm(i)) {
-    a.movq(xhome(i), src);
+    gp_to_x(xhome(i), src, CT::f64);
   } else {
     a.mov(slot(i), src);
   }
@@ -53,20 +76,20 @@ void Gen::put(Ref i, const x86::Gp& src) {
 
 void Gen::stx(Ref i, const x86::Xmm& x, CT ct) {
   if (in_xmm(i)) {
-    if (xhome(i).id() != x.id()) a.movaps(xhome(i), x);
+    if (xhome(i).id() != x.id()) xmov(xhome(i), x);
   } else if (in_gp(i)) {
-    ct == CT::f32 ? a.movd(home(i).r32(), x) : a.movq(home(i), x);
+    x_to_gp(home(i), x, ct);
   } else if (ct == CT::f64) {
-    a.movsd(slot(i), x);
+    xstore(slot(i), x, ct);
   } else {  // the slot's upper half must read as zero
-    a.movd(x86::eax, x);
+    x_to_gp(x86::rax, x, ct);
     a.mov(slot(i), x86::rax);
   }
 }
 
 void Gen::spill_to(const x86::Mem& m, Ref r) {
   if (in_xmm(r) && al.fw[r] == 8) {
-    a.movsd(m, xhome(r));
+    xstore(m, xhome(r), CT::f64);
     return;
   }
   // One store, not a move into rax and a store: every exit's flush is these.
@@ -110,13 +133,13 @@ void Gen::call(const void* fn) {
   for (Ref v = 0; v < at; v++)
     if (in_xmm(v) && al.last[v] > at) keep[al.reg[v]] = true;
   for (int j = 0; j < kNumXmm; j++)
-    if (keep[j]) a.movsd(x86::qword_ptr(x86::rsp, xsave + 8 * j), x86::xmm(kFirstXmm + j));
+    if (keep[j]) xstore(x86::qword_ptr(x86::rsp, xsave + 8 * j), x86::xmm(kFirstXmm + j), CT::f64);
   for (int j = kFirstCallerSaved; j < kNumAllocatable; j++) a.push(x86::Gpq(kAllocatable[j]));
   a.mov(x86::rax, Imm((uint64_t)(uintptr_t)fn));
   a.call(x86::rax);
   for (int j = kNumAllocatable - 1; j >= kFirstCallerSaved; j--) a.pop(x86::Gpq(kAllocatable[j]));
   for (int j = 0; j < kNumXmm; j++)
-    if (keep[j]) a.movsd(x86::xmm(kFirstXmm + j), x86::qword_ptr(x86::rsp, xsave + 8 * j));
+    if (keep[j]) xload(x86::xmm(kFirstXmm + j), x86::qword_ptr(x86::rsp, xsave + 8 * j), CT::f64);
   load_kregs();  // (none before the loop's head; after it, a call may return into the loop)
 }
 

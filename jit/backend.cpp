@@ -130,7 +130,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
     switch (in.op) {
       case IrOp::kval: break;
       case IrOp::sload: case IrOp::rload:
-        if (g.in_xmm(i)) a.movsd(g.xhome(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
+        if (g.in_xmm(i)) g.xload(g.xhome(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k), CT::f64);
         else if (g.in_gp(i)) a.mov(g.home(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
         else {
           a.mov(x86::rax, x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
@@ -440,7 +440,14 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   if (loops) vp = plan_vector(t);
   SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2(), !(loops && vp.ok));
   std::vector<bool> remat = plan.remat(t.ins.size());
-  Gen g{t, a, allocate_registers(t, remat, plan.sunk), xsave};
+  // xmm16-31 on AVX-512 (KILN_JIT=zmm=0 turns it off), but not beside a
+  // vector loop, which saves the scalar code's xmm registers in VEX form and
+  // takes ymm/zmm registers of its own.
+  const int nxmm = t.allow_zmm && !(loops && vp.ok) ? kNumXmm : kNumXmmVex;
+  Gen g{t, a, allocate_registers(t, remat, plan.sunk, nxmm), xsave};
+  g.vex = host_has_avx2();
+  g.nxmm = nxmm;
+  for (Ref r = 0; r < (Ref)t.ins.size(); r++) g.evex |= g.in_xmm(r) && g.al.reg[r] >= kNumXmmVex;
   g.fused = std::move(plan.fused);
   g.sunk = std::move(plan.sunk);
   g.negfold = std::move(plan.negfold);

@@ -44,7 +44,8 @@ int select_width(const Trace& t, const Ins& in) {
   return w && w == float_width(t.ins[in.c]) ? w : 0;
 }
 
-Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, const std::vector<bool>& sunk) {
+Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, const std::vector<bool>& sunk,
+                              int nxmm) {
   const Ref n = (Ref)t.ins.size();
   Allocation out;
   out.last.assign(n, -1);
@@ -139,7 +140,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     const Ins& in = t.ins[i];
     if (!in.live || !has_value(in) || last[i] < 0 || (i < (Ref)remat.size() && remat[i])) continue;
     Ref* busy = out.fw[i] ? busy_x : busy_gp;
-    int nregs = out.fw[i] ? kNumXmm : kNumAllocatable;
+    int nregs = out.fw[i] ? nxmm : kNumAllocatable;
     if (Ref slot = coalesce[i]; slot != kNoRef && out.reg[slot] >= 0 && !out.fw[slot] == !out.fw[i]) {
       out.reg[i] = out.reg[slot];  // (the slot keeps it busy to the end)
       continue;

@@ -27,9 +27,14 @@ inline constexpr asmjit::x86::Gp::Id kAllocatable[] = {
 };
 inline constexpr int kNumAllocatable = 8;
 inline constexpr int kFirstCallerSaved = 4;
-// xmm0 and xmm1 are scratch; all xmm registers are caller-saved.
+// xmm0 and xmm1 are scratch; all xmm registers are caller-saved. Floats
+// get xmm2-15 (kNumXmmVex: VEX and legacy SSE encode them) or, on AVX-512
+// hosts, xmm2-31 (kNumXmm: EVEX encodes xmm16-31; asm.h's emitters keep
+// VEX-only instructions off them). The register file is taken lowest
+// first, so a trace that needs no more than 14 is coded as on AVX2.
 inline constexpr int kFirstXmm = 2;
-inline constexpr int kNumXmm = 14;
+inline constexpr int kNumXmmVex = 14;
+inline constexpr int kNumXmm = 30;
 
 // 4 for an f32 result, 8 for an f64 one, 0 for the rest.
 int float_width(const Ins& in);
@@ -46,7 +51,8 @@ struct Allocation {
 // `remat` values (sink.h) get no register: exits recompute them into their
 // slots, so what they read stays live until each exit that needs them;
 // `sunk` ones are not computed in the trace at all.
+// `nxmm`: how many xmm registers floats may take (kNumXmmVex or kNumXmm).
 Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat = {},
-                              const std::vector<bool>& sunk = {});
+                              const std::vector<bool>& sunk = {}, int nxmm = kNumXmmVex);
 
 }  // namespace kiln::jit

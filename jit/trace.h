@@ -97,7 +97,7 @@ struct Trace {
   int32_t loop_snap = -1;   // the state at the loop head, for leaving at a back edge (Ctrl-C)
   bool has_mem_effects = false;
   bool allow_lanes = false; // the backend may emit a vector loop (vector.h): AVX2 here, KILN_JIT=vector=1
-  bool allow_zmm = false;   // ... of 16 lanes where it divides (jit/asm_wide.cpp): AVX-512 here, KILN_JIT=zmm=1
+  bool allow_zmm = false;   // AVX-512 here, KILN_JIT=zmm=1: 16 lanes where it divides (asm_wide.cpp), xmm16-31
   bool hoist_bounds = true; // peel() may hoist bounds guards (bounds.h)
 
   bool is_const(Ref r) const { return r >= 0 && ins[r].op == IrOp::kval; }
