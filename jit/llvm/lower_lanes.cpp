@@ -143,6 +143,7 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
     llvm::cast<llvm::AllocaInst>(arrays.back())->setAlignment(llvm::Align(64));
   }
   copy(true);
+  stage_interleaved(*owner);
   Value* block_var = EB.CreateAlloca(t);
   B.CreateStore(begin, block_var);
   BasicBlock* blocks_exit = new_block("lanes.exit");
@@ -172,6 +173,7 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
     });
   }
   body();
+  staged.clear();
   branch(lanes_next);
   for (auto it = saved.rbegin(); it != saved.rend(); ++it) ptr[it->first] = it->second;
   dropped.clear();

@@ -48,6 +48,10 @@ void Gen::global_ptr(const ir::Stmt& s) {
     for (int64_t n : acc.shape) limits.push_back(B.getInt64((uint64_t)n));
     check_bounds(idx, limits, c);
   }
+  if (!staged.empty() && staged.count(&s)) {
+    ptr[&s] = staged_address(s, idx[0]);
+    return;
+  }
   if (acc.in_cell) {  // the struct-for's cell address plus the element's offset in it
     // (On the GPU a pointer or dynamic SNode's cells are in its device pool, tree memory.)
     Value* cell = B.CreateIntToPtr(idx.at(0), llvm::PointerType::get(B.getContext(), 0));

@@ -162,6 +162,24 @@ struct Gen {
   // gpu: the module's limit on nested ti.real_func calls (lower_func.cpp).
   llvm::GlobalVariable* depth_limit();
   std::unordered_set<const ir::Stmt*> dropped;  // lanes_loop: the partials' moves, lowered to nothing
+  // lanes_loop: a loop's reads of interleaved fields from de-interleaved
+  // copies (lower_deinterleave.cpp). stage_interleaved copies, at the first
+  // block of the task's call, and fills `staged` for the blocks' body;
+  // global_ptr then addresses a staged read in its copy.
+  struct Staged {
+    llvm::Value* array = nullptr;  // [n x T] on the task's stack
+    int64_t first = 0;             // the loop's first index: element `first` is array[0]
+  };
+  struct Stage {
+    std::vector<const ir::Stmt*> places;                  // a read of each place copied
+    std::vector<llvm::Value*> arrays;                     // their copies
+    std::unordered_map<const ir::Stmt*, int> reads;       // each staged read -> its place
+    llvm::Value* done = nullptr;                          // i1: copied in this call
+  };
+  std::unordered_map<const ir::Stmt*, Stage> stages;  // by loop
+  std::unordered_map<const ir::Stmt*, Staged> staged;
+  void stage_interleaved(const ir::Stmt& owner);
+  llvm::Value* staged_address(const ir::Stmt& s, llvm::Value* index);
   // gpu: the iteration the log records (the task loop's counter, -1 outside it).
   llvm::Value* log_key();
   // gpu: this thread's index in the grid and the grid's size, as i64.

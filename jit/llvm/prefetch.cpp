@@ -11,6 +11,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
@@ -54,6 +55,9 @@ std::vector<Stream> streams(llvm::Loop& l, llvm::ScalarEvolution& se, const llvm
     for (llvm::Instruction& i : *b) {
       auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i);
       if (!ld || !ld->isSimple()) continue;
+      // The task's own arrays (lower_deinterleave.cpp's copies) were written
+      // by the task just before: in the cache, not streaming from memory.
+      if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(ld->getPointerOperand()))) continue;
       auto* ar = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(ld->getPointerOperand()));
       if (!ar || ar->getLoop() != &l || !ar->isAffine()) continue;
       auto* st = llvm::dyn_cast<llvm::SCEVConstant>(ar->getStepRecurrence(se));
