@@ -2,7 +2,9 @@
 # however many component fields the element has (Taichi evaluates a subscript's
 # index once; an index with a side effect, such as a slot taken with
 # ti.atomic_add, must take one slot). Loads, stores, augmented assignments,
-# swizzles, component stores, atomics and struct members, serial and parallel.
+# swizzles, component stores, atomics and struct members, serial and parallel;
+# an augmented assignment to a swizzle or a struct member of a field element is
+# atomic in a parallel loop, as for a whole element.
 import taichi as ti
 
 ti.init(arch=ti.cpu)
@@ -43,6 +45,21 @@ def serial():
     print(n[None], e.w)
     x = v[slot()]  # a vector load
     print(n[None], x)
+    v[slot()].x += 2.0  # a swizzle update
+    print(n[None])
+    edges[slot()].p1 += ti.math.vec2(1, 1)  # a vector member's update
+    print(n[None])
+    edges[slot()].w -= 1.0
+    print(n[None])
+
+
+@ti.kernel
+def contended():
+    for i in range(1000):
+        v[i % 4].y += 1.0
+        v[i % 4].xz += ti.math.vec2(1, 2)
+        edges[i % 8].w += 1.0
+        edges[i % 8].p0 += ti.math.vec2(0, 1)
 
 
 @ti.kernel
@@ -65,3 +82,7 @@ def total() -> ti.f32:
 serial()
 parallel()
 print(n[None], count[None], total())
+v.fill(0)
+edges.fill(0)
+contended()
+print(v[0], v[3], edges[0].w, edges[7].w, edges[5].p0)

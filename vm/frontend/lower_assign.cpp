@@ -394,11 +394,38 @@ void Lowerer::emit_atomic_update(Stmt* ptr, ir::AtomicOp aop, Stmt* v, const std
 void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
   SourceLoc loc = s->loc;
   std::optional<ir::AtomicOp> aop = atomic_of(s->op);
+  // Updates scalar fields `targets` at [slice] (the index evaluated once, before
+  // the right-hand side, as Python does): atomically where the op has an
+  // atomic form. whole_element: the targets are the components of one
+  // vector/matrix element (or a swizzle), and the value is split among them.
+  auto update_fields = [&](const std::vector<StaticValue>& targets, bool whole_element, const std::string& what,
+                           const ast::Expr* slice) {
+    KVal index = lower_index(slice);
+    Stmt* rhs = value_of(lower_expr(s->value), loc);
+    std::vector<Stmt*> parts;
+    if (!whole_element) {
+      parts.push_back(rhs);
+    } else {
+      Type ft = tensor_type(targets[0].field->dtype, (int)targets.size(), 0, loc);
+      if (!rhs->type.rows) rhs = broadcast(rhs, ft, loc);
+      if (num_elems(rhs->type) != (int)targets.size())
+        raise("TypeError", "cannot update " + what + " with " + shape_phrase(rhs->type), loc);
+      parts = elements(rhs, loc);
+    }
+    for (size_t k = 0; k < targets.size(); k++) {
+      Stmt* ptr = global_ptr_at(targets[k], index, s->target->loc);
+      if (aop) {
+        emit_atomic_update(ptr, *aop, parts[k], what, loc);
+      } else {
+        Stmt* r = value_of(lower_binop(s->op, KVal::of(emit_load(ptr, loc)), KVal::of(parts[k]), loc), loc);
+        emit_store(ptr, convert_for_store(r, ptr->type.prim, what, loc), loc);
+      }
+    }
+  };
   if (s->target->kind == ast::ExprKind::Subscript) {
     // Augmented assignment to global data is atomic (so parallel loops can reduce).
     auto* sub = s->target->as<ast::Subscript>();
-    std::vector<StaticValue> targets;  // scalar fields, each at `index`
-    KVal index;
+    std::vector<StaticValue> targets;  // scalar fields, each at [sub->slice]
     std::string what;
     bool whole_element = false;  // every component of a vector/matrix field's element (even a 1-vector's)
     if (sub->value->kind == ast::ExprKind::Subscript) {  // x[i][j] op= v
@@ -451,27 +478,42 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
       }
     }
     if (!targets.empty()) {
-      index = lower_index(sub->slice);
-      Stmt* rhs = value_of(lower_expr(s->value), loc);
-      std::vector<Stmt*> parts;
-      if (!whole_element) {
-        parts.push_back(rhs);
-      } else {
-        Type ft = tensor_type(targets[0].field->dtype, (int)targets.size(), 0, loc);
-        if (!rhs->type.rows) rhs = broadcast(rhs, ft, loc);
-        if (num_elems(rhs->type) != (int)targets.size())
-          raise("TypeError", "cannot update " + what + " with " + shape_phrase(rhs->type), loc);
-        parts = elements(rhs, loc);
+      update_fields(targets, whole_element, what, sub->slice);
+      return;
+    }
+  }
+  // x[i].y op= v, x[i].xy op= w on a vector field (a swizzle) and x[i].m op= v
+  // on a struct field's member: the same component-wise update.
+  if (s->target->kind == ast::ExprKind::Attribute && s->target->as<ast::Attribute>()->value->kind == ast::ExprKind::Subscript) {
+    auto* a = s->target->as<ast::Attribute>();
+    auto* sub = a->value->as<ast::Subscript>();
+    bool plain = sub->value->kind == ast::ExprKind::Name || sub->value->kind == ast::ExprKind::Attribute;
+    KVal base = plain ? lower_expr(sub->value) : KVal{};
+    std::vector<StaticValue> targets;
+    bool whole_element = false;
+    std::string what;
+    if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field && !base.s.cols) {
+      for (char ch : a->attr) {
+        size_t k = std::string("xyzw").find(ch);
+        if (k == std::string::npos) k = std::string("rgba").find(ch);
+        if (k == std::string::npos || (int)k >= base.s.rows)
+          raise("TypeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
+                                 std::to_string(base.s.rows) + "-vector)", s->target->loc);
+        targets.push_back(component_field(base.s, (int)k));
       }
-      for (size_t k = 0; k < targets.size(); k++) {
-        Stmt* ptr = global_ptr_at(targets[k], index, s->target->loc);
-        if (aop) {
-          emit_atomic_update(ptr, *aop, parts[k], what, loc);
-        } else {
-          Stmt* r = value_of(lower_binop(s->op, KVal::of(emit_load(ptr, loc)), KVal::of(parts[k]), loc), loc);
-          emit_store(ptr, convert_for_store(r, ptr->type.prim, what, loc), loc);
-        }
+      whole_element = targets.size() > 1;
+      what = "a component of " + describe_static(base.s);
+    } else if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
+      const StaticValue& m = base.s.elems[member_index(base.s.ctype ? *base.s.ctype : base.s, a->attr, s->target->loc)];
+      what = "member '" + a->attr + "' of " + describe_static(base.s);
+      if (m.kind == StaticValue::Kind::field) targets.push_back(m);
+      if (m.kind == StaticValue::Kind::matrix_field) {
+        for (size_t k = 0; k < m.fields.size(); k++) targets.push_back(component_field(m, (int)k));
+        whole_element = true;
       }
+    }
+    if (!targets.empty()) {
+      update_fields(targets, whole_element, what, sub->slice);
       return;
     }
   }
