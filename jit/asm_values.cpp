@@ -47,6 +47,8 @@ void Gen::ld(const x86::Gp& reg, Ref r) {
     if (home(r).id() != reg.id()) a.mov(reg, home(r));
   } else if (in_xmm(r)) {
     x_to_gp(reg, xhome(r), al.fw[r] == 4 ? CT::f32 : CT::f64);
+  } else if (al.fw[r] == 4) {  // (stx leaves an f32 slot's upper half as it was)
+    a.mov(reg.r32(), x86::dword_ptr(x86::rsp, 8 * r));
   } else {
     a.mov(reg, slot(r));
   }
@@ -79,11 +81,8 @@ void Gen::stx(Ref i, const x86::Xmm& x, CT ct) {
     if (xhome(i).id() != x.id()) xmov(xhome(i), x);
   } else if (in_gp(i)) {
     x_to_gp(home(i), x, ct);
-  } else if (ct == CT::f64) {
-    xstore(slot(i), x, ct);
-  } else {  // the slot's upper half must read as zero
-    x_to_gp(x86::rax, x, ct);
-    a.mov(slot(i), x86::rax);
+  } else {  // an f32 in the low half (ld reads it as 32 bits, zero-extended)
+    xstore(ct == CT::f32 ? x86::dword_ptr(x86::rsp, 8 * i) : slot(i), x, ct);
   }
 }
 
@@ -120,7 +119,7 @@ void Gen::flush(const Snapshot& s) {
 
 void Gen::move(Ref dst, Ref src) {
   if (same_home(dst, src)) return;
-  if (in_xmm(dst)) ldx(xhome(dst), src, CT::f64);  // 64 bits: the representation as is
+  if (in_xmm(dst)) ldx(xhome(dst), src, al.fw[src] == 4 ? CT::f32 : CT::f64);  // the representation as is
   else if (in_gp(dst)) ld(home(dst), src);
   else spill_to(slot(dst), src);
 }
@@ -164,7 +163,7 @@ void Gen::cmp_values(Ref av, Ref b) {
   x86::Gp A = gp_of(av, x86::rax);
   if (t.is_const(b) && t.ins[b].k == (int32_t)t.ins[b].k) a.cmp(A, Imm(t.ins[b].k));
   else if (in_gp(b)) a.cmp(A, home(b));
-  else if (!t.is_const(b) && !in_xmm(b)) a.cmp(A, slot(b));
+  else if (!t.is_const(b) && !in_xmm(b) && al.fw[b] != 4) a.cmp(A, slot(b));
   else {
     ld(x86::rcx, b);
     a.cmp(A, x86::rcx);

@@ -178,6 +178,9 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       case IrOp::div:
         if (fl ? !g.float_binop(in, i) : !g.divide(in, i)) g.call_eval(in, i);
         break;
+      case IrOp::max: case IrOp::min:
+        if (!fl || !g.float_binop(in, i)) g.call_eval(in, i);
+        break;
       case IrOp::floordiv: case IrOp::mod: case IrOp::raw_mod:
         if (fl || !g.divide(in, i)) g.call_eval(in, i);
         break;
