@@ -165,10 +165,12 @@ void deinterleave_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem&
 bool wide_lanes(const Trace& t, const struct VecPlan& p);
 // The 32-bit components of 16 consecutive n-component elements at `at`
 // (n = 2, 3, 4) into the zmm registers of out[0..n-1], lane k = element k
-// (zmm27-31 and rsi are its scratch).
+// (zmm27-31 and rsi are its scratch; n = 3 reads zmm24-26 and k5-k7, which
+// wide_vec3_setup fills once before the loop).
 // `masked`: raw vector j loads only the floats mask register k(2 + j) selects.
 void wide_interleaved_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out,
                            bool masked = false);
+void wide_vec3_setup(asmjit::x86::Assembler& a, bool masks_only = false);
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
 inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }

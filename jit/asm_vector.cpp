@@ -294,6 +294,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     else a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
   }
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
+  if (wide)  // a vec3 group's blend masks and permute indices (asm_wide.cpp)
+    for (auto& [first, comp] : p.interleaved)
+      if (comp.size() == 3) {
+        wide_vec3_setup(a);
+        break;
+      }
   if (r.iota >= 0) {
     a.mov(x86::rdi, (uint64_t)(uintptr_t)kIota);
     a.vmovups(ymm(r.iota), x86::ptr(x86::rdi, 0, wide ? 64 : 32));
