@@ -426,7 +426,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
               }
             }
             if (wide) wide_interleaved_load(a, (int)g->second.size(), from, out, masked);
-            else deinterleave_load(a, (int)g->second.size(), from, out, x86::ymm(r.shuf));
+            else deinterleave_load(a, (int)g->second.size(), from, out, x86::ymm(r.shuf.at(i)));
           } else if (p.in_group(i)) {
             // (loaded with its group's first)
           } else if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets

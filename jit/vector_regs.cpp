@@ -49,7 +49,6 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
     }
-    if (in.op == IrOp::load && p.access[i].stride && p.in_group(i) && r.shuf < 0) r.shuf = take();
     if (in.op == IrOp::load && p.access[i].stride && !p.in_group(i)) {
       if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
       if (r.gmask < 0) r.gmask = take();
@@ -62,6 +61,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();
   }
   const bool two = partial_regs(t, p) == 2;
+  const bool wide = wide_lanes(t, p);  // (zmm27-31 are a wide loop's shuffle temporaries)
   for (auto& [slot, add] : p.sums) {
     r.ymm[slot] = take();
     if (two && p.partials.count(slot)) r.acc2[slot] = take();
@@ -85,6 +85,12 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       int y = take();
       if (full) return false;
       r.ymm[c] = y;
+    }
+    if (group != p.interleaved.end() && !wide) {  // its shuffle temporary: free again once the group is loaded
+      int y = take();
+      if (full) return false;
+      r.shuf[i] = y;
+      used[y] = false;
     }
     for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i})
       if (p.kind[c] == VecPlan::lane && !last.count(c)) used[r.ymm[c]] = false;  // (read only by exits: computed, never read)

@@ -17,7 +17,11 @@ struct VecRegs {
   std::map<std::pair<Ref, int32_t>, int> root;  // (root value, q's stride) -> index in kRootRegs
   std::map<int32_t, int> gidx;  // a gather's stride -> its lanes' byte offsets 0, s, ..., 7s
   int gmask = -1;               // the gather's mask (all ones; the gather clears it)
-  int shuf = -1;                // interleaved loads' shuffle temporary
+  // An interleaved group's shuffle temporary (8 lanes), by its first load:
+  // a register free where the group loads, not one held loop-long (nbody's
+  // 8-lane loop needed all 16 ymm with it: 6 for three sums' partials, 5
+  // uniforms, 5 lane values).
+  std::map<Ref, int> shuf;
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
   int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
   // A split sum's second register of partials, by slot: its partials (16

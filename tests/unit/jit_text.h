@@ -107,11 +107,12 @@ inline void check_rotating(const Compiled& c, int lo, int hi, Step step, const s
 
 // The text traced, optimized and compiled with vector loops allowed.
 // `zmm`: 16-lane loops allowed too (jit/asm_wide.cpp), where the host has AVX-512.
-inline Compiled compile_lanes(const std::string& text, bool zmm = false) {
+// `regs`: the trace's registers (32: a split sum's 16 partials and more).
+inline Compiled compile_lanes(const std::string& text, bool zmm = false, size_t regs = 32) {
   static asmjit::JitRuntime rt;
   Trace t;
   Emitter e(t);
-  ParsedTrace p = parse_trace(text, t, e, 32);  // (registers for a split sum's 16 partials)
+  ParsedTrace p = parse_trace(text, t, e, regs);
   REQUIRE(p.error == "");
   REQUIRE(peel(t, e, p.end_regs));
   dce(t);

@@ -216,3 +216,105 @@ TEST_CASE("jit vector wide: loops that do not divide keep 8 lanes and their mask
   // after a pass of one copy): every trip count
   every_trip_count(c, [](float p0, const float* mem, int i) { return p0 + inv_norm(mem[i]); }, "ymm add");
 }
+
+namespace {
+// nbody's force loop as the recorder leaves it: p = (r51, r52, r53), pos a
+// vec3 field at arg 0, three split f32 sums (ax r3..r18, ay r19..r34, az
+// r35..r50) of d * (inv * inv * inv), inv = 1 / sqrt(d . d + 0.01).
+std::string nbody_trace() {
+  std::string t = "i = sload r0\n a = arg 0\n x = sload r51\n y = sload r52\n z = sload r53\n";
+  const char* sum = "abc";
+  for (int s = 0; s < 3; s++)
+    for (int k = 0; k < 16; k++) t += " p" + std::string(1, sum[s]) + std::to_string(k) + " = sload r" + std::to_string(3 + 16 * s + k) + "\n";
+  t += R"(
+    off = mul i64 i #12
+    xa = add i64 a off
+    c0 = load xa f32
+    a1 = add i64 xa #4
+    c1 = load a1 f32
+    a2 = add i64 xa #8
+    c2 = load a2 f32
+    dx = sub f32 c0 x
+    dy = sub f32 c1 y
+    dz = sub f32 c2 z
+    m = mul f32 dy dy
+    m2 = fma f32 dx dx m
+    m3 = fma f32 dz dz m2
+    r2 = add f32 m3 #0x3c23d70a
+    r = sqrt f32 r2
+    inv = div f32 #0x3f800000 r
+    i2 = mul f32 inv inv
+    s = mul f32 i2 inv
+    sa = fma f32 dx s pa0
+    sb = fma f32 dy s pb0
+    sc = fma f32 dz s pc0
+    n = add i32 i #1
+    hi = sload r1
+    c = lt i32 n hi
+  )";
+  std::string exits = "r0=n";
+  for (int s = 0; s < 3; s++) {
+    for (int k = 1; k < 16; k++) exits += " r" + std::to_string(2 + 16 * s + k) + "=p" + std::string(1, sum[s]) + std::to_string(k);
+    exits += " r" + std::to_string(18 + 16 * s) + "=s" + std::string(1, sum[s]);
+  }
+  return t + " guard_nz c -> 99 { " + exits + " }\n end " + exits + "\n";
+}
+}  // namespace
+
+TEST_CASE("jit vector wide: nbody's force loop (a vec3 field, three split sums) gets lanes in zmm and in ymm") {
+  // In 8-lane ymm (AVX2 hosts, zmm=0) the three sums' partials take 6 of
+  // the 16 registers, the uniforms 5, the lane values 5: the deinterleave's
+  // temporary must not hold a register loop-long (it did, and the loop ran
+  // scalar: bench/nbody 550 ms against 14 in lanes).
+  if (!host_has_avx2() || !host_has_fma3()) return;
+  for (bool zmm : {false, true}) {
+    Compiled c = compile_lanes(nbody_trace(), zmm, 64);
+    CHECK(c.lanes == (zmm && host_has_avx512() ? "16 lanes (zmm)" : "8 lanes"));
+    static float mem[3 * 1100];
+    for (int j = 0; j < 3 * 1100; j++) mem[j] = std::sin((float)j) * 10.0f;
+    const float x = 0.5f, y = -0.25f, z = 1.5f;
+    uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+    TraceEnv env;
+    env.args = args;
+    std::atomic<bool> stop{false};
+    env.stop = &stop;
+    auto bits = [](float f) {
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      return (uint64_t)b;
+    };
+    auto run = [&](int lo, int hi) {
+      uint64_t R[54] = {(uint64_t)lo, (uint64_t)hi};
+      float want[3][16];
+      for (int s = 0; s < 3; s++)
+        for (int k = 0; k < 16; k++) R[3 + 16 * s + k] = bits(want[s][k] = (float)(16 * s + k + 1) * 0.1f);
+      R[51] = bits(x), R[52] = bits(y), R[53] = bits(z);
+      for (int i = lo; i < hi; i++) {
+        float dx = mem[3 * i] - x, dy = mem[3 * i + 1] - y, dz = mem[3 * i + 2] - z;
+        float m = dy * dy;
+        m = std::fma(dx, dx, m);
+        m = std::fma(dz, dz, m);
+        float r2 = m + 0.01f;
+        float inv = 1.0f / std::sqrt(r2);
+        float i2 = inv * inv;
+        float s = i2 * inv;
+        float d[3] = {dx, dy, dz};
+        for (int q = 0; q < 3; q++) {
+          float back = std::fma(d[q], s, want[q][0]);
+          for (int k = 0; k < 15; k++) want[q][k] = want[q][k + 1];
+          want[q][15] = back;
+        }
+      }
+      REQUIRE(c.fn(R, &env) == 99);
+      for (int s = 0; s < 3; s++)
+        for (int k = 0; k < 16; k++)
+          if (R[3 + 16 * s + k] != bits(want[s][k])) {
+            FAIL_CHECK("sum " << s << " partial " << k << " (zmm " << zmm << ", lo " << lo << ", hi " << hi << ")");
+            return;
+          }
+    };
+    for (int lo : {0, 1, 5})
+      for (int hi = lo + 1; hi <= lo + 80; hi++) run(lo, hi);
+    run(3, 1000);
+  }
+}
