@@ -1,0 +1,307 @@
+// The integer operations of the trace IR as x86-64 (asm.h), with the
+// interpreter's rules at the edges: add/sub/mul/and/or/xor, shifts by a
+// constant count (counts of the width or more), division and remainder by
+// constants (multiply-high; Python's floor rules) and the general division
+// (its zero and overflow checks). asm_ops.cpp has the float, memory, select
+// and guard operations.
+#include <asmjit/x86.h>
+
+#include <utility>
+
+#include "jit/asm.h"
+#include "jit/backend.h"
+#include "jit/sink.h"
+#include "jit/trace.h"
+#include "vm/types/type.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+// add/sub/mul/and/or/xor, computed in the result's own register when it
+// has one (unless b lives there), with b as an immediate, register or slot.
+bool Gen::int_binop(const Ins& in, Ref i) {
+  bool logic = in.op == IrOp::band || in.op == IrOp::bor || in.op == IrOp::bxor;
+  bool shift = in.op == IrOp::shl || in.op == IrOp::shr || in.op == IrOp::sar;
+  if (shift) return const_shift(in, i);
+  if (Ref x = lowest_bit_cleared(t, in); x >= 0 && blsrfold[in.a == x ? in.b : in.a]) {
+    x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+    a.blsr(D, gp_of(x, D));
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
+  if (!logic && in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul) return false;
+  if (in.op == IrOp::add && in.a >= 0 && in.b >= 0 && (scalefold[in.a] || scalefold[in.b])) {  // base + x * 2/4/8 as one lea
+    Ref M = scalefold[in.b] ? in.b : in.a, B = M == in.b ? in.a : in.b;
+    auto [x, shift] = index_scale(t, t.ins[M]);
+    x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+    x86::Gp Bx = gp_of(B, x86::rax), X = gp_of(x, x86::rcx);
+    a.lea(D, x86::ptr(Bx, X, (uint32_t)shift));
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
+  bool w32 = !logic && (in.t == CT::i32 || in.t == CT::u32);  // logic ops keep the representation
+  Ref A = in.a, B = in.b;
+  bool commutes = in.op != IrOp::sub;
+  if (commutes && in_gp(i) && in_gp(B) && same_home(B, i) && !t.is_const(A)) std::swap(A, B);
+  x86::Gp D = in_gp(i) && !(in_gp(B) && same_home(B, i)) ? home(i) : x86::Gp(x86::rax);
+  x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
+  int64_t k = t.is_const(B) ? t.ins[B].k : 0;
+  bool kimm = t.is_const(B) && k == (int32_t)k;
+  // A constant times or plus a value in another register: one three-operand
+  // imul or lea instead of a copy into the result's register first (a
+  // struct-for's row address, b * stride + table, is one of each).
+  // A multiply by 2, 4 or 8 (64-bit: a cell's offset in a word row, a bit
+  // number times the cell size) or by 3, 5 or 9 (x + x * 2, 4, 8, from
+  // where x lives: Collatz's 3 * n + 1) is a lea: one cycle where imul
+  // takes three, and both wrap alike.
+  bool scaled = k == 2 || k == 4 || k == 8, plus_scaled = k == 3 || k == 5 || k == 9;
+  if (kimm && in.op == IrOp::mul && ((scaled && !w32 && in_gp(A)) || plus_scaled)) {
+    if (scaled) {
+      a.lea(D, x86::ptr(0, home(A), k == 2 ? 1u : k == 4 ? 2u : 3u));
+    } else {
+      x86::Gp H = gp_of(A, D);
+      x86::Gp Hw = w32 ? x86::Gp(H.r32()) : H;
+      a.lea(Dw, x86::ptr(Hw, Hw, k == 3 ? 1 : k == 5 ? 2 : 3));
+      if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+    }
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
+  if (kimm && (in.op == IrOp::mul || in.op == IrOp::add) && in_gp(A) && !same_home(A, i)) {
+    x86::Gp H = home(A);
+    if (in.op == IrOp::mul) a.imul(Dw, w32 ? x86::Gp(H.r32()) : H, Imm(k));
+    else a.lea(Dw, x86::ptr(H, (int32_t)k));
+    if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+    if (D.id() == x86::Gp::kIdAx) st(i);
+    return true;
+  }
+  ld(D, A);
+  auto op = [&](const auto& B) {
+    switch (in.op) {
+      case IrOp::add: a.add(Dw, B); break;
+      case IrOp::sub: a.sub(Dw, B); break;
+      case IrOp::mul: a.imul(Dw, B); break;
+      case IrOp::band: a.and_(Dw, B); break;
+      case IrOp::bor: a.or_(Dw, B); break;
+      default: a.xor_(Dw, B); break;
+    }
+  };
+  if (kimm) {
+    if (in.op == IrOp::mul) a.imul(Dw, Dw, Imm(k));
+    else op(Imm(k));
+  } else if (in_gp(B)) {
+    op(w32 ? x86::Gp(home(B).r32()) : home(B));
+  } else if (!t.is_const(B) && !in_xmm(B) && (w32 || al.fw[B] != 4)) {  // (an f32 slot: its low half)
+    op(w32 ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
+  } else {
+    ld(x86::rcx, B);
+    op(w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx));
+  }
+  if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+  if (D.id() == x86::Gp::kIdAx) st(i);
+  return true;
+}
+
+// A shift by a constant count, with the interpreter's rules for counts of
+// the width or more (shl/shr give 0, sar the sign). The 32-bit forms work on
+// the low half and re-extend as the type's representation wants.
+bool Gen::const_shift(const Ins& in, Ref i) {
+  if (!t.is_const(in.b)) return false;
+  bool w32 = in.t == CT::i32 || in.t == CT::u32;
+  uint64_t n = (uint64_t)t.ins[in.b].k, w = w32 ? 32 : 64;
+  x86::Gp D = in_gp(i) ? home(i) : x86::Gp(x86::rax);
+  x86::Gp Dw = w32 ? x86::Gp(D.r32()) : D;
+  if (n >= w && in.op != IrOp::sar) {
+    a.xor_(D.r32(), D.r32());
+  } else {
+    ld(D, in.a);
+    uint32_t c = (uint32_t)(n >= w ? w - 1 : n);
+    if (in.op == IrOp::shl) a.shl(Dw, c);
+    else if (in.op == IrOp::shr) a.shr(Dw, c);
+    else a.sar(Dw, c);
+    if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+  }
+  if (D.id() == x86::Gp::kIdAx) st(i);
+  return true;
+}
+
+// rdx = x - q * d for the dividend x in rcx and the quotient q in rax.
+void Gen::remainder(int64_t d) {
+  if (d == (int32_t)d) a.imul(x86::rdx, x86::rax, Imm(d));
+  else {
+    a.mov(x86::rdx, Imm(d));
+    a.imul(x86::rdx, x86::rax);
+  }
+  a.neg(x86::rdx);
+  a.add(x86::rdx, x86::rcx);
+}
+
+// 32-bit division by a constant d in [1, 2^31) without a divide: shift x to
+// y = x + K*d >= 0 (y < 2^33), then floor(y / d) = (y * m) >> k with
+// k = 33 + ceil(log2 d), m = floor(2^k / d) + 1 (exact for y < 2^33 since
+// m*d - 2^k <= d <= 2^(k-33)); the 128-bit product comes from mul. The
+// floor quotient and Python remainder give the truncating ones by one fix.
+bool Gen::const_divide(const Ins& in, Ref i) {
+  bool sg = in.t == CT::i32;
+  if ((!sg && in.t != CT::u32) || !t.is_const(in.b)) return false;
+  int64_t d = t.ins[in.b].k;
+  if (d < 1 || d >= (1ll << 31)) return false;
+  int s = 0;
+  while ((1ll << s) < d) s++;
+  bool want_rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+  bool trunc = sg && (in.op == IrOp::div || in.op == IrOp::raw_mod);
+  if (d == (1ll << s)) {  // a power of two (an ndrange over a field of 2^k columns): shifts and masks
+    if (trunc) {  // toward zero: a negative x biased by d - 1 first
+      x86::Gp x = gp_of(in.a, x86::rax);
+      a.mov(x86::rdx, x);
+      a.sar(x86::rdx, 63);
+      a.and_(x86::rdx, Imm(d - 1));
+      a.add(x86::rdx, x);
+      if (!want_rem) {
+        a.sar(x86::rdx, Imm(s));
+        put(i, x86::rdx);
+        return true;
+      }
+      a.and_(x86::rdx, Imm(-d));
+      if (x.id() != x86::Gp::kIdAx) a.mov(x86::rax, x);
+      a.sub(x86::rax, x86::rdx);  // x - trunc(x / d) * d
+      put(i, x86::rax);
+      return true;
+    }
+    ld(x86::rax, in.a);
+    if (want_rem) {
+      a.and_(x86::rax, Imm(d - 1));  // floor's remainder, or u32's
+    } else {
+      sg ? a.sar(x86::rax, Imm(s)) : a.shr(x86::rax, Imm(s));
+    }
+    put(i, x86::rax);
+    return true;
+  }
+  int k = 33 + s;
+  unsigned __int128 m128 = ((unsigned __int128)1 << k) / (uint64_t)d + 1;
+  uint64_t m = (uint64_t)m128;
+  int64_t K = sg ? ((1ll << 31) + d - 1) / d : 0;
+  ld(x86::rcx, in.a);
+  if (K) {  // (K * d is past an imm32: the bias goes in first, then x adds)
+    a.mov(x86::rax, Imm(K * d));
+    a.add(x86::rax, x86::rcx);
+  } else {
+    a.mov(x86::rax, x86::rcx);
+  }
+  a.mov(x86::rsi, Imm(m));
+  a.mul(x86::rdx, x86::rax, x86::rsi);
+  if (k == 64) a.mov(x86::rax, x86::rdx);
+  else a.shrd(x86::rax, x86::rdx, Imm(k));
+  if (K) a.sub(x86::rax, Imm(K));  // rax = floor(x / d) (K < 2^31: d >= 3 here)
+  if (want_rem || trunc) {
+    remainder(d);               // in [0, d)
+    if (trunc) {                // toward zero: a negative x with a remainder
+      Label done = a.newLabel();
+      a.test(x86::rcx, x86::rcx);
+      a.jns(done);
+      a.test(x86::rdx, x86::rdx);
+      a.jz(done);
+      if (in.op == IrOp::div) a.add(x86::rax, 1);
+      else a.sub(x86::rdx, Imm(d));
+      a.bind(done);
+    }
+  }
+  put(i, want_rem ? x86::rdx : x86::rax);
+  return true;
+}
+
+// Integer division family inline (the guard before it ruled out b == 0):
+// idiv/div, then Python's floor corrections, and x / -1 and x % -1
+// without idiv's overflow trap (interp_ops.h's rules).
+// 64-bit division by a constant d in [2, 2^62]: for 0 <= x < 2^63,
+// floor(x / d) = (x * m) >> k with k = 63 + ceil(log2 d), m = floor(2^k / d)
+// + 1 < 2^64; mul gives the high half. Floor and truncation agree there, and
+// a negative x (rare in index and counter arithmetic) takes the divide.
+bool Gen::const_divide64(const Ins& in, Ref i) {
+  if ((in.t != CT::i64 && in.t != CT::u64) || !t.is_const(in.b)) return false;
+  int64_t d = t.ins[in.b].k;
+  if (d < 2 || d > (1ll << 62)) return false;
+  int s = 0;
+  while ((1ll << s) < d) s++;
+  int k = 63 + s;
+  uint64_t m = (uint64_t)(((unsigned __int128)1 << k) / (uint64_t)d + 1);
+  Label slow = a.newLabel(), done = a.newLabel();
+  x86::Gp x = gp_of(in.a, x86::rcx);
+  a.test(x, x);
+  a.js(slow);
+  a.mov(x86::rax, Imm(m));
+  a.mul(x86::rdx, x86::rax, x);
+  if (k > 64) a.shr(x86::rdx, Imm(k - 64));  // rdx = the quotient
+  if (in.op == IrOp::mod || in.op == IrOp::raw_mod) {
+    if (d == (int32_t)d) a.imul(x86::rdx, x86::rdx, Imm(d));
+    else {
+      a.mov(x86::rax, Imm(d));
+      a.imul(x86::rdx, x86::rax);
+    }
+    x86::Gp r = in_gp(i) ? home(i) : x86::Gp(x86::rax);  // x - q * d, in the result's register
+    if (r.id() != x.id()) a.mov(r, x);
+    a.sub(r, x86::rdx);
+    put(i, r);
+  } else {
+    put(i, x86::rdx);
+  }
+  a.bind(done);
+  // A negative x divides, out of the loop's way: the common path falls
+  // through (no taken jump around this block on every iteration).
+  const Ins* op = &in;
+  cold.push_back([this, op, i, slow, done] {
+    a.bind(slow);
+    divide_general(*op, i);
+    a.jmp(done);
+  });
+  return true;
+}
+
+bool Gen::divide(const Ins& in, Ref i) {
+  if (const_divide(in, i) || const_divide64(in, i)) return true;
+  return divide_general(in, i);
+}
+
+bool Gen::divide_general(const Ins& in, Ref i) {
+  bool w32 = in.t == CT::i32 || in.t == CT::u32, sg = is_signed(in.t);
+  x86::Gp A = w32 ? x86::Gp(x86::eax) : x86::Gp(x86::rax), C = w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx),
+          D = w32 ? x86::Gp(x86::edx) : x86::Gp(x86::rdx);
+  bool is_div = in.op == IrOp::div || in.op == IrOp::floordiv;
+  ld(x86::rax, in.a);
+  ld(x86::rcx, in.b);
+  Label done = a.newLabel(), normal = a.newLabel();
+  bool maybe_m1 = sg && !(t.is_const(in.b) && t.ins[in.b].k != -1);
+  if (maybe_m1) {
+    a.cmp(C, -1);
+    a.jne(normal);
+    if (is_div) a.neg(A);
+    else a.xor_(x86::eax, x86::eax);
+    a.jmp(done);
+    a.bind(normal);
+  }
+  if (sg) {
+    w32 ? a.cdq() : a.cqo();
+    a.idiv(D, A, C);
+  } else {
+    a.xor_(x86::edx, x86::edx);
+    a.div(D, A, C);
+  }
+  if (!is_div) a.mov(A, D);
+  if (sg && (in.op == IrOp::mod || in.op == IrOp::floordiv)) {
+    // The remainder is nonzero and its sign differs from b's: floor it.
+    a.test(D, D);
+    a.jz(done);
+    a.xor_(D, C);
+    a.jns(done);
+    if (in.op == IrOp::mod) a.add(A, C);
+    else a.sub(A, 1);
+  }
+  a.bind(done);
+  fix32(in.t);
+  st(i);
+  return true;
+}
+
+}  // namespace kiln::jit
