@@ -15,6 +15,20 @@ using ir::StmtKind;
 
 namespace {
 
+// The components a swizzle (`.y`, `.xz`, `.rgb`) names on vector field vf.
+std::vector<int> swizzle_of(const StaticValue& vf, const std::string& attr, SourceLoc loc) {
+  std::vector<int> comps;
+  for (char ch : attr) {
+    size_t k = std::string("xyzw").find(ch);
+    if (k == std::string::npos) k = std::string("rgba").find(ch);
+    if (k == std::string::npos || (int)k >= vf.rows)
+      raise("TypeError", "'" + attr + "' is not a swizzle of " + describe_static(vf) + " (a " + std::to_string(vf.rows) +
+                             "-vector)", loc);
+    comps.push_back((int)k);
+  }
+  return comps;
+}
+
 // x[i][k] = v, x[i][k] op= v on a vector/matrix field with a component index
 // known only at run time (Taichi's dynamic index; its snow_phaseField writes
 // rate[i, j][rk_step]): FN runs once per component, under `if k == c` (a
@@ -279,15 +293,7 @@ void Lowerer::lower_assign(const ast::Expr* target, const KVal& v, SourceLoc loc
         KVal base = lower_expr(sub->value);
         // x[i].y = v, x[i].xy = w on a vector field: store those components.
         if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field && !base.s.cols) {
-          std::vector<int> comps;
-          for (char ch : a->attr) {
-            size_t k = std::string("xyzw").find(ch);
-            if (k == std::string::npos) k = std::string("rgba").find(ch);
-            if (k == std::string::npos || (int)k >= base.s.rows)
-              raise("TypeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
-                                          std::to_string(base.s.rows) + "-vector)", target->loc);
-            comps.push_back((int)k);
-          }
+          std::vector<int> comps = swizzle_of(base.s, a->attr, target->loc);
           Stmt* x = value_of(v, loc);
           std::vector<Stmt*> parts = x->type.rows ? elements(x, loc) : std::vector<Stmt*>(comps.size(), x);
           if (parts.size() != comps.size())
@@ -493,14 +499,7 @@ void Lowerer::lower_aug_assign(const ast::AugAssign* s) {
     bool whole_element = false;
     std::string what;
     if (base.is_static() && base.s.kind == StaticValue::Kind::matrix_field && !base.s.cols) {
-      for (char ch : a->attr) {
-        size_t k = std::string("xyzw").find(ch);
-        if (k == std::string::npos) k = std::string("rgba").find(ch);
-        if (k == std::string::npos || (int)k >= base.s.rows)
-          raise("TypeError", "'" + a->attr + "' is not a swizzle of " + describe_static(base.s) + " (a " +
-                                 std::to_string(base.s.rows) + "-vector)", s->target->loc);
-        targets.push_back(component_field(base.s, (int)k));
-      }
+      for (int k : swizzle_of(base.s, a->attr, s->target->loc)) targets.push_back(component_field(base.s, k));
       whole_element = targets.size() > 1;
       what = "a component of " + describe_static(base.s);
     } else if (base.is_static() && base.s.kind == StaticValue::Kind::struct_field) {
