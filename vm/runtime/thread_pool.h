@@ -32,11 +32,11 @@ struct ThreadPool {
                     const std::function<void(int64_t begin, int64_t end, int worker)>& body);
 
  private:
-  // One job at a time: parallel_for publishes it under mu_, bumps generation_
-  // and wakes every worker; each participant (caller included) pulls chunk
-  // numbers from next_chunk_ until they run out; the caller then waits until
-  // every worker has checked out of that generation, so job_ stays valid for
-  // as long as anyone can read it.
+  // One job at a time. generation_ is the job word (generation, open, caller
+  // asleep, workers in the job), active_ counts workers asleep on cv_, stop_
+  // ends them: the three only through std::atomic_ref (the protocol and its
+  // memory order: thread_pool.cpp). Participants pull chunk numbers from
+  // next_chunk_; job_ stays valid while any worker is in the job.
   int num_threads_ = 1;
   std::vector<std::thread> workers_;
   std::mutex call_mu_;  // serializes parallel_for calls from different outside threads
@@ -45,8 +45,8 @@ struct ThreadPool {
   const std::function<void(int64_t, int64_t, int)>* job_ = nullptr;
   int64_t job_n_ = 0, job_chunk_ = 1, job_chunks_ = 0;
   std::atomic<int64_t> next_chunk_{0};
-  int active_ = 0;  // workers that have not finished the current generation
-  uint64_t generation_ = 0;
+  int active_ = 0;  // workers asleep on cv_
+  uint64_t generation_ = 0;  // generation << 32 | kOpen | kAsleep | workers in
   bool stop_ = false;
   std::exception_ptr error_;  // first exception of the current job (under mu_)
   void worker_main(int id);
