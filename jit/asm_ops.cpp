@@ -259,6 +259,11 @@ void Gen::store(const Ins& in) {
 }
 
 void Gen::atomic(const Ins& in, Ref i) {
+  // The old value, where something reads it (a scatter's `x[j] += v` does
+  // not: its 27 results an MPM particle were stores to their slots).
+  auto result = [&](const x86::Gp& src) {
+    if (al.last[i] >= 0) put(i, src);
+  };
   Prim p = (Prim)(in.k & 0xff);
   int aop = (int)(in.k >> 8);  // sem::AOp: add, sub, ...
   bool w32 = p == Prim::i32 || p == Prim::u32, w64 = p == Prim::i64 || p == Prim::u64;
@@ -274,7 +279,7 @@ void Gen::atomic(const Ins& in, Ref i) {
     } else {
       a.lock().xadd(x86::qword_ptr(x86::rax), x86::rcx);
     }
-    put(i, x86::rcx);
+    result(x86::rcx);
     return;
   }
   if ((aop == 0 || aop == 1) && (p == Prim::f32 || p == Prim::f64)) {
@@ -295,14 +300,14 @@ void Gen::atomic(const Ins& in, Ref i) {
     s ? a.movd(x86::ecx, x86::xmm0) : a.movq(x86::rcx, x86::xmm0);
     a.lock().cmpxchg(m, C, A);
     a.jne(retry);
-    put(i, x86::rax);  // the old value (a 32-bit load zero-extended it)
+    result(x86::rax);  // the old value (a 32-bit load zero-extended it)
     return;
   }
   ld(x86::rdi, in.a);
   ld(x86::rsi, in.b);
   a.mov(x86::rdx, Imm(in.k));
   call((const void*)&atomic_call);
-  st(i);
+  result(x86::rax);
 }
 
 // A select between floats (it lives in an xmm register: regalloc.h) is a

@@ -66,22 +66,34 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   // A fused compare (remat, not sunk) is made again where it is read (its
   // guard, or a float select's mask): its operands live until there.
   auto fused = [&](Ref v) { return v < (Ref)remat.size() && remat[v] && !(v < (Ref)sunk.size() && sunk[v]); };
-  auto use = [&](Ref v, Ref at) {
+  // What a register saves a value: each read by an operation (not an
+  // exit's), and its definition, is a stack access less; the loop's body
+  // runs every iteration, the code before it once.
+  std::vector<float> worth(n, 0.0f);
+  auto weight = [&](Ref at) { return t.loop_ref >= 0 && at > t.loop_ref ? 16.0f : 1.0f; };
+  // `w`: the read's worth (0 for an exit's).
+  auto use = [&](Ref v, Ref at, float w = 0.0f) {
     if (v < 0) return;
     last[v] = std::max(last[v], at);
-    if (Ref o = folded_operand(v); o >= 0) last[o] = std::max(last[o], at);
+    worth[v] += w;
+    if (Ref o = folded_operand(v); o >= 0) {
+      last[o] = std::max(last[o], at);
+      worth[o] += w;
+    }
     if (fused(v))
       for (Ref o : {t.ins[v].a, t.ins[v].b})
-        if (o >= 0) last[o] = std::max(last[o], at);
+        if (o >= 0) {
+          last[o] = std::max(last[o], at);
+          worth[o] += w;
+        }
   };
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
     out.fw[i] = (uint8_t)(in.op == IrOp::sel ? select_width(t, in) : float_width(in));
     if (!in.live) continue;
     if (i >= (Ref)sunk.size() || !sunk[i]) {
-      use(in.a, i);
-      use(in.b, i);
-      use(in.c, i);
+      worth[i] += weight(i);
+      for (Ref o : {in.a, in.b, in.c}) use(o, i, weight(i));
     }
     if (in.snap >= 0) snapshot_needs(t, t.snaps[in.snap], remat, [&](Ref v) { use(v, i); });
   }
@@ -133,26 +145,48 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   }
 
   out.reg.assign(n, -1);
-  Ref busy_gp[kNumAllocatable], busy_x[kNumXmm];
+  Ref busy_gp[kNumAllocatable], busy_x[kNumXmm];  // per register: the first position it is free
+  Ref owner_gp[kNumAllocatable], owner_x[kNumXmm];
   std::fill(std::begin(busy_gp), std::end(busy_gp), -1);
   std::fill(std::begin(busy_x), std::end(busy_x), -1);
+  std::vector<bool> pinned(n, false);  // a phi slot and the body value sharing its register
+  // Worth per position held: a value that holds its register long for few
+  // reads gives way to one that holds it briefly for many (an address
+  // made and read at once, beside a loop-long invariant read once an
+  // iteration).
+  auto density = [&](Ref v) { return worth[v] / (float)(std::max(last[v], v) - v + 1); };
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
     if (!in.live || !has_value(in) || last[i] < 0 || (i < (Ref)remat.size() && remat[i])) continue;
     Ref* busy = out.fw[i] ? busy_x : busy_gp;
+    Ref* owner = out.fw[i] ? owner_x : owner_gp;
     int nregs = out.fw[i] ? nxmm : kNumAllocatable;
     if (Ref slot = coalesce[i]; slot != kNoRef && out.reg[slot] >= 0 && !out.fw[slot] == !out.fw[i]) {
       out.reg[i] = out.reg[slot];  // (the slot keeps it busy to the end)
+      pinned[i] = pinned[slot] = true;
       continue;
     }
     // A register whose value is last read by this instruction is free for
     // its result: the backend reads operands before it writes the result.
-    for (int r = 0; r < nregs; r++)
-      if (busy[r] <= i) {
-        out.reg[i] = (int8_t)r;
-        busy[r] = last[i] == i ? i + 1 : last[i];
-        break;
-      }
+    int pick = -1;
+    for (int r = 0; r < nregs && pick < 0; r++)
+      if (busy[r] <= i) pick = r;
+    // None free: the value worth least per position gives its register up
+    // and lives in its slot from its definition on. No code exists yet, so
+    // nothing moves; each value still has one home for its whole life.
+    if (pick < 0) {
+      float least = density(i);
+      for (int r = 0; r < nregs; r++)
+        if (!pinned[owner[r]] && density(owner[r]) < least) {
+          least = density(owner[r]);
+          pick = r;
+        }
+      if (pick < 0) continue;
+      out.reg[owner[pick]] = -1;
+    }
+    out.reg[i] = (int8_t)pick;
+    owner[pick] = i;
+    busy[pick] = last[i] == i ? i + 1 : last[i];
   }
   return out;
 }

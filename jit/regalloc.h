@@ -2,9 +2,11 @@
 // once per register file. A value's interval runs from its definition to its
 // last use (operands, snapshot entries, phis); a value defined before `loop`
 // and used inside it lives to the end, since every iteration reads it. No
-// splitting: a value that finds no free register lives in its stack slot,
-// which is always right and only slower. Exits read each snapshot value from
-// wherever it lives.
+// splitting: a value lives in one register or in its stack slot for its
+// whole life. Where no register is free, the value worth least per position
+// it holds one (stack accesses saved, the loop's body weighted above the
+// code before it) gives its register up. Exits read each snapshot value
+// from wherever it lives.
 //
 // Float results (f32/f64 arithmetic, float loads, conversions to float,
 // selects between such) live in xmm registers; everything else in

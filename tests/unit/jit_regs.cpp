@@ -12,6 +12,7 @@
 
 #include "jit/backend.h"
 #include "jit/opt.h"
+#include "jit/regalloc.h"
 #include "vm/types/type.h"
 
 using namespace kiln;
@@ -139,4 +140,30 @@ TEST_CASE("jit registers: 24 live f64s take xmm16-31 on AVX-512 and give the bit
     CHECK(std::bit_cast<float>((uint32_t)a.R[4]) == f);
     CHECK(a.R[0] == (uint64_t)(left ? stop : 180));
   }
+}
+
+// Ten integers read once at the end, then a chain of twenty values each read
+// at once by the next: linear scan in order gave the first eight their
+// registers for the whole trace and left the chain in stack slots (a store
+// and a load a link). The ones worth least per position held give theirs up.
+TEST_CASE("jit registers: a chain read at once takes the registers of values held long for one read") {
+  Trace t;
+  Emitter e(t);
+  Ref held[10];
+  for (int k = 0; k < 10; k++) held[k] = sload(e, k);
+  Ref x = held[0];
+  std::vector<Ref> chain;
+  for (int j = 0; j < 20; j++) {
+    x = e.emit(IrOp::bxor, CT::i64, e.emit(IrOp::add, CT::i64, x, e.kval(j + 1)), e.kval(5));
+    chain.push_back(t.ins[x].a);
+    chain.push_back(x);
+  }
+  Ref sum = x;
+  for (int k = 1; k < 10; k++) sum = e.emit(IrOp::add, CT::i64, sum, held[k]);
+  e.emit(IrOp::sub, CT::i64, sum, e.kval(1));  // (reads sum: it is a value too)
+  Allocation al = allocate_registers(t);
+  for (Ref c : chain) CHECK_MESSAGE(al.reg[c] >= 0, "chain value " << c);
+  int in_slots = 0;
+  for (Ref h : held) in_slots += al.reg[h] < 0;
+  CHECK(in_slots >= 2);  // (10 values, 8 registers, the chain holding one)
 }
