@@ -485,14 +485,18 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // ran at ~80% of the bandwidth of the same loop with these prefetches (a
   // C++ copy of each). A prefetch past the array's end cannot fault. Not in
   // a loop that computes more than it reads (a division or square root, or
-  // more than four ops a stream): nbody_soa's body waits on vdivps, and its
-  // prefetches were only more instructions.
+  // more than four ops a load or store): nbody_soa's body waits on vdivps,
+  // and its prefetches were only more instructions. (Counted per memory
+  // access, not per stream: a stencil reads one stream four times, and
+  // jacobi_grouped's one extra add, `s = 0.0; s += ...`, cost it its
+  // prefetches and a fifth of its bandwidth when the bound was per stream.)
   std::map<std::pair<int, bool>, int32_t> streams;  // (root register, by r) -> furthest disp
-  int computed = 0;
+  int computed = 0, accesses = 0;
   for (Ref i : p.order) {
     IrOp op = t.ins[i].op;
     if (op == IrOp::div || op == IrOp::sqrt) computed += 1000;
     if (op != IrOp::load && op != IrOp::store) computed++;
+    else accesses++;
     // (not from a row root: a row is a block of its own, the next one anywhere)
     if (op != IrOp::load || p.access[i].stride || p.row_roots.count(p.access[i].root)) continue;
     const VecPlan::Access& acc = p.access[i];
@@ -500,7 +504,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     auto it = streams.find(key);
     if (it == streams.end() || acc.disp > it->second) streams[key] = acc.disp;
   }
-  if (computed > 4 * (int)streams.size()) streams.clear();
+  if (computed > 4 * accesses) streams.clear();
   auto prefetch = [&](int copies) {
     const int32_t pass = W * es * copies;
     for (auto& [key, disp] : streams)
