@@ -9,15 +9,17 @@
 #   KILN_ENGINE=llvm is a RuntimeError naming the file and why (exit 1); the
 #   default engine prints one line saying kernels stay on the JIT, and the
 #   program's own output.
-#   module.sh KILN PYTHON PYTHONPATH EMBED_C STALE_MODULE OTHER_LIBRARY   (PYTHONPATH empty: no Python module)
+#   module.sh KILN PYTHON PYTHONPATH EMBED_C STALE_MODULE OTHER_LIBRARY LIBLLVM
+#   (PYTHONPATH empty: no Python module; LIBLLVM: shared if the module links libLLVM.so, else static)
 set -u
-kiln=$1; py=$2; pp=$3; embed=$4; stale=$5; other=$6
+kiln=$1; py=$2; pp=$3; embed=$4; stale=$5; other=$6; libllvm=$7
 here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "FAIL: $*"; exit 1; }
 want_maps() {  # LABEL EXPECTED-MODULE-STATE OUTPUT
   echo "$3" | grep -qx 49 || fail "$1: wrong output: $3"
   echo "$3" | grep -qx "libkiln_llvm.so $2" || fail "$1: module not $2: $3"
-  echo "$3" | grep -qx "libLLVM $2" || fail "$1: libLLVM not $2: $3"
+  l=$2; [ "$libllvm" = static ] && l="not mapped"
+  echo "$3" | grep -qx "libLLVM $l" || fail "$1: libLLVM not $l: $3"
   echo "$3" | grep -qx "libSDL2 not mapped" || fail "$1: SDL2 mapped: $3"
 }
 unset KILN_ENGINE KILN_LLVM_MODULE
