@@ -1,0 +1,206 @@
+// One copy of a vector loop's body (lane_body.h): each op of the plan's
+// order as the lane instructions that do it, in zmm (16 lanes), ymm (8 of
+// 32 bits) or ymm of f64 (4). asm_vector.cpp's vector_loop emits it
+// `unroll` times a pass and once more under a mask at the loop's end.
+#include "jit/lane_body.h"
+#include "vm/types/type.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+// d = a * b + c in lanes with one rounding: the FMA3 form whose accumulator
+// or multiplicand is d's register, so no operand is overwritten early.
+template <class Y>
+static void lane_fma(x86::Assembler& a, bool f32, x86::Vec d, Y ya, Y yb, Y yc) {
+  auto f231 = [&](Y x, Y y) { f32 ? a.vfmadd231ps(d, x, y) : a.vfmadd231pd(d, x, y); };   // d = x * y + d
+  auto f213 = [&](Y x, Y y) { f32 ? a.vfmadd213ps(d, x, y) : a.vfmadd213pd(d, x, y); };   // d = x * d + y
+  if (d.id() == yc.id()) f231(ya, yb);
+  else if (d.id() == ya.id()) f213(yb, yc);
+  else if (d.id() == yb.id()) f213(ya, yc);
+  else {
+    a.vmovaps(d, yc);
+    f231(ya, yb);
+  }
+}
+
+// One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
+template <class YOf>
+void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Vec d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
+  switch (in.op) {
+    case IrOp::store: a.vmovupd(at, y_of(in.b)); break;
+    case IrOp::load: a.vmovupd(d, at); break;
+    case IrOp::add: in.t == CT::f64 ? a.vaddpd(d, y_of(in.a), y_of(in.b)) : a.vpaddq(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::sub: in.t == CT::f64 ? a.vsubpd(d, y_of(in.a), y_of(in.b)) : a.vpsubq(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::band: a.vpand(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::bor: a.vpor(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::bxor: a.vpxor(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::mul: a.vmulpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::div: a.vdivpd(d, y_of(in.a), y_of(in.b)); break;
+    case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
+    case IrOp::neg:
+      if (in.t == CT::f64) a.vxorpd(d, y_of(in.a), x86::ymm(sign));
+      else a.vpsubq(d, x86::ymm(zero), y_of(in.a));
+      break;
+    case IrOp::abs: a.vandpd(d, y_of(in.a), x86::ymm(absmask)); break;
+    case IrOp::fma: lane_fma(a, false, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
+    default: break;
+  }
+}
+
+x86::Vec LaneBody::ymm(int j) const { return wide ? x86::Vec(x86::zmm(j)) : x86::Vec(x86::ymm(j)); }
+
+x86::Vec LaneBody::acc_of(Ref slot, int h) const { return ymm(h ? r.acc2.at(slot) : r.ymm.at(slot)); }
+
+void LaneBody::lanes_from(int y, const x86::Gp& start, int u) const {
+  if (u) {
+    a.lea(x86::edi, x86::dword_ptr(start, W * u));
+    a.vmovd(x86::xmm(y), x86::edi);
+  } else {
+    a.vmovd(x86::xmm(y), start.r32());
+  }
+  a.vpbroadcastd(ymm(y), x86::xmm(y));
+  a.vpaddd(ymm(y), ymm(y), ymm(r.iota));
+}
+
+x86::Vec LaneBody::y_of(Ref v) const {
+  if (v == p.iv) return ymm(r.iv);
+  if (v == p.row_r) return ymm(r.ir);
+  if (v == p.row_q) return ymm(r.q);
+  return ymm(r.ymm.at(v));
+}
+
+// Copy u of the body; `masked`: only the lanes r.tail selects load and store.
+void LaneBody::operator()(int u, bool masked) const {
+  if (r.iv >= 0) lanes_from(r.iv, x86::rax, u);
+  if (r.ir >= 0) lanes_from(r.ir, x86::rdx, u);
+  auto at = [&](Ref i) {
+    const VecPlan::Access& acc = p.access[i];
+    return x86::ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
+                    acc.disp + W * es * u, wide ? 64 : 32);
+  };
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
+      Ref slot = p.sum_slot(i);
+      x86::Vec acc = acc_of(slot, u % regs);  // lane k: iteration W * u + k's partial
+      bool f = !p.f64;
+      if (masked && wide) {  // (a wide masked end: only the k1 lanes add)
+        if (in.op == IrOp::add) a.k(x86::k1).vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a));
+        else if (in.op == IrOp::sub) a.k(x86::k1).vsubps(acc, acc, y_of(in.b));
+        else a.k(x86::k1).vfmadd231ps(acc, y_of(in.a), y_of(in.b));
+        continue;
+      }
+      if (in.op == IrOp::add) f ? a.vaddps(acc, acc, y_of(in.a == slot ? in.b : in.a)) : a.vaddpd(acc, acc, y_of(in.a == slot ? in.b : in.a));
+      else if (in.op == IrOp::sub) f ? a.vsubps(acc, acc, y_of(in.b)) : a.vsubpd(acc, acc, y_of(in.b));
+      else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
+      continue;
+    }
+    if (p.f64 && p.kind[i] == VecPlan::reduce) {  // an i64 sum: four wrapping partials
+      Ref slot = p.sum_slot(i);
+      a.vpaddq(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(in.a == slot ? in.b : in.a));
+      continue;
+    }
+    if (p.f64) {
+      bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
+      if (in.op != IrOp::store && !r.ymm.count(i)) continue;
+      f64_lane_op(a, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), [this](Ref v) { return y_of(v); }, mem_op ? at(i) : x86::Mem(), r.sign,
+                  r.absmask, r.zero);
+      continue;
+    }
+    bool f = in.t == CT::f32;
+    if (in.op == IrOp::store) {
+      if (masked && wide) a.k(x86::k1).vmovups(at(i), y_of(in.b));
+      else masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));
+      continue;
+    }
+    if (p.kind[i] == VecPlan::reduce) {
+      Ref slot = p.sum_slot(i);
+      Ref x = in.a == slot ? in.b : in.a;
+      if (masked && wide) {
+        a.k(x86::k1).vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+      } else if (masked) {  // lanes past the end add nothing
+        a.vpand(ymm(r.scratch), y_of(x), ymm(r.tail));
+        a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.scratch));
+      } else {
+        a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
+      }
+      continue;
+    }
+    if (!r.ymm.count(i)) continue;
+    x86::Vec d = ymm(r.ymm[i]);
+    switch (in.op) {
+      case IrOp::load:
+        if (auto g = p.interleaved.find(i); g != p.interleaved.end()) {  // the group's first: all of it
+          const VecPlan::Access& c0 = p.access[g->second[0]];
+          a.imul(x86::rdi, x86::rax, c0.stride);
+          a.add(x86::rdi, kRootRegs[r.root.at({c0.root, c0.cq})]);
+          x86::Ymm out[4];
+          for (size_t k = 0; k < g->second.size(); k++) out[k] = x86::ymm(r.ymm.at(g->second[k]));
+          x86::Mem from = x86::ptr(x86::rdi, c0.disp + W * c0.stride * u);
+          if (wide && masked) {  // raw vector j's mask: its floats below n * m (k2..)
+            int n = (int)g->second.size();
+            for (int j = 0; j < n; j++) {
+              a.imul(x86::esi, x86::dword_ptr(x86::rsp, t_mask), n);
+              a.sub(x86::esi, 16 * j);
+              a.mov(x86::edx, 0);
+              a.cmovs(x86::esi, x86::edx);
+              a.mov(x86::edx, -1);
+              a.bzhi(x86::edx, x86::edx, x86::esi);  // (a count of 16 or more: all 16)
+              a.kmovw(x86::k(2 + j), x86::edx);
+            }
+          }
+          if (wide) wide_interleaved_load(a, (int)g->second.size(), from, out, masked);
+          else deinterleave_load(a, (int)g->second.size(), from, out, x86::ymm(r.shuf.at(i)));
+        } else if (p.in_group(i)) {
+          // (loaded with its group's first)
+        } else if (const VecPlan::Access& acc = p.access[i]; acc.stride) {  // root + stride * counter, then lane offsets
+          a.imul(x86::rdi, x86::rax, acc.stride);
+          a.add(x86::rdi, kRootRegs[r.root.at({acc.root, acc.cq})]);
+          // (masked: the lanes past the end read nothing)
+          masked ? a.vmovdqa(ymm(r.gmask), ymm(r.tail)) : a.vpcmpeqd(ymm(r.gmask), ymm(r.gmask), ymm(r.gmask));
+          auto m = x86::ymmword_ptr(x86::rdi, ymm(r.gidx.at(acc.stride)), 0, acc.disp + W * acc.stride * u);
+          (Prim)in.k == Prim::f32 ? a.vgatherdps(d, m, ymm(r.gmask)) : a.vpgatherdd(d, m, ymm(r.gmask));
+        } else if (masked && wide) {
+          a.k(x86::k1).z().vmovups(d, at(i));
+        } else {
+          masked ? a.vmaskmovps(d, ymm(r.tail), at(i)) : a.vmovups(d, at(i));
+        }
+        break;
+      case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::sub: f ? a.vsubps(d, y_of(in.a), y_of(in.b)) : a.vpsubd(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::mul: f ? a.vmulps(d, y_of(in.a), y_of(in.b)) : a.vpmulld(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::div: a.vdivps(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::band: wide ? a.vpandd(d, y_of(in.a), y_of(in.b)) : a.vpand(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::bor: wide ? a.vpord(d, y_of(in.a), y_of(in.b)) : a.vpor(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::bxor: wide ? a.vpxord(d, y_of(in.a), y_of(in.b)) : a.vpxor(d, y_of(in.a), y_of(in.b)); break;
+      case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
+      case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
+      case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
+      case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
+      case IrOp::fma: lane_fma(a, true, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
+      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
+        // A mask per lane, then the 0/1 the scalar compare gives (NaN: only ne holds).
+        if (f) {
+          int pred = in.op == IrOp::lt ? 1 : in.op == IrOp::le ? 2 : in.op == IrOp::eq ? 0 : 4;
+          a.vcmpps(d, y_of(in.a), y_of(in.b), pred);
+          a.vpsrld(d, d, 31);
+        } else if (in.op == IrOp::eq || in.op == IrOp::lt) {
+          in.op == IrOp::eq ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.b), y_of(in.a));
+          a.vpsrld(d, d, 31);
+        } else {  // ne, le: the mask of the opposite, plus one (-1 -> 0, 0 -> 1)
+          in.op == IrOp::ne ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.a), y_of(in.b));
+          a.vpsubd(d, d, ymm(r.ones));
+        }
+        break;
+      case IrOp::sel:  // lanes where a == 0 take c
+        a.vpcmpeqd(ymm(r.scratch), y_of(in.a), ymm(r.zero));
+        a.vblendvps(d, y_of(in.b), y_of(in.c), ymm(r.scratch));
+        break;
+      default: break;  // (the plan admits no other op)
+    }
+  }
+}
+
+}  // namespace kiln::jit
