@@ -5,7 +5,9 @@
 // (entry, loop, back edge, exits).
 //
 // Fixed registers: rbx = the frame R, r12 = the TraceEnv. Scratch within one
-// instruction: rax, rcx, rdx, rdi, rsi, xmm0, xmm1.
+// instruction: rax, rcx, rdx, xmm0, xmm1; rdi and rsi only as a call's
+// arguments (Gen::call) and in a vector loop's code, elsewhere they hold
+// values (regalloc.h).
 #pragma once
 #include <asmjit/x86.h>
 
@@ -23,6 +25,7 @@ struct Gen {
   asmjit::x86::Assembler& a;
   Allocation al;
   int32_t xsave = 0;                  // rsp offset of the area that keeps xmm values across calls
+  int32_t gsave = 0;                  // and of the one that keeps rsi, rdi and r8-r11's (kNumGp slots)
   std::vector<asmjit::Label> exits;   // per snapshot
   std::vector<bool> fused;            // compares emitted as their guard's flags (sink.h)
   std::vector<bool> sunk;             // values computed only at exits (sink.h)
@@ -117,7 +120,10 @@ struct Gen {
   void spill_to(const asmjit::x86::Mem& m, Ref r);              // r's register representation -> memory
   void flush(const Snapshot& s);                                // the snapshot's registers -> the frame
   void recompute_for(const Snapshot& s);                        // its sunk and fused values, into their slots
-  void call(const void* fn);                                    // rax = fn(rdi, rsi, rdx)
+  // rax = fn(rdi, rsi, rdx), `args` loading them once the caller-saved
+  // registers are saved (rsi and rdi may be values' homes: regalloc.h).
+  void call(const void* fn, const std::function<void()>& args);
+  void arg_pair(Ref x, Ref y);                                  // rdi = x, rsi = y (0 where y is kNoRef)
   void call_eval(const Ins& in, Ref i);
   void fix32(bc::CT ct);
   void cmp_values(Ref av, Ref b);

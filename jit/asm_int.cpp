@@ -190,8 +190,7 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   } else {
     a.mov(x86::rax, x86::rcx);
   }
-  a.mov(x86::rsi, Imm(m));
-  a.mul(x86::rdx, x86::rax, x86::rsi);
+  a.mul(x86::rdx, x86::rax, kbits(m, CT::f64));  // (from the pool: rsi may hold a value)
   if (k == 64) a.mov(x86::rax, x86::rdx);
   else a.shrd(x86::rax, x86::rdx, Imm(k));
   if (K) a.sub(x86::rax, Imm(K));  // rax = floor(x / d) (K < 2^31: d >= 3 here)

@@ -229,9 +229,10 @@ void Gen::load(const Ins& in, Ref i) {
     case Prim::u32: a.mov(D.r32(), memory_at(in.a, 4)); break;  // zero-extends
     case Prim::i64: case Prim::u64: a.mov(D, memory_at(in.a, 8)); break;
     default:
-      a.mov(x86::rdi, address(in.a));
-      a.mov(x86::esi, Imm(in.k));
-      call((const void*)&load_prim);
+      call((const void*)&load_prim, [&] {
+        a.mov(x86::rdi, address(in.a));
+        a.mov(x86::esi, Imm(in.k));
+      });
       D = x86::rax;
   }
   if (D.id() == x86::Gp::kIdAx) st(i);
@@ -251,10 +252,12 @@ void Gen::store(const Ins& in) {
     case Prim::i32: case Prim::u32: case Prim::f32: a.mov(memory_at(in.a, 4), V.r32()); break;
     case Prim::i64: case Prim::u64: case Prim::f64: a.mov(memory_at(in.a, 8), V); break;
     default:
-      a.mov(x86::rdi, address(in.a));
-      a.mov(x86::rsi, V);
-      a.mov(x86::edx, Imm(in.k));
-      call((const void*)&store_prim);
+      call((const void*)&store_prim, [&] {
+        if (V.id() != x86::Gp::kIdCx) a.mov(x86::rcx, V);  // (V may be rdi, the address rsi)
+        a.mov(x86::rdi, address(in.a));
+        a.mov(x86::rsi, x86::rcx);
+        a.mov(x86::edx, Imm(in.k));
+      });
   }
 }
 
@@ -303,10 +306,10 @@ void Gen::atomic(const Ins& in, Ref i) {
     result(x86::rax);  // the old value (a 32-bit load zero-extended it)
     return;
   }
-  ld(x86::rdi, in.a);
-  ld(x86::rsi, in.b);
-  a.mov(x86::rdx, Imm(in.k));
-  call((const void*)&atomic_call);
+  call((const void*)&atomic_call, [&] {
+    arg_pair(in.a, in.b);
+    a.mov(x86::rdx, Imm(in.k));
+  });
   result(x86::rax);
 }
 
@@ -422,10 +425,10 @@ uint64_t fma_f64(uint64_t a, uint64_t b, uint64_t c) {
 void Gen::fma(const Ins& in, Ref i) {
   bool s = in.t == CT::f32;
   if (!host_has_fma3()) {
-    ld(x86::rdi, in.a);
-    ld(x86::rsi, in.b);
-    ld(x86::rdx, in.c);
-    call(s ? (const void*)&fma_f32 : (const void*)&fma_f64);
+    call(s ? (const void*)&fma_f32 : (const void*)&fma_f64, [&] {
+      ld(x86::rdx, in.c);
+      arg_pair(in.a, in.b);
+    });
     st(i);
     return;
   }

@@ -124,30 +124,42 @@ void Gen::move(Ref dst, Ref src) {
   else spill_to(slot(dst), src);
 }
 
-// The allocatable caller-saved registers are saved around it: xmm values
-// still read after this instruction in their save area, the general ones
-// on the stack (4 pushes keep it 16-byte aligned).
-void Gen::call(const void* fn) {
-  bool keep[kNumXmm] = {};
+// The caller-saved registers holding values still read after this
+// instruction are saved around it in the frame (xmm ones at xsave, general
+// ones at gsave), and only then are the arguments loaded: rsi and rdi may
+// be the homes of values the call must keep, or of its arguments.
+void Gen::call(const void* fn, const std::function<void()>& args) {
+  bool keep[kNumXmm] = {}, keep_gp[kNumGp] = {};
   for (Ref v = 0; v < at; v++)
-    if (in_xmm(v) && al.last[v] > at) keep[al.reg[v]] = true;
+    if (al.reg[v] >= 0 && al.last[v] > at) (in_xmm(v) ? keep : keep_gp)[al.reg[v]] = true;
   for (int j = 0; j < kNumXmm; j++)
     if (keep[j]) xstore(x86::qword_ptr(x86::rsp, xsave + 8 * j), x86::xmm(kFirstXmm + j), CT::f64);
-  for (int j = kFirstCallerSaved; j < kNumAllocatable; j++) a.push(x86::Gpq(kAllocatable[j]));
+  for (int j = kFirstCallerSaved; j < kNumGp; j++)
+    if (keep_gp[j]) a.mov(x86::qword_ptr(x86::rsp, gsave + 8 * j), x86::Gpq(kAllocatable[j]));
+  args();
   a.mov(x86::rax, Imm((uint64_t)(uintptr_t)fn));
   a.call(x86::rax);
-  for (int j = kNumAllocatable - 1; j >= kFirstCallerSaved; j--) a.pop(x86::Gpq(kAllocatable[j]));
+  for (int j = kFirstCallerSaved; j < kNumGp; j++)
+    if (keep_gp[j]) a.mov(x86::Gpq(kAllocatable[j]), x86::qword_ptr(x86::rsp, gsave + 8 * j));
   for (int j = 0; j < kNumXmm; j++)
     if (keep[j]) xload(x86::xmm(kFirstXmm + j), x86::qword_ptr(x86::rsp, xsave + 8 * j), CT::f64);
   load_kregs();  // (none before the loop's head; after it, a call may return into the loop)
 }
 
-void Gen::call_eval(const Ins& in, Ref i) {
-  ld(x86::rdi, in.a);
-  if (in.b >= 0) ld(x86::rsi, in.b);
+// x through rax: its home may be rsi, which y's load overwrites (and y's
+// may be rdi).
+void Gen::arg_pair(Ref x, Ref y) {
+  ld(x86::rax, x);
+  if (y >= 0) ld(x86::rsi, y);
   else a.xor_(x86::esi, x86::esi);
-  a.mov(x86::rdx, Imm((uint64_t)in.op | (uint64_t)in.t << 8 | (uint64_t)in.k << 16));
-  call((const void*)&eval_call);
+  a.mov(x86::rdi, x86::rax);
+}
+
+void Gen::call_eval(const Ins& in, Ref i) {
+  call((const void*)&eval_call, [&] {
+    arg_pair(in.a, in.b);
+    a.mov(x86::rdx, Imm((uint64_t)in.op | (uint64_t)in.t << 8 | (uint64_t)in.k << 16));
+  });
   st(i);
 }
 

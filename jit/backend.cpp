@@ -140,11 +140,12 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       case IrOp::calltr:  // the frame as the inner trace must find it, then its run
         g.recompute_for(t.snaps[in.snap]);
         g.flush(t.snaps[in.snap]);
-        a.mov(x86::rdi, x86::rbx);
-        a.mov(x86::rsi, x86::r12);
         // counted, so that its exits into this loop return here (ExitInfo::outer_head)
         a.add(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 1);
-        g.call((const void*)(uintptr_t)in.k);
+        g.call((const void*)(uintptr_t)in.k, [&] {
+          a.mov(x86::rdi, x86::rbx);
+          a.mov(x86::rsi, x86::r12);
+        });
         a.sub(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 1);
         a.mov(x86::eax, x86::eax);  // a u32 return leaves the upper half undefined
         g.st(i);
@@ -216,10 +217,10 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       case IrOp::store: g.store(in); break;
       case IrOp::atomic: g.atomic(in, i); break;
       case IrOp::rtcall:
-        g.ld(x86::rdi, in.a);
-        g.ld(x86::rsi, in.b);
-        a.mov(x86::rdx, Imm(in.k));
-        g.call((const void*)&rt_call);
+        g.call((const void*)&rt_call, [&] {
+          g.arg_pair(in.a, in.b);
+          a.mov(x86::rdx, Imm(in.k));
+        });
         g.st(i);
         break;
       case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: g.guard(in); break;
@@ -228,7 +229,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         // the last iterations, the scalar loop below the rest.
         bool lanes_run = false;
         if (vp.ok) {
-          int32_t area = g.xsave + 8 * kNumXmm;
+          int32_t area = g.gsave + 8 * kNumGp;
           lanes_run = g.vector_loop(vp, area, kFrameBytes);
           lanes = !lanes_run                              ? "scalar: too many registers or temporaries"
                   : vp.f64                               ? "4 f64 lanes"
@@ -422,13 +423,13 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   x86::Assembler a(&code);
 
   // Frame: one slot per IR value, the spare slot of the back edge, the
-  // slot of an exit's ExitInfo while exits share a flush, then the xmm save
-  // area of calls. Every trace reserves the same kFrameBytes, so
+  // slot of an exit's ExitInfo while exits share a flush, then the xmm and
+  // general save areas of calls. Every trace reserves the same kFrameBytes, so
   // that one trace can jump into another's warm entry (after the prologue)
   // and keep the frame: a side exit and a side trace's link cost a jump.
   const Ref spare = (Ref)t.ins.size();
-  int32_t xsave = 8 * (spare + 2);
-  if (xsave + 8 * kNumXmm > kFrameBytes) return "trace frame too large";
+  int32_t xsave = 8 * (spare + 2), gsave = xsave + 8 * kNumXmm;
+  if (gsave + 8 * kNumGp > kFrameBytes) return "trace frame too large";
 
   const x86::Gp saved[] = {x86::rbp, x86::rbx, x86::r12, x86::r13, x86::r14, x86::r15};
   for (auto& r : saved) a.push(r);
@@ -447,7 +448,10 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   // vector loop, which saves the scalar code's xmm registers in VEX form and
   // takes ymm/zmm registers of its own.
   const int nxmm = t.allow_zmm && !(loops && vp.ok) ? kNumXmm : kNumXmmVex;
-  Gen g{t, a, allocate_registers(t, remat, plan.sunk, nxmm), xsave};
+  // (and the vector loop takes rsi and rdi as scratch: regalloc.h)
+  const int ngp = loops && vp.ok ? kNumAllocatable : kNumGp;
+  Gen g{t, a, allocate_registers(t, remat, plan.sunk, nxmm, ngp), xsave};
+  g.gsave = gsave;
   g.vex = host_has_avx2();
   g.nxmm = nxmm;
   for (Ref r = 0; r < (Ref)t.ins.size(); r++) g.evex |= g.in_xmm(r) && g.al.reg[r] >= kNumXmmVex;

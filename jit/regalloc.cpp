@@ -45,7 +45,7 @@ int select_width(const Trace& t, const Ins& in) {
 }
 
 Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, const std::vector<bool>& sunk,
-                              int nxmm) {
+                              int nxmm, int ngp) {
   const Ref n = (Ref)t.ins.size();
   Allocation out;
   out.last.assign(n, -1);
@@ -145,8 +145,8 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   }
 
   out.reg.assign(n, -1);
-  Ref busy_gp[kNumAllocatable], busy_x[kNumXmm];  // per register: the first position it is free
-  Ref owner_gp[kNumAllocatable], owner_x[kNumXmm];
+  Ref busy_gp[kNumGp], busy_x[kNumXmm];  // per register: the first position it is free
+  Ref owner_gp[kNumGp], owner_x[kNumXmm];
   std::fill(std::begin(busy_gp), std::end(busy_gp), -1);
   std::fill(std::begin(busy_x), std::end(busy_x), -1);
   std::vector<bool> pinned(n, false);  // a phi slot and the body value sharing its register
@@ -160,7 +160,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     if (!in.live || !has_value(in) || last[i] < 0 || (i < (Ref)remat.size() && remat[i])) continue;
     Ref* busy = out.fw[i] ? busy_x : busy_gp;
     Ref* owner = out.fw[i] ? owner_x : owner_gp;
-    int nregs = out.fw[i] ? nxmm : kNumAllocatable;
+    int nregs = out.fw[i] ? nxmm : ngp;
     if (Ref slot = coalesce[i]; slot != kNoRef && out.reg[slot] >= 0 && !out.fw[slot] == !out.fw[i]) {
       out.reg[i] = out.reg[slot];  // (the slot keeps it busy to the end)
       pinned[i] = pinned[slot] = true;

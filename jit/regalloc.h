@@ -22,12 +22,20 @@
 
 namespace kiln::jit {
 
-// Callee-saved first, so that calls only need to save the rest.
+// Callee-saved first, so that calls only need to save the rest. rbx and r12
+// hold the frame and the TraceEnv; rax, rcx and rdx are every operation's
+// scratch. rsi and rdi (the calls' arguments: Gen::call saves the values
+// they hold first) are values' registers too, except in a trace with a
+// vector loop, which takes them as scratch: kNumAllocatable there, kNumGp
+// elsewhere (the MPM step's P2G keeps 27 scatter addresses and the svd's
+// indices live at once).
 inline constexpr asmjit::x86::Gp::Id kAllocatable[] = {
     asmjit::x86::Gp::kIdBp, asmjit::x86::Gp::kIdR13, asmjit::x86::Gp::kIdR14, asmjit::x86::Gp::kIdR15,
     asmjit::x86::Gp::kIdR8, asmjit::x86::Gp::kIdR9,  asmjit::x86::Gp::kIdR10, asmjit::x86::Gp::kIdR11,
+    asmjit::x86::Gp::kIdSi, asmjit::x86::Gp::kIdDi,
 };
 inline constexpr int kNumAllocatable = 8;
+inline constexpr int kNumGp = 10;
 inline constexpr int kFirstCallerSaved = 4;
 // xmm0 and xmm1 are scratch; all xmm registers are caller-saved. Floats
 // get xmm2-15 (kNumXmmVex: VEX and legacy SSE encode them) or, on AVX-512
@@ -53,8 +61,10 @@ struct Allocation {
 // `remat` values (sink.h) get no register: exits recompute them into their
 // slots, so what they read stays live until each exit that needs them;
 // `sunk` ones are not computed in the trace at all.
-// `nxmm`: how many xmm registers floats may take (kNumXmmVex or kNumXmm).
+// `nxmm`: how many xmm registers floats may take (kNumXmmVex or kNumXmm);
+// `ngp`: how many general ones the rest may (kNumAllocatable or kNumGp).
 Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat = {},
-                              const std::vector<bool>& sunk = {}, int nxmm = kNumXmmVex);
+                              const std::vector<bool>& sunk = {}, int nxmm = kNumXmmVex,
+                              int ngp = kNumAllocatable);
 
 }  // namespace kiln::jit

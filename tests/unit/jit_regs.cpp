@@ -167,3 +167,46 @@ TEST_CASE("jit registers: a chain read at once takes the registers of values hel
   for (Ref h : held) in_slots += al.reg[h] < 0;
   CHECK(in_slots >= 2);  // (10 values, 8 registers, the chain holding one)
 }
+
+// for (; r0 < r1; r0++): ten integers v[k] = r0 * (k + 3) + k, then a call
+// (f64 -> i16 is not inlined) while all ten are live, then out[r0] = the
+// call's result + sum of v[k] * (k + 1) (out at r5). With rsi and rdi among
+// the general registers, the call saves the caller-saved ones holding
+// values first and loads its argument after: the sums come out right.
+TEST_CASE("jit registers: values in rsi, rdi and r8-r11 live across a call") {
+  Trace t;
+  Emitter e(t);
+  std::vector<Ref> regs(8, kNoRef);
+  Ref i = sload(e, 0);
+  Ref v[10];
+  for (int k = 0; k < 10; k++)
+    v[k] = e.emit(IrOp::add, CT::i64, e.emit(IrOp::mul, CT::i64, i, e.kval(k + 3)), e.kval(k));
+  Ref c = cvt(e, cvt(e, i, bc::Op::i64_f64, CT::f64), bc::Op::f64_i16, CT::i64);
+  Ref s = c;
+  for (int k = 0; k < 10; k++) s = e.emit(IrOp::add, CT::i64, s, e.emit(IrOp::mul, CT::i64, v[k], e.kval(k + 1)));
+  Ref addr = e.emit(IrOp::add, CT::i64, sload(e, 5), e.emit(IrOp::mul, CT::i64, i, e.kval(8)));
+  e.effect(IrOp::store, addr, s, (int)Prim::i64);
+  Ref next = e.emit(IrOp::add, CT::i64, i, e.kval(1));
+  regs[0] = next;
+  e.guard(IrOp::guard_nz, e.emit(IrOp::lt, CT::i64, next, sload(e, 1)), kNoRef, Snapshot{7, {{0, next}}});
+  peel(t, e, regs);
+  dce(t);
+  Compiled cc;
+  REQUIRE(compile_trace(t, rt, cc, true) == "");
+  CHECK(cc.listing.find("call") != std::string::npos);
+  bool homes = cc.listing.find(", rsi\n") != std::string::npos || cc.listing.find(", rdi\n") != std::string::npos;
+  CHECK_MESSAGE(homes, cc.listing);
+  std::vector<int64_t> out(40000, 0);
+  uint64_t R[8] = {1, 40000, 0, 0, 0, (uint64_t)(uintptr_t)out.data(), 0, 0};
+  TraceEnv env;
+  CHECK(cc.fn(R, &env) == 7u);
+  for (int64_t x = 1; x < 40000; x++) {
+    int64_t want = (int16_t)x;  // (in range below 32768; saturated above)
+    if (x > 32767) want = 32767;
+    for (int k = 0; k < 10; k++) want += (x * (k + 3) + k) * (k + 1);
+    if (out[x] != want) {
+      CHECK_MESSAGE(out[x] == want, "r0 " << x);
+      break;
+    }
+  }
+}
