@@ -142,6 +142,7 @@ struct Gen {
   bool float_unary(const Ins& in, Ref i);
   void compare(const Ins& in, Ref i);
   bool conv(const Ins& in, Ref i);
+  void float_to_int(const Ins& in, Ref i);
   void load(const Ins& in, Ref i);
   void store(const Ins& in);
   void atomic(const Ins& in, Ref i);

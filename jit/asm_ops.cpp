@@ -193,6 +193,9 @@ bool Gen::conv(const Ins& in, Ref i) {
       vex ? a.vcvtsd2ss(D, x86::xmm1, x86::xmm1) : a.cvtsd2ss(D, x86::xmm1);
       stx(i, D, CT::f32);
       return true;
+    case bc::Op::f32_i32: case bc::Op::f32_i64: case bc::Op::f64_i32: case bc::Op::f64_i64:
+      float_to_int(in, i);
+      return true;
     default: break;
   }
   ld(x86::rax, in.a);
@@ -207,6 +210,45 @@ bool Gen::conv(const Ins& in, Ref i) {
   }
   st(i);
   return true;
+}
+
+// Float -> signed int as sem::f2i (truncate, NaN -> 0, saturate). cvtts*2si
+// gives INT_MIN for NaN and out of range, which saturation also gives for
+// every x <= INT_MIN; `cmp r, 1` overflows for INT_MIN alone, and a cold
+// fix-up makes it 0 for NaN and INT_MAX for a positive x. (It was a call:
+// MPM's int(Xp - 0.5) three a particle in P2G and in G2P, each saving the
+// live xmm registers around it.)
+void Gen::float_to_int(const Ins& in, Ref i) {
+  bc::Op op = (bc::Op)in.k;
+  bool s = op == bc::Op::f32_i32 || op == bc::Op::f32_i64, w64 = op == bc::Op::f32_i64 || op == bc::Op::f64_i64;
+  x86::Xmm X = x86::xmm1;
+  if (in_xmm(in.a)) X = xhome(in.a);
+  else ldx(X, in.a, s ? CT::f32 : CT::f64);
+  x86::Gp R = in_gp(i) ? home(i) : x86::Gp(x86::rax), r = w64 ? R : x86::Gp(R.r32());
+  a.emit(s ? (vex ? x86::Inst::kIdVcvttss2si : x86::Inst::kIdCvttss2si)
+           : (vex ? x86::Inst::kIdVcvttsd2si : x86::Inst::kIdCvttsd2si),
+         r, X);
+  Label fix = a.newLabel(), back = a.newLabel();
+  a.cmp(r, 1);
+  a.jo(fix);
+  a.bind(back);
+  if (!w64) a.movsxd(R, r);  // (an i32's register representation)
+  if (R.id() == x86::Gp::kIdAx) st(i);
+  cold.push_back([this, X, r, s, fix, back] {  // (X still holds x: nothing ran since)
+    a.bind(fix);
+    Label nan = a.newLabel();
+    vex ? a.vxorps(x86::xmm0, x86::xmm0, x86::xmm0) : a.xorps(x86::xmm0, x86::xmm0);
+    a.emit(s ? (vex ? x86::Inst::kIdVucomiss : x86::Inst::kIdUcomiss)
+             : (vex ? x86::Inst::kIdVucomisd : x86::Inst::kIdUcomisd),
+           X, x86::xmm0);
+    a.jp(nan);
+    a.jbe(back);   // x <= 0: INT_MIN
+    a.sub(r, 1);   // INT_MIN - 1 wraps to INT_MAX
+    a.jmp(back);
+    a.bind(nan);
+    a.xor_(r, r);
+    a.jmp(back);
+  });
 }
 
 // Memory operands through memory_at: a folded address add (sink.h) is the
