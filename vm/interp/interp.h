@@ -66,16 +66,16 @@ constexpr int kMaxCallDepth = 2000;
 struct NativeTask {
   virtual ~NativeTask() = default;
   virtual void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) = 0;
-  // The launcher's measure of one range_for iteration, in picoseconds (0:
-  // not measured yet; launch.cpp run_task): a range whose whole work is
-  // below what waking the pool costs runs on the launching thread.
+  // Unused since the launcher keeps its timings per task (launch_mode.h);
+  // remove with this header's next layout change (it rebuilds most of the
+  // tree, so a lone removal waits).
   std::atomic<uint64_t> ps_per_iter{0};
 };
 
-// Runs every task of `k` in order, range_for tasks split over
+// Runs every task of `k` in order, range_for and struct_for tasks split over
 // ctx.program->pool (serially when there is no program or pool, when the task
-// says serialize, when the range is tiny, or in debug mode so that parallel
-// prints appear in iteration order). Kernel print output is flushed to
+// says serialize, when the range is tiny, in debug mode so that parallel
+// prints come in order, or when short launches ran faster: launch_mode.h). Kernel print output is flushed to
 // ctx.program->print (when there is a program) after the launch, also when it
 // throws. `hooks`, when given, holds one LoopHook (or null) per task;
 // `natives` one NativeTask (or null: the bytecode runs) per task.

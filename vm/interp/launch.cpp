@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "vm/interp/interp.h"
+#include "vm/interp/launch_mode.h"
 #include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/word_rows.h"
@@ -11,12 +12,6 @@
 namespace kiln::interp {
 
 namespace {
-
-// Native code runs thousands of iterations in the time the pool takes to
-// wake a worker and see it check out (microseconds, more on a loaded
-// machine): a native range_for whose measured work is below this runs on
-// the launching thread, as one chunk.
-constexpr uint64_t kParallelMinWorkPs = 25'000'000;  // 25 us
 
 int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) {
   if (is_const) return v;
@@ -87,19 +82,13 @@ CachedCells* cached_table(Program* prog, const SNode* target, int64_t weight, in
   return &c;
 }
 
-void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
+// One launch of a struct_for over `n` containers of `cells` cells, serially
+// or on the pool (its chunks timed through `chunks` when given).
+void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native,
+                       const SNode* target, int64_t n, int64_t cells, int64_t weight, bool serial,
+                       CallerChunks* chunks) {
   Program* prog = ctx.program;
-  if (!prog) raise("InternalError", "struct_for task launched without a program");
-  const SNode* target = prog->snode(t.snode);
-  int64_t n = (int64_t)prog->list_of(target).size();
   int nidx = std::max(t.num_indices, 1);
-  int64_t cells = std::max<int64_t>(1, target->num_cells());
-  int64_t weight = cell_weight(target);
-  // Few cells run serially, as a short range_for does: it costs less, and the
-  // prints of a small struct-for come out in the list's order on any number
-  // of cores.
-  bool few = n * cells * weight < kMinParallel;
-  bool serial = t.serialize || few || !prog->pool || prog->pool->size() <= 1 || prog->config.debug;
   // Units: `per` containers each, or `ranges` ranges of `span` cells of each container.
   // A word row stands for 64 cells (vm/runtime/word_rows.h): a serial unit
   // is kCellBatch rows of them, a parallel one 8 * kCellBatch cells (with
@@ -163,8 +152,32 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
     run_units(0, units);
     return;
   }
+  if (chunks) chunks->total = units;
   prog->pool->parallel_for(units, t.block_dim > 0 ? std::max<int64_t>(1, t.block_dim / std::min(cells * weight, kCellBatch)) : 0,
-                           [&](int64_t b, int64_t e, int) { run_units(b, e); });
+                           [&](int64_t b, int64_t e, int worker) {
+                             if (chunks) chunks->time(worker, b, e, [&] { run_units(b, e); });
+                             else run_units(b, e);
+                           });
+}
+
+void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
+  Program* prog = ctx.program;
+  if (!prog) raise("InternalError", "struct_for task launched without a program");
+  const SNode* target = prog->snode(t.snode);
+  int64_t n = (int64_t)prog->list_of(target).size();
+  int64_t cells = std::max<int64_t>(1, target->num_cells());
+  int64_t weight = cell_weight(target);
+  // Few cells run serially, as a short range_for does: it costs less, and the
+  // prints of a small struct-for come out in the list's order on any number
+  // of cores.
+  bool few = n * cells * weight < kMinParallel;
+  if (t.serialize || few || !prog->pool || prog->pool->size() <= 1 || prog->config.debug) {
+    struct_for_launch(t, ctx, hook, native, target, n, cells, weight, true, nullptr);
+    return;
+  }
+  run_measured(t, n * cells * weight, [&](bool parallel, CallerChunks& chunks) {
+    struct_for_launch(t, ctx, hook, native, target, n, cells, weight, !parallel, &chunks);
+  });
 }
 
 }  // namespace
@@ -197,31 +210,21 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
   Program* prog = ctx.program;
   bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
                 prog->config.debug || prog->debugger;  // parallel prints in iteration order; stepping
-  // Native code: each launch of at least kMinParallel iterations is timed
-  // (wall time times the threads, per iteration: a parallel launch's
-  // overhead counts as work, which errs toward staying parallel), and the
-  // next launch of little work runs serially. A launch that turns out
-  // slower measures again, so a task's data-dependent cost is followed.
-  bool timed = native && !serial;
-  uint64_t ps = timed ? native->ps_per_iter.load(std::memory_order_relaxed) : 0;
-  if (ps && (uint64_t)n * ps < kParallelMinWorkPs) serial = true;
-  auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  auto measure = [&](int threads) {
-    if (!timed) return;
-    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
-    uint64_t v = std::max<uint64_t>(1, (uint64_t)ns * 1000 * (uint64_t)threads / (uint64_t)n);
-    native->ps_per_iter.store(v, std::memory_order_relaxed);
-  };
   if (serial) {
     run_code(t, ctx, begin, end, hook, native);
-    measure(1);
     return;
   }
   int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
-  prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int) {
-    run_code(t, ctx, begin + b, begin + e, hook, native);
+  run_measured(t, n, [&](bool parallel, CallerChunks& chunks) {
+    if (!parallel) {
+      run_code(t, ctx, begin, end, hook, native);
+      return;
+    }
+    chunks.total = n;
+    prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int worker) {
+      chunks.time(worker, b, e, [&] { run_code(t, ctx, begin + b, begin + e, hook, native); });
+    });
   });
-  measure(prog->pool->size());
 }
 
 void flush_prints(LaunchContext& ctx) {
