@@ -233,8 +233,8 @@ void define_entry(llvm::Module& m, llvm::Function* fn, const ir::Stmt& task, con
   Value* end = e->getArg(2);
   if (task.task == ir::Task::range_for) {
     Prim p = llvmjit::task_index_prim(task);
-    if (!task.begin_const) begin = temp_bound(b, env, task.begin, p);
-    if (!task.end_const) end = temp_bound(b, env, task.end, p);
+    if (!task.rare().begin_const) begin = temp_bound(b, env, task.begin, p);
+    if (!task.rare().end_const) end = temp_bound(b, env, task.end, p);
   }
   b.CreateCall(fn, {env, begin, end, e->getArg(3)});
   b.CreateBr(out);

@@ -277,9 +277,9 @@ static Prim task_index_prim(const ir::Stmt& task) {
 // ti.real_func call may hold loops too.
 static bool has_loops(const ir::Stmt& task) {
   bool any = false;
-  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk)
-      ir::walk(**blk, [&](ir::Stmt* s) {
+  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
+    if (blk)
+      ir::walk(*blk, [&](ir::Stmt* s) {
         any |= s->kind == StmtKind::while_ || s->kind == StmtKind::range_for || s->kind == StmtKind::snode_op ||
                s->kind == StmtKind::call ||
                (s->kind == StmtKind::global_ptr && s->access->sparse_place >= 0 && s->access->activate);
@@ -299,8 +299,8 @@ static bool has_loops(const ir::Stmt& task) {
 static int64_t one_chunk_below(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps, const Program* prog) {
   if (task.task != ir::Task::range_for || uses_simt(task)) return 0;
   bool order = false;
-  if (task.tls_epilogue)
-    ir::walk(*task.tls_epilogue, [&](ir::Stmt* s) {
+  if (task.tls_epilogue())
+    ir::walk(*task.tls_epilogue(), [&](ir::Stmt* s) {
       order |= s->kind == StmtKind::atomic && s->ops.size() > 1 && prim_is_float(s->ops[1]->type.prim);
     });
   ir::walk(*task.body, [&](ir::Stmt* s) {
@@ -384,13 +384,13 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
   Id fresh = par ? m.op(Op::OpLogicalNot, m.t_bool(), {g.par_resumed}) : 0;
   // The chunk: prologue, grid-stride loop, epilogue.
   auto chunk = [&] {
-    if (task.tls_prologue) {
+    if (task.tls_prologue()) {
       if (par) {
         std::vector<const ir::Stmt*> pro;
-        for (auto& st : task.tls_prologue->stmts) pro.push_back(st.get());
+        for (auto& st : task.tls_prologue()->stmts) pro.push_back(st.get());
         g.run_kept(fresh, pro);
       } else {
-        g.block(*task.tls_prologue);
+        g.block(*task.tls_prologue());
       }
     }
     g.ensure_open();
@@ -432,7 +432,7 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
         [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
     g.loop_count = counter;
     g.iter = gid;
-    if (task.tls_epilogue) g.block(*task.tls_epilogue);
+    if (task.tls_epilogue()) g.block(*task.tls_epilogue());
   };
   if (skip) g.if_then(m.op(Op::OpLogicalNot, m.t_bool(), {skip}), chunk);
   else chunk();
@@ -519,17 +519,17 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
     TaskShader ts;
     ts.kind = s->task;
     ts.loc = s->loc;
-    ts.begin_const = s->begin_const;
-    ts.end_const = s->end_const;
+    ts.begin_const = s->rare().begin_const;
+    ts.end_const = s->rare().end_const;
     ts.begin = s->begin;
     ts.end = s->end;
-    ts.block_dim = s->block_dim;
-    if (s->block_dim > 0 && (s->task == ir::Task::range_for || s->task == ir::Task::struct_for)) {
-      if ((uint32_t)s->block_dim > caps.max_local_x)
-        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(s->block_dim) +
+    ts.block_dim = s->rare().block_dim;
+    if (s->rare().block_dim > 0 && (s->task == ir::Task::range_for || s->task == ir::Task::struct_for)) {
+      if ((uint32_t)s->rare().block_dim > caps.max_local_x)
+        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(s->rare().block_dim) +
                                 "): the vulkan device runs at most " + std::to_string(caps.max_local_x) +
                                 " invocations in a workgroup", s->loc);
-      ts.local_size = s->block_dim;
+      ts.local_size = s->rare().block_dim;
     }
     ts.serialize = s->serialize;
     if (s->task == ir::Task::struct_for && prog) {

@@ -142,7 +142,7 @@ static bool value_range(const ir::Stmt* v, int64_t& lo, int64_t& hi, int depth =
       const ir::Stmt* l = v->loop;
       if (!l || v->index != 0) return false;
       if (l->kind == ir::StmtKind::offloaded) {
-        if (l->task != ir::Task::range_for || !l->begin_const || !l->end_const) return false;
+        if (l->task != ir::Task::range_for || !l->rare().begin_const || !l->rare().end_const) return false;
         lo = l->begin;
         hi = std::max(l->begin, l->end - 1);  // an empty loop runs no access
       } else if (l->kind == ir::StmtKind::range_for && l->snode < 0 && l->ops.size() >= 2 &&
@@ -403,9 +403,9 @@ void Gen::ret(const ir::Stmt& s) {
 }
 
 void Gen::print(const ir::Stmt& s) {
-  PrintInfo info{s.print_parts, {}, s.loc};
+  PrintInfo info{s.rare().print_parts, {}, s.loc};
   std::vector<Id> vals;
-  for (const ir::PrintPart& part : s.print_parts) {
+  for (const ir::PrintPart& part : s.rare().print_parts) {
     if (!part.is_value) continue;
     const ir::Stmt* o = s.ops.at((size_t)part.op);
     info.prims.push_back(o->type.prim);
@@ -433,7 +433,7 @@ void Gen::print(const ir::Stmt& s) {
 
 void Gen::assert_(const ir::Stmt& s) {
   CheckInfo c{CheckInfo::assertion, s.loc};
-  c.text = s.text;
+  c.text = s.rare().text;
   std::vector<Id> vals;
   for (size_t i = 1; i < s.ops.size(); i++) {
     if (i > 8) unsupported(s, "an assert message with more than 8 arguments");

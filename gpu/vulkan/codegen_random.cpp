@@ -23,9 +23,9 @@ Id Gen::rng_mix(Id z) {
 
 void Gen::random_init(const ir::Stmt& task, uint32_t task_no, Id call_key) {
   bool draws = false, calls = false;  // a ti.real_func call keys its callee's draws from the stream too
-  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk)
-      ir::walk(**blk, [&](ir::Stmt* s) {
+  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
+    if (blk)
+      ir::walk(*blk, [&](ir::Stmt* s) {
         draws |= s->kind == ir::StmtKind::random;
         calls |= s->kind == ir::StmtKind::call;
       });

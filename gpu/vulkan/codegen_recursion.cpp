@@ -133,9 +133,9 @@ bool recursive_call(const ir::Stmt& s, const ir::Kernel& k) {
 bool calls_recursion(const ir::Stmt& task, const ir::Kernel& k) {
   auto calls = callees(k);
   bool any = false;
-  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk)
-      ir::walk(**blk, [&](ir::Stmt* s) {
+  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
+    if (blk)
+      ir::walk(*blk, [&](ir::Stmt* s) {
         if (any || s->kind != StmtKind::call || s->index < 0 || (size_t)s->index >= calls.size()) return;
         std::vector<bool> r = reach(calls, s->index);
         r[(size_t)s->index] = true;

@@ -104,7 +104,7 @@ bool resumable_parallel(const ir::Stmt& task, const ir::Kernel& k, const DeviceC
   if (!prog || !caps.loop_limit || !caps.int64 || task.kind != StmtKind::offloaded || !task.body) return false;
   if (task.task != ir::Task::range_for && task.task != ir::Task::struct_for) return false;
   // (an empty constant range dispatches nothing, so it could never finish)
-  if (task.task == ir::Task::range_for && task.begin_const && task.end_const && task.end <= task.begin) return false;
+  if (task.task == ir::Task::range_for && task.rare().begin_const && task.rare().end_const && task.end <= task.begin) return false;
   // (a block walk's end is the blocks taken when the dispatch starts: a
   // resumed one would also visit the blocks its own body took since)
   if (task.task == ir::Task::struct_for && struct_for_cells(*prog, task.snode) > INT32_MAX) return false;
@@ -112,8 +112,8 @@ bool resumable_parallel(const ir::Stmt& task, const ir::Kernel& k, const DeviceC
   // takes the stack buffer)
   if (uses_simt(task) || calls_recursion(task, k)) return false;
   bool waits = false, tape = false;
-  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk) ir::walk(**blk, [&](ir::Stmt* s) { tape |= s->kind == StmtKind::ad_stack; });
+  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
+    if (blk) ir::walk(*blk, [&](ir::Stmt* s) { tape |= s->kind == StmtKind::ad_stack; });
   ir::walk(*task.body, [&](ir::Stmt* s) { waits |= may_wait(*s, *prog); });
   return waits && !tape;
 }

@@ -24,9 +24,9 @@ using ir::SimtOp;
 
 bool uses_simt(const ir::Stmt& task) {
   bool any = false;
-  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk)
-      ir::walk(**blk, [&](ir::Stmt* s) { any |= s->kind == ir::StmtKind::shared_array || s->kind == ir::StmtKind::simt; });
+  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
+    if (blk)
+      ir::walk(*blk, [&](ir::Stmt* s) { any |= s->kind == ir::StmtKind::shared_array || s->kind == ir::StmtKind::simt; });
   return any;
 }
 

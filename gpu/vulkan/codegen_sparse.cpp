@@ -310,9 +310,9 @@ Id Gen::struct_for_cell(const ir::Stmt& task, Id u) {
   }
   // Levels that do not split an axis leave it alone; coord[p] counts the
   // target's cells along p from the tree's start.
-  sf_index.assign((size_t)task.num_loop_indices, cu32(0));
+  sf_index.assign((size_t)task.rare().num_loop_indices, cu32(0));
   const auto& pip = t.physical_index_position;
-  for (int v = 0; v < task.num_loop_indices; v++) {
+  for (int v = 0; v < task.rare().num_loop_indices; v++) {
     int p = v < (int)pip.size() ? pip[(size_t)v] : v;
     sf_index[(size_t)v] = coord[(size_t)p];
   }

@@ -90,7 +90,7 @@ Prim task_index_prim(const ir::Stmt& task) {
 }
 
 void Gen::task_body(const ir::Stmt& task) {
-  auto tls = [&](const std::unique_ptr<ir::Block>& b) {
+  auto tls = [&](const ir::Block* b) {
     if (b) block(*b);
     ensure_open();
   };
@@ -106,27 +106,27 @@ void Gen::task_body(const ir::Stmt& task) {
       Prim p = task_index_prim(task);
       if (!prim_is_int(p)) unsupported(task, "a float loop index");
       llvm::Type* t = type(p, &task);
-      tls(task.tls_prologue);
+      tls(task.tls_prologue());
       if (gpu) {
         // A grid-stride loop in i64 (an i32 counter stepping by the grid's size
         // could wrap past the end); loop_index truncates to the index's type.
         auto [t0, n] = grid_position();
         range_loop(&task, B.CreateAdd(begin, t0), end, Prim::i64, task.body && has_inner_loop(*task.body), body, false, n);
-        tls(task.tls_epilogue);
+        tls(task.tls_epilogue());
         return;
       }
       Value* b = B.CreateTrunc(begin, t);
       Value* e = B.CreateTrunc(end, t);
       bool poll = task.body && has_inner_loop(*task.body);
       if (!rows_of_flat_range(task, b, e, p, poll, body)) range_checked_at_ends(task, b, e, p, poll, body);
-      tls(task.tls_epilogue);
+      tls(task.tls_epilogue());
       return;
     }
     case ir::Task::struct_for: {
       cells = F->getArg(3);
       // A row per cell: its indices, then its address (the launcher's table).
-      num_cell_indices = (task.num_loop_indices < 1 ? 1 : task.num_loop_indices) + 1;
-      tls(task.tls_prologue);
+      num_cell_indices = (task.rare().num_loop_indices < 1 ? 1 : task.rare().num_loop_indices) + 1;
+      tls(task.tls_prologue());
       Value* step = nullptr;
       if (gpu) {
         auto [t0, n] = grid_position();
@@ -134,7 +134,7 @@ void Gen::task_body(const ir::Stmt& task) {
         step = n;
       }
       range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true, step);
-      tls(task.tls_epilogue);
+      tls(task.tls_epilogue());
       return;
     }
     default: unsupported(task, std::string("offloaded ") + ir::task_name(task.task) + " tasks");

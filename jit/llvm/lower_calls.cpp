@@ -72,7 +72,7 @@ void Gen::print(const ir::Stmt& s) {
   PrintSite site;
   site.loc = loc;
   std::vector<Value*> regs;
-  for (const ir::PrintPart& part : s.print_parts) {
+  for (const ir::PrintPart& part : s.rare().print_parts) {
     ir::PrintPart q = part;
     if (part.is_value) {
       if (part.op < 0 || part.op >= (int)s.ops.size()) unsupported(s, "a print part naming a missing operand");
@@ -186,7 +186,7 @@ void Gen::assert_(const ir::Stmt& s) {
   Check c;
   c.kind = Check::assertion;
   c.loc = loc;
-  c.text = s.text;
+  c.text = s.rare().text;
   std::vector<Value*> regs;
   for (size_t i = 1; i < s.ops.size(); i++) {
     type(s.ops[i]->type.prim, &s);

@@ -50,8 +50,8 @@ bool may_write(const ir::Stmt& task, const ir::Access& place) {
       hit |= !dense_place(a) || a.offset == place.offset;
     });
   };
-  for (const auto* b : {&task.body, &task.tls_prologue, &task.tls_epilogue})
-    if (*b) scan(**b);
+  for (ir::Block* b : {task.body.get(), task.tls_prologue(), task.tls_epilogue()})
+    if (b) scan(*b);
   return hit;
 }
 

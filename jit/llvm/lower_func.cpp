@@ -83,7 +83,7 @@ void Gen::call(const ir::Stmt& s) {
   Check c;
   c.kind = Check::recursion;
   c.loc = loc;
-  c.text = s.text;
+  c.text = s.rare().text;
   if (gpu) {
     c.axis = 1;  // the limit is the failure's value
     Value* limit = B.CreateLoad(B.getInt64Ty(), depth_limit());

@@ -23,7 +23,7 @@ using llvm::Value;
 // Returns false (nothing emitted) when the body does not have that shape.
 bool Gen::rows_of_flat_range(const ir::Stmt& task, Value* begin, Value* end, Prim p, bool poll,
                              const std::function<void()>& body) {
-  if (!task.body || !task.begin_const || task.begin < 0 || !prim_is_signed(p)) return false;
+  if (!task.body || !task.rare().begin_const || task.begin < 0 || !prim_is_signed(p)) return false;
   const ir::Stmt *div = nullptr, *mod = nullptr;
   int64_t c = 0;
   for (auto& st : task.body->stmts) {

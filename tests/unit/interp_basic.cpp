@@ -232,7 +232,7 @@ TEST_CASE("range bounds from global temps written by an earlier serial task") {
   b.global_store(b.global_temp(1, Prim::i32), b.const_int(Prim::i32, 2));
   b.in(k.root);
   Stmt* t = b.offloaded(Task::range_for);
-  t->begin_const = t->end_const = false;
+  t->rare_mut().begin_const = t->rare_mut().end_const = false;
   t->begin = 0;
   t->end = 1;
   b.in(*t->body);

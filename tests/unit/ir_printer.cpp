@@ -20,7 +20,7 @@ TEST_CASE("seed 001's example kernel prints exactly") {
   Stmt* task = b.offloaded(Task::range_for);
   task->begin = 0;
   task->end = 10;
-  task->block_dim = 32;
+  task->rare_mut().block_dim = 32;
   b.in(*task->body);
   Stmt* i = b.loop_index(task);
   Stmt* four = b.const_int(Prim::i32, 4);
@@ -83,10 +83,10 @@ TEST_CASE("every statement form") {
   b.continue_(f);                                // $23
   b.in(*task->body).return_({a});                // $24
   Stmt* r = b.in(k.root).offloaded(Task::range_for);  // $25
-  r->begin_const = false;
+  r->rare_mut().begin_const = false;
   r->begin = 0;
   r->end = 7;
-  r->block_dim = 128;
+  r->rare_mut().block_dim = 128;
   (void)tmp;
   verify(k);  // ids are stale until printing; the form is what matters here
   std::string want =
@@ -129,7 +129,7 @@ TEST_CASE("every statement form") {
   CHECK(print_kernel(k) == want);
   // Unchecked access, a numeric block_dim, and a second global temp slot.
   p->access->checked = false;
-  f->block_dim = 64;
+  f->rare_mut().block_dim = 64;
   tmp->index = 3;
   std::string out = print_kernel(k);
   CHECK(out.find("index [$1, $2]\n") != std::string::npos);

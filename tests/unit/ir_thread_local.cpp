@@ -53,8 +53,8 @@ Access zero_d_field() {
 
 void check_unchanged(Kernel& k, Stmt* task, int atomics) {
   CHECK_FALSE(make_thread_local(k));
-  CHECK(task->tls_prologue == nullptr);
-  CHECK(task->tls_epilogue == nullptr);
+  CHECK(task->tls_prologue() == nullptr);
+  CHECK(task->tls_epilogue() == nullptr);
   CHECK(count(task->body.get(), StmtKind::atomic) == atomics);
   verify(k);
 }
@@ -78,17 +78,17 @@ TEST_CASE("a sum into a global temporary gets a thread-local accumulator") {
   CHECK(add->bop == BinaryOp::add);
   CHECK(add->ops[0]->kind == StmtKind::local_load);
   // Prologue: alloca, identity (-0.0 leaves every float sum unchanged), store.
-  REQUIRE(task->tls_prologue);
-  Stmt* acc = first(task->tls_prologue.get(), StmtKind::alloca);
+  REQUIRE(task->tls_prologue());
+  Stmt* acc = first(task->tls_prologue(), StmtKind::alloca);
   REQUIRE(acc);
   CHECK(add->ops[0]->ops[0] == acc);
-  Stmt* init = first(task->tls_prologue.get(), StmtKind::const_);
+  Stmt* init = first(task->tls_prologue(), StmtKind::const_);
   REQUIRE(init);
   CHECK(init->value.f == 0.0);
   CHECK(std::signbit(init->value.f));
   // Epilogue: one atomic add of the accumulator into slot 1.
-  REQUIRE(task->tls_epilogue);
-  Stmt* fold = first(task->tls_epilogue.get(), StmtKind::atomic);
+  REQUIRE(task->tls_epilogue());
+  Stmt* fold = first(task->tls_epilogue(), StmtKind::atomic);
   REQUIRE(fold);
   CHECK(fold->aop == AtomicOp::add);
   CHECK(fold->ops[0]->kind == StmtKind::global_temp);
@@ -116,14 +116,14 @@ TEST_CASE("add and sub share one accumulator and the epilogue adds") {
   CHECK(make_thread_local(k));
   verify(k);
   CHECK(count(task->body.get(), StmtKind::atomic) == 0);
-  CHECK(count(task->tls_prologue.get(), StmtKind::alloca) == 1);
+  CHECK(count(task->tls_prologue(), StmtKind::alloca) == 1);
   int subs = 0;
   walk(*task->body, [&](Stmt* s) { subs += s->kind == StmtKind::binary && s->bop == BinaryOp::sub; });
   CHECK(subs == 1);
-  Stmt* fold = first(task->tls_epilogue.get(), StmtKind::atomic);
+  Stmt* fold = first(task->tls_epilogue(), StmtKind::atomic);
   REQUIRE(fold);
   CHECK(fold->aop == AtomicOp::add);
-  CHECK(first(task->tls_prologue.get(), StmtKind::const_)->value.i == 0);
+  CHECK(first(task->tls_prologue(), StmtKind::const_)->value.i == 0);
 }
 
 TEST_CASE("identities of min, max and the bitwise ops") {
@@ -144,17 +144,17 @@ TEST_CASE("identities of min, max and the bitwise ops") {
     Stmt* task = reduction_task(k, c.p, [&](Builder& b, Stmt* x) { b.atomic(c.op, b.global_temp(1, c.p), x); });
     CHECK(make_thread_local(k));
     verify(k);
-    Stmt* init = first(task->tls_prologue.get(), StmtKind::const_);
+    Stmt* init = first(task->tls_prologue(), StmtKind::const_);
     REQUIRE(init);
     CHECK(init->value.i == c.bits);
-    CHECK(first(task->tls_epilogue.get(), StmtKind::atomic)->aop == c.op);
+    CHECK(first(task->tls_epilogue(), StmtKind::atomic)->aop == c.op);
   }
   // Float min/max start at NaN: IEEE minimumNumber/maximumNumber ignore it.
   for (AtomicOp op : {AtomicOp::min, AtomicOp::max}) {
     Kernel k;
     Stmt* task = reduction_task(k, Prim::f64, [&](Builder& b, Stmt* x) { b.atomic(op, b.global_temp(1, Prim::f64), x); });
     CHECK(make_thread_local(k));
-    CHECK(std::isnan(first(task->tls_prologue.get(), StmtKind::const_)->value.f));
+    CHECK(std::isnan(first(task->tls_prologue(), StmtKind::const_)->value.f));
   }
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("a 0-d field total[None] qualifies but an indexed element does not") {
   // y[3] stays atomic; total[None] moved to the epilogue.
   REQUIRE(count(task->body.get(), StmtKind::atomic) == 1);
   CHECK(first(task->body.get(), StmtKind::atomic)->ops[0]->access->field == "y");
-  Stmt* fold = first(task->tls_epilogue.get(), StmtKind::atomic);
+  Stmt* fold = first(task->tls_epilogue(), StmtKind::atomic);
   REQUIRE(fold);
   CHECK(fold->ops[0]->kind == StmtKind::global_ptr);
   CHECK(fold->ops[0]->access->field == "total");
@@ -249,12 +249,12 @@ TEST_CASE("the verifier keeps prologue values in scope and epilogue out of the l
   verify(k);
   // A body value used in the epilogue is out of scope.
   Stmt* body_value = task->body->stmts.front().get();
-  Stmt* fold = first(task->tls_epilogue.get(), StmtKind::atomic);
+  Stmt* fold = first(task->tls_epilogue(), StmtKind::atomic);
   Stmt* saved = fold->ops[1];
   fold->ops[1] = body_value;
   CHECK_THROWS(verify(k));
   fold->ops[1] = saved;
   // A loop index in the epilogue is outside its loop.
-  Builder(*task->tls_epilogue).loop_index(task);
+  Builder(*task->tls_epilogue()).loop_index(task);
   CHECK_THROWS(verify(k));
 }

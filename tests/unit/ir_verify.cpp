@@ -213,7 +213,7 @@ TEST_CASE("offloaded tasks") {
     CHECK(problem(k) == "break out of an offloaded task at $3");
   }
   SUBCASE("bounds from temps name existing slots") {
-    t->end_const = false;
+    t->rare_mut().end_const = false;
     t->end = 2;
     k.num_global_temps = 2;
     CHECK(problem(k) == "range_for end slot out of range at $0");

@@ -70,8 +70,8 @@ bool lane_stmt(const ir::Stmt& s, const ir::Stmt* inner) {
 }  // namespace
 
 int64_t flat_row_cells(const ir::Stmt& task) {
-  if (task.task != ir::Task::struct_for || !task.body || task.body->stmts.empty() || task.tls_prologue ||
-      task.tls_epilogue)
+  if (task.task != ir::Task::struct_for || !task.body || task.body->stmts.empty() || task.tls_prologue() ||
+      task.tls_epilogue())
     return 0;
   const auto& stmts = task.body->stmts;
   const ir::Stmt& inner = *stmts.back();
@@ -85,7 +85,7 @@ int64_t flat_row_cells(const ir::Stmt& task) {
   for (size_t i = 0; i + 1 < stmts.size(); i++) {
     const ir::Stmt& s = *stmts[i];
     bool ok = s.kind == ir::StmtKind::const_ || s.kind == ir::StmtKind::binary ||
-              (s.kind == ir::StmtKind::loop_index && s.loop == &task && s.index == task.num_loop_indices);
+              (s.kind == ir::StmtKind::loop_index && s.loop == &task && s.index == task.rare().num_loop_indices);
     if (!ok) return 0;
   }
   bool cell_access = false;
@@ -141,7 +141,7 @@ void lower_flat_cells(Builder& b, const ir::Block& body, uint16_t counter, uint1
 // (before the rows' loop): the JIT traces a loop once its counter passes
 // hotloop, and a word has at most 64 bits.
 void lower_word_cells(Builder& b, const ir::Stmt& task, const WordRowLayout& wl, uint16_t counter) {
-  const int n = task.num_loop_indices;
+  const int n = task.rare().num_loop_indices;
   const uint16_t width = (uint16_t)(n + 2), q = b.loops.back().index_reg;
   std::vector<Prim> reads(n + 1, Prim::none);
   ir::walk(*task.body, [&](ir::Stmt* s) {

@@ -61,7 +61,7 @@ struct Index {
     const ir::Stmt* o = b->owner;
     uint64_t code;
     if (o && ix.in(o)) code = 2ull * ix.at(o) + (b == o->else_body.get());
-    else code = 2ull * ix.size + (o && b == o->tls_prologue.get() ? 0 : o && b == o->tls_epilogue.get() ? 2 : 1);
+    else code = 2ull * ix.size + (o && b == o->tls_prologue() ? 0 : o && b == o->tls_epilogue() ? 2 : 1);
     return code << 32 | ix.at(local);
   }
 

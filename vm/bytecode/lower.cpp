@@ -261,7 +261,7 @@ Builder::Loop* find_loop(Builder& b, const ir::Stmt* loop) {
 }
 
 void lower_print(Builder& b, const ir::Stmt& s) {
-  for (auto& part : s.print_parts) {
+  for (auto& part : s.rare().print_parts) {
     if (!part.is_value) {
       if (!part.text.empty()) b.emit_d(Op::pr_str, 0, b.add_string(part.text));
       continue;
@@ -276,7 +276,7 @@ void lower_print(Builder& b, const ir::Stmt& s) {
 
 void lower_assert(Builder& b, const ir::Stmt& s) {
   AssertDesc d;
-  d.text = s.text;
+  d.text = s.rare().text;
   for (size_t i = 1; i < s.ops.size(); i++) {
     d.regs.push_back(b.reg(s.ops[i]));
     d.prims.push_back(s.ops[i]->type.prim);
@@ -414,7 +414,7 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
       if (l->stmt->kind == ir::StmtKind::offloaded && l->stmt->task == ir::Task::struct_for) {
         // The cell's index comes from the launcher's table (register 3): a
         // row of num_loop_indices indices, then the cell's address.
-        int n = l->stmt->num_loop_indices;
+        int n = l->stmt->rare().num_loop_indices;
         if (s.index < 0 || s.index > n || n > 254) b.fail("struct-for index out of range");
         b.emit(Op::sfidx, b.def(&s), l->index_reg, (uint16_t)(s.index | (n + 1) << 8));
         return;
@@ -540,8 +540,8 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   b.num_temps = k.num_global_temps;
   // The task's statements follow it in pre-order (TaskIndex).
   std::vector<ir::Block*> blocks;
-  for (const auto* blk : {&task.tls_prologue, &task.body, &task.tls_epilogue})
-    if (*blk) blocks.push_back(blk->get());
+  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
+    if (blk) blocks.push_back(blk);
   b.ix.first = task.id + 1;  // lower_kernel made sure ids are a pre-order numbering
   for (ir::Block* blk : blocks) b.ix.size += (uint32_t)ir::count_stmts(*blk);
   b.reg_of.assign(b.ix.size, -1);
@@ -562,12 +562,12 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   b.fn.task_no = (uint32_t)n;
   TaskCode tc;
   tc.kind = task.task;
-  tc.begin_const = task.begin_const;
-  tc.end_const = task.end_const;
+  tc.begin_const = task.rare().begin_const;
+  tc.end_const = task.rare().end_const;
   tc.begin = task.begin;
   tc.end = task.end;
   tc.serialize = task.serialize;
-  tc.block_dim = task.block_dim;
+  tc.block_dim = task.rare().block_dim;
   switch (task.task) {
     case ir::Task::serial:
       init_random(b, task);
@@ -578,24 +578,24 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
       uint16_t base = b.new_regs(3);  // chunk begin (the index), chunk end, hot counter
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
-      lower_tls(b, task.tls_prologue.get());
+      lower_tls(b, task.tls_prologue());
       counted_loop(b, &task, base, tc.index_prim, [&] {
         if (task.body) lower_block(b, *task.body);
       });
-      lower_tls(b, task.tls_epilogue.get());
+      lower_tls(b, task.tls_epilogue());
       break;
     }
     case ir::Task::struct_for: {
       tc.snode = task.snode;
-      tc.num_indices = task.num_loop_indices;
+      tc.num_indices = task.rare().num_loop_indices;
       uint16_t base = b.new_regs(3);  // cell begin (the counter), cell end, hot counter
       if (b.new_regs(1) != 3) b.fail("struct-for index table is not register 3");
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
       int64_t per_row = flat_rows ? flat_row_cells(task) : 0;
       WordRowLayout wl;
-      tc.word_rows = flat_rows && !per_row && word_rows && task.body && task.num_loop_indices >= 1 &&
-                     word_rows(task.snode, task.num_loop_indices, wl) && word_rows_body(task);
+      tc.word_rows = flat_rows && !per_row && word_rows && task.body && task.rare().num_loop_indices >= 1 &&
+                     word_rows(task.snode, task.rare().num_loop_indices, wl) && word_rows_body(task);
       uint16_t cells = 0;
       if (per_row) {  // rows [begin, end) -> cells [begin * C, end * C)
         cells = b.new_reg();
@@ -608,13 +608,13 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
         bits_counter = b.new_reg();
         b.emit_d(Op::kimm, bits_counter, 0);
       }
-      lower_tls(b, task.tls_prologue.get());
+      lower_tls(b, task.tls_prologue());
       counted_loop(b, &task, base, Prim::i32, [&] {
         if (per_row) lower_flat_cells(b, *task.body, base, cells);
         else if (tc.word_rows) lower_word_cells(b, task, wl, bits_counter);
         else if (task.body) lower_block(b, *task.body);
       });
-      lower_tls(b, task.tls_epilogue.get());
+      lower_tls(b, task.tls_epilogue());
       break;
     }
     case ir::Task::clear_list:

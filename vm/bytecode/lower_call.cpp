@@ -13,7 +13,7 @@ void lower_call(Builder& b, const ir::Stmt& s) {
   if (s.index < 0 || (size_t)s.index >= b.func_rets.size()) b.fail("call of a function the kernel does not have");
   CallDesc d;
   d.callee = (uint32_t)s.index;
-  d.name = s.text;
+  d.name = s.rare().text;
   for (const ir::Stmt* a : s.ops) {
     uint16_t r = b.reg(a);
     Prim p = a->type.prim;
@@ -48,8 +48,8 @@ namespace {
 bool numbered(const ir::Block& b, int& next) {
   for (auto& s : b.stmts) {
     if (s->id != next++) return false;
-    for (const auto* blk : {&s->tls_prologue, &s->body, &s->else_body, &s->tls_epilogue})
-      if (*blk && !numbered(**blk, next)) return false;
+    for (ir::Block* blk : {s->tls_prologue(), s->body.get(), s->else_body.get(), s->tls_epilogue()})
+      if (blk && !numbered(*blk, next)) return false;
   }
   return true;
 }

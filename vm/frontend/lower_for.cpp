@@ -300,7 +300,7 @@ void Lowerer::lower_for(const ast::For* s) {
   std::vector<KVal> idx;
   Stmt* k = nullptr;
   Stmt* loop = open_index_loop(*this, dims, parallel, loc, idx, k);
-  if (parallel) loop->block_dim = block_dim;
+  if (parallel) loop->rare_mut().block_dim = block_dim;
   frame().loops.push_back({loop, parallel});
   push_scope();
   if (grouped) {  // I is an integer vector, as in Taichi (x[I], I.sum(), I * 2 all work)

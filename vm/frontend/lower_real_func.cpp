@@ -273,7 +273,7 @@ KVal Lowerer::call_real_func(const StaticValue& fn, const ast::Call* c, const KV
   auto call = std::make_unique<Stmt>(StmtKind::call);
   call->ops = args;
   call->index = index;
-  call->text = def->name;
+  call->rare_mut().text = def->name;
   Stmt* cs = emit(std::move(call), c->loc);
   std::vector<Stmt*> slots;
   for (size_t k = 0; k < fk.rets.size(); k++) {

@@ -138,16 +138,16 @@ void Lowerer::lower_struct_for(const ast::For* s, const SNode* target, const std
   auto rf = std::make_unique<Stmt>(StmtKind::range_for);
   rf->ops = {zero, zero};  // placeholders: the lists decide what runs
   rf->serialize = serialize;
-  rf->block_dim = serialize ? 0 : block_dim;
+  rf->rare_mut().block_dim = serialize ? 0 : block_dim;
   rf->snode = over->id;
-  rf->num_loop_indices = nover;
+  rf->rare_mut().num_loop_indices = nover;
   const SNode* root = over;
   while (root->parent) root = root->parent;
-  rf->path_ids.push_back(root->id);
-  rf->path_names.push_back(root->name());
+  rf->rare_mut().path_ids.push_back(root->id);
+  rf->rare_mut().path_names.push_back(root->name());
   for (const SNode* l : over->path) {
-    rf->path_ids.push_back(l->id);
-    rf->path_names.push_back(l->name());
+    rf->rare_mut().path_ids.push_back(l->id);
+    rf->rare_mut().path_names.push_back(l->name());
   }
   Stmt* loop = emit(std::move(rf), loc);
   push_block(loop);
@@ -430,7 +430,7 @@ KVal Lowerer::snode_op(ir::SNodeOpKind op, const std::string& name, SNode* s, st
   auto st = std::make_unique<Stmt>(StmtKind::snode_op);
   st->sop = op;
   st->snode = s->id;
-  st->text = s->name();
+  st->rare_mut().text = s->name();
   st->ops = idx;
   if (op == ir::SNodeOpKind::is_active || on_dynamic) st->type = Type::scalar(Prim::i32);
   Stmt* r = emit(std::move(st), loc);

@@ -294,7 +294,7 @@ void Lowerer::lower_assert(const ast::Assert* s) {
   Stmt* c = as_condition(lower_expr(s->test), s->test->loc);
   auto st = std::make_unique<Stmt>(StmtKind::assert_);
   std::vector<Stmt*> ops{c};  // the condition, then the message's arguments
-  st->text = s->msg ? assert_message(s->msg, ops) : "assert " + ast::unparse(s->test);
+  st->rare_mut().text = s->msg ? assert_message(s->msg, ops) : "assert " + ast::unparse(s->test);
   st->ops = ops;
   emit(std::move(st), s->loc);
 }
@@ -482,8 +482,8 @@ void Lowerer::lower_print(const ast::Call* c) {
   }
   auto st = std::make_unique<Stmt>(StmtKind::print);
   auto text = [&](const std::string& t) {
-    if (!st->print_parts.empty() && !st->print_parts.back().is_value) st->print_parts.back().text += t;
-    else st->print_parts.push_back({false, -1, t});
+    if (!st->rare_mut().print_parts.empty() && !st->rare_mut().print_parts.back().is_value) st->rare_mut().print_parts.back().text += t;
+    else st->rare_mut().print_parts.push_back({false, -1, t});
   };
   auto value = [&](Stmt* v, std::string spec) {
     // The spec's type letter must suit the value, as Taichi checks: d and i
@@ -500,7 +500,7 @@ void Lowerer::lower_print(const ast::Call* c) {
         raise("TypeError", std::string("format spec '") + spec + "' does not suit a value of type " + std::string(prim_name(p)) +
                                " (d and i print signed integers, u unsigned ones, e f g floats)", c->loc);
     }
-    st->print_parts.push_back({true, (int)st->ops.size(), std::move(spec)});
+    st->rare_mut().print_parts.push_back({true, (int)st->ops.size(), std::move(spec)});
     st->ops.push_back(v);
   };
   std::function<void(const KVal&, const std::string&, SourceLoc)> print_kval;

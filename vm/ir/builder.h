@@ -112,13 +112,13 @@ struct Builder {
   }
   Stmt* print(std::vector<PrintPart> parts, std::vector<Stmt*> ops) {
     Stmt* s = add(StmtKind::print, Type::none(), std::move(ops));
-    s->print_parts = std::move(parts);
+    s->rare_mut().print_parts = std::move(parts);
     return s;
   }
   Stmt* assert_(Stmt* cond, std::string msg, std::vector<Stmt*> args = {}) {
     args.insert(args.begin(), cond);
     Stmt* s = add(StmtKind::assert_, Type::none(), std::move(args));
-    s->text = std::move(msg);
+    s->rare_mut().text = std::move(msg);
     return s;
   }
   Stmt* return_(std::vector<Stmt*> vals) { return add(StmtKind::return_, Type::none(), std::move(vals)); }

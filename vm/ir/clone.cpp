@@ -27,8 +27,10 @@ void copy_block(const Block& from, Block& to, Map& map) {
     n->id = s->id;
     n->body = copy_child(s->body, n, map);
     n->else_body = copy_child(s->else_body, n, map);
-    n->tls_prologue = copy_child(s->tls_prologue, n, map);
-    n->tls_epilogue = copy_child(s->tls_epilogue, n, map);
+    if (s->tls_prologue() || s->tls_epilogue()) {
+      n->rare_mut().tls_prologue = copy_child(s->rare().tls_prologue, n, map);
+      n->rare_mut().tls_epilogue = copy_child(s->rare().tls_epilogue, n, map);
+    }
   }
 }
 

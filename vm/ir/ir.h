@@ -232,15 +232,46 @@ const char* task_name(Task t);
 
 struct Block;
 
+// What only a few statements carry (offloaded tasks' TLS blocks and launch
+// shape, print's parts, assert's message and SNode names, a struct-for's
+// SNode path), behind one pointer in the Stmt: inline, these were 144 of
+// its 320 bytes, and a kernel of 10^5 statements is that many Stmts that
+// every pass walks (issue 16). Read with Stmt::rare() (an empty one for a
+// statement without), write with Stmt::rare_mut() (allocates it).
+struct StmtRare {
+  // range_for/struct_for tasks after make_thread_local (else null): code that
+  // runs once per chunk of iterations, before the loop (thread-local
+  // accumulators start at their op's identity) and after it (each folds into
+  // its global with one atomic). Values the prologue defines are visible in
+  // the body and the epilogue; the epilogue sees no value of the body.
+  std::unique_ptr<Block> tls_prologue;
+  std::unique_ptr<Block> tls_epilogue;
+  std::vector<PrintPart> print_parts;
+  // assert_: the message format; struct_for/clear_list/listgen/snode_op:
+  // the SNode's printed name.
+  std::string text;
+  int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
+                                     // (a struct_for's loop_index num_loop_indices is its cell's address)
+  int block_dim = 0;
+  bool begin_const = true, end_const = true;  // range_for task: `begin`/`end` is the constant, else a slot
+  // A struct-for's SNode path, root first, ending with the SNode it visits:
+  // ids and printed names ("S0root", "S1dense", ...), for offload's lists.
+  std::vector<int> path_ids;
+  std::vector<std::string> path_names;
+};
+
 struct Stmt {
   // The fields every pass's walk reads come first, in the Stmt's first cache
   // line (kind, type, parent, the inline operands, the body; else_body opens
   // the second): a kernel of 10^4 statements is megabytes of Stmts, and a
   // walk that touched three lines of each was bound by cache misses (issue
-  // 16). The rest is kept small too (compact.h): 320 bytes in all.
+  // 16). The rest is kept small too (compact.h, StmtRare): 192 bytes in all
+  // (a static_assert in ir.cpp), with no padding between the small fields.
   StmtKind kind;
   Task task = Task::serial;   // offloaded: what the task runs (below)
   Type type;                  // result type; none for statements without a value
+  SNodeOpKind sop{};          // snode_op
+  bool serialize = false;     // ti.loop_config(serialize=True)
   int id = -1;                // $id, assigned by Kernel::renumber()
   Block* parent = nullptr;
   Operands ops;               // operands (other statements' values), inline up to 3
@@ -251,50 +282,38 @@ struct Stmt {
   BinaryOp bop{};
   AtomicOp aop{};
   uint8_t var_kind = 0;       // what `name` is: 0 a local, 1 a kernel argument, 2 a loop index
-  // range_for/struct_for tasks after make_thread_local (else null): code that
-  // runs once per chunk of iterations, before the loop (thread-local
-  // accumulators start at their op's identity) and after it (each folds into
-  // its global with one atomic). Values the prologue defines are visible in
-  // the body and the epilogue; the epilogue sees no value of the body.
-  std::unique_ptr<Block> tls_prologue;
-  std::unique_ptr<Block> tls_epilogue;
   SourceLoc loc;
   Const value;                // const_
   int index = 0;              // arg_load: argument; loop_index: which index; global_temp: slot
+  // Sparse SNodes. A range_for with snode >= 0 is a struct-for over that
+  // SNode's active cells (rare().num_loop_indices indices; its bounds are
+  // unused) until offload splits it into clear_list/listgen tasks and a
+  // struct_for task. Those tasks and snode_op name their SNode here (id, and
+  // printed name in rare().text); listgen's `index` is the level of the
+  // target's path it generates (0 = the root's child).
+  int snode = -1;
   Stmt* loop = nullptr;       // loop_index / break_ / continue_: the loop statement
   // For the debugger: the source variable this value or local holds ("x",
   // "v[1]", "p.mass"; empty if none), its kind in `var_kind` and its inlined
   // ti.func in `frame` (above).
   std::string name;
   Box<Access> access;         // global_ptr (allocated when written)
-  std::vector<PrintPart> print_parts;
-  std::string text;           // assert_: the message format
-
+  std::unique_ptr<StmtRare> rare_;  // see StmtRare; null for most statements
   // offloaded tasks (`task` above): range_for iterates [begin, end). Each
   // bound is a constant or read from a global_temp slot that an earlier
-  // serial task wrote. (The small fields are grouped so the struct has no
-  // padding between them: a Stmt's size is compile time, see compact.h.)
+  // serial task wrote (rare().begin_const / end_const).
   int64_t begin = 0, end = 0;        // the constant, or the global_temp slot
-  int num_loop_indices = 1;          // range_for over ndrange after flattening: 1
-                                     // (a struct_for's loop_index num_loop_indices is its cell's address)
-  int block_dim = 0;
-  // Sparse SNodes. A range_for with snode >= 0 is a struct-for over that
-  // SNode's active cells (num_loop_indices indices; its bounds are unused)
-  // until offload splits it into clear_list/listgen tasks and a struct_for
-  // task. Those tasks and snode_op name their SNode here (id, and printed
-  // name in `text`); listgen's `index` is the level of the target's path it
-  // generates (0 = the root's child).
-  int snode = -1;
-  SNodeOpKind sop{};
-  bool begin_const = true, end_const = true;
-  bool serialize = false;            // ti.loop_config(serialize=True)
-  // A struct-for's SNode path, root first, ending with the SNode it visits:
-  // ids and printed names ("S0root", "S1dense", ...), for offload's lists.
-  std::vector<int> path_ids;
-  std::vector<std::string> path_names;
 
   explicit Stmt(StmtKind k) : kind(k) {}
   bool has_value() const { return !type.is_none(); }
+  inline const StmtRare& rare() const;
+  StmtRare& rare_mut() {
+    if (!rare_) rare_ = std::make_unique<StmtRare>();
+    return *rare_;
+  }
+  // A task's TLS blocks, null when it has none.
+  Block* tls_prologue() const { return rare_ ? rare_->tls_prologue.get() : nullptr; }
+  Block* tls_epilogue() const { return rare_ ? rare_->tls_epilogue.get() : nullptr; }
 };
 
 struct Block {
@@ -307,6 +326,11 @@ struct Block {
 };
 
 // An inlined ti.func call: frame `parent` called `func` at `call`.
+inline const StmtRare& Stmt::rare() const {
+  static const StmtRare none;
+  return rare_ ? *rare_ : none;
+}
+
 struct InlineFrame {
   int parent = -1;
   std::string func;
@@ -367,10 +391,10 @@ size_t count_stmts(const Block& b);
 template <class F> void walk(Block& b, F&& fn) {
   for (auto& s : b.stmts) {
     fn(s.get());
-    if (s->tls_prologue) walk(*s->tls_prologue, fn);
+    if (Block* p = s->tls_prologue()) walk(*p, fn);
     if (s->body) walk(*s->body, fn);
     if (s->else_body) walk(*s->else_body, fn);
-    if (s->tls_epilogue) walk(*s->tls_epilogue, fn);
+    if (Block* e = s->tls_epilogue()) walk(*e, fn);
   }
 }
 

@@ -153,17 +153,17 @@ struct Printer {
       case StmtKind::loop_index:
         // Seed 001 prints a struct_for's indices without naming the task.
         if (s->loop && s->loop->kind == StmtKind::offloaded && s->loop->task == Task::struct_for)
-          return s->index == s->loop->num_loop_indices ? "loop cell address" : "loop index " + std::to_string(s->index);
+          return s->index == s->loop->rare().num_loop_indices ? "loop cell address" : "loop index " + std::to_string(s->index);
         return "loop " + name(s->loop) + " index " + std::to_string(s->index);
       case StmtKind::snode_op:
-        return std::string(snode_op_name(s->sop)) + " " + s->text + " [" + names(s->ops) + "]";
+        return std::string(snode_op_name(s->sop)) + " " + s->rare().text + " [" + names(s->ops) + "]";
       case StmtKind::random: return "rand " + op(s, 0);
       case StmtKind::stop_grad: return "stop grad " + op(s, 0);
       case StmtKind::ad_stack: return "ad stack (capacity " + std::to_string(s->index) + ")";
       case StmtKind::ad_push: return "ad push [" + op(s, 0) + " <- " + op(s, 1) + "]";
       case StmtKind::ad_pop: return "ad pop [" + op(s, 0) + "]";
       case StmtKind::ad_top: return "ad top [" + op(s, 0) + "]";
-      case StmtKind::call: return "call " + s->text + "#" + std::to_string(s->index) + " [" + names(s->ops) + "]";
+      case StmtKind::call: return "call " + s->rare().text + "#" + std::to_string(s->index) + " [" + names(s->ops) + "]";
       case StmtKind::call_ret: return "call result " + op(s, 0) + " " + std::to_string(s->index);
       case StmtKind::shared_array: {
         std::string shape;
@@ -184,7 +184,7 @@ struct Printer {
   std::string print_text(const Stmt* s) {
     std::string t = "print ";
     bool first = true;
-    for (auto& p : s->print_parts) {
+    for (auto& p : s->rare().print_parts) {
       if (!first) t += ", ";
       first = false;
       if (p.is_value) {
@@ -204,35 +204,35 @@ struct Printer {
     switch (s->task) {
       case Task::serial: head += "serial"; break;
       case Task::range_for:
-        head += "range_for(" + bound(s->begin_const, s->begin) + ", " + bound(s->end_const, s->end) +
-                ") grid_dim=0 block_dim=" + std::to_string(s->block_dim);
+        head += "range_for(" + bound(s->rare().begin_const, s->begin) + ", " + bound(s->rare().end_const, s->end) +
+                ") grid_dim=0 block_dim=" + std::to_string(s->rare().block_dim);
         break;
       case Task::struct_for:
-        head += "struct_for(" + s->text + ") block_dim=" + std::to_string(s->block_dim);
-        if (s->tls_prologue) break;  // sections named, as for range_for
+        head += "struct_for(" + s->rare().text + ") block_dim=" + std::to_string(s->rare().block_dim);
+        if (s->tls_prologue()) break;  // sections named, as for range_for
         // Seed 001's form: the body opens on the task's line.
         line(head + " {");
         block(s->body.get());
         line("}");
         return;
-      case Task::clear_list: line(head + "clear_list " + s->text); return;
-      case Task::listgen: line(head + "listgen " + s->text); return;
-      case Task::gc: line(head + "gc (snode=" + s->text + ")"); return;
+      case Task::clear_list: line(head + "clear_list " + s->rare().text); return;
+      case Task::listgen: line(head + "listgen " + s->rare().text); return;
+      case Task::gc: line(head + "gc (snode=" + s->rare().text + ")"); return;
     }
     line(head);
     // Taichi's section names: what runs once per chunk before the loop, each
     // iteration, once per chunk after it.
-    if (s->tls_prologue) {
+    if (s->tls_prologue()) {
       line("tls prologue {");
-      block(s->tls_prologue.get());
+      block(s->tls_prologue());
       line("}");
     }
     line("body {");
     block(s->body.get());
     line("}");
-    if (s->tls_epilogue) {
+    if (s->tls_epilogue()) {
       line("tls epilogue {");
-      block(s->tls_epilogue.get());
+      block(s->tls_epilogue());
       line("}");
     }
   }
@@ -266,7 +266,7 @@ struct Printer {
         return;
       case StmtKind::range_for:
         line(id + " : for in range(" + op(s, 0) + ", " + op(s, 1) + ") block_dim=" +
-             (s->block_dim == 0 ? std::string("adaptive") : std::to_string(s->block_dim)) + " {");
+             (s->rare().block_dim == 0 ? std::string("adaptive") : std::to_string(s->rare().block_dim)) + " {");
         block(s->body.get());
         line("}");
         return;
@@ -274,7 +274,7 @@ struct Printer {
       case StmtKind::continue_: line(id + " : continue"); return;
       case StmtKind::print: line(print_text(s)); return;
       case StmtKind::assert_: {
-        std::string t = id + " : assert " + op(s, 0) + ", " + quoted(s->text);
+        std::string t = id + " : assert " + op(s, 0) + ", " + quoted(s->rare().text);
         if (s->ops.size() > 1) t += ", " + names(s->ops, 1);
         line(t);
         return;

@@ -242,7 +242,7 @@ struct Verifier {
         bool enclosing = false;
         for (auto* l : loops) enclosing |= l == s->loop;
         KILN_VERIFY(s->loop && enclosing && s->loop->kind != StmtKind::while_, s, "loop index of a loop that does not enclose it");
-        int n = s->loop->kind == StmtKind::range_for && s->loop->snode < 0 ? 1 : s->loop->num_loop_indices;
+        int n = s->loop->kind == StmtKind::range_for && s->loop->snode < 0 ? 1 : s->loop->rare().num_loop_indices;
         bool struct_for = s->loop->kind == StmtKind::offloaded ? s->loop->task == Task::struct_for : s->loop->snode >= 0;
         if (struct_for) n++;  // the cell's address
         KILN_VERIFY(s->index >= 0 && s->index < n, s, "loop index number out of range");
@@ -260,7 +260,7 @@ struct Verifier {
       }
       case StmtKind::print:
         wants_value = false;
-        for (auto& p : s->print_parts)
+        for (auto& p : s->rare().print_parts)
           if (p.is_value) KILN_VERIFY(p.op >= 0 && (size_t)p.op < s->ops.size(), s, "print part names a missing operand");
         break;
       case StmtKind::random:
@@ -331,8 +331,8 @@ struct Verifier {
         arity(s, 0);
         KILN_VERIFY(s->parent == &k.root, s, "offloaded task below the kernel's top level");
         if (s->task == Task::range_for) {
-          KILN_VERIFY(s->begin_const || (s->begin >= 0 && s->begin < k.num_global_temps), s, "range_for begin slot out of range");
-          KILN_VERIFY(s->end_const || (s->end >= 0 && s->end < k.num_global_temps), s, "range_for end slot out of range");
+          KILN_VERIFY(s->rare().begin_const || (s->begin >= 0 && s->begin < k.num_global_temps), s, "range_for begin slot out of range");
+          KILN_VERIFY(s->rare().end_const || (s->end >= 0 && s->end < k.num_global_temps), s, "range_for end slot out of range");
         }
         if (s->task == Task::serial || s->task == Task::range_for || s->task == Task::struct_for)
           KILN_VERIFY(s->body != nullptr, s, "offloaded task without a body");
@@ -341,19 +341,19 @@ struct Verifier {
     KILN_VERIFY(s->has_value() == wants_value, s,
           std::string(stmt_kind_name(s->kind)) + (wants_value ? " must have a type" : " must not have a type"));
     KILN_VERIFY(s->kind == StmtKind::if_ || !s->else_body, s, "else block on a non-if");
-    bool tls = s->tls_prologue || s->tls_epilogue;
+    bool tls = s->tls_prologue() || s->tls_epilogue();
     KILN_VERIFY(!tls || (s->kind == StmtKind::offloaded && (s->task == Task::range_for || s->task == Task::struct_for) &&
-                   s->tls_prologue && s->tls_epilogue),
+                   s->tls_prologue() && s->tls_epilogue()),
           s, "TLS prologue/epilogue on a statement that is not a parallel task, or only one of them");
     // The prologue and epilogue run outside the task's loop: no loop index,
     // break or continue there.
     std::vector<const Stmt*> prologue_defs;
-    if (s->tls_prologue) block(*s->tls_prologue, s, &prologue_defs);
+    if (s->tls_prologue()) block(*s->tls_prologue(), s, &prologue_defs);
     if (is_loop(s)) loops.push_back(s);
     if (s->body) block(*s->body, s);
     if (s->else_body) block(*s->else_body, s);
     if (is_loop(s)) loops.pop_back();
-    if (s->tls_epilogue) block(*s->tls_epilogue, s);
+    if (s->tls_epilogue()) block(*s->tls_epilogue(), s);
     for (auto* d : prologue_defs) visible.leave(d);
   }
 

@@ -190,7 +190,7 @@ static void run_autodiff(ir::Kernel& k, frontend::AutodiffMode mode, Program& pr
   if (!k.funcs.empty() && mode != M::validation) {
     ir::walk(k.root, [&](ir::Stmt* s) {
       if (s->kind == ir::StmtKind::call)
-        raise("TypeError", "kernel '" + k.name + "' calls ti.real_func '" + s->text +
+        raise("TypeError", "kernel '" + k.name + "' calls ti.real_func '" + s->rare().text +
                                "', which autodiff cannot differentiate (make it a @ti.func, which is inlined)", s->loc);
     });
   }

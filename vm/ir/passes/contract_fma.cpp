@@ -33,10 +33,10 @@ struct Contract {
     auto stmts = take_all(b);
     for (auto& owned : stmts) {
       Stmt* s = owned.get();
-      if (s->tls_prologue) block(*s->tls_prologue);
+      if (s->tls_prologue()) block(*s->tls_prologue());
       if (s->body) block(*s->body);
       if (s->else_body) block(*s->else_body);
-      if (s->tls_epilogue) block(*s->tls_epilogue);
+      if (s->tls_epilogue()) block(*s->tls_epilogue());
       bool is_sum = s->kind == StmtKind::binary && (s->bop == BinaryOp::add || s->bop == BinaryOp::sub) &&
                     s->type.is_scalar() && (s->type.prim == Prim::f32 || s->type.prim == Prim::f64);
       if (is_sum) fuse(b, s);

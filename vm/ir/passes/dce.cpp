@@ -79,10 +79,10 @@ struct Dce {
         bool store_target = s->kind == StmtKind::local_store && j == 0;
         if (!store_target) ++c.reads;
       }
-      if (s->tls_prologue) scan(*s->tls_prologue);
+      if (s->tls_prologue()) scan(*s->tls_prologue());
       if (s->body) scan(*s->body);
       if (s->else_body) scan(*s->else_body);
-      if (s->tls_epilogue) scan(*s->tls_epilogue);
+      if (s->tls_epilogue()) scan(*s->tls_epilogue());
       if (ends_block(s) && i + 1 < b.stmts.size()) {
         b.stmts.resize(i + 1);
         changed = true;

@@ -202,18 +202,19 @@ bool localize(Stmt* task) {
     if (!c.ok || c.atomics.empty() || !c.first_ptr) continue;
     if (prim_is_float(c.prim) && (c.kind == AtomicOp::bit_and || c.kind == AtomicOp::bit_or || c.kind == AtomicOp::bit_xor))
       continue;
-    if (!task->tls_prologue) {
-      task->tls_prologue = std::make_unique<Block>();
-      task->tls_prologue->owner = task;
-      task->tls_epilogue = std::make_unique<Block>();
-      task->tls_epilogue->owner = task;
+    if (!task->tls_prologue()) {
+      StmtRare& r = task->rare_mut();
+      r.tls_prologue = std::make_unique<Block>();
+      r.tls_prologue->owner = task;
+      r.tls_epilogue = std::make_unique<Block>();
+      r.tls_epilogue->owner = task;
     }
     Type t = Type::scalar(c.prim);
     // Prologue and epilogue belong to the loop's own line, like its back
     // edge: a breakpoint on the reduction's line stops in the iterations.
     SourceLoc loc = task->loc;
     // Prologue: acc = identity.
-    Block& pro = *task->tls_prologue;
+    Block& pro = *task->tls_prologue();
     Stmt* acc = pro.add(make_stmt(StmtKind::alloca, t, loc));
     Stmt* init = pro.add(make_stmt(StmtKind::const_, t, loc));
     init->value = identity(c.kind, c.prim);
@@ -221,7 +222,7 @@ bool localize(Stmt* task) {
     // Body: each atomic becomes acc = acc op value.
     for (Stmt* a : c.atomics) edits.updates[a] = {acc, t};
     // Epilogue: one atomic of the chunk's result into the global.
-    Block& epi = *task->tls_epilogue;
+    Block& epi = *task->tls_epilogue();
     auto ptr = make_stmt(c.first_ptr->kind, c.first_ptr->type, loc);
     ptr->index = c.first_ptr->index;
     ptr->access = c.first_ptr->access;

@@ -125,24 +125,25 @@ void offload(Kernel& k) {
     task->body->owner = task.get();
     if (p.parallel && p.loop->snode >= 0) {
       Stmt* loop = p.loop;
-      for (size_t l = 1; l < loop->path_ids.size(); l++) {
+      for (size_t l = 1; l < loop->rare().path_ids.size(); l++) {
         for (Task kind : {Task::clear_list, Task::listgen}) {
           auto lt = std::make_unique<Stmt>(StmtKind::offloaded);
           lt->task = kind;
           lt->loc = loop->loc;
           lt->snode = loop->snode;
           lt->index = (int)l - 1;
-          lt->text = kind == Task::clear_list ? loop->path_names[l] : loop->path_names[l - 1] + "->" + loop->path_names[l];
+          const std::vector<std::string>& names = loop->rare().path_names;
+          lt->rare_mut().text = kind == Task::clear_list ? names[l] : names[l - 1] + "->" + names[l];
           lists[t].push_back(std::move(lt));
         }
       }
       task->task = Task::struct_for;
       task->loc = loop->loc;
       task->snode = loop->snode;
-      task->text = loop->path_names.back();
-      task->num_loop_indices = loop->num_loop_indices;
+      task->rare_mut().text = loop->rare().path_names.back();
+      task->rare_mut().num_loop_indices = loop->rare().num_loop_indices;
       task->serialize = loop->serialize;
-      task->block_dim = loop->block_dim;
+      task->rare_mut().block_dim = loop->rare().block_dim;
       for (auto& s : loop->body->stmts) task->body->add(std::move(s));
       walk(*task->body, [&](Stmt* s) {
         if (s->loop == loop) s->loop = task.get();
@@ -152,11 +153,11 @@ void offload(Kernel& k) {
       Stmt* loop = p.loop;
       task->task = Task::range_for;
       task->loc = loop->loc;
-      task->block_dim = loop->block_dim;  // ti.loop_config(block_dim=N)
+      task->rare_mut().block_dim = loop->rare().block_dim;  // ti.loop_config(block_dim=N)
       for (int b = 0; b < 2; b++) {
         Stmt* bound = loop->ops[b];
         bool is_const = bound->kind == StmtKind::const_;
-        (b == 0 ? task->begin_const : task->end_const) = is_const;
+        (b == 0 ? task->rare_mut().begin_const : task->rare_mut().end_const) = is_const;
         (b == 0 ? task->begin : task->end) = is_const ? bound->value.i : slot(bound);
       }
       // The loop's body becomes the task's body; its loop_index/continue now

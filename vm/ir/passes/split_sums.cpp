@@ -81,10 +81,10 @@ struct Split {
       // is not a sum this pass can see whole.
       for (size_t k = access ? 1 : 0; k < s->ops.size(); k++)
         if (alloca_no[(size_t)s->ops[k]->id]) other.insert(s->ops[k]);
-      if (s->tls_prologue) scan(*s->tls_prologue);
+      if (s->tls_prologue()) scan(*s->tls_prologue());
       if (s->body) scan(*s->body);
       if (s->else_body) scan(*s->else_body);
-      if (s->tls_epilogue) scan(*s->tls_epilogue);
+      if (s->tls_epilogue()) scan(*s->tls_epilogue());
     }
   }
 
@@ -171,7 +171,7 @@ struct Split {
     Stmt* sum = add(old, v[0]);
     post.push_back(at(StmtKind::local_store, Type{}, loop, {a, sum}));
     // A task's partials start in its TLS prologue (per chunk); a loop's before it.
-    for (auto& s : pre) task ? (void)loop->tls_prologue->add(std::move(s)) : before[loop].push_back(std::move(s));
+    for (auto& s : pre) task ? (void)loop->tls_prologue()->add(std::move(s)) : before[loop].push_back(std::move(s));
     auto& e = after[loop];
     for (auto& s : post) e.push_back(std::move(s));
   }
@@ -204,7 +204,7 @@ struct Split {
         bool a_inside = false;
         enclosing_loops(a, [&](const Stmt* l) { a_inside |= l == loop; });
         if (a_inside) continue;
-        if (loop->kind == StmtKind::offloaded && (!loop->tls_prologue || a->parent != loop->tls_prologue.get()))
+        if (loop->kind == StmtKind::offloaded && (!loop->tls_prologue() || a->parent != loop->tls_prologue()))
           continue;
         if (!pattern(a, s, own[loop][1])) continue;
         split(a, loop, s, own[loop][1]);
@@ -222,7 +222,7 @@ struct Split {
       Stmt* s = owned.get();
       if (s->body) apply(*s->body);
       if (s->else_body) apply(*s->else_body);
-      if (s->tls_epilogue) apply(*s->tls_epilogue);
+      if (s->tls_epilogue()) apply(*s->tls_epilogue());
       if (auto r = rotate.find(s); r != rotate.end()) {
         for (auto& x : r->second) b.add(std::move(x));
         continue;  // the store is replaced
@@ -231,9 +231,9 @@ struct Split {
         for (auto& x : p->second) b.add(std::move(x));
       auto e = after.find(s);
       if (e != after.end() && s->kind == StmtKind::offloaded) {
-        auto rest = take_all(*s->tls_epilogue);
-        for (auto& x : e->second) s->tls_epilogue->add(std::move(x));
-        for (auto& x : rest) s->tls_epilogue->add(std::move(x));
+        auto rest = take_all(*s->tls_epilogue());
+        for (auto& x : e->second) s->tls_epilogue()->add(std::move(x));
+        for (auto& x : rest) s->tls_epilogue()->add(std::move(x));
       }
       b.add(std::move(owned));
       if (e != after.end() && s->kind != StmtKind::offloaded)

@@ -35,7 +35,7 @@ bool is_loop_axis(const Stmt* s, const Stmt* task, int axis) {
 bool at_loop_cell(const Stmt* p, const Stmt* task) {
   const Access& acc = p->access;
   if (acc.sparse_place < 0 || acc.in_cell || acc.sparse_cell != task->snode) return false;
-  if ((int)p->ops.size() != task->num_loop_indices) return false;
+  if ((int)p->ops.size() != task->rare().num_loop_indices) return false;
   for (size_t a = 0; a < p->ops.size(); a++)
     if (!is_loop_axis(p->ops[a], task, (int)a)) return false;
   return true;
@@ -49,7 +49,7 @@ bool rewrite_task(Stmt& task) {
   if (at_cell.empty()) return false;
   auto li = make_stmt(StmtKind::loop_index, Type::scalar(Prim::i64), task.loc);
   li->loop = &task;
-  li->index = task.num_loop_indices;
+  li->index = task.rare().num_loop_indices;
   Stmt* cell = task.body->insert(0, std::move(li));
   for (Stmt* s : at_cell) {
     s->ops = {cell};
