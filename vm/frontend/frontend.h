@@ -78,21 +78,21 @@ struct StaticValue {
   // times): a copy or move copies the scalar members and touches a heavy
   // member (string, vectors, shared_ptrs) only when it or its target holds
   // something (member by member, a copy was ~190 instructions, issue 16).
-  // A new member goes into copy_light() or copy_heavy()/move_heavy().
+  // A new member goes into copy_light() or take_heavy().
   StaticValue() = default;
-  StaticValue(const StaticValue& o) { copy_light(o); copy_heavy(o); }
-  StaticValue(StaticValue&& o) noexcept { copy_light(o); move_heavy(o); }
+  StaticValue(const StaticValue& o) { copy_light(o); take_heavy(o); }
+  StaticValue(StaticValue&& o) noexcept { copy_light(o); take_heavy(std::move(o)); }
   StaticValue& operator=(const StaticValue& o) {
     if (this != &o) {
       copy_light(o);
-      copy_heavy(o);
+      take_heavy(o);
     }
     return *this;
   }
   StaticValue& operator=(StaticValue&& o) noexcept {
     if (this != &o) {
       copy_light(o);
-      move_heavy(o);
+      take_heavy(std::move(o));
     }
     return *this;
   }
@@ -131,37 +131,26 @@ struct StaticValue {
   }
   // `o` may live inside this value (an element, or its ctype): elems and
   // ctype, which own StaticValues, are replaced last, ctype's new value held
-  // before elems changes.
-  void copy_heavy(const StaticValue& o) {
-    if (!o.s.empty() || !s.empty()) s = o.s;
-    if (o.handle || handle) handle = o.handle;
-    if (!o.names.empty() || !names.empty()) names = o.names;
-    if (!o.fields.empty() || !fields.empty()) fields = o.fields;
+  // before elems changes. A copy (V = const StaticValue&) or a move (V =
+  // StaticValue: each member is taken with std::forward). A member is touched
+  // only when the source or target holds something (issue 16).
+  template <class V> void take_heavy(V&& o) {
+    if (!o.s.empty() || !s.empty()) s = std::forward<V>(o).s;
+    if (o.handle || handle) handle = std::forward<V>(o).handle;
+    if (!o.names.empty() || !names.empty()) names = std::forward<V>(o).names;
+    if (!o.fields.empty() || !fields.empty()) fields = std::forward<V>(o).fields;
     if (!o.ctype && !ctype) {
-      if (!o.elems.empty() || !elems.empty()) elems = o.elems;
+      if (!o.elems.empty() || !elems.empty()) elems = std::forward<V>(o).elems;
       return;
     }
-    std::shared_ptr<StaticValue> c = o.ctype;
-    if (!o.elems.empty() || !elems.empty()) elems = o.elems;
-    ctype = std::move(c);
-  }
-  void move_heavy(StaticValue& o) {
-    if (!o.s.empty() || !s.empty()) s = std::move(o.s);
-    if (o.handle || handle) handle = std::move(o.handle);
-    if (!o.names.empty() || !names.empty()) names = std::move(o.names);
-    if (!o.fields.empty() || !fields.empty()) fields = std::move(o.fields);
-    if (!o.ctype && !ctype) {
-      if (!o.elems.empty() || !elems.empty()) elems = std::move(o.elems);
-      return;
-    }
-    std::shared_ptr<StaticValue> c = std::move(o.ctype);
-    if (!o.elems.empty() || !elems.empty()) elems = std::move(o.elems);
+    std::shared_ptr<StaticValue> c = std::forward<V>(o).ctype;
+    if (!o.elems.empty() || !elems.empty()) elems = std::forward<V>(o).elems;
     ctype = std::move(c);
   }
 };
 // copy_light() lists every scalar member: a member added without it would
 // be dropped by copies (this size is the layout those functions were written for).
-static_assert(sizeof(StaticValue) == 216, "a StaticValue member was added or removed: update copy_light/copy_heavy");
+static_assert(sizeof(StaticValue) == 216, "a StaticValue member was added or removed: update copy_light/take_heavy");
 
 // What the host provides to the frontend. `env` is the opaque scope a function
 // was defined in (StaticValue::handle of a func/kernel value).
