@@ -277,6 +277,9 @@ struct Stmt {
   Operands ops;               // operands (other statements' values), inline up to 3
   std::unique_ptr<Block> body;       // if_ (true branch), while_, range_for, offloaded
   std::unique_ptr<Block> else_body;  // if_
+  // See StmtRare; null for most statements. Beside else_body, in the second
+  // cache line, because every walk asks for a task's TLS blocks through it.
+  std::unique_ptr<StmtRare> rare_;
   int frame = 0;              // the inlined ti.func it came from (Kernel::frames; 0: the kernel's body)
   UnaryOp uop{};
   BinaryOp bop{};
@@ -298,7 +301,6 @@ struct Stmt {
   // ti.func in `frame` (above).
   std::string name;
   Box<Access> access;         // global_ptr (allocated when written)
-  std::unique_ptr<StmtRare> rare_;  // see StmtRare; null for most statements
   // offloaded tasks (`task` above): range_for iterates [begin, end). Each
   // bound is a constant or read from a global_temp slot that an earlier
   // serial task wrote (rare().begin_const / end_const).
