@@ -66,10 +66,6 @@ constexpr int kMaxCallDepth = 2000;
 struct NativeTask {
   virtual ~NativeTask() = default;
   virtual void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) = 0;
-  // Unused since the launcher keeps its timings per task (launch_mode.h);
-  // remove with this header's next layout change (it rebuilds most of the
-  // tree, so a lone removal waits).
-  std::atomic<uint64_t> ps_per_iter{0};
 };
 
 // Runs every task of `k` in order, range_for and struct_for tasks split over
