@@ -9,8 +9,19 @@ set -u
 pack=$1; out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 k=/tmp/kilnpack
-mkdir -p "$k" "$out" && tar -xJf "$pack" -C "$k" || exit 1
+mkdir -p "$k" "$out" || exit 1
+# (python3's tarfile where the image has no xz)
+tar -xJf "$pack" -C "$k" 2>/dev/null ||
+  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$pack" "$k" || exit 1
 export LD_LIBRARY_PATH=$k/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The driver's libcuda.so.1 where the loader's cache does not list it (a
+# container whose driver folder is mounted from the host).
+if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+  for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/local/cuda/compat; do
+    [ -e "$d/libcuda.so.1" ] && { export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d; echo "libcuda.so.1 from $d"; break; }
+  done
+fi
+start=$SECONDS
 export KILN_LIBDEVICE=$k/lib/libdevice.10.bc
 kiln=$k/kiln
 nvidia-smi -L
@@ -30,7 +41,7 @@ jobs=$(nproc)
 xargs -P "$jobs" -I{} sh -c '"$0" "$1" cuda {} builtin >"$2/{}.log" 2>&1 && echo "PASS {}" || echo "FAIL {}"' \
   "$root/tests/lang/run_one.sh" "$kiln" "$out" <"$out/progs.txt" | sort >"$out/results.txt"
 pass=$(grep -c '^PASS' "$out/results.txt"); fail=$(grep -c '^FAIL' "$out/results.txt")
-echo "tests/lang on cuda: $pass passed, $fail failed of $(wc -l <"$out/progs.txt")"
+echo "tests/lang on cuda: $pass passed, $fail failed of $(wc -l <"$out/progs.txt") ($((SECONDS - start)) s)"
 for f in $(sed -n 's/^FAIL //p' "$out/results.txt"); do cat "$out/$f.log"; done >"$out/failures.txt"
 rm -f "$out"/*.py.log
 head -c 20000 "$out/failures.txt"
@@ -48,3 +59,4 @@ for name in ${BENCH:-saxpy mandelbrot reduction nbody jacobi small_launches}; do
     "$(awk -v a="$cu" -v b="$cp" 'BEGIN{if (b>0) printf "%.2f", a/b}')" "$(awk -v a="$ll" -v b="$cp" 'BEGIN{if (b>0) printf "%.2f", a/b}')"
   KILN_ARCH=cuda "$kiln" run --host=builtin "$name.py" "$n" 2>&1 | grep -i -e checksum -e error | head -3
 done
+echo "done ($((SECONDS - start)) s)"
