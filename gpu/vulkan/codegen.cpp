@@ -298,17 +298,12 @@ static bool has_loops(const ir::Stmt& task) {
 // about 65000 iterations may differ in the last bits).
 static int64_t one_chunk_below(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps, const Program* prog) {
   if (task.task != ir::Task::range_for || uses_simt(task)) return 0;
-  bool order = false;
-  if (task.tls_epilogue())
-    ir::walk(*task.tls_epilogue(), [&](ir::Stmt* s) {
-      order |= s->kind == StmtKind::atomic && s->ops.size() > 1 && prim_is_float(s->ops[1]->type.prim);
-    });
+  bool order = sums_by_chunk(task);
   ir::walk(*task.body, [&](ir::Stmt* s) {
     order |= s->kind == StmtKind::call && call_draws(k, s->index);
   });
   if (!order) return 0;
-  bool one_thread = prog && (!prog->pool || prog->pool->size() <= 1 || prog->config.debug);
-  if (!one_thread || has_loops(task)) return kMinParallel;
+  if (!one_chunk_always(prog) || has_loops(task)) return kMinParallel;
   return caps.loop_limit ? std::max<int64_t>(kMinParallel, (int64_t)caps.loop_limit - 2) : INT64_MAX;
 }
 

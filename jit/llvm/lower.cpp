@@ -10,6 +10,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "jit/llvm/lower_state.h"
+#include "vm/runtime/chunks.h"
 #include "vm/runtime/pool.h"
 #include "vm/runtime/program.h"
 
@@ -106,15 +107,29 @@ void Gen::task_body(const ir::Stmt& task) {
       Prim p = task_index_prim(task);
       if (!prim_is_int(p)) unsupported(task, "a float loop index");
       llvm::Type* t = type(p, &task);
-      tls(task.tls_prologue());
       if (gpu) {
         // A grid-stride loop in i64 (an i32 counter stepping by the grid's size
         // could wrap past the end); loop_index truncates to the index's type.
         auto [t0, n] = grid_position();
+        // A float sum that the CPU runs as one chunk runs in thread 0 alone,
+        // in iteration order, so that it has the CPU's bits (vm/runtime/
+        // chunks.h); the other threads leave before the TLS prologue.
+        if (int64_t below = device_one_chunk_below(task, prog)) {
+          Value* one = B.CreateICmpSLT(B.CreateSub(end, begin), B.getInt64(below));
+          llvm::BasicBlock* idle = new_block("one_chunk_idle");
+          llvm::BasicBlock* go = new_block("one_chunk_go");
+          B.CreateCondBr(B.CreateAnd(one, B.CreateICmpNE(t0, B.getInt64(0))), idle, go);
+          B.SetInsertPoint(idle);
+          B.CreateRet(B.getInt32(0));
+          B.SetInsertPoint(go);
+          n = B.CreateSelect(one, B.getInt64(1), n);
+        }
+        tls(task.tls_prologue());
         range_loop(&task, B.CreateAdd(begin, t0), end, Prim::i64, task.body && has_inner_loop(*task.body), body, false, n);
         tls(task.tls_epilogue());
         return;
       }
+      tls(task.tls_prologue());
       Value* b = B.CreateTrunc(begin, t);
       Value* e = B.CreateTrunc(end, t);
       bool poll = task.body && has_inner_loop(*task.body);

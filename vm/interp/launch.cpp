@@ -171,7 +171,7 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   // prints of a small struct-for come out in the list's order on any number
   // of cores.
   bool few = n * cells * weight < kMinParallel;
-  if (t.serialize || few || !prog->pool || prog->pool->size() <= 1 || prog->config.debug) {
+  if (t.serialize || few || one_chunk_always(prog)) {
     struct_for_launch(t, ctx, hook, native, target, n, cells, weight, true, nullptr);
     return;
   }
@@ -208,8 +208,8 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
   if (end <= begin) return;
   int64_t n = end - begin;
   Program* prog = ctx.program;
-  bool serial = t.serialize || n < kMinParallel || !prog || !prog->pool || prog->pool->size() <= 1 ||
-                prog->config.debug || prog->debugger;  // parallel prints in iteration order; stepping
+  bool serial = t.serialize || n < kMinParallel || one_chunk_always(prog) ||
+                prog->debugger;  // parallel prints in iteration order; stepping
   if (serial) {
     run_code(t, ctx, begin, end, hook, native);
     return;
