@@ -5,17 +5,22 @@
 // algorithm, fdlibm's in single precision: the special cases of e_atan2f.c
 // around atan(|y / x|), which reduces |x| to one of five ranges and sums an
 // odd and an even minimax polynomial. The constants are fdlibm's double ones
-// rounded to f32 (atan's hi/lo pairs split in f32). Every + - * / is
+// rounded to f32 (atan's hi/lo pairs split in f32), vm/support/fdlibm_atanf.h's,
+// which the NVPTX lowering's copy shares (jit/llvm/atan2f.cpp). Every + - * / is
 // decorated NoContraction by the builder, so no step is fused. Checked
 // against glibc 2.36's atan2f on 2 * 10^7 random and clustered arguments:
 // the same bits for all of them.
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include <iterator>
+
 #include "gpu/vulkan/codegen_state.h"
+#include "vm/support/fdlibm_atanf.h"
 
 namespace kiln::vk {
 
 using spv::Op;
+namespace fd = kiln::fdlibm_atanf;
 
 namespace {
 
@@ -42,14 +47,13 @@ struct F32 {
 
   // atan(x) for finite or infinite x (NaN: x + x).
   Id atan(Id x) {
-    static const double hi_d[4] = {4.63647609000806093515e-01, 7.85398163397448278999e-01, 9.82793723247329054082e-01,
-                                   1.57079632679489655800e+00};
+    const double* hi_d = fd::kAtanAt;
     Id ix = magnitude(x);
     Id xa = m.ext(GLSLstd450FAbs, t, {x});
-    Id r0 = ult(ix, 0x3f300000), r1 = ult(ix, 0x3f980000), r2 = ult(ix, 0x401c0000);  // 11/16, 19/16, 39/16
+    Id r0 = ult(ix, fd::kBound[0]), r1 = ult(ix, fd::kBound[1]), r2 = ult(ix, fd::kBound[2]);  // 11/16, 19/16, 39/16
     Id xr = sel(r0, div(sub(mul(k(2), xa), k(1)), add(k(2), xa)),
                 sel(r1, div(sub(xa, k(1)), add(xa, k(1))), sel(r2, div(sub(xa, k(1.5)), add(k(1), mul(k(1.5), xa))), div(k(-1), xa))));
-    Id small = ult(ix, 0x3ee00000);  // |x| < 7/16: no reduction
+    Id small = ult(ix, fd::kNoReduction);  // |x| < 7/16: no reduction
     xr = sel(small, x, xr);
     auto pick = [&](bool lo) {
       Id v[4];
@@ -61,36 +65,34 @@ struct F32 {
     };
     Id hi = pick(false), lo = pick(true);
     Id z = mul(xr, xr), w = mul(z, z);
-    auto horner = [&](std::initializer_list<double> c) {
-      const double* p = c.end();
+    auto horner = [&](const auto& c) {  // c[0] + w * (c[1] + w * (...))
+      const double* p = std::end(c);
       Id r = k(*--p);
-      while (p != c.begin()) r = add(k(*--p), mul(w, r));
+      while (p != std::begin(c)) r = add(k(*--p), mul(w, r));
       return r;
     };
-    Id s1 = mul(z, horner({3.33333333333329318027e-01, 1.42857142725034663711e-01, 9.09088713343650656196e-02,
-                           6.66107313738753120669e-02, 4.97687799461593236017e-02, 1.62858201153657823623e-02}));
-    Id s2 = mul(w, horner({-1.99999999998764832476e-01, -1.11111104054623557880e-01, -7.69187620504482999495e-02,
-                           -5.83357013379057348645e-02, -3.65315727442169155270e-02}));
+    Id s1 = mul(z, horner(fd::kOdd));
+    Id s2 = mul(w, horner(fd::kEven));
     Id ss = add(s1, s2);
     Id reduced = sub(hi, sub(sub(mul(xr, ss), lo), xr));
     reduced = sel(negative(x), neg(reduced), reduced);
     Id res = sel(small, sub(xr, mul(xr, ss)), reduced);
-    res = sel(ult(ix, 0x31000000), x, res);  // |x| < 2^-29: x itself
+    res = sel(ult(ix, fd::kTiny), x, res);  // |x| < 2^-29: x itself
     Id big = add(k(hi_d[3]), k(hi_d[3] - (double)(float)hi_d[3]));  // |x| >= 2^25: +-pi/2
-    res = sel(ult(ix, 0x4c000000), res, sel(negative(x), neg(big), big));
+    res = sel(ult(ix, fd::kHuge), res, sel(negative(x), neg(big), big));
     return sel(ugt(ix, 0x7f800000), add(x, x), res);
   }
 
   Id atan2(Id y, Id x) {
-    const double pi = 3.1415927410e+00, pi_lo = -8.7422776573e-08, pio2 = 1.5707963705e+00, pio4 = 7.8539818525e-01;
+    const double pi = fd::kPi, pi_lo = fd::kPiLo, pio2 = fd::kPio2, pio4 = fd::kPio4;
     Id ix = magnitude(x), iy = magnitude(y);
     Id xn = negative(x), yn = negative(y);
     // The general case: atan(|y / x|) placed in the quadrant.
     Id k23 = m.op(Op::OpShiftRightArithmetic, g.i32(), {m.op(Op::OpISub, g.i32(), {m.op(Op::OpBitcast, g.i32(), {iy}),
                                                                                  m.op(Op::OpBitcast, g.i32(), {ix})}),
                                                           g.cu32(23)});
-    Id far = m.op(Op::OpSGreaterThan, bt, {k23, m.op(Op::OpBitcast, g.i32(), {g.cu32(60)})});
-    Id near = both(xn, m.op(Op::OpSLessThan, bt, {k23, m.op(Op::OpBitcast, g.i32(), {g.cu32((uint32_t)-60)})}));
+    Id far = m.op(Op::OpSGreaterThan, bt, {k23, m.op(Op::OpBitcast, g.i32(), {g.cu32(fd::kFarExponent)})});
+    Id near = both(xn, m.op(Op::OpSLessThan, bt, {k23, m.op(Op::OpBitcast, g.i32(), {g.cu32((uint32_t)-fd::kFarExponent)})}));
     Id z = atan(m.ext(GLSLstd450FAbs, t, {div(y, x)}));
     z = sel(far, add(k(pio2), mul(k(0.5), k(pi_lo))), sel(near, k(0), z));
     Id r = sel(xn, sel(yn, sub(sub(z, k(pi_lo)), k(pi)), sub(k(pi), sub(z, k(pi_lo)))), sel(yn, neg(z), z));

@@ -9,6 +9,7 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include "jit/llvm/atan2f.h"
 #include "jit/llvm/lower_state.h"
 #include "vm/types/value.h"
 
@@ -196,7 +197,10 @@ Value* Gen::binary_op(BinaryOp op, Prim p, Value* a, Value* b, const ir::Stmt& s
       Value* c = mx ? (sg ? B.CreateICmpSGE(a, b) : B.CreateICmpUGE(a, b)) : (sg ? B.CreateICmpSLE(a, b) : B.CreateICmpULE(a, b));
       return B.CreateSelect(c, a, b);
     }
-    case BinaryOp::atan2: return libm("atan2", p, {a, b}, s);
+    case BinaryOp::atan2:
+      // The GPU repeats glibc's atan2f (libdevice's differs in the last bit).
+      if (gpu && (p == Prim::f32 || is_half(p))) return B.CreateCall(atan2f_function(M), {a, b});
+      return libm("atan2", p, {a, b}, s);
     case BinaryOp::pow: return f ? libm("pow", p, {a, b}, s) : int_pow(p, a, b, s);
     default: break;
   }
