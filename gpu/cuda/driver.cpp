@@ -51,6 +51,13 @@ void open(Device& d) {
   bind(lib, a.cuMemAlloc, "cuMemAlloc_v2", missing);
   bind(lib, a.cuMemcpyHtoD, "cuMemcpyHtoD_v2", missing);
   bind(lib, a.cuMemcpyDtoH, "cuMemcpyDtoH_v2", missing);
+  bind(lib, a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", missing);
+  bind(lib, a.cuMemAllocHost, "cuMemAllocHost_v2", missing);
+  bind(lib, a.cuMemFreeHost, "cuMemFreeHost", missing);
+  bind(lib, a.cuEventCreate, "cuEventCreate", missing);
+  bind(lib, a.cuEventRecord, "cuEventRecord", missing);
+  bind(lib, a.cuEventSynchronize, "cuEventSynchronize", missing);
+  bind(lib, a.cuEventDestroy, "cuEventDestroy_v2", missing);
   bind(lib, a.cuMemFree, "cuMemFree_v2", missing);
   bind(lib, a.cuMemGetInfo, "cuMemGetInfo_v2", missing);
   bind(lib, a.cuModuleLoadDataEx, "cuModuleLoadDataEx", missing);

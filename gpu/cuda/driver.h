@@ -17,10 +17,12 @@ struct CUctx_st;
 struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
+struct CUevent_st;
 using CUcontext = CUctx_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 using CUstream = CUstream_st*;
+using CUevent = CUevent_st*;
 
 // Attribute and option numbers from the driver API's documentation.
 enum : int {
@@ -35,6 +37,7 @@ enum : int {
   kJitErrorLogBuffer = 5,
   kJitErrorLogBufferSize = 6,
   kMemAttachGlobal = 1,
+  kEventDisableTiming = 2,
 };
 
 struct Driver {
@@ -51,6 +54,13 @@ struct Driver {
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream);
+  CUresult (*cuMemAllocHost)(void**, size_t);
+  CUresult (*cuMemFreeHost)(void*);
+  CUresult (*cuEventCreate)(CUevent*, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemGetInfo)(size_t*, size_t*);
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**);
