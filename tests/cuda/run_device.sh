@@ -5,6 +5,7 @@
 # then the bench's CUDA column next to the LLVM tier and the C++ baseline
 # (g++ -O3 -march=native -fopenmp, all cores) in the same run.
 #   tests/cuda/run_device.sh PACK.tar.xz OUTDIR     (PACK from scripts/cuda-pack)
+# PROGS (tests/lang names) and BENCH (bench names) choose fewer of each.
 set -u
 pack=$1; out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,6 +40,8 @@ cd "$root/tests/lang"
 ls *.py | grep -v -x -e ad_intrinsics_fd.py -e ad_control_flow.py -e err_ad_tape_overflow.py \
   -e jit_many_floats.py -e err_simt_cpu.py -e sparse_statistics.py \
   -e tls_reduce_float_order.py -e err_real_func_recursion_depth.py >"$out/progs.txt"
+# PROGS="a.py b.py": those programs alone (a quick check of a fix).
+[ -n "${PROGS:-}" ] && printf '%s\n' $PROGS >"$out/progs.txt"
 jobs=$(nproc)
 xargs -P "$jobs" -I{} sh -c '"$0" "$1" cuda {} builtin >"$2/{}.log" 2>&1 && echo "PASS {}" || echo "FAIL {}"' \
   "$root/tests/lang/run_one.sh" "$kiln" "$out" <"$out/progs.txt" | sort >"$out/results.txt"
