@@ -251,7 +251,7 @@ struct CudaEngine : Engine {
     bool quiet = kern->code.num_rets == 0 && kern->nds.empty();
     for (size_t i = 0; i < kern->fns.size(); i++) {
       auto kind = kern->code.tasks[i].kind;
-      quiet = quiet && kern->fns[i] && i < kern->ptx.tasks.size() && kern->ptx.tasks[i].meta.checks.empty() &&
+      quiet = quiet && kern->fns[i] && i < kern->ptx.tasks.size() && !kern->ptx.tasks[i].may_fail &&
               kern->ptx.tasks[i].meta.prints.empty();
       if (kind == ir::Task::clear_list || kind == ir::Task::listgen) continue;
       (kern->fns[i] ? device_tasks : host_tasks)++;

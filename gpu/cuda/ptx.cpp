@@ -26,6 +26,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -114,6 +115,10 @@ void define_fail(llvm::Module& m) {
   llvm::Function* f = m.getFunction("kiln_gpu_fail");
   if (!f || !f->isDeclaration()) return;
   f->setLinkage(llvm::Function::InternalLinkage);
+  // Never inlined: a task whose PTX still calls it after the optimizer can
+  // fail (may_fail_entries), one that does not is a launch the host need not
+  // wait for.
+  f->addFnAttr(llvm::Attribute::NoInline);
   llvm::LLVMContext& C = m.getContext();
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(C, "entry", f));
   Value *log = f->getArg(0), *task = f->getArg(1), *check = f->getArg(2), *vals = f->getArg(3), *n = f->getArg(4),
@@ -158,6 +163,10 @@ void define_print(llvm::Module& m) {
   llvm::Function* f = m.getFunction("kiln_gpu_print");
   if (!f || !f->isDeclaration()) return;
   f->setLinkage(llvm::Function::InternalLinkage);
+  // Never inlined: a task whose PTX still calls it after the optimizer can
+  // fail (may_fail_entries), one that does not is a launch the host need not
+  // wait for.
+  f->addFnAttr(llvm::Attribute::NoInline);
   llvm::LLVMContext& C = m.getContext();
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(C, "entry", f));
   Value *log = f->getArg(0), *task = f->getArg(1), *site = f->getArg(2), *vals = f->getArg(3), *n = f->getArg(4),
@@ -232,9 +241,12 @@ void define_entry(llvm::Module& m, llvm::Function* fn, const ir::Stmt& task, con
   Value* begin = e->getArg(1);
   Value* end = e->getArg(2);
   if (task.task == ir::Task::range_for) {
+    // Constant bounds as constants (the host passes the same values): the
+    // optimizer then sees the loop index's range and drops the bounds checks
+    // it implies, and a launch without checks need not wait for the device.
     Prim p = llvmjit::task_index_prim(task);
-    if (!task.rare().begin_const) begin = temp_bound(b, env, task.begin, p);
-    if (!task.rare().end_const) end = temp_bound(b, env, task.end, p);
+    begin = task.rare().begin_const ? (Value*)b.getInt64(task.begin) : temp_bound(b, env, task.begin, p);
+    end = task.rare().end_const ? (Value*)b.getInt64(task.end) : temp_bound(b, env, task.end, p);
   }
   b.CreateCall(fn, {env, begin, end, e->getArg(3)});
   b.CreateBr(out);
@@ -258,6 +270,58 @@ std::string entry_name(const ir::Kernel& k, size_t n) {
 }
 
 }  // namespace
+
+std::set<std::string> may_fail_entries(const std::string& ptx) {
+  struct Fn {
+    std::string name;
+    bool entry = false;
+    std::string_view body;
+  };
+  std::vector<Fn> fns;
+  size_t at = 0, body_at = 0;
+  auto close = [&](size_t end) {
+    if (!fns.empty()) fns.back().body = std::string_view(ptx).substr(body_at, end - body_at);
+  };
+  while (at < ptx.size()) {
+    size_t nl = ptx.find('\n', at);
+    if (nl == std::string::npos) nl = ptx.size();
+    std::string_view line(ptx.data() + at, nl - at);
+    bool entry = line.find(".entry") != std::string_view::npos;
+    if (line.rfind(".func", 0) == 0 || line.find(" .func") != std::string_view::npos || entry) {
+      size_t open = line.rfind('(');
+      size_t start = open == std::string_view::npos ? open : line.find_last_of(" )", open);
+      close(at);
+      body_at = nl;
+      fns.push_back(Fn{start == std::string_view::npos ? "" : std::string(line.substr(start + 1, open - start - 1)), entry, {}});
+    }
+    at = nl + 1;
+  }
+  close(ptx.size());
+  auto mentions = [](std::string_view body, const std::string& name) {
+    auto ident = [](char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.'; };
+    for (size_t i = body.find(name); i != std::string_view::npos; i = body.find(name, i + 1)) {
+      size_t e = i + name.size();
+      if ((i == 0 || !ident(body[i - 1])) && (e == body.size() || !ident(body[e]))) return true;
+    }
+    return false;
+  };
+  std::set<std::string> fails{"kiln_gpu_fail"};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Fn& f : fns)
+      if (!f.name.empty() && !fails.count(f.name))
+        for (const std::string& g : fails)
+          if (mentions(f.body, g)) {
+            fails.insert(f.name);
+            grew = true;
+            break;
+          }
+  }
+  std::set<std::string> out;
+  for (const Fn& f : fns)
+    if (f.entry && fails.count(f.name)) out.insert(f.name);
+  return out;
+}
 
 uint64_t recursion_level_bytes(const std::string& ptx) {
   // Frames by function: NAME.rfI (a ti.real_func, lower_func.cpp) and
@@ -301,6 +365,11 @@ int default_sm() {
   const char* e = std::getenv("KILN_CUDA_SM");
   int sm = e && *e ? std::atoi(e) : 80;
   return sm >= 50 ? sm : 80;
+}
+
+static void mark_may_fail(PtxKernel& out) {
+  std::set<std::string> fails = may_fail_entries(out.ptx);
+  for (PtxTask& t : out.tasks) t.may_fail = !t.entry.empty() && fails.count(t.entry);
 }
 
 PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
@@ -357,6 +426,7 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
       llvmjit::append_module_key(key, mod);
       if (std::optional<std::string> ptx = code_cache_load(*prog, "ptx", key)) {
         out.ptx = std::move(*ptx);
+        mark_may_fail(out);
         if (recursive) out.level_bytes = recursion_level_bytes(out.ptx);
         out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         return out;
@@ -384,6 +454,7 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     llvmjit::optimize(mod, tm, false);
     out.ptx = llvmjit::emit_code(mod, tm, true);
     if (!key.empty()) code_cache_store(*prog, "ptx", key, out.ptx);
+    mark_may_fail(out);
     if (recursive) out.level_bytes = recursion_level_bytes(out.ptx);
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

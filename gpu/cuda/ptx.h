@@ -4,6 +4,7 @@
 // run on the host, over the same managed memory.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct PtxTask {
   std::string entry;  // the kernel entry's name in the PTX; "" when the task runs on the host
   std::string why;    // why it runs on the host ("" for list tasks, which are the runtime's)
   llvmjit::TaskMeta meta;
+  // Whether the optimized code can still fail a check (meta.checks lists
+  // every check lowered, some of which the optimizer proved never fail).
+  bool may_fail = true;
 };
 
 struct PtxKernel {
@@ -62,6 +66,11 @@ struct PtxKernel {
 // added 70-145 bytes to LLVM's frames of tests/lang/real_func.py).
 constexpr uint64_t kCallSaveBytes = 256;
 uint64_t recursion_level_bytes(const std::string& ptx);
+
+// The entries of `ptx` whose code still reaches kiln_gpu_fail (directly or
+// through the functions they call) after the optimizer: a task whose checks
+// were all proved never to fail is a launch the host need not wait for.
+std::set<std::string> may_fail_entries(const std::string& ptx);
 
 // Compiles the tasks of an offloaded kernel for sm_`sm` (80, 90, ...);
 // `only` >= 0 compiles that task alone (kiln dis --ptx). With `prog`, the

@@ -14,6 +14,11 @@ echo "$out" | grep -q "kiln dis: --ptx=$tmp/file: not a directory that can be cr
 "$kiln" dis --ptx="$tmp/ptx" "$here/no_device_cpu.py" >/dev/null 2>&1 || { echo "dis failed"; exit 1; }
 grep -q '^\.visible \.entry kiln_0_fill' "$tmp/ptx/fill.0.ptx" || { echo "no entry in fill.0.ptx"; ls "$tmp/ptx"; exit 1; }
 grep -q 'atom.cas.b64' "$tmp/ptx/touch.0.ptx" || { echo "no slot claim in touch.0.ptx"; ls "$tmp/ptx"; exit 1; }
+# fill's constant range keeps no bounds check (the entry takes its bounds as
+# constants): no call of kiln_gpu_fail, so the engine defers its launches;
+# touch's activation can still fail (a full pool).
+! grep -q 'kiln_gpu_fail' "$tmp/ptx/fill.0.ptx" || { echo "fill.0.ptx can still fail"; exit 1; }
+grep -q 'kiln_gpu_fail,' "$tmp/ptx/touch.0.ptx" || { echo "touch.0.ptx never calls kiln_gpu_fail"; exit 1; }
 # A recursive ti.real_func is a device function that calls itself, under the
 # module's depth limit (the engine lowers it to what the stack it sets holds).
 grep -q '^\.visible \.global \.align 8 \.u64 kiln_call_depth_limit = 2000;' "$tmp/ptx/five.0.ptx" ||
