@@ -1,7 +1,8 @@
 # ti.real_func calls that every engine makes as calls (the LLVM tier lowers
 # them to real calls, recursion included): the random stream a callee draws
 # from (printed exactly: every engine draws the interpreter's numbers), calls
-# inside a parallel loop whose arguments change per iteration, recursion per
+# inside a parallel loop whose arguments change per iteration (their draws
+# keyed by the iteration, whichever thread runs it), recursion per
 # element, prints inside a callee, f16 arguments and results.
 import taichi as ti
 
@@ -36,6 +37,27 @@ def per_cell():
 
 per_cell()
 print(out.to_numpy().tolist())
+
+# Over many cells (many CPU chunks, many GPU threads): each iteration's calls
+# draw from that iteration's stream, so no two threads' first calls repeat
+# each other's numbers and every engine draws the same ones.
+many = ti.field(ti.f32, shape=1 << 16)
+
+
+@ti.kernel
+def per_cell_many():
+    for i in many:
+        many[i] = noisy(0)
+
+
+per_cell_many()
+vals = many.to_numpy().tolist()
+ordered = sorted(vals)
+distinct = 1
+for i in range(1, len(ordered)):
+    if ordered[i] != ordered[i - 1]:
+        distinct += 1
+print(sum(vals), vals[40000], distinct)
 
 
 @ti.real_func

@@ -39,6 +39,22 @@ bool is_ndarray_annotation(const ast::Expr* a) {
 
 std::string where(const ast::FunctionDef* def) { return "ti.real_func '" + def->name + "'"; }
 
+// Whether instance `i` of `owner` draws random numbers, itself or in a call
+// (an instance not lowered yet, one being lowered, counts as drawing).
+bool draws(const ir::Kernel& owner, int i, std::vector<char>& seen) {
+  if (i < 0 || (size_t)i >= owner.funcs.size() || !owner.funcs[(size_t)i]) return true;
+  // seen: 0 not yet, 1 being looked at (a call back into it adds no draw of
+  // its own), 2 draws nothing, 3 draws.
+  if (seen[(size_t)i]) return seen[(size_t)i] == 3;
+  seen[(size_t)i] = 1;
+  bool any = false;
+  ir::walk(const_cast<ir::Block&>(owner.funcs[(size_t)i]->root), [&](Stmt* s) {
+    any = any || s->kind == StmtKind::random || (s->kind == StmtKind::call && draws(owner, s->index, seen));
+  });
+  seen[(size_t)i] = any ? 3 : 2;
+  return any;
+}
+
 Param classify(Lowerer& L, const ast::FunctionDef* def, size_t i, bool is_self) {
   const ast::Arg* p = def->args.args[i];
   Param out;
@@ -270,6 +286,19 @@ KVal Lowerer::call_real_func(const StaticValue& fn, const ast::Call* c, const KV
                                std::to_string(fk.args.size()), c->loc);
   for (size_t k = 0; k < args.size(); k++) args[k] = emit_cast(args[k], fk.args[k].type.prim, c->loc);
 
+  // In a parallel loop, a call whose callee draws first steps this
+  // iteration's stream (a draw, as the loop's own ti.random would make), so
+  // that the key the call takes from the stream depends on the iteration, not
+  // on the iterations the same thread ran before it: a GPU thread or a CPU
+  // chunk starts a stream of its own, and every one's first call would draw
+  // the same numbers.
+  std::vector<char> seen(rf.owner->funcs.size(), 0);
+  if (rng_index && draws(*rf.owner, index, seen)) {
+    auto step = std::make_unique<Stmt>(StmtKind::random);
+    step->type = Type::scalar(Prim::u64);
+    step->ops = {rng_index};
+    emit(std::move(step), c->loc);
+  }
   auto call = std::make_unique<Stmt>(StmtKind::call);
   call->ops = args;
   call->index = index;

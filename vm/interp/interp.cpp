@@ -105,9 +105,8 @@ __attribute__((noinline)) void call_real_func(const Function& fn, const Insn* ip
   sub.rng_key = ctx.rng_key;
   if (fn.rng_reg != 0xffff) {
     // Each call's draws from a key of its own: the caller's stream, advanced.
-    // (Within an iteration that drew nothing yet, the stream is the last one
-    // this thread used: such draws depend on the schedule, unlike the
-    // kernel's own.)
+    // (In a parallel loop the frontend steps the iteration's stream before a
+    // call that draws, so the key does not depend on the schedule.)
     uint64_t* S = R + fn.rng_reg;
     S[2] += kRngGamma;
     sub.rng_key = rng_mix(S[0] ^ rng_mix(S[2]) ^ S[1]);
