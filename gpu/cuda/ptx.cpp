@@ -404,6 +404,12 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     for (const llvmjit::PrintSite& p : t.meta.prints)
       if (p.prims.size() > 64) t.why = "a print of more than 64 values on the GPU";
     if (t.meta.checks.size() > 0xffff || t.meta.prints.size() > 0xffff) t.why = "more than 65535 checks or prints in a task";
+    // One thread's recursion runs on the host: the device reserves a thread's
+    // stack for every thread it can hold (270k on an H200), so a GPU thread
+    // holds a few dozen levels where the host holds the interpreter's 2000,
+    // and one host core runs serial code faster than one GPU thread.
+    if (t.meta.recursive && (s.task == ir::Task::serial || s.serialize))
+      t.why = "a serial task whose ti.real_func calls recurse (the host's stack holds 2000 levels)";
     if (!t.why.empty()) {
       mod.getFunction(body)->eraseFromParent();
       continue;

@@ -19,9 +19,11 @@ grep -q 'atom.cas.b64' "$tmp/ptx/touch.0.ptx" || { echo "no slot claim in touch.
 # touch's activation can still fail (a full pool).
 ! grep -q 'kiln_gpu_fail' "$tmp/ptx/fill.0.ptx" || { echo "fill.0.ptx can still fail"; exit 1; }
 grep -q 'kiln_gpu_fail,' "$tmp/ptx/touch.0.ptx" || { echo "touch.0.ptx never calls kiln_gpu_fail"; exit 1; }
-# A recursive ti.real_func is a device function that calls itself, under the
-# module's depth limit (the engine lowers it to what the stack it sets holds).
-grep -q '^\.visible \.global \.align 8 \.u64 kiln_call_depth_limit = 2000;' "$tmp/ptx/five.0.ptx" ||
-  { echo "no depth limit in five.0.ptx"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
-grep -q 'ld\.global\.u64.*\[kiln_call_depth_limit\]' "$tmp/ptx/five.0.ptx" || { echo "five.0.ptx never reads the limit"; exit 1; }
+# A recursive ti.real_func called per element is a device function that
+# calls itself, under the module's depth limit (the engine lowers it to what
+# the stack it sets holds); called from a serial task, it runs on the host.
+grep -q '^\.visible \.global \.align 8 \.u64 kiln_call_depth_limit = 2000;' "$tmp/ptx/facts.0.ptx" ||
+  { echo "no depth limit in facts.0.ptx"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
+grep -q 'ld\.global\.u64.*\[kiln_call_depth_limit\]' "$tmp/ptx/facts.0.ptx" || { echo "facts.0.ptx never reads the limit"; exit 1; }
+grep -q 'ti.real_func calls recurse' "$tmp/ptx/five.0.host" || { echo "five.0 is not on the host"; ls "$tmp/ptx"; exit 1; }
 echo ok

@@ -1,6 +1,6 @@
 # For tests/cuda/dis_ptx.sh: a dense kernel and a sparse one (PTX; the
 # pointer's activation allocates from its device pool), and a recursive
-# ti.real_func (host).
+# ti.real_func called per element (PTX) and from a serial task (the host).
 import taichi as ti
 
 ti.init()
@@ -33,6 +33,14 @@ def five() -> ti.i32:
     return fact(5)
 
 
+@ti.kernel
+def facts():
+    for i in x:
+        x[i] = fact(i)
+
+
 fill()
 touch()
 print(x.to_numpy().tolist(), s[1], five())
+facts()
+print(x.to_numpy().tolist())
