@@ -136,11 +136,13 @@ struct StagingRing {
 
 // What one launch gives the device: an Env per task, the argument, return,
 // tree and temporary slots they point to, and the log (in `block`); the
-// print records and a struct-for's cells (managed).
+// print records (managed) and a struct-for's cells (device memory: written
+// once by the host, read by the device alone, so no page faults).
 struct Area {
   DeviceBlock block;
   StagingRing staging;  // the block's contents as the host writes them
-  Buffer print, cells;
+  Buffer print;
+  DeviceBlock cells;
   std::vector<Buffer> nds;  // ndarray arguments' copies, by position in Ndarray list
 };
 
@@ -446,8 +448,9 @@ void CudaKernel::launch(LaunchContext& ctx) {
         prog->active_cells(target, 0, prog->list_of(target).size(), nidx, table);
         end = (int64_t)(table.size() / (size_t)(nidx + 1));  // each cell: its indices, then its address
         if (end == 0) continue;
-        cells = eng.area.cells.reserve(table.size() * 8);
-        std::memcpy(cells, table.data(), table.size() * 8);
+        CUdeviceptr at = eng.area.cells.reserve(table.size() * 8);
+        check(d.api.cuMemcpyHtoD(at, table.data(), table.size() * 8), "cuMemcpyHtoD");
+        cells = reinterpret_cast<void*>(at);
         if (!t.serialize) blocks = (unsigned)std::min<int64_t>(blocks, (end + threads - 1) / threads);
       } else if (t.kind == ir::Task::range_for) {
         begin = t.begin;
