@@ -18,6 +18,8 @@
 #include "gpu/cuda/ptx.h"
 #include "vm/bytecode/function.h"
 #include "vm/interp/interp.h"
+#include "vm/ir/clone.h"
+#include "vm/ir/simt.h"
 #include "vm/ir/ndarray_uses.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
@@ -229,8 +231,25 @@ struct CudaEngine : Engine {
   }
 
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
-    auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(k, false));
+    // A task using ti.simt runs on the GPU or not at all: the bytecode (the
+    // host's copy of every task) gets it with an empty body.
+    std::unique_ptr<ir::Kernel> host_copy;
+    if (ir::uses_simt(k)) {
+      host_copy = ir::clone_kernel(k);
+      ir::empty_simt_tasks(*host_copy);
+    }
+    auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(host_copy ? *host_copy : k, false));
     kern->ptx = compile_ptx(k, std::min(d.sm, 90), -1, &prog);
+    for (size_t i = 0; i < kern->ptx.tasks.size() && i < k.root.stmts.size(); i++) {
+      const ir::Stmt& t = *k.root.stmts[i];
+      if (t.kind != ir::StmtKind::offloaded || !kern->ptx.tasks[i].entry.empty() || !ir::uses_simt(t)) continue;
+      raise("NotImplementedError", "a task using ti.simt cannot run on the GPU: " + kern->ptx.tasks[i].why, t.loc);
+    }
+    // Its blocks are block_dim's threads: more than CUDA's 1024 would not be one block.
+    for (auto& t : k.root.stmts)
+      if (t->kind == ir::StmtKind::offloaded && t->rare().block_dim > 1024 && ir::uses_simt(*t))
+        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(t->rare().block_dim) +
+                                "): a CUDA block has at most 1024 threads (the loop uses ti.simt)", t->loc);
     kern->nds = ir::ndarray_uses(k);
     int device_tasks = 0, host_tasks = 0;
     kern->fns.assign(kern->code.tasks.size(), nullptr);

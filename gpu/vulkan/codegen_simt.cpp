@@ -15,6 +15,7 @@
 // workgroup N consecutive iterations: iterations k*N .. k*N + N - 1 of the
 // range share an array and a barrier, as Taichi's blocks do.
 #include "gpu/vulkan/codegen_state.h"
+#include "vm/ir/simt.h"
 
 namespace kiln::vk {
 
@@ -22,13 +23,7 @@ using spv::Op;
 using SC = spv::StorageClass;
 using ir::SimtOp;
 
-bool uses_simt(const ir::Stmt& task) {
-  bool any = false;
-  for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
-    if (blk)
-      ir::walk(*blk, [&](ir::Stmt* s) { any |= s->kind == ir::StmtKind::shared_array || s->kind == ir::StmtKind::simt; });
-  return any;
-}
+bool uses_simt(const ir::Stmt& task) { return ir::uses_simt(task); }
 
 static Prim shared_word(Prim p) { return prim_bits(p) == 64 ? Prim::u64 : Prim::u32; }
 

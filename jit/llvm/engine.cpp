@@ -37,7 +37,7 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
   switch (c.kind) {
     case Check::bounds: {
       kind = "IndexError";
-      std::string field = c.field.empty() ? "field" : "field '" + c.field + "'";
+      std::string field = !c.text.empty() ? c.text : c.field.empty() ? "field" : "field '" + c.field + "'";
       // The checked index is from 0; the user wrote it with the field's offset.
       int64_t user = (int64_t)v[0] + ((size_t)c.axis < c.offset.size() ? c.offset[(size_t)c.axis] : 0);
       return bounds_message(field, c.axis, user, c.shape, c.offset);

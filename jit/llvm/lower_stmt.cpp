@@ -3,6 +3,7 @@
 // break/continue -> branches); mutable locals are allocas in the entry block,
 // which mem2reg turns into SSA values.
 #include "jit/llvm/lower_state.h"
+#include "jit/llvm/lower_simt.h"
 
 namespace kiln::llvmjit {
 
@@ -261,6 +262,11 @@ void Gen::stmt(const ir::Stmt& s) {
     case StmtKind::ad_top: tape_op(s); return;
     case StmtKind::call: call(s); return;
     case StmtKind::call_ret: call_ret(s); return;
+    case StmtKind::shared_array: lower_shared_array(*this, s); return;
+    case StmtKind::shared_ptr: lower_shared_ptr(*this, s); return;
+    case StmtKind::simt:
+      if (Value* v = lower_simt(*this, s)) val[&s] = v;
+      return;
     default: unsupported(s, std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
   }
 }

@@ -49,6 +49,14 @@ echo "tests/lang on cuda: $pass passed, $fail failed of $(wc -l <"$out/progs.txt
 for f in $(sed -n 's/^FAIL //p' "$out/results.txt"); do cat "$out/$f.log"; done >"$out/failures.txt"
 rm -f "$out"/*.py.log
 head -c 20000 "$out/failures.txt"
+# ti.simt (block-shared arrays, barriers, subgroup and warp operations): the
+# Vulkan backend's programs with KILN_ARCH=cuda, and CUDA's own warp program,
+# each against its .expected.
+echo "== ti.simt programs on cuda"
+for f in vulkan/shared_array.py vulkan/subgroup.py vulkan/err_shared_bounds.py cuda/simt_warp.py; do
+  (cd "$root/tests/$(dirname $f)" && "$root/tests/lang/run_one.sh" "$kiln" cuda "$(basename $f)" builtin) \
+    >"$out/simt_$(basename $f).log" 2>&1 && echo "PASS $f" || { echo "FAIL $f"; head -c 4000 "$out/simt_$(basename $f).log"; }
+done
 echo "== bench (ms; best of 3)"
 cd "$root/bench"
 best() { local b=""; for r in 1 2 3; do t=$("$@" 2>/dev/null | sed -n 's/^time_ms //p'); [ -n "$t" ] && { [ -z "$b" ] && b=$t || b=$(awk -v a="$b" -v c="$t" 'BEGIN{print (c<a)?c:a}'); }; done; echo "${b:-fail}"; }

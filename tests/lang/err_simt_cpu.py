@@ -1,6 +1,7 @@
 # ti.simt's GPU-only language (block-shared arrays, block barriers, subgroup
 # operations) is a ValueError naming the arch on the CPU engines, as in
-# Taichi; it compiles with ti.init(arch=ti.vulkan) (tests/vulkan/shared_array).
+# Taichi; it compiles with ti.init(arch=ti.vulkan) (tests/vulkan/shared_array)
+# and arch=ti.cuda (the same program with KILN_ARCH=cuda).
 import taichi as ti
 
 ti.init(arch=ti.cpu)

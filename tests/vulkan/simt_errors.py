@@ -106,6 +106,12 @@ def cuda_only():
 
 
 @ti.kernel
+def warp_op():
+    for i in range(64):
+        x[i] = ti.simt.warp.shfl_sync_i32(ti.u32(0xFFFFFFFF), i, 0)
+
+
+@ti.kernel
 def float_xor():
     for i in range(64):
         x[i] = ti.cast(ti.simt.subgroup.reduce_xor(1.5), ti.i32)
@@ -124,7 +130,7 @@ def arity():
 
 
 for k in [outside_loop, bad_shape, bad_dtype, too_big, too_much_memory, wrong_rank, float_index, copied, stored, reassigned,
-          scalar_component, vector_into_scalar, component_range, cuda_only, float_xor, lane_type, arity]:
+          scalar_component, vector_into_scalar, component_range, cuda_only, warp_op, float_xor, lane_type, arity]:
     attempt(k)
 try:
     ti.simt.block.sync()

@@ -455,6 +455,10 @@ void lower_stmt_kind(Builder& b, const ir::Stmt& s) {
     case ir::StmtKind::ad_top: b.emit(Op::stk_top, b.def(&s), b.reg(s.ops[0])); return;
     case ir::StmtKind::stop_grad: b.emit(Op::mov, b.def(&s), b.reg(s.ops[0])); return;
     case ir::StmtKind::offloaded: b.fail("offloaded task nested inside a task");
+    case ir::StmtKind::shared_array:
+    case ir::StmtKind::shared_ptr:
+    case ir::StmtKind::simt:  // the frontend refuses ti.simt for the CPU engines; a GPU engine keeps such tasks
+      raise("ValueError", "ti.simt needs a GPU backend: the task of kernel '" + b.fn.name + "' cannot run on the host", s.loc);
     default:
       if (!lower_value(b, s)) b.fail(std::string("statement kind '") + ir::stmt_kind_name(s.kind) + "'");
   }

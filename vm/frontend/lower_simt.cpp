@@ -1,9 +1,10 @@
 // The GPU-only language of ti.simt (Taichi's names): block-shared arrays
-// (ti.simt.block.SharedArray), block barriers (ti.simt.block.sync) and the
-// subgroup operations of ti.simt.subgroup. Each becomes a shared_array /
-// shared_ptr or simt statement (vm/ir/ir.h) that only a GPU backend compiles
-// (gpu/vulkan/codegen_simt.cpp); on the CPU engines, as in Taichi, they are a
-// ValueError naming the arch.
+// (ti.simt.block.SharedArray), block barriers (ti.simt.block.sync), the
+// subgroup operations of ti.simt.subgroup, and CUDA's ti.simt.warp.* and
+// block.sync_*_nonzero. Each becomes a shared_array / shared_ptr or simt
+// statement (vm/ir/ir.h) that only a GPU backend compiles
+// (gpu/vulkan/codegen_simt.cpp, jit/llvm/lower_simt.cpp for CUDA); on the
+// CPU engines, as in Taichi, they are a ValueError naming the arch.
 //
 // A shared array is one array per block (workgroup) of the parallel loop's
 // iterations: ti.loop_config(block_dim=N) before the loop sets N. Its
@@ -12,6 +13,7 @@
 // v` is an atomic update of the block's element, as in Taichi. Vector and
 // matrix dtypes keep their components in consecutive elements.
 #include "vm/frontend/lower.h"
+#include "vm/ir/simt.h"
 
 namespace kiln::frontend {
 
@@ -63,6 +65,47 @@ const std::unordered_map<std::string, SimtName>& simt_names() {
   return names;
 }
 
+// ti.simt.warp.* and block.sync_*_nonzero (CUDA's, by Taichi's names): the
+// operands as Taichi orders them, the member mask first where it has one.
+enum class WarpArgs : uint8_t {
+  none,        // active_mask()
+  mask,        // sync(mask)
+  pred,        // ballot(pred), block.sync_*_nonzero(pred)
+  mask_pred,   // all_nonzero / any_nonzero / unique(mask, pred)
+  mask_value,  // match_any / match_all(mask, value)
+  shuffle,     // shfl_*(mask, value, lane or offset)
+};
+struct WarpName {
+  SimtOp op;
+  WarpArgs args;
+  Prim value = Prim::none;  // the shuffles' value type (their _i32/_f32 suffix)
+};
+
+const std::unordered_map<std::string, WarpName>& warp_names() {
+  using W = WarpArgs;
+  static const std::unordered_map<std::string, WarpName> names = {
+      {"warp.all_nonzero", {SimtOp::all_true, W::mask_pred}},
+      {"warp.any_nonzero", {SimtOp::any_true, W::mask_pred}},
+      {"warp.unique", {SimtOp::all_equal, W::mask_pred}},
+      {"warp.ballot", {ir::kSimtBallot, W::pred}},
+      {"warp.shfl_sync_i32", {SimtOp::shuffle, W::shuffle, Prim::i32}},
+      {"warp.shfl_sync_f32", {SimtOp::shuffle, W::shuffle, Prim::f32}},
+      {"warp.shfl_down_i32", {SimtOp::shuffle_down, W::shuffle, Prim::i32}},
+      {"warp.shfl_down_f32", {SimtOp::shuffle_down, W::shuffle, Prim::f32}},
+      {"warp.shfl_up_i32", {SimtOp::shuffle_up, W::shuffle, Prim::i32}},
+      {"warp.shfl_up_f32", {SimtOp::shuffle_up, W::shuffle, Prim::f32}},
+      {"warp.shfl_xor_i32", {SimtOp::shuffle_xor, W::shuffle, Prim::i32}},
+      {"warp.match_any", {ir::kSimtMatchAny, W::mask_value}},
+      {"warp.match_all", {ir::kSimtMatchAll, W::mask_value}},
+      {"warp.active_mask", {ir::kSimtActiveMask, W::none}},
+      {"warp.sync", {ir::kSimtWarpSync, W::mask}},
+      {"block.sync_all_nonzero", {ir::kSimtSyncAll, W::pred}},
+      {"block.sync_any_nonzero", {ir::kSimtSyncAny, W::pred}},
+      {"block.sync_count_nonzero", {ir::kSimtSyncCount, W::pred}},
+  };
+  return names;
+}
+
 // A shape given as an int or a tuple of ints (Taichi's check and message).
 std::vector<int64_t> shared_shape(const StaticValue& v, SourceLoc loc) {
   std::vector<int64_t> shape;
@@ -84,6 +127,60 @@ std::string shared_what(const Stmt* arr) {
   return arr->access->field.empty() ? "a shared array" : "shared array '" + arr->access->field + "'";
 }
 
+// A warp operation: a simt statement whose operands are the value, the lane
+// (shuffles) and the member mask last (jit/llvm/lower_simt.cpp).
+KVal call_warp(Lowerer& L, const std::string& full, const WarpName& wn, const ast::Call* c) {
+  SourceLoc loc = c->loc;
+  using W = WarpArgs;
+  size_t want = wn.args == W::none ? 0 : wn.args == W::mask || wn.args == W::pred ? 1 : wn.args == W::shuffle ? 3 : 2;
+  if (!c->keywords.empty()) raise("TypeError", full + "() takes no keyword arguments", c->keywords[0]->loc);
+  if (c->args.size() != want)
+    raise("TypeError", full + "() takes " + std::to_string(want) + " argument" + (want == 1 ? "" : "s") + " (" +
+                           std::to_string(c->args.size()) + " given)", loc);
+  auto scalar = [&](size_t k, const char* what) {
+    Stmt* v = L.value_of(L.lower_expr(c->args[k]), c->args[k]->loc);
+    if (!v->type.is_scalar())
+      raise("TypeError", full + "() takes a scalar " + what + ", not " + shape_phrase(v->type), c->args[k]->loc);
+    return v;
+  };
+  auto integer = [&](size_t k, const char* what, Prim to) {
+    Stmt* v = scalar(k, what);
+    if (!prim_is_int(v->type.prim))
+      raise("TypeError", full + "() takes an integer " + what + ", not " + shape_phrase(v->type), c->args[k]->loc);
+    return L.emit_cast(v, to, loc);
+  };
+  std::vector<Stmt*> ops;
+  Stmt* mask = nullptr;
+  switch (wn.args) {
+    case W::none: break;
+    case W::mask: ops.push_back(integer(0, "mask", Prim::u32)); break;
+    case W::pred: ops.push_back(L.as_condition(KVal::of(scalar(0, "predicate")), c->args[0]->loc)); break;
+    case W::mask_pred:
+      mask = integer(0, "mask", Prim::u32);
+      ops.push_back(L.as_condition(KVal::of(scalar(1, "predicate")), c->args[1]->loc));
+      break;
+    case W::mask_value: {
+      mask = integer(0, "mask", Prim::u32);
+      Stmt* v = scalar(1, "value");
+      if (prim_bits(v->type.prim) != 32 && prim_bits(v->type.prim) != 64)
+        raise("TypeError", full + "() takes a 32- or 64-bit value, not " + shape_phrase(v->type), c->args[1]->loc);
+      ops.push_back(v);
+      break;
+    }
+    case W::shuffle:
+      mask = integer(0, "mask", Prim::u32);
+      ops.push_back(L.emit_cast(scalar(1, "value"), wn.value, loc));
+      ops.push_back(integer(2, "lane or offset", Prim::i32));
+      break;
+  }
+  if (mask) ops.push_back(mask);
+  bool value = ir::simt_op_has_value(wn.op);
+  Prim out = wn.args == W::shuffle ? wn.value : Prim::i32;
+  auto s = ir::make_stmt(StmtKind::simt, value ? Type::scalar(out) : Type(), loc, std::move(ops));
+  s->index = (int)wn.op;
+  return KVal::of(L.emit(std::move(s), loc));
+}
+
 }  // namespace
 
 bool Lowerer::is_shared(const KVal& v) { return v.is_value() && v.v->kind == StmtKind::shared_array; }
@@ -92,13 +189,15 @@ KVal Lowerer::call_simt(const std::string& name, const ast::Call* c) {
   SourceLoc loc = c->loc;
   std::string full = "ti.simt." + name;
   const std::string& arch = prog.config.arch;
-  bool cuda_only = name == "block.sync_all_nonzero" || name == "block.sync_any_nonzero" || name == "block.sync_count_nonzero";
-  if (arch != "vulkan" || cuda_only)
+  auto warp = warp_names().find(name);
+  bool cuda_only = warp != warp_names().end();
+  if ((arch != "vulkan" && arch != "cuda") || (cuda_only && arch != "cuda"))
     raise("ValueError", full + " is not supported for arch " + arch +
                             (cuda_only ? " (Taichi has it on CUDA only)"
                                        : ": block-shared memory, block barriers and subgroup operations need a GPU "
-                                         "backend (ti.init(arch=ti.vulkan))"),
+                                         "backend (ti.init(arch=ti.vulkan) or arch=ti.cuda)"),
           loc);
+  if (cuda_only) return call_warp(*this, full, warp->second, c);
   if (name == "block.SharedArray") {
     if (c->args.size() > 2) raise("TypeError", full + "() takes a shape and a dtype", loc);
     const ast::Expr* shape_e = c->args.size() > 0 ? c->args[0] : nullptr;

@@ -205,7 +205,7 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
     ti_program(ev).deactivate_all_snodes();
     return Value();
   });
-  // ti.simt.block / ti.simt.subgroup: kernels compile them (lower_simt.cpp)
+  // ti.simt.block / subgroup / warp: kernels compile them (lower_simt.cpp)
   auto simt = std::make_shared<ModuleObj>();
   simt->name = "taichi.simt";
   auto simt_module = [&](const std::string& sub, std::vector<std::string> names) {
@@ -227,6 +227,9 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
   for (const char* kind : {"reduce", "inclusive", "exclusive"})
     for (const char* op : {"add", "mul", "min", "max", "and", "or", "xor"}) subgroup.push_back(std::string(kind) + "_" + op);
   simt_module("subgroup", subgroup);
+  simt_module("warp", {"all_nonzero", "any_nonzero", "unique", "ballot", "shfl_sync_i32", "shfl_sync_f32", "shfl_down_i32",
+                       "shfl_down_f32", "shfl_up_i32", "shfl_up_f32", "shfl_xor_i32", "match_any", "match_all",
+                       "active_mask", "sync"});
   m.attrs["simt"] = Value::of(simt);
   for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor", "atomic_mul"}) {
     std::string n = op;

@@ -1,5 +1,6 @@
 // IR names, block editing and renumbering (the small mechanics of ir.h).
 #include "vm/ir/ir.h"
+#include "vm/ir/simt.h"
 
 namespace kiln::ir {
 
@@ -51,7 +52,8 @@ const char* simt_op_name(SimtOp op) {
     KILN_IR_SIMT(KILN_IR_NAME)
 #undef KILN_IR_NAME
   }
-  return "?";
+  const char* cuda = simt_cuda_op_name(op);  // vm/ir/simt.h's
+  return cuda ? cuda : "?";
 }
 
 const char* snode_op_name(SNodeOpKind k) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "vm/ir/simt.h"
 #include "vm/ir/ir.h"
 
 namespace kiln::ir {
@@ -301,7 +302,8 @@ struct Verifier {
         for (size_t i = 1; i < s->ops.size(); i++) KILN_VERIFY(is_int_scalar(s->ops[i]->type), s, "shared ptr index is not an integer");
         break;
       case StmtKind::simt:
-        wants_value = simt_has_value((SimtOp)s->index);
+        KILN_VERIFY(s->index >= 0 && s->index < kSimtCudaEnd, s, "simt op out of range");
+        wants_value = simt_op_has_value((SimtOp)s->index);  // vm/ir/simt.h: ir.h's list and CUDA's
         for (const Stmt* o : s->ops) KILN_VERIFY(o->type.is_scalar(), s, "simt operand is not a scalar");
         break;
       case StmtKind::stop_grad:

@@ -8,6 +8,7 @@
 #include "vm/autodiff/autodiff.h"
 #include "vm/interp/interp.h"
 #include "vm/ir/passes/passes.h"
+#include "vm/ir/simt.h"
 #include "vm/runtime/rng.h"
 #ifdef KILN_HAVE_VULKAN
 #include "gpu/vulkan/vulkan.h"
@@ -122,10 +123,17 @@ std::unique_ptr<Program> make_program(Config cfg, const ProgramOptions& o) {
 #endif
   } else if (cfg.arch == "cuda" && !o.debugger) {
 #ifdef KILN_HAVE_CUDA
+    // `kiln dis --ptx` with KILN_ARCH=cuda on a machine without a GPU: the
+    // kernels compile as for CUDA (ti.simt accepted) and print their PTX,
+    // then run on the CPU engines with their ti.simt tasks emptied.
+    if (ptx_dump_enabled() && !cuda_available()) {
+    } else {
+
     if (cfg.alloc_hooks.set())
       raise("ValueError", "arch=cuda keeps fields in managed memory: it cannot take the embedding application's allocator");
     engine = make_cuda_engine();  // a RuntimeError naming what is missing when there is no device
     cfg.alloc_hooks = cuda_alloc_hooks();
+    }
 #else
     raise("RuntimeError", "arch=cuda: this Kiln was built without the CUDA backend (cmake -DKILN_LLVM=ON with llvm-19-dev)");
 #endif
@@ -262,7 +270,10 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   if (prog.config.print_ir) err(ir_text.empty() || ir_text.back() == '\n' ? ir_text : ir_text + "\n");
   auto ce = std::make_unique<CompiledEntry>();
 #ifdef KILN_HAVE_CUDA
-  if (ptx_dump_enabled()) dump_ptx(*lk.kernel, &prog);  // kiln dis --ptx=DIR
+  if (ptx_dump_enabled()) {  // kiln dis --ptx=DIR
+    dump_ptx(*lk.kernel, &prog);
+    if (std::string(eng->name()) != "cuda") ir::empty_simt_tasks(*lk.kernel);  // see make_program
+  }
 #endif
   ce->num_args = (int)lk.kernel->args.size();
   ce->num_global_temps = lk.kernel->num_global_temps;

@@ -1,4 +1,4 @@
 """taichi.lang.simt, where Taichi's own code imports ti.simt from."""
-from ..simt import block, subgroup
+from ..simt import block, subgroup, warp
 
-__all__ = ["block", "subgroup"]
+__all__ = ["block", "subgroup", "warp"]

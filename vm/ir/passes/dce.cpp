@@ -7,6 +7,7 @@
 // Global pointers and loads count as pure, as in Taichi: an access nobody
 // uses is dropped together with its bounds check.
 #include "vm/ir/passes/passes.h"
+#include "vm/ir/simt.h"
 
 namespace kiln::ir {
 
@@ -37,7 +38,7 @@ bool is_pure(const Stmt* s) {
     case StmtKind::shared_ptr:
       return true;
     case StmtKind::simt:  // barriers stay; a subgroup value nobody reads goes
-      return simt_has_value((SimtOp)s->index);
+      return !simt_is_barrier((SimtOp)s->index);  // vm/ir/simt.h
     default:
       return false;
   }
