@@ -60,10 +60,18 @@ std::string check_message(const Check& c, const uint64_t* v, const LaunchContext
     case Check::interrupt: kind = "KeyboardInterrupt"; return "interrupted (Ctrl-C)";
     case Check::tape_full: kind = "RuntimeError"; return bc::stack_overflow_message((uint64_t)c.axis);
     case Check::tape_empty: kind = "InternalError"; return "autodiff stack read while empty";
-    case Check::pool_full:
+    case Check::pool_full: {
+      // A pool that can fill up had its share of the budget (device_pools.h).
       kind = "MemoryError";
+      std::string budget;
+      if (ctx.program) {
+        char gb[32];
+        snprintf(gb, sizeof gb, "%g", ctx.program->config.device_memory_gb);
+        budget = ": its share of what a tree's device pools may take, ti.init(device_memory_GB=" + std::string(gb) + ")";
+      }
       return "out of memory: the device pool of sparse SNode " + c.field + " is full (" +
-             std::to_string((uint32_t)c.axis) + " blocks)";
+             std::to_string((uint32_t)c.axis) + " blocks" + budget + ")";
+    }
     case Check::snode_bounds:
       kind = "IndexError";
       return bounds_message("SNode " + c.field, c.axis, (int64_t)v[0], c.shape, {});

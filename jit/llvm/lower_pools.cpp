@@ -14,7 +14,9 @@
 //   - deactivation exchanges the slot with 0, zeroes the block and pushes it;
 //   - a dynamic container keeps the runtime's layout: an i64 length (atomic
 //     max for writes, add for ti.append) and a slot per chunk.
-// The device does not count activations for ti.print_statistics.
+// Activations and deactivations are counted, as the runtime counts them,
+// in the tree's device counters (device_pools.h), which the host adds to the
+// program's statistics.
 #include "jit/llvm/lower_state.h"
 #include "vm/runtime/pool.h"
 #include "vm/runtime/program.h"
@@ -52,13 +54,18 @@ const DevicePoolRegion& Gen::pool_region(const SNode& s, const ir::Stmt& at) {
   auto it = regions.find(s.id);
   if (it != regions.end()) return it->second;
   std::vector<DevicePoolRegion> rs;
-  device_pool_regions(*prog->trees.at((size_t)s.tree)->root, rs);
+  device_pool_regions(*prog->trees.at((size_t)s.tree)->root, device_pool_budget(prog->config.device_memory_gb), rs);
   for (const DevicePoolRegion& r : rs) regions.emplace(r.snode->id, r);
   it = regions.find(s.id);
   if (it == regions.end()) unsupported(at, "an SNode with no device pool");
-  // (arch=cuda refuses such a layout: a MemoryError before any launch.)
-  if (it->second.blocks > (int64_t)UINT32_MAX) unsupported(at, "a device pool of more than 2^32 - 1 blocks");
   return it->second;
+}
+
+void Gen::count_device(const SNode& s, DeviceCounter which) {
+  if (!prog) return;  // (device pools come with a program: pool_region, sparse_ptr)
+  int64_t at = device_counters_at(*prog->trees.at((size_t)s.tree)->root) + 8 * (int64_t)which;
+  B.CreateAtomicRMW(llvm::AtomicRMWInst::Add, byte_at(tree_base(s.tree, loc), (uint64_t)at), B.getInt64(1),
+                    llvm::MaybeAlign(8), kRelaxed);
 }
 
 Value* Gen::byte_at(Value* p, Value* off) { return B.CreateInBoundsGEP(B.getInt8Ty(), p, off); }
@@ -165,6 +172,7 @@ Value* Gen::slot_activate(const SNode& s, Value* slot, const ir::Stmt& at) {
   c.field = s.name();
   c.axis = (int)pool_region(s, at).blocks;
   fail_if(B.CreateICmpEQ(blk, B.getInt64(0)), c, {});
+  count_device(s, kDeviceActivations);  // a pointer cell or dynamic chunk made, as ensure_block counts
   BasicBlock* filled = B.GetInsertBlock();
   B.CreateBr(done);
   B.SetInsertPoint(done);
@@ -198,7 +206,7 @@ Value* Gen::dynamic_extend(const SNode& s, Value* c, Value* cell, const ir::Stmt
 }
 
 // Empties pointer slot `slot`: its block, if any, goes back to the pool.
-void Gen::slot_release(const SNode& s, Value* slot, const ir::Stmt& at) {
+void Gen::slot_release(const SNode& s, Value* slot, const ir::Stmt& at, bool count) {
   for (auto& ch : s.children)
     if (ch->has_sparse_below) unsupported(at, "deactivating " + s.name() + " cells that hold sparse SNodes on the GPU");
   Value* v = B.CreateAtomicRMW(llvm::AtomicRMWInst::Xchg, slot, B.getInt64(0), llvm::MaybeAlign(8), kAcqRel);
@@ -207,6 +215,7 @@ void Gen::slot_release(const SNode& s, Value* slot, const ir::Stmt& at) {
   B.CreateCondBr(B.CreateICmpUGT(v, B.getInt64(1)), give, done);
   B.SetInsertPoint(give);
   pool_free(s, v, at);
+  if (count) count_device(s, kDeviceDeactivations);
   B.CreateBr(done);
   B.SetInsertPoint(done);
 }
@@ -290,7 +299,7 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
         for (auto& ch : s.children)
           if (ch->has_sparse_below) unsupported(st, "deactivating " + s.name() + " cells that hold sparse SNodes on the GPU");
         if (s.kind == SNodeKind::pointer) {
-          slot_release(s, byte_at(c, B.CreateMul(cell, B.getInt64(8))), st);
+          slot_release(s, byte_at(c, B.CreateMul(cell, B.getInt64(8))), st, true);
         } else if (s.kind == SNodeKind::bitmasked) {
           Value* w = byte_at(c, B.CreateAdd(B.getInt64((uint64_t)s.mask_offset), B.CreateMul(B.CreateAShr(cell, 6), B.getInt64(8))));
           Value* bit = B.CreateShl(B.getInt64(1), B.CreateAnd(cell, 63));
@@ -301,6 +310,7 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
           B.SetInsertPoint(zero);
           B.CreateMemSet(byte_at(c, B.CreateMul(cell, B.getInt64((uint64_t)s.cell_size))), B.getInt8(0),
                          B.getInt64((uint64_t)s.cell_size), llvm::MaybeAlign(1));
+          count_device(s, kDeviceDeactivations);
           B.CreateBr(done);
           B.SetInsertPoint(done);
         } else if (s.kind == SNodeKind::dynamic) {  // the whole list: every chunk, then the length
@@ -312,13 +322,21 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
           B.SetInsertPoint(body);
           llvm::PHINode* k = B.CreatePHI(i64, 2);
           k->addIncoming(B.getInt64(0), pre);
-          slot_release(s, byte_at(c, B.CreateMul(B.CreateAdd(k, B.getInt64(1)), B.getInt64(8))), st);
+          slot_release(s, byte_at(c, B.CreateMul(B.CreateAdd(k, B.getInt64(1)), B.getInt64(8))), st, false);
           Value* next = B.CreateAdd(k, B.getInt64(1));
           k->addIncoming(next, B.GetInsertBlock());
           B.CreateCondBr(B.CreateICmpSGE(next, B.getInt64((uint64_t)chunks)), done, body);
           B.SetInsertPoint(done);
-          // (An exchange: NVPTX selects no release store.)
-          B.CreateAtomicRMW(llvm::AtomicRMWInst::Xchg, c, B.getInt64(0), llvm::MaybeAlign(8), kAcqRel);
+          // (An exchange: NVPTX selects no release store.) A list that had
+          // cells is one deactivation, as release_container counts it.
+          Value* len = B.CreateAtomicRMW(llvm::AtomicRMWInst::Xchg, c, B.getInt64(0), llvm::MaybeAlign(8), kAcqRel);
+          BasicBlock* had = new_block("sop.had");
+          BasicBlock* emptied = new_block("sop.emptied");
+          B.CreateCondBr(B.CreateICmpSGT(len, B.getInt64(0)), had, emptied);
+          B.SetInsertPoint(had);
+          count_device(s, kDeviceDeactivations);
+          B.CreateBr(emptied);
+          B.SetInsertPoint(emptied);
         }
         return nullptr;
       });

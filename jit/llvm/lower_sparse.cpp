@@ -86,9 +86,18 @@ Value* Gen::enter_cell(const SNode& s, Value* c, Value* cell, bool activate, Wal
       Value* word = B.CreateInBoundsGEP(i64, B.CreateInBoundsGEP(B.getInt8Ty(), c, B.getInt64((uint64_t)s.mask_offset)),
                                         B.CreateAShr(cell, 6));
       Value* bit = B.CreateShl(B.getInt64(1), B.CreateAnd(cell, 63));
-      if (activate)
-        B.CreateAtomicRMW(llvm::AtomicRMWInst::Or, word, bit, llvm::MaybeAlign(8), llvm::AtomicOrdering::AcquireRelease);
-      else
+      if (activate) {
+        // Activating walks are device pools' (the CPU's call the runtime):
+        // a bit that was clear counts in the tree's device counters.
+        Value* was = B.CreateAtomicRMW(llvm::AtomicRMWInst::Or, word, bit, llvm::MaybeAlign(8), llvm::AtomicOrdering::AcquireRelease);
+        BasicBlock* set = new_block("sparse.set");
+        BasicBlock* next = new_block("sparse.bit");
+        B.CreateCondBr(B.CreateICmpEQ(B.CreateAnd(was, bit), B.getInt64(0)), set, next);
+        B.SetInsertPoint(set);
+        count_device(s, kDeviceActivations);
+        B.CreateBr(next);
+        B.SetInsertPoint(next);
+      } else
         miss_if(B.CreateICmpEQ(B.CreateAnd(load_slot(i64, word), bit), B.getInt64(0)));
       return B.CreateInBoundsGEP(B.getInt8Ty(), c, B.CreateMul(cell, B.getInt64((uint64_t)s.cell_size)));
     }

@@ -236,7 +236,10 @@ struct Gen {
   void pool_free(const SNode& s, llvm::Value* block, const ir::Stmt& at);
   // The block in pointer slot `slot`, allocated when empty (a full pool fails the task).
   llvm::Value* slot_activate(const SNode& s, llvm::Value* slot, const ir::Stmt& at);
-  void slot_release(const SNode& s, llvm::Value* slot, const ir::Stmt& at);
+  // Empties a slot; `count`: a block given back is a deactivation (a pointer cell's; a dynamic list counts once).
+  void slot_release(const SNode& s, llvm::Value* slot, const ir::Stmt& at, bool count);
+  // Adds 1 to the device counter `which` (device_pools.h) of s's tree.
+  void count_device(const SNode& s, DeviceCounter which);
   // Extends dynamic container c to hold `cell`; returns the cell's chunk.
   llvm::Value* dynamic_extend(const SNode& s, llvm::Value* c, llvm::Value* cell, const ir::Stmt& at);
   llvm::Value* device_snode_op(const ir::Stmt& s);

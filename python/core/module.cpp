@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "python/core/core.h"
+#include "vm/runtime/device_pools.h"
 #include "vm/runtime/sizes.h"
 #include "vm/runtime/statistics.h"
 #include "vm/ti/kernels.h"
@@ -144,6 +145,10 @@ Config config_from(py::dict o) {
     int64_t n = get("ad_stack_size").cast<int64_t>();
     if (n < 0 || n > (1 << 24)) raise("ValueError", "ad_stack_size must be between 0 (Taichi's default, 32) and 2^24, got " + std::to_string(n));
     c.ad_stack_size = (int)n;
+  }
+  if (!get("device_memory_GB").is_none()) {
+    c.device_memory_gb = get("device_memory_GB").cast<double>();
+    device_pool_budget(c.device_memory_gb);  // a ValueError at ti.init for a budget it cannot have
   }
   if (!get("engine").is_none()) c.engine = get("engine").cast<std::string>();
   if (!get("offline_cache").is_none()) c.offline_cache = py::bool_(get("offline_cache")).cast<bool>();

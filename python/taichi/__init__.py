@@ -64,8 +64,7 @@ cpu, x64, arm64, gpu, cuda, vulkan, metal, opengl, gles, dx11, dx12, amdgpu = (
     _Arch(n) for n in ("cpu", "x64", "arm64", "gpu", "cuda", "vulkan", "metal", "opengl", "gles", "dx11", "dx12", "amdgpu"))
 cc = cpu
 
-_INIT_IGNORED = {"log_level", "advanced_optimization", "device_memory_GB",
-                 "device_memory_fraction", "packed", "dynamic_index", "verbose", "check_out_of_bound", "excepthook",
+_INIT_IGNORED = {"log_level", "advanced_optimization", "device_memory_fraction", "packed", "dynamic_index", "verbose", "check_out_of_bound", "excepthook",
                  "default_up", "cfg_optimization", "opt_level",
                  "print_kernel_llvm_ir", "unrolling_limit", "debug_info", "real_matrix_scalarize",
                  "simplify_before_lower_access", "simplify_after_lower_access", "make_block_local", "flatten_if",
@@ -84,7 +83,7 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
     _state.tape, _state.fwd, _state.grad_replaced = None, None, 0
     profiler.clear_kernel_profiler_info()
     for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode", "ad_stack_size",
-              "fast_math", "offline_cache", "offline_cache_file_path"):
+              "fast_math", "offline_cache", "offline_cache_file_path", "device_memory_GB"):
         if k in kwargs:
             opts[k] = kwargs.pop(k)
     if default_fp is not None:

@@ -13,6 +13,7 @@
 #include "vm/host/ti_state.h"
 #include "jit/jit.h"
 #include "vm/interp/interp.h"
+#include "vm/runtime/device_pools.h"
 
 namespace kiln::host {
 
@@ -99,6 +100,14 @@ Value init(Evaluator& ev, CallArgs& a) {
   }
   if (a.take_kw("cpu_max_num_threads", v)) cfg.num_threads = (int)arg_int(ev, v, "init", a.loc);
   if (a.take_kw("random_seed", v)) cfg.random_seed = (uint64_t)arg_int(ev, v, "init", a.loc);
+  if (a.take_kw("device_memory_GB", v)) {
+    cfg.device_memory_gb = arg_float(ev, v, "init", a.loc);
+    try {
+      device_pool_budget(cfg.device_memory_gb);  // a ValueError at ti.init for a budget it cannot have
+    } catch (Error& e) {
+      raise(e.kind, e.message, a.loc);
+    }
+  }
   if (a.take_kw("engine", v)) cfg.engine = ev.str(v);
   if (a.take_kw("offline_cache", v)) cfg.offline_cache = ev.truthy(v);
   if (a.take_kw("offline_cache_file_path", v)) {
@@ -115,7 +124,7 @@ Value init(Evaluator& ev, CallArgs& a) {
   // Accepted and ignored: they change nothing observable here.
   for (auto& [k, val] : a.kw) {
     static const char* ignored[] = {"kernel_profiler", "log_level", "advanced_optimization",
-                                    "device_memory_GB", "device_memory_fraction", "packed",
+                                    "device_memory_fraction", "packed",
                                     "dynamic_index", "verbose", "check_out_of_bound", "excepthook", "ad_stack_size",
                                     "default_up", "cfg_optimization",
                                     "opt_level", "print_kernel_llvm_ir", "unrolling_limit"};

@@ -6,15 +6,16 @@
 // and y: f64 the dense cell is {x @0, pad, y @8}, 16 bytes, and x[i] lives at
 // i * 16. One zeroed buffer holds the whole tree, so reading a never-written
 // element gives 0 as Taichi promises.
-#include <mimalloc.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "vm/runtime/device_pools.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/sizes.h"
+#include "vm/runtime/tree_memory.h"
 
 namespace kiln {
 
@@ -107,7 +108,7 @@ std::string plural(int64_t n, const char* one, const char* many) {
 }
 
 // A device pool for each pointer/dynamic SNode of a tree (arch=vulkan; for
-// arch=cuda see whole_device_pools): a
+// arch=cuda see budgeted_device_pools): a
 // shader cannot follow pointers into host slabs nor allocate from them, so
 // the SNode's blocks are a region after the tree's containers in the same
 // buffer (pool.h's PoolRegionHeader). Shaders address that buffer in u32
@@ -126,6 +127,15 @@ struct DevicePool {
 
 constexpr int64_t kDeviceWindow = (int64_t)1 << 31;
 constexpr int64_t kHuge = (int64_t)1 << 56;  // "more than any window": saturating sizes
+// A device pool's capacity at most: its header counts blocks in u32, and
+// failed bumps go on counting past the capacity.
+constexpr int64_t kMaxDeviceBlocks = (int64_t)1 << 31;
+
+std::string gb_text(double gb) {  // 4 digits: a budget in bytes back in GiB reads as the user wrote it
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.4g", gb);
+  return buf;
+}
 
 int64_t sat_mul(int64_t a, int64_t b) {
   int64_t r;
@@ -183,13 +193,49 @@ int64_t lay_out_device_pools(SNode& root, int64_t start, size_t tree, std::vecto
   return total;
 }
 
-// Every block each pool can ever need, with no window: CUDA's managed
-// memory and the CPU (KILN_DEVICE_POOLS=1) reserve them whole; the code
-// generators compute the same geometry from the layout (device_pools.h).
-int64_t whole_device_pools(SNode& root, std::vector<DevicePool>& pools) {
+// Capacities with each region at most `cap` bytes (at least 1 block), and
+// their bytes in all.
+int64_t cap_pools(std::vector<DevicePool>& pools, int64_t cap) {
+  int64_t total = 0;
+  for (DevicePool& p : pools) {
+    p.blocks = p.need;
+    if (region_bytes(p.block, p.need) > cap)  // the blocks (and their links) that fit after the header
+      p.blocks = std::clamp<int64_t>((cap - (int64_t)sizeof(PoolRegionHeader) - 64) / (p.block + 4), 1, p.need);
+    total = std::min(kHuge, total + region_bytes(p.block, p.blocks));
+  }
+  return total;
+}
+
+// CUDA's pools (and the CPU's with KILN_DEVICE_POOLS=1), after the tree's
+// counters: every block each pool can ever need when they all fit the budget
+// (device_memory_GB); else the pools that need little get all of it and the
+// others an equal share of the rest in bytes (the largest cap on a region's
+// bytes that keeps the sum within the budget: a small pool beside a huge one
+// is not starved, as it would be by shares in proportion to the need).
+// Fresh blocks must read zero, and CUDA's managed memory is cleared when the
+// tree is made, so the budget bounds what a tree costs on the device; the
+// code generators compute the same geometry (device_pools.h).
+int64_t budgeted_device_pools(SNode& root, int64_t budget, std::vector<DevicePool>& pools) {
   collect_pools(root, 1, pools);
+  for (DevicePool& p : pools) p.need = std::min(p.need, kMaxDeviceBlocks);
   int64_t total = size_pools(pools, 1.0);
-  int64_t at = align_up(std::max<int64_t>(root.container_size, 1), 64);
+  if (total > budget) {
+    int64_t lo = 0, hi = budget;  // the largest cap whose regions fit (the bytes grow with the cap)
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo + 1) / 2;
+      if (cap_pools(pools, mid) <= budget) lo = mid;
+      else hi = mid - 1;
+    }
+    total = cap_pools(pools, lo);
+    if (total > budget) {
+      std::string names;
+      for (const DevicePool& p : pools) names += (names.empty() ? "" : ", ") + p.snode->name();
+      raise("MemoryError", "the device pools of sparse SNodes " + names + " need " + std::to_string(total) +
+                               " bytes for one block each, more than a tree's pools may take (" + std::to_string(budget) +
+                               " bytes: ti.init(device_memory_GB=" + gb_text((double)budget / (double)(1ll << 30)) + "))");
+    }
+  }
+  int64_t at = device_counters_at(root) + kDeviceCountersBytes;
   for (DevicePool& p : pools) {
     p.at = at;
     at += region_bytes(p.block, p.blocks);
@@ -199,10 +245,18 @@ int64_t whole_device_pools(SNode& root, std::vector<DevicePool>& pools) {
 
 }  // namespace
 
-int64_t device_pool_regions(SNode& root, std::vector<DevicePoolRegion>& regions) {
+int64_t device_counters_at(const SNode& root) { return align_up(std::max<int64_t>(root.container_size, 1), 64); }
+
+int64_t device_pool_budget(double gb) {
+  if (!(gb > 0) || gb * (double)(1ll << 30) >= (double)kHuge)
+    raise("ValueError", "device_memory_GB must be more than 0 and less than 2^26 (GiB), not " + gb_text(gb));
+  return std::max<int64_t>((int64_t)(gb * (double)(1ll << 30)), 1);
+}
+
+int64_t device_pool_regions(SNode& root, int64_t budget, std::vector<DevicePoolRegion>& regions) {
   std::vector<DevicePool> pools;
-  int64_t total = whole_device_pools(root, pools);
-  for (const DevicePool& p : pools) regions.push_back({p.snode, p.at, p.block, p.blocks});
+  int64_t total = budgeted_device_pools(root, budget, pools);
+  for (const DevicePool& p : pools) regions.push_back({p.snode, p.at, p.block, p.blocks, p.need});
   return total;
 }
 
@@ -232,9 +286,10 @@ void Program::materialize_trees() {
     // Zeroed pages are only promised by the kernel; touching more than the
     // machine has would get the process killed later, far from the cause.
     // Refuse here instead, with a message that names the size. (Device pools
-    // are a reservation: only the blocks a program takes are touched.)
+    // are a reservation: on the CPU only the blocks a program takes are touched.)
     check_memory((int64_t)bytes, {});
     std::vector<DevicePool> regions;
+    bool counters = false;
     // KILN_DEVICE_POOLS=1 reserves device pools on the CPU too, where the
     // LLVM tier then runs the GPU's allocation code (ctest's lang/NAME/llvm_pools).
     static const bool pools_on_cpu = [] {
@@ -245,14 +300,10 @@ void Program::materialize_trees() {
       int64_t start = align_up((int64_t)bytes, 64);
       if (int64_t pools = lay_out_device_pools(*t.root, start, i, regions)) bytes = (size_t)(start + pools);
     } else if (config.arch == "cuda" || pools_on_cpu) {
-      int64_t pools = whole_device_pools(*t.root, regions);
-      // The headers count blocks in u32.
-      for (const DevicePool& r : regions)
-        if (r.blocks > (int64_t)UINT32_MAX)
-          raise("MemoryError", "the device pool of sparse SNode " + r.snode->name() + " would need " +
-                                   std::to_string(r.need) + " blocks (every block is reserved up front on the "
-                                   "device; at most 4294967295)");
-      if (pools) bytes = (size_t)(align_up((int64_t)bytes, 64) + pools);
+      // The tree's device counters, then its pools (device_pools.h).
+      int64_t pools = budgeted_device_pools(*t.root, device_pool_budget(config.device_memory_gb), regions);
+      bytes = (size_t)(device_counters_at(*t.root) + kDeviceCountersBytes + pools);
+      counters = true;
     }
     void* mem;
     if (config.alloc_hooks.set()) {
@@ -260,7 +311,7 @@ void Program::materialize_trees() {
       if (mem && !config.alloc_hooks.zeroed) std::memset(mem, 0, bytes);
       t.alloc_bytes = bytes;
     } else {
-      mem = mi_zalloc_aligned(bytes, alloc_align);
+      mem = alloc_tree_memory(bytes, alloc_align, counters);
     }
     if (!mem)
       raise("MemoryError", "out of memory: cannot allocate " + std::to_string(bytes) +
@@ -268,6 +319,7 @@ void Program::materialize_trees() {
     t.memory = static_cast<uint8_t*>(mem);
     t.size = t.root->container_size;
     t.materialized = true;
+    if (counters) t.device_counters = reinterpret_cast<uint64_t*>(t.memory + device_counters_at(*t.root));
     for (const DevicePool& r : regions) r.snode->pool = std::make_shared<SNodePool>((size_t)r.block, t.memory + r.at, r.blocks);
     prepare_sparse(t);
     stat_add("snode_tree_bytes", (double)t.size);

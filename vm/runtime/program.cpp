@@ -3,12 +3,12 @@
 // rejects bad input early, where the user's source location is still known.
 #include "vm/runtime/program.h"
 
-#include <mimalloc.h>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "vm/runtime/sizes.h"
+#include "vm/runtime/tree_memory.h"
 
 namespace kiln {
 
@@ -76,7 +76,7 @@ Program::~Program() {
     if (t->alloc_bytes) {
       if (t->memory) config.alloc_hooks.dealloc(config.alloc_hooks.user, t->memory, t->alloc_bytes);
     } else {
-      mi_free(t->memory);
+      free_tree_memory(t->memory);
     }
     t->memory = nullptr;
   }

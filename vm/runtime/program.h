@@ -78,6 +78,10 @@ struct Config {
   // else $KILN_CACHE_DIR, $XDG_CACHE_HOME/kiln, ~/.cache/kiln.
   bool offline_cache = true;
   std::string offline_cache_dir;
+  // Taichi's device_memory_GB (its default, 1): the bytes a tree's device
+  // pools (arch=cuda, KILN_DEVICE_POOLS=1) share when every block they could
+  // ever need would not fit (vm/runtime/device_pools.h).
+  double device_memory_gb = 1.0;
 };
 
 // Taichi's rules for a field's index offsets (TaichiCompilationError): a
@@ -89,6 +93,10 @@ struct SNodeTree {
   std::unique_ptr<SNode> root;
   uint8_t* memory = nullptr;  // one buffer for the whole tree (zero-initialized)
   size_t alloc_bytes = 0;     // what Config::alloc_hooks was asked for (0: mimalloc's)
+  // Device pools' trees: the activations and deactivations that device code
+  // counted (device_pools.h's DeviceCounters, in the tree's memory); null
+  // for the others.
+  uint64_t* device_counters = nullptr;
   int64_t size = 0;
   bool materialized = false;
 };

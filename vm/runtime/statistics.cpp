@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "vm/runtime/device_pools.h"
 #include "vm/runtime/pool.h"
 #include "vm/runtime/program.h"
 
@@ -21,8 +22,19 @@ bool is_run_counter(const std::string& key) {
 void Program::collect_stats() {
   // Counters that threads bump with atomics land in `stats` here, so
   // print_statistics shows one table.
-  stats["snode_activations"] = (double)n_activations.load();
-  stats["snode_deactivations"] = (double)n_deactivations.load();
+  // Device code (device pools' trees: arch=cuda, KILN_DEVICE_POOLS=1)
+  // counts in the trees' memory: read once the device is idle.
+  int64_t activations = n_activations.load(), deactivations = n_deactivations.load();
+  bool device_counted = false;
+  for (auto& t : trees) device_counted |= t->device_counters != nullptr;
+  if (device_counted && engine) engine->sync();
+  for (auto& t : trees)
+    if (t->device_counters) {
+      activations += (int64_t)t->device_counters[kDeviceActivations];
+      deactivations += (int64_t)t->device_counters[kDeviceDeactivations];
+    }
+  stats["snode_activations"] = (double)activations;
+  stats["snode_deactivations"] = (double)deactivations;
   stats["listgen_elements"] = (double)n_listgen_elements.load();
   stats["listgen_time_ms"] = (double)listgen_ns.load() / 1e6;
   // The pools' bytes are those of the blocks in use, the pointer cells and
