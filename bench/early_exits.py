@@ -65,6 +65,7 @@ search()
 t = time.perf_counter()
 collatz()
 search()
+ti.sync()  # on a GPU, launches may still run
 dt = time.perf_counter() - t
 print("checksum", total())
 print("time_ms", dt * 1000)

@@ -132,7 +132,8 @@ def reset():
 
 
 def sync():
-    """Kernels on the CPU engines finish before their call returns: nothing is pending."""
+    """Waits for the kernels a device still runs (CUDA defers launches that cannot fail); on the
+    CPU engines kernels finish before their call returns."""
     _core.materialize()
 
 

@@ -202,7 +202,10 @@ static Value make_ti(Evaluator& ev) {
     ti_reset(ev, ev.ti->program ? ev.ti->program->config : Config{});
     return Value();
   });
-  def("sync", [](Evaluator&, CallArgs&) { return Value(); });
+  def("sync", [](Evaluator& ev, CallArgs&) {  // waits for a device's deferred launches, as on CPython
+    if (ev.ti->program) ev.ti->program->materialize();
+    return Value();
+  });
   def("field", field);
   def("kernel", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, false); });
   def("func", [](Evaluator& ev, CallArgs& a) { return decorate(ev, a, true); });
