@@ -86,9 +86,11 @@ struct DeviceBlock {
 // A launch's slots as the host writes them, in page-locked memory, so that
 // their copy to the device queues behind the launches before it: a copy from
 // pageable memory waits for the stream to drain first (the driver API's
-// synchronization rules), which made every launch a round trip (22 us a
-// launch on an H200 in bench/small_launches, 2000 launches of a 4096-cell
-// kernel). A ring: a slot is written again once its copy has run (its event).
+// synchronization rules), which would make a deferred launch (one the host
+// does not wait for: CudaKernel::deferrable) wait for the one before it.
+// (Measured alone on an H200, before launches were deferred, it changed
+// nothing: each launch then waited for its own end anyway.) A ring: a slot is
+// written again once its copy has run (its event).
 struct StagingRing {
   static constexpr int kSlots = 8;
   struct Slot {
@@ -240,16 +242,17 @@ struct CudaEngine : Engine {
     }
     auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(host_copy ? *host_copy : k, false));
     kern->ptx = compile_ptx(k, std::min(d.sm, 90), -1, &prog);
-    for (size_t i = 0; i < kern->ptx.tasks.size() && i < k.root.stmts.size(); i++) {
+    // A ti.simt task must be PTX, and its blocks are block_dim's threads: more
+    // than CUDA's 1024 would not be one block.
+    for (size_t i = 0; i < k.root.stmts.size(); i++) {
       const ir::Stmt& t = *k.root.stmts[i];
-      if (t.kind != ir::StmtKind::offloaded || !kern->ptx.tasks[i].entry.empty() || !ir::uses_simt(t)) continue;
-      raise("NotImplementedError", "a task using ti.simt cannot run on the GPU: " + kern->ptx.tasks[i].why, t.loc);
+      if (t.kind != ir::StmtKind::offloaded || !ir::uses_simt(t)) continue;
+      if (i < kern->ptx.tasks.size() && kern->ptx.tasks[i].entry.empty())
+        raise("NotImplementedError", "a task using ti.simt cannot run on the GPU: " + kern->ptx.tasks[i].why, t.loc);
+      if (t.rare().block_dim > 1024)
+        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(t.rare().block_dim) +
+                                "): a CUDA block has at most 1024 threads (the loop uses ti.simt)", t.loc);
     }
-    // Its blocks are block_dim's threads: more than CUDA's 1024 would not be one block.
-    for (auto& t : k.root.stmts)
-      if (t->kind == ir::StmtKind::offloaded && t->rare().block_dim > 1024 && ir::uses_simt(*t))
-        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(t->rare().block_dim) +
-                                "): a CUDA block has at most 1024 threads (the loop uses ti.simt)", t->loc);
     kern->nds = ir::ndarray_uses(k);
     int device_tasks = 0, host_tasks = 0;
     kern->fns.assign(kern->code.tasks.size(), nullptr);
