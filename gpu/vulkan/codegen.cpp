@@ -289,19 +289,16 @@ static bool has_loops(const ir::Stmt& task) {
 
 // Below how many iterations a range_for task runs as one chunk (0: never):
 // when its TLS epilogue adds float sums into the global, whose bits depend
-// on how the range was cut, or it calls a ti.real_func that draws random
-// numbers (itself or in its calls): a call's key comes from the stream of
-// the chunk, which each call advances. And the CPU engines run it as one chunk (few
+// on how the range was cut. And the CPU engines run it as one chunk (few
 // iterations, one thread, debug=True: vm/runtime/chunks.h), so that it
 // prints the CPU's bits. Within the driver's loop limit: a longer range
 // stays cut (on lavapipe a one-thread program's float sum over more than
-// about 65000 iterations may differ in the last bits).
-static int64_t one_chunk_below(const ir::Stmt& task, const ir::Kernel& k, const DeviceCaps& caps, const Program* prog) {
+// about 65000 iterations may differ in the last bits). (A ti.real_func call
+// that draws needs no chunk of its own: the frontend steps the iteration's
+// stream before it, so its key does not depend on the cut.)
+static int64_t one_chunk_below(const ir::Stmt& task, const DeviceCaps& caps, const Program* prog) {
   if (task.task != ir::Task::range_for || uses_simt(task)) return 0;
   bool order = sums_by_chunk(task);
-  ir::walk(*task.body, [&](ir::Stmt* s) {
-    order |= s->kind == StmtKind::call && call_draws(k, s->index);
-  });
   if (!order) return 0;
   if (!one_chunk_always(prog) || has_loops(task)) return kMinParallel;
   return caps.loop_limit ? std::max<int64_t>(kMinParallel, (int64_t)caps.loop_limit - 2) : INT64_MAX;
@@ -559,7 +556,7 @@ KernelShaders generate(const ir::Kernel& k, const DeviceCaps& caps, const Progra
     // Each invocation has a call stack of its own: fewer invocations, deeper
     // stacks (a CPU device runs few at once anyway).
     if (calls_recursion(*s, k)) ts.groups = std::min<uint32_t>(ts.groups, caps.cpu ? 8 : 64);
-    ts.one_chunk_below = one_chunk_below(*s, k, caps, prog);
+    ts.one_chunk_below = one_chunk_below(*s, caps, prog);
     bool par = resumable_parallel(*s, k, caps, prog);
     if (resumable_task(*s, k, caps) || par) ts.resume = next_resume++;
     uint32_t all_groups = ts.groups;

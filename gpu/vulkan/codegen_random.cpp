@@ -34,14 +34,11 @@ void Gen::random_init(const ir::Stmt& task, uint32_t task_no, Id call_key) {
   m.capability(spv::Capability::Int64);
   Id t = u64();
   Id launch_key = call_key ? call_key : load(ctx_slot(out.rng_slot(), Prim::u64));
-  // The state a call's key mixes in before the iteration draws: 0 as a CPU
-  // thread starts each chunk, but each invocation of a launch is a chunk of
-  // its own here, so it starts at rng_mix(invocation id) (0 for the first
-  // and for serial tasks, as on the CPU): else every invocation's first
-  // call would draw the same numbers. A call's tasks start at 0.
+  // The state a call's key mixes in before the task draws: 0, as a CPU thread
+  // starts each chunk (in a parallel loop a call that draws follows a step of
+  // the iteration's stream, which the frontend emits, so no invocation's
+  // calls repeat another's).
   Id state0 = m.c_bits(t, 64, 0);
-  if (calls && !frame)
-    state0 = rng_mix(m.op(Op::OpUConvert, t, {builtin_x(spv::BuiltIn::GlobalInvocationId, 0)}));
   // rng_task_key(launch key, task).
   Id gamma = m.c_bits(t, 64, kRngGamma);
   rng_key = rng_mix(m.op(Op::OpIAdd, t, {launch_key, m.op(Op::OpIMul, t, {m.c_bits(t, 64, (uint64_t)task_no + 1), gamma})}));

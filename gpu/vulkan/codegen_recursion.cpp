@@ -144,17 +144,6 @@ bool calls_recursion(const ir::Stmt& task, const ir::Kernel& k) {
   return any;
 }
 
-bool call_draws(const ir::Kernel& k, int index) {
-  if (index < 0 || (size_t)index >= k.funcs.size()) return false;
-  std::vector<bool> r = reach(callees(k), index);
-  r[(size_t)index] = true;
-  bool any = false;
-  for (size_t f = 0; f < r.size(); f++)
-    if (r[f] && k.funcs[f])
-      ir::walk(const_cast<ir::Block&>(k.funcs[f]->root), [&](ir::Stmt* s) { any |= s->kind == StmtKind::random; });
-  return any;
-}
-
 Id Gen::depth_limit() {
   if (!mod.depth_limit) mod.depth_limit = m.fresh();
   return mod.depth_limit;

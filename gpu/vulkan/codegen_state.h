@@ -413,10 +413,8 @@ std::vector<int> arg_slots(const Gen& g, const ir::Stmt& call);
 // recurse (codegen_recursion.cpp). Whether any function of `k` recurses.
 const std::vector<int>& recursive_group(ModuleState& ms, const ir::Kernel& owner, int index);
 bool has_recursion(const ir::Kernel& k);
-// Whether a task calls a recursive function (directly or not); whether
-// function `index` of `k` draws random numbers (itself or in its calls).
+// Whether a task calls a recursive function (directly or not).
 bool calls_recursion(const ir::Stmt& task, const ir::Kernel& k);
-bool call_draws(const ir::Kernel& k, int index);
 
 // Whether a task's code uses ti.simt: shared arrays, barriers, subgroup
 // operations (its blocks must stay whole: codegen_simt.cpp).
