@@ -242,17 +242,6 @@ struct CudaEngine : Engine {
     }
     auto kern = std::make_unique<CudaKernel>(*this, k.name, bc::lower_kernel(host_copy ? *host_copy : k, false));
     kern->ptx = compile_ptx(k, std::min(d.sm, 90), -1, &prog);
-    // A ti.simt task must be PTX, and its blocks are block_dim's threads: more
-    // than CUDA's 1024 would not be one block.
-    for (size_t i = 0; i < k.root.stmts.size(); i++) {
-      const ir::Stmt& t = *k.root.stmts[i];
-      if (t.kind != ir::StmtKind::offloaded || !ir::uses_simt(t)) continue;
-      if (i < kern->ptx.tasks.size() && kern->ptx.tasks[i].entry.empty())
-        raise("NotImplementedError", "a task using ti.simt cannot run on the GPU: " + kern->ptx.tasks[i].why, t.loc);
-      if (t.rare().block_dim > 1024)
-        raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(t.rare().block_dim) +
-                                "): a CUDA block has at most 1024 threads (the loop uses ti.simt)", t.loc);
-    }
     kern->nds = ir::ndarray_uses(k);
     int device_tasks = 0, host_tasks = 0;
     kern->fns.assign(kern->code.tasks.size(), nullptr);

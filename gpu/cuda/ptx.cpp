@@ -34,6 +34,7 @@
 #include "jit/llvm/codegen.h"
 #include "jit/llvm/lower.h"
 #include "jit/llvm/orc.h"
+#include "vm/ir/simt.h"
 #include "vm/runtime/code_cache.h"
 #include "vm/runtime/program.h"
 #include "vm/support/diag.h"
@@ -396,6 +397,13 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
       t.why = "not compiled (kiln dis --ptx compiles one task at a time)";
       continue;
     }
+    // A ti.simt task's blocks are block_dim's threads: more than CUDA's 1024
+    // would not be one block. Checked here, where `kiln dis --ptx` also
+    // passes without a GPU (tests/cuda/err_simt_block_dim).
+    bool simt = ir::uses_simt(s);
+    if (simt && s.rare().block_dim > 1024)
+      raise("ValueError", "ti.loop_config(block_dim=" + std::to_string(s.rare().block_dim) +
+                              "): a CUDA block has at most 1024 threads (the loop uses ti.simt)", s.loc);
     std::string body = entry_name(k, n) + "_body";
     t.why = llvmjit::lower_task(mod, k, s, body, t.meta, llvmjit::LowerOptions{true, prog});
     if (!t.why.empty()) continue;
@@ -410,8 +418,11 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
     // and one host core runs serial code faster than one GPU thread.
     if (t.meta.recursive && (s.task == ir::Task::serial || s.serialize))
       t.why = "a serial task whose ti.real_func calls recurse (the host's stack holds 2000 levels)";
+    // The host has no blocks, barriers or warps: a ti.simt task runs on the
+    // GPU or not at all.
+    if (simt && !t.why.empty()) raise("NotImplementedError", "a task using ti.simt cannot run on the GPU: " + t.why, s.loc);
     if (!t.why.empty()) {
-      mod.getFunction(body)->eraseFromParent();
+      if (llvm::Function* f = mod.getFunction(body)) f->eraseFromParent();
       continue;
     }
     t.entry = entry_name(k, n);
