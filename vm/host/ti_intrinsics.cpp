@@ -231,6 +231,12 @@ void install_ti_intrinsics(Evaluator& ev, ModuleObj& m) {
                        "shfl_down_f32", "shfl_up_i32", "shfl_up_f32", "shfl_xor_i32", "match_any", "match_all",
                        "active_mask", "sync"});
   m.attrs["simt"] = Value::of(simt);
+  // taichi.lang.simt is where Taichi's package keeps it (`from
+  // taichi.lang.simt import subgroup`, as Taichi's tests write it).
+  auto lang = std::make_shared<ModuleObj>();
+  lang->name = "taichi.lang";
+  lang->attrs["simt"] = Value::of(simt);
+  m.attrs["lang"] = Value::of(lang);
   for (const char* op : {"atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor", "atomic_mul"}) {
     std::string n = op;
     def(n, [n](Evaluator&, CallArgs& a) -> Value {
