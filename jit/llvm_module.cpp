@@ -6,6 +6,7 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -132,8 +133,35 @@ std::unique_ptr<Engine> make_llvm_engine() {
   return std::unique_ptr<Engine>(llvm_module("engine 'llvm'").make_llvm_engine());
 }
 
-std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k) {
-  return std::unique_ptr<CompiledKernel>(llvm_module("LLVM tier-up").compile_kernel(&k, nullptr, 0));
+namespace {
+std::atomic<bool> tier_started{false};
+}
+
+void start_llvm_tier() {
+  llvm_module("LLVM tier-up").start();
+  tier_started.store(true, std::memory_order_release);
+}
+
+bool llvm_tier_started() { return tier_started.load(std::memory_order_acquire); }
+
+LoweredLlvmKernel& LoweredLlvmKernel::operator=(LoweredLlvmKernel&& o) noexcept {
+  if (this != &o) {
+    LoweredLlvmKernel old(std::exchange(p, std::exchange(o.p, nullptr)));
+  }
+  return *this;
+}
+
+LoweredLlvmKernel::~LoweredLlvmKernel() {
+  if (p) llvm_module("LLVM tier-up").drop_lowered(p);
+}
+
+LoweredLlvmKernel lower_llvm_kernel(const ir::Kernel& k, Program* prog) {
+  return LoweredLlvmKernel(llvm_module("LLVM tier-up").lower_kernel(&k, prog));
+}
+
+std::unique_ptr<CompiledKernel> finish_llvm_kernel(LoweredLlvmKernel l, const ir::Kernel& k) {
+  void* p = std::exchange(l.p, nullptr);
+  return std::unique_ptr<CompiledKernel>(llvm_module("LLVM tier-up").finish_kernel(p, &k));
 }
 
 bool cuda_available(std::string* why) {

@@ -9,6 +9,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "vm/runtime/engine.h"
 #include "vm/support/alloc_hooks.h"
@@ -31,9 +32,26 @@ std::unique_ptr<Engine> make_tiered_engine();
 // Returns once no tier-up compile runs on a background thread (hosts call it
 // at exit, before exit() destroys LLVM's statics under such a compile).
 void wait_for_tier_compiles();
-// A kernel compiled by ORC (tiered.cpp); throws kiln::Error when LLVM cannot
-// run here or the module cannot be loaded.
-std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k);
+// A kernel compiled by ORC for the tiered engine (tiered.cpp), in steps:
+// start_llvm_tier loads the module and starts LLVM (tens of milliseconds the
+// first time: a background thread's work); llvm_tier_started says, without
+// waiting, whether that is done. lower_llvm_kernel lowers the kernel's tasks
+// with the program's SNode layout, on the thread that owns the program (a
+// few milliseconds); finish_llvm_kernel optimizes and compiles the result on
+// any thread. Each throws kiln::Error when LLVM cannot run here or the
+// module cannot be loaded.
+void start_llvm_tier();
+bool llvm_tier_started();
+struct LoweredLlvmKernel {  // owns the module's lowered kernel
+  void* p = nullptr;
+  LoweredLlvmKernel() = default;
+  explicit LoweredLlvmKernel(void* q) : p(q) {}
+  LoweredLlvmKernel(LoweredLlvmKernel&& o) noexcept : p(std::exchange(o.p, nullptr)) {}
+  LoweredLlvmKernel& operator=(LoweredLlvmKernel&& o) noexcept;
+  ~LoweredLlvmKernel();
+};
+LoweredLlvmKernel lower_llvm_kernel(const ir::Kernel& k, Program* prog);
+std::unique_ptr<CompiledKernel> finish_llvm_kernel(LoweredLlvmKernel l, const ir::Kernel& k);
 
 // Whether a CUDA device can run kernels here (the driver is loaded by the
 // core, gpu/cuda/driver.cpp: no LLVM for the answer); else `why` says what is missing.

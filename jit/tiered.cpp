@@ -1,9 +1,9 @@
 // Tiering: the default engine. A kernel starts on the tracing JIT (compiled
 // in microseconds); once its launches have run for KILN_TIER_MS milliseconds
-// in all (default 300), a background thread compiles it with LLVM ORC at O3
-// (jit/llvm, in the LLVM module that this first compile loads:
-// jit/llvm_module.h), and the next launch after that compile finishes runs the LLVM
-// code. Both engines print exactly what the interpreter prints, so the swap
+// in all (default 300), it is lowered to LLVM IR on the launching thread and
+// compiled with LLVM ORC at O3 on a background thread (jit/llvm, in the LLVM
+// module that the first tier-up loads: jit/llvm_module.h), and the next
+// launch after that compile finishes runs the LLVM code. Both engines print exactly what the interpreter prints, so the swap
 // changes nothing but speed. KILN_TIER_MS=off keeps every kernel on the JIT;
 // KILN_TIER_SYNC=1 compiles on the launching thread (tests: the second
 // launch of a kernel then runs LLVM's code). Granularity is the kernel: its
@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -83,15 +84,35 @@ TierParams tier_params() {
   return p;
 }
 
+// Says once that LLVM cannot run here (every kernel then stays on the JIT).
+void say_no_llvm() {
+  std::string why;
+  if (!try_llvm_module(&why)) {
+    static std::once_flag said;
+    std::call_once(said, [&] { std::fprintf(stderr, "kiln: kernels stay on the JIT: %s\n", why.c_str()); });
+  }
+}
+
+// A kernel's way up, one launch at a time (launches come from one thread at
+// a time: the program's). Past the threshold: if LLVM has not started in
+// this process, a background thread loads the module and starts it
+// (`loading`); the first launch after that lowers the kernel on the
+// launching thread, where the program's SNode layout can be read safely
+// (new fields may be laid out between launches, never during one), and a
+// background thread optimizes and compiles the module (`compiling`); the
+// first launch after that runs LLVM's code. A kernel that cannot be compiled
+// stays on the JIT.
+enum class Phase { jit, loading, ready, compiling, done };
+
 struct TieredKernel : CompiledKernel {
   std::unique_ptr<CompiledKernel> jit;
   std::unique_ptr<ir::Kernel> ir;  // a copy, for the compile
   TierParams params;
   double spent_ms = 0;
-  bool started = false;
+  Phase phase = Phase::jit;  // the launching thread's
   std::thread worker;
-  std::mutex mu;                             // guards done/compiled/failed
-  bool done = false;
+  std::mutex mu;      // guards finished and compiled
+  bool finished = false;  // the worker's step is over
   std::unique_ptr<CompiledKernel> compiled;  // LLVM's, once done (null if it failed)
   std::atomic<CompiledKernel*> active{nullptr};
 
@@ -99,54 +120,101 @@ struct TieredKernel : CompiledKernel {
     if (worker.joinable()) worker.join();
   }
 
-  void compile_now() {
-    std::unique_ptr<CompiledKernel> c;
+  // Runs `step` on a background thread that the exit handler waits for.
+  template <class F>
+  void in_background(F step) {
+    InFlight& f = in_flight();
+    std::lock_guard<std::mutex> lock(f.mu);
+    f.running++;
+    finished = false;
+    worker = std::thread([this, &f, step] {
+      step();
+      {
+        std::lock_guard<std::mutex> l(mu);
+        finished = true;
+      }
+      std::lock_guard<std::mutex> l(f.mu);
+      if (--f.running == 0) f.idle.notify_all();
+    });
+  }
+
+  static void start_now() {
     try {
-      c = compile_llvm_kernel(*ir);
+      start_llvm_tier();
     } catch (const Error&) {
-      // LLVM cannot run here: the kernel stays on the JIT. A module that
-      // cannot be loaded is said once (every kernel stays on the JIT).
-      std::string why;
-      if (!try_llvm_module(&why)) {
-        static std::once_flag said;
-        std::call_once(said, [&] { std::fprintf(stderr, "kiln: kernels stay on the JIT: %s\n", why.c_str()); });
+      say_no_llvm();
+    }
+  }
+
+  // Lowers on this thread, then compiles here (sync) or in the background.
+  void lower_and_compile(Program* prog) {
+    LoweredLlvmKernel lowered;
+    try {
+      lowered = lower_llvm_kernel(*ir, prog);
+    } catch (const Error&) {
+      say_no_llvm();
+      phase = Phase::done;  // stays on the JIT
+      return;
+    }
+    auto finish = [this, l = std::make_shared<LoweredLlvmKernel>(std::move(lowered))] {
+      std::unique_ptr<CompiledKernel> c;
+      try {
+        c = finish_llvm_kernel(std::move(*l), *ir);
+      } catch (const Error&) {
+        say_no_llvm();
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      compiled = std::move(c);
+    };
+    phase = Phase::compiling;
+    if (params.sync) {
+      finish();
+      finished = true;
+    } else {
+      in_background(finish);
+    }
+  }
+
+  // The background step's end, seen from the launching thread.
+  bool step_finished() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!finished) return false;
+    if (worker.joinable()) worker.join();
+    return true;
+  }
+
+  void advance(Program* prog) {
+    if (phase == Phase::loading && step_finished()) phase = llvm_tier_started() ? Phase::ready : Phase::done;
+    if (phase == Phase::ready) lower_and_compile(prog);
+    if (phase == Phase::compiling && step_finished()) {
+      phase = Phase::done;
+      ir.reset();
+      std::lock_guard<std::mutex> lock(mu);
+      if (compiled) {
+        active.store(compiled.get(), std::memory_order_release);
+        if (prog) prog->stat_add("tier_ups", 1);
       }
     }
-    std::lock_guard<std::mutex> lock(mu);
-    compiled = std::move(c);
-    done = true;
   }
 
   void launch(LaunchContext& ctx) override {
     if (CompiledKernel* a = active.load(std::memory_order_acquire)) return a->launch(ctx);
-    if (started) {
-      std::lock_guard<std::mutex> lock(mu);
-      if (done) {
-        if (worker.joinable()) worker.join();
-        ir.reset();
-        if (compiled) {
-          active.store(compiled.get(), std::memory_order_release);
-          if (ctx.program) ctx.program->stat_add("tier_ups", 1);
-        }
-      }
-    }
+    if (phase != Phase::jit && phase != Phase::done) advance(ctx.program);
     if (CompiledKernel* a = active.load(std::memory_order_acquire)) return a->launch(ctx);
     auto t0 = std::chrono::steady_clock::now();
     jit->launch(ctx);
     spent_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!started && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
-      started = true;
+    if (phase == Phase::jit && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
       if (params.sync) {
-        compile_now();
+        start_now();
+        phase = llvm_tier_started() ? Phase::ready : Phase::done;
+        advance(ctx.program);  // lowered and compiled: the next launch runs LLVM's code
+      } else if (llvm_tier_started()) {
+        phase = Phase::ready;
+        advance(ctx.program);
       } else {
-        InFlight& f = in_flight();
-        std::lock_guard<std::mutex> lock(f.mu);
-        f.running++;
-        worker = std::thread([this, &f] {
-          compile_now();
-          std::lock_guard<std::mutex> l(f.mu);
-          if (--f.running == 0) f.idle.notify_all();
-        });
+        phase = Phase::loading;
+        in_background(&TieredKernel::start_now);
       }
     }
   }

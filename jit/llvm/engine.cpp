@@ -151,8 +151,13 @@ struct LlvmEngine : Engine {
 }  // namespace
 
 std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k, Program* prog, bool verbose) {
-  auto kern = std::make_unique<LlvmKernel>(bc::lower_kernel(k, prog && prog->debugger != nullptr));
-  CompiledTasks ct = compile_kernel(k, prog);
+  return finish_llvm_kernel(lower_kernel_tasks(k, prog, true), k, prog, prog && prog->debugger != nullptr, verbose);
+}
+
+std::unique_ptr<CompiledKernel> finish_llvm_kernel(LoweredPtr l, const ir::Kernel& k, Program* prog, bool debugger,
+                                                   bool verbose) {
+  auto kern = std::make_unique<LlvmKernel>(bc::lower_kernel(k, debugger));
+  CompiledTasks ct = finish_kernel_tasks(std::move(l), prog);
   int native = 0, fallback = 0;
   for (size_t i = 0; i < ct.fns.size(); i++) {
     if (ct.fns[i]) {

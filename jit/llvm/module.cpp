@@ -3,6 +3,8 @@
 // point; what it returns is the caller's (module_abi.h, Ownership).
 #include "jit/llvm/module_abi.h"
 
+#include <cstdlib>
+
 #include "jit/llvm/llvm.h"
 #include "jit/llvm/orc.h"
 #ifdef KILN_MODULE_HAS_CUDA
@@ -13,9 +15,19 @@ namespace {
 
 kiln::Engine* make_llvm_engine() { return kiln::llvmjit::make_engine().release(); }
 
-kiln::CompiledKernel* compile_kernel(const kiln::ir::Kernel* k, kiln::Program* prog, int verbose) {
-  return kiln::llvmjit::compile_llvm_kernel(*k, prog, verbose != 0).release();
+void start_llvm() { kiln::llvmjit::start_llvm(); }
+
+void* lower_kernel(const kiln::ir::Kernel* k, kiln::Program* prog) {
+  return kiln::llvmjit::lower_kernel_tasks(*k, prog, false).release();
 }
+
+kiln::CompiledKernel* finish_kernel(void* lowered, const kiln::ir::Kernel* k) {
+  kiln::llvmjit::LoweredPtr l(static_cast<kiln::llvmjit::LoweredTasks*>(lowered));
+  const char* v = std::getenv("KILN_LLVM_VERBOSE");
+  return kiln::llvmjit::finish_llvm_kernel(std::move(l), *k, nullptr, false, v && *v && *v != '0').release();
+}
+
+void drop_lowered(void* lowered) { kiln::llvmjit::LoweredPtr(static_cast<kiln::llvmjit::LoweredTasks*>(lowered)); }
 
 #ifdef KILN_MODULE_HAS_CUDA
 kiln::Engine* make_cuda_engine() { return kiln::cuda::make_engine().release(); }
@@ -30,7 +42,10 @@ extern "C" __attribute__((visibility("default"))) const KilnLlvmModuleTable* kil
       KILN_LLVM_MODULE_ABI,
       kiln_llvm_module_layout(),
       &make_llvm_engine,
-      &compile_kernel,
+      &start_llvm,
+      &lower_kernel,
+      &finish_kernel,
+      &drop_lowered,
 #ifdef KILN_MODULE_HAS_CUDA
       &make_cuda_engine,
       &cuda_alloc_hooks,

@@ -26,7 +26,7 @@
 #include "vm/support/alloc_hooks.h"
 
 // Bump when an entry's signature or meaning changes.
-#define KILN_LLVM_MODULE_ABI 1
+#define KILN_LLVM_MODULE_ABI 2
 // The file the core looks for (KILN_LLVM_MODULE overrides the path).
 #define KILN_LLVM_MODULE_FILE "libkiln_llvm.so"
 // The one symbol the core looks up in it.
@@ -49,9 +49,17 @@ struct KilnLlvmModuleTable {
   uint64_t layout;  // kiln_llvm_module_layout() in the module
   // KILN_ENGINE=llvm: every task compiled by ORC when its kernel compiles.
   kiln::Engine* (*make_llvm_engine)();
-  // One kernel's tasks by ORC (the tiered engine's hot kernels; prog null:
-  // no offline cache, no statistics).
-  kiln::CompiledKernel* (*compile_kernel)(const kiln::ir::Kernel* k, kiln::Program* prog, int verbose);
+  // The tiered engine's hot kernels, in two steps (jit/tiered.cpp): start
+  // makes LLVM ready (its target machine and LLJIT; raises when it cannot);
+  // lower_kernel lowers a kernel's tasks to an LLVM module with the
+  // program's SNode layout, on the thread that owns the program (the result
+  // is the caller's: pass it to finish_kernel or drop_lowered); finish_kernel
+  // optimizes, compiles and links it on any thread (no offline cache, no
+  // statistics), `k` the same kernel.
+  void (*start)();
+  void* (*lower_kernel)(const kiln::ir::Kernel* k, kiln::Program* prog);
+  kiln::CompiledKernel* (*finish_kernel)(void* lowered, const kiln::ir::Kernel* k);
+  void (*drop_lowered)(void* lowered);
   // arch=cuda (null when the module has no NVPTX target): an engine for the
   // device the core's cuda::device() opened, the allocator that puts SNode
   // trees in managed memory, and `kiln dis --ptx=DIR`'s files for one kernel.

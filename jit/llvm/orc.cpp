@@ -237,20 +237,39 @@ struct NoRemarks : llvm::DiagnosticHandler {
   bool handleDiagnostics(const llvm::DiagnosticInfo& d) override { return d.getSeverity() == llvm::DS_Remark; }
 };
 
-CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
-  auto t0 = std::chrono::steady_clock::now();
+// A kernel's module between its lowering and its code generation.
+struct LoweredTasks {
+  std::unique_ptr<llvm::LLVMContext> ctx;
+  std::unique_ptr<llvm::Module> mod;
+  std::string kernel;              // its name (the object file's)
+  CompiledTasks out;               // why and metas filled; fns by finish_kernel_tasks
+  std::vector<std::string> names;  // per task: its function, empty where it has none
+  std::string key;                 // the offline cache's key; empty: no cache
+  std::chrono::steady_clock::time_point t0;
+};
+
+void LoweredTasksDeleter::operator()(LoweredTasks* l) const { delete l; }
+
+void start_llvm() {
+  Jit& j = jit();
+  if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
+}
+
+LoweredPtr lower_kernel_tasks(const ir::Kernel& k, Program* prog, bool cache) {
+  LoweredPtr l(new LoweredTasks);
+  l->t0 = std::chrono::steady_clock::now();
   double cpu0 = thread_cpu_ms();
   Jit& j = jit();
   if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
-  std::lock_guard<std::mutex> lock(j.mu);
-  uint64_t id = j.modules++;
-  auto ctx = std::make_unique<llvm::LLVMContext>();
-  ctx->setDiagnosticHandler(std::make_unique<NoRemarks>());
-  auto mod = std::make_unique<llvm::Module>("kiln_" + k.name, *ctx);
-  mod->setDataLayout(j.tm->createDataLayout());
-  mod->setTargetTriple(j.tm->getTargetTriple().str());
-  CompiledTasks out;
-  std::vector<std::string> names;
+  l->kernel = k.name;
+  l->ctx = std::make_unique<llvm::LLVMContext>();
+  l->ctx->setDiagnosticHandler(std::make_unique<NoRemarks>());
+  l->mod = std::make_unique<llvm::Module>("kiln_" + k.name, *l->ctx);
+  llvm::Module& mod = *l->mod;
+  mod.setDataLayout(j.tm->createDataLayout());
+  mod.setTargetTriple(j.tm->getTargetTriple().str());
+  CompiledTasks& out = l->out;
+  std::vector<std::string>& names = l->names;
   for (auto& s : k.root.stmts) {
     size_t n = out.fns.size();
     out.fns.push_back(nullptr);
@@ -265,42 +284,59 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
     // Names by position: the module's text (the cache key) is the same in
     // every run; each module gets a JITDylib of its own.
     names[n] = "kiln_task" + std::to_string(n);
-    out.why[n] = lower_task(*mod, k, *s, names[n], out.metas[n], LowerOptions{false, prog});
+    out.why[n] = lower_task(mod, k, *s, names[n], out.metas[n], LowerOptions{false, prog});
     if (!out.why[n].empty()) names[n].clear();
   }
-  auto lap = [last = std::chrono::steady_clock::now()](double& ms) mutable {
-    auto now = std::chrono::steady_clock::now();
-    ms += std::chrono::duration<double, std::milli>(now - last).count();
-    last = now;
-  };
-  out.lower_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   bool any = false;
   for (auto& n : names) any |= !n.empty();
   if (any) {
     // Before the key: a module's vector width is part of its text.
     if (const std::string& w = vector_width(*j.tm); !w.empty())
-      for (llvm::Function& f : *mod)
+      for (llvm::Function& f : mod)
         if (!f.isDeclaration()) f.addFnAttr("prefer-vector-width", w);
     // The offline cache's key: everything the code depends on.
-    std::string key;
-    if (prog && !code_cache_dir(prog->config).empty()) {
-      llvm::raw_string_ostream ks(key);
+    if (cache && prog && !code_cache_dir(prog->config).empty()) {
+      llvm::raw_string_ostream ks(l->key);
       // (" no-lsr": entries from before emit_code dropped LSR are not this build's code)
       const char* opts = std::getenv("KILN_LLVM_OPTS");
       ks << "kiln " << KILN_CACHE_VERSION << " llvm " << LLVM_VERSION_STRING << " " << j.tm->getTargetTriple().str()
          << " " << j.tm->getTargetCPU() << " " << j.tm->getTargetFeatureString() << " no-lsr " << (opts ? opts : "")
          << "\n";
       ks.flush();
-      append_module_key(key, *mod);
+      append_module_key(l->key, mod);
     }
-    std::optional<std::string> obj = key.empty() ? std::nullopt : code_cache_load(*prog, "llvm", key);
+  }
+  out.lower_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - l->t0).count();
+  out.cpu_ms = thread_cpu_ms() - cpu0;
+  return l;
+}
+
+CompiledTasks finish_kernel_tasks(LoweredPtr l, Program* prog) {
+  auto t1 = std::chrono::steady_clock::now();
+  double cpu0 = thread_cpu_ms();
+  Jit& j = jit();
+  std::lock_guard<std::mutex> lock(j.mu);
+  uint64_t id = j.modules++;
+  CompiledTasks out = std::move(l->out);
+  double lower_ms = out.lower_ms;
+  const std::vector<std::string>& names = l->names;
+  auto lap = [last = t1](double& ms) mutable {
+    auto now = std::chrono::steady_clock::now();
+    ms += std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+  };
+  bool any = false;
+  for (auto& n : names) any |= !n.empty();
+  if (any) {
+    llvm::Module& mod = *l->mod;
+    std::optional<std::string> obj = l->key.empty() || !prog ? std::nullopt : code_cache_load(*prog, "llvm", l->key);
     out.cached = obj.has_value();
     lap(out.lower_ms);
     if (!obj) {
-      optimize(*mod, *j.tm, true);
+      optimize(mod, *j.tm, true);
       lap(out.optimize_ms);
-      obj = emit_code(*mod, *j.tm, false);
-      if (!key.empty()) code_cache_store(*prog, "llvm", key, *obj);
+      obj = emit_code(mod, *j.tm, false);
+      if (!l->key.empty() && prog) code_cache_store(*prog, "llvm", l->key, *obj);
       lap(out.codegen_ms);
     }
     std::string why;
@@ -309,7 +345,7 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
       why = "LLVM could not make a JITDylib: " + text(jd.takeError());
     } else {
       jd->addToLinkOrder(j.lljit->getMainJITDylib());  // the runtime calls and the C library
-      if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(*obj, "kiln_" + k.name)))
+      if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(*obj, "kiln_" + l->kernel)))
         why = "LLVM could not add the module: " + text(std::move(e));
     }
     for (size_t n = 0; n < names.size(); n++) {
@@ -327,9 +363,14 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
     }
     lap(out.link_ms);
   }
-  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  out.cpu_ms = thread_cpu_ms() - cpu0;
+  // Lowering's time and CPU, then this thread's.
+  out.ms = lower_ms + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+  out.cpu_ms += thread_cpu_ms() - cpu0;
   return out;
+}
+
+CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
+  return finish_kernel_tasks(lower_kernel_tasks(k, prog, true), prog);
 }
 
 }  // namespace kiln::llvmjit

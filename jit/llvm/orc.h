@@ -34,15 +34,35 @@ struct CompiledTasks {
 // LLVM cannot start on this machine.
 CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog);
 
+// The same in two steps, for the tiered engine: lowering reads the program's
+// SNode layout (sparse walks fold it in), so it runs on the thread that owns
+// the program, between launches; LLVM's optimizer, code generation and
+// linking read only the module and may run on another thread. `cache`: the
+// lowering computes the offline cache's key (finish_kernel_tasks then loads
+// and stores with `prog`; null: no cache, no statistics).
+struct LoweredTasks;
+struct LoweredTasksDeleter {
+  void operator()(LoweredTasks* l) const;
+};
+using LoweredPtr = std::unique_ptr<LoweredTasks, LoweredTasksDeleter>;
+LoweredPtr lower_kernel_tasks(const ir::Kernel& k, Program* prog, bool cache);
+CompiledTasks finish_kernel_tasks(LoweredPtr l, Program* prog);
+// Starts LLVM (the host's target machine, the LLJIT) if it has not started;
+// raises RuntimeError when it cannot.
+void start_llvm();
+
 // Part of every offline cache key: bump when generated code changes meaning
 // without the module's text changing (the runtime's ABI, Env's layout, the
 // passes optimize() adds: 2 is StreamPrefetchPass).
 #define KILN_CACHE_VERSION "2"
 
 // A kernel whose tasks run as LLVM code (bytecode where a task does not
-// lower): what the llvm Engine compiles, and the tiered engine's hot kernels
-// (prog null: no offline cache, no statistics).
+// lower): what the llvm Engine compiles. finish_llvm_kernel is its second
+// step for the tiered engine's hot kernels, given lower_kernel_tasks's
+// module (`prog` null there: no offline cache, no statistics).
 std::unique_ptr<CompiledKernel> compile_llvm_kernel(const ir::Kernel& k, Program* prog, bool verbose);
+std::unique_ptr<CompiledKernel> finish_llvm_kernel(LoweredPtr l, const ir::Kernel& k, Program* prog, bool debugger,
+                                                   bool verbose);
 
 // The functions generated code calls, by name (engine.cpp defines them).
 struct RuntimeSymbol {
