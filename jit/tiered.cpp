@@ -3,10 +3,14 @@
 // in all (default 300), it is lowered to LLVM IR on the launching thread and
 // compiled with LLVM ORC at O3 on a background thread (jit/llvm, in the LLVM
 // module that the first tier-up loads: jit/llvm_module.h), and the next
-// launch after that compile finishes runs the LLVM code. Both engines print exactly what the interpreter prints, so the swap
-// changes nothing but speed. KILN_TIER_MS=off keeps every kernel on the JIT;
-// KILN_TIER_SYNC=1 compiles on the launching thread (tests: the second
-// launch of a kernel then runs LLVM's code). Granularity is the kernel: its
+// launch after that compile finishes runs the LLVM code, on trial: a kernel
+// whose first LLVM launches are slower than its last JIT launches goes back
+// to the JIT. Both engines print exactly what the interpreter prints, so
+// the swaps change nothing but speed. KILN_TIER_MS=off keeps every kernel on
+// the JIT; KILN_TIER_SYNC=1 compiles on the launching thread (tests: the
+// second launch of a kernel and every later one run LLVM's code, with no
+// trial); KILN_TIER_TRIAL=back puts every tier-up on a trial that sends the
+// kernel back (tests). Granularity is the kernel: its
 // tasks are compiled together, as the llvm engine compiles them. Kernels of
 // more than KILN_TIER_MAX_STMTS IR statements (default 40000) stay on the
 // JIT (LLVM's code generation is superlinear in a kernel's size).
@@ -22,6 +26,7 @@
 // are gone by then, so it narrows the window but cannot close it). The module
 // loader registers the same wait after loading LLVM, so that it runs before
 // the module's and LLVM's own destructors.
+#include <algorithm>
 #include <condition_variable>
 #include <atomic>
 #include <chrono>
@@ -72,6 +77,9 @@ struct TierParams {
   // instruction): a kernel unrolled by ti.static to 10^4 statements takes it
   // seconds, to 10^5 over an hour, on a thread the program waits for at exit.
   size_t max_stmts = 40000;
+  // KILN_TIER_TRIAL=back (tests): every trial ends with the kernel back on
+  // the JIT, whatever the times.
+  bool trial_back = false;
 };
 
 TierParams tier_params() {
@@ -81,6 +89,8 @@ TierParams tier_params() {
   const char* s = std::getenv("KILN_TIER_SYNC");
   p.sync = s && *s && *s != '0';
   if (const char* m = std::getenv("KILN_TIER_MAX_STMTS"); m && *m) p.max_stmts = (size_t)std::strtoull(m, nullptr, 10);
+  const char* t = std::getenv("KILN_TIER_TRIAL");
+  p.trial_back = t && std::strcmp(t, "back") == 0;
   return p;
 }
 
@@ -100,8 +110,9 @@ void say_no_llvm() {
 // launching thread, where the program's SNode layout can be read safely
 // (new fields may be laid out between launches, never during one), and a
 // background thread optimizes and compiles the module (`compiling`); the
-// first launch after that runs LLVM's code. A kernel that cannot be compiled
-// stays on the JIT.
+// first launch after that runs LLVM's code, on trial: if its first launches
+// take longer than the JIT's last ones, the kernel goes back to the JIT
+// (--stats: tier_downs). A kernel that cannot be compiled stays on the JIT.
 enum class Phase { jit, loading, ready, compiling, done };
 
 struct TieredKernel : CompiledKernel {
@@ -115,6 +126,19 @@ struct TieredKernel : CompiledKernel {
   bool finished = false;  // the worker's step is over
   std::unique_ptr<CompiledKernel> compiled;  // LLVM's, once done (null if it failed)
   std::atomic<CompiledKernel*> active{nullptr};
+  // The trial: LLVM's code is not always the faster (a struct-for over a
+  // sparse tree runs over a table of its active cells that the runtime
+  // writes at each launch, where the JIT walks the lists' words: 2.5-4x the
+  // JIT's time on bench/sparse_*). The JIT's last launch times, and LLVM's
+  // first as many (at most kTrial): the kernel goes back to the JIT for good
+  // when LLVM's median is over kSlower times the JIT's.
+  static constexpr int kTrial = 5;
+  static constexpr double kSlower = 1.15;
+  double jit_ms[kTrial] = {};
+  int jit_n = 0;  // launches timed on the JIT (the ring holds the last kTrial)
+  double llvm_ms[kTrial] = {};
+  int llvm_n = 0;
+  bool on_trial = false;
 
   ~TieredKernel() override {
     if (worker.joinable()) worker.join();
@@ -193,17 +217,42 @@ struct TieredKernel : CompiledKernel {
       if (compiled) {
         active.store(compiled.get(), std::memory_order_release);
         if (prog) prog->stat_add("tier_ups", 1);
+        // (KILN_TIER_SYNC=1, the tests' mode, keeps LLVM's code: every later
+        // launch runs it, unless KILN_TIER_TRIAL=back.)
+        on_trial = (!params.sync || params.trial_back) && jit_n > 0;
       }
     }
   }
 
+  static double median(double* v, int n) {
+    std::sort(v, v + n);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  }
+
+  void trial_launch(CompiledKernel& a, LaunchContext& ctx) {
+    auto t0 = std::chrono::steady_clock::now();
+    a.launch(ctx);
+    llvm_ms[llvm_n++] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    int want = std::min(jit_n, kTrial);
+    if (llvm_n < want) return;
+    on_trial = false;
+    if (params.trial_back || median(llvm_ms, llvm_n) > kSlower * median(jit_ms, want)) {
+      active.store(nullptr, std::memory_order_release);  // back to the JIT, for good (phase is done)
+      if (ctx.program) ctx.program->stat_add("tier_downs", 1);
+    }
+  }
+
   void launch(LaunchContext& ctx) override {
-    if (CompiledKernel* a = active.load(std::memory_order_acquire)) return a->launch(ctx);
+    CompiledKernel* a = active.load(std::memory_order_acquire);
+    if (a && !on_trial) return a->launch(ctx);
+    if (a) return trial_launch(*a, ctx);
     if (phase != Phase::jit && phase != Phase::done) advance(ctx.program);
-    if (CompiledKernel* a = active.load(std::memory_order_acquire)) return a->launch(ctx);
+    if (CompiledKernel* b = active.load(std::memory_order_acquire)) return on_trial ? trial_launch(*b, ctx) : b->launch(ctx);
     auto t0 = std::chrono::steady_clock::now();
     jit->launch(ctx);
-    spent_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    spent_ms += ms;
+    jit_ms[jit_n++ % kTrial] = ms;
     if (phase == Phase::jit && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
       if (params.sync) {
         start_now();

@@ -24,3 +24,10 @@ grep -q '^sparse\.chunk[0-9]*:' "$tmp/render.ll" || { echo "render does not walk
 hot=$(awk '/^[A-Za-z0-9._]+:/ { b = $1 } /call .*@kiln_llvm_sparse/ && b !~ /^sparse\.make/ { n++ } END { print n + 0 }' "$tmp/render.ll")
 echo "render's runtime lookups outside the cold branch: $hot"
 [ "$hot" -eq 0 ]
+# A tier-up on trial that goes back to the JIT (KILN_TIER_TRIAL=back: as a
+# kernel whose LLVM code is the slower, such as a struct-for over a sparse
+# tree; with KILN_TIER_SYNC=1 each kernel's second launch is LLVM's, its
+# trial, and the later ones the JIT's) goes on printing the interpreter's output.
+KILN_TIER_MS=0 KILN_TIER_SYNC=1 KILN_TIER_TRIAL=back "$kiln" run --stats "$dir/tier_layout.py" >"$tmp/got_back" 2>"$tmp/stats_back"
+grep -v -e '^[a-z_]*: ' "$tmp/got_back" | cmp "$tmp/want" -
+grep -q '^tier_downs: [1-9]' "$tmp/got_back" "$tmp/stats_back" || { echo "no kernel went back to the JIT"; cat "$tmp/stats_back"; exit 1; }
