@@ -54,7 +54,7 @@ head -c 20000 "$out/failures.txt"
 # its errors (block_dim past 1024, a task left to the host), each against its
 # .expected.
 echo "== ti.simt programs on cuda"
-for f in vulkan/shared_array.py vulkan/subgroup.py vulkan/err_shared_bounds.py cuda/simt_warp.py \
+for f in vulkan/shared_array.py vulkan/shared_array_tail.py vulkan/subgroup.py vulkan/err_shared_bounds.py cuda/simt_warp.py \
   cuda/err_simt_block_dim.py cuda/err_simt_host.py; do
   (cd "$root/tests/$(dirname $f)" && "$root/tests/lang/run_one.sh" "$kiln" cuda "$(basename $f)" builtin) \
     >"$out/simt_$(basename $f).log" 2>&1 && echo "PASS $f" || { echo "FAIL $f"; head -c 4000 "$out/simt_$(basename $f).log"; }

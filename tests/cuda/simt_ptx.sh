@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for path in vulkan/shared_array vulkan/subgroup vulkan/err_shared_bounds cuda/simt_warp; do
+for path in vulkan/shared_array vulkan/shared_array_tail vulkan/subgroup vulkan/err_shared_bounds cuda/simt_warp; do
   prog=$(basename $path)
   KILN_ARCH=cuda "$kiln" dis --ptx="$tmp/$prog" "$here/../$path.py" >"$tmp/$prog.out" 2>&1
   rc=$?
