@@ -1,11 +1,14 @@
 // `kiln dis --ptx=DIR`: each task's PTX in a file of its own, compiled alone
-// so that ptxas can check every task separately (tests/cuda/ptxas_all.py).
+// so that ptxas can check every task separately (tests/cuda/ptxas_all.py);
+// a struct-for's list generation kernels (listgen.h) as KERNEL.TASK.listgen.ptx.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
 
 #include "gpu/cuda/cuda.h"
 #include "gpu/cuda/ptx.h"
+#include "vm/runtime/program.h"
 #include "vm/support/diag.h"
 
 namespace kiln::cuda {
@@ -22,6 +25,13 @@ void dump_ptx(const ir::Kernel& k, Program* prog, const std::string& dir) {
     std::ofstream f(path, std::ios::binary);
     f << (t.entry.empty() ? t.why + "\n" : p.ptx);
     if (!f) raise("OSError", "kiln dis --ptx: cannot write '" + path + "'");
+    // A struct-for's cells come from the device's list generation: its kernels too.
+    if (s.task == ir::Task::struct_for && prog && !t.entry.empty()) {
+      std::string lpath = dir + "/" + stem + "." + std::to_string(n) + ".listgen.ptx";
+      std::ofstream lf(lpath, std::ios::binary);
+      lf << compile_listgen_ptx(*prog->snode(s.snode), std::max(s.rare().num_loop_indices, 1), default_sm());
+      if (!lf) raise("OSError", "kiln dis --ptx: cannot write '" + lpath + "'");
+    }
   }
 }
 

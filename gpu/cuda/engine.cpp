@@ -1,9 +1,10 @@
 // The CUDA Engine. Fields live in managed memory (the alloc hooks below), so
 // the device and the host address them with the same pointers (pointer and
 // dynamic SNodes' blocks too: device pools in the trees' memory, see
-// jit/llvm/lower_pools.cpp): a task that lowered to PTX runs on the GPU, every
-// other task (list generation) runs on the host's
-// interpreter over the same memory after the device is idle. A launch runs its tasks in
+// jit/llvm/lower_pools.cpp): a task that lowered to PTX runs on the GPU, and
+// so does a struct-for's list generation (jit/llvm/listgen.h: the same
+// generated code the LLVM tier runs on the CPU); every other task runs on the
+// host's interpreter over the same memory after the device is idle. A launch runs its tasks in
 // order; before each host task and at its end the engine waits for the
 // device, reads the device log (failed checks, prints) and raises the
 // earliest failure as the interpreter would have.
@@ -16,6 +17,7 @@
 
 #include "gpu/cuda/driver.h"
 #include "gpu/cuda/ptx.h"
+#include "jit/llvm/listgen.h"
 #include "vm/bytecode/function.h"
 #include "vm/interp/interp.h"
 #include "vm/ir/clone.h"
@@ -147,10 +149,57 @@ struct Area {
   StagingRing staging;  // the block's contents as the host writes them
   Buffer print;
   DeviceBlock cells;
+  DeviceBlock lists[3];  // list generation's scratch: two levels' lists and the counts (listgen.h)
   std::vector<Buffer> nds;  // ndarray arguments' copies, by position in Ndarray list
 };
 
 struct CudaEngine;
+
+// A struct-for's list generation on the device (jit/llvm/listgen.h): its
+// count / scan / write kernels, loaded from their own module.
+struct ListKernels {
+  CUmodule module = nullptr;
+  std::vector<CUfunction> count, write;
+  CUfunction scan = nullptr;
+};
+
+// run_list_levels' side on the device: the same level loop as the CPU's,
+// the generated functions launched as kernels, scratch in the Area. The
+// scan's total comes back to size the next level (a wait per level).
+struct DeviceLevels {
+  Device& d;
+  Area& area;
+  const ListKernels& k;
+  unsigned threads, blocks;
+  void* buffer(int which, size_t bytes) {
+    DeviceBlock& b = which == 3 ? area.cells : area.lists[which];
+    return reinterpret_cast<void*>(b.reserve(bytes));
+  }
+  void root(void* list, const int64_t* entry) {
+    check(d.api.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(list), entry, llvmjit::kListEntryWords * 8), "cuMemcpyHtoD");
+  }
+  void grid(CUfunction f, int64_t n, void** params) {
+    unsigned b = (unsigned)std::max<int64_t>(1, std::min<int64_t>(blocks, (n + threads - 1) / threads));
+    check(d.api.cuLaunchKernel(f, b, 1, 1, threads, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel (list generation)");
+  }
+  void count(size_t s, void* in, int64_t n, void* counts) {
+    int64_t b = 0, e = n;
+    void* params[] = {&in, &b, &e, &counts};
+    grid(k.count.at(s), n, params);
+  }
+  int64_t scan(void* counts, int64_t n) {
+    void* params[] = {&counts, &n};
+    check(d.api.cuLaunchKernel(k.scan, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel (list generation)");
+    int64_t total = 0;
+    check(d.api.cuMemcpyDtoH(&total, reinterpret_cast<CUdeviceptr>(counts) + (CUdeviceptr)n * 8, 8), "cuMemcpyDtoH");
+    return total;
+  }
+  void write(size_t s, void* in, int64_t n, void* counts, void* out) {
+    int64_t b = 0, e = n;
+    void* params[] = {&in, &b, &e, &counts, &out};
+    grid(k.write.at(s), n, params);
+  }
+};
 
 struct CudaKernel : CompiledKernel {
   CudaEngine& eng;
@@ -159,6 +208,7 @@ struct CudaKernel : CompiledKernel {
   PtxKernel ptx;
   CUmodule module = nullptr;
   std::vector<CUfunction> fns;  // per task, null: on the host
+  std::vector<ListKernels> lists;  // per task: a struct_for's list generation (else empty)
   std::vector<ir::NdarrayUse> nds;
   // Nothing to read back (every task on the device, no check that can fail,
   // no print, return value or ndarray): the launch returns once queued, as
@@ -167,6 +217,13 @@ struct CudaKernel : CompiledKernel {
   CudaKernel(CudaEngine& e, std::string n, bc::Kernel c) : eng(e), name(std::move(n)), code(std::move(c)) {}
   ~CudaKernel() override;
   void launch(LaunchContext& ctx) override;
+  // Whether task i is a list task of a struct-for whose lists the device makes.
+  bool device_lists(size_t i) const {
+    if (code.tasks[i].kind != ir::Task::clear_list && code.tasks[i].kind != ir::Task::listgen) return false;
+    for (size_t j = i + 1; j < code.tasks.size(); j++)
+      if (code.tasks[j].kind == ir::Task::struct_for) return j < lists.size() && lists[j].scan;
+    return false;
+  }
   std::string disassemble() const override {
     std::string s;
     for (size_t i = 0; i < ptx.tasks.size() && i < code.tasks.size(); i++) {
@@ -260,10 +317,32 @@ struct CudaEngine : Engine {
         check(d.api.cuModuleGetFunction(&kern->fns[i], kern->module, kern->ptx.tasks[i].entry.c_str()),
               "cuModuleGetFunction");
       }
+      // A struct-for on the device takes its cells from list generation there.
+      kern->lists.resize(kern->fns.size());
+      for (size_t i = 0; i < kern->fns.size(); i++) {
+        const bc::TaskCode& t = kern->code.tasks[i];
+        if (t.kind != ir::Task::struct_for || !kern->fns[i]) continue;
+        const SNode* target = prog.snode(t.snode);
+        std::string lptx = compile_listgen_ptx(*target, std::max(t.num_indices, 1), std::min(d.sm, 90));
+        ListKernels& l = kern->lists[i];
+        CUresult r = d.api.cuModuleLoadDataEx(&l.module, lptx.c_str(), 2, opts, vals);
+        if (r != 0) raise("InternalError", "cuda: the driver refused the list generation PTX of kernel '" + k.name + "': " + log, k.loc);
+        auto fn = [&](const std::string& name) {
+          CUfunction f = nullptr;
+          check(d.api.cuModuleGetFunction(&f, l.module, (kListgenPrefix + name).c_str()), "cuModuleGetFunction");
+          return f;
+        };
+        for (size_t lv = 0; lv < target->path.size(); lv++) {
+          l.count.push_back(fn("count" + std::to_string(lv)));
+          l.write.push_back(fn("write" + std::to_string(lv)));
+        }
+        l.scan = fn("scan");
+      }
     }
     bool quiet = kern->code.num_rets == 0 && kern->nds.empty();
     for (size_t i = 0; i < kern->fns.size(); i++) {
       auto kind = kern->code.tasks[i].kind;
+      if (kern->device_lists(i)) continue;  // made on the device: nothing for the host to wait for
       quiet = quiet && kern->fns[i] && i < kern->ptx.tasks.size() && !kern->ptx.tasks[i].may_fail &&
               kern->ptx.tasks[i].meta.prints.empty();
       if (kind == ir::Task::clear_list || kind == ir::Task::listgen) continue;
@@ -278,11 +357,13 @@ struct CudaEngine : Engine {
 };
 
 CudaKernel::~CudaKernel() {
+  std::lock_guard<std::recursive_mutex> lock(eng.mu);
   if (module) {
-    std::lock_guard<std::recursive_mutex> lock(eng.mu);
     eng.d.api.cuCtxSynchronize();
     eng.d.api.cuModuleUnload(module);
   }
+  for (ListKernels& l : lists)
+    if (l.module) eng.d.api.cuModuleUnload(l.module);
 }
 
 size_t words(size_t n) { return std::max<size_t>(n, 1) * 8; }
@@ -423,6 +504,7 @@ void CudaKernel::launch(LaunchContext& ctx) {
   try {
     for (size_t i = 0; i < ntasks; i++) {
       const bc::TaskCode& t = code.tasks[i];
+      if (device_lists(i)) continue;  // the list tasks of a struct-for whose lists the device makes
       if (!fns[i]) {
         to_host();
         std::swap(ctx.args, args);  // the ndarrays' managed copies
@@ -450,18 +532,18 @@ void CudaKernel::launch(LaunchContext& ctx) {
       if (t.kind == ir::Task::serial) {
         begin = end = 0;
       } else if (t.kind == ir::Task::struct_for) {
-        to_host();  // the list the host made
+        // The cell table from list generation on the device (listgen.h):
+        // each cell its indices, then its address, in the host's order.
         Program* prog = ctx.program;
         if (!prog) raise("InternalError", "struct_for task launched without a program");
         const SNode* target = prog->snode(t.snode);
         int nidx = std::max(t.num_indices, 1);
-        CellTable table;
-        prog->active_cells(target, 0, prog->list_of(target).size(), nidx, table);
-        end = (int64_t)(table.size() / (size_t)(nidx + 1));  // each cell: its indices, then its address
+        DeviceLevels levels{d, eng.area, lists.at(i), 128u, (unsigned)std::max(d.multiprocessors, 1) * 32u};
+        int64_t elements = 0;
+        end = llvmjit::run_list_levels(*target, nidx, prog->trees.at((size_t)target->tree)->memory, levels, elements);
+        prog->n_listgen_elements.fetch_add(elements, std::memory_order_relaxed);
         if (end == 0) continue;
-        CUdeviceptr at = eng.area.cells.reserve(table.size() * 8);
-        check(d.api.cuMemcpyHtoD(at, table.data(), table.size() * 8), "cuMemcpyHtoD");
-        cells = reinterpret_cast<void*>(at);
+        cells = reinterpret_cast<void*>(eng.area.cells.p);
         if (!t.serialize) blocks = (unsigned)std::min<int64_t>(blocks, (end + threads - 1) / threads);
       } else if (t.kind == ir::Task::range_for) {
         begin = t.begin;

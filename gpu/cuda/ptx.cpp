@@ -32,6 +32,7 @@
 #include <string_view>
 
 #include "jit/llvm/codegen.h"
+#include "jit/llvm/listgen.h"
 #include "jit/llvm/lower.h"
 #include "jit/llvm/orc.h"
 #include "vm/ir/simt.h"
@@ -476,6 +477,29 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only, Program* prog) {
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;
+}
+
+std::string compile_listgen_ptx(const SNode& target, int nidx, int sm) {
+  Compiler& c = compiler();
+  std::lock_guard<std::mutex> lock(c.mu);
+  llvm::TargetMachine& tm = target_machine(c, sm);
+  llvm::LLVMContext ctx;
+  llvm::Module mod("kiln_listgen", ctx);
+  mod.setTargetTriple(kTriple);
+  mod.setDataLayout(tm.createDataLayout());
+  llvmjit::build_listgen(mod, target, nidx, kListgenPrefix, true);
+  // Every function is a kernel the host launches (count and write on the
+  // grid, scan on one thread).
+  llvm::NamedMDNode* ann = mod.getOrInsertNamedMetadata("nvvm.annotations");
+  for (llvm::Function& f : mod)
+    if (!f.isDeclaration())
+      ann->addOperand(llvm::MDNode::get(ctx, {llvm::ValueAsMetadata::get(&f), llvm::MDString::get(ctx, "kernel"),
+                                              llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))}));
+  std::string err;
+  llvm::raw_string_ostream es(err);
+  if (llvm::verifyModule(mod, &es)) raise("InternalError", "cuda: the LLVM verifier rejected list generation: " + es.str());
+  llvmjit::optimize(mod, tm, false);
+  return llvmjit::emit_code(mod, tm, true);
 }
 
 }  // namespace kiln::cuda

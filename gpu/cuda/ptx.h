@@ -12,6 +12,7 @@
 
 namespace kiln {
 struct Program;
+struct SNode;
 }
 
 namespace kiln::cuda {
@@ -80,5 +81,12 @@ PtxKernel compile_ptx(const ir::Kernel& k, int sm, int only = -1, Program* prog 
 
 // The sm the PTX of `kiln dis --ptx` targets: $KILN_CUDA_SM, else 80.
 int default_sm();
+
+// A struct-for's cell table made on the device (jit/llvm/listgen.h): the
+// list functions for `target` and `nidx` as PTX kernels named
+// kListgenPrefix + count<s> / write<s> (grid-stride over [b, e)) and scan
+// (one thread), for the engine's launch and `kiln dis --ptx`.
+constexpr const char* kListgenPrefix = "kiln_lg_";
+std::string compile_listgen_ptx(const SNode& target, int nidx, int sm);
 
 }  // namespace kiln::cuda

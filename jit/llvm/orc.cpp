@@ -14,6 +14,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
@@ -371,6 +372,36 @@ CompiledTasks finish_kernel_tasks(LoweredPtr l, Program* prog) {
 
 CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
   return finish_kernel_tasks(lower_kernel_tasks(k, prog, true), prog);
+}
+
+std::vector<void*> compile_functions(const std::function<void(llvm::Module&)>& build,
+                                     const std::vector<std::string>& names) {
+  Jit& j = jit();
+  if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
+  std::lock_guard<std::mutex> lock(j.mu);
+  uint64_t id = j.modules++;
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  auto mod = std::make_unique<llvm::Module>("kiln_fns" + std::to_string(id), *ctx);
+  mod->setDataLayout(j.tm->createDataLayout());
+  mod->setTargetTriple(j.tm->getTargetTriple().str());
+  build(*mod);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*mod, &os)) raise("InternalError", "the LLVM verifier rejected generated code: " + os.str());
+  optimize(*mod, *j.tm, false);
+  std::string obj = emit_code(*mod, *j.tm, false);
+  auto jd = j.lljit->createJITDylib("kiln_m" + std::to_string(id));
+  if (!jd) raise("RuntimeError", "LLVM could not make a JITDylib: " + text(jd.takeError()));
+  jd->addToLinkOrder(j.lljit->getMainJITDylib());
+  if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(obj, "kiln_fns")))
+    raise("RuntimeError", "LLVM could not add the module: " + text(std::move(e)));
+  std::vector<void*> out;
+  for (const std::string& n : names) {
+    auto sym = j.lljit->lookup(*jd, n);
+    if (!sym) raise("RuntimeError", "LLVM could not compile " + n + ": " + text(sym.takeError()));
+    out.push_back(sym->toPtr<void*>());
+  }
+  return out;
 }
 
 }  // namespace kiln::llvmjit

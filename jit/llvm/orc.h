@@ -5,12 +5,16 @@
 #include <string>
 #include <vector>
 
+#include <functional>
 #include <memory>
 
 #include "jit/llvm/task.h"
 
 namespace kiln {
 struct Program;
+}
+namespace llvm {
+class Module;
 }
 
 namespace kiln::llvmjit {
@@ -50,6 +54,12 @@ CompiledTasks finish_kernel_tasks(LoweredPtr l, Program* prog);
 // Starts LLVM (the host's target machine, the LLJIT) if it has not started;
 // raises RuntimeError when it cannot.
 void start_llvm();
+
+// Compiles the module `build` fills (for the host CPU, O3, no offline
+// cache) and returns the addresses of the functions `names`, in order.
+// Throws RuntimeError when LLVM cannot start or compile it.
+std::vector<void*> compile_functions(const std::function<void(llvm::Module&)>& build,
+                                     const std::vector<std::string>& names);
 
 // Part of every offline cache key: bump when generated code changes meaning
 // without the module's text changing (the runtime's ABI, Env's layout, the

@@ -1,6 +1,7 @@
 #!/bin/sh
 # kiln dis --ptx=DIR (no GPU needed): a task's PTX in DIR/KERNEL.TASK.ptx, a
-# task that runs on the host in DIR/KERNEL.TASK.host with the reason, and a
+# task that runs on the host in DIR/KERNEL.TASK.host with the reason, a
+# struct-for's list generation kernels in DIR/KERNEL.TASK.listgen.ptx, and a
 # DIR that cannot be a directory refused with exit 2.
 #   dis_ptx.sh KILN
 kiln=$1
@@ -26,4 +27,12 @@ grep -q '^\.visible \.global \.align 8 \.u64 kiln_call_depth_limit = 2000;' "$tm
   { echo "no depth limit in facts.0.ptx"; ls "$tmp/ptx"; cat "$tmp/ptx/"*.host; exit 1; }
 grep -q 'ld\.global\.u64.*\[kiln_call_depth_limit\]' "$tmp/ptx/facts.0.ptx" || { echo "facts.0.ptx never reads the limit"; exit 1; }
 grep -q 'ti.real_func calls recurse' "$tmp/ptx/five.0.host" || { echo "five.0 is not on the host"; ls "$tmp/ptx"; exit 1; }
+# A struct-for's list generation kernels (jit/llvm/listgen.h) next to its
+# task: sparse_read_inactive's `for i in block` (task 3 of active_blocks),
+# one count and write per level of block's path and the scan.
+"$kiln" dis --ptx="$tmp/lists" "$here/../lang/sparse_read_inactive.py" >/dev/null 2>&1 || { echo "dis failed"; exit 1; }
+for e in kiln_lg_count0 kiln_lg_write0 kiln_lg_scan; do
+  grep -q "^\.visible \.entry $e(" "$tmp/lists/active_blocks.3.listgen.ptx" ||
+    { echo "no entry $e in active_blocks.3.listgen.ptx"; ls "$tmp/lists"; exit 1; }
+done
 echo ok
