@@ -3,6 +3,7 @@
 #include <asmjit/x86.h>
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "jit/asm.h"
@@ -113,8 +114,22 @@ void Gen::recompute_for(const Snapshot& s) {
   for (Ref r : need) recompute(r);
 }
 
+// A constant that no imm32 store writes goes through rax, loaded once for
+// every register it fills: nbody's link back to the inner loop set its 48
+// partials to -0.0f (0x80000000) with a load and a store each.
 void Gen::flush(const Snapshot& s) {
-  for (auto& [reg, ref] : s.regs) spill_to(x86::qword_ptr(x86::rbx, 8 * (int32_t)reg), ref);
+  std::optional<int64_t> in_rax;
+  for (auto& [reg, ref] : s.regs) {
+    x86::Mem m = x86::qword_ptr(x86::rbx, 8 * (int32_t)reg);
+    if (t.is_const(ref) && t.ins[ref].k != (int64_t)(int32_t)t.ins[ref].k) {
+      if (in_rax != t.ins[ref].k) ld(x86::rax, ref);
+      in_rax = t.ins[ref].k;
+      a.mov(m, x86::rax);
+      continue;
+    }
+    if (!in_gp(ref) && !(in_xmm(ref) && al.fw[ref] == 8) && !t.is_const(ref)) in_rax.reset();  // (spill_to's load)
+    spill_to(m, ref);
+  }
 }
 
 void Gen::move(Ref dst, Ref src) {
