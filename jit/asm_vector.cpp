@@ -34,6 +34,13 @@ alignas(64) const int32_t kRotate[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1
 // 2-8 KiB timed alike on this machine's streaming sums.
 constexpr int32_t kPrefetchBytes = 4096;
 
+// A split sum's lanes that live in stack slots (vector_loop): lane j's
+// partial at rsp + at + 8 j where bit j of mask is set.
+struct SlotLanes {
+  int32_t at;
+  uint32_t mask;
+};
+
 
 }  // namespace
 
@@ -141,6 +148,52 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [slot, add] : p.sums) tmp_of(slot);
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 64, t_next = t_mask + 8;
   if (t_next + 8 > area_end) return false;
+  // A 16-lane f32 ring whose partials are mostly values in the allocator's
+  // stack slots at consecutive refs (nbody's three: 14 of 16 each, the
+  // other two in xmm registers): those lanes move between their slots and
+  // the ring's register as masked 8-qword moves, not as 8-byte copies through
+  // the temporaries (two instructions a lane each way, ~170 of the ~1170 an
+  // outer i ran: docs/perf.md); the others go through the temporaries as
+  // before. Not a lane whose temporary something else reads (a uniform, a
+  // root, the counter or its limit).
+  std::map<Ref, SlotLanes> in_slots;
+  if (wide && !p.f64 && regs == 1)
+    for (auto& [p0, ring] : p.partials) {
+      if (consecutive(ring) < 0) continue;
+      auto movable = [&](Ref x) {
+        if (in_gp(x) || in_xmm(x) || t.is_const(x) || (x < (Ref)remat.size() && remat[x])) return false;
+        if (x == p.iv || x == p.end || (r.ymm.count(x) && p.kind[x] == VecPlan::uniform)) return false;
+        for (auto& [key, k] : r.root)
+          if (root_in(key.first) == x) return false;
+        return true;
+      };
+      SlotLanes best{0, 0};
+      for (int k = 0; k < W; k++) {  // lane 0's slot: the one that puts the most lanes in theirs
+        Ref b = ring[(size_t)k] - k;
+        if (b < 0 || b + W > (Ref)t.ins.size()) continue;
+        uint32_t m = 0;
+        for (int j = 0; j < W; j++)
+          if (ring[(size_t)j] == b + j && movable(b + j)) m |= 1u << j;
+        if (__builtin_popcount(m) > __builtin_popcount(best.mask)) best = {8 * b, m};
+      }
+      if (__builtin_popcount(best.mask) >= W / 2) in_slots[p0] = best;
+    }
+  auto from_slot = [&](Ref x) {
+    for (auto& [p0, s] : in_slots)
+      if (x >= s.at / 8 && x < s.at / 8 + W && (s.mask >> (x - s.at / 8) & 1) && p.partials.at(p0)[(size_t)(x - s.at / 8)] == x) return true;
+    return false;
+  };
+  // Half `half` of a ring's slot lanes (8 qwords) into zmm31 over the
+  // temporaries' there (`load`), or zmm31's to their slots.
+  auto slot_half = [&](const SlotLanes& s, int half, bool load) {
+    uint32_t m = s.mask >> (8 * half) & 0xff;
+    if (m == 0) return;
+    a.mov(x86::edi, m);
+    a.kmovw(x86::k1, x86::edi);
+    x86::Mem at = x86::zmmword_ptr(x86::rsp, s.at + 64 * half);
+    if (load) a.k(x86::k1).vmovdqu64(x86::zmm(31), at);
+    else a.k(x86::k1).vmovdqu64(at, x86::zmm(31));
+  };
 
   const int es = p.f64 ? 8 : 4;  // the element size
   // The body's emitter (asm_lane_body.cpp), and its lane registers: ymm(j)
@@ -154,7 +207,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   vec_entry = a.newLabel();
   a.bind(vec_entry);
   a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lane_runs)));
-  for (auto& [ref, off] : temp) spill_to(mem(off), ref);
+  for (auto& [ref, off] : temp)
+    if (!from_slot(ref)) spill_to(mem(off), ref);
   // Only the registers the scalar code keeps values in and the vector loop
   // takes are saved: entered once per short inner loop (a sparse block's
   // cells), saving all 22 cost more than the loop's lanes.
@@ -193,10 +247,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         if (es == 8) {
           a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
         } else if (wide) {  // 16: each 8 qwords truncated to dwords (zmm30-31: the body's scratch)
-          a.vmovups(x86::zmm(31), x86::zmmword_ptr(x86::rsp, t0));
-          a.vpmovqd(acc, x86::zmm(31));
-          a.vmovups(x86::zmm(31), x86::zmmword_ptr(x86::rsp, t0 + 64));
-          a.vpmovqd(x86::ymm(30), x86::zmm(31));
+          auto s = in_slots.find(slot);
+          for (int half = 0; half < 2; half++) {
+            a.vmovups(x86::zmm(31), x86::zmmword_ptr(x86::rsp, t0 + 64 * half));
+            if (s != in_slots.end()) slot_half(s->second, half, true);
+            a.vpmovqd(half ? x86::ymm(30) : acc, x86::zmm(31));
+          }
           a.vinsertf32x8(v.zmm(), v.zmm(), x86::ymm(30), 1);
         } else {
           a.vmovups(acc, x86::ymmword_ptr(x86::rsp, t0));
@@ -462,11 +518,13 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         if (es == 8) {
           a.vmovups(x86::ymmword_ptr(x86::rsp, t0), acc);
         } else if (wide) {  // 16 dwords widened 8 at a time (zmm30-31: no value is live)
-          a.vpmovzxdq(x86::zmm(31), acc);
-          a.vmovdqu32(x86::zmmword_ptr(x86::rsp, t0), x86::zmm(31));
+          auto s = in_slots.find(p0);
           a.vextractf32x8(x86::ymm(30), v.zmm(), 1);
-          a.vpmovzxdq(x86::zmm(31), x86::ymm(30));
-          a.vmovdqu32(x86::zmmword_ptr(x86::rsp, t0 + 64), x86::zmm(31));
+          for (int half = 0; half < 2; half++) {
+            a.vpmovzxdq(x86::zmm(31), half ? x86::ymm(30) : acc);
+            a.vmovdqu32(x86::zmmword_ptr(x86::rsp, t0 + 64 * half), x86::zmm(31));
+            if (s != in_slots.end()) slot_half(s->second, half, false);
+          }
         } else {  // through memory: no scratch register (another sum's may be any); the partials are dead now
           a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), acc);
           a.vpmovzxdq(acc, x86::xmmword_ptr(x86::rsp, t_lanes));
@@ -512,6 +570,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   put(p.iv, x86::rax);
   for (auto& [p0, ring] : p.partials)
     for (Ref x : ring) {
+      if (from_slot(x)) continue;  // (its slot written above)
       a.mov(x86::rax, mem(temp[x]));
       put(x, x86::rax);
     }
