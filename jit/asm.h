@@ -27,18 +27,19 @@ struct Gen {
   int32_t xsave = 0;                  // rsp offset of the area that keeps xmm values across calls
   int32_t gsave = 0;                  // and of the one that keeps rsi, rdi and r8-r11's (kNumGp slots)
   std::vector<asmjit::Label> exits;   // per snapshot
-  std::vector<bool> fused;            // compares emitted as their guard's flags (sink.h)
-  std::vector<bool> sunk;             // values computed only at exits (sink.h)
-  std::vector<bool> negfold;          // float negs their fmas fold (sink.h)
-  std::vector<bool> addrfold;         // address adds their loads and stores fold (sink.h)
-  std::vector<bool> blsrfold;         // x - 1 that x & (x - 1) folds as blsr (sink.h)
-  std::vector<bool> scalefold;        // x * 2/4/8 that adds fold as lea's index (sink.h)
+  RefFlags fused;                     // compares emitted as their guard's flags (sink.h)
+  RefFlags sunk;                      // values computed only at exits (sink.h)
+  RefFlags negfold;                   // float negs their fmas fold (sink.h)
+  RefFlags addrfold;                  // address adds their loads and stores fold (sink.h)
+  RefFlags blsrfold;                  // x - 1 that x & (x - 1) folds as blsr (sink.h)
+  RefFlags scalefold;                 // x * 2/4/8 that adds fold as lea's index (sink.h)
   // The fused compare whose mask xmm1 holds after the instruction emitted
   // last (a float select's), and after this one: a second select under the
   // same condition right after the first blends under that mask (a bounce's
   // p and v) instead of comparing again. The body's loop resets it.
   Ref mask_before = kNoRef, mask_after = kNoRef;
-  std::vector<bool> remat;            // sunk or fused: recomputed by the exits that need them
+  RefFlags remat;                     // sunk or fused: recomputed by the exits that need them
+  SnapshotNeeds needs;                // per snapshot: what its exit computes or reads (sink.h)
   Ref at = 0;                         // the instruction being emitted
   std::vector<std::pair<uint64_t, asmjit::Label>> pool;  // float constants, after the code
   // Rare paths of an op (a negative dividend's divide), emitted after the

@@ -107,9 +107,8 @@ void Gen::spill_to(const x86::Mem& m, Ref r) {
 
 void Gen::recompute_for(const Snapshot& s) {
   std::vector<Ref> need;
-  snapshot_needs(t, s, remat, [&](Ref r) {
+  for (Ref r : needs[&s - t.snaps.data()])  // (s is one of t.snaps)
     if (r < (Ref)remat.size() && remat[r]) need.push_back(r);
-  });
   std::sort(need.begin(), need.end());  // operands before their users
   for (Ref r : need) recompute(r);
 }

@@ -443,14 +443,15 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
   if (loops) vp = plan_vector(t);
   SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2(), !(loops && vp.ok));
-  std::vector<bool> remat = plan.remat(t.ins.size());
+  RefFlags remat = plan.remat();
+  SnapshotNeeds needs(t, remat);
   // xmm16-31 on AVX-512 (KILN_JIT=zmm=0 turns it off), but not beside a
   // vector loop, which saves the scalar code's xmm registers in VEX form and
   // takes ymm/zmm registers of its own.
   const int nxmm = t.allow_zmm && !(loops && vp.ok) ? kNumXmm : kNumXmmVex;
   // (and the vector loop takes rsi and rdi as scratch: regalloc.h)
   const int ngp = loops && vp.ok ? kNumAllocatable : kNumGp;
-  Gen g{t, a, allocate_registers(t, remat, plan.sunk, nxmm, ngp), xsave};
+  Gen g{t, a, allocate_registers(t, remat, plan.sunk, nxmm, ngp, &needs), xsave};
   g.gsave = gsave;
   g.vex = host_has_avx2();
   g.nxmm = nxmm;
@@ -462,13 +463,9 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.blsrfold = std::move(plan.blsrfold);
   g.scalefold = std::move(plan.scalefold);
   g.remat = std::move(remat);
-  g.fused.resize(spare + 1, false);
-  g.sunk.resize(spare + 1, false);
-  g.negfold.resize(spare + 1, false);
-  g.addrfold.resize(spare + 1, false);
-  g.blsrfold.resize(spare + 1, false);
-  g.scalefold.resize(spare + 1, false);
-  g.remat.resize(spare + 1, false);
+  g.needs = std::move(needs);
+  for (RefFlags* f : {&g.fused, &g.sunk, &g.negfold, &g.addrfold, &g.blsrfold, &g.scalefold, &g.remat})
+    f->resize(spare + 1, 0);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);
   g.al.last.resize(spare + 1, -1);

@@ -44,9 +44,11 @@ int select_width(const Trace& t, const Ins& in) {
   return w && w == float_width(t.ins[in.c]) ? w : 0;
 }
 
-Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, const std::vector<bool>& sunk,
-                              int nxmm, int ngp) {
+Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFlags& sunk, int nxmm, int ngp,
+                              const SnapshotNeeds* needs) {
   const Ref n = (Ref)t.ins.size();
+  SnapshotNeeds own;
+  if (!needs) needs = &(own = SnapshotNeeds(t, remat));
   Allocation out;
   out.last.assign(n, -1);
   out.fw.assign(n, 0);
@@ -95,7 +97,8 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
       worth[i] += weight(i);
       for (Ref o : {in.a, in.b, in.c}) use(o, i, weight(i));
     }
-    if (in.snap >= 0) snapshot_needs(t, t.snaps[in.snap], remat, [&](Ref v) { use(v, i); });
+    if (in.snap >= 0)
+      for (Ref v : (*needs)[in.snap]) use(v, i);
   }
   // A value read from the frame or the arguments has no type of its own:
   // it lives in an xmm register when a float operation reads it.
@@ -114,7 +117,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     for (Ref v = 0; v < t.loop_ref; v++)
       if (last[v] > t.loop_ref) last[v] = n;  // read by every iteration
   if (t.loop_snap >= 0)  // the back edge's exit reads these too
-    snapshot_needs(t, t.snaps[t.loop_snap], remat, [&](Ref v) { last[v] = std::max(last[v], n); });
+    for (Ref v : (*needs)[t.loop_snap]) last[v] = std::max(last[v], n);
 
   // A phi's body value may take its slot's register when the iteration has
   // read the slot for the last time by then (operands, exits): the back
@@ -134,7 +137,8 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
         read(in.b);
         read(in.c);
       }
-      if (in.snap >= 0) snapshot_needs(t, t.snaps[in.snap], remat, read);
+      if (in.snap >= 0)
+        for (Ref v : (*needs)[in.snap]) read(v);
     }
     for (const Ins& in : t.ins)  // a slot another phi copies is read at the back edge itself
       if (in.live && in.op == IrOp::phi && in.b >= 0 && in.b < t.loop_ref) body_read[in.b] = n;
@@ -149,7 +153,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
   Ref owner_gp[kNumGp], owner_x[kNumXmm];
   std::fill(std::begin(busy_gp), std::end(busy_gp), -1);
   std::fill(std::begin(busy_x), std::end(busy_x), -1);
-  std::vector<bool> pinned(n, false);  // a phi slot and the body value sharing its register
+  std::vector<uint8_t> pinned(n, 0);  // a phi slot and the body value sharing its register
   // Worth per position held: a value that holds its register long for few
   // reads gives way to one that holds it briefly for many (an address
   // made and read at once, beside a loop-long invariant read once an
@@ -163,7 +167,7 @@ Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat, co
     int nregs = out.fw[i] ? nxmm : ngp;
     if (Ref slot = coalesce[i]; slot != kNoRef && out.reg[slot] >= 0 && !out.fw[slot] == !out.fw[i]) {
       out.reg[i] = out.reg[slot];  // (the slot keeps it busy to the end)
-      pinned[i] = pinned[slot] = true;
+      pinned[i] = pinned[slot] = 1;
       continue;
     }
     // A register whose value is last read by this instruction is free for

@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "jit/sink.h"
 #include "jit/trace.h"
 
 namespace kiln::jit {
@@ -63,8 +64,9 @@ struct Allocation {
 // `sunk` ones are not computed in the trace at all.
 // `nxmm`: how many xmm registers floats may take (kNumXmmVex or kNumXmm);
 // `ngp`: how many general ones the rest may (kNumAllocatable or kNumGp).
-Allocation allocate_registers(const Trace& t, const std::vector<bool>& remat = {},
-                              const std::vector<bool>& sunk = {}, int nxmm = kNumXmmVex,
-                              int ngp = kNumAllocatable);
+// `needs`: SnapshotNeeds(t, remat), when the caller has it.
+Allocation allocate_registers(const Trace& t, const RefFlags& remat = {}, const RefFlags& sunk = {},
+                              int nxmm = kNumXmmVex, int ngp = kNumAllocatable,
+                              const SnapshotNeeds* needs = nullptr);
 
 }  // namespace kiln::jit

@@ -18,107 +18,84 @@ bool recomputable(const Ins& in) {
     default: return false;
   }
 }
-// SinkPlan::negfold: float negs read only by fmas on the same side of the
-// loop head (a value before it that the loop reads may be the vector loop's
-// invariant, which it reads from the value's home) and by no exit.
-void fold_negs_into_fmas(const Trace& t, SinkPlan& p) {
-  const Ref n = (Ref)t.ins.size();
-  std::vector<bool> ok(n, false);
-  for (Ref i = 0; i < n; i++) {
-    const Ins& in = t.ins[i];
-    ok[i] = in.live && !p.sunk[i] && in.op == IrOp::neg && (in.t == bc::CT::f32 || in.t == bc::CT::f64);
-  }
-  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
-  for (Ref i = 0; i < n; i++) {
-    const Ins& in = t.ins[i];
-    if (!in.live) continue;
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0 && ok[r] && (in.op != IrOp::fma || p.sunk[i] || side(r) != side(i))) ok[r] = false;
-  }
-  for (const Snapshot& s : t.snaps) {
-    for (auto& [reg, ref] : s.regs) ok[ref] = false;
-    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
-  }
-  for (Ref i = 0; i < n; i++)
-    if (ok[i]) p.negfold[i] = p.sunk[i] = true;
-}
+// The folds (SinkPlan::negfold, addrfold, blsrfold, scalefold): a value
+// whose every reader takes it into its own instruction, on the value's side
+// of the loop head (a value before it that the loop reads may be the vector
+// loop's invariant, read from its home), and that no exit reads. The kinds
+// are disjoint (a neg, an add, a sub, a mul), and no fold sinks a reader
+// another kind's test depends on, so one pass over the readers tests them
+// all (it took a pass a kind, each over every operand).
+enum Fold : uint8_t { kNone, kNeg, kAddr, kBlsr, kScale };
 
-// SinkPlan::addrfold: every reader of the add (sunk ones too: an exit would
-// recompute from it) is a load or store taking it as its address, emitted
-// on the add's side of the loop head.
-void fold_address_adds(const Trace& t, SinkPlan& p) {
+void fold_into_readers(const Trace& t, SinkPlan& p, bool negs, bool addrs, bool blsr) {
   const Ref n = (Ref)t.ins.size();
-  std::vector<bool> ok(n, false);
+  auto wide = [](bc::CT c) { return c == bc::CT::i64 || c == bc::CT::u64; };
+  std::vector<uint8_t> fold(n, kNone);
+  bool any = false;
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
-    bool wide = in.t == bc::CT::i64 || in.t == bc::CT::u64;
-    Ref k = t.is_const(in.b) ? in.b : t.is_const(in.a) ? in.a : kNoRef;
-    ok[i] = in.live && !p.sunk[i] && in.op == IrOp::add && wide && k >= 0 && t.ins[k].k == (int32_t)t.ins[k].k &&
-            !t.is_const(k == in.b ? in.a : in.b) && i != t.loop_ref;
+    if (!in.live || p.sunk[i] || i == t.loop_ref) continue;
+    uint8_t k = kNone;
+    if (in.op == IrOp::neg) {
+      // a float neg read only by fmas: each reads its operand, the sign flipped in the instruction
+      if (negs && (in.t == bc::CT::f32 || in.t == bc::CT::f64)) k = kNeg;
+    } else if (in.op == IrOp::add) {
+      // a 64-bit add of a 32-bit constant read only as loads' and stores' address: [X + c]
+      Ref c = t.is_const(in.b) ? in.b : t.is_const(in.a) ? in.a : kNoRef;
+      if (addrs && wide(in.t) && c >= 0 && t.ins[c].k == (int32_t)t.ins[c].k && !t.is_const(c == in.b ? in.a : in.b))
+        k = kAddr;
+    } else if (in.op == IrOp::sub) {
+      // x - 1 read only by x & (x - 1): blsr (a band counts it when lowest_bit_cleared finds it)
+      if (blsr && wide(in.t) && in.a >= 0 && in.b >= 0 && t.is_const(in.b) && t.ins[in.b].k == 1) k = kBlsr;
+    } else if (in.op == IrOp::mul) {
+      // x * 2/4/8 read only by 64-bit adds of a non-constant: lea's index
+      if (addrs && index_scale(t, in).first >= 0) k = kScale;
+    }
+    fold[i] = k;
+    any |= k != kNone;
   }
+  if (!any) return;
   auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
+  std::vector<uint8_t> read(n, 0);  // (a blsr needs a reader)
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
     if (!in.live) continue;
-    bool mem = (in.op == IrOp::load || in.op == IrOp::store) && !p.sunk[i];
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0 && ok[r] && (!mem || r != in.a || in.b == r || in.c == r || side(r) != side(i))) ok[r] = false;
-  }
-  for (const Snapshot& s : t.snaps) {
-    for (auto& [reg, ref] : s.regs) ok[ref] = false;
-    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
-  }
-  for (Ref i = 0; i < n; i++)
-    if (ok[i]) p.addrfold[i] = p.sunk[i] = true;
-}
-// SinkPlan::blsrfold: every reader of the sub is a band clearing x's lowest
-// set bit, emitted on the sub's side of the loop head; no exit reads it.
-void fold_blsr_subs(const Trace& t, SinkPlan& p) {
-  const Ref n = (Ref)t.ins.size();
-  std::vector<int> readers(n, 0), blsr_readers(n, 0);
-  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
-  for (Ref i = 0; i < n; i++) {
-    const Ins& in = t.ins[i];
-    if (!in.live) continue;
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0) readers[r]++;
-    Ref x = p.sunk[i] ? kNoRef : lowest_bit_cleared(t, in);
-    if (x >= 0) {
-      Ref s = in.a == x ? in.b : in.a;
-      if (side(s) == side(i)) blsr_readers[s]++;
+    for (Ref r : {in.a, in.b, in.c}) {
+      if (r < 0 || fold[r] == kNone) continue;
+      read[r] = 1;
+      bool ok = side(r) == side(i);
+      switch (fold[r]) {
+        case kNeg: ok &= in.op == IrOp::fma && !p.sunk[i]; break;
+        case kAddr:
+          ok &= (in.op == IrOp::load || in.op == IrOp::store) && !p.sunk[i] && r == in.a && in.b != r && in.c != r;
+          break;
+        case kBlsr: {
+          Ref x = p.sunk[i] ? kNoRef : lowest_bit_cleared(t, in);
+          ok &= x >= 0 && (in.a == x ? in.b : in.a) == r;
+          break;
+        }
+        case kScale:
+          ok &= in.op == IrOp::add && wide(in.t) && !p.sunk[i] && in.a != in.b && !t.is_const(in.a) &&
+                !t.is_const(in.b) && r != in.c;
+          break;
+      }
+      if (!ok) fold[r] = kNone;
     }
   }
-  std::vector<bool> ok(n, false);
-  for (Ref i = 0; i < n; i++) ok[i] = t.ins[i].live && !p.sunk[i] && readers[i] > 0 && readers[i] == blsr_readers[i];
   for (const Snapshot& s : t.snaps) {
-    for (auto& [reg, ref] : s.regs) ok[ref] = false;
-    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
+    for (auto& [reg, ref] : s.regs) fold[ref] = kNone;
+    if (s.pc_ref >= 0) fold[s.pc_ref] = kNone;
   }
-  for (Ref i = 0; i < n; i++)
-    if (ok[i] && i != t.loop_ref) p.blsrfold[i] = p.sunk[i] = true;
-}
-// SinkPlan::scalefold: every reader of the mul is a 64-bit add of it and a
-// non-constant, emitted on the mul's side of the loop head; no exit reads it.
-void fold_index_scales(const Trace& t, SinkPlan& p) {
-  const Ref n = (Ref)t.ins.size();
-  std::vector<bool> ok(n, false);
-  for (Ref i = 0; i < n; i++) ok[i] = t.ins[i].live && !p.sunk[i] && index_scale(t, t.ins[i]).first >= 0;
-  auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
-  auto wide = [](bc::CT c) { return c == bc::CT::i64 || c == bc::CT::u64; };
   for (Ref i = 0; i < n; i++) {
-    const Ins& in = t.ins[i];
-    if (!in.live) continue;
-    bool adds = in.op == IrOp::add && wide(in.t) && !p.sunk[i] && in.a != in.b && !t.is_const(in.a) &&
-                !t.is_const(in.b);
-    for (Ref r : {in.a, in.b, in.c})
-      if (r >= 0 && ok[r] && (!adds || r == in.c || side(r) != side(i))) ok[r] = false;
+    switch (fold[i]) {
+      case kNone: continue;
+      case kNeg: p.negfold[i] = 1; break;
+      case kAddr: p.addrfold[i] = 1; break;
+      case kBlsr: if (!read[i]) continue; p.blsrfold[i] = 1; break;
+      case kScale: p.scalefold[i] = 1; break;
+    }
+    p.sunk[i] = 1;
   }
-  for (const Snapshot& s : t.snaps) {
-    for (auto& [reg, ref] : s.regs) ok[ref] = false;
-    if (s.pc_ref >= 0) ok[s.pc_ref] = false;
-  }
-  for (Ref i = 0; i < n; i++)
-    if (ok[i] && i != t.loop_ref) p.scalefold[i] = p.sunk[i] = true;
 }
 }  // namespace
 
@@ -144,17 +121,17 @@ Ref lowest_bit_cleared(const Trace& t, const Ins& in) {
 SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addrs) {
   const Ref n = (Ref)t.ins.size();
   SinkPlan p;
-  p.sunk.assign(n, false);
-  p.fused.assign(n, false);
+  p.sunk.assign(n, 0);
+  p.fused.assign(n, 0);
   std::vector<int> uses(n, 0);  // operand uses by instructions that are emitted
-  std::vector<bool> phi_dest(n, false);
+  std::vector<uint8_t> phi_dest(n, 0);
   for (const Ins& in : t.ins)
     if (in.live && in.op == IrOp::phi && in.a >= 0) phi_dest[in.a] = true;
   for (Ref i = n - 1; i >= 0; i--) {
     const Ins& in = t.ins[i];
     if (!in.live) continue;
     if (recomputable(in) && uses[i] == 0 && !phi_dest[i] && i != t.loop_ref) {
-      p.sunk[i] = true;  // only snapshots (or other sunk values) read it
+      p.sunk[i] = 1;  // only snapshots (or other sunk values) read it
       continue;
     }
     for (Ref r : {in.a, in.b, in.c})
@@ -197,18 +174,52 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addr
       bool cmp = c.op == IrOp::lt || c.op == IrOp::le || c.op == IrOp::eq || c.op == IrOp::ne;
       if (cmp && c.live && !p.sunk[i] && !p.fused[i] && uses[i] > 0 && sel_uses[i] == uses[i] && !phi_dest[i] &&
           i != t.loop_ref)
-        p.fused[i] = true;
+        p.fused[i] = 1;
     }
   }
-  p.negfold.assign(n, false);
-  if (fold_negs) fold_negs_into_fmas(t, p);
-  p.addrfold.assign(n, false);
-  if (fold_addrs) fold_address_adds(t, p);
-  p.blsrfold.assign(n, false);
-  if (fold_addrs && blend) fold_blsr_subs(t, p);  // (blend: an AVX2 host, which has BMI1)
-  p.scalefold.assign(n, false);
-  if (fold_addrs) fold_index_scales(t, p);
+  p.negfold.assign(n, 0);
+  p.addrfold.assign(n, 0);
+  p.blsrfold.assign(n, 0);
+  p.scalefold.assign(n, 0);
+  // (blend: an AVX2 host, which has BMI1)
+  fold_into_readers(t, p, fold_negs, fold_addrs, fold_addrs && blend);
   return p;
+}
+
+}  // namespace kiln::jit
+
+namespace kiln::jit {
+
+SnapshotNeeds::SnapshotNeeds(const Trace& t, const RefFlags& remat) {
+  const size_t n = t.ins.size();
+  // seen[r]: the last snapshot (plus one) whose list holds r
+  std::vector<uint32_t> seen(n, 0);
+  std::vector<Ref> stack;
+  start_.reserve(t.snaps.size() + 1);
+  for (size_t si = 0; si < t.snaps.size(); si++) {
+    const Snapshot& s = t.snaps[si];
+    start_.push_back((uint32_t)refs_.size());
+    const uint32_t mark = (uint32_t)si + 1;
+    auto push = [&](Ref r) {
+      if (r < 0 || seen[r] == mark) return;
+      seen[r] = mark;
+      stack.push_back(r);
+    };
+    for (auto& [reg, ref] : s.regs) push(ref);
+    if (s.pc_ref >= 0) push(s.pc_ref);
+    while (!stack.empty()) {
+      Ref r = stack.back();
+      stack.pop_back();
+      refs_.push_back(r);
+      if ((size_t)r < remat.size() && remat[r]) {
+        const Ins& in = t.ins[r];
+        push(in.a);
+        push(in.b);
+        push(in.c);
+      }
+    }
+  }
+  start_.push_back((uint32_t)refs_.size());
 }
 
 }  // namespace kiln::jit

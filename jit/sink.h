@@ -5,6 +5,8 @@
 // become their guard's flags (fused) are recomputed the same way when a
 // snapshot also needs their 0/1 value.
 #pragma once
+#include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -12,34 +14,39 @@
 
 namespace kiln::jit {
 
+// One flag per ref, a byte each: the backend reads these per operand of
+// every instruction, and std::vector<bool>'s bit extraction was ~10% of a
+// trace's record + compile instructions (callgrind, session 21).
+using RefFlags = std::vector<uint8_t>;
+
 struct SinkPlan {
-  std::vector<bool> sunk;   // computed at exits only (a folded neg: never)
-  std::vector<bool> fused;  // a compare emitted as its guard's flags, or as float selects' masks
+  RefFlags sunk;   // computed at exits only (a folded neg: never)
+  RefFlags fused;  // a compare emitted as its guard's flags, or as float selects' masks
   // A float neg that only fmas read, on its side of the loop head, and no
   // exit: each fma reads its operand and flips the sign in the instruction
   // (vfmsub, vfnmadd, vfnmsub: the same single rounding as fma(a, b, -c)).
   // Also in `sunk`, so it is neither emitted nor given a register.
-  std::vector<bool> negfold;
+  RefFlags negfold;
   // A 64-bit `add X, #c` (c fits 32 bits) that only loads and stores read as
   // their address, on its side of the loop head, and no exit: each reads
   // [X + c] (a sparse row's column, a struct member) instead of a register
   // the add computed. Also in `sunk`. Only in traces without a vector loop,
   // whose lanes read values from their homes.
-  std::vector<bool> addrfold;
+  RefFlags addrfold;
   // A 64-bit `sub X, #1` that only `band X, (X - 1)` reads, on its side of
   // the loop head, and no exit: the band is BMI1's blsr of X (a word row's
   // loop clearing the bit it visited: three instructions, two of them on the
   // loop-carried chain, become one). Also in `sunk`. Only in traces without
   // a vector loop (whose 64-bit lanes would read the sub).
-  std::vector<bool> blsrfold;
+  RefFlags blsrfold;
   // A 64-bit `mul X, #k` (k = 2, 4 or 8) that only 64-bit adds of a
   // non-constant read, on its side of the loop head, and no exit: each add
   // is `lea d, [B + X*k]` (a word row's cell address: the bit number times
   // the cell size plus the word's address). Also in `sunk`; no vector loop.
-  std::vector<bool> scalefold;
-  std::vector<bool> remat(size_t n) const {
-    std::vector<bool> r(n, false);
-    for (size_t i = 0; i < n; i++) r[i] = (i < sunk.size() && sunk[i]) || (i < fused.size() && fused[i]);
+  RefFlags scalefold;
+  RefFlags remat() const {
+    RefFlags r(sunk.size());
+    for (size_t i = 0; i < r.size(); i++) r[i] = sunk[i] | fused[i];
     return r;
   }
 };
@@ -61,26 +68,21 @@ inline std::pair<Ref, int32_t> folded_address(const Trace& t, Ref r) {
                           : std::pair<Ref, int32_t>{in.b, (int32_t)t.ins[in.a].k};
 }
 
-// Calls f(ref) for every value an exit with snapshot s must compute or
-// read: its entries and, through recomputed values, their operands.
-template <class F>
-void snapshot_needs(const Trace& t, const Snapshot& s, const std::vector<bool>& remat, F&& f) {
-  std::vector<Ref> stack;
-  std::vector<Ref> seen;
-  for (auto& [reg, ref] : s.regs) stack.push_back(ref);
-  if (s.pc_ref >= 0) stack.push_back(s.pc_ref);
-  while (!stack.empty()) {
-    Ref r = stack.back();
-    stack.pop_back();
-    bool dup = false;
-    for (Ref x : seen) dup |= x == r;
-    if (dup) continue;
-    seen.push_back(r);
-    f(r);
-    if (r < (Ref)remat.size() && remat[r])
-      for (Ref o : {t.ins[r].a, t.ins[r].b, t.ins[r].c})
-        if (o >= 0) stack.push_back(o);
+// What each snapshot's exit must compute or read: its entries and, through
+// recomputed (`remat`) values, their operands; each value once. Walked once
+// per snapshot: the allocator reads a snapshot's list at every guard that
+// shares it, and the exits again.
+class SnapshotNeeds {
+ public:
+  SnapshotNeeds() = default;
+  SnapshotNeeds(const Trace& t, const RefFlags& remat);
+  std::span<const Ref> operator[](size_t snap) const {
+    return {refs_.data() + start_[snap], refs_.data() + start_[snap + 1]};
   }
-}
+
+ private:
+  std::vector<uint32_t> start_;  // per snapshot, and one past the last: its list's first index in refs_
+  std::vector<Ref> refs_;
+};
 
 }  // namespace kiln::jit
