@@ -6,6 +6,7 @@
 #include "jit/bounds.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace kiln::jit {
 
@@ -31,12 +32,45 @@ bool exact_reciprocal(CT t, uint64_t bits, uint64_t& out) {
 }
 }  // namespace
 
+size_t Emitter::CseTable::probe(const Key& k) const {
+  const size_t mask = index_.size() - 1;
+  // (KeyHash's low bits follow its inputs' low bits: float constants' are
+  // mostly zero. Mix the high bits down.)
+  uint64_t h = KeyHash{}(k) * 0x9e3779b97f4a7c15ull;
+  size_t i = (h ^ (h >> 32)) & mask;
+  while (index_[i] >= 0 && !(entries_[index_[i]].first == k)) i = (i + 1) & mask;
+  return i;
+}
+
+const Ref* Emitter::CseTable::find(const Key& k) const {
+  if (index_.empty()) return nullptr;
+  int32_t e = index_[probe(k)];
+  return e >= 0 ? &entries_[e].second : nullptr;
+}
+
+void Emitter::CseTable::put(const Key& k, Ref r) {
+  if (2 * (entries_.size() + 1) > index_.size()) {  // grow: index every entry again
+    if (index_.empty()) entries_.reserve(128);
+    size_t size = index_.empty() ? 256 : 2 * index_.size();
+    index_.resize(size);
+    std::memset(index_.data(), 0xff, size * sizeof(int32_t));  // every slot -1 (as one memset, not a loop)
+    for (size_t e = 0; e < entries_.size(); e++) index_[probe(entries_[e].first)] = (int32_t)e;
+  }
+  size_t i = probe(k);
+  if (index_[i] >= 0) {
+    entries_[index_[i]].second = r;
+    return;
+  }
+  index_[i] = (int32_t)entries_.size();
+  entries_.emplace_back(k, r);
+}
+
 Ref Emitter::lookup_or_add(const Key& key, const Ins& ins) {
-  auto it = cse_.find(key);
-  if (it != cse_.end() && (!may_reuse || may_reuse(it->second))) return it->second;
+  const Ref* hit = cse_.find(key);
+  if (hit && (!may_reuse || may_reuse(*hit))) return *hit;
   Ref r = (Ref)t_.ins.size();
   t_.ins.push_back(ins);
-  cse_[key] = r;
+  cse_.put(key, r);
   return r;
 }
 
@@ -139,10 +173,9 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b))
     return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
   Key key{op, CT::i64, a, b, kNoRef, 0, 0};
-  auto it = cse_.find(key);
   // An earlier guard on the same operands implies this one only if those
   // operands still hold the same values (while peeling: invariant ones).
-  if (it != cse_.end() && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))))) return true;
+  if (cse_.find(key) && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))))) return true;
   Ins ins;
   ins.op = op;
   ins.a = a;
@@ -150,7 +183,7 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   ins.snap = (int32_t)t_.snaps.size();
   t_.snaps.push_back(std::move(snap));
   t_.ins.push_back(ins);
-  cse_[key] = (Ref)t_.ins.size() - 1;
+  cse_.put(key, (Ref)t_.ins.size() - 1);
   return true;
 }
 
@@ -280,7 +313,7 @@ void dce(Trace& t) {
   // Roots: effects and guards. A phi is needed only while the loop reads its
   // destination (an operand or a snapshot entry after `loop`), which is known
   // only after a pass: iterate to a fixed point (phis are few).
-  std::vector<bool> phi_live(t.ins.size(), false);
+  std::vector<uint8_t> phi_live(t.ins.size(), 0);  // (bytes: vector<bool>'s bit access costs)
   for (;;) {
     for (auto& in : t.ins) in.live = false;
     // The back edge's Ctrl-C exit reads these: roots too, before the pass
@@ -300,21 +333,21 @@ void dce(Trace& t) {
       }
     }
     if (t.loop_ref < 0) return;
-    std::vector<bool> read_in_loop(t.ins.size(), false);
+    std::vector<uint8_t> read_in_loop(t.ins.size(), 0);
     if (t.loop_snap >= 0)
-      for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) read_in_loop[ref] = true;  // (already live: roots of the pass)
+      for (auto& [reg, ref] : t.snaps[t.loop_snap].regs) read_in_loop[ref] = 1;  // (already live: roots of the pass)
     for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++) {
       const Ins& in = t.ins[i];
       if (!in.live || in.op == IrOp::phi) continue;
       for (Ref r : {in.a, in.b, in.c})
-        if (r >= 0) read_in_loop[r] = true;
+        if (r >= 0) read_in_loop[r] = 1;
       if (in.snap >= 0)
-        for (auto& [reg, ref] : t.snaps[in.snap].regs) read_in_loop[ref] = true;
+        for (auto& [reg, ref] : t.snaps[in.snap].regs) read_in_loop[ref] = 1;
     }
     bool changed = false;
     for (Ref i = t.loop_ref + 1; i < (Ref)t.ins.size(); i++)
       if (t.ins[i].op == IrOp::phi && !phi_live[i] && read_in_loop[t.ins[i].a]) {
-        phi_live[i] = true;
+        phi_live[i] = 1;
         changed = true;
       }
     if (!changed) return;
