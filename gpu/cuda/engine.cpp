@@ -217,12 +217,20 @@ struct CudaKernel : CompiledKernel {
   CudaKernel(CudaEngine& e, std::string n, bc::Kernel c) : eng(e), name(std::move(n)), code(std::move(c)) {}
   ~CudaKernel() override;
   void launch(LaunchContext& ctx) override;
-  // Whether task i is a list task of a struct-for whose lists the device makes.
-  bool device_lists(size_t i) const {
-    if (code.tasks[i].kind != ir::Task::clear_list && code.tasks[i].kind != ir::Task::listgen) return false;
-    for (size_t j = i + 1; j < code.tasks.size(); j++)
-      if (code.tasks[j].kind == ir::Task::struct_for) return j < lists.size() && lists[j].scan;
-    return false;
+  // Per task: a list task of a struct-for whose lists the device makes
+  // (set once the list kernels are loaded; the launches skip them).
+  std::vector<char> on_device_lists;
+  bool device_lists(size_t i) const { return i < on_device_lists.size() && on_device_lists[i]; }
+  void mark_device_lists() {
+    on_device_lists.assign(code.tasks.size(), 0);
+    for (size_t i = 0; i < code.tasks.size(); i++) {
+      if (code.tasks[i].kind != ir::Task::clear_list && code.tasks[i].kind != ir::Task::listgen) continue;
+      for (size_t j = i + 1; j < code.tasks.size(); j++)
+        if (code.tasks[j].kind == ir::Task::struct_for) {
+          on_device_lists[i] = j < lists.size() && lists[j].scan;
+          break;
+        }
+    }
   }
   std::string disassemble() const override {
     std::string s;
@@ -338,6 +346,7 @@ struct CudaEngine : Engine {
         }
         l.scan = fn("scan");
       }
+      kern->mark_device_lists();
     }
     bool quiet = kern->code.num_rets == 0 && kern->nds.empty();
     for (size_t i = 0; i < kern->fns.size(); i++) {

@@ -42,22 +42,27 @@ struct ListGen {
     return l;
   }
 
-  // for (i = lo; i < hi; i += step) body(i): a loop by phi.
-  void loop(Value* lo, Value* hi, Value* step, const std::function<void(Value*)>& body) {
+  // for (v = init; go(v); v = next(v)) body(v): a loop by phi.
+  void phi_loop(Value* init, const std::function<Value*(Value*)>& go, const std::function<void(Value*)>& body,
+                const std::function<Value*(Value*)>& next) {
     BasicBlock* pre = B.GetInsertBlock();
     BasicBlock* head = block("head");
     BasicBlock* in = block("body");
     BasicBlock* out = block("out");
     B.CreateBr(head);
     B.SetInsertPoint(head);
-    llvm::PHINode* i = B.CreatePHI(i64(), 2);
-    i->addIncoming(lo, pre);
-    B.CreateCondBr(B.CreateICmpSLT(i, hi), in, out);
+    llvm::PHINode* v = B.CreatePHI(i64(), 2);
+    v->addIncoming(init, pre);
+    B.CreateCondBr(go(v), in, out);
     B.SetInsertPoint(in);
-    body(i);
-    i->addIncoming(B.CreateAdd(i, step), B.GetInsertBlock());
+    body(v);
+    v->addIncoming(next(v), B.GetInsertBlock());
     B.CreateBr(head);
     B.SetInsertPoint(out);
+  }
+  // for (i = lo; i < hi; i += step) body(i).
+  void loop(Value* lo, Value* hi, Value* step, const std::function<void(Value*)>& body) {
+    phi_loop(lo, [&](Value* i) { return B.CreateICmpSLT(i, hi); }, body, [&](Value* i) { return B.CreateAdd(i, step); });
   }
   void when(Value* cond, const std::function<void()>& then) {
     BasicBlock* yes = block("then");
@@ -117,23 +122,14 @@ struct ListGen {
         return;
       case SNodeKind::bitmasked: {
         loop(c64(0), c64((n + 63) / 64), c64(1), [&](Value* w) {
-          Value* bits = mask_bits(s, c, w);
-          // while (bits) { i = w * 64 + ctz(bits); bits &= bits - 1; }
-          BasicBlock* pre = B.GetInsertBlock();
-          BasicBlock* head = block("bits");
-          BasicBlock* in = block("bit");
-          BasicBlock* out = block("bits_done");
-          B.CreateBr(head);
-          B.SetInsertPoint(head);
-          llvm::PHINode* m = B.CreatePHI(i64(), 2);
-          m->addIncoming(bits, pre);
-          B.CreateCondBr(B.CreateIsNotNull(m), in, out);
-          B.SetInsertPoint(in);
-          Value* i = B.CreateAdd(B.CreateMul(w, c64(64)), B.CreateIntrinsic(llvm::Intrinsic::cttz, {i64()}, {m, B.getTrue()}));
-          fn(i, byte_at(c, B.CreateMul(i, c64(cs))));
-          m->addIncoming(B.CreateAnd(m, B.CreateSub(m, c64(1))), B.GetInsertBlock());
-          B.CreateBr(head);
-          B.SetInsertPoint(out);
+          // for (m = bits; m; m &= m - 1) cell w * 64 + ctz(m)
+          phi_loop(
+              mask_bits(s, c, w), [&](Value* m) { return B.CreateIsNotNull(m); },
+              [&](Value* m) {
+                Value* i = B.CreateAdd(B.CreateMul(w, c64(64)), B.CreateIntrinsic(llvm::Intrinsic::cttz, {i64()}, {m, B.getTrue()}));
+                fn(i, byte_at(c, B.CreateMul(i, c64(cs))));
+              },
+              [&](Value* m) { return B.CreateAnd(m, B.CreateSub(m, c64(1))); });
         });
         return;
       }

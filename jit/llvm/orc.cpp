@@ -251,24 +251,50 @@ struct LoweredTasks {
 
 void LoweredTasksDeleter::operator()(LoweredTasks* l) const { delete l; }
 
-void start_llvm() {
+// The process's LLJIT, started; raises when LLVM cannot run here.
+static Jit& started_jit() {
   Jit& j = jit();
   if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
+  return j;
+}
+
+void start_llvm() { started_jit(); }
+
+// A module for the host's target, in a context of its own.
+static std::unique_ptr<llvm::Module> host_module(Jit& j, const std::string& name, llvm::LLVMContext& ctx) {
+  auto mod = std::make_unique<llvm::Module>(name, ctx);
+  mod->setDataLayout(j.tm->createDataLayout());
+  mod->setTargetTriple(j.tm->getTargetTriple().str());
+  return mod;
+}
+
+// Links object file `obj` into a JITDylib of its own (module number `id`),
+// which sees the runtime calls and the C library; null and `why` on failure.
+// Under j.mu.
+static llvm::orc::JITDylib* link_object(Jit& j, uint64_t id, const std::string& obj, const std::string& name, std::string& why) {
+  auto jd = j.lljit->createJITDylib("kiln_m" + std::to_string(id));
+  if (!jd) {
+    why = "LLVM could not make a JITDylib: " + text(jd.takeError());
+    return nullptr;
+  }
+  jd->addToLinkOrder(j.lljit->getMainJITDylib());
+  if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(obj, name))) {
+    why = "LLVM could not add the module: " + text(std::move(e));
+    return nullptr;
+  }
+  return &*jd;
 }
 
 LoweredPtr lower_kernel_tasks(const ir::Kernel& k, Program* prog, bool cache) {
   LoweredPtr l(new LoweredTasks);
   l->t0 = std::chrono::steady_clock::now();
   double cpu0 = thread_cpu_ms();
-  Jit& j = jit();
-  if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
+  Jit& j = started_jit();
   l->kernel = k.name;
   l->ctx = std::make_unique<llvm::LLVMContext>();
   l->ctx->setDiagnosticHandler(std::make_unique<NoRemarks>());
-  l->mod = std::make_unique<llvm::Module>("kiln_" + k.name, *l->ctx);
+  l->mod = host_module(j, "kiln_" + k.name, *l->ctx);
   llvm::Module& mod = *l->mod;
-  mod.setDataLayout(j.tm->createDataLayout());
-  mod.setTargetTriple(j.tm->getTargetTriple().str());
   CompiledTasks& out = l->out;
   std::vector<std::string>& names = l->names;
   for (auto& s : k.root.stmts) {
@@ -341,14 +367,7 @@ CompiledTasks finish_kernel_tasks(LoweredPtr l, Program* prog) {
       lap(out.codegen_ms);
     }
     std::string why;
-    auto jd = j.lljit->createJITDylib("kiln_m" + std::to_string(id));
-    if (!jd) {
-      why = "LLVM could not make a JITDylib: " + text(jd.takeError());
-    } else {
-      jd->addToLinkOrder(j.lljit->getMainJITDylib());  // the runtime calls and the C library
-      if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(*obj, "kiln_" + l->kernel)))
-        why = "LLVM could not add the module: " + text(std::move(e));
-    }
+    llvm::orc::JITDylib* jd = link_object(j, id, *obj, "kiln_" + l->kernel, why);
     for (size_t n = 0; n < names.size(); n++) {
       if (names[n].empty()) continue;
       if (!why.empty()) {
@@ -376,25 +395,20 @@ CompiledTasks compile_kernel(const ir::Kernel& k, Program* prog) {
 
 std::vector<void*> compile_functions(const std::function<void(llvm::Module&)>& build,
                                      const std::vector<std::string>& names) {
-  Jit& j = jit();
-  if (!j.lljit) raise("RuntimeError", "the LLVM engine could not start on this machine: " + j.error);
+  Jit& j = started_jit();
   std::lock_guard<std::mutex> lock(j.mu);
   uint64_t id = j.modules++;
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto mod = std::make_unique<llvm::Module>("kiln_fns" + std::to_string(id), *ctx);
-  mod->setDataLayout(j.tm->createDataLayout());
-  mod->setTargetTriple(j.tm->getTargetTriple().str());
+  auto mod = host_module(j, "kiln_fns" + std::to_string(id), *ctx);
   build(*mod);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*mod, &os)) raise("InternalError", "the LLVM verifier rejected generated code: " + os.str());
   optimize(*mod, *j.tm, false);
   std::string obj = emit_code(*mod, *j.tm, false);
-  auto jd = j.lljit->createJITDylib("kiln_m" + std::to_string(id));
-  if (!jd) raise("RuntimeError", "LLVM could not make a JITDylib: " + text(jd.takeError()));
-  jd->addToLinkOrder(j.lljit->getMainJITDylib());
-  if (llvm::Error e = j.lljit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(obj, "kiln_fns")))
-    raise("RuntimeError", "LLVM could not add the module: " + text(std::move(e)));
+  std::string why;
+  llvm::orc::JITDylib* jd = link_object(j, id, obj, "kiln_fns", why);
+  if (!jd) raise("RuntimeError", why);
   std::vector<void*> out;
   for (const std::string& n : names) {
     auto sym = j.lljit->lookup(*jd, n);
