@@ -12,9 +12,10 @@ namespace {
 // One launch of `work` units; the way it runs takes `serial_ns` or
 // `parallel_ns`. Returns whether it ran in parallel.
 // A parallel launch also estimates the serial time from the launching
-// thread's chunks: `estimate_ns` (0: it gave none).
-bool launch(LaunchRecord& r, int64_t work, uint64_t serial_ns, uint64_t parallel_ns, uint64_t estimate_ns = 0) {
-  bool parallel = choose_parallel(r, work);
+// thread's chunks: `estimate_ns` (0: it gave none). The pool has `threads`.
+bool launch(LaunchRecord& r, int64_t work, uint64_t serial_ns, uint64_t parallel_ns, uint64_t estimate_ns = 0,
+            int threads = 2) {
+  bool parallel = choose_parallel(r, work, threads);
   note_launch(r, parallel, work, parallel ? parallel_ns : serial_ns, parallel ? estimate_ns : 0);
   return parallel;
 }
@@ -24,11 +25,37 @@ bool launch(LaunchRecord& r, int64_t work, uint64_t serial_ns, uint64_t parallel
 TEST_CASE("a small sweep that runs faster serially: parallel only in rare probes") {
   LaunchRecord r;
   int parallel = 0;
+  // the first launch compiles (5 ms) and gives no serial figure
+  parallel += launch(r, 26000, 3'000, 5'000'000);
   for (int k = 0; k < 5000; ++k) parallel += launch(r, 26000, 3'000, 15'000);
   // the first two launches run in parallel (the first is not measured), the
   // third probes serially; parallel probes follow 64, 128, 256, ... apart
   CHECK(parallel >= 4);
   CHECK(parallel <= 9);
+}
+
+TEST_CASE("a short first launch with no serial figure: the second probes serially") {
+  LaunchRecord r;
+  // 1 ms with the compile, the launching thread's one chunk: no estimate
+  CHECK(launch(r, 26000, 2'500, 1'000'000));
+  CHECK(r.first_ns.load() == 1'000'000);
+  int parallel = 0;
+  for (int k = 0; k < 60; ++k) parallel += launch(r, 26000, 2'500, 17'000);
+  // the parallel way is first measured 64 launches later (as after a first
+  // launch's serial estimate), and stays the slower
+  CHECK(parallel == 0);
+  for (int k = 0; k < 100; ++k) parallel += launch(r, 26000, 2'500, 17'000);
+  CHECK(parallel == 1);
+  // on 16 threads a serial launch could cost 16 ms: the second runs in parallel
+  LaunchRecord wide;
+  CHECK(launch(wide, 26000, 2'500, 1'000'000, 0, 16));
+  CHECK(launch(wide, 26000, 2'500, 17'000, 0, 16));
+}
+
+TEST_CASE("a long first launch with no serial figure: the second runs in parallel") {
+  LaunchRecord r;
+  CHECK(launch(r, 1 << 22, 20'000'000, 9'000'000));
+  CHECK(launch(r, 1 << 22, 20'000'000, 9'000'000));
 }
 
 TEST_CASE("the first launch's serial estimate makes a small sweep serial from the second") {
@@ -52,6 +79,7 @@ TEST_CASE("a big sweep stays parallel and is never probed serially") {
 TEST_CASE("a short task that runs faster in parallel settles on parallel") {
   LaunchRecord r;
   int serial_late = 0;
+  launch(r, 100000, 40'000, 5'000'000);  // the first launch compiles
   for (int k = 0; k < 2000; ++k) {
     bool p = launch(r, 100000, 40'000, 25'000);
     if (k >= 10 && !p) ++serial_late;
@@ -87,10 +115,10 @@ TEST_CASE("a task whose work grows goes parallel, and back when it shrinks") {
 
 TEST_CASE("a record's first launch is not measured; a new task in its slot starts afresh") {
   LaunchRecord r;
-  CHECK(launch(r, 1000, 1'000'000, 1'000'000));  // no figure: in parallel
+  CHECK(launch(r, 1000, 3'000'000, 3'000'000));  // no figure: in parallel
   CHECK(r.parallel_ps.load() == 0);
-  CHECK(launch(r, 1000, 1'000'000, 1'000'000));  // still none: in parallel again
-  CHECK(r.parallel_ps.load() == 1'000'000);      // per unit: 1 ms / 1000
+  CHECK(launch(r, 1000, 3'000'000, 3'000'000));  // still none, long: in parallel again
+  CHECK(r.parallel_ps.load() == 3'000'000);      // per unit: 3 ms / 1000
   bc::TaskCode a, b;
   LaunchRecord& ra = record_of(a);
   ra.serial_ps.store(7);

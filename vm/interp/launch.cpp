@@ -175,7 +175,7 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
     struct_for_launch(t, ctx, hook, native, target, n, cells, weight, true, nullptr);
     return;
   }
-  run_measured(t, n * cells * weight, [&](bool parallel, CallerChunks& chunks) {
+  run_measured(t, n * cells * weight, prog->pool->size(), [&](bool parallel, CallerChunks& chunks) {
     struct_for_launch(t, ctx, hook, native, target, n, cells, weight, !parallel, &chunks);
   });
 }
@@ -215,7 +215,7 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
     return;
   }
   int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
-  run_measured(t, n, [&](bool parallel, CallerChunks& chunks) {
+  run_measured(t, n, prog->pool->size(), [&](bool parallel, CallerChunks& chunks) {
     if (!parallel) {
       run_code(t, ctx, begin, end, hook, native);
       return;

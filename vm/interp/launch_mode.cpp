@@ -32,6 +32,7 @@ void LaunchRecord::reset() {
   constexpr auto rx = std::memory_order_relaxed;
   serial_ps.store(0, rx);
   parallel_ps.store(0, rx);
+  first_ns.store(0, rx);
   launches.store(0, rx);
   serial_at.store(0, rx);
   parallel_at.store(0, rx);
@@ -49,11 +50,16 @@ LaunchRecord& record_of(const bc::TaskCode& t) {
   return s.record;
 }
 
-bool choose_parallel(LaunchRecord& r, int64_t work) {
+bool choose_parallel(LaunchRecord& r, int64_t work, int threads) {
   constexpr auto rx = std::memory_order_relaxed;
   uint32_t now = r.launches.fetch_add(1, rx) + 1;
   uint64_t s = r.serial_ps.load(rx), p = r.parallel_ps.load(rx);
-  if (!s && !p) return true;
+  if (!s && !p) {
+    // A second launch with no figure: serially when that costs little even
+    // if the first launch's wall (compile included) was all parallel work.
+    uint64_t first = r.first_ns.load(rx);
+    return now == 1 || !first || first >= kFirstProbeNs / (uint64_t)std::max(threads, 1);
+  }
   bool short_parallel = p && predict_ns(p, work) < kShortNs;
   // Probe serially when parallel launches are short and the serial figure
   // is missing or stale.
@@ -78,7 +84,10 @@ void note_launch(LaunchRecord& r, bool parallel, int64_t work, uint64_t ns, uint
     r.serial_ps.store(per_unit_ps(serial_estimate_ns, work), rx);
     r.serial_at.store(now, rx);
   }
-  if (now <= 1) return;  // the first launch's wall time: it compiles and fills caches
+  if (now <= 1) {  // the first launch's wall time: it compiles and fills caches
+    if (!r.serial_ps.load(rx)) r.first_ns.store(std::max<uint64_t>(1, ns), rx);
+    return;
+  }
   uint64_t ps = per_unit_ps(ns, work);
   auto& figure = parallel ? r.parallel_ps : r.serial_ps;
   uint64_t was = figure.load(rx);

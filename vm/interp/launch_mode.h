@@ -12,6 +12,14 @@
 //     compiles the task's code), but its launching thread's chunks after its
 //     first give a serial figure: their time per unit (a parallel launch
 //     gives one whenever the task has none);
+//   - when the first launch gave no serial figure (the launching thread ran
+//     one chunk: it compiled the code while the other threads took the
+//     rest), the second probes serially if the first took so little wall
+//     time that a serial launch costs at most kFirstProbeNs (first wall
+//     times threads; that wall includes the compile). Else the second runs
+//     in parallel, and its chunks give the figure: a small sweep then paid
+//     a pool wake-up and a probe (sparse_grid's sweep on 2 threads, 17 and
+//     10 us against 2.5 us a launch once settled);
 //   - a launch whose serial time would pass kShortNs runs in parallel (a big
 //     sweep always shares its work);
 //   - a parallel launch shorter than that is followed by a serial one (the
@@ -34,16 +42,17 @@
 
 namespace kiln::interp {
 
-constexpr uint64_t kShortNs = 50'000;
+constexpr uint64_t kShortNs = 50'000, kFirstProbeNs = 4'000'000;
 constexpr uint32_t kSerialReprobe = 4, kParallelReprobe = 64, kMaxReprobe = 4096;
 
 // What the launcher learned from a task's launches: the latest wall time of
-// each way per unit of work (0: not measured yet), the task's launch count
+// each way per unit of work (0: not measured yet), the first launch's wall
+// time when it gave no serial figure (else 0), the task's launch count
 // when it was taken, and how many launches each way waits before it is
 // measured again. Relaxed atomics: two threads may launch one kernel at
 // once, and a lost update costs one probe.
 struct LaunchRecord {
-  std::atomic<uint64_t> serial_ps{0}, parallel_ps{0};
+  std::atomic<uint64_t> serial_ps{0}, parallel_ps{0}, first_ns{0};
   std::atomic<uint32_t> launches{0}, serial_at{0}, parallel_at{0};
   std::atomic<uint32_t> serial_wait{kSerialReprobe}, parallel_wait{kParallelReprobe};
   void reset();
@@ -83,18 +92,19 @@ struct CallerChunks {
   double ns_ = 0;
 };
 
-// Whether this launch of `work` units runs on the pool; counts the launch.
-bool choose_parallel(LaunchRecord& r, int64_t work);
+// Whether this launch of `work` units runs on the pool of `threads`; counts
+// the launch.
+bool choose_parallel(LaunchRecord& r, int64_t work, int threads);
 // Records a launch's wall time `ns` for the way it ran, and a parallel
 // launch's serial estimate (0: none) when the task has no serial figure.
 void note_launch(LaunchRecord& r, bool parallel, int64_t work, uint64_t ns, uint64_t serial_estimate_ns = 0);
 
-// Runs one launch of `t` either way: run(parallel, chunks), timed and
-// recorded; a parallel run times its chunks through `chunks`.
+// Runs one launch of `t` either way (a pool of `threads`): run(parallel,
+// chunks), timed and recorded; a parallel run times its chunks through `chunks`.
 template <class Run>
-void run_measured(const bc::TaskCode& t, int64_t work, Run&& run) {
+void run_measured(const bc::TaskCode& t, int64_t work, int threads, Run&& run) {
   LaunchRecord& r = record_of(t);
-  bool parallel = choose_parallel(r, work);
+  bool parallel = choose_parallel(r, work, threads);
   CallerChunks chunks;
   auto t0 = std::chrono::steady_clock::now();
   run(parallel, chunks);
