@@ -97,6 +97,10 @@ struct Frame {
   // inlined body through `break` out of a one-shot while loop (see lower_call).
   Type ret_type;
   bool has_ret_annotation = false;
+  // A scalar annotation (`-> ti.f32`) casts what an inlined func returns, as
+  // Taichi's ti.cast does, elementwise: a vector returned under it stays a
+  // vector (of f32), so the slot takes the first return's shape.
+  bool ret_shape_from_value = false;
   ir::Stmt* ret_slot = nullptr;
   ir::Stmt* ret_loop = nullptr;
   int returns_seen = 0;

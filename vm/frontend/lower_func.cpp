@@ -141,13 +141,14 @@ KVal Lowerer::inline_func(const StaticValue& fn, const ast::Call* c, const KVal*
     if (rt.kind == StaticValue::Kind::dtype) {
       frame().ret_type = tensor_type(rt.prim, rt.rows, rt.cols, def->returns->loc);
       frame().has_ret_annotation = true;
+      frame().ret_shape_from_value = rt.rows == 0;
     } else if (rt.kind == StaticValue::Kind::struct_type) {
       frame().ret_struct_type = rt;
     } else if (rt.kind != StaticValue::Kind::none) {
       raise("TypeError", "unsupported return type annotation for ti.func '" + def->name + "'", def->returns->loc);
     }
   }
-  if (frame().has_ret_annotation) frame().ret_slot = emit_alloca(frame().ret_type, def->loc);
+  if (frame().has_ret_annotation && !frame().ret_shape_from_value) frame().ret_slot = emit_alloca(frame().ret_type, def->loc);
   frame().call_pos = blocks.back()->stmts.size();
   // A return before the end leaves the body through a one-shot loop's break.
   bool simple = true;

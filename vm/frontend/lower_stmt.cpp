@@ -258,12 +258,14 @@ void Lowerer::lower_return(const ast::Return* s) {
       f.has_ret_struct = true;
       return;
     }
-    // No annotation: as in Taichi, an inlined func returns its value's type, from one return.
+    // No annotation: as in Taichi, an inlined func returns its value's type, from one return
+    // (a scalar annotation: its shape, cast to the annotation's type).
     if (f.returns_seen++ && !f.has_ret_annotation)
       raise("SyntaxError", "a ti.func without a return type annotation may return only once", s->loc);
     if (!f.ret_slot) {
       auto a = std::make_unique<Stmt>(StmtKind::alloca);
       a->type = value_of(v, s->loc)->type;
+      if (f.ret_shape_from_value) a->type.prim = f.ret_type.prim;
       a->frame = cur_frame;
       a->loc = kernel.frames[cur_frame].call;  // prologue: on the call's line
       f.ret_type = a->type;
