@@ -120,6 +120,20 @@ struct Gen {
   void move(Ref dst, Ref src);                                  // src's value -> dst's home
   void spill_to(const asmjit::x86::Mem& m, Ref r);              // r's register representation -> memory
   void flush(const Snapshot& s);                                // the snapshot's registers -> the frame
+  // Runs of 8-byte copies as vector moves (asm_values.cpp; AVX hosts):
+  // n qwords from [sb + sd] to [db + dd] (`low32`: each written with its
+  // upper half zero, as ld reads an f32 slot), or n copies of `bits`.
+  // False where the host has no AVX (nothing emitted). A ymm or zmm move
+  // leaves upper_dirty set until clean_upper's vzeroupper.
+  bool copy_qwords(const asmjit::x86::Gp& db, int32_t dd, const asmjit::x86::Gp& sb, int32_t sd, int n, bool low32);
+  bool fill_qwords(const asmjit::x86::Gp& db, int32_t dd, uint64_t bits, int n);
+  bool upper_dirty = false;
+  void clean_upper() {
+    if (upper_dirty) a.vzeroupper();
+    upper_dirty = false;
+  }
+  // Whether r is read from its stack slot (no register, not a constant).
+  bool in_slot(Ref r) const { return !t.is_const(r) && !in_gp(r) && !in_xmm(r); }
   void recompute_for(const Snapshot& s);                        // its sunk and fused values, into their slots
   // rax = fn(rdi, rsi, rdx), `args` loading them once the caller-saved
   // registers are saved (rsi and rdi may be values' homes: regalloc.h).

@@ -116,10 +116,35 @@ void Gen::recompute_for(const Snapshot& s) {
 // A constant that no imm32 store writes goes through rax, loaded once for
 // every register it fills: nbody's link back to the inner loop set its 48
 // partials to -0.0f (0x80000000) with a load and a store each.
+// Consecutive registers from consecutive stack slots, or filled with one
+// constant, move as vectors (copy_qwords): nbody's exits wrote a split sum's
+// 14 partials in slots with two instructions each, and its link the 48
+// partials' -0.0 with one each, every outer i (docs/perf.md).
 void Gen::flush(const Snapshot& s) {
-  std::optional<int64_t> in_rax;
-  for (auto& [reg, ref] : s.regs) {
-    x86::Mem m = x86::qword_ptr(x86::rbx, 8 * (int32_t)reg);
+  std::optional<int64_t> in_rax{std::nullopt};
+  const auto& regs = s.regs;
+  for (size_t j = 0; j < regs.size();) {
+    auto [reg, ref] = regs[j];
+    // The run from j: registers reg, reg + 1, ... from slots ref, ref + 1,
+    // ... (alike in width), or each the same constant.
+    size_t n = 1;
+    auto next = [&](size_t n) -> bool {
+      if (j + n >= regs.size() || regs[j + n].first != reg + n) return false;
+      Ref r = regs[j + n].second;
+      if (t.is_const(ref)) return t.is_const(r) && t.ins[r].k == t.ins[ref].k;
+      return r == ref + (Ref)n && in_slot(r) && (al.fw[r] == 4) == (al.fw[ref] == 4);
+    };
+    if (t.is_const(ref) || in_slot(ref))
+      while (next(n)) n++;
+    const int32_t at = 8 * (int32_t)reg;
+    if (t.is_const(ref) ? n >= 6 && fill_qwords(x86::rbx, at, (uint64_t)t.ins[ref].k, (int)n)
+                        : n >= 3 && copy_qwords(x86::rbx, at, x86::rsp, 8 * ref, (int)n, al.fw[ref] == 4)) {
+      in_rax.reset();
+      j += n;
+      continue;
+    }
+    j++;
+    x86::Mem m = x86::qword_ptr(x86::rbx, at);
     if (t.is_const(ref) && t.ins[ref].k != (int64_t)(int32_t)t.ins[ref].k) {
       if (in_rax != t.ins[ref].k) ld(x86::rax, ref);
       in_rax = t.ins[ref].k;
@@ -129,6 +154,67 @@ void Gen::flush(const Snapshot& s) {
     if (!in_gp(ref) && !(in_xmm(ref) && al.fw[ref] == 8) && !t.is_const(ref)) in_rax.reset();  // (spill_to's load)
     spill_to(m, ref);
   }
+  clean_upper();  // (once for all the runs)
+}
+
+// 8, 4 and 2 qwords a move (zmm0 where the trace may use AVX-512, ymm0,
+// xmm0), the rest through rax. An f32 slot's upper half is whatever stx
+// left there: its zeros come from a zero-masked load (k1, every other
+// dword) or a blend with xmm1's zeros.
+bool Gen::copy_qwords(const x86::Gp& db, int32_t dd, const x86::Gp& sb, int32_t sd, int n, bool low32) {
+  if (!vex) return false;
+  const bool z = t.allow_zmm;
+  if (low32 && z) {
+    a.mov(x86::ecx, 0x5555);
+    a.kmovw(x86::k1, x86::ecx);
+  } else if (low32) {
+    a.vpxor(x86::xmm1, x86::xmm1, x86::xmm1);
+  }
+  int k = 0;
+  for (int w : {8, 4, 2}) {
+    if (w == 8 && !z) continue;
+    for (; n - k >= w; k += w) {
+      x86::Vec v = w == 8 ? x86::Vec(x86::zmm0) : w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0);
+      x86::Vec zero = w == 4 ? x86::Vec(x86::ymm1) : x86::Vec(x86::xmm1);
+      x86::Mem from = x86::ptr(sb, sd + 8 * k, (uint32_t)(8 * w)), to = x86::ptr(db, dd + 8 * k, (uint32_t)(8 * w));
+      if (low32 && z) a.k(x86::k1).z().vmovdqu32(v, from);
+      else if (z) a.vmovdqu64(v, from);
+      else a.vmovdqu(v, from);
+      if (low32 && !z) a.vpblendd(v, v, zero, 0xaa);
+      z ? a.vmovdqu64(to, v) : a.vmovdqu(to, v);
+      upper_dirty |= w > 2;
+    }
+  }
+  for (; k < n; k++) {
+    if (low32) a.mov(x86::eax, x86::dword_ptr(sb, sd + 8 * k));
+    else a.mov(x86::rax, x86::qword_ptr(sb, sd + 8 * k));
+    a.mov(x86::qword_ptr(db, dd + 8 * k), x86::rax);
+  }
+  return true;
+}
+
+bool Gen::fill_qwords(const x86::Gp& db, int32_t dd, uint64_t bits, int n) {
+  if (!vex) return false;
+  const bool z = t.allow_zmm;
+  a.mov(x86::rax, Imm(bits));
+  if (z) {
+    a.vpbroadcastq(x86::zmm0, x86::rax);
+  } else {
+    a.vmovq(x86::xmm0, x86::rax);
+    a.vpbroadcastq(x86::ymm0, x86::xmm0);
+  }
+  int k = 0;
+  for (int w : {8, 4, 2}) {
+    if (w == 8 && !z) continue;
+    x86::Vec v = w == 8 ? x86::Vec(x86::zmm0) : w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0);
+    for (; n - k >= w; k += w) {
+      x86::Mem to = x86::ptr(db, dd + 8 * k, (uint32_t)(8 * w));
+      z ? a.vmovdqu64(to, v) : a.vmovdqu(to, v);
+    }
+  }
+  for (; k < n; k++) a.mov(x86::qword_ptr(db, dd + 8 * k), x86::rax);
+  upper_dirty = true;
+  return true;
 }
 
 void Gen::move(Ref dst, Ref src) {

@@ -113,6 +113,20 @@ bool ends_within_64(const Trace& t) {
   return false;
 }
 
+// The frame loads from i on that copy consecutive registers into their
+// consecutive slots: nbody's inner trace read a split sum's 14 partials in
+// slots from the frame with two instructions each, every outer i.
+Ref frame_run(const Gen& g, Ref i) {
+  const Trace& t = g.t;
+  Ref n = 1;
+  for (; i + n < (Ref)t.ins.size(); n++) {
+    const Ins& x = t.ins[i + n];
+    bool frame = x.op == IrOp::sload || x.op == IrOp::rload;
+    if (!x.live || g.sunk[i + n] || !frame || x.k != t.ins[i].k + n || !g.in_slot(i + n)) break;
+  }
+  return n;
+}
+
 std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref spare, ExitInfo* infos,
                  const VecPlan& vp, std::string& lanes) {
   const Trace& t = g.t;
@@ -123,6 +137,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
   for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
     const Ins& in = t.ins[i];
     if (!in.live || g.sunk[i]) continue;
+    if (in.op != IrOp::sload && in.op != IrOp::rload) g.clean_upper();
     g.at = i;
     g.mask_before = g.mask_after;
     g.mask_after = kNoRef;
@@ -132,7 +147,9 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       case IrOp::sload: case IrOp::rload:
         if (g.in_xmm(i)) g.xload(g.xhome(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k), CT::f64);
         else if (g.in_gp(i)) a.mov(g.home(i), x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
-        else {
+        else if (Ref n = frame_run(g, i); n >= 3 && g.copy_qwords(x86::rsp, 8 * i, x86::rbx, 8 * (int32_t)in.k, (int)n, false)) {
+          i += n - 1;  // (the run's loads: one copy; the next op not a frame load cleans the upper halves)
+        } else {
           a.mov(x86::rax, x86::qword_ptr(x86::rbx, 8 * (int32_t)in.k));
           g.st(i);
         }
@@ -278,6 +295,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         else return std::string("no code for ") + kIrOps[(int)in.op].name;
     }
   }
+  g.clean_upper();
   if (!top.isValid() && !linked) return "trace has no loop";
   if (top.isValid()) {
     g.at = (Ref)t.ins.size();
