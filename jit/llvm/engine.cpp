@@ -5,11 +5,11 @@
 // failed check becomes the interpreter's own error, located at its statement.
 #include "jit/llvm/llvm.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 
 #include "jit/llvm/listgen.h"
 #include "jit/llvm/orc.h"
@@ -17,7 +17,6 @@
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/interp/recursion_message.h"
-#include "vm/runtime/chunks.h"
 #include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
@@ -107,6 +106,9 @@ struct LlvmTask : interp::NativeTask {
   TaskFn fn;
   TaskMeta meta;
   uint32_t task_no;  // its position in the kernel (ti.random's streams)
+  // A struct_for over a device-pool tree: its cells come from the generated
+  // list functions (listgen.h: what the device runs), not the host's lists.
+  bool generates_cells = false;
   LlvmTask(TaskFn f, TaskMeta m, uint32_t n) : fn(f), meta(std::move(m)), task_no(n) {}
 
   void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) override {
@@ -122,86 +124,55 @@ struct LlvmTask : interp::NativeTask {
     if (st.error) throw *st.error;
     raise("InternalError", "an LLVM-compiled task failed without saying why");
   }
+  const int64_t* cell_table(LaunchContext& ctx, const SNode* target, int nidx, int64_t& rows) override {
+    if (!generates_cells || !ctx.program) return nullptr;
+    thread_local CellTable table;  // kept: a fresh one each launch costs page faults
+    generate_cells(*ctx.program, *target, nidx, table);
+    rows = (int64_t)(table.size() / (size_t)(nidx + 1));
+    return table.data();
+  }
+};
+
+// What the launcher finds at a list task whose struct_for makes its own
+// cells: it skips the task (interp::launch), never runs it.
+struct GeneratedList : interp::NativeTask {
+  void run(LaunchContext&, int64_t, int64_t, const int64_t*) override {
+    raise("InternalError", "a list task that generated code stands in for was run");
+  }
 };
 
 struct LlvmKernel : interp::InterpKernel {
   std::vector<std::unique_ptr<LlvmTask>> tasks;
   std::vector<interp::NativeTask*> natives;
   std::vector<std::string> why;
+  std::once_flag marked;
   explicit LlvmKernel(bc::Kernel k) : InterpKernel(std::move(k)) {}
   void launch(LaunchContext& ctx) override {
-    if (!ctx.program || !generates_cells(*ctx.program)) return interp::launch(code, ctx, nullptr, natives.data());
-    if ((int)ctx.rets.size() < code.num_rets) ctx.rets.resize(code.num_rets);
-    if ((int)ctx.temps.size() < code.num_global_temps) ctx.temps.resize(code.num_global_temps);
-    try {
-      for (size_t i = 0; i < code.tasks.size(); i++) {
-        const bc::TaskCode& t = code.tasks[i];
-        if (generated(*ctx.program, i)) continue;  // the list tasks of a struct-for whose cells are generated
-        if (t.kind == ir::Task::struct_for && natives[i] && device_tree(*ctx.program, t.snode)) run_generated(t, natives[i], ctx);
-        else interp::run_task(t, ctx, nullptr, natives[i]);
-      }
-    } catch (...) {
-      interp::flush_prints(ctx);
-      throw;
-    }
-    interp::flush_prints(ctx);
+    if (ctx.program) std::call_once(marked, [&] { mark_generated(*ctx.program); });
+    interp::launch(code, ctx, nullptr, natives.data());
   }
-  // Whether task i is a list task the generator stands in for: the next
-  // struct_for over its SNode is native and over a device-pool tree.
-  bool generated(Program& prog, size_t i) const {
-    const bc::TaskCode& t = code.tasks[i];
-    if (t.kind != ir::Task::clear_list && t.kind != ir::Task::listgen) return false;
-    for (size_t j = i + 1; j < code.tasks.size(); j++)
-      if (code.tasks[j].kind == ir::Task::struct_for)
-        return code.tasks[j].snode == t.snode && natives[j] && device_tree(prog, t.snode);
-    return false;
-  }
-  static bool device_tree(Program& prog, int snode) {
-    const SNode* s = prog.snode(snode);
-    return prog.trees.at((size_t)s->tree)->device_counters != nullptr;
-  }
-  bool generates_cells(Program& prog) const {
+  // Once, at the first launch (the program's trees are laid out by then):
+  // the native struct_fors over device-pool trees generate their cells, and
+  // the list tasks before each (of its SNode) are skipped. KILN_HOST_LISTGEN=1
+  // keeps the host's lists.
+  void mark_generated(Program& prog) {
     static const bool host = [] {
       const char* v = std::getenv("KILN_HOST_LISTGEN");
       return v && *v && *v != '0';
     }();
-    if (host) return false;
-    for (size_t i = 0; i < code.tasks.size(); i++)
-      if (code.tasks[i].kind == ir::Task::struct_for && natives[i] && device_tree(prog, code.tasks[i].snode)) return true;
-    return false;
-  }
-  // A struct_for over a device-pool tree: its whole cell table from the
-  // generated list functions (listgen.h: what the device runs), then the
-  // task's code over units of rows, as the interpreter's launcher runs them.
-  static void run_generated(const bc::TaskCode& t, interp::NativeTask* native, LaunchContext& ctx) {
-    Program& prog = *ctx.program;
-    const SNode* target = prog.snode(t.snode);
-    int nidx = std::max(t.num_indices, 1);
-    thread_local CellTable table_tl;
-    CellTable& table = table_tl;
-    auto t0 = std::chrono::steady_clock::now();
-    generate_cells(prog, *target, nidx, table);
-    prog.listgen_ns.fetch_add(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
-        std::memory_order_relaxed);
-    size_t w = (size_t)nidx + 1;
-    int64_t rows = (int64_t)(table.size() / w);
-    if (!rows) return;
-    int64_t weight = 1;  // the cells a row stands for (launch.cpp's cell_weight)
-    for (auto& ch : target->children)
-      if (ch->is_container()) weight = std::max(weight, ch->num_cells());
-    if (t.serialize || rows * weight < kMinParallel || one_chunk_always(&prog)) {
-      native->run(ctx, 0, rows, table.data());
-      return;
+    if (host) return;
+    static GeneratedList stand_in;
+    for (size_t i = 0; i < code.tasks.size(); i++) {
+      const bc::TaskCode& t = code.tasks[i];
+      if (t.kind != ir::Task::struct_for || !natives[i]) continue;
+      const SNode* s = prog.snode(t.snode);
+      if (!prog.trees.at((size_t)s->tree)->device_counters) continue;
+      static_cast<LlvmTask*>(natives[i])->generates_cells = true;
+      for (size_t j = i; j-- > 0 && code.tasks[j].kind != ir::Task::struct_for;)
+        if ((code.tasks[j].kind == ir::Task::clear_list || code.tasks[j].kind == ir::Task::listgen) &&
+            code.tasks[j].snode == t.snode)
+          natives[j] = &stand_in;
     }
-    int64_t per = std::max<int64_t>(1, 2048 / weight);  // rows a unit (launch.cpp's kCellBatch cells)
-    int64_t units = (rows + per - 1) / per;
-    prog.pool->parallel_for(units, 0, [&](int64_t b, int64_t e, int) {
-      for (int64_t u = b; u < e; u++) {
-        int64_t r0 = u * per, r1 = std::min(rows, r0 + per);
-        native->run(ctx, 0, r1 - r0, table.data() + (size_t)r0 * w);
-      }
-    });
   }
   std::string disassemble() const override {
     std::string s;

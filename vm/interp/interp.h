@@ -11,6 +11,8 @@
 
 namespace kiln {
 
+struct SNode;  // vm/runtime/snode.h
+
 // The interpreter as an Engine (compile = IR -> bytecode; launch = interpret).
 std::unique_ptr<Engine> make_interp_engine();
 
@@ -66,6 +68,15 @@ constexpr int kMaxCallDepth = 2000;
 struct NativeTask {
   virtual ~NativeTask() = default;
   virtual void run(LaunchContext& ctx, int64_t begin, int64_t end, const int64_t* cells) = 0;
+  // A struct_for's whole cell table from the engine's own list generation
+  // (jit/llvm/listgen.h under device pools): `rows` rows as
+  // Program::active_cells gives them, valid until this thread's next call.
+  // Null (the default): the launcher makes the rows from the lists that the
+  // list tasks built. The launcher runs a given table's rows in the units,
+  // and with the serial/parallel choice (launch_mode.h), of its own rows.
+  virtual const int64_t* cell_table(LaunchContext&, const SNode* /*target*/, int /*nidx*/, int64_t& /*rows*/) {
+    return nullptr;
+  }
 };
 
 // Runs every task of `k` in order, range_for and struct_for tasks split over
@@ -74,7 +85,9 @@ struct NativeTask {
 // prints come in order, or when short launches ran faster: launch_mode.h). Kernel print output is flushed to
 // ctx.program->print (when there is a program) after the launch, also when it
 // throws. `hooks`, when given, holds one LoopHook (or null) per task;
-// `natives` one NativeTask (or null: the bytecode runs) per task.
+// `natives` one NativeTask (or null: the bytecode runs) per task; for a
+// clear_list or listgen task, non-null means that the struct_for it serves
+// makes its own cells (NativeTask::cell_table): the task is skipped.
 void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks = nullptr,
             NativeTask* const* natives = nullptr);
 

@@ -83,10 +83,12 @@ CachedCells* cached_table(Program* prog, const SNode* target, int64_t weight, in
 }
 
 // One launch of a struct_for over `n` containers of `cells` cells, serially
-// or on the pool (its chunks timed through `chunks` when given).
+// or on the pool (its chunks timed through `chunks` when given). With
+// `given` (NativeTask::cell_table), the n rows there stand for n containers
+// of one cell each: a unit is `per` of them.
 void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native,
                        const SNode* target, int64_t n, int64_t cells, int64_t weight, bool serial,
-                       CallerChunks* chunks) {
+                       CallerChunks* chunks, const int64_t* given) {
   Program* prog = ctx.program;
   int nidx = std::max(t.num_indices, 1);
   // Units: `per` containers each, or `ranges` ranges of `span` cells of each container.
@@ -124,8 +126,8 @@ void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook
     }
   };
   const size_t w = (size_t)nidx + (t.word_rows ? 2 : 1);
-  CachedCells* cache =
-      t.word_rows ? nullptr : cached_table(prog, target, weight, n, cells, nidx, per, span, ranges, units, fill);
+  CachedCells* cache = t.word_rows || given ? nullptr
+                                            : cached_table(prog, target, weight, n, cells, nidx, per, span, ranges, units, fill);
   auto run_units = [&](int64_t b, int64_t e) {
     // Kept per thread across launches: a fresh table each launch costs page
     // faults (freed big blocks go back to the system) on every sweep.
@@ -136,7 +138,10 @@ void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook
       // The cached rows while no cell changed; once this launch's own work
       // activates or deactivates one, the later units scan their containers
       // again (as without a cache: each unit's table is built as it starts).
-      if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->key.generation) {
+      if (given) {
+        rows = given + (size_t)(u * per) * w;
+        count = std::min(n, (u + 1) * per) - u * per;
+      } else if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->key.generation) {
         rows = cache->rows.data() + (size_t)cache->unit_row[u] * w;
         count = cache->unit_row[u + 1] - cache->unit_row[u];
       } else {
@@ -164,19 +169,31 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   Program* prog = ctx.program;
   if (!prog) raise("InternalError", "struct_for task launched without a program");
   const SNode* target = prog->snode(t.snode);
-  int64_t n = (int64_t)prog->list_of(target).size();
-  int64_t cells = std::max<int64_t>(1, target->num_cells());
+  int64_t n = 0, cells = 1;
+  const int64_t* given = nullptr;
+  if (native) {  // the engine's own list generation (timed as the list tasks are)
+    auto t0 = std::chrono::steady_clock::now();
+    given = native->cell_table(ctx, target, std::max(t.num_indices, 1), n);
+    if (given)
+      prog->listgen_ns.fetch_add(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
+          std::memory_order_relaxed);
+  }
+  if (!given) {
+    n = (int64_t)prog->list_of(target).size();
+    cells = std::max<int64_t>(1, target->num_cells());
+  }
   int64_t weight = cell_weight(target);
   // Few cells run serially, as a short range_for does: it costs less, and the
   // prints of a small struct-for come out in the list's order on any number
   // of cores.
   bool few = n * cells * weight < kMinParallel;
   if (t.serialize || few || one_chunk_always(prog)) {
-    struct_for_launch(t, ctx, hook, native, target, n, cells, weight, true, nullptr);
+    struct_for_launch(t, ctx, hook, native, target, n, cells, weight, true, nullptr, given);
     return;
   }
   run_measured(t, n * cells * weight, prog->pool->size(), [&](bool parallel, CallerChunks& chunks) {
-    struct_for_launch(t, ctx, hook, native, target, n, cells, weight, !parallel, &chunks);
+    struct_for_launch(t, ctx, hook, native, target, n, cells, weight, !parallel, &chunks, given);
   });
 }
 
@@ -188,6 +205,7 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
     return;
   }
   if (t.kind == ir::Task::clear_list || t.kind == ir::Task::listgen) {
+    if (native) return;  // its struct_for makes its own cells (NativeTask::cell_table)
     Program* prog = ctx.program;
     if (!prog) raise("InternalError", "list task launched without a program");
     const SNode* target = prog->snode(t.snode);
