@@ -208,6 +208,9 @@ std::unique_ptr<CompiledKernel> finish_llvm_kernel(LoweredPtr l, const ir::Kerne
   int native = 0, fallback = 0;
   for (size_t i = 0; i < ct.fns.size(); i++) {
     if (ct.fns[i]) {
+      // Its code reads word rows: the launcher writes them (the bytecode,
+      // which does not, never runs in its place).
+      if (ct.metas[i].word_rows && i < kern->code.tasks.size()) kern->code.tasks[i].word_rows = true;
       kern->tasks.push_back(std::make_unique<LlvmTask>(ct.fns[i], std::move(ct.metas[i]), (uint32_t)i));
       kern->natives.push_back(kern->tasks.back().get());
       native++;

@@ -142,6 +142,10 @@ void Gen::task_body(const ir::Stmt& task) {
       // A row per cell: its indices, then its address (the launcher's table).
       num_cell_indices = (task.rare().num_loop_indices < 1 ? 1 : task.rare().num_loop_indices) + 1;
       tls(task.tls_prologue());
+      if (word_rows_loop(task, begin, end, body)) {
+        tls(task.tls_epilogue());
+        return;
+      }
       Value* step = nullptr;
       if (gpu) {
         auto [t0, n] = grid_position();

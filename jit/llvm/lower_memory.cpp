@@ -24,6 +24,25 @@ void Gen::check_bounds(const std::vector<Value*>& idx, const std::vector<Value*>
   }
 }
 
+// A cell's address (an i64 sum: the struct-for row's cell address plus
+// offsets) as a pointer: each base once through inttoptr, each added offset
+// a GEP from it. An inttoptr of the whole sum hides from LLVM that a dense
+// block's consecutive cells are consecutive addresses: sparse_grid's loop
+// over a block's 64 cells stayed scalar (16 scalar add-and-stores a turn).
+static Value* cell_pointer(llvm::IRBuilder<>& B, Value* addr) {
+  auto* add = llvm::dyn_cast<llvm::BinaryOperator>(addr);
+  if (!add || add->getOpcode() != llvm::Instruction::Add)
+    return B.CreateIntToPtr(addr, llvm::PointerType::get(B.getContext(), 0));
+  auto offset_like = [](Value* v) {
+    if (llvm::isa<llvm::Constant>(v)) return true;
+    auto* o = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    return o && (o->getOpcode() == llvm::Instruction::Mul || o->getOpcode() == llvm::Instruction::Shl);
+  };
+  Value *base = add->getOperand(0), *off = add->getOperand(1);
+  if (offset_like(base) && !offset_like(off)) std::swap(base, off);
+  return B.CreateInBoundsGEP(B.getInt8Ty(), cell_pointer(B, base), off);
+}
+
 void Gen::global_ptr(const ir::Stmt& s) {
   const ir::Access& acc = s.access;
   if (acc.ext_arg >= 0) return ext_ptr(s);
@@ -54,7 +73,7 @@ void Gen::global_ptr(const ir::Stmt& s) {
   }
   if (acc.in_cell) {  // the struct-for's cell address plus the element's offset in it
     // (On the GPU a pointer or dynamic SNode's cells are in its device pool, tree memory.)
-    Value* cell = B.CreateIntToPtr(idx.at(0), llvm::PointerType::get(B.getContext(), 0));
+    Value* cell = cell_pointer(B, idx.at(0));
     ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), cell, B.getInt64((uint64_t)acc.offset));
     return;
   }

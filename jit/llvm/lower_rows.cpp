@@ -1,4 +1,5 @@
-// Flattened ndranges in rows (rows_of_flat_range): offload flattens
+// Struct-fors over word rows (word_rows_loop), and flattened ndranges in
+// rows (rows_of_flat_range). Offload flattens
 // `for i, j in ti.ndrange(...)` into one index that the body takes apart with
 // a division and a modulo per iteration; run row by row, the column is a
 // counted inner loop, and the accesses whose indices move with it are
@@ -7,6 +8,8 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "jit/llvm/lower_state.h"
+#include "vm/runtime/program.h"
+#include "vm/runtime/word_rows.h"
 
 namespace kiln::llvmjit {
 
@@ -176,6 +179,72 @@ bool Gen::depends_on_row(const ir::Stmt* e, const ir::Stmt& task, const ir::Stmt
   for (const ir::Stmt* o : e->ops)
     if (depends_on_row(o, task, div, mod)) return true;
   return false;
+}
+
+// A struct_for over the cells of a bitmasked or dynamic leaf with one
+// split axis takes a row per 64-cell word of a container (the launcher's
+// word_rows: the word's first cell's indices and address, then its bits of
+// active cells), as the JIT's bytecode does (vm/bytecode/flat_rows.h): the
+// body runs once per set bit (ctz, clear the lowest), the cell's address the
+// row's plus bit * cell size and the moving index the row's plus bit. A row
+// per cell cost the launcher (a tzcnt, three stores, a mask word's miss per
+// container) more than sparse_particles' step itself: 35% of its time in
+// Program::active_cells. Not under device pools nor over a tree with device
+// counters (their generated lists give a row per cell), nor on the GPU.
+bool Gen::word_rows_loop(const ir::Stmt& task, Value* begin, Value* end, const std::function<void()>& body) {
+  const int n = task.rare().num_loop_indices;
+  if (gpu || device_pools || !prog || !task.body || n < 1 || task.snode < 0 ||
+      (size_t)task.snode >= prog->snode_by_id.size() || !prog->snode_by_id[(size_t)task.snode])
+    return false;
+  const SNode& target = *prog->snode_by_id[(size_t)task.snode];
+  // A tree with device counters (KILN_DEVICE_POOLS=1 lays them out for a
+  // bitmasked-only tree too, which reserves no pool) gets its cells from
+  // the generated list functions, a row per cell (engine.cpp).
+  if (target.tree < 0 || (size_t)target.tree >= prog->trees.size() || prog->trees[(size_t)target.tree]->device_counters)
+    return false;
+  int64_t cell_size = 0;
+  int col = -1;
+  if (!word_row_layout(target, n, cell_size, col)) return false;
+  bool breaks = false;  // a break would leave the bits' loop only (Taichi allows none here)
+  ir::walk(*task.body, [&](ir::Stmt* s) { breaks |= s->kind == StmtKind::break_ && s->loop == &task; });
+  if (breaks) return false;
+  meta.word_rows = true;
+  num_cell_indices = n + 2;
+  llvm::Type* i64 = B.getInt64Ty();
+  Value* row_var = EB.CreateAlloca(i64);
+  Value* bits_var = EB.CreateAlloca(i64);
+  Value* bit_var = EB.CreateAlloca(i64);
+  B.CreateStore(begin, row_var);
+  BasicBlock* rows_exit = new_block("rows.exit");
+  auto [row, row_head] = loop_head(row_var, i64, end, true, rows_exit);
+  Value* at = B.CreateAdd(B.CreateMul(row, B.getInt64(n + 2)), B.getInt64(n + 1));
+  B.CreateStore(B.CreateLoad(i64, B.CreateInBoundsGEP(i64, cells, at)), bits_var);
+  BasicBlock* bits_head = new_block("bits.head");
+  BasicBlock* bits_body = new_block("bits.body");
+  BasicBlock* bits_next = new_block("bits.next");
+  BasicBlock* row_next = new_block("rows.next");
+  B.CreateBr(bits_head);
+  B.SetInsertPoint(bits_head);
+  Value* bits = B.CreateLoad(i64, bits_var);
+  B.CreateCondBr(B.CreateICmpNE(bits, B.getInt64(0)), bits_body, row_next);
+  B.SetInsertPoint(bits_body);
+  B.CreateStore(B.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, bits, B.getTrue()), bit_var);
+  B.CreateStore(B.CreateAnd(bits, B.CreateSub(bits, B.getInt64(1))), bits_var);
+  Loop l{rows_exit, bits_next, row_var, Prim::i64, true};
+  l.bit = bit_var;
+  l.cell_size = cell_size;
+  l.col = col < n ? col : -1;
+  loops[&task] = l;
+  if (has_inner_loop(*task.body)) poll_interrupt(task.loc);
+  body();
+  branch(bits_next);
+  B.SetInsertPoint(bits_next);
+  B.CreateBr(bits_head);
+  B.SetInsertPoint(row_next);
+  B.CreateStore(B.CreateAdd(row, B.getInt64(1)), row_var);
+  B.CreateBr(row_head);
+  B.SetInsertPoint(rows_exit);
+  return true;
 }
 
 }  // namespace kiln::llvmjit

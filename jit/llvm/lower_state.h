@@ -75,7 +75,9 @@ struct Gen {
   llvm::Function* F = nullptr;
   llvm::Value* env = nullptr;
   llvm::Value* cells = nullptr;  // struct_for: the cells' index table
-  int num_cell_indices = 0;    // struct_for: int64s per row of the cell table (indices, then the address)
+  // struct_for: int64s per row of the cell table (indices, then the
+  // address; over word rows then the word's bits: word_rows_loop).
+  int num_cell_indices = 0;
   SourceLoc loc;  // the last known location, as the bytecode's line table keeps it
 
   std::unordered_map<const ir::Stmt*, llvm::Value*> val;  // SSA values
@@ -87,6 +89,11 @@ struct Gen {
     llvm::Value* var = nullptr;  // the index's alloca (range loops), the cell counter (struct_for)
     Prim prim = Prim::i32;
     bool cells = false;
+    // Over word rows: the visited bit's alloca; the cell number moves the
+    // address by cell_size and index column `col` (-1: none) by one.
+    llvm::Value* bit = nullptr;
+    int64_t cell_size = 0;
+    int col = -1;
   };
   std::unordered_map<const ir::Stmt*, Loop> loops;
   struct Tape {
@@ -154,6 +161,10 @@ struct Gen {
   // task's own loop).
   void range_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
                   const std::function<void()>& body, bool over_cells = false, llvm::Value* step = nullptr);
+  // A struct_for over word rows (vm/runtime/word_rows.h: a row per 64-cell
+  // word, the body run per set bit; lower_rows.cpp) when its target takes
+  // them on the CPU's host lists; false, emitting nothing, when not.
+  bool word_rows_loop(const ir::Stmt& task, llvm::Value* begin, llvm::Value* end, const std::function<void()>& body);
   // A loop holding split sums, as blocks of W iterations the loop vectorizer
   // takes (lower_lanes.cpp); moves `begin` past them (the rest runs as
   // written). False, emitting nothing, when the body does not have the shape.

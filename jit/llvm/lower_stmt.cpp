@@ -228,10 +228,16 @@ void Gen::stmt(const ir::Stmt& s) {
       if (it == loops.end() || !it->second.var) unsupported(s, "the index of a loop not enclosing it");
       const Loop& l = it->second;
       if (l.cells) {
-        if (s.index < 0 || s.index >= num_cell_indices) unsupported(s, "a struct-for index out of range");
+        if (s.index < 0 || s.index >= num_cell_indices - (l.bit ? 1 : 0))
+          unsupported(s, "a struct-for index out of range");
         Value* k = B.CreateLoad(B.getInt64Ty(), l.var);
         Value* at = B.CreateAdd(B.CreateMul(k, B.getInt64(num_cell_indices)), B.getInt64(s.index));
         Value* idx = B.CreateLoad(B.getInt64Ty(), B.CreateInBoundsGEP(B.getInt64Ty(), cells, at));
+        if (l.bit) {  // a word row's first cell: this cell is `bit` cells on
+          Value* bit = B.CreateLoad(B.getInt64Ty(), l.bit);
+          if (s.index == num_cell_indices - 2) idx = B.CreateAdd(idx, B.CreateMul(bit, B.getInt64((uint64_t)l.cell_size)));
+          else if (s.index == l.col) idx = B.CreateAdd(idx, bit);
+        }
         if (!prim_is_int(s.type.prim)) unsupported(s, "a float struct-for index");
         val[&s] = from_reg(idx, s.type.prim, s);
         return;

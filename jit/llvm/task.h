@@ -78,6 +78,8 @@ struct TaskMeta {
   // that each has memory before the task runs (its code reads the bases once).
   std::vector<std::pair<int, SourceLoc>> trees;
   bool recursive = false;  // calls a ti.real_func that calls itself (the GPU sizes its stack for it)
+  // A struct_for that takes word rows (bc::TaskCode::word_rows; lower_rows.cpp).
+  bool word_rows = false;
 };
 
 // gpu: the module global (an i64 in global memory) holding how deeply
