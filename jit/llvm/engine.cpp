@@ -17,6 +17,7 @@
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/interp/recursion_message.h"
+#include "vm/runtime/append.h"
 #include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/rng.h"
@@ -300,6 +301,21 @@ int32_t kiln_llvm_snode_op(void* host, int32_t site, int32_t n, const int64_t* i
   }
 }
 
+int32_t kiln_llvm_append(void* host, int32_t site, void* container, int64_t* out) {
+  RunState& st = *static_cast<RunState*>(host);
+  const SNodeOpSite& s = st.meta->snode_ops.at((size_t)site);
+  try {
+    if (!st.ctx->program) raise("RuntimeError", "SNode operation without a program");
+    const SNode& n = *st.ctx->program->snode(s.snode);
+    *out = append_in(*st.ctx->program, n, static_cast<uint8_t*>(container), n.num_cells());
+    return 0;
+  } catch (const Error& e) {
+    st.error = std::make_unique<Error>(e);
+    if (!st.error->loc.known()) st.error->loc = s.loc;
+    return 1;
+  }
+}
+
 #define KILN_LLVM_DEF1(f)                                    \
   float kiln_llvm_##f##f(float x) { return std::f(x); }     \
   double kiln_llvm_##f(double x) { return std::f(x); }
@@ -314,7 +330,8 @@ std::vector<RuntimeSymbol> runtime_symbols() {
   std::vector<RuntimeSymbol> s{{"kiln_llvm_fail", (void*)&kiln_llvm_fail},
                                {"kiln_llvm_print", (void*)&kiln_llvm_print},
                                {"kiln_llvm_sparse", (void*)&kiln_llvm_sparse},
-                               {"kiln_llvm_snode_op", (void*)&kiln_llvm_snode_op}};
+                               {"kiln_llvm_snode_op", (void*)&kiln_llvm_snode_op},
+                               {"kiln_llvm_append", (void*)&kiln_llvm_append}};
 #define KILN_LLVM_SYM(f)                                   \
   s.push_back({"kiln_llvm_" #f "f", (void*)&kiln_llvm_##f##f}); \
   s.push_back({"kiln_llvm_" #f, (void*)&kiln_llvm_##f});

@@ -9,6 +9,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "jit/llvm/lower_state.h"
+#include "vm/runtime/program.h"
 
 namespace kiln::llvmjit {
 
@@ -116,8 +117,21 @@ void Gen::return_if_failed(Value* rc) {
   B.SetInsertPoint(ok);
 }
 
+// A ti.append into a list whose levels above are dense: the container's
+// address inline and one runtime call (kiln_llvm_append: the runtime's own
+// append_in) in place of Program::snode_op's lookup from the indices, which
+// cost sparse_lists' fill twice the JIT's time (the JIT's trace walks
+// the same way: jit/sparse_walk.cpp).
+static bool host_append(const ir::Stmt& s, const Program* prog) {
+  const SNode* n = prog && s.sop == ir::SNodeOpKind::append ? prog->snode(s.snode) : nullptr;
+  if (!n || n->kind != SNodeKind::dynamic || n->path.empty() || n->path.back() != n) return false;
+  for (const SNode* l : n->path)
+    if (l->quant_array_bits || (l != n && l->kind != SNodeKind::root && l->kind != SNodeKind::dense)) return false;
+  return true;
+}
+
 Value* Gen::snode_op(const ir::Stmt& s) {
-  if (device_pools) return device_snode_op(s);
+  if (device_pools || host_append(s, prog)) return device_snode_op(s);
   int id = (int)meta.snode_ops.size();
   meta.snode_ops.push_back(SNodeOpSite{s.sop, s.snode, loc});
   std::vector<Value*> regs;

@@ -349,6 +349,16 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
       });
       break;
     case ir::SNodeOpKind::append: {
+      if (!device_pools) {  // the host's pools: the runtime's append at the container (lower_calls.cpp host_append)
+        int site = (int)meta.snode_ops.size();
+        meta.snode_ops.push_back(SNodeOpSite{st.sop, st.snode, loc});
+        Value* out = scratch(1);
+        llvm::FunctionCallee fn = M.getOrInsertFunction(
+            "kiln_llvm_append", llvm::FunctionType::get(B.getInt32Ty(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy(), B.getPtrTy()}, false));
+        return_if_failed(B.CreateCall(fn, {env_field(kEnvHost), B.getInt32((uint32_t)site), c, out}));
+        result = B.CreateLoad(i64, out);
+        break;
+      }
       // One atomic add, never retried: a full list's length may run past its
       // capacity and every reader clamps it; the caller's bounds check reports it.
       Value* cap = B.getInt64((uint64_t)s.num_cells());

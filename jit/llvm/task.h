@@ -103,6 +103,10 @@ void* kiln_llvm_sparse(void* host, int32_t place, int32_t activate, int32_t n, c
 // SNode operation `site` at the n values `idx` (indices, then append's
 // value): 0 with the result in *out, or 1 after an error.
 int32_t kiln_llvm_snode_op(void* host, int32_t site, int32_t n, const int64_t* idx, int64_t* out);
+// ti.append at SNode operation `site` into the list at `container` (the
+// runtime's append_in): 0 with the new cell's index (the capacity when
+// full) in *out, or 1 after an error.
+int32_t kiln_llvm_append(void* host, int32_t site, void* container, int64_t* out);
 }
 
 }  // namespace kiln::llvmjit
