@@ -171,6 +171,29 @@ void Gen::sparse_ptr(const ir::Stmt& s, const std::vector<Value*>& idx) {
     ptr[&s] = sparse_walk(*place, phys, acc.activate, zeros(), device_pools ? nullptr : &idx, s);
     return;
   }
+  if (place && !gpu && walkable(*place)) {
+    // Activating on the host: the walk inline, the runtime only where it
+    // misses (activating an active cell changes nothing). sparse_lists'
+    // fill wrote each appended value through the runtime's lookup.
+    std::vector<Value*> phys(kMaxIndices, B.getInt64(0));
+    for (size_t v = 0; v < place->physical_index_position.size() && v < idx.size(); v++)
+      phys[(size_t)place->physical_index_position[v]] = idx[v];
+    Value* found = sparse_walk(*place, phys, false, llvm::ConstantPointerNull::get(B.getPtrTy()), &idx, s);
+    BasicBlock* from = B.GetInsertBlock();
+    BasicBlock* miss = new_block("sparse.activate");
+    BasicBlock* done = new_block("sparse.active");
+    B.CreateCondBr(B.CreateIsNull(found), miss, done, llvm::MDBuilder(C).createBranchWeights(1, 1 << 10));
+    B.SetInsertPoint(miss);
+    Value* made = sparse_call(acc.sparse_place, true, idx);
+    BasicBlock* made_in = B.GetInsertBlock();
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    llvm::PHINode* p = B.CreatePHI(B.getPtrTy(), 2);
+    p->addIncoming(found, from);
+    p->addIncoming(made, made_in);
+    ptr[&s] = p;
+    return;
+  }
   if (gpu) unsupported(s, "a sparse access under a quant array on the GPU");
   ptr[&s] = sparse_call(acc.sparse_place, acc.activate, idx);
 }
