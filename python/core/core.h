@@ -90,6 +90,7 @@ SNode* snode_of(py::handle o);
 // ---- registration of the pieces ----
 void bind_fields(py::module_& m);
 void bind_kernels(py::module_& m);
+void bind_kernel_method(py::module_& m);  // kernel_method.cpp: Kernel.__call__ in C
 void bind_linalg(py::module_& m);  // linalg.cpp: ti.linalg's sparse matrices and solvers
 void bind_snodes(py::module_& m);
 void bind_layouts(py::module_& m);

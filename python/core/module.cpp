@@ -327,5 +327,6 @@ PYBIND11_MODULE(_core, m) {
   bind_snodes(m);
   bind_layouts(m);
   bind_kernels(m);
+  bind_kernel_method(m);
   bind_linalg(m);
 }

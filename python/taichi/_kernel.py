@@ -108,7 +108,9 @@ class Kernel:
             self._core = _core.KernelCore(self.fn, self._ast, _qualname(self.fn))
         return self._core
 
-    def __call__(self, *args, **kw):
+    def _call(self, *args, **kw):
+        # Kernel.__call__ (below the class: python/core/kernel_method.cpp) runs
+        # the common case in C and calls this method for every other.
         c = self._core or self._get_core()
         if _state.tape is not None or _state.fwd is not None:
             return _ad_call(self, c, args, kw)
@@ -130,6 +132,9 @@ class Kernel:
         what it wrote to the .grad of what it read."""
         c = self._core or self._get_core()
         return c.call_mode(1, *args, **kw)
+
+
+Kernel.__call__ = _core.kernel_method(_state, Kernel._call)
 
 
 class _BoundKernel:
