@@ -61,11 +61,15 @@ int64_t cell_weight(const SNode* target) {
 // changed since it was built.
 constexpr int64_t kMaxCachedCells = 1 << 20;
 
+bool keeps_table(const bc::TaskCode& t, Program* prog, const SNode* target, int64_t weight, int64_t n, int64_t cells,
+                 int nidx) {
+  return !t.word_rows && weight > 1 && !(n && cells > kMaxCachedCells / (nidx + 1) / n) &&
+         prog->cell_table_cacheable(target);
+}
+
 template <class Fill>
-CachedCells* cached_table(Program* prog, const SNode* target, int64_t weight, int64_t n, int64_t cells, int nidx,
-                          int64_t per, int64_t span, int64_t ranges, int64_t units, Fill&& fill) {
-  if (weight <= 1 || (n && cells > kMaxCachedCells / (nidx + 1) / n) || !prog->cell_table_cacheable(target))
-    return nullptr;
+CachedCells* cached_table(Program* prog, const SNode* target, int64_t n, int nidx, int64_t per, int64_t span,
+                          int64_t ranges, int64_t units, Fill&& fill) {
   CachedCells& c = prog->cell_cache[target];
   const CellTableKey key{prog->activity_generation.load(std::memory_order_relaxed), nidx, per, span, ranges, units,
                          (size_t)n, n ? prog->list_of(target)[0].container : nullptr};
@@ -103,9 +107,18 @@ void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook
     ranges = (cells + span - 1) / span;
     return ranges > 1 ? n * ranges : (n + per - 1) / per;
   };
+  // A kept table (its rows stand for blocks) is cut into the parallel way's
+  // units however this launch runs, so that serial and parallel launches
+  // share it, and its units are taken in groups by their rows: a parallel
+  // group is about kCellBatch cells of listed blocks, a serial one kCellBatch
+  // rows, and the task's code is entered once a group. (Cut by all of the
+  // level's cells, a tenth-full grid of 8x8 blocks entered the code 128 times
+  // a parallel launch for 400 blocks, and a serial launch after a parallel
+  // one rebuilt the table for its own units.)
+  const bool keep = !given && keeps_table(t, prog, target, weight, n, cells, nidx);
   int64_t per, span, ranges;
-  int64_t units = plan(serial ? 1 : weight, per, span, ranges);
-  if (units < 2 && !serial) {
+  int64_t units = plan(serial && !keep ? 1 : weight, per, span, ranges);
+  if (units < 2 && !serial && !keep) {
     serial = true;
     units = plan(1, per, span, ranges);
   }
@@ -126,42 +139,60 @@ void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook
     }
   };
   const size_t w = (size_t)nidx + (t.word_rows ? 2 : 1);
-  CachedCells* cache = t.word_rows || given ? nullptr
-                                            : cached_table(prog, target, weight, n, cells, nidx, per, span, ranges, units, fill);
-  auto run_units = [&](int64_t b, int64_t e) {
+  CachedCells* cache = keep ? cached_table(prog, target, n, nidx, per, span, ranges, units, fill) : nullptr;
+  // Group g is units [first[g], first[g + 1]); without a kept table, unit g.
+  std::vector<int64_t> first;
+  int64_t groups = units;
+  auto group_by_rows = [&](int64_t rows) {
+    first.assign(1, 0);
+    for (int64_t u = 1; u <= units; u++)
+      if (u == units || cache->unit_row[u] - cache->unit_row[first.back()] >= rows) first.push_back(u);
+    groups = (int64_t)first.size() - 1;
+  };
+  if (cache) {
+    group_by_rows(serial ? kCellBatch : std::max<int64_t>(1, kCellBatch / weight));
+    if (groups < 2 && !serial) {
+      serial = true;
+      group_by_rows(kCellBatch);
+    }
+  }
+  auto run_groups = [&](int64_t b, int64_t e) {
     // Kept per thread across launches: a fresh table each launch costs page
     // faults (freed big blocks go back to the system) on every sweep.
     thread_local CellTable table;
-    for (int64_t u = b; u < e; u++) {
-      const int64_t* rows;
-      int64_t count;
-      // The cached rows while no cell changed; once this launch's own work
-      // activates or deactivates one, the later units scan their containers
-      // again (as without a cache: each unit's table is built as it starts).
-      if (given) {
-        rows = given + (size_t)(u * per) * w;
-        count = std::min(n, (u + 1) * per) - u * per;
-      } else if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->key.generation) {
-        rows = cache->rows.data() + (size_t)cache->unit_row[u] * w;
-        count = cache->unit_row[u + 1] - cache->unit_row[u];
-      } else {
+    for (int64_t g = b; g < e; g++) {
+      int64_t u0 = cache ? first[g] : g, u1 = cache ? first[g + 1] : g + 1;
+      // The kept rows (a group's units' rows are consecutive) while no cell
+      // changed; once this launch's own work activates or deactivates one,
+      // the later units scan their containers again (as without a kept
+      // table: each unit's table is built as it starts).
+      if (cache && prog->activity_generation.load(std::memory_order_relaxed) == cache->key.generation) {
+        int64_t count = cache->unit_row[u1] - cache->unit_row[u0];
+        if (count) run_code(t, ctx, 0, count, hook, native, cache->rows.data() + (size_t)cache->unit_row[u0] * w);
+        continue;
+      }
+      for (int64_t u = u0; u < u1; u++) {
+        if (given) {
+          int64_t count = std::min(n, (u + 1) * per) - u * per;
+          if (count > 0) run_code(t, ctx, 0, count, hook, native, given + (size_t)(u * per) * w);
+          continue;
+        }
         table.clear();
         fill(u, table);
-        rows = table.data();
-        count = (int64_t)(table.size() / w);
+        int64_t count = (int64_t)(table.size() / w);
+        if (count) run_code(t, ctx, 0, count, hook, native, table.data());
       }
-      if (count) run_code(t, ctx, 0, count, hook, native, rows);
     }
   };
   if (serial) {
-    run_units(0, units);
+    run_groups(0, groups);
     return;
   }
-  if (chunks) chunks->total = units;
-  prog->pool->parallel_for(units, t.block_dim > 0 ? std::max<int64_t>(1, t.block_dim / std::min(cells * weight, kCellBatch)) : 0,
+  if (chunks) chunks->total = groups;
+  prog->pool->parallel_for(groups, t.block_dim > 0 ? std::max<int64_t>(1, t.block_dim / std::min(cells * weight, kCellBatch)) : 0,
                            [&](int64_t b, int64_t e, int worker) {
-                             if (chunks) chunks->time(worker, b, e, [&] { run_units(b, e); });
-                             else run_units(b, e);
+                             if (chunks) chunks->time(worker, b, e, [&] { run_groups(b, e); });
+                             else run_groups(b, e);
                            });
 }
 
