@@ -351,10 +351,14 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       infos[s].pc = t.snaps[s].pc;
     }
     if (base[s] >= 0) {
-      const Snapshot& b = t.snaps[base[s]];
-      for (auto& [reg, ref] : t.snaps[s].regs)
-        if (std::find(b.regs.begin(), b.regs.end(), std::make_pair(reg, ref)) == b.regs.end())
-          g.spill_to(x86::qword_ptr(x86::rbx, 8 * (int32_t)reg), ref);
+      // (both sorted, the base's a subset: one walk, not a search per entry)
+      const auto& bregs = t.snaps[base[s]].regs;
+      size_t j = 0;
+      for (auto& e : t.snaps[s].regs) {
+        while (j < bregs.size() && bregs[j] < e) j++;
+        if (j < bregs.size() && bregs[j] == e) continue;
+        g.spill_to(x86::qword_ptr(x86::rbx, 8 * (int32_t)e.first), e.second);
+      }
       if (!flush_at[base[s]].isValid()) flush_at[base[s]] = a.newLabel();
       a.jmp(flush_at[base[s]]);
       continue;

@@ -42,13 +42,7 @@ size_t Emitter::CseTable::probe(const Key& k) const {
   return i;
 }
 
-const Ref* Emitter::CseTable::find(const Key& k) const {
-  if (index_.empty()) return nullptr;
-  int32_t e = index_[probe(k)];
-  return e >= 0 ? &entries_[e].second : nullptr;
-}
-
-void Emitter::CseTable::put(const Key& k, Ref r) {
+size_t Emitter::CseTable::slot(const Key& k) {
   if (2 * (entries_.size() + 1) > index_.size()) {  // grow: index every entry again
     if (index_.empty()) entries_.reserve(128);
     size_t size = index_.empty() ? 256 : 2 * index_.size();
@@ -56,21 +50,25 @@ void Emitter::CseTable::put(const Key& k, Ref r) {
     std::memset(index_.data(), 0xff, size * sizeof(int32_t));  // every slot -1 (as one memset, not a loop)
     for (size_t e = 0; e < entries_.size(); e++) index_[probe(entries_[e].first)] = (int32_t)e;
   }
-  size_t i = probe(k);
-  if (index_[i] >= 0) {
-    entries_[index_[i]].second = r;
+  return probe(k);
+}
+
+void Emitter::CseTable::put(size_t s, const Key& k, Ref r) {
+  if (index_[s] >= 0) {
+    entries_[index_[s]].second = r;
     return;
   }
-  index_[i] = (int32_t)entries_.size();
+  index_[s] = (int32_t)entries_.size();
   entries_.emplace_back(k, r);
 }
 
 Ref Emitter::lookup_or_add(const Key& key, const Ins& ins) {
-  const Ref* hit = cse_.find(key);
+  size_t s = cse_.slot(key);
+  const Ref* hit = cse_.at(s);
   if (hit && (!may_reuse || may_reuse(*hit))) return *hit;
   Ref r = (Ref)t_.ins.size();
   t_.ins.push_back(ins);
-  cse_.put(key, r);
+  cse_.put(s, key, r);
   return r;
 }
 
@@ -175,7 +173,8 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   Key key{op, CT::i64, a, b, kNoRef, 0, 0};
   // An earlier guard on the same operands implies this one only if those
   // operands still hold the same values (while peeling: invariant ones).
-  if (cse_.find(key) && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))))) return true;
+  size_t s = cse_.slot(key);
+  if (cse_.at(s) && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))))) return true;
   Ins ins;
   ins.op = op;
   ins.a = a;
@@ -183,7 +182,7 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   ins.snap = (int32_t)t_.snaps.size();
   t_.snaps.push_back(std::move(snap));
   t_.ins.push_back(ins);
-  cse_.put(key, (Ref)t_.ins.size() - 1);
+  cse_.put(s, key, (Ref)t_.ins.size() - 1);
   return true;
 }
 

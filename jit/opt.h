@@ -58,8 +58,12 @@ class Emitter {
   // node per insert and bucket walk were ~7% of a trace's record + compile.
   class CseTable {
    public:
-    const Ref* find(const Key& k) const;  // null when absent
-    void put(const Key& k, Ref r);        // inserts or replaces
+    // k's index slot (the table grown first, so that one more entry fits):
+    // where k's entry is, or the empty slot it would take. A lookup that
+    // misses and then inserts probes once.
+    size_t slot(const Key& k);
+    const Ref* at(size_t s) const { return index_[s] >= 0 ? &entries_[index_[s]].second : nullptr; }
+    void put(size_t s, const Key& k, Ref r);  // at slot(k), nothing put since: inserts or replaces
 
    private:
     size_t probe(const Key& k) const;     // k's index slot, or the empty one where it would go

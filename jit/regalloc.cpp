@@ -56,15 +56,17 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
   // A folded neg or address (sink.h) is read as its operand, where its fma
   // or its load/store reads it. (A sunk add the exits recompute counts too:
   // its operand only lives longer.) kNoRef when v is not folded.
-  auto folded_operand = [&](Ref v) {
-    if (v >= (Ref)sunk.size() || !sunk[v]) return kNoRef;
+  // (found once per value: each is read at every use)
+  std::vector<Ref> fold(n, kNoRef);
+  for (Ref v = 0; v < n && v < (Ref)sunk.size(); v++) {
+    if (!sunk[v]) continue;
     const Ins& f = t.ins[v];
-    if (f.op == IrOp::neg && float_width(f)) return f.a;
-    if (Ref x = index_scale(t, f).first; x >= 0) return x;  // (SinkPlan::scalefold: its adds read x)
-    if (f.op == IrOp::add && (f.t == bc::CT::i64 || f.t == bc::CT::u64) && (t.is_const(f.a) || t.is_const(f.b)))
-      return folded_address(t, v).first;
-    return kNoRef;
-  };
+    if (f.op == IrOp::neg && float_width(f)) fold[v] = f.a;
+    else if (Ref x = index_scale(t, f).first; x >= 0) fold[v] = x;  // (SinkPlan::scalefold: its adds read x)
+    else if (f.op == IrOp::add && (f.t == bc::CT::i64 || f.t == bc::CT::u64) && (t.is_const(f.a) || t.is_const(f.b)))
+      fold[v] = folded_address(t, v).first;
+  }
+  auto folded_operand = [&](Ref v) { return fold[v]; };
   // A fused compare (remat, not sunk) is made again where it is read (its
   // guard, or a float select's mask): its operands live until there.
   auto fused = [&](Ref v) { return v < (Ref)remat.size() && remat[v] && !(v < (Ref)sunk.size() && sunk[v]); };
@@ -94,8 +96,11 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
     out.fw[i] = (uint8_t)(in.op == IrOp::sel ? select_width(t, in) : float_width(in));
     if (!in.live) continue;
     if (i >= (Ref)sunk.size() || !sunk[i]) {
-      worth[i] += weight(i);
-      for (Ref o : {in.a, in.b, in.c}) use(o, i, weight(i));
+      float w = weight(i);
+      worth[i] += w;
+      use(in.a, i, w);
+      use(in.b, i, w);
+      use(in.c, i, w);
     }
     if (in.snap >= 0)
       for (Ref v : (*needs)[in.snap]) use(v, i);
