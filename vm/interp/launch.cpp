@@ -43,6 +43,14 @@ void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t 
 // work; a serial one about kCellBatch table rows (fewer calls).
 constexpr int64_t kCellBatch = 2048;
 
+// List generation's wall time since t0 into the program's statistics
+// (listgen_time_ms): the list tasks', or an engine's own cell table's.
+void add_listgen_time(Program& prog, std::chrono::steady_clock::time_point t0) {
+  prog.listgen_ns.fetch_add(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
+      std::memory_order_relaxed);
+}
+
 // The cells of a unit's work one cell of `target` stands for: a cell that
 // holds blocks (the frontend runs a dense block's cells as a loop inside its
 // parent's cell) counts as a block.
@@ -205,10 +213,7 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   if (native) {  // the engine's own list generation (timed as the list tasks are)
     auto t0 = std::chrono::steady_clock::now();
     given = native->cell_table(ctx, target, std::max(t.num_indices, 1), n);
-    if (given)
-      prog->listgen_ns.fetch_add(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
-          std::memory_order_relaxed);
+    if (given) add_listgen_time(*prog, t0);
   }
   if (!given) {
     n = (int64_t)prog->list_of(target).size();
@@ -243,9 +248,7 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
     auto t0 = std::chrono::steady_clock::now();
     if (t.kind == ir::Task::clear_list) prog->clear_list(target, t.level);
     else prog->listgen(target, t.level);
-    prog->listgen_ns.fetch_add(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
-        std::memory_order_relaxed);
+    add_listgen_time(*prog, t0);
     return;
   }
   if (t.kind == ir::Task::struct_for) {
