@@ -149,7 +149,10 @@ void struct_for_launch(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook
   const size_t w = (size_t)nidx + (t.word_rows ? 2 : 1);
   CachedCells* cache = keep ? cached_table(prog, target, n, nidx, per, span, ranges, units, fill) : nullptr;
   // Group g is units [first[g], first[g + 1]); without a kept table, unit g.
-  std::vector<int64_t> first;
+  // (Kept per thread: no allocation per launch. A reference, which the
+  // workers' lambda captures, not the worker's own thread_local.)
+  thread_local std::vector<int64_t> first_tl;
+  std::vector<int64_t>& first = first_tl;
   int64_t groups = units;
   auto group_by_rows = [&](int64_t rows) {
     first.assign(1, 0);
