@@ -114,6 +114,18 @@ struct Gen {
     return scratch;
   }
   void ldx(const asmjit::x86::Xmm& x, Ref r, bc::CT ct);        // any value -> an xmm register
+  // f(operand): float b as a scalar instruction's source where it lives (its
+  // register, a constant's, the pool, its stack slot), else loaded into `scratch`.
+  template <class F> void with_xsrc(Ref b, bc::CT ct, const asmjit::x86::Xmm& scratch, F&& f) {
+    if (in_xmm(b)) f(xhome(b));
+    else if (const asmjit::x86::Xmm* k = kreg_of(b)) f(*k);
+    else if (t.is_const(b)) f(kmem(b, ct));
+    else if (!in_gp(b)) f(ct == bc::CT::f32 ? asmjit::x86::dword_ptr(asmjit::x86::rsp, 8 * b) : slot(b));
+    else {
+      ldx(scratch, b, ct);
+      f(scratch);
+    }
+  }
   void put(Ref i, const asmjit::x86::Gp& src);                 // a register representation -> i's home
   void stx(Ref i, const asmjit::x86::Xmm& x, bc::CT ct);        // a float in x -> i's home
   void st(Ref i) { put(i, asmjit::x86::rax); }
@@ -155,6 +167,8 @@ struct Gen {
   bool divide_general(const Ins& in, Ref i);
   bool float_binop(const Ins& in, Ref i);
   bool float_unary(const Ins& in, Ref i);
+  bool float_maxmin(const Ins& in, Ref i);  // asm_float.cpp
+  bool float_round(const Ins& in, Ref i);
   void compare(const Ins& in, Ref i);
   bool conv(const Ins& in, Ref i);
   void float_to_int(const Ins& in, Ref i);

@@ -3,6 +3,7 @@
 // 32 bits) or ymm of f64 (4). asm_vector.cpp's vector_loop emits it
 // `unroll` times a pass and once more under a mask at the loop's end.
 #include "jit/lane_body.h"
+#include "jit/backend.h"
 #include "vm/types/type.h"
 
 namespace kiln::jit {
@@ -27,7 +28,7 @@ static void lane_fma(x86::Assembler& a, bool f32, x86::Vec d, Y ya, Y yb, Y yc) 
 
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
 template <class YOf>
-void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Vec d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
+void f64_lane_op(x86::Assembler& a, const Trace& t, const Ins& in, x86::Vec d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
   switch (in.op) {
     case IrOp::store: a.vmovupd(at, y_of(in.b)); break;
     case IrOp::load: a.vmovupd(d, at); break;
@@ -39,6 +40,13 @@ void f64_lane_op(x86::Assembler& a, const Ins& in, x86::Vec d, YOf&& y_of, x86::
     case IrOp::mul: a.vmulpd(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::div: a.vdivpd(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
+    case IrOp::floor: case IrOp::ceil: a.vroundpd(d, y_of(in.a), in.op == IrOp::floor ? 0x9 : 0xA); break;
+    case IrOp::max: case IrOp::min: {  // x, k: the constant second (exact_maxmin_const)
+      bool kb = in.b == exact_maxmin_const(t, in);
+      auto x = y_of(kb ? in.a : in.b), k = y_of(kb ? in.b : in.a);
+      in.op == IrOp::max ? a.vmaxpd(d, x, k) : a.vminpd(d, x, k);
+      break;
+    }
     case IrOp::neg:
       if (in.t == CT::f64) a.vxorpd(d, y_of(in.a), x86::ymm(sign));
       else a.vpsubq(d, x86::ymm(zero), y_of(in.a));
@@ -105,7 +113,7 @@ void LaneBody::operator()(int u, bool masked) const {
     if (p.f64) {
       bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
       if (in.op != IrOp::store && !r.ymm.count(i)) continue;
-      f64_lane_op(a, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), [this](Ref v) { return y_of(v); }, mem_op ? at(i) : x86::Mem(), r.sign,
+      f64_lane_op(a, t, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), [this](Ref v) { return y_of(v); }, mem_op ? at(i) : x86::Mem(), r.sign,
                   r.absmask, r.zero);
       continue;
     }
@@ -176,6 +184,17 @@ void LaneBody::operator()(int u, bool masked) const {
       case IrOp::bor: wide ? a.vpord(d, y_of(in.a), y_of(in.b)) : a.vpor(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::bxor: wide ? a.vpxord(d, y_of(in.a), y_of(in.b)) : a.vpxor(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
+      case IrOp::floor: case IrOp::ceil: {  // (roundps has no EVEX form: rndscaleps with scale 0)
+        uint32_t mode = in.op == IrOp::floor ? 0x9 : 0xA;
+        wide ? a.vrndscaleps(d, y_of(in.a), mode) : a.vroundps(d, y_of(in.a), mode);
+        break;
+      }
+      case IrOp::max: case IrOp::min: {  // x, k: the constant second (exact_maxmin_const)
+        bool kb = in.b == exact_maxmin_const(t, in);
+        auto x = y_of(kb ? in.a : in.b), k = y_of(kb ? in.b : in.a);
+        in.op == IrOp::max ? a.vmaxps(d, x, k) : a.vminps(d, x, k);
+        break;
+      }
       case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
       case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
       case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;

@@ -18,32 +18,11 @@ namespace kiln::jit {
 using namespace asmjit;
 using bc::CT;
 
-// + - * / on floats, computed in the result's xmm register when it has one;
-// max and min with a constant.
+// + - * / on floats, computed in the result's xmm register when it has one
+// (max and min: asm_float.cpp).
 bool Gen::float_binop(const Ins& in, Ref i) {
   bool s = in.t == CT::f32;
-  if (in.op == IrOp::max || in.op == IrOp::min) {
-    // The interpreter's max/min are IEEE maximumNumber/minimumNumber
-    // (interp_ops.h: a NaN operand is ignored, -0 < +0). With a constant k
-    // that is neither a NaN nor a zero, vmaxss/vminss x, k agree bit for
-    // bit: x NaN gives k (the second operand), and equal operands are the
-    // same bits. (Snow's ti.min(ti.max(sig, 1 - 2.5e-2), 1 + 4.5e-3) in
-    // MPM: six calls, each saving every live xmm register around it.)
-    Ref X = in.a, K = in.b;
-    if (!t.is_const(K)) std::swap(X, K);
-    if (!vex || !t.is_const(K) || t.is_const(X)) return false;
-    uint64_t k = (uint64_t)t.ins[K].k;
-    double kv = s ? (double)std::bit_cast<float>((uint32_t)k) : std::bit_cast<double>(k);
-    if (std::isnan(kv) || kv == 0) return false;
-    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, S = D;
-    if (in_xmm(X)) S = xhome(X);
-    else ldx(D, X, in.t);
-    namespace Inst = x86::Inst;
-    InstId id = in.op == IrOp::max ? (s ? Inst::kIdVmaxss : Inst::kIdVmaxsd) : (s ? Inst::kIdVminss : Inst::kIdVminsd);
-    a.emit(id, D, S, kmem(K, in.t));
-    stx(i, D, in.t);
-    return true;
-  }
+  if (in.op == IrOp::max || in.op == IrOp::min) return float_maxmin(in, i);
   if (in.op != IrOp::add && in.op != IrOp::sub && in.op != IrOp::mul && in.op != IrOp::div) return false;
   Ref A = in.a, B = in.b;
   bool commutes = in.op == IrOp::add || in.op == IrOp::mul;
@@ -73,14 +52,7 @@ bool Gen::float_binop(const Ins& in, Ref i) {
       default: vex ? (s ? a.vdivss(D, X, src) : a.vdivsd(D, X, src)) : (s ? a.divss(D, src) : a.divsd(D, src)); break;
     }
   };
-  if (in_xmm(B)) op(xhome(B));
-  else if (const x86::Xmm* k = kreg_of(B)) op(*k);
-  else if (t.is_const(B)) op(kmem(B, in.t));
-  else if (!in_gp(B)) op(s ? x86::dword_ptr(x86::rsp, 8 * B) : slot(B));
-  else {
-    ldx(x86::xmm1, B, in.t);
-    op(x86::xmm1);
-  }
+  with_xsrc(B, in.t, x86::xmm1, op);
   stx(i, D, in.t);
   return true;
 }

@@ -199,8 +199,14 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       case IrOp::max: case IrOp::min:
         if (!fl || !g.float_binop(in, i)) g.call_eval(in, i);
         break;
-      case IrOp::floordiv: case IrOp::mod: case IrOp::raw_mod:
+      case IrOp::floordiv:
+        if (fl ? !g.float_round(in, i) : !g.divide(in, i)) g.call_eval(in, i);
+        break;
+      case IrOp::mod: case IrOp::raw_mod:
         if (fl || !g.divide(in, i)) g.call_eval(in, i);
+        break;
+      case IrOp::floor: case IrOp::ceil:
+        if (!fl || !g.float_round(in, i)) g.call_eval(in, i);
         break;
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
         if (!g.fused[i]) g.compare(in, i);

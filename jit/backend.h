@@ -37,6 +37,11 @@ bool host_has_avx512();
 // Whether it has FMA3 (vfmadd: the IR's fma in one instruction, in lanes too).
 bool host_has_fma3();
 
+// The constant operand of a float max/min (in.a or in.b) when x86's
+// maxss/minss x, k compute the interpreter's maximumNumber/minimumNumber
+// bit for bit, in lanes too (asm_float.cpp says why); else kNoRef.
+Ref exact_maxmin_const(const Trace& t, const Ins& in);
+
 // Returns "" on success, else why the trace cannot be compiled. With
 // `exits` (one per snapshot, living as long as the code), each exit records
 // itself in TraceEnv::exit and jumps to its side trace once one is linked.

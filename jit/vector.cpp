@@ -169,6 +169,8 @@ struct Planner {
       case IrOp::div: ok = f32 && both(); break;
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = i32 && both(); break;
       case IrOp::sqrt: ok = f32 && lanes(in.a); break;
+      case IrOp::floor: case IrOp::ceil: ok = f32 && lanes(in.a); break;
+      case IrOp::max: case IrOp::min: ok = f32 && exact_maxmin_const(t, in) != kNoRef && both(); break;
       case IrOp::fma: ok = f32 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       case IrOp::neg: case IrOp::abs: ok = (f32 || in.t == CT::i32) && lanes(in.a); break;  // (i32: wrapping)
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
@@ -204,7 +206,8 @@ struct Planner {
       case IrOp::mul: case IrOp::div: ok = in.t == CT::f64 && lanes(in.a) && lanes(in.b); break;
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = int64(in.t) && lanes(in.a) && lanes(in.b); break;
       case IrOp::neg: ok = (in.t == CT::f64 || int64(in.t)) && lanes(in.a); break;
-      case IrOp::sqrt: case IrOp::abs: ok = in.t == CT::f64 && lanes(in.a); break;
+      case IrOp::sqrt: case IrOp::abs: case IrOp::floor: case IrOp::ceil: ok = in.t == CT::f64 && lanes(in.a); break;
+      case IrOp::max: case IrOp::min: ok = in.t == CT::f64 && exact_maxmin_const(t, in) != kNoRef && lanes(in.a) && lanes(in.b); break;
       case IrOp::fma: ok = in.t == CT::f64 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       default: break;
     }

@@ -1,0 +1,105 @@
+// Float operations whose interpreter meaning is not one x86 instruction's:
+// max/min (IEEE maximumNumber/minimumNumber: vm/interp/interp_ops.h) and
+// floor, ceil and float `//` (std::floor of the quotient). Inlined here they
+// cost a few instructions; through eval.cpp each was a call that saved every
+// live xmm register around it (Taichi's sdf_renderer example evaluates its
+// distance function with eight max/min and a floor a step: 39% of its JIT
+// time was in eval_call).
+#include <asmjit/x86.h>
+
+#include <bit>
+#include <cmath>
+#include <utility>
+
+#include "jit/asm.h"
+#include "jit/backend.h"
+#include "jit/trace.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+namespace {
+constexpr uint32_t kRoundFloor = 0x9, kRoundCeil = 0xA;  // roundss modes, inexact not signalled
+}
+
+// x86's maxss/minss return their second operand when either is a NaN or both
+// are zeros (of any signs); maximumNumber ignores a NaN operand and orders
+// -0 < +0. With a constant k that is neither a NaN nor a zero, `op x, k` is
+// exact: x NaN gives k, and equal operands are the same bits. A zero k of the
+// right sign (max with +0, min with -0) is exact too: x = -0 or +0 gives k,
+// which is then the answer. (Snow's ti.min(ti.max(sig, 1 - 2.5e-2), 1 +
+// 4.5e-3) in MPM; sdf_renderer's ti.max(0, q[0]); a ReLU.)
+Ref exact_maxmin_const(const Trace& t, const Ins& in) {
+  if ((in.op != IrOp::max && in.op != IrOp::min) || (in.t != CT::f32 && in.t != CT::f64)) return kNoRef;
+  Ref K = t.is_const(in.b) ? in.b : in.a;
+  if (!t.is_const(K) || t.is_const(K == in.b ? in.a : in.b)) return kNoRef;
+  uint64_t k = (uint64_t)t.ins[K].k;
+  double kv = in.t == CT::f32 ? (double)std::bit_cast<float>((uint32_t)k) : std::bit_cast<double>(k);
+  if (std::isnan(kv) || (kv == 0 && std::signbit(kv) == (in.op == IrOp::max))) return kNoRef;
+  return K;
+}
+
+bool Gen::float_maxmin(const Ins& in, Ref i) {
+  if (!vex) return false;
+  namespace Inst = x86::Inst;
+  bool s = in.t == CT::f32, mx = in.op == IrOp::max;
+  InstId op = mx ? (s ? Inst::kIdVmaxss : Inst::kIdVmaxsd) : (s ? Inst::kIdVminss : Inst::kIdVminsd);
+  if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {
+    Ref X = K == in.b ? in.a : in.b;
+    x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, S = D;
+    if (in_xmm(X)) S = xhome(X);
+    else ldx(D, X, in.t);
+    a.emit(op, D, S, kmem(K, in.t));
+    stx(i, D, in.t);
+    return true;
+  }
+  // Otherwise one ucomiss tells the rare pairs: "equal or unordered". op
+  // leaves b in xmm0 for both. Equal: a & b (max) or a | b (min) bitwise,
+  // the same bits unless they are zeros of two signs, where it picks +0 or
+  // -0. Unordered: a when b is the NaN (both NaNs: a), else b.
+  x86::Xmm A = x86::xmm1;
+  if (in_xmm(in.a)) A = xhome(in.a);
+  else ldx(A, in.a, in.t);
+  with_xsrc(in.b, in.t, x86::xmm0, [&](const auto& B) {
+    s ? a.vucomiss(A, B) : a.vucomisd(A, B);
+    a.emit(op, x86::xmm0, A, B);
+  });
+  Label done = a.newLabel(), unordered = a.newLabel();
+  a.jne(done);
+  a.jp(unordered);
+  if (mx) s ? a.vandps(x86::xmm0, x86::xmm0, A) : a.vandpd(x86::xmm0, x86::xmm0, A);
+  else s ? a.vorps(x86::xmm0, x86::xmm0, A) : a.vorpd(x86::xmm0, x86::xmm0, A);
+  a.jmp(done);
+  a.bind(unordered);
+  s ? a.vucomiss(x86::xmm0, x86::xmm0) : a.vucomisd(x86::xmm0, x86::xmm0);
+  a.jnp(done);
+  a.vmovaps(x86::xmm0, A);
+  a.bind(done);
+  stx(i, x86::xmm0, in.t);
+  return true;
+}
+
+// floor and ceil as roundss/roundsd (SSE4.1, which every AVX host has):
+// the same results as std::floor/std::ceil, signed zeros and NaNs included;
+// float `//` the quotient's floor.
+bool Gen::float_round(const Ins& in, Ref i) {
+  if (!vex) return false;
+  bool s = in.t == CT::f32;
+  x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, S = x86::xmm1;
+  if (in.op == IrOp::floordiv) {
+    Ins q = in;
+    q.op = IrOp::div;
+    if (!float_binop(q, i)) return false;
+    if (in_xmm(i)) S = D;
+    else ldx(S, i, in.t);
+  } else if (in_xmm(in.a)) S = xhome(in.a);
+  else ldx(S, in.a, in.t);
+  uint32_t mode = in.op == IrOp::ceil ? kRoundCeil : kRoundFloor;
+  s ? a.vroundss(D, S, S, mode) : a.vroundsd(D, S, S, mode);
+  stx(i, D, in.t);
+  return true;
+}
+
+}  // namespace kiln::jit
