@@ -155,6 +155,36 @@ bool Gen::conv(const Ins& in, Ref i) {
       stx(i, D, s ? CT::f32 : CT::f64);
       return true;
     }
+    case bc::Op::u64_f32: case bc::Op::u64_f64: {
+      // C's (float)/(double) of a u64: below 2^63 the signed conversion;
+      // above, half the value with its lowest bit kept sticky (so the
+      // rounding is the same), converted and doubled. (ti.random()'s floats
+      // come from a u64: a call each in Taichi's mpm3d and cornell_box.)
+      bool s = (bc::Op)in.k == bc::Op::u64_f32;
+      ld(x86::rax, in.a);
+      if (vex) a.vpxor(x86::xmm1, x86::xmm1, x86::xmm1);
+      else a.xorps(D, D);
+      auto cvt = [&](const x86::Gp& x) {
+        if (vex) s ? a.vcvtsi2ss(D, x86::xmm1, x) : a.vcvtsi2sd(D, x86::xmm1, x);
+        else s ? a.cvtsi2ss(D, x) : a.cvtsi2sd(D, x);
+      };
+      Label big = a.newLabel(), done = a.newLabel();
+      a.test(x86::rax, x86::rax);
+      a.js(big);
+      cvt(x86::rax);
+      a.jmp(done);
+      a.bind(big);
+      a.mov(x86::rcx, x86::rax);
+      a.shr(x86::rcx, 1);
+      a.and_(x86::eax, 1);
+      a.or_(x86::rcx, x86::rax);
+      cvt(x86::rcx);
+      if (vex) s ? a.vaddss(D, D, D) : a.vaddsd(D, D, D);
+      else s ? a.addss(D, D) : a.addsd(D, D);
+      a.bind(done);
+      stx(i, D, s ? CT::f32 : CT::f64);
+      return true;
+    }
     case bc::Op::f32_f64:
       ldx(x86::xmm1, in.a, CT::f32);
       vex ? a.vcvtss2sd(D, x86::xmm1, x86::xmm1) : a.cvtss2sd(D, x86::xmm1);

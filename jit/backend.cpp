@@ -224,6 +224,17 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         }
         g.st(i);
         break;
+      case IrOp::lnot:  // (an integer's; a float's is a call)
+        if (fl) {
+          g.call_eval(in, i);
+          break;
+        }
+        g.ld(x86::rax, in.a);
+        in.t == CT::i64 || in.t == CT::u64 ? a.test(x86::rax, x86::rax) : a.test(x86::eax, x86::eax);
+        a.sete(x86::al);
+        a.movzx(x86::eax, x86::al);
+        g.st(i);
+        break;
       case IrOp::tzcnt: {  // (BMI1, as every AVX2 host has; the word rows' loop never asks of 0)
         x86::Gp D = g.in_gp(i) ? g.home(i) : x86::Gp(x86::rax);
         a.tzcnt(D, g.gp_of(in.a, D));
