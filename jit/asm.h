@@ -162,6 +162,7 @@ struct Gen {
   bool const_shift(const Ins& in, Ref i);
   bool divide(const Ins& in, Ref i);
   bool const_divide(const Ins& in, Ref i);
+  bool floor_divide32(const Ins& in, Ref i, int64_t d);
   bool const_divide64(const Ins& in, Ref i);
   void remainder(int64_t d);
   bool divide_general(const Ins& in, Ref i);

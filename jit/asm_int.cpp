@@ -6,10 +6,12 @@
 // and guard operations.
 #include <asmjit/x86.h>
 
+#include <optional>
 #include <utility>
 
 #include "jit/asm.h"
 #include "jit/backend.h"
+#include "jit/div_magic.h"
 #include "jit/sink.h"
 #include "jit/trace.h"
 #include "vm/types/type.h"
@@ -138,6 +140,43 @@ void Gen::remainder(int64_t d) {
   a.add(x86::rdx, x86::rcx);
 }
 
+// Python's floor `//` and `%` of an i32 by a constant d (|d| >= 2, not a
+// positive power of two: those shift and mask), and u32's `//`/`%`: with
+// x's sign s (0 or -1), floor(x / d) = s ^ ((x ^ s) / d) for d > 0, where
+// x ^ s = x or -x - 1 lies in [0, 2^31), and that quotient is one 64-bit
+// multiply by div_magic's m and a shift (no 128-bit product, no shrd). A
+// negative d divides -x by -d (floor(x / d) == floor(-x / -d); -x of an i32
+// fits the 64-bit register, x ^ s then below 2^32). The remainder is
+// x - q * d. False where it does not apply (truncating ops, d = -1).
+bool Gen::floor_divide32(const Ins& in, Ref i, int64_t d) {
+  bool sg = in.t == CT::i32, rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+  if (sg ? in.op != IrOp::floordiv && in.op != IrOp::mod : d < 1) return false;
+  if (d == 0 || d == -1 || d >= (1ll << 31) || d < -(1ll << 31) || (d > 0 && (d & (d - 1)) == 0)) return false;
+  std::optional<DivMagic> mg = div_magic(d < 0 ? (uint64_t)-d : (uint64_t)d, sg && d > 0 ? 31 : 32);
+  if (!mg) return false;
+  x86::Gp X = gp_of(in.a, x86::rcx);
+  a.mov(x86::rax, X);
+  if (d < 0) a.neg(x86::rax);
+  if (sg) {
+    a.cqo();  // rdx = s
+    a.xor_(x86::rax, x86::rdx);
+  }
+  if (mg->m < (1ull << 31)) a.imul(x86::rax, x86::rax, Imm(mg->m));
+  else a.imul(x86::rax, kbits(mg->m, CT::f64));  // (from the pool: rsi may hold a value)
+  if (mg->k) a.shr(x86::rax, Imm(mg->k));
+  if (sg) a.xor_(x86::rax, x86::rdx);  // rax = floor(x / d)
+  if (!rem) {
+    put(i, x86::rax);
+    return true;
+  }
+  a.imul(x86::rax, x86::rax, Imm(d));
+  x86::Gp R = in_gp(i) ? home(i) : x86::Gp(x86::rdx);  // x - q * d, in the result's register
+  if (R.id() != X.id()) a.mov(R, X);
+  a.sub(R, x86::rax);
+  put(i, R);
+  return true;
+}
+
 // 32-bit division by a constant d in [1, 2^31) without a divide: shift x to
 // y = x + K*d >= 0 (y < 2^33), then floor(y / d) = (y * m) >> k with
 // k = 33 + ceil(log2 d), m = floor(2^k / d) + 1 (exact for y < 2^33 since
@@ -147,6 +186,7 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   bool sg = in.t == CT::i32;
   if ((!sg && in.t != CT::u32) || !t.is_const(in.b)) return false;
   int64_t d = t.ins[in.b].k;
+  if (floor_divide32(in, i, d)) return true;
   if (d < 1 || d >= (1ll << 31)) return false;
   int s = 0;
   while ((1ll << s) < d) s++;

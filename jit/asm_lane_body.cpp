@@ -4,6 +4,7 @@
 // `unroll` times a pass and once more under a mask at the loop's end.
 #include "jit/lane_body.h"
 #include "jit/backend.h"
+#include "jit/div_magic.h"
 #include "vm/types/type.h"
 
 namespace kiln::jit {
@@ -55,6 +56,43 @@ void f64_lane_op(x86::Assembler& a, const Trace& t, const Ins& in, x86::Vec d, Y
     case IrOp::fma: lane_fma(a, false, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
     default: break;
   }
+}
+
+// Python's floor `//` or `%` of i32 lanes x by a constant d >= 2, no divide
+// (AVX2 has none for integers): with s = x >> 31 (0 or -1 a lane),
+// y = x ^ s in [0, 2^31) and q' = (y * m) >> k (lane_div_magic: a 32x32->64
+// vpmuludq of the even lanes and of the odd ones moved down, the high
+// halves merged), floor(x / d) = q' ^ s; the remainder is r' = y - q' * d
+// for x >= 0 and d - 1 - r' = (r' ^ s) + (s & d) for x < 0. d may be x's
+// register (x is read first); t are three temporaries, m the multiplier's
+// lanes, dv the divisor's.
+static void lane_floor_divide(x86::Assembler& a, bool wide, bool rem, int k, x86::Vec d, x86::Vec x, x86::Vec m,
+                              x86::Vec dv, const x86::Vec (&t)[3]) {
+  auto vxor = [&](x86::Vec o, x86::Vec p, x86::Vec q) { wide ? a.vpxord(o, p, q) : a.vpxor(o, p, q); };
+  const x86::Vec &s = t[0], &y = t[1], &e = t[2];
+  a.vpsrad(s, x, 31);
+  vxor(y, x, s);
+  a.vpmuludq(e, y, m);  // even lanes' 64-bit products
+  a.vpsrlq(e, e, 32);
+  a.vpsrlq(d, y, 32);
+  a.vpmuludq(d, d, m);  // odd lanes' (their high halves in the odd dwords)
+  if (wide) {  // (no vpblendd on zmm: clear the low dwords, then merge)
+    a.vpsrlq(d, d, 32);
+    a.vpsllq(d, d, 32);
+    a.vpord(d, d, e);
+  } else {
+    a.vpblendd(d, e, d, 0xAA);
+  }
+  if (k > 32) a.vpsrld(d, d, k - 32);  // q'
+  if (!rem) {
+    vxor(d, d, s);
+    return;
+  }
+  a.vpmulld(e, d, dv);
+  a.vpsubd(d, y, e);  // r'
+  vxor(d, d, s);
+  wide ? a.vpandd(e, s, dv) : a.vpand(e, s, dv);
+  a.vpaddd(d, d, e);
 }
 
 x86::Vec LaneBody::ymm(int j) const { return wide ? x86::Vec(x86::zmm(j)) : x86::Vec(x86::ymm(j)); }
@@ -193,6 +231,17 @@ void LaneBody::operator()(int u, bool masked) const {
         bool kb = in.b == exact_maxmin_const(t, in);
         auto x = y_of(kb ? in.a : in.b), k = y_of(kb ? in.b : in.a);
         in.op == IrOp::max ? a.vmaxps(d, x, k) : a.vminps(d, x, k);
+        break;
+      }
+      case IrOp::shl: case IrOp::shr: case IrOp::sar: {  // counts of 32 or more: 0 (shl/shr) or the sign, as scalar
+        uint32_t n = (uint64_t)t.ins[in.b].k >= 32 ? 32 : (uint32_t)t.ins[in.b].k;
+        in.op == IrOp::shl ? a.vpslld(d, y_of(in.a), n) : in.op == IrOp::shr ? a.vpsrld(d, y_of(in.a), n) : a.vpsrad(d, y_of(in.a), n);
+        break;
+      }
+      case IrOp::floordiv: case IrOp::mod: {
+        const x86::Vec tmp[3] = {ymm(r.div_t[0]), ymm(r.div_t[1]), ymm(r.div_t[2])};
+        lane_floor_divide(a, wide, in.op == IrOp::mod, lane_div_magic(t.ins[in.b].k)->k, d, y_of(in.a), ymm(r.magic.at(i)),
+                          in.op == IrOp::mod ? y_of(in.b) : d, tmp);
         break;
       }
       case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;

@@ -11,6 +11,7 @@
 
 #include "jit/asm.h"
 #include "jit/backend.h"
+#include "jit/div_magic.h"
 #include "jit/lane_body.h"
 
 namespace kiln::jit {
@@ -329,6 +330,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     for (int k = 0; k < 8; k++) a.mov(x86::dword_ptr(x86::rsp, t_lanes + 4 * k), k * stride);
     a.vmovdqu(ymm(y), x86::ymmword_ptr(x86::rsp, t_lanes));
   }
+  for (auto& [op, y] : r.magic) mask(y, (uint32_t)lane_div_magic(t.ins[t.ins[op].b].k)->m);
   if (r.zero >= 0) a.vpxor(x86::ymm(r.zero), x86::ymm(r.zero), x86::ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (p.f64) {  // the 64-bit sign bit and its complement, from all ones

@@ -2,6 +2,7 @@
 #include "jit/vector.h"
 
 #include "jit/backend.h"
+#include "jit/div_magic.h"
 
 #include <algorithm>
 #include <functional>
@@ -168,6 +169,11 @@ struct Planner {
       case IrOp::add: case IrOp::sub: case IrOp::mul: ok = (f32 || i32) && both(); break;
       case IrOp::div: ok = f32 && both(); break;
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = i32 && both(); break;
+      case IrOp::shl: case IrOp::shr: case IrOp::sar: ok = i32 && t.is_const(in.b) && lanes(in.a); break;
+      case IrOp::floordiv: case IrOp::mod:  // Python's floor forms by a constant (asm_lane_body.cpp)
+        ok = in.t == CT::i32 && t.is_const(in.b) && lane_div_magic(t.ins[in.b].k) && lanes(in.a) &&
+             (in.op == IrOp::floordiv || lanes(in.b));
+        break;
       case IrOp::sqrt: ok = f32 && lanes(in.a); break;
       case IrOp::floor: case IrOp::ceil: ok = f32 && lanes(in.a); break;
       case IrOp::max: case IrOp::min: ok = f32 && exact_maxmin_const(t, in) != kNoRef && both(); break;

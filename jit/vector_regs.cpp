@@ -1,6 +1,8 @@
 // The vector loop's register assignment (vector_regs.h).
 #include "jit/vector_regs.h"
 
+#include "jit/div_magic.h"
+
 namespace kiln::jit {
 
 using namespace asmjit;
@@ -42,7 +44,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       }
     }
     for (Ref o : {in.a, in.b, in.c}) {
-      if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a)) continue;
+      if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a) || lane_immediate(in, o)) continue;
       if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take();
       if ((p.kind[o] == VecPlan::iota || p.kind[o] == VecPlan::iota_r) && r.iota < 0) r.iota = take();
       if (p.kind[o] == VecPlan::iota && r.iv < 0) r.iv = take();
@@ -54,6 +56,11 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (r.gmask < 0) r.gmask = take();
     }
     if (in.op == IrOp::sel && r.scratch < 0) r.scratch = take();
+    if ((in.op == IrOp::floordiv || in.op == IrOp::mod) && p.kind[i] == VecPlan::lane) {
+      r.magic[i] = take();
+      for (int& y : r.div_t)
+        if (y < 0) y = take();
+    }
     bool fl = in.t == CT::f32 || in.t == CT::f64;
     if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl)) && r.zero < 0) r.zero = take();
     if ((in.op == IrOp::ne || in.op == IrOp::le) && in.t != CT::f32 && r.ones < 0) r.ones = take();
@@ -101,7 +108,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     const Ins& in = t.ins[i];
     if (in.op == IrOp::load) continue;
     for (Ref o : {in.a, in.b, in.c}) {
-      if (o < 0 || (in.op == IrOp::store && o == in.a)) continue;
+      if (o < 0 || (in.op == IrOp::store && o == in.a) || lane_immediate(in, o)) continue;
       bool ok = o == p.sum_slot(i) || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
                 (p.kind[o] == VecPlan::rowq && r.q >= 0) ||
                 ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));

@@ -23,6 +23,10 @@ struct VecRegs {
   // uniforms, 5 lane values).
   std::map<Ref, int> shuf;
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
+  // A floor `//` or `%` by a constant: its multiplier's lanes (by the op)
+  // and three temporaries (asm_lane_body.cpp's lane_floor_divide).
+  std::map<Ref, int> magic;
+  int div_t[3] = {-1, -1, -1};
   int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
   // A split sum's second register of partials, by slot: its partials (16
   // f32, 8 f64) fill two ymm, pW..p(2W-1) in the second (jit/vector.h).
