@@ -161,6 +161,21 @@ void Gen::flush(const Snapshot& s) {
 // xmm0), the rest through rax. An f32 slot's upper half is whatever stx
 // left there: its zeros come from a zero-masked load (k1, every other
 // dword) or a blend with xmm1's zeros.
+//
+// The pieces are the frame's aligned blocks (register 8m .. 8m + 7, 4m ..
+// 4m + 3, 2m, 2m + 1), whichever side the frame is on: one trace writes
+// the frame and the next reads it at once (an exit's flush, then the side
+// trace; a link's fill, then the root's entry), and a load the CPU can take
+// from the store before it must lie within that one store. With pieces cut
+// from each run's own start, nbody's entry read its partials (registers
+// 14-28) across the link's stores of 13-20 and 21-28 and waited for them to
+// reach the cache, every outer i (docs/perf.md, session 24).
+static int frame_piece(int32_t reg, int left, int widest) {
+  for (int w = widest; w > 1; w /= 2)
+    if (reg % w == 0 && left >= w) return w;
+  return 1;
+}
+
 bool Gen::copy_qwords(const x86::Gp& db, int32_t dd, const x86::Gp& sb, int32_t sd, int n, bool low32) {
   if (!vex) return false;
   const bool z = t.allow_zmm;
@@ -170,25 +185,26 @@ bool Gen::copy_qwords(const x86::Gp& db, int32_t dd, const x86::Gp& sb, int32_t 
   } else if (low32) {
     a.vpxor(x86::xmm1, x86::xmm1, x86::xmm1);
   }
-  int k = 0;
-  for (int w : {8, 4, 2}) {
-    if (w == 8 && !z) continue;
-    for (; n - k >= w; k += w) {
-      x86::Vec v = w == 8 ? x86::Vec(x86::zmm0) : w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0);
-      x86::Vec zero = w == 4 ? x86::Vec(x86::ymm1) : x86::Vec(x86::xmm1);
-      x86::Mem from = x86::ptr(sb, sd + 8 * k, (uint32_t)(8 * w)), to = x86::ptr(db, dd + 8 * k, (uint32_t)(8 * w));
-      if (low32 && z) a.k(x86::k1).z().vmovdqu32(v, from);
-      else if (z) a.vmovdqu64(v, from);
-      else a.vmovdqu(v, from);
-      if (low32 && !z) a.vpblendd(v, v, zero, 0xaa);
-      z ? a.vmovdqu64(to, v) : a.vmovdqu(to, v);
-      upper_dirty |= w > 2;
+  const int32_t reg0 = (db.id() == x86::Gp::kIdBx ? dd : sd) / 8;  // the frame side's first register
+  for (int k = 0; k < n;) {
+    const int w = frame_piece(reg0 + k, n - k, z ? 8 : 4);
+    if (w == 1) {
+      if (low32) a.mov(x86::eax, x86::dword_ptr(sb, sd + 8 * k));
+      else a.mov(x86::rax, x86::qword_ptr(sb, sd + 8 * k));
+      a.mov(x86::qword_ptr(db, dd + 8 * k), x86::rax);
+      k++;
+      continue;
     }
-  }
-  for (; k < n; k++) {
-    if (low32) a.mov(x86::eax, x86::dword_ptr(sb, sd + 8 * k));
-    else a.mov(x86::rax, x86::qword_ptr(sb, sd + 8 * k));
-    a.mov(x86::qword_ptr(db, dd + 8 * k), x86::rax);
+    x86::Vec v = w == 8 ? x86::Vec(x86::zmm0) : w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0);
+    x86::Vec zero = w == 4 ? x86::Vec(x86::ymm1) : x86::Vec(x86::xmm1);
+    x86::Mem from = x86::ptr(sb, sd + 8 * k, (uint32_t)(8 * w)), to = x86::ptr(db, dd + 8 * k, (uint32_t)(8 * w));
+    if (low32 && z) a.k(x86::k1).z().vmovdqu32(v, from);
+    else if (z) a.vmovdqu64(v, from);
+    else a.vmovdqu(v, from);
+    if (low32 && !z) a.vpblendd(v, v, zero, 0xaa);
+    z ? a.vmovdqu64(to, v) : a.vmovdqu(to, v);
+    upper_dirty |= w > 2;
+    k += w;
   }
   return true;
 }
@@ -203,16 +219,14 @@ bool Gen::fill_qwords(const x86::Gp& db, int32_t dd, uint64_t bits, int n) {
     a.vmovq(x86::xmm0, x86::rax);
     a.vpbroadcastq(x86::ymm0, x86::xmm0);
   }
-  int k = 0;
-  for (int w : {8, 4, 2}) {
-    if (w == 8 && !z) continue;
-    x86::Vec v = w == 8 ? x86::Vec(x86::zmm0) : w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0);
-    for (; n - k >= w; k += w) {
-      x86::Mem to = x86::ptr(db, dd + 8 * k, (uint32_t)(8 * w));
-      z ? a.vmovdqu64(to, v) : a.vmovdqu(to, v);
-    }
+  for (int k = 0; k < n;) {  // (on the frame's aligned blocks, as copy_qwords)
+    const int w = frame_piece(dd / 8 + k, n - k, z ? 8 : 4);
+    x86::Mem to = x86::ptr(db, dd + 8 * k, (uint32_t)(8 * w));
+    if (w == 1) a.mov(to, x86::rax);
+    else if (z) a.vmovdqu64(to, w == 8 ? x86::Vec(x86::zmm0) : w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0));
+    else a.vmovdqu(to, w == 4 ? x86::Vec(x86::ymm0) : x86::Vec(x86::xmm0));
+    k += w;
   }
-  for (; k < n; k++) a.mov(x86::qword_ptr(db, dd + 8 * k), x86::rax);
   upper_dirty = true;
   return true;
 }

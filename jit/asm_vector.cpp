@@ -212,10 +212,20 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (!from_slot(ref)) spill_to(mem(off), ref);
   // Only the registers the scalar code keeps values in and the vector loop
   // takes are saved: entered once per short inner loop (a sparse block's
-  // cells), saving all 22 cost more than the loop's lanes.
+  // cells), saving all 22 cost more than the loop's lanes. Of the xmm ones,
+  // only those holding a value from before the loop that the loop still
+  // reads: the body's own are computed again before they are read (the
+  // vector loop is entered before the body runs, or from its back edge
+  // once the phis have moved), and a split sum's partials come back from
+  // the temporaries below. nbody saved and restored 14 an outer i where 3
+  // (p's components) were needed.
+  std::vector<bool> comes_back(al.reg.size(), false);
+  for (auto& [p0, ring] : p.partials)
+    for (Ref x : ring)
+      if (x < (Ref)comes_back.size()) comes_back[x] = true;
   bool keep_gp[kNumAllocatable] = {}, keep_x[kNumXmm] = {};
   for (Ref v = 0; v < (Ref)al.reg.size(); v++) {
-    if (in_xmm(v)) keep_x[al.reg[v]] = true;
+    if (in_xmm(v) && v < t.loop_ref && al.last[v] > t.loop_ref && !comes_back[v]) keep_x[al.reg[v]] = true;
     if (in_gp(v))
       for (auto& [key, k] : r.root)
         if (kRootRegs[k].id() == kAllocatable[al.reg[v]]) keep_gp[al.reg[v]] = true;
