@@ -33,6 +33,7 @@ struct Gen {
   RefFlags addrfold;                  // address adds their loads and stores fold (sink.h)
   RefFlags blsrfold;                  // x - 1 that x & (x - 1) folds as blsr (sink.h)
   RefFlags scalefold;                 // x * 2/4/8 that adds fold as lea's index (sink.h)
+  RefFlags low32;                     // i32 results only read as their low half (asm_int.cpp)
   // The fused compare whose mask xmm1 holds after the instruction emitted
   // last (a float select's), and after this one: a second select under the
   // same condition right after the first blends under that mask (a bounce's
@@ -162,7 +163,7 @@ struct Gen {
   bool const_shift(const Ins& in, Ref i);
   bool divide(const Ins& in, Ref i);
   bool const_divide(const Ins& in, Ref i);
-  bool floor_divide32(const Ins& in, Ref i, int64_t d);
+  bool floor_divide32(const Ins& in, Ref i);
   bool const_divide64(const Ins& in, Ref i);
   void remainder(int64_t d);
   bool divide_general(const Ins& in, Ref i);
@@ -208,6 +209,9 @@ bool wide_lanes(const Trace& t, const struct VecPlan& p);
 void wide_interleaved_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out,
                            bool masked = false);
 void wide_vec3_setup(asmjit::x86::Assembler& a, bool masks_only = false);
+
+// asm_int.cpp: the i32 results whose readers use only their low half (Gen::low32).
+RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fused, bool lanes);
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
 inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }

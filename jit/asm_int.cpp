@@ -21,6 +21,8 @@ namespace kiln::jit {
 using namespace asmjit;
 using bc::CT;
 
+static std::optional<DivMagic> floor_divide32_magic(const Trace& t, const Ins& in);
+
 // add/sub/mul/and/or/xor, computed in the result's own register when it
 // has one (unless b lives there), with b as an immediate, register or slot.
 bool Gen::int_binop(const Ins& in, Ref i) {
@@ -66,7 +68,7 @@ bool Gen::int_binop(const Ins& in, Ref i) {
       x86::Gp H = gp_of(A, D);
       x86::Gp Hw = w32 ? x86::Gp(H.r32()) : H;
       a.lea(Dw, x86::ptr(Hw, Hw, k == 3 ? 1 : k == 5 ? 2 : 3));
-      if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+      if (w32 && in.t == CT::i32 && !low32[i]) a.movsxd(D, D.r32());
     }
     if (D.id() == x86::Gp::kIdAx) st(i);
     return true;
@@ -75,7 +77,7 @@ bool Gen::int_binop(const Ins& in, Ref i) {
     x86::Gp H = home(A);
     if (in.op == IrOp::mul) a.imul(Dw, w32 ? x86::Gp(H.r32()) : H, Imm(k));
     else a.lea(Dw, x86::ptr(H, (int32_t)k));
-    if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+    if (w32 && in.t == CT::i32 && !low32[i]) a.movsxd(D, D.r32());
     if (D.id() == x86::Gp::kIdAx) st(i);
     return true;
   }
@@ -101,9 +103,50 @@ bool Gen::int_binop(const Ins& in, Ref i) {
     ld(x86::rcx, B);
     op(w32 ? x86::Gp(x86::ecx) : x86::Gp(x86::rcx));
   }
-  if (w32 && in.t == CT::i32) a.movsxd(D, D.r32());
+  if (w32 && in.t == CT::i32 && !low32[i]) a.movsxd(D, D.r32());
   if (D.id() == x86::Gp::kIdAx) st(i);
   return true;
+}
+
+// The i32 adds, subtracts and multiplies whose every reader uses only the
+// low half of the register: 32-bit adds, subtracts and multiplies, stores
+// of 32 bits or less, floor_divide32. Their results skip the movsxd that
+// re-extends a 32-bit op's result (sparse_lists' `(v * 3 + i) % 1001` had
+// two). Not a value an exit, a phi, a sunk or fused reader or a vector loop
+// reads (those take the 64-bit representation).
+RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fused, bool lanes) {
+  const Ref n = (Ref)t.ins.size();
+  RefFlags low(n, 0);
+  if (lanes) return low;
+  auto w32op = [](const Ins& in) {
+    return (in.op == IrOp::add || in.op == IrOp::sub || in.op == IrOp::mul) && (in.t == CT::i32 || in.t == CT::u32);
+  };
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    low[i] = in.live && !sunk[i] && !fused[i] && i != t.loop_ref && in.t == CT::i32 && w32op(in);
+  }
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live) continue;
+    bool ok = !sunk[i] && !fused[i];
+    if (in.op == IrOp::store) {
+      Prim p = (Prim)in.k;
+      ok &= in.a != in.b && (p == Prim::i32 || p == Prim::u32 || p == Prim::i16 || p == Prim::u16 || p == Prim::i8 ||
+                             p == Prim::u8);
+      for (Ref r : {in.a, in.c})  // (an address)
+        if (r >= 0) low[r] = 0;
+      if (in.b >= 0 && !ok) low[in.b] = 0;
+      continue;
+    }
+    ok &= w32op(in) || (floor_divide32_magic(t, in) && in.b != in.a);
+    for (Ref r : {in.a, in.b, in.c})
+      if (r >= 0 && !ok) low[r] = 0;
+  }
+  for (const Snapshot& s : t.snaps) {
+    for (auto& [reg, ref] : s.regs) low[ref] = 0;
+    if (s.pc_ref >= 0) low[s.pc_ref] = 0;
+  }
+  return low;
 }
 
 // A shift by a constant count, with the interpreter's rules for counts of
@@ -147,15 +190,26 @@ void Gen::remainder(int64_t d) {
 // multiply by div_magic's m and a shift (no 128-bit product, no shrd). A
 // negative d divides -x by -d (floor(x / d) == floor(-x / -d); -x of an i32
 // fits the 64-bit register, x ^ s then below 2^32). The remainder is
-// x - q * d. False where it does not apply (truncating ops, d = -1).
-bool Gen::floor_divide32(const Ins& in, Ref i, int64_t d) {
-  bool sg = in.t == CT::i32, rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
-  if (sg ? in.op != IrOp::floordiv && in.op != IrOp::mod : d < 1) return false;
-  if (d == 0 || d == -1 || d >= (1ll << 31) || d < -(1ll << 31) || (d > 0 && (d & (d - 1)) == 0)) return false;
-  std::optional<DivMagic> mg = div_magic(d < 0 ? (uint64_t)-d : (uint64_t)d, sg && d > 0 ? 31 : 32);
+// x - q * d. None where it does not apply (truncating ops, d = -1). It reads
+// x's low half only (low_half_only).
+static std::optional<DivMagic> floor_divide32_magic(const Trace& t, const Ins& in) {
+  bool sg = in.t == CT::i32;
+  if ((!sg && in.t != CT::u32) || !t.is_const(in.b)) return std::nullopt;
+  int64_t d = t.ins[in.b].k;
+  if (sg ? in.op != IrOp::floordiv && in.op != IrOp::mod : d < 1 || (in.op != IrOp::floordiv && in.op != IrOp::div &&
+                                                                     in.op != IrOp::mod && in.op != IrOp::raw_mod))
+    return std::nullopt;
+  if (d == 0 || d == -1 || d >= (1ll << 31) || d < -(1ll << 31) || (d > 0 && (d & (d - 1)) == 0)) return std::nullopt;
+  return div_magic(d < 0 ? (uint64_t)-d : (uint64_t)d, sg && d > 0 ? 31 : 32);
+}
+
+bool Gen::floor_divide32(const Ins& in, Ref i) {
+  std::optional<DivMagic> mg = floor_divide32_magic(t, in);
   if (!mg) return false;
+  bool sg = in.t == CT::i32, rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+  int64_t d = t.ins[in.b].k;
   x86::Gp X = gp_of(in.a, x86::rcx);
-  a.mov(x86::rax, X);
+  sg ? a.movsxd(x86::rax, X.r32()) : a.mov(x86::eax, X.r32());
   if (d < 0) a.neg(x86::rax);
   if (sg) {
     a.cqo();  // rdx = s
@@ -169,10 +223,11 @@ bool Gen::floor_divide32(const Ins& in, Ref i, int64_t d) {
     put(i, x86::rax);
     return true;
   }
-  a.imul(x86::rax, x86::rax, Imm(d));
+  a.imul(x86::eax, x86::eax, Imm(d));
   x86::Gp R = in_gp(i) ? home(i) : x86::Gp(x86::rdx);  // x - q * d, in the result's register
-  if (R.id() != X.id()) a.mov(R, X);
-  a.sub(R, x86::rax);
+  if (R.id() != X.id()) a.mov(R.r32(), X.r32());
+  a.sub(R.r32(), x86::eax);  // (in [0, d) for d > 0: its upper half zero is its sign)
+  if (d < 0) a.movsxd(R, R.r32());
   put(i, R);
   return true;
 }
@@ -186,7 +241,7 @@ bool Gen::const_divide(const Ins& in, Ref i) {
   bool sg = in.t == CT::i32;
   if ((!sg && in.t != CT::u32) || !t.is_const(in.b)) return false;
   int64_t d = t.ins[in.b].k;
-  if (floor_divide32(in, i, d)) return true;
+  if (floor_divide32(in, i)) return true;
   if (d < 1 || d >= (1ll << 31)) return false;
   int s = 0;
   while ((1ll << s) < d) s++;
