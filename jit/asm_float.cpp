@@ -41,6 +41,10 @@ Ref exact_maxmin_const(const Trace& t, const Ins& in) {
   return K;
 }
 
+bool general_maxmin(const Trace& t, const Ins& in) {
+  return (in.op == IrOp::max || in.op == IrOp::min) && in.t == CT::f32 && exact_maxmin_const(t, in) == kNoRef;
+}
+
 bool Gen::float_maxmin(const Ins& in, Ref i) {
   if (!vex) return false;
   namespace Inst = x86::Inst;

@@ -227,10 +227,23 @@ void LaneBody::operator()(int u, bool masked) const {
         wide ? a.vrndscaleps(d, y_of(in.a), mode) : a.vroundps(d, y_of(in.a), mode);
         break;
       }
-      case IrOp::max: case IrOp::min: {  // x, k: the constant second (exact_maxmin_const)
-        bool kb = in.b == exact_maxmin_const(t, in);
-        auto x = y_of(kb ? in.a : in.b), k = y_of(kb ? in.b : in.a);
-        in.op == IrOp::max ? a.vmaxps(d, x, k) : a.vminps(d, x, k);
+      case IrOp::max: case IrOp::min: {
+        bool mx = in.op == IrOp::max;
+        if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {  // x, k: the constant second
+          mx ? a.vmaxps(d, y_of(K == in.b ? in.a : in.b), y_of(K)) : a.vminps(d, y_of(K == in.b ? in.a : in.b), y_of(K));
+          break;
+        }
+        // maximumNumber in ymm lanes (d apart from both operands:
+        // vector_regs.cpp): b' = b, or a where b is a NaN; then maxps(a, b')
+        // is right but where a and b' are equal, which gives b': there
+        // a & b' (max) or a | b' (min), the zeros' sign rule.
+        x86::Vec X = y_of(in.a), S = ymm(r.scratch);
+        a.vcmpps(S, y_of(in.b), y_of(in.b), 3);  // unordered
+        a.vblendvps(S, y_of(in.b), X, S);
+        a.vcmpps(d, X, S, mx ? 4 : 0);  // max: not equal (or unordered): keep; min: equal: or in a
+        mx ? a.vorps(d, d, X) : a.vandps(d, d, X);
+        mx ? a.vmaxps(S, X, S) : a.vminps(S, X, S);
+        mx ? a.vandps(d, d, S) : a.vorps(d, d, S);
         break;
       }
       case IrOp::shl: case IrOp::shr: case IrOp::sar: {  // counts of 32 or more: 0 (shl/shr) or the sign, as scalar

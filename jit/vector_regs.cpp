@@ -1,6 +1,7 @@
 // The vector loop's register assignment (vector_regs.h).
 #include "jit/vector_regs.h"
 
+#include "jit/backend.h"
 #include "jit/div_magic.h"
 
 namespace kiln::jit {
@@ -55,7 +56,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
       if (r.gmask < 0) r.gmask = take();
     }
-    if (in.op == IrOp::sel && r.scratch < 0) r.scratch = take();
+    if ((in.op == IrOp::sel || general_maxmin(t, in)) && r.scratch < 0) r.scratch = take();
     if ((in.op == IrOp::floordiv || in.op == IrOp::mod) && p.kind[i] == VecPlan::lane) {
       r.magic[i] = take();
       for (int& y : r.div_t)
@@ -83,8 +84,14 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
   for (size_t k = 0; k < p.order.size(); k++) {
     Ref i = p.order[k];
-    for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
-      if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
+    // (a general max/min reads its operands after writing its result: they
+    // keep their registers until it has one, below)
+    bool apart = general_maxmin(t, t.ins[i]);
+    auto free_operands = [&] {
+      for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
+        if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
+    };
+    if (!apart) free_operands();
     // An interleaved group's components are all loaded at its first.
     auto group = p.interleaved.find(i);
     for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i}) {
@@ -99,6 +106,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       r.shuf[i] = y;
       used[y] = false;
     }
+    if (apart) free_operands();
     for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i})
       if (p.kind[c] == VecPlan::lane && !last.count(c)) used[r.ymm[c]] = false;  // (read only by exits: computed, never read)
   }
