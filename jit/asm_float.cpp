@@ -1,5 +1,6 @@
 // Float operations whose interpreter meaning is not one x86 instruction's:
-// max/min (IEEE maximumNumber/minimumNumber: vm/interp/interp_ops.h) and
+// max/min (IEEE maximumNumber/minimumNumber: vm/interp/interp_ops.h; the
+// integers' too, a compare and a cmov) and
 // floor, ceil and float `//` (std::floor of the quotient). Inlined here they
 // cost a few instructions; through eval.cpp each was a call that saved every
 // live xmm register around it (Taichi's sdf_renderer example evaluates its
@@ -83,6 +84,19 @@ bool Gen::float_maxmin(const Ins& in, Ref i) {
   a.bind(done);
   stx(i, x86::xmm0, in.t);
   return true;
+}
+
+// Integer max/min: a compare and a cmov (registers hold i32 sign-extended
+// and u32 zero-extended, so one 64-bit compare orders every width). It was
+// a call: grid codes clamp indices, ti.min(ti.max(int(x), 0), n - 1).
+void Gen::int_maxmin(const Ins& in, Ref i) {
+  bool sg = is_signed(in.t), mx = in.op == IrOp::max;
+  ld(x86::rax, in.a);
+  x86::Gp B = gp_of(in.b, x86::rcx);
+  a.cmp(x86::rax, B);
+  if (mx) sg ? a.cmovl(x86::rax, B) : a.cmovb(x86::rax, B);
+  else sg ? a.cmovg(x86::rax, B) : a.cmova(x86::rax, B);
+  st(i);
 }
 
 // floor and ceil as roundss/roundsd (SSE4.1, which every AVX host has):

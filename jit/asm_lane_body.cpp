@@ -229,6 +229,12 @@ void LaneBody::operator()(int u, bool masked) const {
       }
       case IrOp::max: case IrOp::min: {
         bool mx = in.op == IrOp::max;
+        if (!f) {  // i32 or u32 lanes
+          bool sg = in.t == CT::i32;
+          if (mx) sg ? a.vpmaxsd(d, y_of(in.a), y_of(in.b)) : a.vpmaxud(d, y_of(in.a), y_of(in.b));
+          else sg ? a.vpminsd(d, y_of(in.a), y_of(in.b)) : a.vpminud(d, y_of(in.a), y_of(in.b));
+          break;
+        }
         if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {  // x, k: the constant second
           mx ? a.vmaxps(d, y_of(K == in.b ? in.a : in.b), y_of(K)) : a.vminps(d, y_of(K == in.b ? in.a : in.b), y_of(K));
           break;

@@ -197,7 +197,8 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         if (fl ? !g.float_binop(in, i) : !g.divide(in, i)) g.call_eval(in, i);
         break;
       case IrOp::max: case IrOp::min:
-        if (!fl || !g.float_binop(in, i)) g.call_eval(in, i);
+        if (!fl) g.int_maxmin(in, i);
+        else if (!g.float_binop(in, i)) g.call_eval(in, i);
         break;
       case IrOp::floordiv:
         if (fl ? !g.float_round(in, i) : !g.divide(in, i)) g.call_eval(in, i);

@@ -176,7 +176,7 @@ struct Planner {
         break;
       case IrOp::sqrt: ok = f32 && lanes(in.a); break;
       case IrOp::floor: case IrOp::ceil: ok = f32 && lanes(in.a); break;
-      case IrOp::max: case IrOp::min: ok = f32 && both(); break;  // (exact_maxmin_const or general_maxmin)
+      case IrOp::max: case IrOp::min: ok = (f32 || i32) && both(); break;  // (f32: exact_maxmin_const or general_maxmin)
       case IrOp::fma: ok = f32 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       case IrOp::neg: case IrOp::abs: ok = (f32 || in.t == CT::i32) && lanes(in.a); break;  // (i32: wrapping)
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
