@@ -265,7 +265,21 @@ void LaneBody::operator()(int u, bool masked) const {
       }
       case IrOp::neg: f ? a.vxorps(d, y_of(in.a), ymm(r.sign)) : a.vpsubd(d, ymm(r.zero), y_of(in.a)); break;
       case IrOp::abs: f ? a.vandps(d, y_of(in.a), ymm(r.absmask)) : a.vpabsd(d, y_of(in.a)); break;
-      case IrOp::conv: a.vcvtdq2ps(d, y_of(in.a)); break;
+      case IrOp::conv:
+        if (lane_f2i(in)) {
+          // sem::f2i: cvttps2dq gives 0x80000000 for a NaN and out of
+          // range; where x >= 2^31, xor with all ones makes it INT_MAX, and
+          // a NaN's lane is cleared (d apart from x: vector_regs.cpp).
+          x86::Vec X = y_of(in.a), S = ymm(r.scratch);
+          a.vcmpps(S, X, ymm(r.f2i_lim), 13);  // >= (ordered)
+          a.vcvttps2dq(d, X);
+          a.vpxor(d, d, S);
+          a.vcmpps(S, X, X, 7);  // ordered: not a NaN
+          a.vpand(d, d, S);
+        } else {
+          a.vcvtdq2ps(d, y_of(in.a));
+        }
+        break;
       case IrOp::fma: lane_fma(a, true, d, y_of(in.a), y_of(in.b), y_of(in.c)); break;
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
         // A mask per lane, then the 0/1 the scalar compare gives (NaN: only ne holds).

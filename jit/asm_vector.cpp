@@ -341,6 +341,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.vmovdqu(ymm(y), x86::ymmword_ptr(x86::rsp, t_lanes));
   }
   for (auto& [op, y] : r.magic) mask(y, (uint32_t)lane_div_magic(t.ins[t.ins[op].b].k)->m);
+  if (r.f2i_lim >= 0) mask(r.f2i_lim, 0x4f000000u);  // 2^31
   if (r.zero >= 0) a.vpxor(x86::ymm(r.zero), x86::ymm(r.zero), x86::ymm(r.zero));
   if (r.ones >= 0) a.vpcmpeqd(ymm(r.ones), ymm(r.ones), ymm(r.ones));
   if (p.f64) {  // the 64-bit sign bit and its complement, from all ones

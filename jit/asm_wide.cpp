@@ -49,6 +49,9 @@ bool wide_lanes(const Trace& t, const VecPlan& p) {
       case IrOp::max: case IrOp::min:  // (the general form blends by ymm masks)
         if (general_maxmin(t, in)) return false;
         break;
+      case IrOp::conv:
+        if (lane_f2i(in)) return false;
+        break;
       case IrOp::load:
         if (p.access[i].stride && !p.in_group(i)) return false;  // (a gather)
         break;

@@ -45,6 +45,8 @@ Ref exact_maxmin_const(const Trace& t, const Ins& in);
 // exact): lanes compute it with compares and blends in a scratch register
 // (asm_lane_body.cpp), its operands read after its result is written.
 bool general_maxmin(const Trace& t, const Ins& in);
+// An f32 -> i32 conversion (the same: a scratch register, operands apart).
+inline bool lane_f2i(const Ins& in) { return in.op == IrOp::conv && in.k == (int64_t)bc::Op::f32_i32; }
 
 // Returns "" on success, else why the trace cannot be compiled. With
 // `exits` (one per snapshot, living as long as the code), each exit records

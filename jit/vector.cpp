@@ -186,8 +186,10 @@ struct Planner {
       case IrOp::sel:  // a != 0 ? b : c, on 32-bit lanes (the result's users and stores check the width)
         ok = lanes(in.a) && lanes(in.b) && lanes(in.c) && (!body(in.a) || lane_t(in.a) == CT::i32);
         break;
-      case IrOp::conv:  // int -> f32 rounds as cvtdq2ps does, for signed 32-bit sources only
-        ok = in.k == (int64_t)bc::Op::i64_f32 && signed32(in.a) && lanes(in.a);
+      case IrOp::conv:  // int -> f32 rounds as cvtdq2ps does, for signed 32-bit sources only;
+        // f32 -> i32 truncates as cvttps2dq with sem::f2i's fixes (lane_f2i)
+        ok = (in.k == (int64_t)bc::Op::i64_f32 && signed32(in.a) && lanes(in.a)) ||
+             (in.k == (int64_t)bc::Op::f32_i32 && lanes(in.a) && lane_t(in.a) == CT::f32);
         break;
       default: break;
     }
