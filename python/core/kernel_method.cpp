@@ -22,14 +22,25 @@ PyObject* kernel_call(PyObject* data, PyObject* const* args, Py_ssize_t nargs, P
   static PyObject* s_fwd = PyUnicode_InternFromString("fwd");
   static PyObject* s_config = PyUnicode_InternFromString("config");
   static PyObject* s_profiler = PyUnicode_InternFromString("kernel_profiler");
+ 
   PyObject* state = PyTuple_GET_ITEM(data, 0);
   PyObject* slow = PyTuple_GET_ITEM(data, 1);
   PyObject* core = nullptr;
   bool fast = false;
   if (nargs >= 1 && (core = PyObject_GetAttr(args[0], s_core)) && core != Py_None) {
-    PyObject* tape = PyObject_GetAttr(state, s_tape);
-    PyObject* fwd = PyObject_GetAttr(state, s_fwd);
-    PyObject* config = PyObject_GetAttr(state, s_config);
+    // taichi._state is a module: its attributes are its dict's items (read
+    // there directly: no attribute lookup on the module's type, fewer lines
+    // to fetch on a launch whose caches the compile before it emptied).
+    PyObject* names = PyModule_Check(state) ? PyModule_GetDict(state) : nullptr;
+    auto get = [&](PyObject* name) -> PyObject* {
+      if (!names) return PyObject_GetAttr(state, name);
+      PyObject* v = PyDict_GetItemWithError(names, name);
+      Py_XINCREF(v);
+      return v;
+    };
+    PyObject* tape = get(s_tape);
+    PyObject* fwd = get(s_fwd);
+    PyObject* config = get(s_config);
     PyObject* profiling = config && PyDict_Check(config) ? PyDict_GetItemWithError(config, s_profiler) : nullptr;
     fast = tape == Py_None && fwd == Py_None && config && PyDict_Check(config) && !PyErr_Occurred() &&
            (!profiling || PyObject_Not(profiling) == 1);
@@ -41,6 +52,16 @@ PyObject* kernel_call(PyObject* data, PyObject* const* args, Py_ssize_t nargs, P
   if (!fast) {
     Py_XDECREF(core);
     return PyObject_Vectorcall(slow, args, (size_t)nargs, kwnames);
+  }
+  // Positional arguments to a kept instance: straight into the KernelCore
+  // (kernel.cpp), without pybind's dispatch.
+  if (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) {
+    bool handled = false;
+    PyObject* r = kernel_core_fast_call(core, args + 1, nargs - 1, handled);
+    if (handled) {
+      Py_DECREF(core);
+      return r;
+    }
   }
   PyObject* r = PyObject_Vectorcall(core, args + 1, (size_t)(nargs - 1), kwnames);
   Py_DECREF(core);
