@@ -43,7 +43,8 @@ Ref exact_maxmin_const(const Trace& t, const Ins& in) {
 }
 
 bool general_maxmin(const Trace& t, const Ins& in) {
-  return (in.op == IrOp::max || in.op == IrOp::min) && in.t == CT::f32 && exact_maxmin_const(t, in) == kNoRef;
+  return (in.op == IrOp::max || in.op == IrOp::min) && (in.t == CT::f32 || in.t == CT::f64) &&
+         exact_maxmin_const(t, in) == kNoRef;
 }
 
 bool Gen::float_maxmin(const Ins& in, Ref i) {

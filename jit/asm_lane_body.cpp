@@ -27,9 +27,27 @@ static void lane_fma(x86::Assembler& a, bool f32, x86::Vec d, Y ya, Y yb, Y yc) 
   }
 }
 
+// maximumNumber / minimumNumber in ymm lanes of f32 or f64 (d apart from
+// both operands: vector_regs.cpp; s a scratch register): b' = b, or a where
+// b is a NaN; then maxps(a, b') is right but where a and b' are equal, which
+// gives b': there a & b' (max) or a | b' (min), the zeros' sign rule.
+static void lane_maxmin(x86::Assembler& a, bool f32, bool mx, x86::Vec d, x86::Vec x, x86::Vec y, x86::Vec s) {
+  auto cmp = [&](x86::Vec o, x86::Vec p, x86::Vec q, int pred) { f32 ? a.vcmpps(o, p, q, pred) : a.vcmppd(o, p, q, pred); };
+  cmp(s, y, y, 3);  // unordered
+  f32 ? a.vblendvps(s, y, x, s) : a.vblendvpd(s, y, x, s);
+  cmp(d, x, s, mx ? 4 : 0);  // max: not equal (or unordered): keep; min: equal: or in a
+  if (mx) f32 ? a.vorps(d, d, x) : a.vorpd(d, d, x);
+  else f32 ? a.vandps(d, d, x) : a.vandpd(d, d, x);
+  if (mx) f32 ? a.vmaxps(s, x, s) : a.vmaxpd(s, x, s);
+  else f32 ? a.vminps(s, x, s) : a.vminpd(s, x, s);
+  if (mx) f32 ? a.vandps(d, d, s) : a.vandpd(d, d, s);
+  else f32 ? a.vorps(d, d, s) : a.vorpd(d, d, s);
+}
+
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
 template <class YOf>
-void f64_lane_op(x86::Assembler& a, const Trace& t, const Ins& in, x86::Vec d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero) {
+void f64_lane_op(x86::Assembler& a, const Trace& t, const Ins& in, x86::Vec d, YOf&& y_of, x86::Mem at, int sign, int absmask, int zero,
+                 int scratch) {
   switch (in.op) {
     case IrOp::store: a.vmovupd(at, y_of(in.b)); break;
     case IrOp::load: a.vmovupd(d, at); break;
@@ -43,8 +61,12 @@ void f64_lane_op(x86::Assembler& a, const Trace& t, const Ins& in, x86::Vec d, Y
     case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
     case IrOp::floor: case IrOp::ceil: a.vroundpd(d, y_of(in.a), in.op == IrOp::floor ? 0x9 : 0xA); break;
     case IrOp::max: case IrOp::min: {  // x, k: the constant second (exact_maxmin_const)
-      bool kb = in.b == exact_maxmin_const(t, in);
-      auto x = y_of(kb ? in.a : in.b), k = y_of(kb ? in.b : in.a);
+      Ref K = exact_maxmin_const(t, in);
+      if (K == kNoRef) {
+        lane_maxmin(a, false, in.op == IrOp::max, d, y_of(in.a), y_of(in.b), x86::ymm(scratch));
+        break;
+      }
+      auto x = y_of(K == in.b ? in.a : in.b), k = y_of(K);  // x, k: the constant second
       in.op == IrOp::max ? a.vmaxpd(d, x, k) : a.vminpd(d, x, k);
       break;
     }
@@ -152,7 +174,7 @@ void LaneBody::operator()(int u, bool masked) const {
       bool mem_op = in.op == IrOp::load || in.op == IrOp::store;
       if (in.op != IrOp::store && !r.ymm.count(i)) continue;
       f64_lane_op(a, t, in, in.op == IrOp::store ? ymm(0) : ymm(r.ymm.at(i)), [this](Ref v) { return y_of(v); }, mem_op ? at(i) : x86::Mem(), r.sign,
-                  r.absmask, r.zero);
+                  r.absmask, r.zero, r.scratch);
       continue;
     }
     bool f = in.t == CT::f32;
@@ -239,17 +261,7 @@ void LaneBody::operator()(int u, bool masked) const {
           mx ? a.vmaxps(d, y_of(K == in.b ? in.a : in.b), y_of(K)) : a.vminps(d, y_of(K == in.b ? in.a : in.b), y_of(K));
           break;
         }
-        // maximumNumber in ymm lanes (d apart from both operands:
-        // vector_regs.cpp): b' = b, or a where b is a NaN; then maxps(a, b')
-        // is right but where a and b' are equal, which gives b': there
-        // a & b' (max) or a | b' (min), the zeros' sign rule.
-        x86::Vec X = y_of(in.a), S = ymm(r.scratch);
-        a.vcmpps(S, y_of(in.b), y_of(in.b), 3);  // unordered
-        a.vblendvps(S, y_of(in.b), X, S);
-        a.vcmpps(d, X, S, mx ? 4 : 0);  // max: not equal (or unordered): keep; min: equal: or in a
-        mx ? a.vorps(d, d, X) : a.vandps(d, d, X);
-        mx ? a.vmaxps(S, X, S) : a.vminps(S, X, S);
-        mx ? a.vandps(d, d, S) : a.vorps(d, d, S);
+        lane_maxmin(a, true, mx, d, y_of(in.a), y_of(in.b), ymm(r.scratch));
         break;
       }
       case IrOp::shl: case IrOp::shr: case IrOp::sar: {  // counts of 32 or more: 0 (shl/shr) or the sign, as scalar

@@ -41,7 +41,7 @@ bool host_has_fma3();
 // maxss/minss x, k compute the interpreter's maximumNumber/minimumNumber
 // bit for bit, in lanes too (asm_float.cpp says why); else kNoRef.
 Ref exact_maxmin_const(const Trace& t, const Ins& in);
-// An f32 max/min that is not (two lane values, or a constant that is not
+// An f32/f64 max/min that is not (two lane values, or a constant that is not
 // exact): lanes compute it with compares and blends in a scratch register
 // (asm_lane_body.cpp), its operands read after its result is written.
 bool general_maxmin(const Trace& t, const Ins& in);

@@ -215,7 +215,7 @@ struct Planner {
       case IrOp::band: case IrOp::bor: case IrOp::bxor: ok = int64(in.t) && lanes(in.a) && lanes(in.b); break;
       case IrOp::neg: ok = (in.t == CT::f64 || int64(in.t)) && lanes(in.a); break;
       case IrOp::sqrt: case IrOp::abs: case IrOp::floor: case IrOp::ceil: ok = in.t == CT::f64 && lanes(in.a); break;
-      case IrOp::max: case IrOp::min: ok = in.t == CT::f64 && exact_maxmin_const(t, in) != kNoRef && lanes(in.a) && lanes(in.b); break;
+      case IrOp::max: case IrOp::min: ok = in.t == CT::f64 && lanes(in.a) && lanes(in.b); break;  // (exact_maxmin_const or general_maxmin)
       case IrOp::fma: ok = in.t == CT::f64 && host_has_fma3() && lanes(in.a) && lanes(in.b) && lanes(in.c); break;
       default: break;
     }
