@@ -21,10 +21,6 @@ namespace kiln::jit {
 using namespace asmjit;
 using bc::CT;
 
-namespace {
-constexpr uint32_t kRoundFloor = 0x9, kRoundCeil = 0xA;  // roundss modes, inexact not signalled
-}
-
 // x86's maxss/minss return their second operand when either is a NaN or both
 // are zeros (of any signs); maximumNumber ignores a NaN operand and orders
 // -0 < +0. With a constant k that is neither a NaN nor a zero, `op x, k` is

@@ -27,21 +27,32 @@ static void lane_fma(x86::Assembler& a, bool f32, x86::Vec d, Y ya, Y yb, Y yc) 
   }
 }
 
-// maximumNumber / minimumNumber in ymm lanes of f32 or f64 (d apart from
-// both operands: vector_regs.cpp; s a scratch register): b' = b, or a where
-// b is a NaN; then maxps(a, b') is right but where a and b' are equal, which
-// gives b': there a & b' (max) or a | b' (min), the zeros' sign rule.
-static void lane_maxmin(x86::Assembler& a, bool f32, bool mx, x86::Vec d, x86::Vec x, x86::Vec y, x86::Vec s) {
+// ti.max/ti.min of f32 or f64 lanes. With an exact constant k
+// (exact_maxmin_const) one maxps x, k. Else maximumNumber / minimumNumber (d
+// apart from both operands: lane_blends; s a scratch register): b' = b, or a
+// where b is a NaN; then maxps(a, b') is right but where a and b' are equal,
+// which gives b': there a & b' (max) or a | b' (min), the zeros' sign rule.
+template <class YOf>
+static void lane_maxmin(x86::Assembler& a, const Trace& t, const Ins& in, bool f32, x86::Vec d, YOf&& y_of, x86::Vec s) {
+  bool mx = in.op == IrOp::max;
+  auto maxmin = [&](x86::Vec o, x86::Vec p, x86::Vec q) {
+    if (mx) f32 ? a.vmaxps(o, p, q) : a.vmaxpd(o, p, q);
+    else f32 ? a.vminps(o, p, q) : a.vminpd(o, p, q);
+  };
+  if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {
+    maxmin(d, y_of(K == in.b ? in.a : in.b), y_of(K));
+    return;
+  }
+  x86::Vec x = y_of(in.a), y = y_of(in.b);
   auto cmp = [&](x86::Vec o, x86::Vec p, x86::Vec q, int pred) { f32 ? a.vcmpps(o, p, q, pred) : a.vcmppd(o, p, q, pred); };
+  auto vand = [&](x86::Vec o, x86::Vec p, x86::Vec q) { f32 ? a.vandps(o, p, q) : a.vandpd(o, p, q); };
+  auto vor = [&](x86::Vec o, x86::Vec p, x86::Vec q) { f32 ? a.vorps(o, p, q) : a.vorpd(o, p, q); };
   cmp(s, y, y, 3);  // unordered
   f32 ? a.vblendvps(s, y, x, s) : a.vblendvpd(s, y, x, s);
   cmp(d, x, s, mx ? 4 : 0);  // max: not equal (or unordered): keep; min: equal: or in a
-  if (mx) f32 ? a.vorps(d, d, x) : a.vorpd(d, d, x);
-  else f32 ? a.vandps(d, d, x) : a.vandpd(d, d, x);
-  if (mx) f32 ? a.vmaxps(s, x, s) : a.vmaxpd(s, x, s);
-  else f32 ? a.vminps(s, x, s) : a.vminpd(s, x, s);
-  if (mx) f32 ? a.vandps(d, d, s) : a.vandpd(d, d, s);
-  else f32 ? a.vorps(d, d, s) : a.vorpd(d, d, s);
+  mx ? vor(d, d, x) : vand(d, d, x);
+  maxmin(s, x, s);
+  mx ? vand(d, d, s) : vor(d, d, s);
 }
 
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
@@ -59,17 +70,8 @@ void f64_lane_op(x86::Assembler& a, const Trace& t, const Ins& in, x86::Vec d, Y
     case IrOp::mul: a.vmulpd(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::div: a.vdivpd(d, y_of(in.a), y_of(in.b)); break;
     case IrOp::sqrt: a.vsqrtpd(d, y_of(in.a)); break;
-    case IrOp::floor: case IrOp::ceil: a.vroundpd(d, y_of(in.a), in.op == IrOp::floor ? 0x9 : 0xA); break;
-    case IrOp::max: case IrOp::min: {  // x, k: the constant second (exact_maxmin_const)
-      Ref K = exact_maxmin_const(t, in);
-      if (K == kNoRef) {
-        lane_maxmin(a, false, in.op == IrOp::max, d, y_of(in.a), y_of(in.b), x86::ymm(scratch));
-        break;
-      }
-      auto x = y_of(K == in.b ? in.a : in.b), k = y_of(K);  // x, k: the constant second
-      in.op == IrOp::max ? a.vmaxpd(d, x, k) : a.vminpd(d, x, k);
-      break;
-    }
+    case IrOp::floor: case IrOp::ceil: a.vroundpd(d, y_of(in.a), in.op == IrOp::floor ? kRoundFloor : kRoundCeil); break;
+    case IrOp::max: case IrOp::min: lane_maxmin(a, t, in, false, d, y_of, x86::ymm(scratch)); break;
     case IrOp::neg:
       if (in.t == CT::f64) a.vxorpd(d, y_of(in.a), x86::ymm(sign));
       else a.vpsubq(d, x86::ymm(zero), y_of(in.a));
@@ -245,7 +247,7 @@ void LaneBody::operator()(int u, bool masked) const {
       case IrOp::bxor: wide ? a.vpxord(d, y_of(in.a), y_of(in.b)) : a.vpxor(d, y_of(in.a), y_of(in.b)); break;
       case IrOp::sqrt: a.vsqrtps(d, y_of(in.a)); break;
       case IrOp::floor: case IrOp::ceil: {  // (roundps has no EVEX form: rndscaleps with scale 0)
-        uint32_t mode = in.op == IrOp::floor ? 0x9 : 0xA;
+        uint32_t mode = in.op == IrOp::floor ? kRoundFloor : kRoundCeil;
         wide ? a.vrndscaleps(d, y_of(in.a), mode) : a.vroundps(d, y_of(in.a), mode);
         break;
       }
@@ -257,11 +259,7 @@ void LaneBody::operator()(int u, bool masked) const {
           else sg ? a.vpminsd(d, y_of(in.a), y_of(in.b)) : a.vpminud(d, y_of(in.a), y_of(in.b));
           break;
         }
-        if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {  // x, k: the constant second
-          mx ? a.vmaxps(d, y_of(K == in.b ? in.a : in.b), y_of(K)) : a.vminps(d, y_of(K == in.b ? in.a : in.b), y_of(K));
-          break;
-        }
-        lane_maxmin(a, true, mx, d, y_of(in.a), y_of(in.b), ymm(r.scratch));
+        lane_maxmin(a, t, in, true, d, [this](Ref v) { return y_of(v); }, ymm(r.scratch));
         break;
       }
       case IrOp::shl: case IrOp::shr: case IrOp::sar: {  // counts of 32 or more: 0 (shl/shr) or the sign, as scalar

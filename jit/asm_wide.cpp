@@ -46,11 +46,8 @@ bool wide_lanes(const Trace& t, const VecPlan& p) {
     switch (in.op) {
       case IrOp::div: case IrOp::sqrt: divides = true; break;
       case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: case IrOp::sel: return false;
-      case IrOp::max: case IrOp::min:  // (the general form blends by ymm masks)
-        if (general_maxmin(t, in)) return false;
-        break;
-      case IrOp::conv:
-        if (lane_f2i(in)) return false;
+      case IrOp::max: case IrOp::min: case IrOp::conv:
+        if (lane_blends(t, in)) return false;
         break;
       case IrOp::load:
         if (p.access[i].stride && !p.in_group(i)) return false;  // (a gather)

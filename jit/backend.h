@@ -42,11 +42,17 @@ bool host_has_fma3();
 // bit for bit, in lanes too (asm_float.cpp says why); else kNoRef.
 Ref exact_maxmin_const(const Trace& t, const Ins& in);
 // An f32/f64 max/min that is not (two lane values, or a constant that is not
-// exact): lanes compute it with compares and blends in a scratch register
-// (asm_lane_body.cpp), its operands read after its result is written.
+// exact): lanes compute it with compares and blends.
 bool general_maxmin(const Trace& t, const Ins& in);
-// An f32 -> i32 conversion (the same: a scratch register, operands apart).
+// An f32 -> i32 conversion (lanes fix cvttps2dq's results by compares).
 inline bool lane_f2i(const Ins& in) { return in.op == IrOp::conv && in.k == (int64_t)bc::Op::f32_i32; }
+// A lane op built of ymm compares and blends (asm_lane_body.cpp): it takes
+// the loop's scratch register, reads its operands after writing its result
+// (their registers stay apart from it: vector_regs.cpp), and keeps the loop
+// in ymm (VEX compares give ymm masks, not zmm: wide_lanes).
+inline bool lane_blends(const Trace& t, const Ins& in) { return general_maxmin(t, in) || lane_f2i(in); }
+// roundss/roundps (and rndscaleps) modes of floor and ceil, inexact not signalled.
+inline constexpr uint32_t kRoundFloor = 0x9, kRoundCeil = 0xA;
 
 // Returns "" on success, else why the trace cannot be compiled. With
 // `exits` (one per snapshot, living as long as the code), each exit records

@@ -56,7 +56,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
       if (r.gmask < 0) r.gmask = take();
     }
-    if ((in.op == IrOp::sel || general_maxmin(t, in) || lane_f2i(in)) && r.scratch < 0) r.scratch = take();
+    if ((in.op == IrOp::sel || lane_blends(t, in)) && r.scratch < 0) r.scratch = take();
     if (lane_f2i(in) && r.f2i_lim < 0) r.f2i_lim = take();
     if ((in.op == IrOp::floordiv || in.op == IrOp::mod) && p.kind[i] == VecPlan::lane) {
       r.magic[i] = take();
@@ -85,9 +85,9 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
       if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
   for (size_t k = 0; k < p.order.size(); k++) {
     Ref i = p.order[k];
-    // (a general max/min or an f32 -> i32 reads its operands after writing its result: they
+    // (a lane_blends op reads its operands after writing its result: they
     // keep their registers until it has one, below)
-    bool apart = general_maxmin(t, t.ins[i]) || lane_f2i(t.ins[i]);
+    bool apart = lane_blends(t, t.ins[i]);
     auto free_operands = [&] {
       for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
         if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;
