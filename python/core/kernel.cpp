@@ -195,8 +195,8 @@ struct KernelCore {
   // kwargs dict and overload walk were ~0.35 us of a warm launch's ~1.2 us of
   // overhead, and ~1.5 us of a program's second launch, the first through this
   // path, with its lines cold after the compile): positional arguments to the
-  // kept instance, as call_mode's first branch. False when that branch would
-  // not take the call (call_mode then runs it, and reports any error).
+  // kept instance (call_mode's first branch too). False when it does not take
+  // the call (call_mode then binds the arguments, and reports any error).
   bool try_fast(PyObject* const* args, size_t nargs, py::object& out) {
     if (!fast || generation != state().generation || nargs != ast->def->args.args.size()) return false;
     small_slots.assign((size_t)fast->num_args, 0);
@@ -227,13 +227,9 @@ struct KernelCore {
     size_t np = params.size();
     std::vector<uint64_t> slots;
     std::vector<uint64_t> ret_bits;
-    if (fast && mode == kKernel && args.size() == np && kw.empty()) {
-      slots.assign((size_t)fast->num_args, 0);
-      bool ok = true;
-      for (size_t k = 0; k < np && ok; k++)
-        ok = slot_of(args[k].ptr(), fast->arg_prims[k], slots[(size_t)fast->arg_slot[k]]);
-      if (ok) return launch(*fast, slots);
-      PyErr_Clear();
+    if (mode == kKernel && kw.empty()) {  // (an empty tuple: its item array is not read)
+      py::object out;
+      if (try_fast(&PyTuple_GET_ITEM(args.ptr(), 0), args.size(), out)) return out;
     }
 
     // ---- bind arguments (Python's rules, with the kernel's name in messages)
