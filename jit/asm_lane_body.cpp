@@ -27,23 +27,15 @@ static void lane_fma(x86::Assembler& a, bool f32, x86::Vec d, Y ya, Y yb, Y yc) 
   }
 }
 
-// ti.max/ti.min of f32 or f64 lanes. With an exact constant k
-// (exact_maxmin_const) one maxps x, k. Else maximumNumber / minimumNumber (d
-// apart from both operands: lane_blends; s a scratch register): b' = b, or a
-// where b is a NaN; then maxps(a, b') is right but where a and b' are equal,
-// which gives b': there a & b' (max) or a | b' (min), the zeros' sign rule.
-template <class YOf>
-static void lane_maxmin(x86::Assembler& a, const Trace& t, const Ins& in, bool f32, x86::Vec d, YOf&& y_of, x86::Vec s) {
-  bool mx = in.op == IrOp::max;
+// maximumNumber / minimumNumber of f32 or f64 lanes x and y into d (d
+// apart from both: lane_blends; s a scratch register): y' = y, or x where y
+// is a NaN; then maxps(x, y') is right but where x and y' are equal, which
+// gives y': there x & y' (max) or x | y' (min), the zeros' sign rule.
+void lane_maxmin(x86::Assembler& a, bool f32, bool mx, x86::Vec d, x86::Vec x, x86::Vec y, x86::Vec s) {
   auto maxmin = [&](x86::Vec o, x86::Vec p, x86::Vec q) {
     if (mx) f32 ? a.vmaxps(o, p, q) : a.vmaxpd(o, p, q);
     else f32 ? a.vminps(o, p, q) : a.vminpd(o, p, q);
   };
-  if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {
-    maxmin(d, y_of(K == in.b ? in.a : in.b), y_of(K));
-    return;
-  }
-  x86::Vec x = y_of(in.a), y = y_of(in.b);
   auto cmp = [&](x86::Vec o, x86::Vec p, x86::Vec q, int pred) { f32 ? a.vcmpps(o, p, q, pred) : a.vcmppd(o, p, q, pred); };
   auto vand = [&](x86::Vec o, x86::Vec p, x86::Vec q) { f32 ? a.vandps(o, p, q) : a.vandpd(o, p, q); };
   auto vor = [&](x86::Vec o, x86::Vec p, x86::Vec q) { f32 ? a.vorps(o, p, q) : a.vorpd(o, p, q); };
@@ -53,6 +45,20 @@ static void lane_maxmin(x86::Assembler& a, const Trace& t, const Ins& in, bool f
   mx ? vor(d, d, x) : vand(d, d, x);
   maxmin(s, x, s);
   mx ? vand(d, d, s) : vor(d, d, s);
+}
+
+// ti.max/ti.min of f32 or f64 lanes: with an exact constant k
+// (exact_maxmin_const) one maxps x, k, else the general form above.
+template <class YOf>
+static void lane_maxmin(x86::Assembler& a, const Trace& t, const Ins& in, bool f32, x86::Vec d, YOf&& y_of, x86::Vec s) {
+  bool mx = in.op == IrOp::max;
+  if (Ref K = exact_maxmin_const(t, in); K != kNoRef) {
+    x86::Vec x = y_of(K == in.b ? in.a : in.b), k = y_of(K);
+    if (mx) f32 ? a.vmaxps(d, x, k) : a.vmaxpd(d, x, k);
+    else f32 ? a.vminps(d, x, k) : a.vminpd(d, x, k);
+    return;
+  }
+  lane_maxmin(a, f32, mx, d, y_of(in.a), y_of(in.b), s);
 }
 
 // One op of an f64 lane loop (VecPlan::f64; lanes64 admits these only).
@@ -167,9 +173,8 @@ void LaneBody::operator()(int u, bool masked) const {
       else f ? a.vfmadd231ps(acc, y_of(in.a), y_of(in.b)) : a.vfmadd231pd(acc, y_of(in.a), y_of(in.b));
       continue;
     }
-    if (p.f64 && p.kind[i] == VecPlan::reduce) {  // an i64 sum: four wrapping partials
-      Ref slot = p.sum_slot(i);
-      a.vpaddq(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(in.a == slot ? in.b : in.a));
+    if (p.kind[i] == VecPlan::reduce) {  // a fold's step (a conditional add's add: emitted with its sel)
+      if (auto st = p.steps.find(i); st != p.steps.end()) fold_step(st->second, masked);
       continue;
     }
     if (p.f64) {
@@ -183,19 +188,6 @@ void LaneBody::operator()(int u, bool masked) const {
     if (in.op == IrOp::store) {
       if (masked && wide) a.k(x86::k1).vmovups(at(i), y_of(in.b));
       else masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));
-      continue;
-    }
-    if (p.kind[i] == VecPlan::reduce) {
-      Ref slot = p.sum_slot(i);
-      Ref x = in.a == slot ? in.b : in.a;
-      if (masked && wide) {
-        a.k(x86::k1).vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
-      } else if (masked) {  // lanes past the end add nothing
-        a.vpand(ymm(r.scratch), y_of(x), ymm(r.tail));
-        a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), ymm(r.scratch));
-      } else {
-        a.vpaddd(ymm(r.ymm[slot]), ymm(r.ymm[slot]), y_of(x));
-      }
       continue;
     }
     if (!r.ymm.count(i)) continue;

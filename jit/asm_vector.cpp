@@ -241,11 +241,12 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // whatever the last run left: kiln-fuzz seed 20533, s += 7 beside
   // x[i + 3] = i % 1000 from i = -3).
   // A split float sum's lanes are its partials as they are (lane k takes
-  // the k-th next add); an i32 sum's start at 0 and add into the slot.
+  // the k-th next add); a fold's start from the slot's value or its op's
+  // identity (asm_lane_fold.cpp) and fold into the slot after the loop.
   for (auto& [slot, add] : p.sums) {
     auto pr = p.partials.find(slot);
     if (pr == p.partials.end()) {
-      a.vpxor(x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]));  // (zeroes a zmm too)
+      lb.fold_init(slot, temp[slot]);
       continue;
     }
     for (int h = 0; h < regs; h++) {
@@ -554,26 +555,8 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         a.mov(mem(temp[ring[(size_t)(h * W + k)]]), x86::rax);
       }
     }
-  for (auto& [slot, add] : p.sums) {  // the eight partial sums, added (wrapping: any order is exact)
-    if (p.partials.count(slot)) continue;
-    // Through memory, not scratch ymm registers: those may hold a sum (the
-    // first sum takes ymm0, and extracting into xmm0 lost its low half).
-    // rax is free: the counter was saved above.
-    if (wide) {  // 16 wrapping lanes: the high 8 added to the low 8 (zmm31: no sum's)
-      a.vextracti32x8(x86::ymm(31), x86::zmm(r.ymm[slot]), 1);
-      a.vpaddd(x86::ymm(r.ymm[slot]), x86::ymm(r.ymm[slot]), x86::ymm(31));
-    }
-    a.vmovdqu(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[slot]));
-    if (p.f64) {  // four i64 partials
-      a.mov(x86::rax, x86::qword_ptr(x86::rsp, t_lanes));
-      for (int k = 1; k < 4; k++) a.add(x86::rax, x86::qword_ptr(x86::rsp, t_lanes + 8 * k));
-      a.mov(x86::qword_ptr(x86::rsp, temp[slot]), x86::rax);
-      continue;
-    }
-    a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes));
-    for (int k = 1; k < 8; k++) a.add(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * k));
-    a.mov(x86::dword_ptr(x86::rsp, temp[slot]), x86::eax);
-  }
+  for (auto& [slot, add] : p.sums)  // each fold's lanes, folded (any order is exact: vector.h)
+    if (!p.partials.count(slot)) lb.fold_out(slot, t_lanes, temp[slot]);
   a.vzeroupper();  // the scalar code's SSE must not pay for dirty upper halves
   for (int j = 0; j < kNumAllocatable; j++)
     if (keep_gp[j]) a.mov(x86::Gpq(kAllocatable[j]), mem(gsave + 8 * j));
@@ -587,14 +570,17 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       a.mov(x86::rax, mem(temp[x]));
       put(x, x86::rax);
     }
-  for (auto& [slot, add] : p.sums) {
+  for (auto& [slot, add] : p.sums) {  // a sum, product or xor's lanes fold into the slot; the others started from it
     if (p.partials.count(slot)) continue;
-    ld(x86::rax, slot);
-    if (p.f64) {
-      a.add(x86::rax, x86::qword_ptr(x86::rsp, temp[slot]));
+    const VecPlan::Fold& f = p.folds.at(slot);
+    x86::Mem lanes = x86::qword_ptr(x86::rsp, temp[slot]);
+    if (f.op == IrOp::add || f.op == IrOp::mul || f.op == IrOp::bxor) {
+      ld(x86::rax, slot);
+      f.op == IrOp::add ? a.add(x86::rax, lanes) : f.op == IrOp::mul ? a.imul(x86::rax, lanes) : a.xor_(x86::rax, lanes);
+      if (f.t == CT::i32) a.movsxd(x86::rax, x86::eax);
+      if (f.t == CT::u32) a.mov(x86::eax, x86::eax);
     } else {
-      a.add(x86::eax, x86::dword_ptr(x86::rsp, temp[slot]));
-      a.movsxd(x86::rax, x86::eax);
+      a.mov(x86::rax, lanes);
     }
     put(slot, x86::rax);
   }

@@ -40,6 +40,8 @@ bool host_has_avx512() {
 
 bool wide_lanes(const Trace& t, const VecPlan& p) {
   if (!t.allow_zmm || p.f64 || p.row_m != 0 || !p.row_roots.empty()) return false;
+  for (auto& [slot, f] : p.folds)
+    if (f.t == bc::CT::f32) return false;  // (a float fold's maximumNumber: ymm compares and blends)
   bool divides = false;
   for (Ref i : p.order) {
     const Ins& in = t.ins[i];

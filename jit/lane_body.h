@@ -28,6 +28,18 @@ struct LaneBody {
   // The register of a lane value (the counter's and the row's lanes included).
   asmjit::x86::Vec y_of(Ref v) const;
   void operator()(int u, bool masked = false) const;
+  // A fold's lanes (vector.h, VecPlan::Fold; asm_lane_fold.cpp): its
+  // accumulator's start from the slot's value at rsp + from; one step in the
+  // body; after the loop, its lanes folded into one value at rsp + out
+  // (extended as its type is in a register; rsp + at: W lanes of scratch).
+  void fold_init(Ref slot, int32_t from) const;
+  void fold_step(const VecPlan::Step& st, bool masked) const;
+  void fold_out(Ref slot, int32_t at, int32_t out) const;
 };
+
+// maximumNumber / minimumNumber of f32 or f64 lanes x and y into d, apart
+// from both (s: a scratch register).
+void lane_maxmin(asmjit::x86::Assembler& a, bool f32, bool mx, asmjit::x86::Vec d, asmjit::x86::Vec x, asmjit::x86::Vec y,
+                 asmjit::x86::Vec s);
 
 }  // namespace kiln::jit

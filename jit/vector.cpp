@@ -223,6 +223,74 @@ struct Planner {
     p.kind[r] = VecPlan::lane;
     return true;
   }
+  // A value carried around the loop as a fold (vector.h): the ops from the
+  // slot to `val`, each reading the one before (read by it alone) and
+  // folding in a term: adds and subs of one integer type, or max, min,
+  // and, or, xor or mul of one type, or a conditional add (`if c: n += e`
+  // is sel(c, prev + e, prev)). Records the steps; false if it is none of these.
+  bool fold_chain(Ref slot, Ref val, const std::vector<int>& reads) {
+    // What reaches the slot through the body's ops (a step's `prev` side).
+    std::vector<bool> reach(n, false);
+    for (Ref i = t.loop_ref + 1; i <= val; i++)
+      for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
+        if (o >= 0 && (o == slot || (body(o) && reach[o]))) reach[i] = true;
+    auto reaches = [&](Ref o) { return o == slot || (o >= 0 && body(o) && reach[o]); };
+    // The family and type: a sel's from its add.
+    const Ins& last = t.ins[val];
+    IrOp fam = last.op == IrOp::sub || last.op == IrOp::sel ? IrOp::add : last.op;
+    CT ty = last.t;
+    if (last.op == IrOp::sel) {
+      if (last.b < 0 || last.c < 0) return false;
+      const Ins &b = t.ins[last.b], &c = t.ins[last.c];
+      ty = body(last.b) && (b.op == IrOp::add || b.op == IrOp::sub) ? b.t : c.t;
+    }
+    bool ints = p.f64 ? int64(ty) : ty == CT::i32 || ty == CT::u32;
+    bool floats = ty == (p.f64 ? CT::f64 : CT::f32);
+    bool ok = fam == IrOp::add || fam == IrOp::band || fam == IrOp::bor || fam == IrOp::bxor ? ints
+              : fam == IrOp::mul                                                         ? ints && !p.f64
+              : fam == IrOp::max || fam == IrOp::min ? (ints && (!p.f64 || host_has_avx512())) || floats
+                                                     : false;
+    if (!ok) return false;
+    std::map<Ref, VecPlan::Step> steps;
+    int want = 1;  // reads of the next prev: 1, or 2 under a conditional add (its add and the sel)
+    for (Ref cur = val; cur != slot;) {
+      if (!body(cur) || steps.size() > 16 || (cur != val && reads[cur] != want)) return false;
+      const Ins& in = t.ins[cur];
+      VecPlan::Step st{slot, kNoRef, in.op};
+      Ref prev = kNoRef;
+      if (in.op == IrOp::sel) {  // sel(c, x, prev) or sel(c, prev, x), x = prev + e or prev - e
+        if (fam != IrOp::add || p.f64 || reaches(in.a)) return false;
+        for (bool b_is_x : {true, false}) {
+          Ref cx = b_is_x ? in.b : in.c, cp = b_is_x ? in.c : in.b;
+          if (!reaches(cp) || cx == slot || !body(cx)) continue;
+          const Ins& xi = t.ins[cx];
+          if ((xi.op != IrOp::add && xi.op != IrOp::sub) || xi.t != ty || reads[cx] != 1) continue;
+          if (xi.a == cp && !reaches(xi.b)) st.term = xi.b;
+          else if (xi.op == IrOp::add && xi.b == cp && !reaches(xi.a)) st.term = xi.a;
+          else continue;
+          prev = cp, st.op = xi.op, st.add = cx, st.cond = in.a, st.when_zero = !b_is_x;
+          break;
+        }
+        if (prev == kNoRef) return false;
+        want = 2;
+      } else {
+        IrOp f = in.op == IrOp::sub ? IrOp::add : in.op;
+        if (f != fam || in.t != ty || in.b < 0) return false;
+        bool ra = reaches(in.a), rb = reaches(in.b);
+        if (ra == rb || (in.op == IrOp::sub && !ra)) return false;
+        prev = ra ? in.a : in.b;
+        st.term = ra ? in.b : in.a;
+        st.term_first = !ra;
+        want = 1;
+      }
+      steps[cur] = st;
+      cur = prev;
+    }
+    if (reads[slot] != want) return false;
+    p.steps.insert(steps.begin(), steps.end());
+    p.folds[slot] = {fam, ty};
+    return true;
+  }
   // Split float sums (vector.h): cycles of phis p0 <- p1 <- ... <- pR-1 <-
   // p0 + e, R the partials split_sums gives (16 f32, 8 f64: one or two
   // registers of lanes), p0 read by that sum only. Marks the partials' slots.
@@ -329,18 +397,17 @@ struct Planner {
         for (auto& [reg, ref] : t.snaps[in.snap].regs) exits[ref]++;
     }
     std::vector<bool> split = find_partials(phis, reads);
+    for (auto& [p0, add] : p.sums) p.steps[add] = {p0, kNoRef, t.ins[add].op};  // (split sums: lanes of partials)
+    std::vector<std::pair<Ref, Ref>> carried;
     for (Ref ph : phis) {
       Ref slot = t.ins[ph].a, val = t.ins[ph].b;
       if (split[slot]) continue;
       if (slot == p.iv || (reads[slot] == 0 && exits[slot] == 0)) continue;
-      const Ins& s = t.ins[val];
-      // A sum whose running value the body also reads (a prefix sum:
+      // A value whose running value the body also reads (a prefix sum:
       // y[i] = s after s += x) has no lanes: each iteration needs the last.
-      // Integer sums of the lanes' width: wrapping adds, exact in any order.
-      bool sum = reads[slot] == 1 && exits[slot] == 0 && reads[val] == 0 && s.op == IrOp::add &&
-                 (p.f64 ? int64(s.t) : s.t == CT::i32) && (s.a == slot) != (s.b == slot);
-      if (!sum) return fail("a value carried around the loop that is not an i32 sum");
-      p.sums.push_back({slot, val});
+      if (exits[slot] != 0 || reads[val] != 0 || !fold_chain(slot, val, reads))
+        return fail("a value carried around the loop that is not a sum, max, min, product or bitwise fold");
+      carried.push_back({slot, val});
     }
     p.kind.assign(n, VecPlan::none);
     p.access.assign(n, {kNoRef, 0});
@@ -363,6 +430,16 @@ struct Planner {
       for (Ref o : {s.a, s.b, s.c})
         if (o >= 0 && o != slot && !lanes(o)) return false;
       p.kind[add] = VecPlan::reduce;
+    }
+    for (auto& [slot, val] : carried) p.sums.push_back({slot, val});
+    for (auto& [i, st] : p.steps) {
+      if (p.partials.count(st.slot)) continue;
+      if (!lanes(st.term) || (st.cond != kNoRef && (!lanes(st.cond) || (body(st.cond) && lane_t(st.cond) != CT::i32))))
+        return false;
+      CT lt = body(st.term) && !p.f64 ? lane_t(st.term) : CT::u64;  // (u64: either)
+      if (lt != CT::u64 && (lt == CT::f32) != (p.folds[st.slot].t == CT::f32)) return fail("a fold of another lane type");
+      p.kind[i] = VecPlan::reduce;
+      if (st.add != kNoRef) p.kind[st.add] = VecPlan::reduce;  // (a conditional add's add: emitted with its sel)
     }
     // Loads and stores in body order; the planned ones are what the loop runs.
     std::vector<Ref> mem;

@@ -16,9 +16,10 @@
 //   two accesses of one array can see each other's lanes out of order: an
 //   access Y after X in the body, one of them a store, must not reach the
 //   bytes X reaches in the 7 iterations before (0 < dY - dX < 32);
-// - values carried around the loop are the counter, i32 sums (`s += x`:
-//   wrapping adds reorder freely, so eight partial sums are exact) or values
-//   only exits read (the scalar iteration that always follows rewrites them),
+// - values carried around the loop are the counter, folds (VecPlan::Fold:
+//   integer sums, products and bitwise folds, which wrap and reorder freely,
+//   and max/min, so eight partial folds are exact) or values only exits
+//   read (the scalar iteration that always follows rewrites them),
 //   and float sums that fast_math split (vm/ir/passes/split_sums.cpp): R
 //   partials rotating one place per add (p0 = p1, ..., pR-1 = p0 + e), R =
 //   16 for f32 and 8 for f64, one or two registers of lanes. W adds in W
@@ -91,14 +92,40 @@ struct VecPlan {
         if (c == load) return true;
     return false;
   }
-  std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add)
+  std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add: its value at the back edge)
+  // Folds (a carried value that is not a split float sum): the slot's value
+  // at the back edge is the slot folded with terms by a chain of steps, each
+  // reading the one before: integer adds and subs, or max, min, and, or,
+  // xor (those also of i64 in 64-bit lanes) or mul of i32/u32, or float
+  // max/min; or conditional adds (`if c: n += e`: sel(c, prev + e, prev)).
+  // Each is exact in any order, so each lane folds its iterations' terms
+  // into its own accumulator and the lanes fold together after the loop:
+  // integer ops wrap, and maximumNumber/minimumNumber give the same bits in
+  // any order (-0 < +0) but for which NaN an all-NaN fold returns: with the
+  // slot as every step's first operand that is the slot's own NaN, which
+  // every lane starts from (max, min, and, or start at the slot's value,
+  // add and xor at 0, mul at 1); else the last iteration's term, and the
+  // scalar body always runs the last iteration.
+  struct Fold {
+    IrOp op;  // add (adds, subs, conditional adds), max, min, band, bor, bxor, mul
+    bc::CT t; // the lanes' type
+  };
+  std::map<Ref, Fold> folds;         // by slot
+  struct Step {
+    Ref slot;                        // the accumulator's
+    Ref term;                        // what it folds in
+    IrOp op;                         // add, sub, max, min, band, bor, bxor, mul (split sums: their add, sub or fma)
+    bool term_first = false;         // (float max/min) the term is the op's first operand
+    Ref cond = kNoRef, add = kNoRef; // a conditional add: the sel's condition and its add (or sub)
+    bool when_zero = false;          // ... which it takes where cond == 0
+  };
+  std::map<Ref, Step> steps;         // by the step's op (split sums' adds too)
   // Split float sums: the first partial's slot -> the W partials, lane order
   // (its add, sub or fma is the sum's `add`; an i32 sum has no entry).
   std::map<Ref, std::vector<Ref>> partials;
-  Ref sum_slot(Ref add) const {            // the slot a sum's add accumulates into
-    for (auto& [slot, a] : sums)
-      if (a == add) return slot;
-    return kNoRef;
+  Ref sum_slot(Ref add) const {            // the slot a sum's add or a fold's step accumulates into
+    auto s = steps.find(add);
+    return s == steps.end() ? kNoRef : s->second.slot;
   }
 };
 

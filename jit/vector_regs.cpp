@@ -77,7 +77,19 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   }
   if (tail) r.tail = take();
   if (tail && !p.sums.empty() && r.scratch < 0) r.scratch = take();
+  // A float fold's maximumNumber needs both; an integer max, min, mul or
+  // bitwise fold blends its new lanes in at a masked end.
+  bool float_fold = false, other_fold = false;
+  for (auto& [slot, f] : p.folds) {
+    float_fold |= f.t == CT::f32 || f.t == CT::f64;
+    other_fold |= f.op != IrOp::add;
+  }
+  if ((float_fold || other_fold) && r.fold_t < 0) r.fold_t = take();
+  if (float_fold && r.scratch < 0) r.scratch = take();
   if (full) return false;
+  // A float fold's lanes fold after the loop in three registers that hold
+  // no accumulator (asm_lane_fold.cpp).
+  if (float_fold && 16 - (int)(p.sums.size() + r.acc2.size()) < 3) return false;
   // Lane values: one register from definition to last use in the loop.
   std::map<Ref, size_t> last;
   for (size_t k = 0; k < p.order.size(); k++)
@@ -118,7 +130,8 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     if (in.op == IrOp::load) continue;
     for (Ref o : {in.a, in.b, in.c}) {
       if (o < 0 || (in.op == IrOp::store && o == in.a) || lane_immediate(in, o)) continue;
-      bool ok = o == p.sum_slot(i) || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
+      // (a fold's chain: its slot, and steps it holds in the accumulator)
+      bool ok = o == p.sum_slot(i) || p.folds.count(o) || p.kind[o] == VecPlan::reduce || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
                 (p.kind[o] == VecPlan::rowq && r.q >= 0) ||
                 ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));
       if (!ok) return false;

@@ -28,6 +28,9 @@ struct VecRegs {
   // and three temporaries (asm_lane_body.cpp's lane_floor_divide).
   std::map<Ref, int> magic;
   int div_t[3] = {-1, -1, -1};
+  // A fold's new lanes before a masked end blends them in, and a float
+  // fold's maximumNumber (lane_maxmin: apart from its operands).
+  int fold_t = -1;
   int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
   // A split sum's second register of partials, by slot: its partials (16
   // f32, 8 f64) fill two ymm, pW..p(2W-1) in the second (jit/vector.h).

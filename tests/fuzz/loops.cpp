@@ -8,8 +8,9 @@
 //    disjoint elements; loop-carried dependences (x[i + 1] = x[i] ...) occur
 //    only in serialized loops and in serial loops nested in a parallel one,
 //    whose iterations cover chunks separated by more than the offsets' span;
-//  - sums: i32 `s += e` anywhere (integer addition commutes, wrapping), f32
-//    sums only in serialized loops (their order is fixed there);
+//  - folds: i32 `s += e`, `s *= e`, bitwise ones and max/min anywhere
+//    (each commutes, wrapping), f32 sums and max/min only in serialized
+//    loops (a sum's order is fixed there);
 //  - float -> int casts clamp to [-1e6, 1e6] first; integer // and % divide by
 //    literals other than 0 and -1; shift counts are masked.
 #include "tests/fuzz/loops.h"
@@ -52,7 +53,10 @@ struct LoopGen {
   int amin[kFlds], amax[kFlds];  // the row offsets of za[i + a, j + c], zi
   bool isum = false, fsum = false;
   int stores = 0;
-  std::string sum_op = "s += ";  // one kind of update per kernel (mixed ones are atomics)
+  // One kind of update per kernel (mixed ones are atomics): '+', '-', '*',
+  // '&', '|', '^' (s op= e), 'M'/'m' (max/min; sf: f32 max/min); the JIT
+  // folds each in vector lanes (jit/vector.h, VecPlan::Fold).
+  char fold = '+', ffold = '+';
   std::vector<std::pair<std::string, bool>> temps;  // locals of the body: name, is i32
 
   LoopGen(std::mt19937_64& g, int& c, const LoopFields& l) : rng(g), counter(c), lf(l) {
@@ -255,6 +259,20 @@ struct LoopGen {
     }
   }
 
+  // An update of the kernel's fold v: in a parallel loop an atomic (the
+  // loop's chunks fold their own: make_thread_local), serialized also as
+  // v = v op e or with the running value second in max/min.
+  Node fold_stmt(const std::string& v, char op, Node e) {
+    if (op == 'M' || op == 'm') {
+      std::string f = op == 'M' ? "max" : "min";
+      if (!serialized()) return stmt("ti.atomic_" + f + "(" + v + ", $0)", {e});
+      return stmt(p(50) ? v + " = ti." + f + "(" + v + ", $0)" : v + " = ti." + f + "($0, " + v + ")", {e});
+    }
+    if (op == '*' && !serialized()) return stmt("ti.atomic_mul(" + v + ", $0)", {e});  // (`*=` on it would race)
+    if (serialized() && p(15)) return stmt(v + " = " + v + " " + op + " ($0)", {e});
+    return stmt(v + " " + op + "= $0", {e});
+  }
+
   // ---- the loop body ----------------------------------------------------------
   Node store() {
     std::vector<int> ws;
@@ -272,11 +290,8 @@ struct LoopGen {
     int roll = r(100);
     if (roll < 40) return store();
     if (roll < 60 && (isum || fsum)) {
-      if (isum && (!fsum || p(50))) {
-        if (serialized() && p(15)) return stmt(std::string("s = s ") + sum_op[2] + " ($0)", {iexp(1 + r(3))});
-        return stmt(sum_op + "$0", {iexp(1 + r(3))});
-      }
-      return stmt("sf += $0", {fexp(1 + r(3))});
+      if (isum && (!fsum || p(50))) return fold_stmt("s", fold, iexp(1 + r(3)));
+      return fold_stmt("sf", ffold, fexp(1 + r(3)));
     }
     if (roll < 80) {  // a local of the body
       bool is_int = p(40);
@@ -414,7 +429,8 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
     g.wo[g.over] = g.pick_offset(g.over);  // `over` is always accessible
   if ((g.kind == 'S' || serial2) && g.p(30)) g.fsum = true;
   else g.isum = g.p(55);
-  if (g.p(10)) g.sum_op = "s -= ";
+  if (g.p(40)) g.fold = "-*&|^Mm"[g.r(7)];
+  if (g.p(30)) g.ffold = "Mm"[g.r(2)];
 
   std::vector<Node> ss;
   for (int k = 1 + g.r(4); k > 0; k--) ss.push_back(g.body_stmt(1));
@@ -471,7 +487,7 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
 
   std::vector<Node> kb;
   std::string ret;
-  if (g.isum) kb.push_back(stmt("s = 0", {}, false)), ret = "ti.i32";
+  if (g.isum) kb.push_back(stmt(g.fold == '*' ? "s = 1" : g.fold == '&' ? "s = -1" : "s = 0", {}, false)), ret = "ti.i32";
   if (g.fsum) kb.push_back(stmt("sf = 0.0", {}, false)), ret = "ti.f32";
   kb.push_back(stmt(head, {body}, false));
   if (!ret.empty()) kb.push_back(stmt(g.isum ? "return s" : "return sf", {}, false));

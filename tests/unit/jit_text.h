@@ -105,6 +105,17 @@ inline void check_rotating(const Compiled& c, int lo, int hi, Step step, const s
   }
 }
 
+// Runs a compiled counted loop over [lo, hi) with the array at `mem` (arg 0)
+// and the sum or fold r3 starting at s0: r3 after it and the masked ends it ran.
+inline std::pair<uint64_t, uint64_t> run_sum(const Compiled& c, void* mem, int lo, int hi, uint64_t s0) {
+  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+  TraceEnv env;
+  env.args = args;
+  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, s0};
+  CHECK(c.fn(R, &env) == 99);
+  return {R[3], env.plain_tails};
+}
+
 // The text traced, optimized and compiled with vector loops allowed.
 // `zmm`: 16-lane loops allowed too (jit/asm_wide.cpp), where the host has AVX-512.
 // `regs`: the trace's registers (32: a split sum's 16 partials and more).

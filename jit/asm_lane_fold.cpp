@@ -1,0 +1,145 @@
+// A fold's lanes (vector.h, VecPlan::Fold; lane_body.h): each lane folds
+// its own iterations' terms into its accumulator, and the lanes fold
+// together when the vector loop ends. Integer folds wrap (add, sub, mul,
+// and, or, xor) or pick (max, min), so any order gives the scalar loop's
+// bits; float max/min are maximumNumber/minimumNumber, whose result does
+// not depend on the order either (vector.h says why, NaNs included).
+#include "jit/backend.h"
+#include "jit/lane_body.h"
+
+namespace kiln::jit {
+
+using namespace asmjit;
+using bc::CT;
+
+namespace {
+bool fold_float(CT t) { return t == CT::f32 || t == CT::f64; }
+bool fold_signed(CT t) { return t == CT::i32 || t == CT::i64; }
+}  // namespace
+
+// max, min, and, or: every lane starts at the slot's value (each is
+// idempotent, and a float fold whose steps all read the slot first must
+// return the slot's own NaN when every term is one); add and xor at 0, mul
+// at 1.
+void LaneBody::fold_init(Ref slot, int32_t from) const {
+  const VecPlan::Fold& f = p.folds.at(slot);
+  x86::Vec acc = ymm(r.ymm.at(slot));
+  switch (f.op) {
+    case IrOp::add: case IrOp::bxor: a.vpxor(acc.ymm(), acc.ymm(), acc.ymm()); break;  // (zeroes a zmm too)
+    case IrOp::mul:
+      a.mov(x86::dword_ptr(x86::rsp, t_mask), 1);
+      a.vpbroadcastd(acc, x86::dword_ptr(x86::rsp, t_mask));
+      break;
+    default:
+      es == 8 ? a.vpbroadcastq(acc, x86::qword_ptr(x86::rsp, from)) : a.vpbroadcastd(acc, x86::dword_ptr(x86::rsp, from));
+      break;
+  }
+}
+
+// acc = acc op term (float max/min: in the step's operand order), or under
+// a mask only in the lanes it selects: k1 in zmm; in ymm the new lanes are
+// blended in (an add's or sub's term is cleared instead).
+void LaneBody::fold_step(const VecPlan::Step& st, bool masked) const {
+  const VecPlan::Fold& f = p.folds.at(st.slot);
+  x86::Vec acc = ymm(r.ymm.at(st.slot)), x = y_of(st.term);
+  const bool q = es == 8, sg = fold_signed(f.t);
+  auto op = [&](IrOp o, x86::Vec d, x86::Vec u, x86::Vec v) {  // integer lanes: d = u o v
+    if (masked && wide) a.k(x86::k1);  // (merging: the other lanes keep d's)
+    switch (o) {
+      case IrOp::add: q ? a.vpaddq(d, u, v) : a.vpaddd(d, u, v); break;
+      case IrOp::sub: q ? a.vpsubq(d, u, v) : a.vpsubd(d, u, v); break;
+      case IrOp::mul: a.vpmulld(d, u, v); break;
+      case IrOp::band: wide ? a.vpandd(d, u, v) : a.vpand(d, u, v); break;
+      case IrOp::bor: wide ? a.vpord(d, u, v) : a.vpor(d, u, v); break;
+      case IrOp::bxor: wide ? a.vpxord(d, u, v) : a.vpxor(d, u, v); break;
+      case IrOp::max:  // (64-bit: AVX-512's vpmaxsq/vpmaxuq, on ymm with VL)
+        q ? (sg ? a.vpmaxsq(d, u, v) : a.vpmaxuq(d, u, v)) : (sg ? a.vpmaxsd(d, u, v) : a.vpmaxud(d, u, v));
+        break;
+      case IrOp::min:
+        q ? (sg ? a.vpminsq(d, u, v) : a.vpminuq(d, u, v)) : (sg ? a.vpminsd(d, u, v) : a.vpminud(d, u, v));
+        break;
+      default: break;
+    }
+  };
+  if (st.cond != kNoRef) {  // a conditional add: its term where the sel takes the add, else 0
+    x86::Vec s = ymm(r.scratch);
+    a.vpcmpeqd(s, y_of(st.cond), ymm(r.zero));  // lanes where cond == 0
+    st.when_zero ? a.vpand(s, s, x) : a.vpandn(s, s, x);
+    if (masked) a.vpand(s, s, ymm(r.tail));
+    op(st.op, acc, acc, s);
+    return;
+  }
+  if (fold_float(f.t)) {  // (ymm only: wide_lanes)
+    x86::Vec d = ymm(r.fold_t);
+    lane_maxmin(a, f.t == CT::f32, st.op == IrOp::max, d, st.term_first ? x : acc, st.term_first ? acc : x, ymm(r.scratch));
+    masked ? a.vblendvps(acc, acc, d, ymm(r.tail)) : a.vmovaps(acc, d);
+    return;
+  }
+  if (!masked || wide) {
+    op(st.op, acc, acc, x);
+  } else if (st.op == IrOp::add || st.op == IrOp::sub) {  // lanes past the end add nothing
+    a.vpand(ymm(r.scratch), x, ymm(r.tail));
+    op(st.op, acc, acc, ymm(r.scratch));
+  } else {
+    op(st.op, ymm(r.fold_t), acc, x);
+    a.vblendvps(acc, acc, ymm(r.fold_t), ymm(r.tail));
+  }
+}
+
+// Float lanes fold in registers (no live value but the accumulators now:
+// three others serve), halving the lanes each time; integer lanes through
+// the frame, one scalar op a lane.
+void LaneBody::fold_out(Ref slot, int32_t at, int32_t out) const {
+  const VecPlan::Fold& f = p.folds.at(slot);
+  x86::Vec acc = ymm(r.ymm.at(slot));
+  if (fold_float(f.t)) {
+    bool held[16] = {};
+    for (auto& [s, add] : p.sums) {
+      held[r.ymm.at(s)] = true;
+      if (auto h = r.acc2.find(s); h != r.acc2.end()) held[h->second] = true;
+    }
+    int fr[3], n = 0;
+    for (int j = 0; j < 16 && n < 3; j++)
+      if (!held[j]) fr[n++] = j;
+    const bool f32 = f.t == CT::f32, mx = f.op == IrOp::max;
+    x86::Ymm A = acc.ymm(), T = x86::ymm(fr[0]), D = x86::ymm(fr[1]), S = x86::ymm(fr[2]);
+    a.vperm2f128(T, A, A, 1);  // the halves swapped
+    lane_maxmin(a, f32, mx, D, A, T, S);
+    f32 ? a.vpermilps(T, D, 0x4E) : a.vpermilpd(T, D, 0x5);  // pairs (f64: lanes) swapped
+    lane_maxmin(a, f32, mx, A, D, T, S);
+    if (f32) {
+      a.vpermilps(T, A, 0xB1);  // neighbours swapped
+      lane_maxmin(a, f32, mx, D, A, T, S);
+      a.vmovd(x86::eax, D.xmm());  // (zero-extended: an f32 in a register)
+    } else {
+      a.vmovq(x86::rax, A.xmm());
+    }
+    a.mov(x86::qword_ptr(x86::rsp, out), x86::rax);
+    return;
+  }
+  if (wide) a.vmovdqu32(x86::zmmword_ptr(x86::rsp, at), acc);
+  else a.vmovdqu(x86::ymmword_ptr(x86::rsp, at), acc.ymm());
+  const bool q = es == 8, sg = fold_signed(f.t);
+  x86::Gp R = q ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+  auto lane = [&](int k) { return q ? x86::qword_ptr(x86::rsp, at + 8 * k) : x86::dword_ptr(x86::rsp, at + 4 * k); };
+  a.mov(R, lane(0));
+  for (int k = 1; k < W; k++) {
+    switch (f.op) {
+      case IrOp::add: a.add(R, lane(k)); break;
+      case IrOp::mul: a.imul(R, lane(k)); break;
+      case IrOp::band: a.and_(R, lane(k)); break;
+      case IrOp::bor: a.or_(R, lane(k)); break;
+      case IrOp::bxor: a.xor_(R, lane(k)); break;
+      case IrOp::max: case IrOp::min:  // take lane k where R is below it (max) or above it (min)
+        a.cmp(R, lane(k));
+        if (f.op == IrOp::max) sg ? a.cmovl(R, lane(k)) : a.cmovb(R, lane(k));
+        else sg ? a.cmovg(R, lane(k)) : a.cmova(R, lane(k));
+        break;
+      default: break;
+    }
+  }
+  if (f.t == CT::i32) a.movsxd(x86::rax, x86::eax);  // (u32: the 32-bit ops zero-extended it)
+  a.mov(x86::qword_ptr(x86::rsp, out), x86::rax);
+}
+
+}  // namespace kiln::jit
