@@ -20,18 +20,21 @@ std::unique_ptr<Block> copy_child(const std::unique_ptr<Block>& b, Stmt* owner, 
   return n;
 }
 
-void copy_block(const Block& from, Block& to, Map& map) {
-  for (const auto& s : from.stmts) {
-    Stmt* n = to.add(clone_stmt(*s));
-    map[s.get()] = n;
-    n->id = s->id;
-    n->body = copy_child(s->body, n, map);
-    n->else_body = copy_child(s->else_body, n, map);
-    if (s->tls_prologue() || s->tls_epilogue()) {
-      n->rare_mut().tls_prologue = copy_child(s->rare().tls_prologue, n, map);
-      n->rare_mut().tls_epilogue = copy_child(s->rare().tls_epilogue, n, map);
-    }
+Stmt* copy_into(const Stmt& s, Block& to, Map& map) {
+  Stmt* n = to.add(clone_stmt(s));
+  map[&s] = n;
+  n->id = s.id;
+  n->body = copy_child(s.body, n, map);
+  n->else_body = copy_child(s.else_body, n, map);
+  if (s.tls_prologue() || s.tls_epilogue()) {
+    n->rare_mut().tls_prologue = copy_child(s.rare().tls_prologue, n, map);
+    n->rare_mut().tls_epilogue = copy_child(s.rare().tls_epilogue, n, map);
   }
+  return n;
+}
+
+void copy_block(const Block& from, Block& to, Map& map) {
+  for (const auto& s : from.stmts) copy_into(*s, to, map);
 }
 
 void relink(Block& b, const Map& map) {
@@ -61,6 +64,14 @@ std::unique_ptr<Kernel> clone_kernel(const Kernel& k) {
   relink(c->root, map);
   for (const auto& f : k.funcs) c->funcs.push_back(clone_kernel(*f));
   return c;
+}
+
+std::unique_ptr<Stmt> clone_tree(const Stmt& s) {
+  Block tmp;
+  Map map;
+  copy_into(s, tmp, map);
+  relink(tmp, map);
+  return tmp.take(0);
 }
 
 }  // namespace kiln::ir

@@ -287,7 +287,8 @@ struct Stmt {
   uint8_t var_kind = 0;       // what `name` is: 0 a local, 1 a kernel argument, 2 a loop index
   SourceLoc loc;
   Const value;                // const_
-  int index = 0;              // arg_load: argument; loop_index: which index; global_temp: slot
+  int index = 0;              // arg_load: argument; loop_index: which index; global_temp: slot;
+                              // alloca: kInOrder when its sums keep program order (below)
   // Sparse SNodes. A range_for with snode >= 0 is a struct-for over that
   // SNode's active cells (rare().num_loop_indices indices; its bounds are
   // unused) until offload splits it into clear_list/listgen tasks and a
@@ -317,6 +318,10 @@ struct Stmt {
   Block* tls_prologue() const { return rare_ ? rare_->tls_prologue.get() : nullptr; }
   Block* tls_epilogue() const { return rare_ ? rare_->tls_epilogue.get() : nullptr; }
 };
+
+// Stmt::index of an alloca that stands for a field element (promote_elements):
+// fast_math's split_sums leaves its sums in program order, as in memory.
+constexpr int kInOrder = 1;
 
 struct Block {
   std::vector<std::unique_ptr<Stmt>> stmts;

@@ -317,6 +317,7 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   offload(k);
   struct_for_access(k);
   demote_atomics(k);
+  promote_elements(k);  // after demotion: `x[i] += e` in an inner loop is a load and a store by now
   // After demotion: `x[i] += a * b` is a load, a sum and a store by now.
   if (fast_math) contract_fma(k);
   verify_if();

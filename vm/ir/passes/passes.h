@@ -37,6 +37,10 @@ void offload(Kernel& k);
 // Rewrites atomics on locals that offloading left private to one task as
 // load/op/store (they need no atomicity; engines only do atomics on memory).
 bool demote_atomics(Kernel& k);
+// Keeps an element x[I] of a dense field that an inner loop loads and stores
+// at fixed indices (`force[i] += f` over j) in a local across the loop, the
+// loop versioned on I's bounds; exact (promote_elements.cpp says when).
+bool promote_elements(Kernel& k);
 // Taichi's struct-for access optimisation: in a struct_for task, accesses to
 // fields of the looped container at the loop's own indices address the cell
 // the loop visits directly (Access::in_cell), without a tree walk.
@@ -69,7 +73,8 @@ void mark_activation(Kernel& k);
 // only at its end, in the functions and the kernel; recursive and early-
 // returning functions stay calls. Runs first, before scalarize.
 bool inline_calls(Kernel& k);
-// The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, (fast_math: contract_fma), fold, dce,
+// The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, promote_elements, (fast_math:
+// contract_fma), fold, dce,
 // make_thread_local, (fast_math: split_sums); verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
 void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},

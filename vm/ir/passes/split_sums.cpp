@@ -180,7 +180,7 @@ struct Split {
     bool changed = false;
     for (size_t n = 0; n < allocas.size(); n++) {
       Stmt* a = allocas[n];
-      if (other.count(a)) continue;
+      if (other.count(a) || a->index == kInOrder) continue;
       auto& list = accs[n];
       // How many of a's accesses each loop holds; a loop that holds exactly a
       // load and a store as its own (innermost) accesses is a candidate.
