@@ -190,6 +190,7 @@ struct Gen {
   bool vector_loop(const struct VecPlan& p, int32_t area, int32_t area_end);
   asmjit::Label vec_entry;      // the vector loop's start
   int32_t vec_next_row = -1;    // rows: the rsp offset of the counter where the next row starts
+  bool vec_guards = false;      // the vector loop tests guards: the scalar loop re-enters it at TraceEnv::lanes_after
   int vec_width = 0;            // counters a pass: 8 (ymm), 16 (zmm: asm_wide.cpp) or 4 (f64)
 };
 

@@ -185,6 +185,18 @@ void LaneBody::operator()(int u, bool masked) const {
       continue;
     }
     bool f = in.t == CT::f32;
+    if (in.op == IrOp::guard_nz || in.op == IrOp::guard_z) {
+      // The failing lanes' mask (guard_nz: where the value is 0; guard_z:
+      // any bits set), and out if any lane the copy runs has one.
+      x86::Vec v = y_of(in.a), bad = v;
+      if (in.op == IrOp::guard_nz) {
+        bad = ymm(r.scratch);
+        a.vpcmpeqd(bad, v, ymm(r.zero));
+      }
+      a.vptest(bad, masked ? ymm(r.tail) : bad);
+      a.jnz(guard_fail[u]);
+      continue;
+    }
     if (in.op == IrOp::store) {
       if (masked && wide) a.k(x86::k1).vmovups(at(i), y_of(in.b));
       else masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));

@@ -200,13 +200,21 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // The body's emitter (asm_lane_body.cpp), and its lane registers: ymm(j)
   // is zmm j in a wide loop (a mask's 0/1 stays in ymm: x86::ymm below),
   // acc_of(slot, h) register h of a split sum's partials.
-  const LaneBody lb{a, t, p, r, W, regs, es, wide, t_mask};
+  Label guard_fail[8];  // (copy u of a pass: unroll_of gives at most 8)
+  for (Label& l : guard_fail) l = a.newLabel();
+  const LaneBody lb{a, t, p, r, W, regs, es, wide, t_mask, guard_fail};
   auto ymm = [&](int j) { return lb.ymm(j); };
   auto acc_of = [&](Ref slot, int h) { return lb.acc_of(slot, h); };
   auto mem = [](int32_t off) { return x86::qword_ptr(x86::rsp, off); };
   auto lanes_mem = [&](int32_t off) { return x86::ptr(x86::rsp, off, (uint32_t)(W * (p.f64 ? 8 : 4))); };
   vec_entry = a.newLabel();
   a.bind(vec_entry);
+  Label skip = a.newLabel();
+  if (p.guards) {  // not within a guard's back-off (asm_lane_guards.cpp)
+    vec_guards = true;
+    ld(x86::rax, p.iv);
+    lane_guard_entry(a, skip);
+  }
   a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lane_runs)));
   for (auto& [ref, off] : temp)
     if (!from_slot(ref)) spill_to(mem(off), ref);
@@ -399,6 +407,15 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
         a.prefetcht0(x86::ptr(kRootRegs[key.first], key.second ? x86::rdx : x86::rax, p.f64 ? 3 : 2, (int32_t)d));
       }
   };
+  // An odd number of copies rotated two registers of partials by W: they
+  // swap back.
+  auto swap_partials = [&] {
+    for (auto& [slot, r2] : r.acc2) {
+      a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[slot]));
+      a.vmovaps(x86::ymm(r.ymm[slot]), x86::ymm(r2));
+      a.vmovups(x86::ymm(r2), x86::ymmword_ptr(x86::rsp, t_lanes));
+    }
+  };
   // The loop of `copies` bodies from `head`, left for `exit` when fewer than
   // copies * W + 1 iterations (or row positions, copies * 8) remain. `poll`:
   // test the stop flag after each pass (not needed where the passes are
@@ -424,12 +441,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     }
     if (copies > 1) prefetch(copies);
     for (int u = 0; u < copies; u++) body(u);
-    if (copies % regs != 0)  // (one copy of two registers) the partials rotated by W: swap them back
-      for (auto& [slot, r2] : r.acc2) {
-        a.vmovups(x86::ymmword_ptr(x86::rsp, t_lanes), x86::ymm(r.ymm[slot]));
-        a.vmovaps(x86::ymm(r.ymm[slot]), x86::ymm(r2));
-        a.vmovups(x86::ymm(r2), x86::ymmword_ptr(x86::rsp, t_lanes));
-      }
+    if (copies % regs != 0) swap_partials();  // (one copy of two registers)
     a.add(x86::rax, W * copies);
     if (rows) a.add(x86::rdx, 8 * copies);
     if (!poll) {
@@ -514,6 +526,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     a.add(x86::rax, x86::rsi);
     a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, plain_tails)));
   }
+  if (p.guards)  // (their partials as after u copies)
+    lane_guard_exits(a, guard_fail, unroll, W, rows, t_iv, done, [&](int u) {
+      if (u % regs != 0) swap_partials();
+    });
   a.bind(done);
   a.mov(mem(t_iv), x86::rax);
   if (rows) {  // the next row starts at counter + (M - r): the back edge comes back here then
@@ -584,6 +600,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     }
     put(slot, x86::rax);
   }
+  if (p.guards) lane_guard_skipped(a, skip, rows, t_next);
   return true;
 }
 

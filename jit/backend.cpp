@@ -322,7 +322,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
     if (t.loop_snap >= 0 && !ends_within_64(t)) {  // Ctrl-C: leave at the loop head, the interpreter raises
       a.mov(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, stop)));
       a.cmp(x86::byte_ptr(x86::rax), 0);
-      if (g.vec_next_row < 0) {  // one taken branch per iteration, not a test and a jump
+      if (g.vec_next_row < 0 && !g.vec_guards) {  // one taken branch per iteration, not a test and a jump
         a.je(top);
         a.jmp(g.exits[t.loop_snap]);
         closed = true;
@@ -336,6 +336,11 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       g.ld(x86::rax, vp.iv);
       a.cmp(x86::rax, x86::qword_ptr(x86::rsp, g.vec_next_row));
       a.jge(g.vec_entry);
+    }
+    if (g.vec_guards) {  // the end of a guard's back-off: lanes again (asm_vector.cpp)
+      g.ld(x86::rax, vp.iv);
+      a.cmp(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lanes_after)));
+      a.je(g.vec_entry);
     }
     if (!closed) a.jmp(top);
   }

@@ -3,10 +3,20 @@
 // on; `masked`, the loop's last iterations under a mask (k1 in zmm, r.tail
 // in ymm).
 #pragma once
+#include <functional>
+
 #include "jit/vector.h"
 #include "jit/vector_regs.h"
 
 namespace kiln::jit {
+
+// A vector loop's guards (asm_lane_guards.cpp): at its entry (the counter in
+// rax), to `skip` within a guard's back-off; the exits of copy u's chunks
+// (`after(u)` before each leaves for `done`); and `skip` bound past the loop.
+void lane_guard_entry(asmjit::x86::Assembler& a, asmjit::Label skip);
+void lane_guard_exits(asmjit::x86::Assembler& a, const asmjit::Label* fail, int unroll, int W, bool rows, int32_t t_iv,
+                      asmjit::Label done, const std::function<void(int)>& after);
+void lane_guard_skipped(asmjit::x86::Assembler& a, asmjit::Label skip, bool rows, int32_t t_next);
 
 struct LaneBody {
   asmjit::x86::Assembler& a;
@@ -18,6 +28,9 @@ struct LaneBody {
   int es;       // the element size: 4, or 8 (f64)
   bool wide;    // zmm
   int32_t t_mask;  // the frame temporary holding a wide masked end's lane count
+  // Where copy u goes when a guard fails in one of its lanes (the plan's
+  // guards: vector.h): a stub that leaves the vector loop at its chunk.
+  const asmjit::Label* guard_fail = nullptr;
 
   // Lane register j: zmm j in a wide loop, else ymm j.
   asmjit::x86::Vec ymm(int j) const;

@@ -34,6 +34,10 @@ struct TraceEnv {
   uint64_t lane_runs = 0;                           // vector loop entries (jit/asm_vector.cpp), for tests
   uint64_t row_tails = 0;                           // ndrange rows it ended under a mask, for tests
   uint64_t plain_tails = 0;                         // plain vector loops it ended under a mask, for tests
+  uint64_t guard_chunks = 0;                        // vector chunks a lane failed a guard in (left to the scalar loop), for tests
+  // A vector loop whose first chunk failed a guard at counter c is not
+  // entered again before c + kGuardBackoff (jit/asm_vector.cpp).
+  int64_t lanes_after = 0;
   // Inner loop traces running as calls (calltr): an exit that leaves its
   // loop for the enclosing one returns to the caller then, never links.
   uint32_t calls = 0;

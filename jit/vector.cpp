@@ -353,6 +353,24 @@ struct Planner {
       }
     }
   }
+  // Guards besides the loop test (vector.h): each tests a lane value, an i32
+  // (a compare's 0/1 or any i32) for all of a chunk's lanes at once, and
+  // comes before every store of the body, so a chunk that fails one has
+  // written nothing (the scalar loop then runs it from its first lane).
+  bool guards_in_lanes(const std::vector<Ref>& guards) {
+    if (guards.empty()) return true;
+    if (p.f64) return fail("a guard in 64-bit lanes");
+    for (Ref i = t.loop_ref + 1; i < guards.back(); i++)
+      if (t.ins[i].live && t.ins[i].op == IrOp::store) return fail("a store before a guard in the loop");
+    for (Ref gi : guards) {
+      const Ins& g = t.ins[gi];
+      if (g.op != IrOp::guard_nz && g.op != IrOp::guard_z) return fail(std::string("a ") + kIrOps[(int)g.op].name + " in the loop");
+      if (!lanes(g.a)) return false;
+      if (body(g.a) && lane_t(g.a) != CT::i32) return fail("a guard of an f32 value");
+      if (!body(g.a) && t.ins[g.a].t != CT::i32) return fail("a guard of a 64-bit invariant");
+    }
+    return true;
+  }
   bool fail(const std::string& why) {
     if (p.why.empty()) p.why = why;
     return false;
@@ -380,12 +398,23 @@ struct Planner {
       }
     }
     if (p.iv == kNoRef) return fail("no counter stepping by one");
-    if (guards.size() != 1) return fail("a guard in the loop besides its test");
-    const Ins& g = t.ins[guards[0]];
-    const Ins& c = t.ins[g.a];
-    if (g.op != IrOp::guard_nz || c.op != IrOp::lt || c.t != CT::i32 || c.a != next || body(c.b))
-      return fail("a loop test that is not counter < end");
-    p.end = c.b;
+    // The loop test: `next < end` as the body's last guard (a for loop), or
+    // `counter < end` anywhere (a while loop's test, at the body's start),
+    // which a vector chunk always passes. The other guards are tested in
+    // lanes (guards_in_lanes).
+    auto is_test = [&](Ref gi, Ref v) {
+      const Ins& g = t.ins[gi];
+      const Ins& c = t.ins[g.a];
+      return g.op == IrOp::guard_nz && c.op == IrOp::lt && c.t == CT::i32 && c.a == v && !body(c.b);
+    };
+    auto test = guards.end();
+    if (guards.empty()) return fail("a loop test that is not counter < end");
+    if (is_test(guards.back(), next)) test = guards.end() - 1;
+    for (auto gi = guards.begin(); gi != guards.end() && test == guards.end(); ++gi)
+      if (is_test(*gi, p.iv)) test = gi;
+    if (test == guards.end()) return fail("a loop test that is not counter < end");
+    p.end = t.ins[t.ins[*test].a].b;
+    guards.erase(test);
     // Slots the body reads: only the counter's and those of i32 sums.
     std::vector<int> reads(n, 0), exits(n, 0);  // by body ops, by exits
     for (Ref i = t.loop_ref + 1; i < n; i++) {
@@ -405,7 +434,10 @@ struct Planner {
       if (slot == p.iv || (reads[slot] == 0 && exits[slot] == 0)) continue;
       // A value whose running value the body also reads (a prefix sum:
       // y[i] = s after s += x) has no lanes: each iteration needs the last.
-      if (exits[slot] != 0 || reads[val] != 0 || !fold_chain(slot, val, reads))
+      // (An exit may read it as it was before the body's update where the
+      // loop has guards: the vector loop leaves it exact at the chunk where
+      // the scalar loop goes on.)
+      if ((exits[slot] != 0 && guards.empty()) || reads[val] != 0 || !fold_chain(slot, val, reads))
         return fail("a value carried around the loop that is not a sum, max, min, product or bitwise fold");
       carried.push_back({slot, val});
     }
@@ -441,14 +473,24 @@ struct Planner {
       p.kind[i] = VecPlan::reduce;
       if (st.add != kNoRef) p.kind[st.add] = VecPlan::reduce;  // (a conditional add's add: emitted with its sel)
     }
+    if (!guards_in_lanes(guards)) return false;
     // Loads and stores in body order; the planned ones are what the loop runs.
-    std::vector<Ref> mem;
+    // A sum's add before a guard waits until after the last guard (no body
+    // op reads it), so a chunk that fails a guard has added nothing.
+    std::vector<Ref> mem, deferred;
     for (Ref i = t.loop_ref + 1; i < n; i++) {
       bool planned = p.kind[i] == VecPlan::lane || p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store;
-      if (planned && t.ins[i].live) p.order.push_back(i);
+      if (!guards.empty() && i > guards.back() && !deferred.empty()) {
+        p.order.insert(p.order.end(), deferred.begin(), deferred.end());
+        deferred.clear();
+      }
+      if (std::find(guards.begin(), guards.end(), i) != guards.end()) p.order.push_back(i);
+      else if (planned && t.ins[i].live) (p.kind[i] == VecPlan::reduce && !guards.empty() && i < guards.back() ? deferred : p.order).push_back(i);
       if (t.ins[i].live && (t.ins[i].op == IrOp::store || (t.ins[i].op == IrOp::load && p.kind[i] == VecPlan::lane)))
         mem.push_back(i);
     }
+    p.order.insert(p.order.end(), deferred.begin(), deferred.end());
+    p.guards = !guards.empty();
     // Lanes reorder accesses across 8 iterations: Y after X in the body, one
     // of them a store, must not reach X's bytes of an earlier iteration.
     for (size_t x = 0; x < mem.size(); x++)

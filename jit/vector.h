@@ -4,8 +4,18 @@
 // takes the last few. "Allows lanes" is decided here, on the optimized IR:
 //
 // - the loop has a counter stepping by one to an invariant end (the shape
-//   bounds.h also needs), and the body has no guard but the loop test (its
-//   bounds checks were hoisted) and no call, atomic or inner trace;
+//   bounds.h also needs), tested at the body's end (`next < end`, a for
+//   loop) or as `counter < end` anywhere (a while loop's test at the top:
+//   within the vector loop's range it always holds), and no call, atomic or
+//   inner trace; its bounds checks were hoisted;
+// - a guard besides the loop test (`if x[i] > 0:` around a break, a
+//   `continue`, any branch the recorder kept) tests an i32 lane value (a
+//   compare's 0/1) and comes before every store: the chunk's lanes are
+//   tested at once where the guard stands, and if any lane fails, the
+//   vector loop leaves at the chunk's first counter with nothing of the
+//   chunk stored or added (a sum's add waits until after the last guard),
+//   and the scalar loop runs from there to the failing iteration's exit, as
+//   it would have without lanes;
 // - every value a store or a reduction needs is 32-bit (f32 or i32 lanes;
 //   or, four iterations at a time, all of them f64 or i64: VecPlan::f64) and
 //   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
@@ -68,7 +78,8 @@ struct VecPlan {
   int width() const { return f64 ? 4 : 8; }
   enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, lane, reduce };
   std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
-  std::vector<Ref> order;            // loads, ops, stores and reduction adds, in body order
+  std::vector<Ref> order;            // loads, ops, guards, stores and reduction adds, in body order
+  bool guards = false;               // order has guards besides the loop test
   struct Access {
     Ref root;                        // an invariant address the body reads
     int32_t disp;                    // + disp + 4 * (by_r ? r : counter) (f64: 8 * counter)

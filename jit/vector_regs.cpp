@@ -64,7 +64,8 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
         if (y < 0) y = take();
     }
     bool fl = in.t == CT::f32 || in.t == CT::f64;
-    if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl)) && r.zero < 0) r.zero = take();
+    if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl) || in.op == IrOp::guard_nz) && r.zero < 0) r.zero = take();
+    if (in.op == IrOp::guard_nz && r.scratch < 0) r.scratch = take();
     if ((in.op == IrOp::ne || in.op == IrOp::le) && in.t != CT::f32 && r.ones < 0) r.ones = take();
     if (in.op == IrOp::neg && fl && r.sign < 0) r.sign = take();
     if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();

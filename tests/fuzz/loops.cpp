@@ -311,6 +311,15 @@ struct LoopGen {
     return store();
   }
 
+  // An early exit at the body's start, under a condition on the data: a guard
+  // the JIT's vector loops test for a chunk's lanes at once (jit/vector.h).
+  // `break` only where the loop runs in order (serialized, or serial in a
+  // parallel one).
+  Node early_exit() {
+    bool brk = (kind == 'S' || kind == 'N') && p(50);
+    return stmt(std::string("if $0:\n    ") + (brk ? "break" : "continue"), {cmp(2)});
+  }
+
   // ---- bounds -----------------------------------------------------------------
   // The loop counter's range that keeps every access of the body in bounds.
   std::pair<int, int> fit() const { return {(int)need_lo, (int)std::min(need_hi, (long)lf.L)}; }
@@ -433,6 +442,7 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   if (g.p(30)) g.ffold = "Mm"[g.r(2)];
 
   std::vector<Node> ss;
+  if (g.p(25)) ss.push_back(g.early_exit());
   for (int k = 1 + g.r(4); k > 0; k--) ss.push_back(g.body_stmt(1));
   if (!g.stores) ss.push_back(g.store());  // every loop writes something
   Node body = block(std::move(ss));

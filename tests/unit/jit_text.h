@@ -11,6 +11,7 @@
 #include "jit/backend.h"
 #include "jit/opt.h"
 #include "jit/parse.h"
+#include "jit/vector.h"
 
 namespace kiln::jit::test {
 
@@ -23,6 +24,12 @@ inline Trace optimized(const std::string& text) {
   peel(t, e, p.end_regs);
   dce(t);
   return t;
+}
+
+// "lanes" when the text's loop runs in lanes (jit/vector.h), else why not.
+inline std::string why_not(const std::string& text) {
+  VecPlan p = plan_vector(optimized(text));
+  return p.ok ? "lanes" : p.why;
 }
 
 // The live ops after `loop`, in order.

@@ -18,6 +18,7 @@ using kiln::jit::test::compile_lanes;
 using kiln::jit::test::counted;
 using kiln::jit::test::optimized;
 using kiln::jit::test::run_sum;
+using kiln::jit::test::why_not;
 
 namespace {
 // The loop over x = a[i] (32-bit `ty`) with `fold` carrying s in r3.
@@ -26,10 +27,6 @@ std::string fold_loop(const std::string& ty, const std::string& fold) {
   body.replace(body.find("{ r0=n }"), 8, "{ r0=n r3=s }");
   body.replace(body.find("end r0=n"), 8, "end r0=n r3=s");
   return body;
-}
-std::string why_not(const std::string& text) {
-  VecPlan p = plan_vector(optimized(text));
-  return p.ok ? "lanes" : p.why;
 }
 // The interpreter's maximumNumber/minimumNumber (vm/interp/interp_ops.h).
 float maxmin(float a, float b, bool mx) {
