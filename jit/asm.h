@@ -170,6 +170,7 @@ struct Gen {
   bool float_binop(const Ins& in, Ref i);
   bool float_unary(const Ins& in, Ref i);
   bool float_maxmin(const Ins& in, Ref i);  // asm_float.cpp
+  bool float_libm(const Ins& in, Ref i);    // asm_float.cpp
   void int_maxmin(const Ins& in, Ref i);
   bool float_round(const Ins& in, Ref i);
   void compare(const Ins& in, Ref i);

@@ -5,7 +5,8 @@
 // cost a few instructions; through eval.cpp each was a call that saved every
 // live xmm register around it (Taichi's sdf_renderer example evaluates its
 // distance function with eight max/min and a floor a step: 39% of its JIT
-// time was in eval_call).
+// time was in eval_call). Transcendentals (sin, exp, pow, ...) are libm's
+// functions, as the interpreter's: the trace calls them directly.
 #include <asmjit/x86.h>
 
 #include <bit>
@@ -114,6 +115,44 @@ bool Gen::float_round(const Ins& in, Ref i) {
   uint32_t mode = in.op == IrOp::ceil ? kRoundCeil : kRoundFloor;
   s ? a.vroundss(D, S, S, mode) : a.vroundsd(D, S, S, mode);
   stx(i, D, in.t);
+  return true;
+}
+
+// libm's function for a float op, taken as eval_pure (jit/eval.cpp) calls it:
+// std::sin of a float is sinf, so the trace's result is the interpreter's bit
+// for bit. A direct call skips eval_call's two dispatches (its op and type
+// switches) and passes the operands in xmm0/xmm1 as the C ABI does; the
+// caller-saved registers are saved around it as for any call.
+namespace {
+template <class T> const void* libm_fn(IrOp op) {
+  switch (op) {
+    case IrOp::sin: return (const void*)static_cast<T (*)(T)>(std::sin);
+    case IrOp::cos: return (const void*)static_cast<T (*)(T)>(std::cos);
+    case IrOp::tan: return (const void*)static_cast<T (*)(T)>(std::tan);
+    case IrOp::asin: return (const void*)static_cast<T (*)(T)>(std::asin);
+    case IrOp::acos: return (const void*)static_cast<T (*)(T)>(std::acos);
+    case IrOp::atan: return (const void*)static_cast<T (*)(T)>(std::atan);
+    case IrOp::tanh: return (const void*)static_cast<T (*)(T)>(std::tanh);
+    case IrOp::exp: return (const void*)static_cast<T (*)(T)>(std::exp);
+    case IrOp::log: return (const void*)static_cast<T (*)(T)>(std::log);
+    case IrOp::atan2: return (const void*)static_cast<T (*)(T, T)>(std::atan2);
+    case IrOp::pow: return (const void*)static_cast<T (*)(T, T)>(std::pow);  // interp_ops.h's pow_ of floats
+    default: return nullptr;
+  }
+}
+}  // namespace
+
+bool Gen::float_libm(const Ins& in, Ref i) {
+  const void* fn = in.t == CT::f32 ? libm_fn<float>(in.op) : in.t == CT::f64 ? libm_fn<double>(in.op) : nullptr;
+  if (!fn) return false;
+  bool two = in.op == IrOp::atan2 || in.op == IrOp::pow;
+  // xmm0 and xmm1 are scratch (values live from xmm2: regalloc.h), so the
+  // loads cannot clobber an operand still to be read.
+  call(fn, [&] {
+    ldx(x86::xmm0, in.a, in.t);
+    if (two) ldx(x86::xmm1, in.b, in.t);
+  });
+  stx(i, x86::xmm0, in.t);
   return true;
 }
 

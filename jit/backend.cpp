@@ -309,7 +309,9 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       }
       case IrOp::phi: phis.push_back({in.a, in.b}); break;
       default:
-        if (kIrOps[(int)in.op].flags & P) g.call_eval(in, i);
+        if (kIrOps[(int)in.op].flags & P) {
+          if (!fl || !g.float_libm(in, i)) g.call_eval(in, i);
+        }
         else return std::string("no code for ") + kIrOps[(int)in.op].name;
     }
   }
