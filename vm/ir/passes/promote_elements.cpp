@@ -42,6 +42,7 @@
 // statement leaves them.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -81,12 +82,19 @@ struct Candidate {
 };
 
 struct Promoter {
-  const Stmt* task = nullptr;
-  own::OwnElements* owner = nullptr;  // null: a serial task (one thread)
+  Stmt* task = nullptr;
   bool changed = false;
+  // Who owns what in a parallel task, scanned when a loop first asks (most
+  // tasks have no inner loop, and the scan walks the whole task).
+  std::optional<own::OwnElements> owner;
 
-  bool owned(const Stmt* p) const {
-    if (!owner) return true;
+  bool owned(const Stmt* p) {
+    if (task->task == Task::serial) return true;  // one thread
+    if (!owner) {
+      owner.emplace(own::OwnElements{task});
+      owner->scan(*task->body);
+    }
+    if (owner->opaque) return false;
     auto it = owner->places.find({p->access->tree, p->access->offset});
     return it != owner->places.end() && it->second.unique;
   }
@@ -249,16 +257,9 @@ bool promote_elements(Kernel& k) {
   bool changed = false;
   for (auto& t : k.root.stmts) {
     if (t->kind != StmtKind::offloaded || !t->body) continue;
+    if (t->task != Task::range_for && t->task != Task::serial) continue;
     Promoter p;
     p.task = t.get();
-    own::OwnElements o{t.get()};
-    if (t->task == Task::range_for) {
-      o.scan(*t->body);
-      if (o.opaque) continue;
-      p.owner = &o;
-    } else if (t->task != Task::serial) {
-      continue;
-    }
     p.visit(*t->body);
     changed |= p.changed;
   }
