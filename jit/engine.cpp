@@ -306,6 +306,11 @@ struct JitEngine : Engine {
   }
   const char* name() const override { return "jit"; }
   bool supports(Prim) const override { return true; }
+  // Two copies of a reduction nest's inner loop fit a 16-lane loop's zmm0-23
+  // (jit/vector_regs.cpp); in ymm lanes (16 registers) nbody's did not.
+  bool jams_outer_loops() const override {
+    return params.enable && params.vector && params.zmm && host_has_avx512();
+  }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     auto word_rows = [&prog](int snode, int nidx, bc::WordRowLayout& out) {
       const SNode* t = snode >= 0 ? prog.snode(snode) : nullptr;

@@ -22,10 +22,18 @@ int partial_regs(const Trace& t, const VecPlan& p) {
 // `tail`, one more for the mask of a masked end (and a scratch register
 // for masking a sum's term).
 bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
-  bool used[16] = {};
+  // A 16-lane loop (asm_wide.cpp) has zmm0-23: EVEX names zmm16-23, and the
+  // scalar code beside a vector loop keeps its floats in xmm2-15 (backend.cpp),
+  // while zmm24-31 are the wide loop's tables and shuffle temporaries. An
+  // outer loop jammed two iterations a pass (vm/ir/passes/jam_outer.cpp)
+  // needs them: nbody's force loop for two i holds six sums, six uniforms and
+  // the lane values of both.
+  const bool wide = wide_lanes(t, p);
+  const int nregs = wide ? 24 : 16;
+  bool used[24] = {};
   bool full = false;
   auto take = [&]() {
-    for (int j = 0; j < 16; j++)
+    for (int j = 0; j < nregs; j++)
       if (!used[j]) {
         used[j] = true;
         return j;
@@ -71,7 +79,6 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     if (in.op == IrOp::abs && fl && r.absmask < 0) r.absmask = take();
   }
   const bool two = partial_regs(t, p) == 2;
-  const bool wide = wide_lanes(t, p);  // (zmm27-31 are a wide loop's shuffle temporaries)
   for (auto& [slot, add] : p.sums) {
     r.ymm[slot] = take();
     if (two && p.partials.count(slot)) r.acc2[slot] = take();

@@ -37,4 +37,9 @@ std::string loop_fields_print();
 void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, std::vector<Node>& defs,
                      std::vector<Node>& calls);
 
+// Appends one reduction nest (nests.cpp: the shape vm/ir/passes/jam_outer.cpp
+// jams) and the host statements calling it.
+void gen_nest_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, std::vector<Node>& defs,
+                     std::vector<Node>& calls);
+
 }  // namespace kiln::fuzz

@@ -227,6 +227,17 @@ bool CompiledEntry::plain_return() const {
   return rets.size() <= 1;
 }
 
+// KILN_JAM=1 or 0 jams parallel reduction nests (vm/ir/passes/jam_outer.cpp)
+// on every engine or on none (the tests run the interpreter with it, which
+// must print the same bits); unset, the engine says.
+static bool jam_outer_loops(const Engine& eng) {
+  static const int forced = [] {
+    const char* e = std::getenv("KILN_JAM");
+    return e && *e ? (*e == '0' ? 0 : 1) : -1;
+  }();
+  return forced >= 0 ? forced == 1 : eng.jams_outer_loops();
+}
+
 std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req, frontend::HostEnv& env, Program& prog,
                                               std::vector<KernelDump>* dumps,
                                               const std::function<void(std::string_view)>& err) {
@@ -255,7 +266,7 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   std::function<void(ir::Kernel&)> autodiff;
   if (req.ad_mode != frontend::AutodiffMode::none)
     autodiff = [&prog, mode = req.ad_mode](ir::Kernel& k) { run_autodiff(k, mode, prog); };
-  ir::run_pipeline(*lk.kernel, true, autodiff, prog.config.fast_math);
+  ir::run_pipeline(*lk.kernel, true, autodiff, prog.config.fast_math, jam_outer_loops(*eng));
   phase("compile_passes_time_ms");
   // Seed 001's statistics: what code generation produced.
   prog.stat_add("codegen_kernels", 1);

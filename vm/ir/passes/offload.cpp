@@ -298,7 +298,8 @@ static bool verify_each_pass() {
   return on;
 }
 
-void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math) {
+void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math,
+                  bool jam) {
   auto verify_if = [&]() {
     if (check && verify_each_pass()) verify(k);
   };
@@ -329,6 +330,10 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   std::erase_if(tasks, [](const std::unique_ptr<Stmt>& t) { return t->task == Task::serial && t->body->stmts.empty(); });
   verify_if();
   make_thread_local(k);
+  if (jam && jam_outer(k)) {
+    eliminate_dead_code(k);  // (copy 1's reads of the inner loop's bounds)
+    verify_if();
+  }
   // After make_thread_local: a parallel sum is a per-chunk accumulator by now.
   if (fast_math) split_sums(k);
   if (check) verify(k);

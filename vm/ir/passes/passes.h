@@ -60,6 +60,12 @@ bool make_thread_local(Kernel& k);
 // rotating partial sums, combined in a fixed order after the loop. Runs after
 // make_thread_local.
 bool split_sums(Kernel& k);
+// A parallel range_for task whose body is a reduction nest (statements, one
+// inner loop that sums into a local, statements) runs two iterations a pass
+// of its inner loop, when no iteration can see another's effects
+// (jam_outer.cpp): no value changes. Runs after make_thread_local, before
+// split_sums.
+bool jam_outer(Kernel& k);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, `engine` (a phrase: "jit engine", "vulkan engine on device 'NAME'")
@@ -75,9 +81,9 @@ void mark_activation(Kernel& k);
 bool inline_calls(Kernel& k);
 // The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, promote_elements, (fast_math:
 // contract_fma), fold, dce,
-// make_thread_local, (fast_math: split_sums); verify after each when `check` is set.
+// make_thread_local, (jam: jam_outer), (fast_math: split_sums); verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
 void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},
-                  bool fast_math = false);
+                  bool fast_math = false, bool jam = false);
 
 }  // namespace kiln::ir
