@@ -25,7 +25,10 @@ void LaneBody::fold_init(Ref slot, int32_t from) const {
   const VecPlan::Fold& f = p.folds.at(slot);
   x86::Vec acc = ymm(r.ymm.at(slot));
   switch (f.op) {
-    case IrOp::add: case IrOp::bxor: a.vpxor(acc.ymm(), acc.ymm(), acc.ymm()); break;  // (zeroes a zmm too)
+    case IrOp::add: case IrOp::bxor:
+      a.vpxor(acc.ymm(), acc.ymm(), acc.ymm());  // (zeroes a zmm too)
+      if (auto h = r.fold_hi.find(slot); h != r.fold_hi.end()) a.vpxor(x86::ymm(h->second), x86::ymm(h->second), x86::ymm(h->second));
+      break;
     case IrOp::mul:
       a.mov(x86::dword_ptr(x86::rsp, t_mask), 1);
       a.vpbroadcastd(acc, x86::dword_ptr(x86::rsp, t_mask));
@@ -66,7 +69,23 @@ void LaneBody::fold_step(const VecPlan::Step& st, bool masked) const {
     a.vpcmpeqd(s, y_of(st.cond), ymm(r.zero));  // lanes where cond == 0
     st.when_zero ? a.vpand(s, s, x) : a.vpandn(s, s, x);
     if (masked) a.vpand(s, s, ymm(r.tail));
-    op(st.op, acc, acc, s);
+    if (!st.widen) {
+      op(st.op, acc, acc, s);
+      return;
+    }
+    x = s;
+  } else if (st.widen && masked) {  // lanes past the end add nothing
+    a.vpand(ymm(r.scratch), x, ymm(r.tail));
+    x = ymm(r.scratch);
+  }
+  if (st.widen) {  // an i64 sum's 8 terms as 4 + 4 i64 (ymm lanes only: wide_lanes)
+    x86::Ymm w = x86::ymm(r.fold_t), hi = x86::ymm(r.fold_hi.at(st.slot));
+    auto widen = [&](x86::Xmm from) { st.widen == 's' ? a.vpmovsxdq(w, from) : a.vpmovzxdq(w, from); };
+    widen(x.xmm());
+    st.op == IrOp::sub ? a.vpsubq(acc.ymm(), acc.ymm(), w) : a.vpaddq(acc.ymm(), acc.ymm(), w);
+    a.vextracti128(w.xmm(), x.ymm(), 1);
+    widen(w.xmm());
+    st.op == IrOp::sub ? a.vpsubq(hi, hi, w) : a.vpaddq(hi, hi, w);
     return;
   }
   if (fold_float(f.t)) {  // (ymm only: wide_lanes)
@@ -97,6 +116,7 @@ void LaneBody::fold_out(Ref slot, int32_t at, int32_t out) const {
     for (auto& [s, add] : p.sums) {
       held[r.ymm.at(s)] = true;
       if (auto h = r.acc2.find(s); h != r.acc2.end()) held[h->second] = true;
+      if (auto h = r.fold_hi.find(s); h != r.fold_hi.end()) held[h->second] = true;
     }
     int fr[3], n = 0;
     for (int j = 0; j < 16 && n < 3; j++)
@@ -119,11 +139,14 @@ void LaneBody::fold_out(Ref slot, int32_t at, int32_t out) const {
   }
   if (wide) a.vmovdqu32(x86::zmmword_ptr(x86::rsp, at), acc);
   else a.vmovdqu(x86::ymmword_ptr(x86::rsp, at), acc.ymm());
-  const bool q = es == 8, sg = fold_signed(f.t);
+  auto h = r.fold_hi.find(slot);  // an i64 sum in 32-bit lanes: its 8 partials in two registers
+  if (h != r.fold_hi.end()) a.vmovdqu(x86::ymmword_ptr(x86::rsp, at + 32), x86::ymm(h->second));
+  const bool q = es == 8 || h != r.fold_hi.end(), sg = fold_signed(f.t);
+  const int n = h != r.fold_hi.end() ? 8 : W;  // lanes at `at`
   x86::Gp R = q ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
   auto lane = [&](int k) { return q ? x86::qword_ptr(x86::rsp, at + 8 * k) : x86::dword_ptr(x86::rsp, at + 4 * k); };
   a.mov(R, lane(0));
-  for (int k = 1; k < W; k++) {
+  for (int k = 1; k < n; k++) {
     switch (f.op) {
       case IrOp::add: a.add(R, lane(k)); break;
       case IrOp::mul: a.imul(R, lane(k)); break;

@@ -41,7 +41,7 @@ bool host_has_avx512() {
 bool wide_lanes(const Trace& t, const VecPlan& p) {
   if (!t.allow_zmm || p.f64 || p.row_m != 0 || !p.row_roots.empty()) return false;
   for (auto& [slot, f] : p.folds)
-    if (f.t == bc::CT::f32) return false;  // (a float fold's maximumNumber: ymm compares and blends)
+    if (f.t != bc::CT::i32 && f.t != bc::CT::u32) return false;  // (a float fold's maximumNumber: ymm compares and blends; an i64 sum's widened terms: ymm)
   bool divides = false;
   for (Ref i : p.order) {
     const Ins& in = t.ins[i];

@@ -223,6 +223,17 @@ struct Planner {
     p.kind[r] = VecPlan::lane;
     return true;
   }
+  // How a 32-bit lane value is held in 64 bits (for an i64 sum in 32-bit
+  // lanes): 's' sign-extended (i32), 'z' zero-extended (u32), or 0: unknown.
+  char widening(Ref r) {
+    if (r == p.iv || r == p.row_q || r == p.row_r) return 's';
+    const Ins& in = t.ins[r];
+    if (t.is_const(r)) return in.k == (int32_t)in.k ? 's' : in.k == (int64_t)(uint32_t)in.k ? 'z' : 0;
+    if (in.op == IrOp::load) return (Prim)in.k == Prim::i32 ? 's' : (Prim)in.k == Prim::u32 ? 'z' : 0;
+    if (is_compare(in.op)) return 's';  // 0 or 1
+    if (in.op == IrOp::sel || in.op == IrOp::conv) return 0;
+    return in.t == CT::i32 ? 's' : in.t == CT::u32 ? 'z' : 0;
+  }
   // A value carried around the loop as a fold (vector.h): the ops from the
   // slot to `val`, each reading the one before (read by it alone) and
   // folding in a term: adds and subs of one integer type, or max, min,
@@ -244,7 +255,8 @@ struct Planner {
       const Ins &b = t.ins[last.b], &c = t.ins[last.c];
       ty = body(last.b) && (b.op == IrOp::add || b.op == IrOp::sub) ? b.t : c.t;
     }
-    bool ints = p.f64 ? int64(ty) : ty == CT::i32 || ty == CT::u32;
+    // (an i64 sum in 32-bit lanes: its 32-bit terms widened, vector.h)
+    bool ints = p.f64 ? int64(ty) : ty == CT::i32 || ty == CT::u32 || (int64(ty) && fam == IrOp::add);
     bool floats = ty == (p.f64 ? CT::f64 : CT::f32);
     bool ok = fam == IrOp::add || fam == IrOp::band || fam == IrOp::bor || fam == IrOp::bxor ? ints
               : fam == IrOp::mul                                                         ? ints && !p.f64
@@ -470,6 +482,8 @@ struct Planner {
         return false;
       CT lt = body(st.term) && !p.f64 ? lane_t(st.term) : CT::u64;  // (u64: either)
       if (lt != CT::u64 && (lt == CT::f32) != (p.folds[st.slot].t == CT::f32)) return fail("a fold of another lane type");
+      if (!p.f64 && int64(p.folds[st.slot].t) && !(st.widen = widening(st.term)))
+        return fail("an i64 sum of a term that is not a 32-bit integer");
       p.kind[i] = VecPlan::reduce;
       if (st.add != kNoRef) p.kind[st.add] = VecPlan::reduce;  // (a conditional add's add: emitted with its sel)
     }

@@ -109,6 +109,8 @@ struct VecPlan {
   // reading the one before: integer adds and subs, or max, min, and, or,
   // xor (those also of i64 in 64-bit lanes) or mul of i32/u32, or float
   // max/min; or conditional adds (`if c: n += e`: sel(c, prev + e, prev)).
+  // An i64 sum of 32-bit terms in 32-bit lanes (`s += x[i]` with s i64,
+  // x i32) widens each term's 8 lanes into two registers of 4 i64 partials.
   // Each is exact in any order, so each lane folds its iterations' terms
   // into its own accumulator and the lanes fold together after the loop:
   // integer ops wrap, and maximumNumber/minimumNumber give the same bits in
@@ -129,6 +131,7 @@ struct VecPlan {
     bool term_first = false;         // (float max/min) the term is the op's first operand
     Ref cond = kNoRef, add = kNoRef; // a conditional add: the sel's condition and its add (or sub)
     bool when_zero = false;          // ... which it takes where cond == 0
+    char widen = 0;                  // an i64 sum in 32-bit lanes: its term sign- ('s') or zero-extended ('z')
   };
   std::map<Ref, Step> steps;         // by the step's op (split sums' adds too)
   // Split float sums: the first partial's slot -> the W partials, lane order

@@ -82,22 +82,25 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   for (auto& [slot, add] : p.sums) {
     r.ymm[slot] = take();
     if (two && p.partials.count(slot)) r.acc2[slot] = take();
+    if (auto f = p.folds.find(slot); f != p.folds.end() && !p.f64 && (f->second.t == CT::i64 || f->second.t == CT::u64))
+      r.fold_hi[slot] = take();
   }
   if (tail) r.tail = take();
   if (tail && !p.sums.empty() && r.scratch < 0) r.scratch = take();
   // A float fold's maximumNumber needs both; an integer max, min, mul or
   // bitwise fold blends its new lanes in at a masked end.
-  bool float_fold = false, other_fold = false;
+  bool float_fold = false, other_fold = !r.fold_hi.empty();  // (a widened term's halves: fold_t)
   for (auto& [slot, f] : p.folds) {
     float_fold |= f.t == CT::f32 || f.t == CT::f64;
     other_fold |= f.op != IrOp::add;
   }
+  if (!r.fold_hi.empty() && r.scratch < 0) r.scratch = take();
   if ((float_fold || other_fold) && r.fold_t < 0) r.fold_t = take();
   if (float_fold && r.scratch < 0) r.scratch = take();
   if (full) return false;
   // A float fold's lanes fold after the loop in three registers that hold
   // no accumulator (asm_lane_fold.cpp).
-  if (float_fold && 16 - (int)(p.sums.size() + r.acc2.size()) < 3) return false;
+  if (float_fold && 16 - (int)(p.sums.size() + r.acc2.size() + r.fold_hi.size()) < 3) return false;
   // Lane values: one register from definition to last use in the loop.
   std::map<Ref, size_t> last;
   for (size_t k = 0; k < p.order.size(); k++)

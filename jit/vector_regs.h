@@ -31,6 +31,9 @@ struct VecRegs {
   // A fold's new lanes before a masked end blends them in, and a float
   // fold's maximumNumber (lane_maxmin: apart from its operands).
   int fold_t = -1;
+  // An i64 sum in 32-bit lanes: its second register of 4 partials (lanes
+  // 4-7's), by slot.
+  std::map<Ref, int> fold_hi;
   int tail = -1;                // the lanes a masked end covers (a row's, or a plain loop's)
   // A split sum's second register of partials, by slot: its partials (16
   // f32, 8 f64) fill two ymm, pW..p(2W-1) in the second (jit/vector.h).

@@ -57,6 +57,7 @@ struct LoopGen {
   // '&', '|', '^' (s op= e), 'M'/'m' (max/min; sf: f32 max/min); the JIT
   // folds each in vector lanes (jit/vector.h, VecPlan::Fold).
   char fold = '+', ffold = '+';
+  bool s64 = false;  // s is an i64 summing i32 terms (only where the body never reads s)
   std::vector<std::pair<std::string, bool>> temps;  // locals of the body: name, is i32
 
   LoopGen(std::mt19937_64& g, int& c, const LoopFields& l) : rng(g), counter(c), lf(l) {
@@ -440,6 +441,7 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   else g.isum = g.p(55);
   if (g.p(40)) g.fold = "-*&|^Mm"[g.r(7)];
   if (g.p(30)) g.ffold = "Mm"[g.r(2)];
+  g.s64 = (g.fold == '+' || g.fold == '-') && !g.serialized() && g.p(30);
 
   std::vector<Node> ss;
   if (g.p(25)) ss.push_back(g.early_exit());
@@ -497,7 +499,8 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
 
   std::vector<Node> kb;
   std::string ret;
-  if (g.isum) kb.push_back(stmt(g.fold == '*' ? "s = 1" : g.fold == '&' ? "s = -1" : "s = 0", {}, false)), ret = "ti.i32";
+  if (g.isum && g.s64) kb.push_back(stmt("s = ti.i64(0)", {}, false)), ret = "ti.i64";
+  else if (g.isum) kb.push_back(stmt(g.fold == '*' ? "s = 1" : g.fold == '&' ? "s = -1" : "s = 0", {}, false)), ret = "ti.i32";
   if (g.fsum) kb.push_back(stmt("sf = 0.0", {}, false)), ret = "ti.f32";
   kb.push_back(stmt(head, {body}, false));
   if (!ret.empty()) kb.push_back(stmt(g.isum ? "return s" : "return sf", {}, false));

@@ -1,9 +1,10 @@
 # Values carried around a loop that fold in vector lanes on the JIT
-# (jit/vector.h, VecPlan::Fold): max/min of f32, f64, i32 and u32, integer
-# sums written as several updates, conditional counts and sums (`if c: n +=
-# e`), wrapping products and bitwise folds. Each lane folds its own
-# iterations and the lanes fold together after the loop, which gives the
-# scalar loop's bits: printed here as bit patterns, so NaN payloads (an
+# (jit/vector.h, VecPlan::Fold): max/min of f32, f64, i32, u32 and i64,
+# integer sums written as several updates, i64 sums of i32 and u32 terms,
+# conditional counts and sums (`if c: n += e`), wrapping products and
+# bitwise folds. Each lane folds its own iterations and the lanes fold
+# together after the loop, which gives the scalar loop's bits: printed
+# here as bit patterns, so NaN payloads (an
 # all-NaN max returns the running value's own NaN, or the last term's when
 # the term is the first operand) and the signs of zeros show. Lengths
 # around multiples of 8 and 16 leave masked ends; edge values (NaNs, -0.0,
@@ -127,6 +128,27 @@ def i64_folds(lo: ti.i32, n: ti.i32) -> ti.types.vector(4, ti.i64):
     return ti.Vector([mx, mn, o, x_])
 
 
+@ti.kernel
+def i64_sums(lo: ti.i32, n: ti.i32) -> ti.types.vector(4, ti.i64):
+    # i64 sums of i32 and u32 terms: 8 i32 lanes widened into 4 + 4 i64 partials
+    a = ti.i64(0)
+    b = ti.i64(5)
+    c = ti.i64(-7)
+    d = ti.i64(0)
+    ti.loop_config(serialize=True)
+    for i in range(lo, n):
+        a += k[i]
+        b += ti.cast(u[i], ti.i64)
+        b -= i
+    ti.loop_config(serialize=True)
+    for i in range(lo, n):
+        kk = k[i]
+        if x[i] > 0:
+            c += kk
+        d -= kk * 3
+    return ti.Vector([a, b, c, d])
+
+
 y = ti.field(ti.f32, shape=N)
 
 
@@ -173,5 +195,5 @@ for nan_run in (0, 40, N):
         print(nan_run, lo, n, *[list(v) for v in fl])
         print(" ", list(f64_folds(lo, n, float("nan"))), list(f64_folds(lo, n, -0.0)), list(f64_folds(lo, n, 0.0)))
         print(" ", list(int_folds(lo, n)), list(int_folds2(lo, n)), list(i64_folds(lo, n)))
-        print(" ", list(wide_folds(lo, n)))
+        print(" ", list(wide_folds(lo, n)), list(i64_sums(lo, n)))
     print(list(parallel_folds()))

@@ -134,3 +134,31 @@ TEST_CASE("jit vector folds: integer folds and conditional adds, with masked end
     CHECK(tails > 0);
   }
 }
+
+TEST_CASE("jit vector folds: an i64 sum of i32 or u32 terms widens them into two registers of i64 partials") {
+  if (!host_has_avx2()) return;
+  static int32_t mem[256];
+  for (int j = 0; j < 256; j++) mem[j] = j % 9 == 0 ? INT32_MIN : j % 11 == 0 ? INT32_MAX : (int32_t)((uint32_t)j * 2654435761u);
+  for (const char* ty : {"i32", "u32"})
+    for (bool sub : {false, true}) {
+      Compiled c = compile_lanes(fold_loop(ty, std::string("s = ") + (sub ? "sub i64 s0 x" : "add i64 x s0")));
+      REQUIRE(c.lanes == "8 lanes");
+      CHECK(c.listing.find(std::string(ty) == "i32" ? "vpmovsxdq" : "vpmovzxdq") != std::string::npos);
+      uint64_t tails = 0;
+      for (int lo : {0, 1, 5})
+        for (int hi = lo + 1; hi <= lo + 40; hi++) {
+          uint64_t want = 0x123456789abcdefull;
+          for (int j = lo; j < hi; j++) {
+            uint64_t term = std::string(ty) == "i32" ? (uint64_t)(int64_t)mem[j] : (uint64_t)(uint32_t)mem[j];
+            want = sub ? want - term : want + term;
+          }
+          auto [got, ran] = run_sum(c, mem, lo, hi, 0x123456789abcdefull);
+          tails += ran;
+          if (got != want) {
+            FAIL_CHECK(ty << (sub ? " sub" : " add") << " from " << lo << " to " << hi << ": " << got << ", want " << want);
+            break;
+          }
+        }
+      CHECK(tails > 0);
+    }
+}
