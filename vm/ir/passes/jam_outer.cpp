@@ -120,7 +120,7 @@ class Jam {
         }
         case StmtKind::global_store: case StmtKind::atomic: {
           const Stmt* p = s->ops[0];
-          if (p->kind != StmtKind::global_ptr || inside(s, inner_)) {
+          if (p->kind != StmtKind::global_ptr || inside_loop(s, inner_)) {
             ok = false;  // a global temporary, or a write in the inner loop
             break;
           }
@@ -129,7 +129,7 @@ class Jam {
         }
         case StmtKind::local_store:
           // A float local declared outside the inner loop that it updates.
-          if (inside(s, inner_) && !inside(s->ops[0], inner_) && is_float(s->ops[1]->type.prim)) sum = true;
+          if (inside_loop(s, inner_) && !inside_loop(s->ops[0], inner_) && is_float(s->ops[1]->type.prim)) sum = true;
           break;
         default: break;
       }
@@ -291,11 +291,6 @@ class Jam {
   }
   static int key(const Stmt* p) { return p->access->field_id >= 0 ? p->access->field_id : -1; }
   static bool is_float(Prim p) { return p == Prim::f32 || p == Prim::f64 || p == Prim::f16; }
-  static bool inside(const Stmt* s, const Stmt* loop) {
-    for (const Block* b = s->parent; b && b->owner; b = b->owner->parent)
-      if (b->owner == loop) return true;
-    return false;
-  }
   template <class F> static void walk_vec(const std::vector<std::unique_ptr<Stmt>>& v, F&& fn) {
     for (const auto& s : v) {
       fn(s.get());

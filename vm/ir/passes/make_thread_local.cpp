@@ -44,16 +44,12 @@ namespace {
 // Where an atomic writes: a temp slot, or a 0-d field's (tree, offset).
 using Dest = std::tuple<int, int, int64_t>;  // (0, slot, 0) or (1, tree, offset)
 
-bool dense_field(const Stmt* p) {
-  return p->kind == StmtKind::global_ptr && p->access->ext_arg < 0 && p->access->sparse_place < 0;
-}
-
 bool dest_of(const Stmt* p, Dest& d) {
   if (p->kind == StmtKind::global_temp) {
     d = {0, p->index, 0};
     return true;
   }
-  if (dense_field(p)) {
+  if (dense_field_ptr(p)) {
     d = {1, p->access->tree, p->access->offset};
     return true;
   }
@@ -62,10 +58,6 @@ bool dest_of(const Stmt* p, Dest& d) {
 
 // add and sub fold into one accumulator (the epilogue adds it).
 AtomicOp kind_of(AtomicOp op) { return op == AtomicOp::sub ? AtomicOp::add : op; }
-
-bool width_ok(Prim p) {
-  return p == Prim::i32 || p == Prim::u32 || p == Prim::i64 || p == Prim::u64 || p == Prim::f32 || p == Prim::f64;
-}
 
 struct Candidate {
   bool ok = true;
@@ -133,7 +125,7 @@ std::vector<Candidate> find_candidates(Stmt* task) {
       if (!c.first_ptr) c.first_ptr = s;
       c.ptrs.push_back(s);
       c.prim = s->type.prim;
-      if (!width_ok(c.prim)) c.ok = false;
+      if (!word_prim(c.prim)) c.ok = false;
       return;
     }
     for (size_t i = 0; i < s->ops.size(); i++) {

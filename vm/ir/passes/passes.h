@@ -18,6 +18,22 @@ inline size_t number_stmts(Kernel& k) {
   return (size_t)n;
 }
 
+// Small questions several passes ask.
+// Whether `s` sits in loop's body, at any depth.
+inline bool inside_loop(const Stmt* s, const Stmt* loop) {
+  for (const Block* b = s->parent; b && b->owner; b = b->owner->parent)
+    if (b->owner == loop) return true;
+  return false;
+}
+// A global pointer into a dense field (no ndarray, no sparse SNode on its path).
+inline bool dense_field_ptr(const Stmt* p) {
+  return p->kind == StmtKind::global_ptr && p->access->ext_arg < 0 && p->access->sparse_place < 0;
+}
+// The 32/64-bit types a local or an accumulator may hold for a field element.
+inline bool word_prim(Prim p) {
+  return p == Prim::i32 || p == Prim::u32 || p == Prim::i64 || p == Prim::u64 || p == Prim::f32 || p == Prim::f64;
+}
+
 // Splits every tensor-typed statement into one scalar statement per element
 // (matrix_init/matrix_extract disappear; tensor allocas become one alloca per
 // element). Runs first: the other passes and every engine see scalars only.

@@ -58,22 +58,7 @@ constexpr size_t kMaxCopy = 2000;
 
 using Place = std::pair<int, int64_t>;  // (tree, byte offset of element 0)
 
-bool dense_ptr(const Stmt* p) {
-  return p->kind == StmtKind::global_ptr && p->access->ext_arg < 0 && p->access->sparse_place < 0;
-}
-
-bool promotable_prim(Prim p) {
-  return p == Prim::i32 || p == Prim::u32 || p == Prim::i64 || p == Prim::u64 || p == Prim::f32 || p == Prim::f64;
-}
-
 bool is_inner_loop(const Stmt* s) { return s->kind == StmtKind::range_for || s->kind == StmtKind::while_; }
-
-// Whether `s` is inside loop L's body (at any depth).
-bool inside(const Stmt* s, const Stmt* loop) {
-  for (const Block* b = s->parent; b && b->owner; b = b->owner->parent)
-    if (b->owner == loop) return true;
-  return false;
-}
 
 struct Candidate {
   const Stmt* ptr = nullptr;  // the first pointer to x[I]: its access and indices
@@ -106,9 +91,9 @@ struct Promoter {
     else if (p->ops != c.ptr->ops) c.ok = false;
     bool quant = false;  // a quant_array packs neighbours into one word
     for (const IndexTerm& t : p->access->terms) quant |= t.div != 1;
-    if (quant || !promotable_prim(p->type.prim) || !owned(p)) c.ok = false;
+    if (quant || !word_prim(p->type.prim) || !owned(p)) c.ok = false;
     for (const Stmt* o : p->ops)
-      if (inside(o, loop)) c.ok = false;
+      if (inside_loop(o, loop)) c.ok = false;
     return c;
   }
 
@@ -123,7 +108,7 @@ struct Promoter {
       opaque |= s->kind == StmtKind::call || s->kind == StmtKind::snode_op || s->kind == StmtKind::return_;
       for (size_t k = 0; k < s->ops.size(); k++) {
         Stmt* p = s->ops[k];
-        if (!dense_ptr(p)) continue;
+        if (!dense_field_ptr(p)) continue;
         size_t before = cands.size();
         Candidate& c = note(cands, p, loop);
         if (cands.size() != before) order.push_back({p->access->tree, p->access->offset});
