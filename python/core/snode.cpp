@@ -141,10 +141,11 @@ void bind_snodes(py::module_& m) {
     p.materialize();
     bool dual = kind == "dual", check = kind == "checkbit";
     for (auto& f : p.fields)
-      if (f->primal && f->place && (check ? f->primal->checkbit : dual ? f->primal->dual : f->primal->grad) == f.get())
-        ti::each_element(p, *f, {}, [&](void* at, const std::vector<int64_t>&) {
-          std::memset(at, 0, (size_t)prim_bits(f->dtype) / 8);
-        });
+      if (f->primal && f->place && (check ? f->primal->checkbit : dual ? f->primal->dual : f->primal->grad) == f.get()) {
+        size_t width = (size_t)prim_bits(f->dtype) / 8;
+        if (f->place->sparse && !f->quant) ti::each_active_element(p, *f, [&](void* at) { std::memset(at, 0, width); });
+        else ti::each_element(p, *f, {}, [&](void* at, const std::vector<int64_t>&) { std::memset(at, 0, width); });
+      }
   });
   m.def("deactivate_all_snodes", [] {
     program().materialize();

@@ -396,7 +396,13 @@ bool MatrixFieldObj::get_attr(Evaluator& ev, const Value& self, const std::strin
       const FieldInfo& f0 = me->checked(a.loc);
       Value e = matrix_element(ev, me, std::vector<int64_t>(f0.shape.size(), 0), a.loc);
       auto* mo = host_as<MatrixObj>(e);
+      // Under sparse SNodes the active elements only, as Taichi's fill
+      // kernel (a struct-for): an assignment would activate every cell.
+      Program& prog = *me->ti->program;
+      prog.materialize();
+      const SNode* place = f0.place && f0.place->sparse ? f0.place : nullptr;
       each_index(f0, [&](const std::vector<int64_t>& idx) {
+        if (place && !prog.snode_op(Program::SNodeOp::is_active, place->id, idx.data())) return;
         mo->index = idx;
         assign_matrix(ev, *mo, a.pos[0], "the elements of " + what_field(f0, me->ndim == 1 ? "vector" : "matrix"), a.loc);
       });

@@ -32,7 +32,9 @@ void fill_elements(Program& prog, FieldInfo& f, uint64_t bits, size_t width, Sou
   prog.materialize();
   FieldView v = affine_view(prog, {&f});
   if (!v.ok) {
-    each_element(prog, f, loc, [&](void* p, const std::vector<int64_t>&) { std::memcpy(p, &bits, width); });
+    auto set = [&](void* p) { std::memcpy(p, &bits, width); };
+    if (f.place && f.place->sparse && !f.quant) each_active_element(prog, f, set);
+    else each_element(prog, f, loc, [&](void* p, const std::vector<int64_t>&) { set(p); });
     return;
   }
   for (auto n : f.shape)
