@@ -139,7 +139,17 @@ bool Rec::sparse(uint32_t pc, const bc::Insn& I) {
       return true;
     }
   }
-  if (!env.program || c.nidx > 2) return abort(pc, "a sparse access or SNode op with more than 2 indices");
+  if (!env.program) return abort(pc, "a sparse access or SNode op without a program");
+  for (int v = 2; v < c.nidx; v += 2) {  // indices past the two operands: stashed first (rtcall.h)
+    RtCall s;
+    s.fn = &stash_indices;
+    s.nidx = (uint8_t)v;
+    const RtCall* ks = keep_rtcall(s);
+    bool pair = v + 1 < c.nidx;
+    rt_call(R[I.b + v], pair ? R[I.b + v + 1] : 0, (uint64_t)ks);
+    e.effect(IrOp::rtcall, get((uint16_t)(I.b + v)), pair ? get((uint16_t)(I.b + v + 1)) : e.kval(0),
+             (int64_t)(uintptr_t)ks);
+  }
   const RtCall* kept = keep_rtcall(c);
   uint64_t v = rt_call(c.nidx > 0 ? R[I.b] : 0, c.nidx > 1 ? R[I.b + 1] : 0, (uint64_t)kept);
   rethrow_pending();  // while recording, an error is the interpreter's to report

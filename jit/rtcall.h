@@ -34,9 +34,14 @@ uint64_t rt_call(uint64_t a, uint64_t b, uint64_t call);
 const RtCall* keep_rtcall(const RtCall& c);
 // Rethrows an exception a runtime call raised inside the last trace run.
 void rethrow_pending();
-// The element address of sparse[place] at indices (a, b): Program::sparse_element.
+// A call passes two operands, so an access with more than two indices (a 3-D
+// grid's) first stashes indices c.nidx and c.nidx + 1 in a thread-local with
+// this call, emitted just before the access's own (no other call between).
+uint64_t stash_indices(uint64_t a, uint64_t b, const RtCall& c);
+// The element address of sparse[place] at indices (a, b, then any stashed):
+// Program::sparse_element.
 uint64_t sparse_lookup(uint64_t a, uint64_t b, const RtCall& c);
-// ti.activate / is_active / deactivate / append / length at indices (a, b):
+// ti.activate / is_active / deactivate / append / length at indices (a, b, then any stashed):
 // Program::snode_op; its errors name the op's line.
 uint64_t snode_call(uint64_t a, uint64_t b, const RtCall& c);
 

@@ -240,8 +240,19 @@ static Value make_ti(Evaluator& ev) {
     m->attrs[arch] = Value::of(std::make_shared<ArchObj>(arch));
   const std::pair<const char*, std::vector<int>> axes[] = {
       {"i", {0}}, {"j", {1}}, {"k", {2}}, {"l", {3}}, {"ij", {0, 1}}, {"ik", {0, 2}}, {"jk", {1, 2}},
-      {"ijk", {0, 1, 2}}, {"ijkl", {0, 1, 2, 3}}};
+      {"il", {0, 3}}, {"jl", {1, 3}}, {"kl", {2, 3}}, {"ijk", {0, 1, 2}}, {"ijl", {0, 1, 3}}, {"ikl", {0, 2, 3}},
+      {"jkl", {1, 2, 3}}, {"ijkl", {0, 1, 2, 3}}};
   for (auto& [name, ax] : axes) m->attrs[name] = Value::of(std::make_shared<AxisObj>(ax));
+  def("axes", [](Evaluator& ev, CallArgs& a) {  // ti.axes(0, 1, 4): the axes of more than 4 dimensions
+    std::vector<int> ax;
+    for (auto& v : a.pos) {
+      int64_t k = arg_int(ev, v, "axes", a.loc);
+      if (k < 0 || k >= kMaxIndices)
+        raise("ValueError", "axis " + std::to_string(k) + " is out of range (at most " + std::to_string(kMaxIndices) + " axes)", a.loc);
+      ax.push_back((int)k);
+    }
+    return Value::of(std::make_shared<AxisObj>(ax));
+  });
   // ti.root: the open tree of the current Program (a new one after a kernel ran).
   TiState* ti = ev.ti.get();
   m->getattr_hook = [ti](Evaluator& ev, const std::string& name, Value& out) {
