@@ -148,6 +148,14 @@ void dispatch(const Function& fn, LaunchContext& ctx, uint64_t* R, LoopHook* hoo
 
 }  // namespace
 
+// Whether the function has the task's own counted loop over [r0, r1)
+// (range_for and struct_for tasks): its hot counter is then r2.
+static bool task_loop_at_r0(const Function& fn) {
+  for (const LoopInfo& li : fn.loops)
+    if (li.counted && li.base == 0) return li.counter == 2;
+  return false;
+}
+
 void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
                   const int64_t* cells) {
   // The frame: registers on the C stack when they fit. Zeroed so that a
@@ -167,6 +175,10 @@ void run_function(const Function& fn, LaunchContext& ctx, int64_t begin, int64_t
   R[1] = (uint64_t)end;
   if (cells) R[3] = (uint64_t)cells;  // struct_for: the cells' index table
   DebugHook* dbg = ctx.program ? ctx.program->debugger : nullptr;
+  if (hook && end > begin && task_loop_at_r0(fn)) {  // the task loop's count goes on from the last chunk's
+    R[2] = (uint64_t)hook->task_iterations.load(std::memory_order_relaxed);
+    hook->task_iterations.fetch_add(end - begin, std::memory_order_relaxed);
+  }
   if (!dbg) return dispatch(fn, ctx, R, hook, nullptr);
   try {
     dispatch(fn, ctx, R, hook, dbg);

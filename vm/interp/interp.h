@@ -28,6 +28,13 @@ namespace interp {
 // back edge.
 struct LoopHook {
   std::atomic<int64_t> hotloop{INT64_MAX};
+  // Iterations of the task's own loop (the range or the cells, counter at
+  // r2) run so far, over every chunk and launch: a chunk's counter starts
+  // here. A parallel task runs in chunks, each a new frame whose counters
+  // start at 0, so a loop whose chunks were all shorter than `hotloop` (a
+  // heavy body over 800 particles cut into ~50-iteration chunks: Taichi's
+  // mpm examples' p2g and g2p) never got hot however often it ran.
+  std::atomic<int64_t> task_iterations{0};
   virtual ~LoopHook() = default;
   virtual uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) = 0;
 };
