@@ -54,7 +54,13 @@ struct SNodePool {
 
  private:
   std::mutex mu_;
+  // Free blocks, popped from the back. free_[0, sorted_) is in descending
+  // address order; blocks released since then sit after it, and once they are
+  // many the whole list is sorted again (alloc), so a refill after a big
+  // release (deactivate_all) takes blocks lowest address first, as a fresh
+  // pool does; a few releases stay last-in first-out (their lines are warm).
   std::vector<void*> free_;
+  size_t sorted_ = 0;
   std::vector<void*> slabs_;
   size_t next_slab_blocks_ = 16;     // slabs double, so few system calls even for big grids
 };
