@@ -329,14 +329,26 @@ bool Gen::const_divide64(const Ins& in, Ref i) {
   a.mul(x86::rdx, x86::rax, x);
   if (k > 64) a.shr(x86::rdx, Imm(k - 64));  // rdx = the quotient
   if (in.op == IrOp::mod || in.op == IrOp::raw_mod) {
-    if (d == (int32_t)d) a.imul(x86::rdx, x86::rdx, Imm(d));
-    else {
-      a.mov(x86::rax, Imm(d));
-      a.imul(x86::rdx, x86::rax);
-    }
     x86::Gp r = in_gp(i) ? home(i) : x86::Gp(x86::rax);  // x - q * d, in the result's register
-    if (r.id() != x.id()) a.mov(r, x);
-    a.sub(r, x86::rdx);
+    // d = 2^j -+ 1 (3, 5, 7, 9, 15, ...): x -+ q - (q << j), no multiply
+    // (the multiplier is what the loop waits on: sq_mod's `i * i % 7` had
+    // three multiplies an iteration, g++'s code two).
+    int j = 63 - __builtin_clzll((uint64_t)d);  // 2^j <= d < 2^(j+1), j <= 62
+    bool plus1 = d == (1ll << j) + 1, minus1 = !plus1 && j < 62 && d == (1ll << (j + 1)) - 1;
+    if (minus1 || plus1) {
+      if (r.id() != x.id()) a.mov(r, x);
+      minus1 ? a.add(r, x86::rdx) : a.sub(r, x86::rdx);
+      a.shl(x86::rdx, minus1 ? j + 1 : j);
+      a.sub(r, x86::rdx);
+    } else {
+      if (d == (int32_t)d) a.imul(x86::rdx, x86::rdx, Imm(d));
+      else {
+        a.mov(x86::rax, Imm(d));
+        a.imul(x86::rdx, x86::rax);
+      }
+      if (r.id() != x.id()) a.mov(r, x);
+      a.sub(r, x86::rdx);
+    }
     put(i, r);
   } else {
     put(i, x86::rdx);
