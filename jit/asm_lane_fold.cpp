@@ -24,6 +24,10 @@ bool fold_signed(CT t) { return t == CT::i32 || t == CT::i64; }
 void LaneBody::fold_init(Ref slot, int32_t from) const {
   const VecPlan::Fold& f = p.folds.at(slot);
   x86::Vec acc = ymm(r.ymm.at(slot));
+  if (f.ordered) {  // the scalar sum itself, in lane 0
+    f.t == CT::f32 ? a.vmovss(acc.xmm(), x86::dword_ptr(x86::rsp, from)) : a.vmovsd(acc.xmm(), x86::qword_ptr(x86::rsp, from));
+    return;
+  }
   switch (f.op) {
     case IrOp::add: case IrOp::bxor:
       a.vpxor(acc.ymm(), acc.ymm(), acc.ymm());  // (zeroes a zmm too)
@@ -64,6 +68,10 @@ void LaneBody::fold_step(const VecPlan::Step& st, bool masked) const {
       default: break;
     }
   };
+  if (f.ordered) {
+    ordered_step(st, masked);
+    return;
+  }
   if (st.cond != kNoRef) {  // a conditional add: its term where the sel takes the add, else 0
     x86::Vec s = ymm(r.scratch);
     a.vpcmpeqd(s, y_of(st.cond), ymm(r.zero));  // lanes where cond == 0
@@ -105,12 +113,87 @@ void LaneBody::fold_step(const VecPlan::Step& st, bool masked) const {
   }
 }
 
+// An ordered float sum's step (vector.h): the terms of the lanes a condition
+// or the loop's end leaves out become the identity (-0.0 for an add, +0.0
+// for a sub), then lane 0, 1, ... are added to the scalar in lane 0 of the
+// accumulator, each in the scalar op's operand order (which NaN comes out).
+void LaneBody::ordered_step(const VecPlan::Step& st, bool masked) const {
+  const bool f32 = p.folds.at(st.slot).t == CT::f32;
+  x86::Xmm acc = ymm(r.ymm.at(st.slot)).xmm();
+  x86::Ymm X = y_of(st.term).ymm(), S = x86::ymm(r.scratch), T = x86::ymm(r.fold_t);
+  if (st.cond != kNoRef || masked) {  // S = the term where kept, else the identity
+    if (st.cond != kNoRef) {  // (f32 lanes: the planner takes conditional adds there only)
+      a.vpcmpeqd(S, y_of(st.cond).ymm(), ymm(r.zero).ymm());  // lanes where cond == 0
+      if (!st.when_zero) {
+        a.vpcmpeqd(T, T, T);
+        a.vpxor(S, S, T);
+      }
+      if (masked) a.vpand(S, S, ymm(r.tail).ymm());
+    } else {
+      a.vmovaps(S, ymm(r.tail).ymm());
+    }
+    a.vpcmpeqd(T, T, T);
+    if (st.op == IrOp::sub) a.vpxor(T, T, T);  // +0.0
+    else f32 ? a.vpslld(T, T, 31) : a.vpsllq(T, T, 63);  // -0.0
+    f32 ? a.vblendvps(S, T, X, S) : a.vblendvpd(S, T, X, S);
+    X = S;
+  }
+  if (st.op == IrOp::fma) {  // fma(a_k, b_k, acc), k = 0, 1, ... (unmasked: vector.h)
+    x86::Ymm B = y_of(st.term2).ymm();
+    x86::Xmm s = S.xmm(), t = T.xmm();
+    auto fma = [&](x86::Xmm u, x86::Xmm v) { f32 ? a.vfmadd231ss(acc, u, v) : a.vfmadd231sd(acc, u, v); };
+    fma(X.xmm(), B.xmm());
+    const int n = f32 ? 4 : 2;  // lanes a 128-bit half
+    for (int k = 1; k < n; k++) {
+      f32 ? a.vpermilps(s, X.xmm(), k) : a.vpermilpd(s, X.xmm(), 1);
+      f32 ? a.vpermilps(t, B.xmm(), k) : a.vpermilpd(t, B.xmm(), 1);
+      fma(s, t);
+    }
+    a.vextractf128(s, X, 1);
+    a.vextractf128(t, B, 1);
+    fma(s, t);
+    for (int k = 1; k < n; k++) {  // the high half rotated down one lane at a time
+      f32 ? a.vpermilps(s, s, 0x39) : a.vpermilpd(s, s, 1);
+      f32 ? a.vpermilps(t, t, 0x39) : a.vpermilpd(t, t, 1);
+      fma(s, t);
+    }
+    return;
+  }
+  auto fold = [&](x86::Xmm v) {  // acc = acc op v, in the scalar op's operand order
+    if (st.op == IrOp::sub) f32 ? a.vsubss(acc, acc, v) : a.vsubsd(acc, acc, v);
+    else if (st.term_first) f32 ? a.vaddss(acc, v, acc) : a.vaddsd(acc, v, acc);
+    else f32 ? a.vaddss(acc, acc, v) : a.vaddsd(acc, acc, v);
+  };
+  x86::Xmm t = T.xmm(), h = S.xmm();
+  for (int half = 0; half < 2; half++) {  // lanes 0-3 (f64: 0-1), then the high half's
+    x86::Xmm v = half ? h : X.xmm();
+    if (half) a.vextractf128(h, X, 1);  // (S is the term's copy or free)
+    fold(v);
+    if (f32) {
+      a.vmovshdup(t, v);
+      fold(t);
+      a.vmovhlps(t, t, v);
+      fold(t);
+      a.vpermilps(t, v, 3);
+      fold(t);
+    } else {
+      a.vpermilpd(t, v, 1);
+      fold(t);
+    }
+  }
+}
+
 // Float lanes fold in registers (no live value but the accumulators now:
 // three others serve), halving the lanes each time; integer lanes through
 // the frame, one scalar op a lane.
 void LaneBody::fold_out(Ref slot, int32_t at, int32_t out) const {
   const VecPlan::Fold& f = p.folds.at(slot);
   x86::Vec acc = ymm(r.ymm.at(slot));
+  if (f.ordered) {  // the sum is lane 0
+    f.t == CT::f32 ? a.vmovd(x86::eax, acc.xmm()) : a.vmovq(x86::rax, acc.xmm());
+    a.mov(x86::qword_ptr(x86::rsp, out), x86::rax);
+    return;
+  }
   if (fold_float(f.t)) {
     bool held[16] = {};
     for (auto& [s, add] : p.sums) {

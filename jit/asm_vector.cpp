@@ -109,7 +109,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // vectors and 7 scalar iterations. Not with split float sums (a partial
   // batch of adds would rotate the partials), interleaved loads (whole
   // vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
-  bool plain_tails = !wide && !rows && !p.f64 && p.partials.empty() && p.interleaved.empty() && assign(t, p, r = VecRegs{}, true);
+  bool ordered = false;  // (an ordered sum's fma step has no masked form: vector.h)
+  for (auto& [slot, f] : p.folds) ordered |= f.ordered;
+  bool plain_tails = !wide && !rows && !p.f64 && !ordered && p.partials.empty() && p.interleaved.empty() &&
+                     assign(t, p, r = VecRegs{}, true);
   if (!row_tails && !plain_tails && !assign(t, p, r = VecRegs{}, false)) return false;
   // A 16-lane loop's last iterations but one run as one body under an
   // AVX-512 mask (k1; k2-k5 an interleaved group's raw vectors): loads
@@ -590,7 +593,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (p.partials.count(slot)) continue;
     const VecPlan::Fold& f = p.folds.at(slot);
     x86::Mem lanes = x86::qword_ptr(x86::rsp, temp[slot]);
-    if (f.op == IrOp::add || f.op == IrOp::mul || f.op == IrOp::bxor) {
+    if ((f.op == IrOp::add && !f.ordered) || f.op == IrOp::mul || f.op == IrOp::bxor) {  // (ordered: the sum itself)
       ld(x86::rax, slot);
       f.op == IrOp::add ? a.add(x86::rax, lanes) : f.op == IrOp::mul ? a.imul(x86::rax, lanes) : a.xor_(x86::rax, lanes);
       if (f.t == CT::i32) a.movsxd(x86::rax, x86::eax);

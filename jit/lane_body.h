@@ -47,6 +47,7 @@ struct LaneBody {
   // (extended as its type is in a register; rsp + at: W lanes of scratch).
   void fold_init(Ref slot, int32_t from) const;
   void fold_step(const VecPlan::Step& st, bool masked) const;
+  void ordered_step(const VecPlan::Step& st, bool masked) const;  // an ordered float sum's (vector.h)
   void fold_out(Ref slot, int32_t at, int32_t out) const;
 };
 

@@ -258,7 +258,9 @@ struct Planner {
     // (an i64 sum in 32-bit lanes: its 32-bit terms widened, vector.h)
     bool ints = p.f64 ? int64(ty) : ty == CT::i32 || ty == CT::u32 || (int64(ty) && fam == IrOp::add);
     bool floats = ty == (p.f64 ? CT::f64 : CT::f32);
-    bool ok = fam == IrOp::add || fam == IrOp::band || fam == IrOp::bor || fam == IrOp::bxor ? ints
+    bool ordered = (fam == IrOp::add || fam == IrOp::fma) && floats;  // (vector.h: one step, folded lane by lane)
+    bool ok = ordered ? true
+              : fam == IrOp::add || fam == IrOp::band || fam == IrOp::bor || fam == IrOp::bxor ? ints
               : fam == IrOp::mul                                                         ? ints && !p.f64
               : fam == IrOp::max || fam == IrOp::min ? (ints && (!p.f64 || host_has_avx512())) || floats
                                                      : false;
@@ -285,6 +287,12 @@ struct Planner {
         }
         if (prev == kNoRef) return false;
         want = 2;
+      } else if (in.op == IrOp::fma) {  // an ordered sum's fma(a, b, prev)
+        if (fam != IrOp::fma || in.t != ty || !reaches(in.c) || reaches(in.a) || reaches(in.b)) return false;
+        prev = in.c;
+        st.term = in.a;
+        st.term2 = in.b;
+        want = 1;
       } else {
         IrOp f = in.op == IrOp::sub ? IrOp::add : in.op;
         if (f != fam || in.t != ty || in.b < 0) return false;
@@ -298,9 +306,9 @@ struct Planner {
       steps[cur] = st;
       cur = prev;
     }
-    if (reads[slot] != want) return false;
+    if (reads[slot] != want || (ordered && steps.size() != 1)) return false;  // (two steps: lanes of one, then the other)
     p.steps.insert(steps.begin(), steps.end());
-    p.folds[slot] = {fam, ty};
+    p.folds[slot] = {fam, ty, ordered};
     return true;
   }
   // Split float sums (vector.h): cycles of phis p0 <- p1 <- ... <- pR-1 <-
@@ -478,8 +486,10 @@ struct Planner {
     for (auto& [slot, val] : carried) p.sums.push_back({slot, val});
     for (auto& [i, st] : p.steps) {
       if (p.partials.count(st.slot)) continue;
-      if (!lanes(st.term) || (st.cond != kNoRef && (!lanes(st.cond) || (body(st.cond) && lane_t(st.cond) != CT::i32))))
+      if (!lanes(st.term) || (st.term2 != kNoRef && !lanes(st.term2)) ||
+          (st.cond != kNoRef && (!lanes(st.cond) || (body(st.cond) && lane_t(st.cond) != CT::i32))))
         return false;
+      if (st.op == IrOp::fma && !host_has_fma3()) return fail("an fma sum without FMA3");
       CT lt = body(st.term) && !p.f64 ? lane_t(st.term) : CT::u64;  // (u64: either)
       if (lt != CT::u64 && (lt == CT::f32) != (p.folds[st.slot].t == CT::f32)) return fail("a fold of another lane type");
       if (!p.f64 && int64(p.folds[st.slot].t) && !(st.widen = widening(st.term)))

@@ -119,9 +119,22 @@ struct VecPlan {
   // every lane starts from (max, min, and, or start at the slot's value,
   // add and xor at 0, mul at 1); else the last iteration's term, and the
   // scalar body always runs the last iteration.
+  //
+  // A float sum (add, sub or conditional add) that fast_math did not split
+  // (fast_math=False, or a field element's sum kept in program order:
+  // promote_elements) is `ordered`: its one step's terms are computed in
+  // lanes and added to a scalar accumulator lane by lane, in iteration
+  // order, so every rounding is the scalar loop's (what g++ does with such
+  // a loop: a fold-left reduction). Lanes a condition or the loop's end
+  // leaves out add -0.0 (subs +0.0), which leaves every value as it is
+  // (a signalling NaN accumulator would come out quiet). An fma step
+  // (fast_math's contraction of s += a * b) folds fma(a_k, b_k, s) lane by
+  // lane; a loop with an ordered sum leaves its last iterations to the
+  // scalar body (no masked end).
   struct Fold {
     IrOp op;  // add (adds, subs, conditional adds), max, min, band, bor, bxor, mul
     bc::CT t; // the lanes' type
+    bool ordered = false;
   };
   std::map<Ref, Fold> folds;         // by slot
   struct Step {
@@ -132,6 +145,7 @@ struct VecPlan {
     Ref cond = kNoRef, add = kNoRef; // a conditional add: the sel's condition and its add (or sub)
     bool when_zero = false;          // ... which it takes where cond == 0
     char widen = 0;                  // an i64 sum in 32-bit lanes: its term sign- ('s') or zero-extended ('z')
+    Ref term2 = kNoRef;              // an ordered sum's fma(term, term2, prev): the second factor
   };
   std::map<Ref, Step> steps;         // by the step's op (split sums' adds too)
   // Split float sums: the first partial's slot -> the W partials, lane order

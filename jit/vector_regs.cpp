@@ -90,8 +90,10 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   // A float fold's maximumNumber needs both; an integer max, min, mul or
   // bitwise fold blends its new lanes in at a masked end.
   bool float_fold = false, other_fold = !r.fold_hi.empty();  // (a widened term's halves: fold_t)
+  bool lane_folds = false;  // float folds whose lanes fold together after the loop (not an ordered sum's scalar)
   for (auto& [slot, f] : p.folds) {
     float_fold |= f.t == CT::f32 || f.t == CT::f64;
+    lane_folds |= (f.t == CT::f32 || f.t == CT::f64) && !f.ordered;
     other_fold |= f.op != IrOp::add;
   }
   if (!r.fold_hi.empty() && r.scratch < 0) r.scratch = take();
@@ -100,7 +102,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   if (full) return false;
   // A float fold's lanes fold after the loop in three registers that hold
   // no accumulator (asm_lane_fold.cpp).
-  if (float_fold && 16 - (int)(p.sums.size() + r.acc2.size() + r.fold_hi.size()) < 3) return false;
+  if (lane_folds && 16 - (int)(p.sums.size() + r.acc2.size() + r.fold_hi.size()) < 3) return false;
   // Lane values: one register from definition to last use in the loop.
   std::map<Ref, size_t> last;
   for (size_t k = 0; k < p.order.size(); k++)

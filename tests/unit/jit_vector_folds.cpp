@@ -50,7 +50,12 @@ TEST_CASE("jit vector folds: which carried values fold in lanes") {
   CHECK(why_not(fold_loop("f32", "c = lt f32 #0 x\n s1 = add i32 s0 #1\n s = sel c s1 s0")) == "lanes");
   CHECK(why_not(fold_loop("i32", "c = lt i32 x #5\n s1 = sub i32 s0 x\n s = sel c s0 s1")) == "lanes");
   const std::string no = "a value carried around the loop that is not a sum, max, min, product or bitwise fold";
-  CHECK(why_not(fold_loop("f32", "s = add f32 s0 x")) == no);        // a float sum in program order
+  // float sums in program order: the terms in lanes, added lane by lane (vector.h: ordered)
+  CHECK(why_not(fold_loop("f32", "s = add f32 s0 x")) == "lanes");
+  CHECK(why_not(fold_loop("f32", "s = sub f32 s0 x")) == "lanes");
+  CHECK(why_not(fold_loop("f32", "x2 = mul f32 x x\n s = fma f32 x2 x s0")) == "lanes");
+  CHECK(why_not(fold_loop("f32", "s1 = add f32 s0 x\n s = add f32 s1 #1065353216")) == no);  // two steps: lanes of one, then the other
+  CHECK(why_not(fold_loop("f32", "s = sub f32 x s0")) == no);        // x - s: not a fold of s
   CHECK(why_not(fold_loop("f32", "s = mul f32 s0 x")) == no);        // a float product
   CHECK(why_not(fold_loop("i32", "s1 = max i32 s0 x\n s = min i32 s1 #9")) == no);  // two ops: not one fold
   CHECK(why_not(fold_loop("i32", "s = sub i32 x s0")) == no);        // x - s: not a fold of s
