@@ -544,6 +544,9 @@ struct Planner {
     rows |= !p.row_roots.empty();  // (a row root is a row's: lanes must not cross rows)
     if (!rows) p.row_m = 0, p.row_q = p.row_r = kNoRef;
     if (rows && p.f64) return fail("ndrange rows in f64 lanes");
+    for (auto& [i, st] : p.steps)  // (its lanes have no masked form: a row's end is masked)
+      if (rows && st.op == IrOp::fma && p.folds.count(st.slot) && p.folds.at(st.slot).ordered)
+        return fail("an ordered fma sum in ndrange rows");
     if (rows && gathers) return fail("a gathered load in ndrange rows");
     if (gathers) find_interleaved();
     return true;
