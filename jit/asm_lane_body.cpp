@@ -147,6 +147,15 @@ x86::Vec LaneBody::y_of(Ref v) const {
   return ymm(r.ymm.at(v));
 }
 
+void LaneBody::masked_move(x86::Vec v, const x86::Mem& at, bool load) const {
+  if (v.id() < 16) {
+    load ? a.vmaskmovps(v, ymm(r.tail), at) : a.vmaskmovps(at, ymm(r.tail), v);
+    return;
+  }
+  a.vpmovd2m(x86::k1, ymm(r.tail));  // (the lanes vmaskmovps takes: sign bits set)
+  load ? a.k(x86::k1).z().vmovups(v, at) : a.k(x86::k1).vmovups(at, v);  // (masked-off lanes never fault)
+}
+
 // Copy u of the body; `masked`: only the lanes r.tail selects load and store.
 void LaneBody::operator()(int u, bool masked) const {
   if (r.iv >= 0) lanes_from(r.iv, x86::rax, u);
@@ -199,7 +208,8 @@ void LaneBody::operator()(int u, bool masked) const {
     }
     if (in.op == IrOp::store) {
       if (masked && wide) a.k(x86::k1).vmovups(at(i), y_of(in.b));
-      else masked ? a.vmaskmovps(at(i), ymm(r.tail), y_of(in.b)) : a.vmovups(at(i), y_of(in.b));
+      else if (masked) masked_move(y_of(in.b), at(i), false);
+      else a.vmovups(at(i), y_of(in.b));
       continue;
     }
     if (!r.ymm.count(i)) continue;
@@ -239,7 +249,8 @@ void LaneBody::operator()(int u, bool masked) const {
         } else if (masked && wide) {
           a.k(x86::k1).z().vmovups(d, at(i));
         } else {
-          masked ? a.vmaskmovps(d, ymm(r.tail), at(i)) : a.vmovups(d, at(i));
+          if (masked) masked_move(d, at(i), true);
+          else a.vmovups(d, at(i));
         }
         break;
       case IrOp::add: f ? a.vaddps(d, y_of(in.a), y_of(in.b)) : a.vpaddd(d, y_of(in.a), y_of(in.b)); break;

@@ -41,6 +41,9 @@ struct LaneBody {
   // The register of a lane value (the counter's and the row's lanes included).
   asmjit::x86::Vec y_of(Ref v) const;
   void operator()(int u, bool masked = false) const;
+  // A masked end's load (into v) or store (of v) of the r.tail lanes: a
+  // vmaskmovps, or where v is ymm16-23 (vector_regs.cpp) a move under k1.
+  void masked_move(asmjit::x86::Vec v, const asmjit::x86::Mem& at, bool load) const;
   // A fold's lanes (vector.h, VecPlan::Fold; asm_lane_fold.cpp): its
   // accumulator's start from the slot's value at rsp + from; one step in the
   // body; after the loop, its lanes folded into one value at rsp + out

@@ -18,10 +18,60 @@ int partial_regs(const Trace& t, const VecPlan& p) {
   return (int)p.partials.begin()->second.size() / w;
 }
 
+// ymm16-23 in an 8-lane loop (AVX-512 hosts, Trace::hi_ymm). EVEX encodes
+// them, but only in instructions that have an EVEX form meaning the same
+// thing; asmjit encodes the VEX-only ones (vblendvps, vptest, vmaskmovps,
+// compares into a vector, vpblendd, gathers, vroundps, the 128-bit inserts,
+// extracts and permutes) with an EVEX prefix anyway, without an error, as
+// another instruction or an illegal one. So a value may live there only if
+// every op of the loop that writes or reads it is one of these, whose
+// emission (asm_lane_body.cpp) has EVEX forms throughout: the masked end's
+// loads and stores take a k mask for a high register (LaneBody::masked_move),
+// an interleaved group's inserts the EVEX one (deinterleave_load). A fold's
+// step, a compare, a select, a guard, float max/min and f2i read and write
+// ymm0-15 only. (The 16-lane loop is all EVEX: asm_wide.cpp.)
+static bool evex_op(const Trace& t, const VecPlan& p, Ref i) {
+  const Ins& in = t.ins[i];
+  if (p.kind[i] == VecPlan::reduce) return false;
+  switch (in.op) {
+    case IrOp::load: return !p.access[i].stride;  // (not a gather)
+    case IrOp::store: case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::div: case IrOp::sqrt: case IrOp::fma:
+    case IrOp::band: case IrOp::bor: case IrOp::bxor: case IrOp::shl: case IrOp::shr: case IrOp::sar: case IrOp::neg:
+    case IrOp::abs:
+      return true;
+    case IrOp::max: case IrOp::min: return in.t != CT::f32 && in.t != CT::f64;
+    case IrOp::conv: return !lane_f2i(in);
+    default: return false;
+  }
+}
+
+// Which of the loop's uniforms and lane values may take ymm16-23.
+static std::vector<char> evex_values(const Trace& t, const VecPlan& p) {
+  std::vector<char> ok(t.ins.size(), 0);
+  for (Ref i : p.order) {
+    if (p.kind[i] == VecPlan::lane) ok[i] = evex_op(t, p, i);
+    for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
+      if (o >= 0 && p.kind[o] == VecPlan::uniform) ok[o] = 1;
+  }
+  auto low = [&](Ref o) {
+    if (o >= 0) ok[o] = 0;
+  };
+  for (Ref i : p.order) {
+    const Ins& in = t.ins[i];
+    if (evex_op(t, p, i)) continue;
+    for (Ref o : {in.a, in.b, in.c}) low(o);
+    low(i);
+  }
+  for (auto& [op, st] : p.steps) {
+    low(st.term), low(st.term2), low(st.cond), low(st.add);
+  }
+  return ok;
+}
+
 // Assigns registers; false when the loop needs more than there are. With
 // `tail`, one more for the mask of a masked end (and a scratch register
-// for masking a sum's term).
-bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
+// for masking a sum's term). With `hi`, values hi allows take ymm16-23 first.
+static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail, const std::vector<char>* hi) {
   // A 16-lane loop (asm_wide.cpp) has zmm0-23: EVEX names zmm16-23, and the
   // scalar code beside a vector loop keeps its floats in xmm2-15 (backend.cpp),
   // while zmm24-31 are the wide loop's tables and shuffle temporaries. An
@@ -32,7 +82,14 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
   const int nregs = wide ? 24 : 16;
   bool used[24] = {};
   bool full = false;
-  auto take = [&]() {
+  auto evex = [&](Ref v) { return hi && (*hi)[v]; };
+  auto take = [&](bool high = false) {  // (high: ymm16-23 first)
+    if (high)
+      for (int j = 16; j < 24; j++)
+        if (!used[j]) {
+          used[j] = true;
+          return j;
+        }
     for (int j = 0; j < nregs; j++)
       if (!used[j]) {
         used[j] = true;
@@ -54,7 +111,7 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     }
     for (Ref o : {in.a, in.b, in.c}) {
       if (o < 0 || in.op == IrOp::load || (in.op == IrOp::store && o == in.a) || lane_immediate(in, o)) continue;
-      if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take();
+      if (p.kind[o] == VecPlan::uniform && !r.ymm.count(o)) r.ymm[o] = take(evex(o));
       if ((p.kind[o] == VecPlan::iota || p.kind[o] == VecPlan::iota_r) && r.iota < 0) r.iota = take();
       if (p.kind[o] == VecPlan::iota && r.iv < 0) r.iv = take();
       if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
@@ -122,12 +179,12 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     auto group = p.interleaved.find(i);
     for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i}) {
       if (p.kind[c] != VecPlan::lane || r.ymm.count(c)) continue;
-      int y = take();
+      int y = take(evex(c));
       if (full) return false;
       r.ymm[c] = y;
     }
     if (group != p.interleaved.end() && !wide) {  // its shuffle temporary: free again once the group is loaded
-      int y = take();
+      int y = take(hi != nullptr);  // (deinterleave_load: EVEX forms for ymm16+)
       if (full) return false;
       r.shuf[i] = y;
       used[y] = false;
@@ -151,6 +208,15 @@ bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
     }
   }
   return true;
+}
+
+bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
+  const bool hi = t.hi_ymm && !p.f64 && !wide_lanes(t, p);
+  if (!(hi && t.hi_ymm >= 2) && assign_regs(t, p, r, tail, nullptr)) return true;
+  if (!hi) return false;
+  std::vector<char> ok = evex_values(t, p);
+  r = VecRegs{};
+  return assign_regs(t, p, r, tail, &ok);
 }
 
 }  // namespace kiln::jit
