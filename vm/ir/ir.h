@@ -308,6 +308,10 @@ struct Stmt {
   int64_t begin = 0, end = 0;        // the constant, or the global_temp slot
 
   explicit Stmt(StmtKind k) : kind(k) {}
+  // Every Stmt comes from mimalloc, whatever allocator the process has
+  // (ir.cpp): under CPython the global one is glibc's.
+  static void* operator new(size_t n);
+  static void operator delete(void* p) noexcept;
   bool has_value() const { return !type.is_none(); }
   inline const StmtRare& rare() const;
   StmtRare& rare_mut() {
