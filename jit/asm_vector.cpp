@@ -8,6 +8,7 @@
 // vector loop has all 16 ymm and 11 general registers to itself; values
 // come in through frame temporaries written while every home is intact.
 #include <map>
+#include <set>
 
 #include "jit/asm.h"
 #include "jit/backend.h"
@@ -34,6 +35,10 @@ alignas(64) const int32_t kRotate[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1
 // How far ahead of a contiguous load the vector loop prefetches (bytes):
 // 2-8 KiB timed alike on this machine's streaming sums.
 constexpr int32_t kPrefetchBytes = 4096;
+// The furthest apart a stream's reads lie when they are one stencil's (the
+// prefetched streams, vector_loop): its rows or planes, still in the L2
+// cache (1 MiB a core on this project's host) when the next row reads them.
+constexpr int64_t kStencilSpread = 1 << 20;
 
 // A split sum's lanes that live in stack slots (vector_loop): lane j's
 // partial at rsp + at + 8 j where bit j of mask is set.
@@ -372,21 +377,29 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // much as a small body does: a memory-bound sum ran one copy at a time at
   // 60% of the bandwidth. A loop of one copy takes what is left.
   auto body = [&](int u, bool masked = false) { lb(u, masked); };
-  // Streams read far ahead: each contiguous load stream (an array base and
-  // the counter or row position it is indexed by) is prefetched
-  // kPrefetchBytes past its furthest element, a line per 64 bytes a pass
-  // moves, in the unrolled loop only (the loop of one copy runs a few
-  // passes per entry). A memory-bound loop keeps only as many lines in
-  // flight as its out-of-order window holds loads: bench/reduction's sums
-  // ran at ~80% of the bandwidth of the same loop with these prefetches (a
-  // C++ copy of each). A prefetch past the array's end cannot fault. Not in
-  // a loop that computes more than it reads (a division or square root, or
-  // more than four ops a load or store): nbody_soa's body waits on vdivps,
-  // and its prefetches were only more instructions. (Counted per memory
-  // access, not per stream: a stencil reads one stream four times, and
+  // Stencil streams read far ahead: each contiguous load stream (an array
+  // base and the counter or row position it is indexed by) that a body
+  // reads at two or more displacements, kStencilSpread apart at most, is
+  // prefetched kPrefetchBytes past its furthest element, a line per 64
+  // bytes a pass moves, in the unrolled loop only (the loop of one copy runs
+  // a few passes per entry). A prefetch past the array's end cannot fault.
+  // Why only stencils (CPU time, alternating, 11 rounds, on 2 MiB and 4 KiB
+  // pages; docs/perf.md): a stream read once a pass is one the hardware
+  // prefetcher follows alone, and bench/saxpy ran 8-22% and bench/reduction's
+  // sums 4-14% faster without its prefetches; bench/jacobi_grouped, whose
+  // leading row is the one of its four reads that comes from memory, ran 7%
+  // (2 MiB pages) to 10-45% (4 KiB pages) slower without. Not in a loop
+  // that computes more than it reads (a division or square root, or more
+  // than four ops a load or store): nbody_soa's body waits on vdivps, and
+  // its prefetches were only more instructions. (Counted per memory access,
+  // not per stream: a stencil reads one stream four times, and
   // jacobi_grouped's one extra add, `s = 0.0; s += ...`, cost it its
   // prefetches and a fifth of its bandwidth when the bound was per stream.)
-  std::map<std::pair<int, bool>, int32_t> streams;  // (root register, by r) -> furthest disp
+  struct Stream {
+    int32_t furthest;
+    std::set<int32_t> disps;
+  };
+  std::map<std::pair<int, bool>, Stream> streams;  // (root register, by r) -> its reads
   int computed = 0, accesses = 0;
   for (Ref i : p.order) {
     IrOp op = t.ins[i].op;
@@ -397,15 +410,22 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
     if (op != IrOp::load || p.access[i].stride || p.row_roots.count(p.access[i].root)) continue;
     const VecPlan::Access& acc = p.access[i];
     auto key = std::make_pair(r.root.at({acc.root, acc.cq}), acc.by_r);
-    auto it = streams.find(key);
-    if (it == streams.end() || acc.disp > it->second) streams[key] = acc.disp;
+    auto it = streams.try_emplace(key, Stream{acc.disp, {}}).first;
+    it->second.furthest = std::max(it->second.furthest, acc.disp);
+    it->second.disps.insert(acc.disp);
   }
   if (computed > 4 * accesses) streams.clear();
+  // (A stencil's reads lie within a few rows of each other: two fields that
+  // happen to share a root lie megabytes apart and are two plain streams.)
+  std::erase_if(streams, [](const auto& s) {
+    const std::set<int32_t>& d = s.second.disps;
+    return d.size() < 2 || int64_t(*d.rbegin()) - *d.begin() >= kStencilSpread;
+  });
   auto prefetch = [&](int copies) {
     const int32_t pass = W * es * copies;
-    for (auto& [key, disp] : streams)
+    for (auto& [key, st] : streams)
       for (int32_t off = 0; off < pass; off += 64) {
-        int64_t d = int64_t(disp) + kPrefetchBytes + off;
+        int64_t d = int64_t(st.furthest) + kPrefetchBytes + off;
         if (d != (int32_t)d) continue;
         a.prefetcht0(x86::ptr(kRootRegs[key.first], key.second ? x86::rdx : x86::rax, p.f64 ? 3 : 2, (int32_t)d));
       }
