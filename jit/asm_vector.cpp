@@ -55,6 +55,11 @@ bool host_has_avx2() {
   return yes;
 }
 
+bool prefetch_plain_streams() {
+  static const bool yes = !CpuInfo::host().isVendor("AMD");
+  return yes;
+}
+
 bool host_has_fma3() {
   static const bool yes = CpuInfo::host().hasFeature(CpuFeatures::X86::kFMA);
   return yes;
@@ -377,24 +382,29 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // much as a small body does: a memory-bound sum ran one copy at a time at
   // 60% of the bandwidth. A loop of one copy takes what is left.
   auto body = [&](int u, bool masked = false) { lb(u, masked); };
-  // Stencil streams read far ahead: each contiguous load stream (an array
-  // base and the counter or row position it is indexed by) that a body
-  // reads at two or more displacements, kStencilSpread apart at most, is
-  // prefetched kPrefetchBytes past its furthest element, a line per 64
-  // bytes a pass moves, in the unrolled loop only (the loop of one copy runs
-  // a few passes per entry). A prefetch past the array's end cannot fault.
-  // Why only stencils (CPU time, alternating, 11 rounds, on 2 MiB and 4 KiB
-  // pages; docs/perf.md): a stream read once a pass is one the hardware
-  // prefetcher follows alone, and bench/saxpy ran 8-22% and bench/reduction's
-  // sums 4-14% faster without its prefetches; bench/jacobi_grouped, whose
-  // leading row is the one of its four reads that comes from memory, ran 7%
-  // (2 MiB pages) to 10-45% (4 KiB pages) slower without. Not in a loop
-  // that computes more than it reads (a division or square root, or more
-  // than four ops a load or store): nbody_soa's body waits on vdivps, and
-  // its prefetches were only more instructions. (Counted per memory access,
-  // not per stream: a stencil reads one stream four times, and
-  // jacobi_grouped's one extra add, `s = 0.0; s += ...`, cost it its
-  // prefetches and a fifth of its bandwidth when the bound was per stream.)
+  // Streams read far ahead: each contiguous load stream (an array base and
+  // the counter or row position it is indexed by) is prefetched
+  // kPrefetchBytes past its furthest element, a line per 64 bytes a pass
+  // moves, in the unrolled loop only (the loop of one copy runs a few
+  // passes per entry). A prefetch past the array's end cannot fault. On AMD
+  // hosts only a stencil's stream is, one a body reads at two or more
+  // displacements kStencilSpread apart at most (prefetch_plain_streams).
+  // Measured on the fourth round's Sapphire Rapids: bench/reduction's sums
+  // ran at ~80% of the bandwidth of the same loop with these prefetches (a
+  // memory-bound loop keeps only as many lines in flight as its
+  // out-of-order window holds loads). On this project's AMD EPYC (CPU time,
+  // alternating, 11 rounds, on 2 MiB and 4 KiB pages; docs/perf.md) a
+  // stream read once a pass is one the hardware prefetcher follows alone:
+  // bench/saxpy ran 8-22% and bench/reduction's sums 4-14% faster without
+  // its prefetches; bench/jacobi_grouped, whose leading row is the one of
+  // its four reads that comes from memory, ran 7% (2 MiB pages) to 10-45%
+  // (4 KiB pages) slower without. Not in a loop that computes more than it
+  // reads (a division or square root, or more than four ops a load or
+  // store): nbody_soa's body waits on vdivps, and its prefetches were only
+  // more instructions. (Counted per memory access, not per stream: a
+  // stencil reads one stream four times, and jacobi_grouped's one extra
+  // add, `s = 0.0; s += ...`, cost it its prefetches and a fifth of its
+  // bandwidth when the bound was per stream.)
   struct Stream {
     int32_t furthest;
     std::set<int32_t> disps;
@@ -417,10 +427,11 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   if (computed > 4 * accesses) streams.clear();
   // (A stencil's reads lie within a few rows of each other: two fields that
   // happen to share a root lie megabytes apart and are two plain streams.)
-  std::erase_if(streams, [](const auto& s) {
-    const std::set<int32_t>& d = s.second.disps;
-    return d.size() < 2 || int64_t(*d.rbegin()) - *d.begin() >= kStencilSpread;
-  });
+  if (!prefetch_plain_streams())
+    std::erase_if(streams, [](const auto& s) {
+      const std::set<int32_t>& d = s.second.disps;
+      return d.size() < 2 || int64_t(*d.rbegin()) - *d.begin() >= kStencilSpread;
+    });
   auto prefetch = [&](int copies) {
     const int32_t pass = W * es * copies;
     for (auto& [key, st] : streams)

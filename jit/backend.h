@@ -36,6 +36,10 @@ bool host_has_avx2();
 bool host_has_avx512();
 // Whether it has FMA3 (vfmadd: the IR's fma in one instruction, in lanes too).
 bool host_has_fma3();
+// Whether vector loops prefetch a load stream they read once a pass (else
+// only a stencil's, read at several displacements): not on AMD hosts, whose
+// hardware prefetcher follows such a stream alone (asm_vector.cpp).
+bool prefetch_plain_streams();
 
 // The constant operand of a float max/min (in.a or in.b) when x86's
 // maxss/minss x, k compute the interpreter's maximumNumber/minimumNumber

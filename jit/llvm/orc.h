@@ -63,8 +63,8 @@ std::vector<void*> compile_functions(const std::function<void(llvm::Module&)>& b
 
 // Part of every offline cache key: bump when generated code changes meaning
 // without the module's text changing (the runtime's ABI, Env's layout, the
-// passes optimize() adds: 2 is StreamPrefetchPass).
-#define KILN_CACHE_VERSION "2"
+// passes optimize() adds: 2 is StreamPrefetchPass, 3 its absence on Zen).
+#define KILN_CACHE_VERSION "3"
 
 // A kernel whose tasks run as LLVM code (bytecode where a task does not
 // lower): what the llvm Engine compiles. finish_llvm_kernel is its second
