@@ -34,6 +34,7 @@ struct Gen {
   RefFlags blsrfold;                  // x - 1 that x & (x - 1) folds as blsr (sink.h)
   RefFlags scalefold;                 // x * 2/4/8 that adds fold as lea's index (sink.h)
   RefFlags low32;                     // i32 results only read as their low half (asm_int.cpp)
+  RefFlags nowrap;                    // i32 `x + 1`s that cannot wrap: 64-bit adds (asm_int.cpp)
   // The fused compare whose mask xmm1 holds after the instruction emitted
   // last (a float select's), and after this one: a second select under the
   // same condition right after the first blends under that mask (a bounce's
@@ -215,6 +216,8 @@ void wide_vec3_setup(asmjit::x86::Assembler& a, bool masks_only = false);
 
 // asm_int.cpp: the i32 results whose readers use only their low half (Gen::low32).
 RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fused, bool lanes);
+// asm_int.cpp: the i32 `x + 1`s that a guard `x < E` keeps from wrapping (Gen::nowrap).
+RefFlags adds_without_wrap(const Trace& t, bool lanes);
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
 inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }
