@@ -34,12 +34,8 @@ struct Counts {
   size_t cells = 0;
 };
 Counts count(Program& p, SNode* s) {
-  for (size_t l = 0; l < s->path.size(); l++) {
-    p.clear_list(s, (int)l);
-    p.listgen(s, (int)l);
-  }
   Counts c;
-  c.containers = p.list_of(s).size();
+  c.containers = p.build_lists(s).size();
   CellTable idx;
   p.active_cells(s, 0, c.containers, 1, idx);
   c.cells = idx.size() / 2;  // a row per cell: its index, then its address

@@ -116,8 +116,9 @@ bool lower_value(Builder& b, const ir::Stmt& s);
 bool unary_shares_operand(const ir::Stmt& s);
 // lower.cpp: one kernel's (or real function's) tasks, each a Function;
 // func_rets as Builder::func_rets. flat_rows: struct-fors that
-// flat_row_cells takes run as one loop over their blocks' cells.
-Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets,
+// flat_row_cells takes run as one loop over their blocks' cells. k's ids
+// run in pre-order over its root's num_stmts statements.
+Kernel lower_tasks(const ir::Kernel& k, int num_stmts, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets,
                    const WordRowsOf& word_rows = {});
 // flat_rows.cpp: the cells per block of a struct_for task that runs as one
 // loop over its blocks' cells (lower_kernel_flat_rows), or 0.

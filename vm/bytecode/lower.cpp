@@ -407,7 +407,7 @@ void lower_tls(Builder& b, const ir::Block* blk) {
   b.last_stmt = nullptr;
 }
 
-TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_vars, bool flat_rows,
+TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int size, int n, bool keep_vars, bool flat_rows,
                     const std::vector<int>& func_rets, const WordRowsOf& word_rows) {
   Builder b;
   b.keep_vars = keep_vars;
@@ -422,7 +422,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
   for (ir::Block* blk : {task.tls_prologue(), task.body.get(), task.tls_epilogue()})
     if (blk) blocks.push_back(blk);
   b.ix.first = task.id + 1;  // lower_kernel made sure ids are a pre-order numbering
-  for (ir::Block* blk : blocks) b.ix.size += (uint32_t)ir::count_stmts(*blk);
+  b.ix.size = (uint32_t)size;  // (the task's statements: its blocks')
   b.reg_of.assign(b.ix.size, -1);
   b.uses.assign(b.ix.size, 0);
   b.fused.assign(b.ix.size, 0);
@@ -514,7 +514,7 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int n, bool keep_
 
 }  // namespace
 
-Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets,
+Kernel lower_tasks(const ir::Kernel& k, int num_stmts, bool keep_vars, bool flat_rows, const std::vector<int>& func_rets,
                    const WordRowsOf& word_rows) {
   Kernel out;
   out.name = k.name;
@@ -522,13 +522,16 @@ Kernel lower_tasks(const ir::Kernel& k, bool keep_vars, bool flat_rows, const st
   out.num_rets = (int)k.rets.size();
   out.num_global_temps = k.num_global_temps;
   int n = 0;
-  for (auto& s : k.root.stmts) {
+  const auto& tasks = k.root.stmts;
+  for (size_t i = 0; i < tasks.size(); i++) {
+    const ir::Stmt* s = tasks[i].get();
     if (s->kind != ir::StmtKind::offloaded)
       raise("InternalError",
             "bytecode lowering of '" + k.name + "': the kernel root holds a '" +
                 ir::stmt_kind_name(s->kind) + "' statement (offload must run first)",
             s->loc);
-    out.tasks.push_back(lower_task(k, *s, n++, keep_vars, flat_rows, func_rets, word_rows));
+    int next = i + 1 < tasks.size() ? tasks[i + 1]->id : num_stmts;  // (ids in pre-order: the task's statements lie between)
+    out.tasks.push_back(lower_task(k, *s, next - s->id - 1, n++, keep_vars, flat_rows, func_rets, word_rows));
   }
   return out;
 }

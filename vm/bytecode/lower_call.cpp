@@ -1,6 +1,9 @@
 // IR -> bytecode for ti.real_func calls (op call, Function::calls) and for
 // the kernel-wide table of real functions they run.
 #include "vm/bytecode/builder.h"
+
+#include <algorithm>
+
 #include "vm/bytecode/flat_rows.h"
 #include "vm/ir/clone.h"
 
@@ -54,20 +57,21 @@ bool numbered(const ir::Block& b, int& next) {
   return true;
 }
 
-bool numbered(const ir::Kernel& k) {
+// The statements of a kernel's (or real function's) root when their ids run
+// in pre-order from 0, else -1: lower_tasks takes each task's size from the
+// ids, without a walk of its own.
+int numbered(const ir::Block& root) {
   int next = 0;
-  if (!numbered(k.root, next)) return false;
-  for (auto& f : k.funcs) {
-    next = 0;
-    if (!numbered(f->root, next)) return false;
-  }
-  return true;
+  return numbered(root, next) ? next : -1;
 }
 
 Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows, const WordRowsOf& word_rows = {}) {
   // run_pipeline numbers what it passes on; IR built by hand is numbered
   // here, in a copy.
-  if (!numbered(k)) {
+  int n = numbered(k.root);
+  std::vector<int> fn_stmts;
+  for (auto& f : k.funcs) fn_stmts.push_back(n < 0 ? -1 : numbered(f->root));
+  if (n < 0 || std::count(fn_stmts.begin(), fn_stmts.end(), -1)) {
     auto copy = ir::clone_kernel(k);
     copy->renumber();
     for (auto& f : copy->funcs) f->renumber();
@@ -75,12 +79,13 @@ Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows, const Word
   }
   std::vector<int> func_rets;
   for (auto& f : k.funcs) func_rets.push_back((int)f->rets.size());
-  Kernel out = lower_tasks(k, keep_vars, flat_rows, func_rets, word_rows);
+  Kernel out = lower_tasks(k, n, keep_vars, flat_rows, func_rets, word_rows);
   if (k.funcs.empty()) return out;
   // Real functions run in their caller's thread: one serial task each.
   out.funcs = std::make_shared<std::vector<Kernel>>();
-  for (auto& f : k.funcs) {
-    out.funcs->push_back(lower_tasks(*f, keep_vars, false, func_rets));
+  for (size_t i = 0; i < k.funcs.size(); i++) {
+    const ir::Kernel* f = k.funcs[i].get();
+    out.funcs->push_back(lower_tasks(*f, fn_stmts[i], keep_vars, false, func_rets));
     for (auto& t : out.funcs->back().tasks)
       if (t.kind != ir::Task::serial)
         raise("InternalError", "bytecode lowering of ti.real_func '" + f->name + "': a " + ir::task_name(t.kind) +

@@ -127,9 +127,10 @@ std::unique_ptr<Stmt> Block::take(size_t pos) {
 
 // Pre-order, a statement before the statements of its blocks: the order in
 // which print_kernel shows them, so $ids increase down the printed text.
-void Kernel::renumber() {
+int Kernel::renumber() {
   int next = 0;
   walk(root, [&](Stmt* s) { s->id = next++; });
+  return next;
 }
 
 // Only operands are rewritten; `loop` links name control statements, which

@@ -374,7 +374,7 @@ struct Kernel {
   // A function's own `funcs` stays empty.
   std::vector<std::unique_ptr<Kernel>> funcs;
 
-  void renumber();            // assign $ids in print order
+  int renumber();             // assign $ids in print order; returns the root's statements
 };
 
 // A new statement for a pass to place: kind, type, location and operands.

@@ -243,6 +243,9 @@ struct Program {
   void clear_list(const SNode* target, int level);
   void listgen(const SNode* target, int level);
   const std::vector<ListElem>& list_of(const SNode* s);
+  // Every level of s's path listed, serially, from the root: the containers
+  // of s that exist now (a struct-for's lists, built on the calling thread).
+  const std::vector<ListElem>& build_lists(const SNode* s);
   // Virtual indices of every active cell of the containers list[b, e) of
   // `target` (the last level of its path), appended to `out`: a row of `nidx`
   // indices then the cell's address per cell (nidx + 1 int64s). Only the

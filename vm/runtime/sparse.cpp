@@ -329,12 +329,7 @@ void Program::deactivate_all(SNode* s) {
     return;
   }
   if (!s->has_sparse_below) return;  // Taichi: nothing is sparse here, nothing to deactivate
-  // Every container of s that exists now (a fresh list, built serially).
-  for (size_t l = 0; l < s->path.size(); l++) {
-    clear_list(s, (int)l);
-    listgen(s, (int)l);
-  }
-  std::vector<ListElem> elems = lists[s];
+  std::vector<ListElem> elems = build_lists(s);  // (a copy: releases edit the lists)
   for (auto& e : elems) release_container(*this, *s, e.container);
   lists[s].clear();
 }
@@ -365,6 +360,14 @@ void Program::clear_list(const SNode* target, int level) {
 }
 
 const std::vector<ListElem>& Program::list_of(const SNode* s) { return lists[s]; }
+
+const std::vector<ListElem>& Program::build_lists(const SNode* s) {
+  for (size_t l = 0; l < s->path.size(); l++) {
+    clear_list(s, (int)l);
+    listgen(s, (int)l);
+  }
+  return lists[s];
+}
 
 void Program::listgen(const SNode* target, int level) {
   const SNode* child = target->path.at(level);

@@ -101,12 +101,8 @@ template <class F> void each_element(Program& prog, const FieldInfo& f, SourceLo
 template <class F> void each_active_element(Program& prog, const FieldInfo& f, F&& fn) {
   prog.materialize();
   const SNode* leaf = f.place->parent;
-  for (size_t l = 0; l < leaf->path.size(); l++) {
-    prog.clear_list(leaf, (int)l);
-    prog.listgen(leaf, (int)l);
-  }
   const int64_t at = f.place->offset_in_cell;
-  for (const ListElem& le : prog.list_of(leaf))
+  for (const ListElem& le : prog.build_lists(leaf))
     sparse::for_each_active_cell(*leaf, le.container, [&](int64_t, uint8_t* cell) { fn(cell + at); });
 }
 

@@ -266,13 +266,11 @@ std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req
   std::function<void(ir::Kernel&)> autodiff;
   if (req.ad_mode != frontend::AutodiffMode::none)
     autodiff = [&prog, mode = req.ad_mode](ir::Kernel& k) { run_autodiff(k, mode, prog); };
-  ir::run_pipeline(*lk.kernel, true, autodiff, prog.config.fast_math, jam_outer_loops(*eng));
+  int n_stmts = ir::run_pipeline(*lk.kernel, true, autodiff, prog.config.fast_math, jam_outer_loops(*eng));
   phase("compile_passes_time_ms");
   // Seed 001's statistics: what code generation produced.
   prog.stat_add("codegen_kernels", 1);
   prog.stat_add("codegen_offloaded_tasks", (double)lk.kernel->root.stmts.size());
-  int64_t n_stmts = 0;
-  ir::walk(lk.kernel->root, [&](ir::Stmt*) { n_stmts++; });
   prog.stat_add("codegen_statements", (double)n_stmts);
   // The IR's text only for those who read it (printing a kernel of 10^4
   // statements costs as much as a pass over it).

@@ -298,7 +298,7 @@ static bool verify_each_pass() {
   return on;
 }
 
-void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math,
+int run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math,
                   bool jam) {
   auto verify_if = [&]() {
     if (check && verify_each_pass()) verify(k);
@@ -337,10 +337,11 @@ void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& aft
   // After make_thread_local: a parallel sum is a per-chunk accumulator by now.
   if (fast_math) split_sums(k);
   if (check) verify(k);
-  k.renumber();  // bytecode lowering indexes its tables by these ids (bc::TaskIndex)
+  int n = k.renumber();  // bytecode lowering indexes its tables by these ids (bc::TaskIndex)
   // ti.real_func bodies: the same pipeline; their loops are serial (the
   // frontend marks them), so each is one serial task run by its caller.
   for (auto& f : k.funcs) run_pipeline(*f, check, {}, fast_math);
+  return n;
 }
 
 }  // namespace kiln::ir

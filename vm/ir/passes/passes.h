@@ -99,7 +99,8 @@ bool inline_calls(Kernel& k);
 // contract_fma), fold, dce,
 // make_thread_local, (jam: jam_outer), (fast_math: split_sums); verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
-void run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},
-                  bool fast_math = false, bool jam = false);
+// Returns the root's statement count (its ids run 0..n-1 in pre-order).
+int run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},
+                 bool fast_math = false, bool jam = false);
 
 }  // namespace kiln::ir
