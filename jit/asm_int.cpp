@@ -155,35 +155,37 @@ RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fus
 // 64 bits on the sign-extended x and needs no movsxd after it: a loop
 // counter's `add ebp, 1; movsxd rbp, ebp` is a two-cycle chain per
 // iteration (serial_loops' sq_mod ran 1.4x the C++ on it, issue 16). The
-// guard on x: an earlier one in the same part of the trace; for a counter
-// carried by a phi into the body, both the first iteration's guard on x and
-// the body's on the value the phi carries back. (Side traces re-enter at the
-// trace's start, through the first iteration's guards.)
+// guard on x: an earlier one in the same part of the trace (a `while i < n`
+// loop's, at the top of its body); for a counter carried by a phi into the
+// body, also the first iteration's guard on x with the body's on the value
+// the phi carries back (a range-for's, at the end of its body). Side traces
+// re-enter at the trace's start, through the first iteration's guards.
 RefFlags adds_without_wrap(const Trace& t, bool lanes) {
   const Ref n = (Ref)t.ins.size();
   RefFlags nw(n, 0);
   if (lanes || t.loop_ref < 0) return nw;
-  // guarded[x]: the position of the first guard `x < E` (i32), or -1.
-  std::vector<Ref> guarded(n, -1);
+  // pre[x], body[x]: the first guard `x < E` (i32) before the loop and in
+  // its body, or -1.
+  std::vector<Ref> pre(n, -1), body(n, -1);
   for (Ref g = 0; g < n; g++) {
     const Ins& gi = t.ins[g];
     if (!gi.live || gi.op != IrOp::guard_nz || gi.a < 0) continue;
     const Ins& c = t.ins[gi.a];
     if (c.op != IrOp::lt || c.t != CT::i32 || c.a < 0 || t.ins[c.a].t != CT::i32) continue;
-    if (guarded[c.a] < 0) guarded[c.a] = g;
+    std::vector<Ref>& first = g < t.loop_ref ? pre : body;
+    if (first[c.a] < 0) first[c.a] = g;
   }
   std::vector<Ref> carried(n, -1);  // x -> the value a phi carries into it
   for (Ref p = t.loop_ref + 1; p < n; p++)
     if (t.ins[p].live && t.ins[p].op == IrOp::phi && t.ins[p].a >= 0) carried[t.ins[p].a] = t.ins[p].b;
   auto checked = [&](Ref x, Ref at) {
-    if (x < 0 || guarded[x] < 0) return false;
-    bool body = at > t.loop_ref;
-    if (!body || x > t.loop_ref) return guarded[x] < at;  // the same part of the trace: checked before
-    // a pre-loop value read in the body: its first value checked before the
-    // loop, and the value carried back (if any) checked in the body
-    if (guarded[x] > t.loop_ref) return false;
+    if (at < t.loop_ref) return pre[x] >= 0 && pre[x] < at;
+    if (body[x] >= 0 && body[x] < at) return true;  // this iteration's x, checked before
+    if (x > t.loop_ref || pre[x] < 0) return false;
+    // a value from before the loop: its first value checked there, and the
+    // value a phi carries back into it (if any) checked in the body
     Ref v = carried[x];
-    return v < 0 || (v > t.loop_ref && guarded[v] > t.loop_ref);
+    return v < 0 || (v > t.loop_ref && body[v] >= 0);
   };
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
