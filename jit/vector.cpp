@@ -375,13 +375,14 @@ struct Planner {
   }
   // Guards besides the loop test (vector.h): each tests a lane value, an i32
   // (a compare's 0/1 or any i32) for all of a chunk's lanes at once, and
-  // comes before every store of the body, so a chunk that fails one has
-  // written nothing (the scalar loop then runs it from its first lane).
+  // the chunk stores nothing before its last guard has passed, so a chunk
+  // that fails one has written nothing (the scalar loop then runs it from
+  // its first lane). A store before a guard waits until after the last
+  // (plan's order), which needs every load between them to read another
+  // array (two tree bases) than the store writes.
   bool guards_in_lanes(const std::vector<Ref>& guards) {
     if (guards.empty()) return true;
     if (p.f64) return fail("a guard in 64-bit lanes");
-    for (Ref i = t.loop_ref + 1; i < guards.back(); i++)
-      if (t.ins[i].live && t.ins[i].op == IrOp::store) return fail("a store before a guard in the loop");
     for (Ref gi : guards) {
       const Ins& g = t.ins[gi];
       if (g.op != IrOp::guard_nz && g.op != IrOp::guard_z) return fail(std::string("a ") + kIrOps[(int)g.op].name + " in the loop");
@@ -389,7 +390,27 @@ struct Planner {
       if (body(g.a) && lane_t(g.a) != CT::i32) return fail("a guard of an f32 value");
       if (!body(g.a) && t.ins[g.a].t != CT::i32) return fail("a guard of a 64-bit invariant");
     }
+    for (Ref s = t.loop_ref + 1; s < guards.back(); s++) {
+      if (!t.ins[s].live || t.ins[s].op != IrOp::store) continue;
+      for (Ref l = s + 1; l < guards.back(); l++)
+        if (t.ins[l].live && t.ins[l].op == IrOp::load && p.kind[l] == VecPlan::lane && !apart(s, l))
+          return fail("a load between a store and a guard that may read what it stores");
+    }
     return true;
+  }
+  // Whether a store held back past a load (guards_in_lanes) cannot change
+  // what the load reads: arrays in different trees (different base
+  // pointers), or contiguous accesses of one allocation along one direction
+  // at least a chunk apart (64 bytes, 16 lanes: no lane of the load reads
+  // what a lane of the store writes in the same chunk, whichever comes first).
+  bool apart(Ref x, Ref y) {
+    auto [rx, ox] = resolve(p.access[x].root);
+    auto [ry, oy] = resolve(p.access[y].root);
+    if (rx != ry) return t.ins[rx].op == IrOp::base && t.ins[ry].op == IrOp::base && t.ins[rx].k != t.ins[ry].k;
+    const VecPlan::Access &ax = p.access[x], &ay = p.access[y];
+    if (ax.stride || ay.stride || ax.cq != ay.cq || ax.by_r != ay.by_r) return false;
+    int64_t d = (oy + ay.disp) - (ox + ax.disp);
+    return d >= 64 || d <= -64;
   }
   bool fail(const std::string& why) {
     if (p.why.empty()) p.why = why;
@@ -499,8 +520,10 @@ struct Planner {
     }
     if (!guards_in_lanes(guards)) return false;
     // Loads and stores in body order; the planned ones are what the loop runs.
-    // A sum's add before a guard waits until after the last guard (no body
-    // op reads it), so a chunk that fails a guard has added nothing.
+    // A sum's add or a store before a guard waits until after the last
+    // guard (no body op reads the add; guards_in_lanes: no load between reads
+    // the store's array), so a chunk that fails a guard has added and
+    // stored nothing.
     std::vector<Ref> mem, deferred;
     for (Ref i = t.loop_ref + 1; i < n; i++) {
       bool planned = p.kind[i] == VecPlan::lane || p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store;
@@ -509,7 +532,8 @@ struct Planner {
         deferred.clear();
       }
       if (std::find(guards.begin(), guards.end(), i) != guards.end()) p.order.push_back(i);
-      else if (planned && t.ins[i].live) (p.kind[i] == VecPlan::reduce && !guards.empty() && i < guards.back() ? deferred : p.order).push_back(i);
+      else if (planned && t.ins[i].live)
+        ((p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store) && !guards.empty() && i < guards.back() ? deferred : p.order).push_back(i);
       if (t.ins[i].live && (t.ins[i].op == IrOp::store || (t.ins[i].op == IrOp::load && p.kind[i] == VecPlan::lane)))
         mem.push_back(i);
     }

@@ -1,7 +1,8 @@
 # Loops with a data-dependent guard in their body, which the JIT runs eight
 # iterations at a time, testing the guard for all of a chunk's lanes and
 # leaving a chunk with a failing lane to the scalar loop: a `break` at the
-# first negative element (the element in the first, a middle or the last lane
+# first negative element, before or after the iteration's store (the element
+# in the first, a middle or the last lane
 # of a chunk, never, or at once), a `continue` in a parallel loop, an i32 sum,
 # a float sum and a max that stop at a sentinel, a while loop's break, and a
 # guard on the counter.
@@ -30,6 +31,19 @@ def until_negative(m: ti.i32) -> ti.i32:
             at = i
             break
         y[i] = x[i] * 2.0
+    return at
+
+
+@ti.kernel
+def scale_until(m: ti.i32) -> ti.i32:
+    at = -1
+    ti.loop_config(serialize=True)
+    for i in range(m):
+        v = x[i]
+        y[i] = v * 3.0
+        if v < 0.0:
+            at = i
+            break
     return at
 
 
@@ -107,6 +121,16 @@ for m in (0, 1, 2, 7, 8, 9, 15, 16, 17, 33, 40, 41, 100, N):
         at = until_negative(m)
         line.append(f"{at}:{ysum()}")
     print(m, " ".join(line))
+
+for m in (0, 1, 9, 16, 17, 41, N):
+    line = []
+    for f in (-1, 0, 1, 7, 8, 9, 16, 17, 33, 40, 41, 200):
+        fill()
+        if f >= 0:
+            x[f] = -2.0
+        at = scale_until(m)
+        line.append(f"{at}:{ysum()}")
+    print("stored", m, " ".join(line))
 
 for f in (-1, 0, 5, 8, 9, 64, 150, 299):
     fill()
