@@ -171,10 +171,8 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b))
     return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
   Key key{op, CT::i64, a, b, kNoRef, 0, 0};
-  // An earlier guard on the same operands implies this one only if those
-  // operands still hold the same values (while peeling: invariant ones).
   size_t s = cse_.slot(key);
-  if (cse_.at(s) && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))))) return true;
+  if (implied_at(s, a, b)) return true;
   Ins ins;
   ins.op = op;
   ins.a = a;
@@ -184,6 +182,24 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   t_.ins.push_back(ins);
   cse_.put(s, key, (Ref)t_.ins.size() - 1);
   return true;
+}
+
+// An earlier guard on the same operands implies this one only if those
+// operands still hold the same values (while peeling: invariant ones).
+bool Emitter::implied_at(size_t s, Ref a, Ref b) {
+  return cse_.at(s) && (!may_reuse || (may_reuse(a) && (b == kNoRef || may_reuse(b))));
+}
+
+bool Emitter::implied(IrOp op, Ref a, Ref b) {
+  // (a constant guard that passes: guard() emits nothing; one that fails: it aborts)
+  if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b)) return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
+  if (op == IrOp::guard_nz && t_.is_const(a)) return t_.ins[a].k != 0;
+  return implied_at(cse_.slot(Key{op, CT::i64, a, b, kNoRef, 0, 0}), a, b);
+}
+
+Ref Emitter::loaded(Ref addr, int64_t prim) {
+  const Ref* hit = cse_.at(cse_.slot(Key{IrOp::load, CT::i64, addr, kNoRef, kNoRef, prim, epoch_}));
+  return hit && (!may_reuse || may_reuse(*hit)) ? *hit : kNoRef;
 }
 
 Ref Emitter::call_trace(int64_t k, Snapshot flush) {

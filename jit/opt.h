@@ -23,6 +23,11 @@ class Emitter {
   // on a constant that passes, emits nothing. Returns false when the guard is
   // on a constant that fails (the recording is then wrong: abort).
   bool guard(IrOp op, Ref a, Ref b, Snapshot snap);
+  // Probes that add nothing (if-conversion, record_ifconv.cpp): whether
+  // guard(op, a, b) would emit nothing, and the load of addr (a prim) already
+  // emitted with no memory effect since, or kNoRef.
+  bool implied(IrOp op, Ref a, Ref b);
+  Ref loaded(Ref addr, int64_t prim);
   // Runs the compiled inner loop trace k after writing `flush` into the
   // frame; the value is the pc that trace returned. Loads after it see a new
   // epoch, and so do rloads.
@@ -71,6 +76,7 @@ class Emitter {
     std::vector<int32_t> index_;          // per slot: an entry, or -1; a power of two long (or empty)
   };
   Ref lookup_or_add(const Key& key, const Ins& ins);
+  bool implied_at(size_t slot, Ref a, Ref b);
 
   Trace& t_;
   uint32_t epoch_ = 0;

@@ -1,5 +1,5 @@
 // If-conversion while recording (record_state.h): short branch diamonds of
-// pure ops become selects.
+// pure ops (and loads the trace already made) become selects.
 #include <algorithm>
 
 #include "jit/record_state.h"
@@ -10,7 +10,8 @@ using bc::CT;
 using bc::Op;
 
 // If-conversion: a short branch diamond (or a lone `if` block) of pure ops
-// that cannot raise becomes both blocks computed and a `sel` per register
+// that cannot raise (and loads and address checks the trace already made
+// before the branch: Rec::straight) becomes both blocks computed and a `sel` per register
 // they write, instead of a guard. A branch whose direction changes from one
 // iteration to the next (Collatz's parity) would otherwise leave the trace
 // for a side trace at every other iteration.
@@ -36,6 +37,16 @@ bool Rec::straight(uint32_t lo, uint32_t hi) {
       set(I.a, e.kval((uint64_t)(int64_t)I.d()), (uint64_t)(int64_t)I.d());
     } else if (I.op == Op::kload) {
       set(I.a, e.kval(fn.consts[I.d()]), fn.consts[I.d()]);
+    } else if (in_range(I.op, Op::ld_i8, Op::ld_f64)) {
+      // A load the trace already made of the same address, with no store
+      // since (`if x[i] > 0: s += x[i]`): its value, no new access. A new
+      // load could fault or race where the block is not taken.
+      int prim = (int)I.op - (int)Op::ld_i8;
+      Ref v = e.loaded(get(I.b), prim);
+      if (v == kNoRef) return false;
+      set(I.a, v, load_prim(R[I.b], prim));
+    } else if (I.op == Op::addr_base || I.op == Op::addr_idx || I.op == Op::bound || I.op == Op::bndx) {
+      if (address(q, I, true)) return false;  // (its guards must be implied: recorder.cpp)
     } else if (I.op == Op::jz || I.op == Op::jnz) {
       // A diamond nested in this block (checked whole by region_ok).
       uint32_t at = q;
@@ -66,7 +77,8 @@ static bool writes(Op op) {
   IrOp ir;
   CT ct;
   return find_family(op, ir, ct) || in_range(op, Op::sext8, Op::f64_u64) || op == Op::mov || op == Op::kimm ||
-         op == Op::kload || op == Op::fma_f32 || op == Op::fma_f64;
+         op == Op::kload || op == Op::fma_f32 || op == Op::fma_f64 || in_range(op, Op::ld_i8, Op::ld_f64) ||
+         op == Op::addr_base || op == Op::addr_idx;
 }
 
 // Whether [lo, hi) holds only register writes, nops and whole diamonds of
@@ -81,7 +93,7 @@ static bool region_ok(const bc::Insn* code, uint32_t lo, uint32_t hi, uint32_t& 
       if (!region_ok(code, q + 1, then_hi, size) || !region_ok(code, target, end, size)) return false;
       size += 1 + (then_hi != target);
       q = end - 1;
-    } else if (writes(op) || op == Op::nop) {
+    } else if (writes(op) || op == Op::nop || op == Op::bound || op == Op::bndx) {
       size++;
     } else {
       return false;
@@ -104,8 +116,22 @@ bool Rec::if_convert(uint32_t& pc, const bc::Insn& I, bool nested) {
   if (!region_ok(code, pc + 1, then_hi, then_size) || !region_ok(code, target, end, else_size)) return false;
   if (then_size > kMaxBlock || else_size > kMaxBlock) return false;
   std::vector<uint16_t> w;  // registers either block writes
-  for (uint32_t q = pc + 1; q < end; q++)
+  bool loads = false;
+  for (uint32_t q = pc + 1; q < end; q++) {
     if (writes(code[q].op) && std::find(w.begin(), w.end(), code[q].a) == w.end()) w.push_back(code[q].a);
+    loads |= in_range(code[q].op, Op::ld_i8, Op::ld_f64);
+  }
+  // A block that reloads an element (`if x[i] > 0: s += x[i]`) converts
+  // only as a lone `if` that writes few registers, the shape of a
+  // conditional add the lane planner folds (jit/vector.h). Each register is
+  // a sel every iteration, where a guard costs nothing when it is
+  // predictable and a loop's guard in lanes is tested 8 iterations at a
+  // time: a float sum fast_math split (16 partials rotating under the
+  // condition: 17 sels) ran 2^22 elements in 31 ms as sels, 0.33 ms as a
+  // guard in lanes, 16 ms as a guard whose direction is random (thread CPU,
+  // load 9); and a diamond's two updates of a sum are a sel no fold takes.
+  constexpr size_t kMaxReloadSels = 4;
+  if (loads && (w.size() > kMaxReloadSels || target != end)) return false;
   // A diamond that only computes the condition of the next branch (`a and
   // b`: a short-circuit) is better left as guards: that branch is usually
   // predictable, and converting would only add a select before it.

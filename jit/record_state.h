@@ -113,6 +113,7 @@ struct Rec {
   bool sparse(uint32_t pc, const bc::Insn& I);
   void cell_index(const bc::Insn& I);
   bool if_convert(uint32_t& pc, const bc::Insn& I, bool nested = false);
+  const char* address(uint32_t pc, const bc::Insn& I, bool block);
   bool straight(uint32_t lo, uint32_t hi);
 };
 

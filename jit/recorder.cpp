@@ -95,6 +95,49 @@ uint32_t enclosing_loop(const bc::Function& fn, uint32_t body) {
   return best;
 }
 
+// The address ops (addr_base, addr_idx, bound, bndx); `block`: in an
+// if-converted block, where a guard cannot run (the block may be the one not
+// taken), so each of its guards must be implied by one already emitted
+// (record_ifconv.cpp). Returns why it cannot be recorded, or nullptr.
+const char* Rec::address(uint32_t pc, const bc::Insn& I, bool block) {
+  auto check = [&](IrOp op, Ref a, Ref b) {
+    return block ? e.implied(op, a, b) : e.guard(op, a, b, snap(pc));
+  };
+  switch (I.op) {
+    case Op::addr_base: {
+      if (I.b >= env.num_trees || !env.tree_bases[I.b]) return "tree without memory";
+      Ref b = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, I.b);
+      if (!check(IrOp::guard_nz, b, kNoRef)) return "constant guard failed";
+      uint64_t k = fn.consts[I.c];
+      set(I.a, e.emit(IrOp::add, CT::i64, b, e.kval(k)), (uint64_t)env.tree_bases[I.b] + k);
+      return nullptr;
+    }
+    case Op::addr_idx: {
+      const bc::AddrTerm& term = fn.terms[I.c];
+      if (term.div == 0) return "address term divides by zero";
+      Ref i = get(I.b);
+      int64_t iv = (int64_t)R[I.b] / term.div;
+      if (term.div != 1) i = e.emit(IrOp::div, CT::i64, i, e.kval((uint64_t)term.div));
+      if (term.mod) {
+        i = e.emit(IrOp::raw_mod, CT::i64, i, e.kval((uint64_t)term.mod));
+        iv %= term.mod;
+      }
+      i = e.emit(IrOp::mul, CT::i64, i, e.kval((uint64_t)term.stride));
+      set(I.a, e.emit(IrOp::add, CT::i64, get(I.a), i), R[I.a] + (uint64_t)(iv * term.stride));
+      return nullptr;
+    }
+    case Op::bound: {
+      uint64_t shape = (uint64_t)fn.accesses[I.c].shape[I.b];
+      if (R[I.a] >= shape) return "index out of bounds";
+      return check(IrOp::guard_ult, get(I.a), e.kval(shape)) ? nullptr : "constant guard failed";
+    }
+    case Op::bndx:  // an ndarray bound: the shape is a launch argument, so the guard compares two values
+      if (R[I.a] >= R[I.b]) return "index out of bounds";
+      return check(IrOp::guard_ult, get(I.a), get(I.b)) ? nullptr : "constant guard failed";
+    default: return "not an address op";
+  }
+}
+
 bool Rec::run(uint32_t head) {
   const bc::Insn* code = fn.code.data();
   const bool while_loop = head > 0 && code[head - 1].op == Op::loop;
@@ -187,40 +230,12 @@ bool Rec::run(uint32_t head) {
       case Op::fma_f64:
         fma(I);
         break;
-      case Op::addr_base: {
-        if (I.b >= env.num_trees || !env.tree_bases[I.b]) return abort(pc, "tree without memory");
-        Ref b = e.emit(IrOp::base, CT::i64, kNoRef, kNoRef, kNoRef, I.b);
-        if (!e.guard(IrOp::guard_nz, b, kNoRef, snap(pc))) return abort(pc, "constant guard failed");
-        uint64_t k = fn.consts[I.c];
-        set(I.a, e.emit(IrOp::add, CT::i64, b, e.kval(k)), (uint64_t)env.tree_bases[I.b] + k);
+      case Op::addr_base:
+      case Op::addr_idx:
+      case Op::bound:
+      case Op::bndx:
+        if (const char* why = address(pc, I, false)) return abort(pc, why);
         break;
-      }
-      case Op::addr_idx: {
-        const bc::AddrTerm& term = fn.terms[I.c];
-        if (term.div == 0) return abort(pc, "address term divides by zero");
-        Ref i = get(I.b);
-        int64_t iv = (int64_t)R[I.b] / term.div;
-        if (term.div != 1) i = e.emit(IrOp::div, CT::i64, i, e.kval((uint64_t)term.div));
-        if (term.mod) {
-          i = e.emit(IrOp::raw_mod, CT::i64, i, e.kval((uint64_t)term.mod));
-          iv %= term.mod;
-        }
-        i = e.emit(IrOp::mul, CT::i64, i, e.kval((uint64_t)term.stride));
-        set(I.a, e.emit(IrOp::add, CT::i64, get(I.a), i), R[I.a] + (uint64_t)(iv * term.stride));
-        break;
-      }
-      case Op::bound: {
-        uint64_t shape = (uint64_t)fn.accesses[I.c].shape[I.b];
-        if (R[I.a] >= shape) return abort(pc, "index out of bounds");
-        if (!e.guard(IrOp::guard_ult, get(I.a), e.kval(shape), snap(pc))) return abort(pc, "constant guard failed");
-        break;
-      }
-      case Op::bndx: {
-        // an ndarray bound: the shape is a launch argument, so the guard compares two values
-        if (R[I.a] >= R[I.b]) return abort(pc, "index out of bounds");
-        if (!e.guard(IrOp::guard_ult, get(I.a), get(I.b), snap(pc))) return abort(pc, "constant guard failed");
-        break;
-      }
       case Op::gtemp:
         set(I.a, e.emit(IrOp::gtemp, CT::i64, kNoRef, kNoRef, kNoRef, I.d()), (uint64_t)&env.temps[I.d()]);
         break;

@@ -67,6 +67,27 @@ TEST_CASE("jit opt: identical pure ops are one instruction and loads CSE only wi
   CHECK(z == a);
 }
 
+TEST_CASE("jit opt: if-conversion's probes find earlier loads and guards and add nothing") {
+  Trace t;
+  Emitter e(t);
+  Ref a = sload(e, 0), b = sload(e, 1), n = e.kval(300);
+  CHECK(e.loaded(a, (int)Prim::f32) == kNoRef);
+  Ref l1 = e.emit(IrOp::load, CT::i64, a, kNoRef, kNoRef, (int)Prim::f32);
+  CHECK_FALSE(e.implied(IrOp::guard_ult, b, n));
+  REQUIRE(e.guard(IrOp::guard_ult, b, n, Snapshot{}));
+  size_t size = t.ins.size();
+  CHECK(e.loaded(a, (int)Prim::f32) == l1);
+  CHECK(e.loaded(a, (int)Prim::i32) == kNoRef);  // another type: another load
+  CHECK(e.loaded(b, (int)Prim::f32) == kNoRef);
+  CHECK(e.implied(IrOp::guard_ult, b, n));
+  CHECK_FALSE(e.implied(IrOp::guard_ult, a, n));
+  CHECK(e.implied(IrOp::guard_ult, e.kval(3), n));         // a constant that passes
+  CHECK_FALSE(e.implied(IrOp::guard_ult, e.kval(300), n));  // ... and one that fails
+  CHECK(t.ins.size() == size + 1);                         // (the probes added only kval 3)
+  e.effect(IrOp::store, b, l1, (int)Prim::f32);
+  CHECK(e.loaded(a, (int)Prim::f32) == kNoRef);             // a store since: it may have changed
+}
+
 TEST_CASE("jit opt: peeling hoists invariants and carries the index in a phi") {
   // for i in range(r0, r1): x[i] = arg0 * 2 (address base + i*4)
   Trace t;
