@@ -122,17 +122,19 @@ void LaneBody::ordered_step(const VecPlan::Step& st, bool masked) const {
   x86::Xmm acc = ymm(r.ymm.at(st.slot)).xmm();
   x86::Ymm X = y_of(st.term).ymm(), S = x86::ymm(r.scratch), T = x86::ymm(r.fold_t);
   if (st.cond != kNoRef || masked) {  // S = the term where kept, else the identity
+    bool ones = false;  // (T: all ones already)
     if (st.cond != kNoRef) {  // (f32 lanes: the planner takes conditional adds there only)
       a.vpcmpeqd(S, y_of(st.cond).ymm(), ymm(r.zero).ymm());  // lanes where cond == 0
       if (!st.when_zero) {
         a.vpcmpeqd(T, T, T);
         a.vpxor(S, S, T);
+        ones = true;
       }
       if (masked) a.vpand(S, S, ymm(r.tail).ymm());
     } else {
       a.vmovaps(S, ymm(r.tail).ymm());
     }
-    a.vpcmpeqd(T, T, T);
+    if (!ones) a.vpcmpeqd(T, T, T);
     if (st.op == IrOp::sub) a.vpxor(T, T, T);  // +0.0
     else f32 ? a.vpslld(T, T, 31) : a.vpsllq(T, T, 63);  // -0.0
     f32 ? a.vblendvps(S, T, X, S) : a.vblendvpd(S, T, X, S);

@@ -156,9 +156,9 @@ Ref Emitter::effect(IrOp op, Ref a, Ref b, int64_t k) {
   return (Ref)t_.ins.size() - 1;
 }
 
-bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
-  // A guard on (y == 0) or (y != 0) for an integer y is a guard on y itself:
-  // registers of every integer type are zero exactly when the value is.
+// A guard on (y == 0) or (y != 0) for an integer y is a guard on y itself:
+// registers of every integer type are zero exactly when the value is.
+void Emitter::canonical_guard(IrOp& op, Ref& a) const {
   while ((op == IrOp::guard_nz || op == IrOp::guard_z) && a >= 0) {
     const Ins& c = t_.ins[a];
     bool int_t = c.t != CT::f32 && c.t != CT::f64;
@@ -166,10 +166,19 @@ bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
     if (c.op == IrOp::eq) op = op == IrOp::guard_nz ? IrOp::guard_z : IrOp::guard_nz;
     a = c.a;
   }
+}
+
+// A guard on constants: 1 when it passes, 0 when it fails, -1 when it is not one.
+int Emitter::const_guard(IrOp op, Ref a, Ref b) const {
   if (op == IrOp::guard_nz && t_.is_const(a)) return t_.ins[a].k != 0;
   if (op == IrOp::guard_z && t_.is_const(a)) return t_.ins[a].k == 0;
-  if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b))
-    return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
+  if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b)) return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
+  return -1;
+}
+
+bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
+  canonical_guard(op, a);
+  if (int c = const_guard(op, a, b); c >= 0) return c == 1;
   Key key{op, CT::i64, a, b, kNoRef, 0, 0};
   size_t s = cse_.slot(key);
   if (implied_at(s, a, b)) return true;
@@ -191,9 +200,9 @@ bool Emitter::implied_at(size_t s, Ref a, Ref b) {
 }
 
 bool Emitter::implied(IrOp op, Ref a, Ref b) {
+  canonical_guard(op, a);
   // (a constant guard that passes: guard() emits nothing; one that fails: it aborts)
-  if (op == IrOp::guard_ult && t_.is_const(a) && t_.is_const(b)) return (uint64_t)t_.ins[a].k < (uint64_t)t_.ins[b].k;
-  if (op == IrOp::guard_nz && t_.is_const(a)) return t_.ins[a].k != 0;
+  if (int c = const_guard(op, a, b); c >= 0) return c == 1;
   return implied_at(cse_.slot(Key{op, CT::i64, a, b, kNoRef, 0, 0}), a, b);
 }
 

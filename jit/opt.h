@@ -77,6 +77,8 @@ class Emitter {
   };
   Ref lookup_or_add(const Key& key, const Ins& ins);
   bool implied_at(size_t slot, Ref a, Ref b);
+  void canonical_guard(IrOp& op, Ref& a) const;
+  int const_guard(IrOp op, Ref a, Ref b) const;
 
   Trace& t_;
   uint32_t epoch_ = 0;

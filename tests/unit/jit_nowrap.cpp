@@ -41,19 +41,15 @@ const char* kCounted = R"(
     guard_nz c -> 99 { r0=n r2=w }
     end r0=n r2=w
 )";
+// while i `test` r1: i += 1 (the test at the top of the body)
+std::string while_loop(const std::string& test) {
+  return "i = sload r0\n hi = sload r1\n c = " + test + " i hi\n guard_nz c -> 9 { }\n n = add i32 i #1\n end r0=n\n";
+}
 }  // namespace
 
 TEST_CASE("jit nowrap: a range-for's and a while loop's counter add in 64 bits") {
   CHECK(body_adds(kCounted) == std::pair{1, 1});
-  // while i < r1: i += 1 (the test at the top of the body)
-  CHECK(body_adds(R"(
-    i = sload r0
-    hi = sload r1
-    c = lt i32 i hi
-    guard_nz c -> 9 { }
-    n = add i32 i #1
-    end r0=n
-  )") == std::pair{1, 1});
+  CHECK(body_adds(while_loop("lt i32")) == std::pair{1, 1});
 }
 
 TEST_CASE("jit nowrap: adds that may wrap keep the 32-bit add") {
@@ -79,16 +75,8 @@ TEST_CASE("jit nowrap: adds that may wrap keep the 32-bit add") {
   CHECK(body_adds(range_for("#2", "lt i32")) == std::pair{0, 1});
   // an i64 compare: E may be past INT32_MAX
   CHECK(body_adds(range_for("#1", "lt i64")) == std::pair{0, 1});
-  SUBCASE("le, not lt (i <= INT32_MAX holds for every i)") {
-    CHECK(body_adds(R"(
-      i = sload r0
-      hi = sload r1
-      c = le i32 i hi
-      guard_nz c -> 9 { }
-      n = add i32 i #1
-      end r0=n
-    )") == std::pair{0, 1});
-  }
+  // le, not lt: i <= INT32_MAX holds for every i
+  CHECK(body_adds(while_loop("le i32")) == std::pair{0, 1});
 }
 
 TEST_CASE("jit nowrap: counters up to INT32_MAX and negative ones run as the interpreter's") {

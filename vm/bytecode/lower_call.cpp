@@ -1,9 +1,6 @@
 // IR -> bytecode for ti.real_func calls (op call, Function::calls) and for
 // the kernel-wide table of real functions they run.
 #include "vm/bytecode/builder.h"
-
-#include <algorithm>
-
 #include "vm/bytecode/flat_rows.h"
 #include "vm/ir/clone.h"
 
@@ -69,9 +66,13 @@ Kernel lower_all(const ir::Kernel& k, bool keep_vars, bool flat_rows, const Word
   // run_pipeline numbers what it passes on; IR built by hand is numbered
   // here, in a copy.
   int n = numbered(k.root);
+  bool ok = n >= 0;
   std::vector<int> fn_stmts;
-  for (auto& f : k.funcs) fn_stmts.push_back(n < 0 ? -1 : numbered(f->root));
-  if (n < 0 || std::count(fn_stmts.begin(), fn_stmts.end(), -1)) {
+  for (auto& f : k.funcs) {
+    fn_stmts.push_back(numbered(f->root));
+    ok &= fn_stmts.back() >= 0;
+  }
+  if (!ok) {
     auto copy = ir::clone_kernel(k);
     copy->renumber();
     for (auto& f : copy->funcs) f->renumber();
