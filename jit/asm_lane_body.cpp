@@ -327,6 +327,7 @@ void LaneBody::operator()(int u, bool masked) const {
       default: break;  // (the plan admits no other op)
     }
   }
+  if (!masked) lasts_hold();  // (past the copy's last guard)
 }
 
 }  // namespace kiln::jit

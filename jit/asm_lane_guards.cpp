@@ -1,5 +1,6 @@
 // Guards in a vector loop (vector.h, lane_body.h): the back-off test at its
-// entry, the exits of chunks that failed a guard, and the entry skipped.
+// entry, the exits of chunks that failed a guard, the entry skipped, and the
+// carried values exits read (VecPlan::lasts), exact where the loop stops.
 #include "jit/lane_body.h"
 
 #include "jit/backend.h"
@@ -64,6 +65,35 @@ void lane_guard_skipped(x86::Assembler& a, Label skip, bool rows, int32_t t_next
     a.mov(x86::qword_ptr(x86::rsp, t_next), x86::rdi);
   }
   a.bind(past);
+}
+
+void LaneBody::lasts_init(const std::map<Ref, int32_t>& temp) const {
+  for (auto& [slot, y] : r.hold) a.vpbroadcastd(ymm(y), x86::dword_ptr(x86::rsp, temp.at(slot)));
+}
+
+void LaneBody::lasts_hold() const {
+  for (const VecPlan::Last& l : p.lasts)
+    if (auto h = r.hold.find(l.slot); h != r.hold.end()) a.vmovaps(ymm(h->second), y_of(l.val));
+}
+
+void LaneBody::lasts_out(const std::map<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const {
+  for (const VecPlan::Last& l : p.lasts) {
+    x86::Mem out = x86::qword_ptr(x86::rsp, temp.at(l.slot));
+    if (auto h = r.hold.find(l.slot); h != r.hold.end()) {  // lane W-1: the last whole chunk's last iteration (or the slot)
+      a.vmovdqu(x86::ptr(x86::rsp, at, W * 4), ymm(h->second));
+      a.mov(x86::edi, x86::dword_ptr(x86::rsp, at + 4 * (W - 1)));
+      if (!l.zext) a.movsxd(x86::rdi, x86::edi);
+      a.mov(out, x86::rdi);
+      continue;
+    }
+    Label same = a.newLabel();  // no iteration ran in lanes: the slot stays
+    a.cmp(x86::rax, x86::qword_ptr(x86::rsp, t_iv));
+    a.je(same);
+    if (l.val == p.iv) a.lea(x86::rdi, x86::qword_ptr(x86::rax, -1));
+    else a.mov(x86::rdi, x86::qword_ptr(x86::rsp, temp.at(l.val)));
+    a.mov(out, x86::rdi);
+    a.bind(same);
+  }
 }
 
 }  // namespace kiln::jit

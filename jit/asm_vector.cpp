@@ -112,7 +112,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // vector loop) unless a sum is carried: a masked add would have to leave
   // the other lanes' partials where they are.
   VecRegs r;
-  bool row_tails = rows && p.sums.empty() && assign(t, p, r, true);
+  bool row_tails = rows && p.sums.empty() && p.lasts.empty() && assign(t, p, r, true);
   // A plain loop (no rows) runs its last iterations but one (the scalar
   // body always runs last) as one masked body instead of up to seven scalar
   // iterations: a sparse block's 64 cells after the peeled one were 7
@@ -121,7 +121,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   // vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
   bool ordered = false;  // (an ordered sum's fma step has no masked form: vector.h)
   for (auto& [slot, f] : p.folds) ordered |= f.ordered;
-  bool plain_tails = !wide && !rows && !p.f64 && !ordered && p.partials.empty() && p.interleaved.empty() &&
+  bool plain_tails = !wide && !rows && !p.f64 && !ordered && p.partials.empty() && p.interleaved.empty() && p.lasts.empty() &&
                      assign(t, p, r = VecRegs{}, true);
   if (!row_tails && !plain_tails && !assign(t, p, r = VecRegs{}, false)) return false;
   // A 16-lane loop's last iterations but one run as one body under an
@@ -160,6 +160,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
   for (auto& [p0, ring] : p.partials)  // first: each ring's temporaries consecutive (`consecutive` below)
     for (Ref x : ring) tmp_of(x);
   for (auto& [slot, add] : p.sums) tmp_of(slot);
+  for (const VecPlan::Last& l : p.lasts) {  // (an invariant val's value too)
+    tmp_of(l.slot);
+    if (l.val != p.iv && !r.hold.count(l.slot)) tmp_of(l.val);
+  }
   int32_t t_q = vt + 8 * (int32_t)temp.size(), t_lanes = t_q + 8, t_mask = t_lanes + 64, t_next = t_mask + 8;
   if (t_next + 8 > area_end) return false;
   // A 16-lane f32 ring whose partials are mostly values in the allocator's
@@ -302,6 +306,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       a.vmovups(v, lanes_mem(t_lanes));
     }
   }
+  lb.lasts_init(temp);
   a.mov(x86::rax, mem(t_iv));
   a.mov(x86::rcx, mem(t_end));
   a.sub(x86::rcx, W);
@@ -565,6 +570,7 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       if (u % regs != 0) swap_partials();
     });
   a.bind(done);
+  lb.lasts_out(temp, t_iv, t_lanes);
   a.mov(mem(t_iv), x86::rax);
   if (rows) {  // the next row starts at counter + (M - r): the back edge comes back here then
     a.mov(x86::rdi, p.row_m);
@@ -633,6 +639,10 @@ bool Gen::vector_loop(const VecPlan& p, int32_t area, int32_t area_end) {
       a.mov(x86::rax, lanes);
     }
     put(slot, x86::rax);
+  }
+  for (const VecPlan::Last& l : p.lasts) {
+    a.mov(x86::rax, mem(temp[l.slot]));
+    put(l.slot, x86::rax);
   }
   if (p.guards) lane_guard_skipped(a, skip, rows, t_next);
   return true;

@@ -4,6 +4,7 @@
 // in ymm).
 #pragma once
 #include <functional>
+#include <map>
 
 #include "jit/vector.h"
 #include "jit/vector_regs.h"
@@ -52,6 +53,14 @@ struct LaneBody {
   void fold_step(const VecPlan::Step& st, bool masked) const;
   void ordered_step(const VecPlan::Step& st, bool masked) const;  // an ordered float sum's (vector.h)
   void fold_out(Ref slot, int32_t at, int32_t out) const;
+  // Last values (VecPlan::lasts; asm_lane_guards.cpp), each slot's value at
+  // rsp + temp[slot]: the hold registers from it at entry; after a copy of
+  // the body, each lane value into its hold register; at the loop's end
+  // (the counter in rax, at entry at rsp + t_iv; rsp + at: W lanes of
+  // scratch), the slot's new value there, extended as it is in a register.
+  void lasts_init(const std::map<Ref, int32_t>& temp) const;
+  void lasts_hold() const;
+  void lasts_out(const std::map<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const;
 };
 
 // maximumNumber / minimumNumber of f32 or f64 lanes x and y into d, apart

@@ -412,6 +412,24 @@ struct Planner {
     int64_t d = (oy + ay.disp) - (ox + ax.disp);
     return d >= 64 || d <= -64;
   }
+  // Last values (vector.h): val the counter, an invariant that is no
+  // carried slot, or a 32-bit lane value (not a fold's step).
+  bool last_values(const std::vector<Ref>& phis) {
+    for (VecPlan::Last& l : p.lasts) {
+      if (p.f64) return fail("a carried value exits read in 64-bit lanes");
+      if (l.val == p.iv) continue;
+      if (!body(l.val)) {
+        for (Ref ph : phis)
+          if (t.ins[ph].a == l.val) return fail("a carried value exits read that is another's");
+        continue;
+      }
+      if (!lanes(l.val)) return false;
+      if (p.kind[l.val] != VecPlan::lane) return fail("a carried value exits read that is a fold's");
+      const Ins& in = t.ins[l.val];
+      l.zext = lane_t(l.val) == CT::f32 || in.t == CT::u32 || (in.op == IrOp::load && (Prim)in.k == Prim::u32);
+    }
+    return true;
+  }
   bool fail(const std::string& why) {
     if (p.why.empty()) p.why = why;
     return false;
@@ -473,6 +491,10 @@ struct Planner {
       Ref slot = t.ins[ph].a, val = t.ins[ph].b;
       if (split[slot]) continue;
       if (slot == p.iv || (reads[slot] == 0 && exits[slot] == 0)) continue;
+      if (reads[slot] == 0) {  // only exits read it: a last value (vector.h)
+        p.lasts.push_back({slot, val});
+        continue;
+      }
       // A value whose running value the body also reads (a prefix sum:
       // y[i] = s after s += x) has no lanes: each iteration needs the last.
       // (An exit may read it as it was before the body's update where the
@@ -518,7 +540,7 @@ struct Planner {
       p.kind[i] = VecPlan::reduce;
       if (st.add != kNoRef) p.kind[st.add] = VecPlan::reduce;  // (a conditional add's add: emitted with its sel)
     }
-    if (!guards_in_lanes(guards)) return false;
+    if (!last_values(phis) || !guards_in_lanes(guards)) return false;
     // Loads and stores in body order; the planned ones are what the loop runs.
     // A sum's add or a store before a guard waits until after the last
     // guard (no body op reads the add; guards_in_lanes: no load between reads

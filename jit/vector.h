@@ -30,6 +30,7 @@
 //   integer sums, products and bitwise folds, which wrap and reorder freely,
 //   and max/min, so eight partial folds are exact) or values only exits
 //   read (the scalar iteration that always follows rewrites them),
+//   values whose slot only exits read (VecPlan::lasts),
 //   and float sums that fast_math split (vm/ir/passes/split_sums.cpp): R
 //   partials rotating one place per add (p0 = p1, ..., pR-1 = p0 + e), R =
 //   16 for f32 and 8 for f64, one or two registers of lanes. W adds in W
@@ -151,6 +152,22 @@ struct VecPlan {
   // Split float sums: the first partial's slot -> the W partials, lane order
   // (its add, sub or fma is the sum's `add`; an i32 sum has no entry).
   std::map<Ref, std::vector<Ref>> partials;
+  // Last values: a carried value the body does not read but an exit does
+  // (`last = i` or `last = x[i]` before or after a `break`): the scalar
+  // loop that goes on after the vector loop, at the chunk where it stopped,
+  // needs the slot as the iteration before left it. Its val is the counter,
+  // an invariant or a lane value; a lane value's lanes are copied into a
+  // hold register after each copy of the body (past its last guard: a
+  // failing chunk leaves it as the previous whole chunk did), and lane W-1
+  // goes to the slot after the loop; the counter's is the counter - 1, an
+  // invariant's itself, once a chunk ran. Such a loop leaves its last
+  // iterations to the scalar body (no masked end: the last active lane
+  // would vary).
+  struct Last {
+    Ref slot, val;
+    bool zext = false;  // a lane value held zero-extended in a register (f32, u32), else sign-extended
+  };
+  std::vector<Last> lasts;
   Ref sum_slot(Ref add) const {            // the slot a sum's add or a fold's step accumulates into
     auto s = steps.find(add);
     return s == steps.end() ? kNoRef : s->second.slot;

@@ -142,6 +142,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
     if (auto f = p.folds.find(slot); f != p.folds.end() && !p.f64 && (f->second.t == CT::i64 || f->second.t == CT::u64))
       r.fold_hi[slot] = take();
   }
+  for (const VecPlan::Last& l : p.lasts)
+    if (p.kind[l.val] == VecPlan::lane) r.hold[l.slot] = take();
   if (tail) r.tail = take();
   if (tail && !p.sums.empty() && r.scratch < 0) r.scratch = take();
   // A float fold's maximumNumber needs both; an integer max, min, mul or
@@ -165,6 +167,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
   for (size_t k = 0; k < p.order.size(); k++)
     for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b, t.ins[p.order[k]].c})
       if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
+  for (const VecPlan::Last& l : p.lasts)  // (copied to its hold register after the copy's last op)
+    if (p.kind[l.val] == VecPlan::lane) last[l.val] = p.order.size();
   for (size_t k = 0; k < p.order.size(); k++) {
     Ref i = p.order[k];
     // (a lane_blends op reads its operands after writing its result: they

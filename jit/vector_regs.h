@@ -38,6 +38,8 @@ struct VecRegs {
   // A split sum's second register of partials, by slot: its partials (16
   // f32, 8 f64) fill two ymm, pW..p(2W-1) in the second (jit/vector.h).
   std::map<Ref, int> acc2;
+  // A last value's hold register (VecPlan::lasts: a lane value's), by slot.
+  std::map<Ref, int> hold;
 };
 
 // How many registers of the loop's lanes a split sum's partials fill.
