@@ -20,6 +20,17 @@
 
 namespace kiln::jit {
 
+// asmjit's assembler, refusing an instruction that has no EVEX form of the
+// same meaning when an operand is a vector register 16-31 (asm_check.cpp):
+// the trace fails to compile instead of running mis-encoded code.
+struct CheckedAssembler : asmjit::x86::Assembler {
+  using asmjit::x86::Assembler::Assembler;
+  asmjit::Error _emit(asmjit::InstId id, const asmjit::Operand_& o0, const asmjit::Operand_& o1,
+                      const asmjit::Operand_& o2, const asmjit::Operand_* ext) override;
+};
+// Why instruction `id` with operands ops[0..n) would be mis-encoded, or null.
+const char* evex_refusal(asmjit::InstId id, const asmjit::Operand_* ops, int n);
+
 struct Gen {
   const Trace& t;
   asmjit::x86::Assembler& a;

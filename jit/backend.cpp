@@ -467,7 +467,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   code.setErrorHandler(&eh);
   StringLogger logger;
   if (want_listing) code.setLogger(&logger);
-  x86::Assembler a(&code);
+  CheckedAssembler a(&code);
 
   // Frame: one slot per IR value, the spare slot of the back edge, the
   // slot of an exit's ExitInfo while exits share a flush, then the xmm and

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 
@@ -170,6 +171,12 @@ class FunctionJit : public interp::LoopHook {
     std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
     auto t2 = std::chrono::steady_clock::now();
     if (!why.empty()) {
+      // An assembler error is the JIT's own bug (asm_check.cpp's refusals):
+      // the loop runs on the interpreter, unless the tests asked to hear of it.
+      if (p_.strict && why.rfind("asmjit: ", 0) == 0) {
+        std::fprintf(stderr, "kiln: internal JIT error in %s @%u: %s\n", fn_.name.c_str(), root_head, why.c_str());
+        std::_Exit(3);
+      }
       note(std::string("abort ") + fn_.name + " @" + std::to_string(root_head) + ": " + why + " (blacklisted)\n");
       return Compiled{};
     }

@@ -21,15 +21,18 @@ int partial_regs(const Trace& t, const VecPlan& p) {
 // ymm16-23 in an 8-lane loop (AVX-512 hosts, Trace::hi_ymm). EVEX encodes
 // them, but only in instructions that have an EVEX form meaning the same
 // thing; asmjit encodes the VEX-only ones (vblendvps, vptest, vmaskmovps,
-// compares into a vector, vpblendd, gathers, vroundps, the 128-bit inserts,
-// extracts and permutes) with an EVEX prefix anyway, without an error, as
-// another instruction or an illegal one. So a value may live there only if
+// compares into a vector, vpblendd, gathers, vperm2f128, vroundpd) with an
+// EVEX prefix anyway, without an error, as another instruction or an illegal
+// one (vpand, vroundps and the 128-bit inserts and extracts it turns into
+// their EVEX twins). So a value may live there only if
 // every op of the loop that writes or reads it is one of these, whose
 // emission (asm_lane_body.cpp) has EVEX forms throughout: the masked end's
 // loads and stores take a k mask for a high register (LaneBody::masked_move),
 // an interleaved group's inserts the EVEX one (deinterleave_load). A fold's
 // step, a compare, a select, a guard, float max/min and f2i read and write
-// ymm0-15 only. (The 16-lane loop is all EVEX: asm_wide.cpp.)
+// ymm0-15 only. (The 16-lane loop is all EVEX: asm_wide.cpp.) Should this
+// list and the emission ever disagree, the trace's assembler refuses the
+// instruction (CheckedAssembler, asm_check.cpp): the loop is not compiled.
 static bool evex_op(const Trace& t, const VecPlan& p, Ref i) {
   const Ins& in = t.ins[i];
   if (p.kind[i] == VecPlan::reduce) return false;

@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   // early exits meet recordings that leave them, inner loops without traces
   // yet and side traces at an inner trace's other exits. KILN_JIT, when set,
   // applies to every case.
-  const char* kJitVariants[] = {"hotloop=1", "hotloop=1,hotexit=2", "hotloop=3,hotexit=2,unroll=2"};
+  // (strict=1: an assembler error the JIT caught in itself is a crash, not a quiet fallback)
+  const char* kJitVariants[] = {"hotloop=1,strict=1", "hotloop=1,hotexit=2,strict=1", "hotloop=3,hotexit=2,unroll=2,strict=1"};
   const bool own_params = std::getenv("KILN_JIT") == nullptr;
 
   auto t0 = std::chrono::steady_clock::now();

@@ -20,16 +20,17 @@ out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 # The JIT compiles every loop on its first back edge, so that each program
 # exercises recording, traces and side exits; an exit taken twice grows a
-# side trace.
+# side trace. strict=1: an assembler error (a JIT bug the assembler caught,
+# jit/asm_check.cpp) fails the test instead of leaving the loop uncompiled.
 label=$engine
 jit_env=
-[ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2
+[ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2,strict=1
 # "tiered": the default engine with its tier-up at the first launch, compiled
 # before the second (jit/tiered.cpp): a kernel's first launch runs on
 # the JIT, every later one on LLVM's code.
 tier_env=
 if [ "$engine" = tiered ]; then
-  engine=jit; jit_env=hotloop=1,hotexit=2; tier_env="KILN_TIER_MS=0 KILN_TIER_SYNC=1"
+  engine=jit; jit_env=hotloop=1,hotexit=2,strict=1; tier_env="KILN_TIER_MS=0 KILN_TIER_SYNC=1"
 fi
 # "llvm_pools": the LLVM tier with pointer and dynamic SNodes in device pools
 # (KILN_DEVICE_POOLS=1): the CPU runs the allocation, activation and SNode

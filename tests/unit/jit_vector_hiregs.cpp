@@ -9,10 +9,12 @@
 #include <asmjit/x86.h>
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "jit/asm.h"
 #include "jit/backend.h"
 #include "jit/vector.h"
 #include "jit/vector_regs.h"
@@ -208,4 +210,55 @@ TEST_CASE("jit vector hiregs: a masked end loads and stores a high register unde
           break;
         }
     }
+}
+
+// The net under evex_op's list (jit/asm_check.cpp): the trace's assembler
+// refuses what asmjit would mis-encode with a register 16-31, and passes the
+// EVEX forms and every low-register use. (Only encoding: nothing here runs.)
+TEST_CASE("jit vector hiregs: the assembler refuses VEX-only instructions given registers 16-31") {
+  using namespace asmjit;
+  CodeHolder code;
+  code.init(Environment::host());
+  CheckedAssembler a(&code);
+  const x86::Ymm lo1 = x86::ymm1, lo2 = x86::ymm2, lo3 = x86::ymm3, hi = x86::ymm16;
+  const x86::Mem m = x86::ptr(x86::rax, 32);
+  auto refused = [](asmjit::Error e) { return e != kErrorOk; };
+  // VEX-only: illegal, or another instruction, with a high register.
+  CHECK(refused(a.vblendvps(hi, lo1, lo2, lo3)));
+  CHECK(refused(a.vblendvps(lo1, lo2, lo3, hi)));  // (the fourth operand travels apart)
+  CHECK(refused(a.vpblendd(lo1, hi, lo2, 0x0f)));
+  CHECK(refused(a.vptest(hi, lo1)));
+  CHECK(refused(a.vmovmskps(x86::eax, hi)));
+  CHECK(refused(a.vmaskmovps(m, lo1, hi)));
+  CHECK(refused(a.vperm2f128(hi, lo1, lo2, 0x21)));
+  CHECK(refused(a.vroundpd(hi, lo1, 9)));  // asmjit's EVEX twin of these has the wrong W
+  CHECK(refused(a.vroundsd(x86::xmm16, x86::xmm1, x86::xmm2, 9)));
+  // EVEX forms that write a k register or take a k mask: a vector there is VEX.
+  CHECK(refused(a.vpcmpeqd(hi, lo1, lo2)));
+  CHECK(refused(a.vcmpps(lo1, hi, lo2, 1)));
+  CHECK(refused(a.vcmpss(x86::xmm1, x86::xmm20, x86::xmm2, 1)));
+  CHECK(refused(a.vgatherdps(lo1, x86::ptr(x86::rax, hi, 2), lo2)));
+  // Their EVEX twins, and EVEX-compatible instructions, go through.
+  CHECK(!refused(a.vaddps(hi, lo1, hi)));
+  CHECK(!refused(a.vfmadd231ps(hi, x86::ymm17, lo2)));
+  CHECK(!refused(a.vpcmpeqd(x86::k1, hi, lo2)));
+  CHECK(!refused(a.vcmpps(x86::k2, lo1, hi, 1)));
+  CHECK(!refused(a.vinsertf32x4(hi, hi, x86::xmm1, 1)));
+  CHECK(!refused(a.vmovups(hi, m)));
+  CHECK(!refused(a.k(x86::k1).vmovups(m, hi)));
+  CHECK(!refused(a.vpandd(hi, lo1, lo2)));
+  // VEX-only, but asmjit emits the EVEX twin: vpxord, vinsertf32x4, vrndscaleps.
+  CHECK(!refused(a.vpxor(hi, lo1, lo2)));
+  CHECK(!refused(a.vpand(lo1, hi, lo2)));
+  CHECK(!refused(a.vinsertf128(hi, hi, x86::xmm1, 1)));
+  CHECK(!refused(a.vextractf128(x86::xmm17, lo1, 1)));
+  CHECK(!refused(a.vroundps(hi, lo1, 9)));
+  CHECK(!refused(a.vxorps(x86::xmm31, x86::xmm31, x86::xmm31)));
+  // Low registers are never refused.
+  CHECK(!refused(a.vblendvps(lo1, lo2, lo3, lo1)));
+  CHECK(!refused(a.vpcmpeqd(lo1, lo2, lo3)));
+  CHECK(!refused(a.vgatherdps(lo1, x86::ptr(x86::rax, lo3, 2), lo2)));
+  CHECK(!refused(a.vmovmskps(x86::eax, lo1)));
+  CHECK(std::string(evex_refusal(x86::Inst::kIdVblendvps, std::array<Operand_, 4>{hi, lo1, lo2, lo3}.data(), 4))
+            .find("VEX-only") != std::string::npos);
 }
