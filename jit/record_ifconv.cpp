@@ -73,6 +73,42 @@ static bool diamond(const bc::Insn* code, uint32_t pc, uint32_t hi, uint32_t& th
   return true;
 }
 
+// The select of an if-converted register: sel(c, b, c'), or where both
+// values update one integer x by a sum (`if k > 2: s += k else: s -= 2 * k`:
+// sel(c, x + a, x - b)), x + sel(c, a, -b), the same bits in every integer
+// type (both wrap): a sum whose term is a select, which the lane planner
+// folds (jit/vector.h), where a select of two sums is no fold.
+static Ref select(Emitter& e, const Trace& t, Ref cond, Ref b, Ref c) {
+  auto int_sum = [&](Ref v) {
+    const Ins& in = t.ins[v];
+    return !t.is_const(v) && (in.op == IrOp::add || in.op == IrOp::sub) && in.t != CT::f32 && in.t != CT::f64;
+  };
+  Ref x = kNoRef;
+  if (b >= 0 && c >= 0 && b != c && int_sum(b) && int_sum(c) && t.ins[b].t == t.ins[c].t) {
+    const Ins &B = t.ins[b], &C = t.ins[c];
+    for (Ref xb : {B.a, B.op == IrOp::add ? B.b : kNoRef})
+      for (Ref xc : {C.a, C.op == IrOp::add ? C.b : kNoRef})
+        if (x == kNoRef && xb != kNoRef && xb == xc) x = xb;
+  }
+  if (x == kNoRef) return e.emit(IrOp::sel, CT::i64, cond, b, c);
+  auto term = [&](const Ins& in) {  // what the arm adds to x
+    Ref o = in.a == x ? in.b : in.a;
+    return in.op == IrOp::sub ? e.emit(IrOp::neg, in.t, o) : o;
+  };
+  Ref tb = term(t.ins[b]), tc = term(t.ins[c]);
+  return e.emit(IrOp::add, t.ins[b].t, x, e.emit(IrOp::sel, CT::i64, cond, tb, tc));
+}
+
+// Whether a value a block computed is a float (a constant: as its other).
+static bool is_float(const Trace& t, Ref v, int depth = 0) {
+  if (v < 0 || depth > 8) return v >= 0;
+  const Ins& in = t.ins[v];
+  if (in.op == IrOp::load) return (Prim)in.k == Prim::f32 || (Prim)in.k == Prim::f64;
+  if (in.op == IrOp::conv) return in_range((Op)in.k, Op::round_f16, Op::f64_f32);  // (the int -> float and float forms)
+  if (in.op == IrOp::sel) return is_float(t, in.b, depth + 1) || is_float(t, in.c, depth + 1);
+  return in.t == CT::f32 || in.t == CT::f64;
+}
+
 static bool writes(Op op) {
   IrOp ir;
   CT ct;
@@ -129,9 +165,12 @@ bool Rec::if_convert(uint32_t& pc, const bc::Insn& I, bool nested) {
   // time: a float sum fast_math split (16 partials rotating under the
   // condition: 17 sels) ran 2^22 elements in 31 ms as sels, 0.33 ms as a
   // guard in lanes, 16 ms as a guard whose direction is random (thread CPU,
-  // load 9); and a diamond's two updates of a sum are a sel no fold takes.
+  // load 9). A diamond converts so only where each register's two values
+  // are integers (below): its two updates of a sum are then one sum of a
+  // select (`select`), which the planner folds; a float sum's would be a
+  // select no fold takes.
   constexpr size_t kMaxReloadSels = 4;
-  if (loads && (w.size() > kMaxReloadSels || target != end)) return false;
+  if (loads && w.size() > kMaxReloadSels) return false;
   // A diamond that only computes the condition of the next branch (`a and
   // b`: a short-circuit) is better left as guards: that branch is usually
   // predictable, and converting would only add a select before it.
@@ -169,10 +208,15 @@ bool Rec::if_convert(uint32_t& pc, const bc::Insn& I, bool nested) {
     return false;
   }
   for (size_t j = 0; j < w.size(); j++) taken[j] = get(w[j]);
+  if (loads && target != end)
+    for (size_t j = 0; j < w.size(); j++)
+      if (is_float(t, taken[j]) || is_float(t, other[j])) {
+        restore();
+        return false;
+      }
   for (size_t j = 0; j < w.size(); j++) {
     Ref then_v = fall ? taken[j] : other[j], else_v = fall ? other[j] : taken[j];
-    Ref v = I.op == Op::jz ? e.emit(IrOp::sel, CT::i64, cond, then_v, else_v)
-                           : e.emit(IrOp::sel, CT::i64, cond, else_v, then_v);
+    Ref v = I.op == Op::jz ? select(e, t, cond, then_v, else_v) : select(e, t, cond, else_v, then_v);
     map[w[j]] = v;  // (R already holds the taken block's values)
   }
   pc = end;
