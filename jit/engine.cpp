@@ -14,6 +14,7 @@
 #include "jit/jit.h"
 #include "jit/rtcall.h"
 #include "jit/params.h"
+#include "jit/perf_map.h"
 #include "jit/recorder.h"
 #include "vm/bytecode/flat_rows.h"
 #include "vm/interp/interp.h"
@@ -187,6 +188,9 @@ class FunctionJit : public interp::LoopHook {
                   what, fn_.name.c_str(), root_head, rec.trace.ins.size(), rec.trace.snaps.size(), c.code_size,
                   rec_us, asm_us, c.lanes.empty() ? "" : "; ", c.lanes.c_str());
     note(buf);
+    if (p_.perfmap)
+      perf_map_note(reinterpret_cast<const void*>(c.fn), c.code_size,
+                    std::string("kiln ") + what + " " + fn_.name + " @" + std::to_string(root_head));
     if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
     if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
     c.listing.clear();
