@@ -51,7 +51,7 @@ struct Exits {
   // Rebuilds `b`: exits of `loop` become flag stores, and what follows a
   // statement that may exit goes under `if !ex`.
   void guard(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = ir::take_all(b);
+    ir::StmtList in = ir::take_all(b);
     Block* out = &b;
     for (auto& owned : in) {
       Stmt* s = owned.get();
@@ -86,7 +86,7 @@ struct Exits {
 };
 
 void run(Block& b) {
-  std::vector<std::unique_ptr<Stmt>> in = ir::take_all(b);
+  ir::StmtList in = ir::take_all(b);
   for (auto& owned : in) {
     Stmt* s = owned.get();
     if (s->body) run(*s->body);
@@ -98,7 +98,7 @@ void run(Block& b) {
       bool breaks = exits(*s->body, s, StmtKind::break_);
       if (breaks) x.brk = b.add(ir::make_stmt(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));
       // ex is declared first in the body: zero at each iteration's start
-      std::vector<std::unique_ptr<Stmt>> body = ir::take_all(*s->body);
+      ir::StmtList body = ir::take_all(*s->body);
       x.ex = s->body->add(ir::make_stmt(StmtKind::alloca, Type::scalar(Prim::i32), s->loc));
       for (auto& t : body) s->body->add(std::move(t));
       x.guard(*s->body);

@@ -42,7 +42,7 @@ struct Forward {
   }
 
   void run(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = ir::take_all(b);
+    ir::StmtList in = ir::take_all(b);
     for (auto& owned : in) {
       Stmt* s = owned.get();
       if (s->body) run(*s->body);

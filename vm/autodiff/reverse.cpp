@@ -57,7 +57,7 @@ struct Val {  // a forward value of the adjoint kernel, and the IB it lives in
 struct Ib {
   Ib* parent = nullptr;
   Block* top = nullptr;                                // FWD, then REV
-  std::vector<std::unique_ptr<Stmt>> front;            // adjoint allocas and tapes (prepended)
+  ir::StmtList front;  // adjoint allocas and tapes (prepended)
   std::unordered_map<const Stmt*, Val> fwd;            // source statement -> its forward value
   std::unordered_map<const Stmt*, const Stmt*> origin; // forward clone -> source (for pops)
   std::unordered_map<const Stmt*, Val> outer_alloca;   // local declared outside -> its value here
@@ -579,7 +579,7 @@ struct Reverse {
     std::unordered_map<Block*, std::unordered_set<const Stmt*>> after;
     for (Stmt* v : me.pushes) after[v->parent].insert(v);
     for (auto& [blk, vals] : after) {
-      std::vector<std::unique_ptr<Stmt>> in = ir::take_all(*blk);
+      ir::StmtList in = ir::take_all(*blk);
       for (auto& s : in) {
         Stmt* v = s.get();
         blk->add(std::move(s));
@@ -592,7 +592,7 @@ struct Reverse {
         }
       }
     }
-    std::vector<std::unique_ptr<Stmt>> body = ir::take_all(*me.top);
+    ir::StmtList body = ir::take_all(*me.top);
     for (auto& f : me.front) me.top->add(std::move(f));
     me.front.clear();
     for (auto& s : body) me.top->add(std::move(s));
@@ -603,7 +603,7 @@ struct Reverse {
 
 void make_adjoint(ir::Kernel& k, const CompanionFn& grad, int stack_size) {
   structure_exits(k);
-  std::vector<std::unique_ptr<Stmt>> src_stmts = ir::take_all(k.root);
+  ir::StmtList src_stmts = ir::take_all(k.root);
   Block src;
   for (auto& s : src_stmts) src.add(std::move(s));
   Reverse r{grad, stack_size > 0 ? stack_size : 32};

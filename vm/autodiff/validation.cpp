@@ -26,7 +26,7 @@ struct Checks {
   }
 
   void run(Block& blk) {
-    std::vector<std::unique_ptr<Stmt>> in = ir::take_all(blk);
+    ir::StmtList in = ir::take_all(blk);
     ir::Builder b(blk);
     for (auto& owned : in) {
       Stmt* s = owned.get();

@@ -20,6 +20,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "vm/ir/ir_memory.h"
+
 namespace kiln::ir {
 
 struct Stmt;
@@ -100,14 +102,14 @@ class Operands {
     n_ = (uint32_t)n;
   }
   void grow(uint32_t cap) {
-    Stmt** heap = new Stmt*[cap];
+    Stmt** heap = static_cast<Stmt**>(ir_alloc_n(cap, sizeof(Stmt*)));
     std::copy(begin(), end(), heap);
     release();
     u_.heap = heap;
     cap_ = cap;
   }
   void release() {
-    if (cap_ > kInline) delete[] u_.heap;
+    if (cap_ > kInline) ir_free(u_.heap);
     cap_ = kInline;
   }
   void steal(Operands& o) {

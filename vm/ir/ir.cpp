@@ -13,23 +13,25 @@ namespace kiln::ir {
 // (issue 16). 192 bytes is also mimalloc's size class for 161-192 bytes.
 static_assert(sizeof(Stmt) <= 192, "ir::Stmt grew: move what few statements carry into StmtRare");
 
-// Stmts come from mimalloc in both hosts. `kiln run` has it as the process's
-// allocator; a Python extension must leave malloc and operator new to glibc
-// and libstdc++ (CMakeLists.txt), and there a kernel of 10^4 statements
-// compiled in ~90 ms where `kiln run` took ~50 (issue 16). And mimalloc asks
-// the OS for 2 MiB pages where the kernel gives them (transparent huge
-// pages in madvise mode, this VM's): every pass walks the kernel's megabytes
-// of Stmts, and in 4 KiB pages, under a VM's nested paging, its TLB misses
-// and first-touch faults were a third of a large kernel's first compile:
-// 10^4 statements ~50 -> ~36 ms (the runtime's trees and pools, mimalloc's
-// too, are read the same way). MIMALLOC_LARGE_OS_PAGES=0 keeps 4 KiB pages.
+// The IR comes from mimalloc in both hosts (ir_memory.h). `kiln run` has it
+// as the process's allocator; a Python extension must leave malloc and
+// operator new to glibc and libstdc++ (CMakeLists.txt), and there a kernel of
+// 10^4 statements compiled in ~90 ms where `kiln run` took ~50 (issue 16).
+// And mimalloc asks the OS for 2 MiB pages where the kernel gives them
+// (transparent huge pages in madvise mode, this VM's): every pass walks the
+// kernel's megabytes of Stmts, and in 4 KiB pages, under a VM's nested
+// paging, its TLB misses and first-touch faults were a third of a large
+// kernel's first compile: 10^4 statements ~50 -> ~36 ms (the runtime's trees
+// and pools, mimalloc's too, are read the same way).
+// MIMALLOC_LARGE_OS_PAGES=0 keeps 4 KiB pages.
 static const bool large_os_pages = [] {
   if (!std::getenv("MIMALLOC_LARGE_OS_PAGES")) mi_option_enable(mi_option_large_os_pages);
   return true;
 }();
 
-void* Stmt::operator new(size_t n) { return mi_new(n); }
-void Stmt::operator delete(void* p) noexcept { mi_free(p); }
+void* ir_alloc(size_t bytes) { return mi_new(bytes); }
+void* ir_alloc_n(size_t count, size_t size) { return mi_new_n(count, size); }
+void ir_free(void* p) noexcept { mi_free(p); }
 
 // Names come from the X-macro lists, so adding a kind or op in ir.h can never
 // leave a stale table here.
@@ -188,8 +190,8 @@ void rename_operands(Stmt& s, const std::unordered_map<const Stmt*, Stmt*>& to) 
     if (auto r = to.find(op); r != to.end()) op = r->second;
 }
 
-std::vector<std::unique_ptr<Stmt>> take_all(Block& b) {
-  std::vector<std::unique_ptr<Stmt>> out = std::move(b.stmts);
+StmtList take_all(Block& b) {
+  StmtList out = std::move(b.stmts);
   b.stmts.clear();
   b.stmts.reserve(out.size());
   return out;

@@ -179,6 +179,7 @@ struct IndexTerm {
   int64_t stride = 0;
 };
 struct Access {
+  KILN_IR_MEMORY
   int tree = 0;                  // which SNode tree's buffer
   int64_t offset = 0;            // byte offset of element (0, 0, ...)
   std::vector<IndexTerm> terms;
@@ -239,6 +240,7 @@ struct Block;
 // every pass walks (issue 16). Read with Stmt::rare() (an empty one for a
 // statement without), write with Stmt::rare_mut() (allocates it).
 struct StmtRare {
+  KILN_IR_MEMORY
   // range_for/struct_for tasks after make_thread_local (else null): code that
   // runs once per chunk of iterations, before the loop (thread-local
   // accumulators start at their op's identity) and after it (each folds into
@@ -309,9 +311,8 @@ struct Stmt {
 
   explicit Stmt(StmtKind k) : kind(k) {}
   // Every Stmt comes from mimalloc, whatever allocator the process has
-  // (ir.cpp): under CPython the global one is glibc's.
-  static void* operator new(size_t n);
-  static void operator delete(void* p) noexcept;
+  // (ir_memory.h): under CPython the global one is glibc's.
+  KILN_IR_MEMORY
   bool has_value() const { return !type.is_none(); }
   inline const StmtRare& rare() const;
   StmtRare& rare_mut() {
@@ -327,8 +328,12 @@ struct Stmt {
 // fast_math's split_sums leaves its sums in program order, as in memory.
 constexpr int kInOrder = 1;
 
+// A block's statements; its buffer from mimalloc as the Stmts are (ir_memory.h).
+using StmtList = std::vector<std::unique_ptr<Stmt>, IrAllocator<std::unique_ptr<Stmt>>>;
+
 struct Block {
-  std::vector<std::unique_ptr<Stmt>> stmts;
+  KILN_IR_MEMORY
+  StmtList stmts;
   Stmt* owner = nullptr;      // the statement this block belongs to; null for the kernel root
 
   Stmt* add(std::unique_ptr<Stmt> s);                         // append, setting parent
@@ -393,7 +398,7 @@ void rename_operands(Stmt& s, const std::unordered_map<const Stmt*, Stmt*>& to);
 // Moves a block's statements out, leaving it empty for the pass to refill in
 // order: rebuilding a block in one sweep keeps a pass linear where inserting
 // or erasing in place, statement by statement, is quadratic (issue 16).
-std::vector<std::unique_ptr<Stmt>> take_all(Block& b);
+StmtList take_all(Block& b);
 // How many statements `b` holds, nested ones included (to size a pass's maps
 // up front: rehashing them costs as much as the pass on large kernels).
 size_t count_stmts(const Block& b);

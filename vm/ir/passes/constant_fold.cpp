@@ -32,12 +32,12 @@ struct Folder {
   std::unordered_map<const Stmt*, Stmt*> chosen;  // resolved selects -> the operand each chose
 
   void block(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    StmtList in = take_all(b);
     append(b, in);
     // `in` now holds only the resolved ifs and selects, destroyed here.
   }
 
-  void append(Block& b, std::vector<std::unique_ptr<Stmt>>& in) {
+  void append(Block& b, StmtList& in) {
     for (auto& owned : in) {
       Stmt* s = owned.get();
       rename_operands(*s, chosen);

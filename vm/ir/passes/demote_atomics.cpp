@@ -49,7 +49,7 @@ struct Demoter {
   }
 
   void run(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    StmtList in = take_all(b);
     for (auto& owned : in) {
       Stmt* s = owned.get();
       rename_operands(*s, old_value);

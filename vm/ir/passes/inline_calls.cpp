@@ -93,7 +93,7 @@ struct Inliner {
   std::unordered_map<const Stmt*, Stmt*> results;  // call_ret -> the inlined value
   // The calls and results inlined away, kept alive to the end: a new
   // statement at a freed one's address would be taken for it.
-  std::vector<std::unique_ptr<Stmt>> gone;
+  StmtList gone;
   bool changed = false;
 
   Stmt* resolve(Stmt* v) const {
@@ -113,7 +113,7 @@ struct Inliner {
 
   // Inlines the qualifying calls of `b`, a block of `holder` (the kernel or a function).
   void block(Kernel& holder, Block& b) {
-    std::vector<std::unique_ptr<Stmt>> old = take_all(b);
+    StmtList old = take_all(b);
     std::unordered_map<const Stmt*, std::vector<Stmt*>> inlined;  // call -> its results
     for (auto& sp : old) {
       Stmt* s = sp.get();

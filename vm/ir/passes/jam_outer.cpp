@@ -152,7 +152,7 @@ class Jam {
   void rewrite() {
     Stmt* t = task_;
     const int64_t b = t->begin, n = t->end - t->begin;
-    std::vector<std::unique_ptr<Stmt>> old = take_all(*t->body);
+    StmtList old = take_all(*t->body);
     Block& body = *t->body;
     Type it = Type::scalar(Prim::i32);
     walk_vec(old, [&](const Stmt* s) {
@@ -291,7 +291,7 @@ class Jam {
   }
   static int key(const Stmt* p) { return p->access->field_id >= 0 ? p->access->field_id : -1; }
   static bool is_float(Prim p) { return p == Prim::f32 || p == Prim::f64 || p == Prim::f16; }
-  template <class F> static void walk_vec(const std::vector<std::unique_ptr<Stmt>>& v, F&& fn) {
+  template <class F> static void walk_vec(const StmtList& v, F&& fn) {
     for (const auto& s : v) {
       fn(s.get());
       if (s->body) walk(*s->body, fn);
@@ -303,7 +303,7 @@ class Jam {
   // copy in `m`; the task's index maps to m[nullptr] (the i of this copy).
   // Then points their operands and loop references at the copies (uses
   // follow definitions in pre-order: m has every value they read by then).
-  void copy(const std::vector<std::unique_ptr<Stmt>>& v, size_t from, size_t to, Block& out, Map& m) {
+  void copy(const StmtList& v, size_t from, size_t to, Block& out, Map& m) {
     size_t first = out.stmts.size();
     for (size_t i = from; i < to; i++) copy_one(*v[i], out, m);
     relink_from(out, first, m);

@@ -57,7 +57,7 @@ struct Legalizer {
   // (uses follow definitions in pre-order), so the pass stays linear in the
   // kernel's size.
   void run(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    StmtList in = take_all(b);
     for (auto& owned : in) {
       Stmt* s = owned.get();
       rename_operands(*s, converted);

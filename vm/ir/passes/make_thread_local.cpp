@@ -160,7 +160,7 @@ struct BodyEdits {
   std::unordered_set<const Stmt*> dropped;          // the candidates' pointers
 
   void apply(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    StmtList in = take_all(b);
     for (auto& owned : in) {
       Stmt* a = owned.get();
       if (dropped.count(a)) continue;  // dead now

@@ -22,7 +22,7 @@ namespace {
 
 struct Part {
   bool parallel = false;
-  std::vector<std::unique_ptr<Stmt>> stmts;
+  StmtList stmts;
   Stmt* loop = nullptr;  // parallel: the original range_for
 };
 
@@ -113,11 +113,11 @@ void offload(Kernel& k) {
     return g;
   };
 
-  std::vector<std::unique_ptr<Stmt>> tasks;
+  StmtList tasks;
   // List generation before each struct_for (seed 001): per level of the
   // SNode's path below the root, clear its list and generate it from the
   // level above. The root's one-container list is never regenerated.
-  std::vector<std::vector<std::unique_ptr<Stmt>>> lists(parts.size());
+  std::vector<StmtList> lists(parts.size());
   for (size_t t = 0; t < parts.size(); t++) {
     Part& p = parts[t];
     auto task = std::make_unique<Stmt>(StmtKind::offloaded);
@@ -183,10 +183,10 @@ void offload(Kernel& k) {
   // place, value by value, gave: a task's new leading statements come in the
   // reverse order of the values they serve.
   struct Edits {
-    std::vector<std::vector<std::unique_ptr<Stmt>>> front;   // groups, in the order made
+    std::vector<StmtList> front;   // groups, in the order made
     std::unordered_map<const Stmt*, Stmt*> rename;           // operand -> its replacement here
     std::unordered_set<Stmt*> local_temps;                   // temps now holding a local
-    std::unordered_map<Stmt*, std::vector<std::unique_ptr<Stmt>>> after;  // top-level value -> what follows it
+    std::unordered_map<Stmt*, StmtList> after;  // top-level value -> what follows it
   };
   std::vector<Edits> edits(tasks.size());
 
@@ -264,7 +264,7 @@ void offload(Kernel& k) {
         }
       });
     if (e.front.empty() && e.after.empty()) continue;
-    std::vector<std::unique_ptr<Stmt>> old = std::move(body.stmts);
+    StmtList old = std::move(body.stmts);
     body.stmts.clear();
     for (size_t g = e.front.size(); g-- > 0;)
       for (auto& x : e.front[g]) body.add(std::move(x));

@@ -196,7 +196,7 @@ struct Promoter {
       put(body, StmtKind::global_store, Type::none(), loop, {ptrs[i], v});
     }
     changed = true;
-    std::vector<std::unique_ptr<Stmt>> out = take_all(pre);
+    StmtList out = take_all(pre);
     if (cond) {
       auto branch = make_stmt(StmtKind::if_, Type::none(), loop->loc, {cond});
       branch->frame = loop->frame;

@@ -46,12 +46,12 @@ struct Scalarizer {
     return s->name + "[" + std::to_string(e / s->type.cols) + ", " + std::to_string(e % s->type.cols) + "]";
   }
 
-  std::vector<std::unique_ptr<Stmt>> removed;  // kept alive: later operands still name them
+  StmtList removed;  // kept alive: later operands still name them
 
   // Each block is rebuilt in one pass (inserting before each tensor
   // statement in place made unrolled vector code quadratic, issue 16).
   void run(Block& b) {
-    std::vector<std::unique_ptr<Stmt>> in = take_all(b);
+    StmtList in = take_all(b);
     for (auto& owned : in) {
       Stmt* s = owned.get();
       rename_operands(*s, forward);

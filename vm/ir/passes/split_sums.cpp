@@ -62,7 +62,7 @@ struct Split {
   std::unordered_set<const Stmt*> other;                     // float allocas with other uses
 
   // Statements placed around loops and replacing stores.
-  std::unordered_map<const Stmt*, std::vector<std::unique_ptr<Stmt>>> before, after, rotate;
+  std::unordered_map<const Stmt*, StmtList> before, after, rotate;
 
   void scan(Block& b) {
     for (size_t i = 0; i < b.stmts.size(); i++) {
@@ -126,7 +126,7 @@ struct Split {
     const int w = t.prim == Prim::f32 ? 16 : 8;
     bool task = loop->kind == StmtKind::offloaded;
     // -0.0: the exact identity (-0.0 + v == v for every v, +0.0 included).
-    std::vector<std::unique_ptr<Stmt>> pre;
+    StmtList pre;
     std::vector<Stmt*> p;
     auto zero = at(StmtKind::const_, t, loop);
     zero->value = Const::of_float(t.prim, -0.0);
@@ -149,7 +149,7 @@ struct Split {
     // After the loop: s = s + the fixed-order combination, pairwise: with
     // 16, (((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7))) +
     // (((p8 + p9) + (p10 + p11)) + ((p12 + p13) + (p14 + p15))).
-    std::vector<std::unique_ptr<Stmt>> post;
+    StmtList post;
     auto add = [&](Stmt* l, Stmt* r) {
       auto s = at(StmtKind::binary, t, loop, {l, r});
       s->bop = BinaryOp::add;
