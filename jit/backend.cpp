@@ -32,31 +32,42 @@ struct ThrowOnError : ErrorHandler {
 };
 
 // The phis as one parallel move: a move runs once no pending move still
-// reads its destination; a cycle is broken through a spare slot.
+// reads its destination (the first such, in the phis' order); a cycle is
+// broken through a spare slot. Homes are numbered so that two values share
+// one exactly when Gen::same_home says so, and each home counts the pending
+// moves that read it: a step is one scan (nbody's trace carries ~100 values
+// round its loop, and searching the moves for each was most of its body).
 void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
-  auto reads = [&](Ref loc) {
-    for (auto& m : moves)
-      if (g.same_home(m.second, loc)) return true;
-    return false;
-  };
-  while (!moves.empty()) {
-    bool progress = false;
-    for (size_t j = 0; j < moves.size(); j++) {
-      auto [dst, src] = moves[j];
-      moves.erase(moves.begin() + (long)j);
-      if (!reads(dst)) {
-        g.move(dst, src);
-        progress = true;
-        break;
-      }
-      moves.insert(moves.begin() + (long)j, {dst, src});
+  constexpr int kRegHomes = 64;  // (2 * a register number + is_fp) below this
+  auto home = [&](Ref r) { return g.al.reg[r] >= 0 ? 2 * g.al.reg[r] + (g.is_fp(r) ? 1 : 0) : kRegHomes + r; };
+  std::vector<int> readers(kRegHomes + spare + 1, 0);
+  for (auto& m : moves) readers[home(m.second)]++;
+  std::vector<char> done(moves.size(), 0);
+  size_t first = 0;  // the first pending move
+  while (first < moves.size()) {
+    size_t j = first;
+    for (; j < moves.size(); j++) {
+      if (done[j]) continue;
+      int dst = home(moves[j].first);
+      if (readers[dst] - (home(moves[j].second) == dst ? 1 : 0) == 0) break;
     }
-    if (progress) continue;
+    if (j < moves.size()) {
+      g.move(moves[j].first, moves[j].second);
+      readers[home(moves[j].second)]--;
+      done[j] = 1;
+      while (first < moves.size() && done[first]) first++;
+      continue;
+    }
     // Every destination is still read: park one source in the spare slot.
-    Ref parked = moves.front().second;
+    Ref parked = moves[first].second;
+    int h = home(parked);
     g.spill_to(g.slot(spare), parked);
-    for (auto& mm : moves)
-      if (g.same_home(mm.second, parked)) mm.second = spare;
+    for (size_t k = 0; k < moves.size(); k++)
+      if (!done[k] && home(moves[k].second) == h) {
+        moves[k].second = spare;
+        readers[h]--;
+        readers[home(spare)]++;
+      }
   }
 }
 
@@ -78,12 +89,19 @@ std::vector<int> shared_flushes(const Gen& g, const Trace& t) {
       if (b == s || B.pc_ref >= 0 || B.regs.size() > S.regs.size() || B.regs.size() <= best || B.regs.size() < 6) continue;
       if (B.regs.size() == S.regs.size() && b > s) continue;
       if (!std::is_sorted(B.regs.begin(), B.regs.end())) continue;
-      bool subset = std::includes(S.regs.begin(), S.regs.end(), B.regs.begin(), B.regs.end());
-      if (!subset) continue;
-      bool extras_plain = true;
-      for (auto& e : S.regs)
-        if (!std::binary_search(B.regs.begin(), B.regs.end(), e)) extras_plain &= plain(e.second);
-      if (!extras_plain) continue;
+      // One merge of the two sorted lists: B's entries all in S, and S's
+      // others plain.
+      bool subset = true, extras_plain = true;
+      size_t j = 0;
+      for (auto& e : S.regs) {
+        if (j < B.regs.size() && B.regs[j] < e) {
+          subset = false;
+          break;
+        }
+        if (j < B.regs.size() && B.regs[j] == e) j++;
+        else extras_plain &= plain(e.second);
+      }
+      if (!subset || j < B.regs.size() || !extras_plain) continue;
       base[s] = (int)b;
       best = B.regs.size();
     }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 
@@ -15,6 +16,7 @@
 #include "jit/rtcall.h"
 #include "jit/params.h"
 #include "jit/perf_map.h"
+#include "jit/recompile.h"
 #include "jit/recorder.h"
 #include "vm/bytecode/flat_rows.h"
 #include "vm/interp/interp.h"
@@ -191,6 +193,9 @@ class FunctionJit : public interp::LoopHook {
     if (p_.perfmap)
       perf_map_note(reinterpret_cast<const void*>(c.fn), c.code_size,
                     std::string("kiln ") + what + " " + fn_.name + " @" + std::to_string(root_head));
+    if (p_.recompile > 0 && std::strcmp(what, "trace") == 0)  // (a measurement: jit/recompile.h)
+      std::fprintf(stderr, "jit: recompile %s @%u: %zu IR, %s\n", fn_.name.c_str(), root_head, rec.trace.ins.size(),
+                   recompile_report(rec.trace, runtime(), exits, (int)p_.recompile).c_str());
     if (keep.load()) report(dump_trace(rec.trace) + "---- machine code\n" + c.listing);
     if (p_.verbose > 1) std::fprintf(stderr, "%s%s", dump_trace(rec.trace).c_str(), c.listing.c_str());
     c.listing.clear();

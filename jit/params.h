@@ -22,7 +22,8 @@ namespace kiln::jit {
   _(hiymm, 1, "AVX-512 hosts: 1: an 8-lane loop 16 ymm do not hold takes ymm16-23; 2: first") \
   _(verbose, 0, "1: each trace and abort on stderr; 2: also the IR; 3: and machine code") \
   _(strict, 0, "1: an assembler error (a JIT bug) ends the process (status 3), not just the trace") \
-  _(perfmap, 0, "1: name each trace's code for Linux perf in /tmp/perf-PID.map")
+  _(perfmap, 0, "1: name each trace's code for Linux perf in /tmp/perf-PID.map") \
+  _(recompile, 0, "N: each root trace compiled N times more warm, N after a cache flush (stderr)")
 
 struct Params {
 #define KILN_JIT_FIELD(name, def, doc) int64_t name = def;
