@@ -69,11 +69,24 @@ class FunctionJit : public interp::LoopHook {
     }
   }
 
+  static TraceEnv env_of(LaunchContext& ctx) {
+    return TraceEnv{ctx.args.data(), ctx.tree_bases.data(), ctx.tree_bases.size(), ctx.temps.data(),
+                    ctx.program ? &ctx.program->interrupt_requested : &kNoInterrupt, ctx.program};
+  }
+
+  // The task loop's first iteration of a launch: straight into its trace.
+  uint32_t enter(const bc::Function&, uint32_t pc, uint64_t* R, LaunchContext& ctx) override {
+    LoopSlot* s = pc < slots_.size() ? slots_[pc].get() : nullptr;
+    TraceFn f = s ? s->fn.load(std::memory_order_acquire) : nullptr;
+    if (!f) return pc;
+    TraceEnv env = env_of(ctx);
+    return run(f, R, env);
+  }
+
   uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) override {
     LoopSlot* s = pc < slots_.size() ? slots_[pc].get() : nullptr;
     if (!s) return pc;
-    TraceEnv env{ctx.args.data(), ctx.tree_bases.data(), ctx.tree_bases.size(), ctx.temps.data(),
-                 ctx.program ? &ctx.program->interrupt_requested : &kNoInterrupt, ctx.program};
+    TraceEnv env = env_of(ctx);
     if (TraceFn f = s->fn.load(std::memory_order_acquire)) return run(f, R, env);
     if (s->blacklisted.load(std::memory_order_relaxed)) {
       R[s->counter] = (uint64_t)(INT64_MIN / 2);

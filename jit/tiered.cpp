@@ -139,6 +139,14 @@ struct TieredKernel : CompiledKernel {
   double llvm_ms[kTrial] = {};
   int llvm_n = 0;
   bool on_trial = false;
+  // Short JIT launches are timed one in a stride that doubles up to
+  // kMaxStride while they stay under kShortMs, each timed launch counting
+  // for the untimed ones before it: two clock reads a launch were ~10% of a
+  // small kernel's launch. (A launch past kShortMs puts the stride back to 1.)
+  static constexpr double kShortMs = 0.05;
+  static constexpr int kMaxStride = 16;
+  int stride = 1;   // the launches the next timed one stands for
+  int untimed = 0;  // launches left before the next timed one
 
   ~TieredKernel() override {
     if (worker.joinable()) worker.join();
@@ -248,11 +256,20 @@ struct TieredKernel : CompiledKernel {
     if (a) return trial_launch(*a, ctx);
     if (phase != Phase::jit && phase != Phase::done) advance(ctx.program);
     if (CompiledKernel* b = active.load(std::memory_order_acquire)) return on_trial ? trial_launch(*b, ctx) : b->launch(ctx);
+    // Nothing left to decide (no tiering, or the kernel stays on the JIT):
+    // no timing at all.
+    if (phase == Phase::done || params.threshold_ms < 0) return jit->launch(ctx);
+    if (phase == Phase::jit && untimed > 0) {
+      untimed--;
+      return jit->launch(ctx);
+    }
     auto t0 = std::chrono::steady_clock::now();
     jit->launch(ctx);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    spent_ms += ms;
+    spent_ms += ms * stride;
     jit_ms[jit_n++ % kTrial] = ms;
+    stride = ms < kShortMs ? std::min(2 * stride, kMaxStride) : 1;
+    untimed = stride - 1;
     if (phase == Phase::jit && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
       if (params.sync) {
         start_now();

@@ -90,7 +90,7 @@ SNode* snode_of(py::handle o);
 // ---- registration of the pieces ----
 void bind_fields(py::module_& m);
 void bind_kernels(py::module_& m);
-void bind_kernel_method(py::module_& m);  // kernel_method.cpp: Kernel.__call__ in C
+void bind_kernel_method(py::module_& m);  // kernel_method.cpp: taichi._core.KernelBase, Kernel's call in C
 // A call of a KernelCore (`core`) with positional arguments on its kept
 // instance (kernel.cpp). `handled` false: not taken, no error set (call it
 // through Python); true: the result, or null with the Python error set.

@@ -60,9 +60,12 @@ LaunchInterrupt::LaunchInterrupt(Program& p) {
     }
   }
   p.interrupt_requested.store(false, std::memory_order_relaxed);  // a Ctrl-C from before is Python's
-  outer_ = g_launching.exchange(&p.interrupt_requested);  // a kernel launched from a kernel's callback
+  // Launches hold the GIL: only this thread writes g_launching (no locked
+  // exchange needed); the handler reads it on whichever thread it runs.
+  outer_ = g_launching.load(std::memory_order_relaxed);  // a kernel launched from a kernel's callback
+  g_launching.store(&p.interrupt_requested, std::memory_order_release);
 }
 
-LaunchInterrupt::~LaunchInterrupt() { g_launching.store(outer_); }
+LaunchInterrupt::~LaunchInterrupt() { g_launching.store(outer_, std::memory_order_release); }
 
 }  // namespace kiln::py_host

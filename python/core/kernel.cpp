@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "python/core/core.h"
@@ -97,6 +98,23 @@ std::string identity(py::handle v) {
 }
 
 bool slot_of(PyObject* v, Prim p, uint64_t& out) {
+  // The common parameter types from exact Python numbers, as the general
+  // conversion below gives them (without its ConstVal round trip).
+  if (p == Prim::f32 && PyFloat_CheckExact(v)) {
+    float f = (float)PyFloat_AS_DOUBLE(v);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    out = b;
+    return true;
+  }
+  if ((p == Prim::i32 || p == Prim::i64) && PyLong_CheckExact(v)) {
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (!overflow && !(x == -1 && PyErr_Occurred())) {
+      out = p == Prim::i32 ? (uint64_t)(int64_t)(int32_t)x : (uint64_t)x;  // wrapped to the width, sign-extended
+      return true;
+    }
+  }
   if (prim_is_float(p)) {
     double d = PyFloat_Check(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
     if (d == -1.0 && PyErr_Occurred()) return false;
@@ -466,8 +484,13 @@ struct KernelCore {
     key += "c|";
   }
 
+  // The return slots of the last launch, kept: no allocation a call. (A
+  // kernel launched from its own callback finishes before its caller's launch
+  // writes them: launch_kernel fills them at its end.)
+  std::vector<uint64_t> ret_bits;
+
   py::object launch(ti::CompiledEntry& ce, const std::vector<uint64_t>& slots) {
-    std::vector<uint64_t> bits;
+    std::vector<uint64_t>& bits = ret_bits;
     try {
       Program& prog = program();
       LaunchInterrupt ctrl_c(prog);
@@ -479,6 +502,13 @@ struct KernelCore {
       if (bits.empty()) return py::none();
       return number(ce.rets[0].prim, bits[0]);
     }
+    // Rebuilding runs Python (ti.Matrix, struct types), which may launch this
+    // kernel again: from a copy.
+    const std::vector<uint64_t> own = bits;
+    return rebuild_all(ce, own);
+  }
+
+  static py::object rebuild_all(const ti::CompiledEntry& ce, const std::vector<uint64_t>& bits) {
     size_t pos = 0;
     if (ce.ret_is_tuple) {
       py::tuple t(ce.ret_types.size());

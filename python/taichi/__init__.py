@@ -81,6 +81,7 @@ def init(arch=None, default_fp=None, default_ip=None, _test_mode=False, enable_f
     opts = {}
     _state.config["kernel_profiler"] = bool(kwargs.pop("kernel_profiler", False))
     _state.tape, _state.fwd, _state.grad_replaced = None, None, 0
+    _state.sync()
     profiler.clear_kernel_profiler_info()
     for k in ("debug", "print_ir", "cpu_max_num_threads", "random_seed", "engine", "dtype_cast_mode", "ad_stack_size",
               "fast_math", "offline_cache", "offline_cache_file_path", "device_memory_GB"):

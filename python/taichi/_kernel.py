@@ -92,8 +92,11 @@ def _in_class_body(fn):
     return len(parts) > 1 and parts[-2] != "<locals>"
 
 
-class Kernel:
-    """A @ti.kernel: compiled per (template arguments, argument types) at its calls."""
+class Kernel(_core.KernelBase):
+    """A @ti.kernel: compiled per (template arguments, argument types) at its calls.
+
+    Its call is _core.KernelBase's (python/core/kernel_method.cpp): a launch
+    in C, with _call below for every case it does not take."""
 
     def __init__(self, fn):
         self.fn = fn
@@ -109,8 +112,8 @@ class Kernel:
         return self._core
 
     def _call(self, *args, **kw):
-        # Kernel.__call__ (below the class: python/core/kernel_method.cpp) runs
-        # the common case in C and calls this method for every other.
+        # The call (KernelBase's, in C) runs the common case and calls this
+        # method for every other.
         c = self._core or self._get_core()
         if _state.tape is not None or _state.fwd is not None:
             return _ad_call(self, c, args, kw)
@@ -134,7 +137,7 @@ class Kernel:
         return c.call_mode(1, *args, **kw)
 
 
-Kernel.__call__ = _core.kernel_method(_state, Kernel._call)
+_core.kernel_class(Kernel, Kernel._call)
 
 
 class _BoundKernel:

@@ -16,7 +16,7 @@ namespace {
 bool launch(LaunchRecord& r, int64_t work, uint64_t serial_ns, uint64_t parallel_ns, uint64_t estimate_ns = 0,
             int threads = 2) {
   bool parallel = choose_parallel(r, work, threads);
-  note_launch(r, parallel, work, parallel ? parallel_ns : serial_ns, parallel ? estimate_ns : 0);
+  if (times_launch(r, parallel)) note_launch(r, parallel, work, parallel ? parallel_ns : serial_ns, parallel ? estimate_ns : 0);
   return parallel;
 }
 
@@ -126,4 +126,30 @@ TEST_CASE("a record's first launch is not measured; a new task in its slot start
   // b may share a's slot: then a's figures are gone when a comes back
   bool shared = &record_of(b) == &ra;
   CHECK(record_of(a).serial_ps.load() == (shared ? 0u : 7u));
+}
+
+TEST_CASE("a settled serial task is timed one launch in kSerialRefresh; a due serial probe always") {
+  LaunchRecord r;
+  for (int k = 0; k < 300; ++k) launch(r, 26000, 3'000, 15'000);
+  int timed = 0;
+  for (int k = 0; k < 160; ++k) {
+    bool p = choose_parallel(r, 26000, 2);
+    bool t = times_launch(r, p);
+    CHECK((!p || t));  // a parallel launch is always timed
+    if (t) {
+      timed++;
+      note_launch(r, p, 26000, p ? 15'000 : 3'000);
+    }
+  }
+  // 160 / kSerialRefresh serial refreshes, and a parallel probe or two
+  CHECK(timed >= 10);
+  CHECK(timed <= 14);
+  // parallel the faster: a serial launch is a probe, and timed
+  LaunchRecord q;
+  for (int k = 0; k < 300; ++k) launch(q, 100000, 40'000, 25'000);
+  for (int k = 0; k < 300; ++k) {
+    bool p = choose_parallel(q, 100000, 2);
+    CHECK(times_launch(q, p));
+    note_launch(q, p, 100000, p ? 25'000 : 40'000);
+  }
 }

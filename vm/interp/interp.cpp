@@ -481,7 +481,10 @@ L_sfidx: {
 L_jmp: ip = code + I.d(); NEXT();
 L_jz: if (R[I.a] == 0) ip = code + I.d(); NEXT();
 L_jnz: if (R[I.a] != 0) ip = code + I.d(); NEXT();
-L_fori_i32: if (!((int32_t)R[I.a] < (int32_t)R[I.a + 1])) ip = code + I.d(); NEXT();
+L_fori_i32:
+  if (!((int32_t)R[I.a] < (int32_t)R[I.a + 1])) ip = code + I.d();
+  else if ((int64_t)R[I.a + 2] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->enter(fn, (uint32_t)(ip - code), R, ctx);
+  NEXT();
 L_forl_i32: {
   int32_t i = (int32_t)((uint32_t)R[I.a] + 1u);
   R[I.a] = (uint64_t)(int64_t)i;
@@ -493,7 +496,10 @@ L_forl_i32: {
   if ((++polls & 1023) == 0) [[unlikely]] POLL();
   NEXT();
 }
-L_fori_i64: if (!((int64_t)R[I.a] < (int64_t)R[I.a + 1])) ip = code + I.d(); NEXT();
+L_fori_i64:
+  if (!((int64_t)R[I.a] < (int64_t)R[I.a + 1])) ip = code + I.d();
+  else if ((int64_t)R[I.a + 2] >= hot->load(std::memory_order_relaxed)) [[unlikely]] ip = code + hook->enter(fn, (uint32_t)(ip - code), R, ctx);
+  NEXT();
 L_forl_i64: {
   int64_t i = (int64_t)(R[I.a] + 1);
   R[I.a] = (uint64_t)i;

@@ -37,6 +37,13 @@ struct LoopHook {
   std::atomic<int64_t> task_iterations{0};
   virtual ~LoopHook() = default;
   virtual uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) = 0;
+  // A counted loop about to run its first iteration (body at `pc`) with its
+  // counter at `hotloop` or more (the task's own loop, whose count goes on
+  // across launches): the pc to go on at after running the loop's compiled
+  // code from there, or `pc` when it has none (the interpreter runs the
+  // iteration). Without it every launch interpreted its task loop's first
+  // iteration before the back edge entered the trace.
+  virtual uint32_t enter(const bc::Function&, uint32_t pc, uint64_t*, LaunchContext&) { return pc; }
 };
 
 // The debugger's view of running bytecode (vm/debug implements it). With

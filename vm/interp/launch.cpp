@@ -283,6 +283,9 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
 }
 
 void flush_prints(LaunchContext& ctx) {
+  // The launch's threads are done (they wrote under the lock, and the pool's
+  // join orders that before this): nothing printed, nothing to lock.
+  if (ctx.print_buffer.empty()) return;
   std::string out;
   {
     std::lock_guard<std::mutex> lock(ctx.print_mu);

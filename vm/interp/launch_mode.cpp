@@ -69,6 +69,15 @@ bool choose_parallel(LaunchRecord& r, int64_t work, int threads) {
   return p && p < s;
 }
 
+bool times_launch(const LaunchRecord& r, bool parallel) {
+  constexpr auto rx = std::memory_order_relaxed;
+  uint64_t s = r.serial_ps.load(rx), p = r.parallel_ps.load(rx);
+  if (parallel || !s) return true;
+  uint32_t age = r.launches.load(rx) - r.serial_at.load(rx);
+  if (p && p < s) return age > r.serial_wait.load(rx);  // the slower way: a due probe (choose_parallel's rule)
+  return age >= kSerialRefresh;
+}
+
 namespace {
 
 uint64_t per_unit_ps(uint64_t ns, int64_t work) {

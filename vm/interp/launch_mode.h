@@ -44,6 +44,9 @@ namespace kiln::interp {
 
 constexpr uint64_t kShortNs = 50'000, kFirstProbeNs = 4'000'000;
 constexpr uint32_t kSerialReprobe = 4, kParallelReprobe = 64, kMaxReprobe = 4096;
+// A serial launch of a task that runs faster serially renews its figure at
+// most every kSerialRefresh launches (times_launch).
+constexpr uint32_t kSerialRefresh = 16;
 
 // What the launcher learned from a task's launches: the latest wall time of
 // each way per unit of work (0: not measured yet), the first launch's wall
@@ -95,6 +98,14 @@ struct CallerChunks {
 // Whether this launch of `work` units runs on the pool of `threads`; counts
 // the launch.
 bool choose_parallel(LaunchRecord& r, int64_t work, int threads);
+// Whether the launch choose_parallel just chose is timed (and then noted):
+// every parallel launch, and a serial one when the task has no serial
+// figure, when it is a due probe of the slower way, or when the faster
+// way's figure is kSerialRefresh launches old. (Two clock reads cost ~30 ns,
+// a tenth of a small kernel's whole launch; a settled serial task's figure
+// changes slowly, and one that grows past kShortNs is predicted parallel
+// from its work without a new figure.)
+bool times_launch(const LaunchRecord& r, bool parallel);
 // Records a launch's wall time `ns` for the way it ran, and a parallel
 // launch's serial estimate (0: none) when the task has no serial figure.
 void note_launch(LaunchRecord& r, bool parallel, int64_t work, uint64_t ns, uint64_t serial_estimate_ns = 0);
@@ -106,6 +117,10 @@ void run_measured(const bc::TaskCode& t, int64_t work, int threads, Run&& run) {
   LaunchRecord& r = record_of(t);
   bool parallel = choose_parallel(r, work, threads);
   CallerChunks chunks;
+  if (!times_launch(r, parallel)) {
+    run(parallel, chunks);
+    return;
+  }
   auto t0 = std::chrono::steady_clock::now();
   run(parallel, chunks);
   auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();

@@ -266,6 +266,12 @@ void Program::materialize() {
 }
 
 void Program::materialize_trees() {
+  // Nothing to do since the last check: no field declared, no tree opened,
+  // and no open tree left but an empty one (the last tree; it is the only one
+  // that can gain SNodes, and only under its root: open_root).
+  if (fields.size() == laid_out_fields && trees.size() == laid_out_trees &&
+      (trees.empty() || trees.back()->materialized || trees.back()->root->children.empty()))
+    return;
   // Taichi refuses to lay out with a dangling field: a later place() could not
   // go into a tree that is already allocated, so the field could never be used.
   for (auto& f : fields)
@@ -324,6 +330,8 @@ void Program::materialize_trees() {
     prepare_sparse(t);
     stat_add("snode_tree_bytes", (double)t.size);
   }
+  laid_out_fields = fields.size();
+  laid_out_trees = trees.size();
 }
 
 // Kernels (access_of) and host reads/writes (check_index) both come here: a

@@ -116,6 +116,9 @@ struct Program {
   // Whoever sets it clears it before the next launch (the REPL, per input).
   std::atomic<bool> interrupt_requested{false};
   uint64_t launches = 0;    // kernel launches so far: each draws new ti.random streams
+  // materialize_trees' last full check found `fields` placed and `trees`
+  // laid out, these many of each (SIZE_MAX: none yet).
+  size_t laid_out_fields = SIZE_MAX, laid_out_trees = SIZE_MAX;
   uint64_t host_draws = 0;  // ti.random() calls from host code
   // Set by the debugger (vm/debug): kernels compile keeping every named
   // variable readable, run on the interpreter serially, and stop in it.
@@ -177,7 +180,8 @@ struct Program {
   // ("field 'x' was declared but never placed").
   void materialize();
   // The layout half of materialize(), before a kernel launch: a launch goes
-  // after earlier ones on the device without waiting for them.
+  // after earlier ones on the device without waiting for them. O(1) when no
+  // field or tree came since its last full check (every launch calls it).
   void materialize_trees();
   // x.grad (dual false) or x.dual of a real field: created unplaced on first
   // use. Null for integer fields (they have no derivative).
