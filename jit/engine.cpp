@@ -74,9 +74,11 @@ class FunctionJit : public interp::LoopHook {
                     ctx.program ? &ctx.program->interrupt_requested : &kNoInterrupt, ctx.program};
   }
 
+  LoopSlot* slot_at(uint32_t pc) const { return pc < slots_.size() ? slots_[pc].get() : nullptr; }
+
   // The task loop's first iteration of a launch: straight into its trace.
   uint32_t enter(const bc::Function&, uint32_t pc, uint64_t* R, LaunchContext& ctx) override {
-    LoopSlot* s = pc < slots_.size() ? slots_[pc].get() : nullptr;
+    LoopSlot* s = slot_at(pc);
     TraceFn f = s ? s->fn.load(std::memory_order_acquire) : nullptr;
     if (!f) return pc;
     TraceEnv env = env_of(ctx);
@@ -84,7 +86,7 @@ class FunctionJit : public interp::LoopHook {
   }
 
   uint32_t hot(const bc::Function& fn, uint32_t pc, uint64_t* R, LaunchContext& ctx) override {
-    LoopSlot* s = pc < slots_.size() ? slots_[pc].get() : nullptr;
+    LoopSlot* s = slot_at(pc);
     if (!s) return pc;
     TraceEnv env = env_of(ctx);
     if (TraceFn f = s->fn.load(std::memory_order_acquire)) return run(f, R, env);
@@ -149,11 +151,11 @@ class FunctionJit : public interp::LoopHook {
     if (!live_) live_ = std::make_unique<Liveness>(fn_);
     a.live = live_.get();
     a.inner = [this](uint32_t head) -> TraceFn {
-      LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
+      LoopSlot* inner = slot_at(head);
       return inner ? inner->fn.load(std::memory_order_acquire) : nullptr;
     };
     a.inner_warm = [this](uint32_t head) -> const void* {
-      LoopSlot* inner = head < slots_.size() ? slots_[head].get() : nullptr;
+      LoopSlot* inner = slot_at(head);
       return inner ? inner->warm.load(std::memory_order_acquire) : nullptr;
     };
     return a;
@@ -230,7 +232,7 @@ class FunctionJit : public interp::LoopHook {
         return pc;
       std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
       if (!lock.owns_lock() || x->link.load()) return pc;
-      LoopSlot* root = x->root_head < slots_.size() ? slots_[x->root_head].get() : nullptr;
+      LoopSlot* root = slot_at(x->root_head);
       TraceFn root_fn = root ? root->fn.load(std::memory_order_acquire) : nullptr;
       if (!root_fn) return pc;
       if (x->hoisted) {

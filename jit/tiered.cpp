@@ -270,7 +270,7 @@ struct TieredKernel : CompiledKernel {
     jit_ms[jit_n++ % kTrial] = ms;
     stride = ms < kShortMs ? std::min(2 * stride, kMaxStride) : 1;
     untimed = stride - 1;
-    if (phase == Phase::jit && params.threshold_ms >= 0 && spent_ms >= params.threshold_ms) {
+    if (phase == Phase::jit && spent_ms >= params.threshold_ms) {  // (threshold_ms >= 0: above)
       if (params.sync) {
         start_now();
         phase = llvm_tier_started() ? Phase::ready : Phase::done;

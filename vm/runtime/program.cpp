@@ -336,9 +336,14 @@ FieldInfo* Program::create_layout_field(Prim dtype, const std::vector<std::pair<
 
 std::vector<uint8_t*> Program::tree_bases() {
   std::vector<uint8_t*> bases;
-  bases.reserve(trees.size());
-  for (auto& t : trees) bases.push_back(t->memory);
+  tree_bases(bases);
   return bases;
+}
+
+void Program::tree_bases(std::vector<uint8_t*>& out) const {
+  out.clear();
+  out.reserve(trees.size());
+  for (auto& t : trees) out.push_back(t->memory);
 }
 
 }  // namespace kiln

@@ -205,8 +205,10 @@ struct Program {
   // a zero block) and stays inactive.
   const void* element_read_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
   void check_index(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
-  // Base pointers of every tree, indexed by tree id (kernels read these at launch).
+  // Base pointers of every tree, indexed by tree id (kernels read these at launch);
+  // the second form refills `out`, keeping its memory (a launch's kept context).
   std::vector<uint8_t*> tree_bases();
+  void tree_bases(std::vector<uint8_t*>& out) const;
 
   // ---- sparse SNodes (sparse.cpp) ----
   std::vector<SNode*> snode_by_id;   // every materialized SNode, by id

@@ -338,8 +338,7 @@ void launch_kernel(CompiledEntry& ce, Program& prog, const uint64_t* args, std::
   ctx.program = &prog;
   ctx.args.assign(args, args + ce.num_args);
   ctx.rets.assign(ce.rets.size(), 0);
-  ctx.tree_bases.clear();
-  for (auto& t : prog.trees) ctx.tree_bases.push_back(t->memory);
+  prog.tree_bases(ctx.tree_bases);
   ctx.temps.assign((size_t)ce.num_global_temps, 0);
   ctx.rng_key = rng_mix(prog.config.random_seed * kRngGamma + prog.launches++);
   *ce.launched += 1;
