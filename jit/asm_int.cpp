@@ -111,7 +111,7 @@ bool Gen::int_binop(const Ins& in, Ref i) {
 
 // The i32 adds, subtracts and multiplies whose every reader uses only the
 // low half of the register: 32-bit adds, subtracts and multiplies, stores
-// of 32 bits or less, floor_divide32. Their results skip the movsxd that
+// of 32 bits or less, floor_divide32, masks by a constant below 2^31. Their results skip the movsxd that
 // re-extends a 32-bit op's result (sparse_lists' `(v * 3 + i) % 1001` had
 // two). Not a value an exit, a phi, a sunk or fused reader or a vector loop
 // reads (those take the 64-bit representation).
@@ -139,7 +139,10 @@ RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fus
       if (in.b >= 0 && !ok) low[in.b] = 0;
       continue;
     }
-    ok &= w32op(in) || (floor_divide32_magic(t, in) && in.b != in.a);
+    // (x & k for a constant k in [0, 2^31) reads x's low 31 bits: the
+    // 64-bit `and` clears the rest, whatever the upper half held.)
+    bool low_mask = in.op == IrOp::band && t.is_const(in.b) && (uint64_t)t.ins[in.b].k < (1ull << 31) && in.a != in.b;
+    ok &= w32op(in) || low_mask || (floor_divide32_magic(t, in) && in.b != in.a);
     for (Ref r : {in.a, in.b, in.c})
       if (r >= 0 && !ok) low[r] = 0;
   }

@@ -311,8 +311,8 @@ void Gen::atomic(const Ins& in, Ref i) {
   auto result = [&](const x86::Gp& src) {
     if (al.last[i] >= 0) put(i, src);
   };
-  Prim p = (Prim)(in.k & 0xff);
-  int aop = (int)(in.k >> 8);  // sem::AOp: add, sub, ...
+  Prim p = atomic_prim(in.k);
+  int aop = atomic_aop(in.k);  // sem::AOp: add, sub, ...
   bool w32 = p == Prim::i32 || p == Prim::u32, w64 = p == Prim::i64 || p == Prim::u64;
   if ((aop == 0 || aop == 1) && (w32 || w64)) {
     // Integer add/sub: one locked xadd returns the old value.

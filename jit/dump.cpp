@@ -38,7 +38,8 @@ std::string dump_trace(const Trace& t) {
       case IrOp::conv: out += std::string(" ") + bc::op_name((bc::Op)in.k); break;
       case IrOp::load: case IrOp::store: out += " " + std::string(prim_name((Prim)in.k)); break;
       case IrOp::atomic:
-        out += " " + std::string(prim_name((Prim)(in.k & 0xff))) + " aop" + std::to_string(in.k >> 8);
+        out += " " + std::string(prim_name(atomic_prim(in.k))) + " aop" + std::to_string(atomic_aop(in.k)) +
+               (in.k & kLengthAtomic ? " length" : "");
         break;
       default: break;
     }

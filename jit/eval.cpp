@@ -186,8 +186,8 @@ uint64_t eval_call(uint64_t a, uint64_t b, uint64_t key) {
 }
 
 uint64_t atomic_call(uint64_t addr, uint64_t val, uint64_t k) {
-  int p = (int)(k & 0xff);
-  switch ((sem::AOp)(k >> 8)) {
+  int p = (int)atomic_prim((int64_t)k);
+  switch ((sem::AOp)atomic_aop((int64_t)k)) {
     case sem::AOp::add: return atom_by_prim<sem::AOp::add>(p, addr, val);
     case sem::AOp::sub: return atom_by_prim<sem::AOp::sub>(p, addr, val);
     case sem::AOp::min: return atom_by_prim<sem::AOp::min>(p, addr, val);

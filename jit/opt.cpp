@@ -122,6 +122,14 @@ Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
       uint64_t r;
       if (exact_reciprocal(t, (uint64_t)t_.ins[b].k, r)) return emit(IrOp::mul, t, a, kval(r));
     }
+    // x & (2^n - 1) and x % d (d > 0) are x where a guard already passed
+    // has x <u 2^n (<u d): a list's new cell under its capacity, a
+    // walk's level cell that its index guard bounds (sparse_walk.cpp).
+    if ((op == IrOp::band || op == IrOp::mod) && t != CT::f32 && t != CT::f64 && t_.is_const(b) && a >= 0) {
+      uint64_t m = (uint64_t)t_.ins[b].k, bound = op == IrOp::band ? m + 1 : m;
+      bool mask = op == IrOp::mod || (m != 0 && (bound & m) == 0);
+      if (mask && (int64_t)bound > 0 && implied(IrOp::guard_ult, a, kval(bound))) return a;
+    }
     // Floor division and Python's mod by a power of two are a shift and a
     // mask for every two's complement value (Collatz's n % 2, n // 2).
     if ((op == IrOp::floordiv || op == IrOp::mod) && t != CT::f32 && t != CT::f64 && t_.is_const(b)) {
@@ -152,6 +160,7 @@ Ref Emitter::effect(IrOp op, Ref a, Ref b, int64_t k) {
   ins.a = a;
   ins.b = b;
   ins.k = k;
+  ins.epoch = epoch_;  // (the epoch of the loads that follow it: grows_past)
   t_.ins.push_back(ins);
   return (Ref)t_.ins.size() - 1;
 }
@@ -176,9 +185,23 @@ int Emitter::const_guard(IrOp op, Ref a, Ref b) const {
   return -1;
 }
 
+// Whether `len` is a load of the list length that atomic `old` bumped, with
+// no effect of the trace between them: then old <u len. The bump made the
+// length old + 1 (old >= 0: a length is never negative), and other threads
+// only append too (a deactivation racing an append is a data race in Taichi
+// as in C++). ti.append's cell then needs no second length check.
+bool Emitter::grows_past(Ref old, Ref len) const {
+  if (old < 0 || len < 0) return false;
+  const Ins& at = t_.ins[old];
+  const Ins& ld = t_.ins[len];
+  return at.op == IrOp::atomic && (at.k & kLengthAtomic) && atomic_aop(at.k) == 0 && t_.is_const(at.b) &&
+         t_.ins[at.b].k > 0 && ld.op == IrOp::load && ld.a == at.a && ld.k == (int64_t)Prim::i64 && ld.epoch == at.epoch;
+}
+
 bool Emitter::guard(IrOp op, Ref a, Ref b, Snapshot snap) {
   canonical_guard(op, a);
   if (int c = const_guard(op, a, b); c >= 0) return c == 1;
+  if (op == IrOp::guard_ult && grows_past(a, b)) return true;
   Key key{op, CT::i64, a, b, kNoRef, 0, 0};
   size_t s = cse_.slot(key);
   if (implied_at(s, a, b)) return true;
@@ -203,6 +226,7 @@ bool Emitter::implied(IrOp op, Ref a, Ref b) {
   canonical_guard(op, a);
   // (a constant guard that passes: guard() emits nothing; one that fails: it aborts)
   if (int c = const_guard(op, a, b); c >= 0) return c == 1;
+  if (op == IrOp::guard_ult && grows_past(a, b)) return true;
   return implied_at(cse_.slot(Key{op, CT::i64, a, b, kNoRef, 0, 0}), a, b);
 }
 

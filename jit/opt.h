@@ -79,6 +79,7 @@ class Emitter {
   bool implied_at(size_t slot, Ref a, Ref b);
   void canonical_guard(IrOp& op, Ref& a) const;
   int const_guard(IrOp op, Ref a, Ref b) const;
+  bool grows_past(Ref old, Ref len) const;
 
   Trace& t_;
   uint32_t epoch_ = 0;

@@ -131,7 +131,7 @@ bool Rec::sparse(uint32_t pc, const bc::Insn& I) {
     Val idx[kMaxIndices], r;
     for (int v = 0; v < c.nidx; v++) idx[v] = {get((uint16_t)(I.b + v)), R[I.b + v]};
     Walked w = op == Op::sptr ? walk_element(e, env, c.place, c.activate, idx, c.nidx, snap(pc), r)
-                              : walk_append(e, env, c.place, idx, c.nidx, snap(pc), c, r);
+                              : walk_append(e, env, c.place, idx, c.nidx, snap(pc), snap(pc + 1), I.a, c, r);
     if (w == Walked::abort) return abort(pc, "constant guard failed");
     if (w == Walked::yes) {
       rethrow_pending();

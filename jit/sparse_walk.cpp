@@ -216,7 +216,7 @@ Walked walk_element(Emitter& e, const TraceEnv& env, int place, bool activate, c
 }
 
 Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, int nidx, const Snapshot& snap,
-                   const RtCall& call, Val& out) {
+                   Snapshot full, uint16_t dst, const RtCall& call, Val& out) {
   const SNode* t = node(env, snode);
   if (!t || t->kind != SNodeKind::dynamic) return Walked::no;
   Walk w{e, env, *t, snap, {}};
@@ -240,9 +240,24 @@ Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, i
   c.node = t;
   c.cap = cap;
   out.bits = rt_call((uint64_t)(uintptr_t)at, 0, (uint64_t)(uintptr_t)keep_rtcall(c));
-  Ref old = e.effect(IrOp::atomic, container, e.kval(1), (int64_t)Prim::i64);  // k: Prim | sem::AOp::add << 8
+  Ref old = e.effect(IrOp::atomic, container, e.kval(1), (int64_t)Prim::i64 | kLengthAtomic);  // aop 0: add
   Ref k = e.kval((uint64_t)cap);
-  out.ref = e.emit(IrOp::sel, CT::i64, e.emit(IrOp::lt, CT::i64, old, k), old, k);
+  if (out.bits >= (uint64_t)cap) {  // recorded on a full list: the clamp, min(old, cap)
+    out.ref = e.emit(IrOp::sel, CT::i64, e.emit(IrOp::lt, CT::i64, old, k), old, k);
+    return Walked::yes;
+  }
+  // Recorded with room: the clamp is a guard that there is room, whose exit
+  // leaves after the append with its result `cap` (a length is never
+  // negative, so old >=u cap is old >= cap). The trace goes on with `old`,
+  // which that guard bounds: the write's index check, its level's mask and
+  // its length check fold away (opt.cpp), as g++'s `if (at < CAP)` leaves
+  // one compare.
+  bool set = false;
+  for (auto& [reg, ref] : full.regs)
+    if (reg == dst) ref = k, set = true;
+  if (!set) full.regs.push_back({dst, k});
+  if (!e.guard(IrOp::guard_ult, old, k, std::move(full))) return Walked::abort;
+  out.ref = old;
   return Walked::yes;
 }
 

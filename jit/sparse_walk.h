@@ -40,8 +40,9 @@ Walked walk_element(Emitter& e, const TraceEnv& env, int place, bool activate, c
 // that follows); while recording, append_in through a runtime call that
 // `call` describes (the location errors name). No, having emitted and done nothing, when the
 // container is not reached inline (an index out of bounds, an inactive
-// level above the list).
+// level above the list). `full` is the state after the append (the next
+// pc), where a full list's append leaves with the capacity in register `dst`.
 Walked walk_append(Emitter& e, const TraceEnv& env, int snode, const Val* idx, int nidx, const Snapshot& snap,
-                   const RtCall& call, Val& out);
+                   Snapshot full, uint16_t dst, const RtCall& call, Val& out);
 
 }  // namespace kiln::jit

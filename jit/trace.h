@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vm/bytecode/opcodes.h"
+#include "vm/types/type.h"
 
 namespace kiln::jit {
 
@@ -42,7 +43,7 @@ namespace kiln::jit {
   _(fma, 3, P)        /* a * b + c rounded once (t: f32 or f64) */         \
   _(load, 1, P)       /* *a as storage Prim k (CSE only within one epoch) */ \
   _(store, 2, M)      /* *a = b as storage Prim k */                       \
-  _(atomic, 2, M)     /* old *a; *a = old op b: k = Prim | AOp << 8 */     \
+  _(atomic, 2, M)     /* old *a; *a = old op b: k = Prim | AOp << 8 (| kLengthAtomic) */ \
   _(rtcall, 2, M)     /* rt_call(a, b, k): k = an RtCall* (rtcall.h) */      \
   _(calltr, 0, M)     /* flush snapshot, run inner loop trace k: its exit pc */ \
   _(guard_nz, 1, G)   /* exit unless a != 0 */                             \
@@ -68,6 +69,14 @@ extern const IrOpInfo kIrOps[(int)IrOp::count_];
 
 using Ref = int32_t;
 constexpr Ref kNoRef = -1;
+
+// An atomic's k: Prim | sem::AOp << 8, and this bit on a dynamic list's
+// length bump by ti.append (sparse_walk.cpp): a length the runtime only
+// grows from 0 (one increment per append) or resets, never negative, so the
+// optimizer may take a later load of it to exceed the old value (opt.cpp).
+constexpr int64_t kLengthAtomic = int64_t(1) << 16;
+inline Prim atomic_prim(int64_t k) { return (Prim)(k & 0xff); }
+inline int atomic_aop(int64_t k) { return (int)((k >> 8) & 0xff); }
 
 struct Ins {
   IrOp op = IrOp::kval;

@@ -301,13 +301,12 @@ int32_t kiln_llvm_snode_op(void* host, int32_t site, int32_t n, const int64_t* i
   }
 }
 
-int32_t kiln_llvm_append(void* host, int32_t site, void* container, int64_t* out) {
+int32_t kiln_llvm_append_chunk(void* host, int32_t site, void* container, int64_t cell) {
   RunState& st = *static_cast<RunState*>(host);
   const SNodeOpSite& s = st.meta->snode_ops.at((size_t)site);
   try {
     if (!st.ctx->program) raise("RuntimeError", "SNode operation without a program");
-    const SNode& n = *st.ctx->program->snode(s.snode);
-    *out = append_in(*st.ctx->program, n, static_cast<uint8_t*>(container), n.num_cells());
+    append_chunk(*st.ctx->program, *st.ctx->program->snode(s.snode), static_cast<uint8_t*>(container), cell);
     return 0;
   } catch (const Error& e) {
     st.error = std::make_unique<Error>(e);
@@ -331,7 +330,7 @@ std::vector<RuntimeSymbol> runtime_symbols() {
                                {"kiln_llvm_print", (void*)&kiln_llvm_print},
                                {"kiln_llvm_sparse", (void*)&kiln_llvm_sparse},
                                {"kiln_llvm_snode_op", (void*)&kiln_llvm_snode_op},
-                               {"kiln_llvm_append", (void*)&kiln_llvm_append}};
+                               {"kiln_llvm_append_chunk", (void*)&kiln_llvm_append_chunk}};
 #define KILN_LLVM_SYM(f)                                   \
   s.push_back({"kiln_llvm_" #f "f", (void*)&kiln_llvm_##f##f}); \
   s.push_back({"kiln_llvm_" #f, (void*)&kiln_llvm_##f});

@@ -118,10 +118,10 @@ void Gen::return_if_failed(Value* rc) {
 }
 
 // A ti.append into a list whose levels above are dense: the container's
-// address inline and one runtime call (kiln_llvm_append: the runtime's own
-// append_in) in place of Program::snode_op's lookup from the indices, which
-// cost sparse_lists' fill twice the JIT's time (the JIT's trace walks
-// the same way: jit/sparse_walk.cpp).
+// address and the length's atomic add inline (lower_pools.cpp), the runtime
+// called only to make a new chunk, in place of Program::snode_op's lookup
+// from the indices, which cost sparse_lists' fill twice the JIT's time (the
+// JIT's trace walks the same way: jit/sparse_walk.cpp).
 static bool host_append(const ir::Stmt& s, const Program* prog) {
   const SNode* n = prog && s.sop == ir::SNodeOpKind::append ? prog->snode(s.snode) : nullptr;
   if (!n || n->kind != SNodeKind::dynamic || n->path.empty() || n->path.back() != n) return false;

@@ -17,4 +17,9 @@ struct SNode;
 // reports it).
 int64_t append_in(Program& prog, const SNode& s, uint8_t* c, int64_t cap);
 
+// The rest of append_in after its fetch_add gave `cell` (< cap): the cell's
+// chunk, allocated on first use. Native code that does the fetch_add inline
+// calls this where it finds the chunk's slot empty (jit/llvm/lower_pools.cpp).
+void append_chunk(Program& prog, const SNode& s, uint8_t* c, int64_t cell);
+
 }  // namespace kiln

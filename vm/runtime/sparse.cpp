@@ -317,8 +317,12 @@ int64_t Program::snode_op(SNodeOp op, int snode_id, const int64_t* idx) {
 int64_t append_in(Program& prog, const SNode& s, uint8_t* c, int64_t cap) {
   int64_t l = length_at(c)->fetch_add(1, std::memory_order_acq_rel);
   if (l >= cap) return cap;
-  ensure_chunk(prog, s, c, quot(l, s.chunk_size));  // the length already covers the new cell
+  append_chunk(prog, s, c, l);
   return l;
+}
+
+void append_chunk(Program& prog, const SNode& s, uint8_t* c, int64_t cell) {
+  ensure_chunk(prog, s, c, quot(cell, s.chunk_size));  // the length already covers the new cell
 }
 
 void Program::deactivate_all(SNode* s) {
