@@ -46,6 +46,7 @@ struct Gen {
   RefFlags scalefold;                 // x * 2/4/8 that adds fold as lea's index (sink.h)
   RefFlags low32;                     // i32 results only read as their low half (asm_int.cpp)
   RefFlags nowrap;                    // i32 `x + 1`s that cannot wrap: 64-bit adds (asm_int.cpp)
+  RefFlags nonneg;                    // integer values >= 0: floor `%`/`//` without the sign fix (asm_int.cpp)
   // The fused compare whose mask xmm1 holds after the instruction emitted
   // last (a float select's), and after this one: a second select under the
   // same condition right after the first blends under that mask (a bounce's
@@ -229,6 +230,8 @@ void wide_vec3_setup(asmjit::x86::Assembler& a, bool masks_only = false);
 RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fused, bool lanes);
 // asm_int.cpp: the i32 `x + 1`s that a guard `x < E` keeps from wrapping (Gen::nowrap).
 RefFlags adds_without_wrap(const Trace& t, bool lanes);
+// asm_int.cpp: the integer values known >= 0 (Gen::nonneg).
+RefFlags non_negative(const Trace& t, const RefFlags& nowrap);
 
 inline bool is_float(bc::CT t) { return t == bc::CT::f32 || t == bc::CT::f64; }
 inline bool is_signed(bc::CT t) { return t == bc::CT::i32 || t == bc::CT::i64; }

@@ -199,6 +199,51 @@ RefFlags adds_without_wrap(const Trace& t, bool lanes) {
   return nw;
 }
 
+// The integer values that are >= 0 in their type: constants, the register
+// the function says is (a range_for's index over constant bounds from >= 0,
+// below its type's max: so is that plus 1), `x + 1`s of such values that
+// cannot wrap (nowrap), masks by a constant >= 0, and
+// floor `%` (`//` of a value >= 0) by a constant > 0. A value a phi carries
+// around the loop is one only if what the phi brings back is too (then by
+// induction over the iterations): assumed first, dropped where that fails.
+RefFlags non_negative(const Trace& t, const RefFlags& nowrap) {
+  const Ref n = (Ref)t.ins.size();
+  RefFlags nn(n, 0), broken(n, 0);
+  auto konst = [&](Ref r, int64_t lo) { return t.is_const(r) && t.ins[r].k >= lo; };
+  for (;;) {
+    for (Ref i = 0; i < n; i++) {
+      const Ins& in = t.ins[i];
+      bool int_t = in.t == CT::i32 || in.t == CT::i64;
+      bool v = false;
+      switch (in.op) {
+        case IrOp::kval: v = in.k >= 0; break;
+        case IrOp::sload: v = t.nonneg_reg != 0xffff && in.k == (int64_t)t.nonneg_reg; break;
+        case IrOp::add: {
+          bool reg1 = in.a >= 0 && t.ins[in.a].op == IrOp::sload && t.ins[in.a].k == (int64_t)t.nonneg_reg &&
+                      t.is_const(in.b) && t.ins[in.b].k == 1;
+          v = int_t && in.a >= 0 && nn[in.a] && konst(in.b, 0) && (nowrap[i] || reg1);
+          break;
+        }
+        case IrOp::band: v = int_t && (konst(in.b, 0) || konst(in.a, 0) || (nn[in.a] && nn[in.b])); break;
+        case IrOp::mod: v = int_t && konst(in.b, 1); break;
+        case IrOp::floordiv: v = int_t && konst(in.b, 1) && in.a >= 0 && nn[in.a]; break;
+        default: break;
+      }
+      nn[i] = v && !broken[i];
+    }
+    bool changed = false;
+    if (t.loop_ref >= 0)
+      for (Ref p = t.loop_ref + 1; p < n; p++) {
+        const Ins& in = t.ins[p];
+        if (in.op == IrOp::phi && in.live && in.a >= 0 && nn[in.a] && !(in.b >= 0 && nn[in.b])) {
+          broken[in.a] = 1;
+          changed = true;
+        }
+      }
+    if (!changed) return nn;
+  }
+}
+
 // A shift by a constant count, with the interpreter's rules for counts of
 // the width or more (shl/shr give 0, sar the sign). The 32-bit forms work on
 // the low half and re-extend as the type's representation wants.
@@ -259,6 +304,9 @@ bool Gen::floor_divide32(const Ins& in, Ref i) {
   bool sg = in.t == CT::i32, rem = in.op == IrOp::mod || in.op == IrOp::raw_mod;
   int64_t d = t.ins[in.b].k;
   x86::Gp X = gp_of(in.a, x86::rcx);
+  // x >= 0 (a range-for's counter from 0) by d > 0: s is 0, no sign fix;
+  // x's low half is then x, below 2^31, as div_magic's bound wants.
+  if (sg && d > 0 && nonneg[in.a]) sg = false;
   sg ? a.movsxd(x86::rax, X.r32()) : a.mov(x86::eax, X.r32());
   if (d < 0) a.neg(x86::rax);
   if (sg) {

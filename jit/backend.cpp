@@ -529,9 +529,10 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.scalefold = std::move(plan.scalefold);
   g.low32 = low_half_only(t, g.sunk, g.fused, loops && vp.ok);
   g.nowrap = adds_without_wrap(t, loops && vp.ok);
+  g.nonneg = non_negative(t, g.nowrap);
   g.remat = std::move(remat);
   g.needs = std::move(needs);
-  for (RefFlags* f : {&g.fused, &g.sunk, &g.negfold, &g.addrfold, &g.blsrfold, &g.scalefold, &g.low32, &g.nowrap, &g.remat})
+  for (RefFlags* f : {&g.fused, &g.sunk, &g.negfold, &g.addrfold, &g.blsrfold, &g.scalefold, &g.low32, &g.nowrap, &g.nonneg, &g.remat})
     f->resize(spare + 1, 0);
   g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
   g.al.fw.resize(spare + 1, 0);

@@ -343,6 +343,7 @@ Recording record(const bc::Function& fn, uint32_t head, uint64_t* R, const Trace
   Rec rec(fn, R, env, p, args);
   rec.t.fn_name = fn.name;
   rec.t.head_pc = head;
+  rec.t.nonneg_reg = fn.nonneg_reg;
   rec.run(head);
   return std::move(rec.out);
 }

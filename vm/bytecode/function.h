@@ -119,6 +119,11 @@ struct Function {
   uint32_t stack_slots = 0;         // 8-byte slots after the registers that they take
   uint32_t task_no = 0;             // the task's position in its kernel (random streams)
   uint16_t rng_reg = 0xffff;        // ti.random's three stream registers (none: 0xffff)
+  // A register in [0, its type's max - 1] at every pc (none: 0xffff): a
+  // range_for task's index when its bounds are constants, the begin >= 0
+  // and the end below that max (its chunks lie within the task's bounds).
+  // The JIT's floor `%` and `//` of it or of it + 1 need no sign fix.
+  uint16_t nonneg_reg = 0xffff;
   std::vector<CallDesc> calls;      // ti.real_func calls
   // The kernel's real functions (its Kernel::funcs): owned by the top-level
   // Kernel, shared by all its Functions and theirs, so a call finds its

@@ -455,6 +455,9 @@ TaskCode lower_task(const ir::Kernel& k, const ir::Stmt& task, int size, int n, 
     case ir::Task::range_for: {
       tc.index_prim = task_index_prim(task);
       uint16_t base = b.new_regs(3);  // chunk begin (the index), chunk end, hot counter
+      if (tc.begin_const && tc.end_const && task.begin >= 0 && prim_is_int(tc.index_prim) &&
+          task.end < (tc.index_prim == Prim::i64 ? INT64_MAX : tc.index_prim == Prim::i32 ? INT32_MAX : 0))
+        b.fn.nonneg_reg = base;
       init_random(b, task);
       if (task.body) hoist_invariants(b, *task.body);
       lower_tls(b, task.tls_prologue());
