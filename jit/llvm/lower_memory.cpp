@@ -4,6 +4,7 @@
 // lower_rows.cpp proved it in bounds (lower_calls.cpp reports a failed check),
 // and atomics, read-modify-write or compare-and-swap loops.
 #include "jit/llvm/lower_state.h"
+#include "vm/runtime/program.h"
 
 namespace kiln::llvmjit {
 
@@ -77,8 +78,34 @@ void Gen::global_ptr(const ir::Stmt& s) {
     ptr[&s] = B.CreateInBoundsGEP(B.getInt8Ty(), cell, B.getInt64((uint64_t)acc.offset));
     return;
   }
-  if (acc.sparse_place >= 0) return sparse_ptr(s, idx);
+  if (acc.sparse_place >= 0) {
+    if (Value* at = acc.checked ? appended_cell(s) : nullptr) {
+      ptr[&s] = at;
+      return;
+    }
+    return sparse_ptr(s, idx);
+  }
   ptr[&s] = dense_address(s, idx, exact);
+}
+
+// The element a ti.append writes its value to: a place under the list at
+// the append's indices with the append's result on the list's axis. Its
+// address is the new cell's, which the append found or made
+// (lower_pools.cpp), plus the place's offset: no second walk reloading the
+// length and the chunk. Only for a checked access: a full list's result
+// (the capacity) fails the bounds check before the address is used.
+Value* Gen::appended_cell(const ir::Stmt& s) {
+  const SNode* place = prog ? prog->snode(s.access->sparse_place) : nullptr;
+  if (!place || place->kind != SNodeKind::place || !place->parent) return nullptr;
+  for (size_t v = 0; v < s.ops.size(); v++) {
+    const ir::Stmt* a = s.ops[v];
+    auto hit = append_cells.find(a);
+    if (hit == append_cells.end() || a->snode != place->parent->id || a->ops.size() != s.ops.size()) continue;
+    bool same = true;
+    for (size_t u = 0; u < s.ops.size(); u++) same &= u == v || a->ops[u] == s.ops[u];
+    if (same) return B.CreateInBoundsGEP(B.getInt8Ty(), hit->second, B.getInt64((uint64_t)place->offset_in_cell));
+  }
+  return nullptr;
 }
 
 Value* Gen::dense_address(const ir::Stmt& s, const std::vector<Value*>& idx, bool in_bounds) {

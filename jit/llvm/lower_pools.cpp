@@ -363,6 +363,7 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
       B.CreateCondBr(B.CreateICmpUGE(l, cap), done, room);
       B.SetInsertPoint(room);
       Value* slot = byte_at(c, B.CreateMul(B.CreateAdd(quot_const(l, s.chunk_size), B.getInt64(1)), B.getInt64(8)));
+      Value* cell_at = nullptr;  // the new cell's address (the host's pools)
       if (device_pools) {
         slot_activate(s, slot, st);
       } else {
@@ -374,14 +375,22 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
         meta.snode_ops.push_back(SNodeOpSite{st.sop, st.snode, loc});
         BasicBlock* make = new_block("append.chunk");
         BasicBlock* have = new_block("append.have");
-        B.CreateCondBr(B.CreateICmpEQ(load_slot(B.getInt64Ty(), slot), B.getInt64(0)), make, have,
-                       llvm::MDBuilder(C).createBranchWeights(1, 1 << 10));
+        Value* found = load_slot(B.getInt64Ty(), slot);
+        BasicBlock* room_end = B.GetInsertBlock();
+        B.CreateCondBr(B.CreateICmpEQ(found, B.getInt64(0)), make, have, llvm::MDBuilder(C).createBranchWeights(1, 1 << 10));
         B.SetInsertPoint(make);
         llvm::FunctionCallee fn = M.getOrInsertFunction(
             "kiln_llvm_append_chunk", llvm::FunctionType::get(B.getInt32Ty(), {B.getPtrTy(), B.getInt32Ty(), B.getPtrTy(), i64}, false));
         return_if_failed(B.CreateCall(fn, {env_field(kEnvHost), B.getInt32((uint32_t)site), c, l}));
+        Value* made = load_slot(B.getInt64Ty(), slot);
+        BasicBlock* made_in = B.GetInsertBlock();
         B.CreateBr(have);
         B.SetInsertPoint(have);
+        llvm::PHINode* chunk = B.CreatePHI(i64, 2);
+        chunk->addIncoming(found, room_end);
+        chunk->addIncoming(made, made_in);
+        cell_at = B.CreateInBoundsGEP(B.getInt8Ty(), B.CreateIntToPtr(chunk, B.getPtrTy()),
+                                      B.CreateMul(rem_const(l, s.chunk_size), B.getInt64((uint64_t)s.cell_size)));
       }
       BasicBlock* end = B.GetInsertBlock();
       B.CreateBr(done);
@@ -390,6 +399,12 @@ Value* Gen::device_snode_op(const ir::Stmt& st) {
       phi->addIncoming(cap, from);
       phi->addIncoming(l, end);
       result = phi;
+      if (cell_at) {
+        llvm::PHINode* at = B.CreatePHI(B.getPtrTy(), 2);
+        at->addIncoming(llvm::ConstantPointerNull::get(B.getPtrTy()), from);
+        at->addIncoming(cell_at, end);
+        append_cells[&st] = at;
+      }
       break;
     }
   }

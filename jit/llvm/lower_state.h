@@ -83,6 +83,9 @@ struct Gen {
   std::unordered_map<const ir::Stmt*, llvm::Value*> val;  // SSA values
   std::unordered_map<const ir::Stmt*, llvm::Value*> ptr;  // global_ptr / global_temp / alloca addresses
   std::unordered_map<const ir::Stmt*, llvm::Value*> call_rets;  // call -> its return slots
+  // A host ti.append -> its new cell's address (null where the list was
+  // full): the write of the appended value at that cell (appended_cell).
+  std::unordered_map<const ir::Stmt*, llvm::Value*> append_cells;
   struct Loop {
     llvm::BasicBlock* brk = nullptr;
     llvm::BasicBlock* cont = nullptr;
@@ -254,6 +257,7 @@ struct Gen {
   // Extends dynamic container c to hold `cell`; returns the cell's chunk.
   llvm::Value* dynamic_extend(const SNode& s, llvm::Value* c, llvm::Value* cell, const ir::Stmt& at);
   llvm::Value* device_snode_op(const ir::Stmt& s);
+  llvm::Value* appended_cell(const ir::Stmt& s);
   llvm::Value* rng_mix(llvm::Value* z);
   llvm::Value* rng_stream();  // the task's [index, state] (its key is the Env's), set up in the entry block
   // ---- ti.real_func calls (lower_func.cpp) ----
