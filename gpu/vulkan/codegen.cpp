@@ -387,11 +387,21 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     }
     g.ensure_open();
     Id var = m.function_var(m.t_ptr(SC::Function, t));
-    if (par) g.if_then(fresh, [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, first})}); });
-    else m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {begin, first})});
+    bool sg = prim_is_signed(p);
+    // The index never steps past `end`, so it cannot wrap (a range ending
+    // near the type's maximum): an invocation starts at begin + first only
+    // when first < end - begin (unsigned: exact whenever begin < end), else
+    // at end; a step of `stride` that would pass end lands on it.
+    Id bt = m.t_bool();
+    Id start = m.op(Op::OpSelect, t,
+                    {m.op(Op::OpLogicalAnd, bt,
+                          {m.op(sg ? Op::OpSLessThan : Op::OpULessThan, bt, {begin, end}),
+                           m.op(Op::OpULessThan, bt, {first, m.op(Op::OpISub, t, {end, begin})})}),
+                     m.op(Op::OpIAdd, t, {begin, first}), end});
+    if (par) g.if_then(fresh, [&] { m.op_void(Op::OpStore, {var, start}); });
+    else m.op_void(Op::OpStore, {var, start});
     g.loop_var[&task] = var;
     Id cur = 0;
-    bool sg = prim_is_signed(p);
     // A loop-free body with known bounds makes a known number of iterations
     // per invocation: below the driver's limit it needs no count.
     Id counter = g.loop_count;
@@ -421,7 +431,10 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
           if (active) g.if_then(active, [&] { g.block(*task.body); });
           else g.block(*task.body);
         },
-        [&] { m.op_void(Op::OpStore, {var, m.op(Op::OpIAdd, t, {cur, stride})}); });
+        [&] {
+          Id last = m.op(Op::OpULessThanEqual, m.t_bool(), {m.op(Op::OpISub, t, {end, cur}), stride});
+          m.op_void(Op::OpStore, {var, m.op(Op::OpSelect, t, {last, end, m.op(Op::OpIAdd, t, {cur, stride})})});
+        });
     g.loop_count = counter;
     g.iter = gid;
     if (task.tls_epilogue()) g.block(*task.tls_epilogue());
