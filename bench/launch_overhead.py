@@ -4,6 +4,9 @@
 #   empty1 : an empty kernel, one i32 argument
 #   empty3 : an empty kernel, i32, f32, i32 arguments
 #   ret    : a kernel returning its i32 argument plus one
+#   method : an empty kernel method of a @ti.data_oriented object, one i32
+#            argument (`self` is a template argument)
+#   tmpl   : an empty kernel of a ti.template() field and an i32
 # Prints "<shape> <us per launch>", the best of 5 rounds of N launches, so that
 # bench/launch_overhead_run.py can take min/median over processes and builds.
 # Runs on both hosts: PYTHONPATH=build/python python3 ... and build/kiln run ...
@@ -49,6 +52,24 @@ def ret(a: ti.i32) -> ti.i32:
     return a + 1
 
 
+@ti.data_oriented
+class Holder:
+    def __init__(self):
+        self.y = ti.field(ti.f32, shape=4)
+
+    @ti.kernel
+    def method(self, a: ti.i32):
+        pass
+
+
+holder = Holder()
+
+
+@ti.kernel
+def tmpl(f: ti.template(), a: ti.i32):
+    pass
+
+
 def best_us(run):
     run()  # compiles, and settles the launcher's serial/parallel choice
     best = 1e30
@@ -88,6 +109,15 @@ def run_ret():
     if s != LAUNCHES * (LAUNCHES + 1) // 2:
         print("wrong sum", s)
 
+def run_method():
+    for k in range(LAUNCHES):
+        holder.method(k)
+
+
+def run_tmpl():
+    for k in range(LAUNCHES):
+        tmpl(x, k)
+
 
 init()
 print("small", best_us(run_small))
@@ -95,3 +125,5 @@ print("empty0", best_us(run_empty0))
 print("empty1", best_us(run_empty1))
 print("empty3", best_us(run_empty3))
 print("ret", best_us(run_ret))
+print("method", best_us(run_method))
+print("tmpl", best_us(run_tmpl))

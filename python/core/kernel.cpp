@@ -5,9 +5,12 @@
 // compile on a miss (vm/ti), launch, and turn the return slots back into
 // Python values.
 //
-// A kernel whose parameters are all scalars keeps a pointer to its last
-// instance: a call then converts its arguments straight into slots and
-// launches, which is what makes a small kernel call cost a few microseconds.
+// A kernel whose parameters are scalars and templates keeps pointers to its
+// last few instances, each with the template arguments it was called with:
+// a call with those very objects converts its scalars straight into slots
+// and launches, which is what makes a small kernel call cost well under a
+// microsecond (a @ti.data_oriented method's `self` is a template: 3.4 us
+// a launch through the whole binding and cache key).
 #include <array>
 #include <pybind11/eval.h>
 #include <pybind11/stl.h>
@@ -184,7 +187,18 @@ struct KernelCore {
   bool have_annotations = false;
   std::map<std::string, std::unique_ptr<ti::CompiledEntry>> cache;
   int generation = -1;
-  ti::CompiledEntry* fast = nullptr;  // the all-scalar instance
+  // An instance a call may run without binding its arguments or building
+  // its cache key (try_fast): per parameter, the template argument it was
+  // last called with (null for a scalar), held, so that no other object can
+  // take its address while it is here. The same object gives the same key
+  // (identity(): by address, or by value for immutable values). The most
+  // recent first, at most kFast (two objects of a class alternating).
+  struct Fast {
+    ti::CompiledEntry* ce;
+    std::vector<py::object> same;
+  };
+  static constexpr size_t kFast = 4;
+  std::vector<Fast> fast;
 
   KernelCore(py::object f, std::shared_ptr<FuncAST> a, std::string q) : fn(std::move(f)), ast(std::move(a)), qualname(std::move(q)) {}
 
@@ -216,15 +230,35 @@ struct KernelCore {
   // kept instance (call_mode's first branch too). False when it does not take
   // the call (call_mode then binds the arguments, and reports any error).
   bool try_fast(PyObject* const* args, size_t nargs, py::object& out) {
-    if (!fast || generation != state().generation || nargs != ast->def->args.args.size()) return false;
-    small_slots.assign((size_t)fast->num_args, 0);
-    for (size_t k = 0; k < nargs; k++)
-      if (!slot_of(args[k], fast->arg_prims[k], small_slots[(size_t)fast->arg_slot[k]])) {
-        PyErr_Clear();
-        return false;
-      }
-    out = launch(*fast, small_slots);
-    return true;
+    if (fast.empty() || generation != state().generation || nargs != ast->def->args.args.size()) return false;
+    for (const Fast& f : fast) {
+      size_t k = 0;
+      while (k < nargs && (!f.same[k] || f.same[k].ptr() == args[k])) k++;
+      if (k < nargs) continue;
+      ti::CompiledEntry& ce = *f.ce;
+      small_slots.assign((size_t)ce.num_args, 0);
+      for (k = 0; k < nargs; k++)
+        if (!f.same[k] && !slot_of(args[k], ce.arg_prims[k], small_slots[(size_t)ce.arg_slot[k]])) {
+          PyErr_Clear();
+          return false;
+        }
+      out = launch(ce, small_slots);
+      return true;
+    }
+    return false;
+  }
+
+  // Keeps `ce` for try_fast when the call's parameters are all scalars and
+  // templates (`vals` the call's arguments).
+  void keep_fast(ti::CompiledEntry& ce, const std::vector<ArgSpec>& specs, const std::vector<py::object>& vals) {
+    Fast f{&ce, std::vector<py::object>(specs.size())};
+    for (size_t k = 0; k < specs.size(); k++) {
+      if (specs[k].kind == ArgSpec::Kind::template_) f.same[k] = vals[k];
+      else if (specs[k].kind != ArgSpec::Kind::scalar) return;
+    }
+    std::erase_if(fast, [&](const Fast& o) { return o.ce == &ce; });  // (same key, other objects: these now)
+    fast.insert(fast.begin(), std::move(f));
+    if (fast.size() > kFast) fast.pop_back();
   }
 
   py::object call(py::args args, py::kwargs kw) { return call_mode(kKernel, args, kw); }
@@ -237,8 +271,8 @@ struct KernelCore {
     State& st = state();
     Program& prog = program();
     if (generation != st.generation) {
+      fast.clear();
       cache.clear();
-      fast = nullptr;
       generation = st.generation;
     }
     const auto& params = ast->def->args.args;
@@ -280,7 +314,6 @@ struct KernelCore {
     char head[40];
     std::snprintf(head, sizeof head, "K%p|%d|", (void*)this, mode);
     std::string key = head;
-    bool all_scalar = true;
     try {
       for (size_t k = 0; k < np; k++) {
         const py::object& ann = annotations[k];
@@ -288,7 +321,7 @@ struct KernelCore {
         if (ann.is_none() && !(k == 0 && params[k]->name == "self"))
           raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name +
                                  "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", params[k]->loc);
-        classify(mode, ann, vals[k], params[k]->loc, specs[k], holds[k], key, all_scalar);
+        classify(mode, ann, vals[k], params[k]->loc, specs[k], holds[k], key);
         prims[k] = specs[k].kind == ArgSpec::Kind::scalar ? specs[k].prim : Prim::none;
       }
     } catch (Error& e) {
@@ -319,7 +352,7 @@ struct KernelCore {
       it = cache.emplace(key, std::move(ce)).first;
     }
     ti::CompiledEntry& ce = *it->second;
-    if (all_scalar && mode == kKernel) fast = &ce;
+    if (mode == kKernel) keep_fast(ce, specs, vals);
 
     // ---- argument slots
     slots.assign((size_t)ce.num_args, 0);
@@ -351,32 +384,27 @@ struct KernelCore {
   // Classifies one argument by its annotation (spec.name is set) and adds
   // what its instance depends on to the cache key.
   void classify(int mode, const py::object& ann, const py::object& val, SourceLoc loc, ArgSpec& spec, ArgHold& h,
-                std::string& key, bool& all_scalar) {
+                std::string& key) {
     const std::string& name = spec.name;
     h.ann = ann;
     h.val = val;
     StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
     bool is_template = a.kind == StaticValue::Kind::builtin && a.s == "ti.template";
     if (is_template || ann.is_none()) {
-      all_scalar = false;
       spec.kind = ArgSpec::Kind::template_;
       spec.value = to_static(val);
       key += "T" + identity(val) + "|";
     } else if (py::hasattr(ann, "_kiln_sparse_builder")) {
-      all_scalar = false;
       builder_arg(val, name, h.builder);
       spec.kind = ArgSpec::Kind::sparse_builder;
       key += "B|";
     } else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
                (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
-      all_scalar = false;
       h.nd = ndarray_arg(ann, val, name, spec, key);
       if (name.find('.') == std::string::npos) companion_arg(mode, ann, val, name, spec, h.comp, key);
     } else if (py::hasattr(ann, "_kiln_argpack")) {
-      all_scalar = false;
       pack_arg(mode, ann, val, loc, spec, h, key);
     } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
-      all_scalar = false;
       spec.kind = ArgSpec::Kind::compound;
       spec.type = a;
       key += "C" + (a.kind == StaticValue::Kind::dtype ? std::string(prim_name(a.prim)) + std::to_string(a.rows) + "x" + std::to_string(a.cols)
@@ -403,11 +431,10 @@ struct KernelCore {
     spec.members.resize(py::len(members));
     h.members.resize(spec.members.size());
     key += "P" + identity(ann) + "(";
-    bool unused = false;
     for (size_t i = 0; i < spec.members.size(); i++) {
       py::tuple m = members[i];
       spec.members[i].name = spec.name + "." + std::string(py::str(m[0]));
-      classify(mode, m[1], values[i], loc, spec.members[i], h.members[i], key, unused);
+      classify(mode, m[1], values[i], loc, spec.members[i], h.members[i], key);
       if (spec.members[i].kind == ArgSpec::Kind::template_)
         raise("TypeError", "argpack member '" + spec.members[i].name + "' cannot be ti.template()", loc);
     }

@@ -96,7 +96,8 @@ class Kernel(_core.KernelBase):
     """A @ti.kernel: compiled per (template arguments, argument types) at its calls.
 
     Its call is _core.KernelBase's (python/core/kernel_method.cpp): a launch
-    in C, with _call below for every case it does not take."""
+    in C, with _call below for every case it does not take. So is its
+    __get__: on an instance (a kernel method), a _BoundKernel."""
 
     def __init__(self, fn):
         self.fn = fn
@@ -121,11 +122,6 @@ class Kernel(_core.KernelBase):
             return profiler._timed(c, self.fn.__name__, args, kw)
         return c(*args, **kw)
 
-    def __get__(self, obj, objtype=None):
-        if obj is None:
-            return self
-        return _BoundKernel(self, obj)
-
     def _kiln_static(self):
         self._get_core()
         return ("kernel", self._ast.def_ptr, self.fn, _qualname(self.fn))
@@ -140,13 +136,14 @@ class Kernel(_core.KernelBase):
 _core.kernel_class(Kernel, Kernel._call)
 
 
-class _BoundKernel:
-    __slots__ = ("k", "obj")
+class _BoundKernel(_core.BoundKernelBase):
+    """A kernel method looked up on its instance (Kernel.__get__): `k` the
+    Kernel, `obj` the instance. Its call is _core.BoundKernelBase's: the
+    launch in C once an earlier call compiled the kernel for this object,
+    with _call below for every other case."""
+    __slots__ = ()
 
-    def __init__(self, k, obj):
-        self.k, self.obj = k, obj
-
-    def __call__(self, *args, **kw):
+    def _call(self, *args, **kw):
         # As Taichi: a kernel method needs its class marked @ti.data_oriented
         # (that is what lets the kernel read the instance's fields as templates).
         if self.k._in_class and not getattr(type(self.obj), "_data_oriented", False):
@@ -163,6 +160,9 @@ class _BoundKernel:
 
     def _kiln_static(self):
         return self.k._kiln_static()
+
+
+_core.bound_kernel_class(_BoundKernel, _BoundKernel._call)
 
 
 def _ad_call(kernel, c, args, kw, recorded=None):
