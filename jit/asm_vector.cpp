@@ -131,6 +131,8 @@ bool VectorLoop::emit() {
   counter_in();
   roots_and_constants();
   find_streams();
+  if (plain_tails || wide_tails)  // (asm_lane_head.cpp)
+    if (Ref at = lb->head_access(); at >= 0) lb->aligned_head(at);
   Label first = unroll > 1 ? a.newLabel() : top;
   Label row_end = row_tails || plain_tails || wide_tails ? a.newLabel() : done;
   if (unroll > 1) pass_loop(first, unroll, top, true);

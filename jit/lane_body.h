@@ -43,7 +43,7 @@ struct LaneBody {
   asmjit::x86::Vec y_of(Ref v) const;
   void operator()(int u, bool masked = false) const;
   // A masked end's load (into v) or store (of v) of the r.tail lanes: a
-  // vmaskmovps, or where v is ymm16-23 (vector_regs.cpp) a move under k1.
+  // move under k1 on AVX-512 hosts (Trace::allow_zmm), else a vmaskmovps.
   void masked_move(asmjit::x86::Vec v, const asmjit::x86::Mem& at, bool load) const;
   // A fold's lanes (vector.h, VecPlan::Fold; asm_lane_fold.cpp): its
   // accumulator's start from the slot's value at rsp + from; one step in the
@@ -61,6 +61,12 @@ struct LaneBody {
   void lasts_init(const std::map<Ref, int32_t>& temp) const;
   void lasts_hold() const;
   void lasts_out(const std::map<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const;
+  // The aligned start (asm_lane_head.cpp): the access whose address a loop
+  // may align its passes on (-1: the loop has no aligned start), and the
+  // start itself, emitted before the first pass (the counter in rax, the
+  // end - W in rcx; a masked loop's mask register r.tail where not wide).
+  Ref head_access() const;
+  void aligned_head(Ref at) const;
 };
 
 // maximumNumber / minimumNumber of f32 or f64 lanes x and y into d, apart

@@ -40,6 +40,18 @@ inline std::string loop_ops(const Trace& t) {
   return s;
 }
 
+// y[i] = x[i] * 3 + 1 with x at a[0..], y at a[1024..] (f32): a body for counted().
+inline const char* const kAxpy = R"(
+    off = mul i64 i #4
+    xa = add i64 a off
+    x = load xa f32
+    m = mul f32 x #0x40400000
+    v = add f32 m #0x3f800000
+    yb = add i64 a #4096
+    ya = add i64 yb off
+    store ya v f32
+)";
+
 // `body` inside for i in range(r0, r1) (i = sload r0, a = arg 0 the array).
 inline std::string counted(const std::string& body) {
   return "i = sload r0\n a = arg 0\n" + body + R"(

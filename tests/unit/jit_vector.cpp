@@ -21,19 +21,7 @@ using kiln::jit::test::optimized;
 using kiln::jit::test::run_sum;
 using kiln::jit::test::why_not;
 
-namespace {
-// y[i] = x[i] * 3 + 1 with x at a[0..], y at a[1024..] (f32).
-const char* kAxpy = R"(
-    off = mul i64 i #4
-    xa = add i64 a off
-    x = load xa f32
-    m = mul f32 x #0x40400000
-    v = add f32 m #0x3f800000
-    yb = add i64 a #4096
-    ya = add i64 yb off
-    store ya v f32
-)";
-}  // namespace
+using kiln::jit::test::kAxpy;
 
 TEST_CASE("jit vector: which loop bodies run in lanes") {
   CHECK(why_not(counted(kAxpy)) == "lanes");
