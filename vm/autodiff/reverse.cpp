@@ -69,6 +69,22 @@ void reads_outside(const Block& b, const std::unordered_set<const Stmt*>& inside
   }
 }
 
+void Reverse::walk_if(const Stmt* s, Stmt* cond, void (Reverse::*walk)(const Block&)) {
+  auto n = ir::clone_stmt(*s);
+  n->ops = {cond};
+  Stmt* iff = add(std::move(n));
+  Block* saved = cur;
+  ir::Builder::new_block(iff->body, iff);
+  cur = iff->body.get();
+  (this->*walk)(*s->body);
+  if (s->else_body) {
+    ir::Builder::new_block(iff->else_body, iff);
+    cur = iff->else_body.get();
+    (this->*walk)(*s->else_body);
+  }
+  cur = saved;
+}
+
 // ---- forward values --------------------------------------------------
 
 Val Reverse::lookup(const Stmt* s) {

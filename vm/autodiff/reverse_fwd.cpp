@@ -29,22 +29,7 @@ void Reverse::fwd_stmt(const Stmt* s) {
     case StmtKind::while_:
       if (independent(s)) return skip_independent(s);
       return fwd_carried(s);
-    case StmtKind::if_: {
-      auto n = ir::clone_stmt(*s);
-      n->ops = {fwd_op(s->ops[0])};
-      Stmt* iff = add(std::move(n));
-      Block* saved = cur;
-      ir::Builder::new_block(iff->body, iff);
-      cur = iff->body.get();
-      fwd_block(*s->body);
-      if (s->else_body) {
-        ir::Builder::new_block(iff->else_body, iff);
-        cur = iff->else_body.get();
-        fwd_block(*s->else_body);
-      }
-      cur = saved;
-      return;
-    }
+    case StmtKind::if_: return walk_if(s, fwd_op(s->ops[0]), &Reverse::fwd_block);
     case StmtKind::global_store:
       if (companion(s->ops[0])) return;  // the adjoint leaves primal data as it is
       break;

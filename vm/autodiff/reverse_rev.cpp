@@ -76,22 +76,7 @@ void Reverse::rev_stmt(const Stmt* s) {
       return;
     }
     case StmtKind::atomic: return rev_atomic(s);
-    case StmtKind::if_: {
-      auto n = ir::clone_stmt(*s);
-      n->ops = {primal(s->ops[0])};
-      Stmt* iff = add(std::move(n));
-      Block* saved = cur;
-      ir::Builder::new_block(iff->body, iff);
-      cur = iff->body.get();
-      rev_block(*s->body);
-      if (s->else_body) {
-        ir::Builder::new_block(iff->else_body, iff);
-        cur = iff->else_body.get();
-        rev_block(*s->else_body);
-      }
-      cur = saved;
-      return;
-    }
+    case StmtKind::if_: return walk_if(s, primal(s->ops[0]), &Reverse::rev_block);
     case StmtKind::range_for:
     case StmtKind::while_:
       if (ib->count.count(s)) return rev_carried(s);

@@ -70,6 +70,9 @@ struct Reverse {
     return add(std::move(s));
   }
   Emit emit(SourceLoc loc) { return Emit(*cur, loc); }
+  // The if `s` again with condition `cond`, its arms filled by `walk` (FWD
+  // or REV of the source arms).
+  void walk_if(const Stmt* s, Stmt* cond, void (Reverse::*walk)(const Block&));
 
   // ---- forward values --------------------------------------------------
   Val lookup(const Stmt* s);
