@@ -13,6 +13,7 @@
 
 #include "jit/backend.h"
 #include "jit/jit.h"
+#include "vm/ir/passes/passes.h"
 #include "jit/rtcall.h"
 #include "jit/params.h"
 #include "jit/perf_map.h"
@@ -340,8 +341,8 @@ struct JitEngine : Engine {
   bool supports(Prim) const override { return true; }
   // Two copies of a reduction nest's inner loop fit a 16-lane loop's zmm0-23
   // (jit/vector_regs.cpp); in ymm lanes (16 registers) nbody's did not.
-  bool jams_outer_loops() const override {
-    return params.enable && params.vector && params.zmm && host_has_avx512();
+  int jams_outer_loops() const override {
+    return params.enable && params.vector && params.zmm && host_has_avx512() ? ir::kJamDividers : 0;
   }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     auto word_rows = [&prog](int snode, int nidx, bc::WordRowLayout& out) {

@@ -296,7 +296,7 @@ struct TieredEngine : Engine {
   TierParams params = tier_params();
   const char* name() const override { return "jit"; }
   bool supports(Prim p) const override { return jit->supports(p); }
-  bool jams_outer_loops() const override { return jit->jams_outer_loops(); }
+  int jams_outer_loops() const override { return jit->jams_outer_loops(); }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     return compile_owned(ir::clone_kernel(k), prog);
   }

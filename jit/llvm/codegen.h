@@ -13,7 +13,8 @@ namespace kiln::llvmjit {
 
 // LLVM's O3 module pipeline for `tm` (which adds its target's passes, such as
 // NVVMReflect for NVPTX); `vectorize`: the loop and SLP vectorizers too.
-// Then prints the module to stderr when $KILN_LLVM_DUMP is set.
+// Then prints the module to stderr when $KILN_LLVM_DUMP is set (but to
+// `before`, which prints it as lowered, and `asm`: orc.cpp prints the assembly).
 void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize);
 // The module as an object file, or as assembly (PTX for NVPTX). Throws
 // RuntimeError when the target cannot emit that kind of file.

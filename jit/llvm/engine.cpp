@@ -17,6 +17,7 @@
 #include "vm/interp/interp.h"
 #include "vm/interp/interp_ops.h"
 #include "vm/interp/recursion_message.h"
+#include "vm/ir/passes/passes.h"
 #include "vm/runtime/append.h"
 #include "vm/runtime/ndarray_bounds.h"
 #include "vm/runtime/program.h"
@@ -191,6 +192,11 @@ struct LlvmEngine : Engine {
   }();
   const char* name() const override { return "llvm"; }
   bool supports(Prim) const override { return true; }
+  // Nests whose sums keep program order, two i a pass: each block folds its
+  // terms into a sum one lane at a time (lower_ordered.cpp), a chain of
+  // dependent adds (or fmas) that bounds the loop by their latency; two i's
+  // chains run side by side (Taichi's n-body example: see docs/llvm_tier.md).
+  int jams_outer_loops() const override { return ir::kJamOrdered; }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     return compile_llvm_kernel(k, &prog, verbose);
   }

@@ -82,7 +82,13 @@ void Gen::stage_interleaved(const ir::Stmt& owner) {
     });
     Stage st;
     int64_t bytes = 0;
-    for (const auto& up : owner.body->stmts) {
+    // Reads under an `if` too (ordered_loop's bodies: `if i != j`): the
+    // copy holds the whole range, so any of its elements may be read.
+    std::vector<const ir::Stmt*> ptrs;
+    ir::walk(*owner.body, [&](ir::Stmt* s) {
+      if (s->kind == StmtKind::global_ptr) ptrs.push_back(s);
+    });
+    for (const ir::Stmt* up : ptrs) {
       const ir::Stmt& s = *up;
       if (s.kind != StmtKind::global_ptr || s.ops.size() != 1 || other_uses.count(&s)) continue;
       const ir::Access& a = s.access;

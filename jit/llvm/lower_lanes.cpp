@@ -144,23 +144,9 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
   }
   copy(true);
   stage_interleaved(*owner);
-  Value* block_var = EB.CreateAlloca(t);
-  B.CreateStore(begin, block_var);
-  BasicBlock* blocks_exit = new_block("lanes.exit");
-  auto [first, block_head] = loop_head(block_var, t, blocks_end, is_signed, blocks_exit);
-  prefetch_ahead(*owner, first);
-  // The block's W iterations: lane l is iteration first + l.
-  // The lane counter has the index's type: first + l then has no wrap (it
-  // is below end) that LLVM would have to check at run time.
-  Value* lane_var = EB.CreateAlloca(t);
-  Value* index_var = EB.CreateAlloca(t);
-  B.CreateStore(llvm::ConstantInt::get(t, 0), lane_var);
-  BasicBlock* lanes_exit = new_block("lane.exit");
-  BasicBlock* lanes_next = new_block("lane.next");
-  auto [l, lane_head] = loop_head(lane_var, t, llvm::ConstantInt::get(t, w), false, lanes_exit);
-  B.CreateStore(is_signed ? B.CreateNSWAdd(first, l) : B.CreateNUWAdd(first, l), index_var);
-  Value* lane = B.CreateZExt(l, B.getInt64Ty());
-  loops[owner] = Loop{lanes_exit, lanes_next, index_var, p, over_cells};
+  LaneBlocks lb = open_lane_blocks(owner, begin, blocks_end, p, w, over_cells,
+                                   [&](Value* first) { prefetch_ahead(*owner, first); });
+  Value* lane = B.CreateZExt(lb.lane, B.getInt64Ty());
   std::vector<std::pair<const ir::Stmt*, Value*>> saved;
   for (size_t k = 0; k < sums.size(); k++) {
     Value* slot = B.CreateInBoundsGEP(llvm::ArrayType::get(elt, w), arrays[k], {B.getInt64(0), lane});
@@ -174,34 +160,70 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
   }
   body();
   staged.clear();
-  branch(lanes_next);
+  branch(lb.lanes_next);
   for (auto it = saved.rbegin(); it != saved.rend(); ++it) ptr[it->first] = it->second;
   dropped.clear();
-  B.SetInsertPoint(lanes_next);
-  B.CreateStore(B.CreateNUWAdd(l, llvm::ConstantInt::get(t, 1)), lane_var);
-  llvm::BranchInst* back = B.CreateBr(lane_head);
-  // The full unroller runs before the vectorizer and would take this
-  // W-iteration loop apart into copies only the SLP vectorizer sees. The
-  // width asks for W lanes (the cost model, seeing W iterations, may find a
-  // cheap body not worth it: then the blocks are scalar, and so are the
-  // bounds, no better); it does not force what cannot be vectorized (a
-  // checked copy's checks are exits; a call): LLVM's remark saying so is
-  // dropped (orc.cpp).
-  llvm::MDNode* no_unroll = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.disable")});
-  llvm::MDNode* width = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.vectorize.width"),
-                                              llvm::ConstantAsMetadata::get(B.getInt32((uint32_t)w))});
-  llvm::MDNode* self = llvm::MDNode::getDistinct(C, {nullptr, no_unroll, width});
-  self->replaceOperandWith(0, self);
-  back->setMetadata(llvm::LLVMContext::MD_loop, self);
-  B.SetInsertPoint(lanes_exit);
-  B.CreateStore(is_signed ? B.CreateNSWAdd(first, llvm::ConstantInt::get(t, w))
-                          : B.CreateNUWAdd(first, llvm::ConstantInt::get(t, w)),
-                block_var);
-  B.CreateBr(block_head);
-  B.SetInsertPoint(blocks_exit);
+  B.SetInsertPoint(lb.lanes_next);
+  close_lanes(lb);
+  next_block(lb);
   copy(false);
   begin = blocks_end;  // the caller runs the last n % W iterations as written
   return true;
+}
+
+// A block loop over [begin, blocks_end) stepping W, `at_block` run at each
+// block's start, then the block's W iterations: lane l is iteration
+// first + l. The lane counter has the index's type: first + l then has no
+// wrap (it is below end) that LLVM would have to check at run time. Leaves
+// the builder in the lane's body, loops[owner] its counter.
+Gen::LaneBlocks Gen::open_lane_blocks(const ir::Stmt* owner, Value* begin, Value* blocks_end, Prim p, uint64_t w,
+                                      bool over_cells, const std::function<void(Value*)>& at_block) {
+  LaneBlocks lb;
+  lb.t = type(p, owner);
+  lb.w = w;
+  lb.is_signed = prim_is_signed(p);
+  lb.block_var = EB.CreateAlloca(lb.t);
+  B.CreateStore(begin, lb.block_var);
+  lb.blocks_exit = new_block("lanes.exit");
+  std::tie(lb.first, lb.block_head) = loop_head(lb.block_var, lb.t, blocks_end, lb.is_signed, lb.blocks_exit);
+  if (at_block) at_block(lb.first);
+  lb.lane_var = EB.CreateAlloca(lb.t);
+  Value* index_var = EB.CreateAlloca(lb.t);
+  B.CreateStore(llvm::ConstantInt::get(lb.t, 0), lb.lane_var);
+  lb.lanes_exit = new_block("lane.exit");
+  lb.lanes_next = new_block("lane.next");
+  std::tie(lb.lane, lb.lane_head) = loop_head(lb.lane_var, lb.t, llvm::ConstantInt::get(lb.t, w), false, lb.lanes_exit);
+  B.CreateStore(lb.is_signed ? B.CreateNSWAdd(lb.first, lb.lane) : B.CreateNUWAdd(lb.first, lb.lane), index_var);
+  loops[owner] = Loop{lb.lanes_exit, lb.lanes_next, index_var, p, over_cells};
+  return lb;
+}
+
+// The lane loop's back edge (the builder at lanes_next); leaves the builder
+// at lanes_exit. The full unroller runs before the vectorizer and would take
+// this W-iteration loop apart into copies only the SLP vectorizer sees. The
+// width asks for W lanes (the cost model, seeing W iterations, may find a
+// cheap body not worth it: then the blocks are scalar, and so are the bounds,
+// no better); it does not force what cannot be vectorized (a checked copy's
+// checks are exits; a call): LLVM's remark saying so is dropped (orc.cpp).
+void Gen::close_lanes(const LaneBlocks& lb) {
+  B.CreateStore(B.CreateNUWAdd(lb.lane, llvm::ConstantInt::get(lb.t, 1)), lb.lane_var);
+  llvm::BranchInst* back = B.CreateBr(lb.lane_head);
+  llvm::MDNode* no_unroll = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.disable")});
+  llvm::MDNode* width = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.vectorize.width"),
+                                              llvm::ConstantAsMetadata::get(B.getInt32((uint32_t)lb.w))});
+  llvm::MDNode* self = llvm::MDNode::getDistinct(C, {nullptr, no_unroll, width});
+  self->replaceOperandWith(0, self);
+  back->setMetadata(llvm::LLVMContext::MD_loop, self);
+  B.SetInsertPoint(lb.lanes_exit);
+}
+
+// The block's end (the builder where the block's work is done): the next
+// block; leaves the builder after the blocks.
+void Gen::next_block(const LaneBlocks& lb) {
+  Value* w = llvm::ConstantInt::get(lb.t, lb.w);
+  B.CreateStore(lb.is_signed ? B.CreateNSWAdd(lb.first, w) : B.CreateNUWAdd(lb.first, w), lb.block_var);
+  B.CreateBr(lb.block_head);
+  B.SetInsertPoint(lb.blocks_exit);
 }
 
 // The blocks are one chain of W-wide adds: each holds its place in the

@@ -173,6 +173,42 @@ struct Gen {
   // written). False, emitting nothing, when the body does not have the shape.
   bool lanes_loop(const ir::Stmt* owner, llvm::Value*& begin, llvm::Value* end, Prim p,
                   const std::function<void()>& body, bool over_cells);
+  // A loop whose carried values are all float sums in program order, as
+  // blocks of W iterations whose terms LLVM computes in lanes, folded into
+  // the sums in order (lower_ordered.cpp); moves `begin` past them. False,
+  // emitting nothing, when the body does not have the shape.
+  bool ordered_loop(const ir::Stmt* owner, llvm::Value*& begin, llvm::Value* end, Prim p,
+                    const std::function<void()>& body, bool over_cells);
+  struct OrderedSum {
+    const ir::Stmt* slot;   // the sum's alloca, outside the loop
+    const ir::Stmt* read;   // its one load in the body
+    const ir::Stmt* op;     // the add, sub or fma of the read and the term
+    const ir::Stmt* write;  // the store of op into slot
+    enum Kind { add, add_first, sub, fma } kind = add;  // s + t, t + s, s - t, fma(a, b, s)
+  };
+  std::vector<OrderedSum> ordered_sums(const ir::Stmt& owner);
+  bool varies_in(const ir::Stmt* e, const ir::Stmt& owner);
+  bool is_inner_affine(const ir::Stmt* e, const ir::Stmt& owner);
+  llvm::Value* inner_affine(const ir::Stmt* e, const ir::Stmt& owner, llvm::Value* j);
+  struct OrderedTerm {
+    llvm::Value* slot[2] = {nullptr, nullptr};  // the lane's term (an fma's two factors)
+    const ir::Stmt* read = nullptr;
+  };
+  std::unordered_map<const ir::Stmt*, OrderedTerm> ordered_terms;  // by the sum's op, in ordered_loop's lanes
+  bool ordered_term(const ir::Stmt& s);  // s's term into its slots, when s is such an op
+  // Blocks of W iterations as lanes (lower_lanes.cpp; lanes_loop and ordered_loop).
+  struct LaneBlocks {
+    llvm::Type* t = nullptr;  // the index's
+    uint64_t w = 0;
+    bool is_signed = false;
+    llvm::Value *block_var = nullptr, *first = nullptr, *lane_var = nullptr, *lane = nullptr;
+    llvm::BasicBlock *block_head = nullptr, *blocks_exit = nullptr, *lane_head = nullptr, *lanes_exit = nullptr,
+                     *lanes_next = nullptr;
+  };
+  LaneBlocks open_lane_blocks(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* blocks_end, Prim p, uint64_t w,
+                              bool over_cells, const std::function<void(llvm::Value*)>& at_block);
+  void close_lanes(const LaneBlocks& lb);
+  void next_block(const LaneBlocks& lb);
   // gpu: the module's limit on nested ti.real_func calls (lower_func.cpp).
   llvm::GlobalVariable* depth_limit();
   std::unordered_set<const ir::Stmt*> dropped;  // lanes_loop: the partials' moves, lowered to nothing

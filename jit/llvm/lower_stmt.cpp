@@ -54,7 +54,9 @@ void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bo
                      const std::function<void()>& body, bool over_cells, Value* step) {
   llvm::Type* t = type(p, owner);
   // Split sums at the top of the body: blocks of W iterations first (lower_lanes.cpp).
-  bool blocked = !step && lanes_loop(owner, begin, end, p, body, over_cells);
+  // Sums in program order: their terms in lanes, blocks of W (lower_ordered.cpp).
+  bool blocked = !step && (lanes_loop(owner, begin, end, p, body, over_cells) ||
+                           ordered_loop(owner, begin, end, p, body, over_cells));
   Value* var = EB.CreateAlloca(t);
   B.CreateStore(begin, var);
   BasicBlock* cont = new_block("for.next");
@@ -97,6 +99,7 @@ bool has_inner_loop(const ir::Block& b) {
 void Gen::stmt(const ir::Stmt& s) {
   if (s.loc.known()) loc = s.loc;
   if (!dropped.empty() && dropped.count(&s)) return;
+  if (!ordered_terms.empty() && ordered_term(s)) return;
   if (auto o = given.find(&s); o != given.end()) {
     val[&s] = o->second;
     return;

@@ -22,6 +22,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include <chrono>
@@ -182,7 +183,7 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
     std::fprintf(stderr, "%s", os.str().c_str());
   }
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
-  if (dump && *dump && !before) {
+  if (dump && *dump && !before && std::string(dump) != "asm") {
     std::string s;
     llvm::raw_string_ostream os(s);
     m.print(os, nullptr);
@@ -368,6 +369,12 @@ CompiledTasks finish_kernel_tasks(LoweredPtr l, Program* prog) {
     if (!obj) {
       optimize(mod, *j.tm, true);
       lap(out.optimize_ms);
+      // KILN_LLVM_DUMP=asm: the host assembly the module becomes (from a
+      // copy: code generation changes the module it runs on).
+      if (const char* d = std::getenv("KILN_LLVM_DUMP"); d && std::string(d) == "asm") {
+        std::unique_ptr<llvm::Module> copy = llvm::CloneModule(mod);
+        std::fprintf(stderr, "; kernel %s\n%s", l->kernel.c_str(), emit_code(*copy, *j.tm, true).c_str());
+      }
       obj = emit_code(mod, *j.tm, false);
       if (!l->key.empty() && prog) code_cache_store(*prog, "llvm", l->key, *obj);
       lap(out.codegen_ms);

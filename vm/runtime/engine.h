@@ -42,10 +42,10 @@ struct Engine {
   virtual const char* name() const = 0;   // "interp", "jit", "vulkan", ...
   // Which primitive types this engine computes with (seed 000's table).
   virtual bool supports(Prim p) const = 0;
-  // Whether ir::run_pipeline jams parallel reduction nests two outer
+  // Which parallel reduction nests ir::run_pipeline jams two outer
   // iterations a pass for it (vm/ir/passes/jam_outer.cpp; no value changes):
-  // an engine whose code gains from it.
-  virtual bool jams_outer_loops() const { return false; }
+  // those an engine's code gains from, ir::JamKind flags (0: none).
+  virtual int jams_outer_loops() const { return 0; }
   // Compiles an offloaded kernel (after ir::run_pipeline). Throws kiln::Error on failure.
   virtual std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) = 0;
   // The same, given the IR to keep: an engine that needs it after compile

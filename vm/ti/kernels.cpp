@@ -227,15 +227,15 @@ bool CompiledEntry::plain_return() const {
   return rets.size() <= 1;
 }
 
-// KILN_JAM=1 or 0 jams parallel reduction nests (vm/ir/passes/jam_outer.cpp)
-// on every engine or on none (the tests run the interpreter with it, which
+// KILN_JAM=1 or 0 jams parallel reduction nests of every kind
+// (vm/ir/passes/jam_outer.cpp) on every engine or on none (the tests run the interpreter with it, which
 // must print the same bits); unset, the engine says.
-static bool jam_outer_loops(const Engine& eng) {
+static int jam_outer_loops(const Engine& eng) {
   static const int forced = [] {
     const char* e = std::getenv("KILN_JAM");
-    return e && *e ? (*e == '0' ? 0 : 1) : -1;
+    return e && *e ? (*e == '0' ? 0 : ir::kJamDividers | ir::kJamOrdered) : -1;
   }();
-  return forced >= 0 ? forced == 1 : eng.jams_outer_loops();
+  return forced >= 0 ? forced : eng.jams_outer_loops();
 }
 
 std::unique_ptr<CompiledEntry> compile_kernel(const frontend::KernelRequest& req, frontend::HostEnv& env, Program& prog,

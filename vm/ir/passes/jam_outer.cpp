@@ -34,13 +34,18 @@
 //     the task's own index i as the same index position: iterations touch
 //     disjoint elements of it;
 //   - the inner loop only reads memory and updates a float local declared
-//     before it, and divides or takes square roots in f32 without compares
-//     or selects (the reduction nest that gains; bound_by_divider);
+//     before it, and (the nests that gain, JamKind) divides or takes square
+//     roots in f32 without compares or selects (kJamDividers: the JIT's
+//     16-lane loops; bound_by_divider), or keeps every float sum it updates
+//     in program order (kJamOrdered: a promoted field element's, or any
+//     without fast_math; the LLVM tier's blocks fold each sum one lane at a
+//     time, a chain of dependent adds that two i's chains overlap);
 //   - a launch that stops at an error (a bounds check, an integer division
 //     by 0) stops at the same one with the same writes done (fails_alike).
-// Which engines jam is theirs to say (Engine::jams_outer_loops: the JIT on
-// hosts whose vector loops have zmm0-23 for two copies); KILN_JAM=1 or 0
-// forces it on or off on every engine (tests run the interpreter with it).
+// Which engines jam which nests is theirs to say (Engine::jams_outer_loops:
+// the JIT's dividers on hosts whose vector loops have zmm0-23 for two
+// copies, the LLVM tier's ordered sums); KILN_JAM=1 or 0 forces every kind
+// or none on every engine (tests run the interpreter with it).
 #include <unordered_map>
 
 #include "vm/ir/passes/passes.h"
@@ -73,7 +78,7 @@ bool invariant(const Stmt* s, int depth = 0) {
 
 class Jam {
  public:
-  explicit Jam(Stmt* task) : task_(task) {}
+  Jam(Stmt* task, int kinds, bool fast_math) : task_(task), kinds_(kinds), fast_math_(fast_math) {}
 
   // Whether the task qualifies (the checks in the file's comment).
   bool check() {
@@ -92,7 +97,7 @@ class Jam {
     }
     if (!inner_ || inner_->ops.size() < 2 || !invariant(inner_->ops[0]) || !invariant(inner_->ops[1])) return false;
     if (count_stmts(*inner_->body) > kMaxInner || count_stmts(b) > kMaxBody) return false;
-    bool ok = true, sum = false;
+    bool ok = true, sum = false, ordered = true;
     // Writes: by key (a field's id, or -1 for every ndarray: two arguments
     // may be one array), the index position that holds i in each access.
     std::unordered_map<int, int> written;
@@ -129,12 +134,16 @@ class Jam {
         }
         case StmtKind::local_store:
           // A float local declared outside the inner loop that it updates.
-          if (inside_loop(s, inner_) && !inside_loop(s->ops[0], inner_) && is_float(s->ops[1]->type.prim)) sum = true;
+          if (inside_loop(s, inner_) && !inside_loop(s->ops[0], inner_) && is_float(s->ops[1]->type.prim)) {
+            sum = true;
+            ordered &= !fast_math_ || s->ops[0]->index == kInOrder;  // split_sums leaves it in order
+          }
           break;
         default: break;
       }
     });
-    if (!ok || !sum || !bound_by_divider() || !fails_alike()) return false;
+    bool gains = ((kinds_ & kJamDividers) && bound_by_divider()) || ((kinds_ & kJamOrdered) && ordered);
+    if (!ok || !sum || !gains || !fails_alike()) return false;
     for (const Stmt* p : ptrs) {
       auto w = written.find(key(p));
       if (w == written.end()) continue;
@@ -349,18 +358,20 @@ class Jam {
   }
 
   Stmt* task_;
+  int kinds_;       // JamKind flags: the nests to jam
+  bool fast_math_;  // float locals' sums are split later, but kInOrder ones
   Stmt* inner_ = nullptr;
   size_t at_ = 0;  // the inner loop's position in the body
 };
 
 }  // namespace
 
-bool jam_outer(Kernel& k) {
+bool jam_outer(Kernel& k, int kinds, bool fast_math) {
   if (k.keep_names) return false;  // the debugger steps through the program's own loops
   bool changed = false;
   for (auto& t : k.root.stmts) {
     if (t->kind != StmtKind::offloaded) continue;
-    Jam j(t.get());
+    Jam j(t.get(), kinds, fast_math);
     if (!j.check()) continue;
     j.rewrite();
     changed = true;

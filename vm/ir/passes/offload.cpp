@@ -299,7 +299,7 @@ static bool verify_each_pass() {
 }
 
 int run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize, bool fast_math,
-                  bool jam) {
+                  int jam) {
   auto verify_if = [&]() {
     if (check && verify_each_pass()) verify(k);
   };
@@ -330,7 +330,7 @@ int run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& afte
   std::erase_if(tasks, [](const std::unique_ptr<Stmt>& t) { return t->task == Task::serial && t->body->stmts.empty(); });
   verify_if();
   make_thread_local(k);
-  if (jam && jam_outer(k)) {
+  if (jam && jam_outer(k, jam, fast_math)) {
     eliminate_dead_code(k);  // (copy 1's reads of the inner loop's bounds)
     verify_if();
   }

@@ -81,7 +81,13 @@ bool split_sums(Kernel& k);
 // of its inner loop, when no iteration can see another's effects
 // (jam_outer.cpp): no value changes. Runs after make_thread_local, before
 // split_sums.
-bool jam_outer(Kernel& k);
+// `kinds`: which nests (JamKind flags); `fast_math`: whether float sums are
+// split later (those that are not keep program order).
+enum JamKind : int {
+  kJamDividers = 1,  // inner loops of f32 divisions or square roots, no compares or selects (the JIT's 16 lanes)
+  kJamOrdered = 2,   // inner loops whose float sums all keep program order (the LLVM tier's ordered blocks)
+};
+bool jam_outer(Kernel& k, int kinds = kJamDividers | kJamOrdered, bool fast_math = true);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, `engine` (a phrase: "jit engine", "vulkan engine on device 'NAME'")
@@ -97,10 +103,10 @@ void mark_activation(Kernel& k);
 bool inline_calls(Kernel& k);
 // The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, promote_elements, (fast_math:
 // contract_fma), fold, dce,
-// make_thread_local, (jam: jam_outer), (fast_math: split_sums); verify after each when `check` is set.
+// make_thread_local, (jam: jam_outer of those JamKind nests), (fast_math: split_sums); verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
 // Returns the root's statement count (its ids run 0..n-1 in pre-order).
 int run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& after_scalarize = {},
-                 bool fast_math = false, bool jam = false);
+                 bool fast_math = false, int jam = 0);
 
 }  // namespace kiln::ir

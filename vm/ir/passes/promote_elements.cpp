@@ -27,7 +27,8 @@
 //    store after L writes the value L left, or the one it loaded back when L
 //    stored nothing, and no other thread's write is lost.
 // The result is exactly what the loop computed through memory: no float
-// operation changes. Where an access is bounds-checked, L is versioned on the
+// operation changes. Where an access is bounds-checked (and its index is not
+// a range_for task's own, within the field over the task's constant range), L is versioned on the
 // check (the loop as written runs when an index is out of bounds, so the
 // error is raised by the same access as before and never by a load L would
 // not have made). Loops of more than kMaxCopy statements are not versioned.
@@ -124,6 +125,17 @@ struct Promoter {
     return out;
   }
 
+  // Whether idx is the index of a range_for task whose constant range lies
+  // in [0, n): in bounds without a test (the n-body example's force[i]), so
+  // the loop needs no second copy, and the task's body stays one loop that
+  // jam_outer can take.
+  static bool in_task_range(const Stmt* idx, int64_t n) {
+    if (idx->kind != StmtKind::loop_index || idx->index != 0 || !idx->loop) return false;
+    const Stmt* t = idx->loop;
+    return t->kind == StmtKind::offloaded && t->task == Task::range_for && t->rare().begin_const &&
+           t->rare().end_const && t->rare().num_loop_indices == 1 && t->begin >= 0 && t->end <= n;
+  }
+
   static Stmt* put(Block& b, StmtKind k, Type t, const Stmt* where, Operands ops = {}) {
     auto s = make_stmt(k, t, where->loc, std::move(ops));
     s->frame = where->frame;
@@ -149,6 +161,7 @@ struct Promoter {
         std::pair<const Stmt*, int64_t> test{idx, c.ptr->access->shape[k]};
         if (std::find(tested.begin(), tested.end(), test) != tested.end()) continue;
         tested.push_back(test);
+        if (in_task_range(idx, test.second)) continue;
         Prim ip = idx->type.prim;
         Stmt* zero = put(pre, StmtKind::const_, Type::scalar(ip), loop);
         zero->value = Const::of_int(ip, 0);
