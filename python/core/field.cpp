@@ -353,6 +353,7 @@ void from_numpy(py::list comps, py::handle src, py::tuple comp_shape, const std:
   Program& prog = program();
   prog.materialize();
   py::module_ np = py::module_::import("numpy");
+  for (FieldInfo* f : fs) Program::require_placed(*f);  // before the shape: an unplaced field has none
   Prim p = fs[0]->dtype;
   py::object arr = np.attr("require")(src, p == Prim::bf16 ? "float32" : np_name(p), "C");  // keeps 0-d arrays 0-d
   py::tuple want(fs[0]->shape.size() + comp_shape.size());

@@ -56,6 +56,7 @@ Value to_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comp
 void from_numpy(Evaluator& ev, Program& prog, const std::vector<FieldInfo*>& comps, const std::vector<int64_t>& want_shape,
                 const Value& v, const std::string& what, SourceLoc loc) {
   prog.materialize();
+  for (FieldInfo* f : comps) Program::require_placed(*f);  // before the shape: an unplaced field has none
   auto* arr = np_as(v);
   if (!arr) {
     if (v.kind != Kind::List && v.kind != Kind::Tuple)

@@ -334,9 +334,9 @@ void Program::materialize_trees() {
   laid_out_trees = trees.size();
 }
 
-// Kernels (access_of) and host reads/writes (check_index) both come here: a
-// field that has no place in a tree has no memory to touch.
-static void require_placed(const FieldInfo& f) {
+// Kernels (access_of), host reads/writes (check_index) and whole-field
+// copies come here: a field that has no place in a tree has no memory to touch.
+void Program::require_placed(const FieldInfo& f) {
   if (f.place) return;
   raise("RuntimeError", f.primal ? "gradient " + f.describe() + " has not been placed: call ti.root.lazy_grad() / "
                                        "lazy_dual() after placing '" + f.primal->name + "', or place it yourself"

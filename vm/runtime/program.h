@@ -205,6 +205,10 @@ struct Program {
   // a zero block) and stays inactive.
   const void* element_read_address(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
   void check_index(const FieldInfo& f, const int64_t* idx, int n, SourceLoc loc);
+  // Raises RuntimeError when `f` has no place in a tree (declared but never
+  // placed; a gradient companion without lazy_grad / needs_dual): kernels,
+  // element access and whole-field copies all check this first.
+  static void require_placed(const FieldInfo& f);
   // Base pointers of every tree, indexed by tree id (kernels read these at launch);
   // the second form refills `out`, keeping its memory (a launch's kept context).
   std::vector<uint8_t*> tree_bases();

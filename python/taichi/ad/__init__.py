@@ -169,6 +169,10 @@ class FwdMode:
             raise RuntimeError("Forward mode manager can be entered only once.")
         self.entered = True
         _core.materialize()
+        if _core.field_snode(self.param.dual) is None:
+            name = getattr(self.param, "name", None) or "the parameter"
+            raise RuntimeError(f"ti.ad.FwdMode: field '{name}' has no dual to seed: declare it with needs_dual=True "
+                               f"(or place {name}.dual, e.g. ti.root.lazy_dual())")
         shape = self.param.shape
         n = 1
         for s in shape:
