@@ -558,7 +558,10 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
     }
     a.embedUInt64(0);  // (a 16-byte read of the last entry stays in the code)
   }
-  if (!eh.msg.empty()) return "asmjit: " + eh.msg;
+  if (!eh.msg.empty()) {
+    out.assembler_error = true;
+    return "asmjit: " + eh.msg;
+  }
 
   out.code_size = code.codeSize();
   if (asmjit::Error e = rt.add(&out.fn, &code)) return std::string("asmjit: ") + DebugUtils::errorAsString(e);

@@ -28,6 +28,10 @@ struct Compiled {
   size_t code_size = 0;
   std::string listing;  // the machine code as text, when asked for
   std::string lanes;    // "8 lanes" when the loop has a vector loop, else why not
+  // Set when compile_trace failed because the assembler refused an
+  // instruction (asm_check.cpp): the JIT's own bug, which KILN_JIT=strict=1
+  // turns into an internal error. Out of executable memory is not one.
+  bool assembler_error = false;
 };
 
 // Whether this CPU runs AVX2 (vector loops, vector.h).

@@ -192,7 +192,7 @@ class FunctionJit : public interp::LoopHook {
     if (!why.empty()) {
       // An assembler error is the JIT's own bug (asm_check.cpp's refusals):
       // the loop runs on the interpreter, unless the tests asked to hear of it.
-      if (p_.strict && why.rfind("asmjit: ", 0) == 0) {
+      if (p_.strict && c.assembler_error) {
         std::fprintf(stderr, "kiln: internal JIT error in %s @%u: %s\n", fn_.name.c_str(), root_head, why.c_str());
         std::_Exit(3);
       }
