@@ -388,16 +388,24 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     g.ensure_open();
     Id var = m.function_var(m.t_ptr(SC::Function, t));
     bool sg = prim_is_signed(p);
-    // The index never steps past `end`, so it cannot wrap (a range ending
-    // near the type's maximum): an invocation starts at begin + first only
-    // when first < end - begin (unsigned: exact whenever begin < end), else
-    // at end; a step of `stride` that would pass end lands on it.
+    // The index must never step past the type's maximum and wrap (a range
+    // ending near it). With constant bounds and grid, begin + first and
+    // cur + stride stay below max(begin, end) + stride_n: when that fits, the
+    // plain grid-stride loop is exact. Otherwise an invocation starts at
+    // begin + first only when first < end - begin (unsigned: exact whenever
+    // begin < end), else at end, and a step that would pass end lands on it.
+    int64_t stride_n = std::max<int64_t>(1, (int64_t)ts.groups * ts.local_size);
+    __int128 type_max = sg ? ((__int128)1 << (prim_bits(p) - 1)) - 1 : ((__int128)1 << prim_bits(p)) - 1;
+    bool may_wrap = !(ts.begin_const && ts.end_const && ts.groups) ||
+                    (__int128)std::max(ts.begin, ts.end) + stride_n - 1 > type_max;
     Id bt = m.t_bool();
-    Id start = m.op(Op::OpSelect, t,
-                    {m.op(Op::OpLogicalAnd, bt,
-                          {m.op(sg ? Op::OpSLessThan : Op::OpULessThan, bt, {begin, end}),
-                           m.op(Op::OpULessThan, bt, {first, m.op(Op::OpISub, t, {end, begin})})}),
-                     m.op(Op::OpIAdd, t, {begin, first}), end});
+    Id start = m.op(Op::OpIAdd, t, {begin, first});
+    if (may_wrap)
+      start = m.op(Op::OpSelect, t,
+                   {m.op(Op::OpLogicalAnd, bt,
+                         {m.op(sg ? Op::OpSLessThan : Op::OpULessThan, bt, {begin, end}),
+                          m.op(Op::OpULessThan, bt, {first, m.op(Op::OpISub, t, {end, begin})})}),
+                    start, end});
     if (par) g.if_then(fresh, [&] { m.op_void(Op::OpStore, {var, start}); });
     else m.op_void(Op::OpStore, {var, start});
     g.loop_var[&task] = var;
@@ -405,7 +413,7 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
     // A loop-free body with known bounds makes a known number of iterations
     // per invocation: below the driver's limit it needs no count.
     Id counter = g.loop_count;
-    int64_t n = ts.end - ts.begin, stride_n = std::max<int64_t>(1, (int64_t)ts.groups * ts.local_size);
+    int64_t n = ts.end - ts.begin;
     int64_t per = n < ts.one_chunk_below ? n : (n + stride_n - 1) / stride_n;
     if (counter && !has_loops(task) && ts.begin_const && ts.end_const && ts.groups && per + 2 < (int64_t)g.caps.loop_limit)
       g.loop_count = 0;
@@ -432,8 +440,11 @@ static void task_code(Gen& g, const ir::Stmt& task, TaskShader& ts) {
           else g.block(*task.body);
         },
         [&] {
-          Id last = m.op(Op::OpULessThanEqual, m.t_bool(), {m.op(Op::OpISub, t, {end, cur}), stride});
-          m.op_void(Op::OpStore, {var, m.op(Op::OpSelect, t, {last, end, m.op(Op::OpIAdd, t, {cur, stride})})});
+          Id next = m.op(Op::OpIAdd, t, {cur, stride});
+          if (may_wrap)
+            next = m.op(Op::OpSelect, t,
+                        {m.op(Op::OpULessThanEqual, m.t_bool(), {m.op(Op::OpISub, t, {end, cur}), stride}), end, next});
+          m.op_void(Op::OpStore, {var, next});
         });
     g.loop_count = counter;
     g.iter = gid;
