@@ -18,28 +18,10 @@ using namespace kiln::jit::test;
 
 namespace {
 
-// y[i] = f(x[i]) over [lo, hi), x at mem[0..1024), y at mem[1024..2048)
-// (64-byte aligned): checks every element, returns the aligned starts run.
+// The aligned starts run by the map over [lo, hi) (run_map checks every element).
 template <class F>
 uint64_t run_map(const Compiled& c, int lo, int hi, F f) {
-  alignas(64) static float mem[2048];
-  for (int j = 0; j < 2048; j++) mem[j] = j < 1024 ? std::sin((float)j) * 100.0f : -7.0f;
-  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
-  TraceEnv env;
-  env.args = args;
-  std::atomic<bool> stop{false};
-  env.stop = &stop;
-  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
-  REQUIRE(c.fn(R, &env) == 99);
-  CHECK(R[0] == (uint64_t)hi);
-  for (int j = 0; j < 1024; j++) {
-    float want = j >= lo && j < hi ? f(mem[j]) : -7.0f;
-    if (std::memcmp(&mem[1024 + j], &want, 4) != 0) {
-      FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
-      break;
-    }
-  }
-  return env.lane_heads;
+  return kiln::jit::test::run_map(c, lo, hi, f, [](int j) { return std::sin((float)j) * 100.0f; }).lane_heads;
 }
 
 }  // namespace

@@ -135,6 +135,34 @@ inline std::pair<uint64_t, uint64_t> run_sum(const Compiled& c, void* mem, int l
   return {R[3], env.plain_tails};
 }
 
+// Runs a compiled map y[i] = f(x[i]) over [lo, hi), x = input(j) at mem[0..1024),
+// y at mem[1024..2048) (64-byte aligned, -7 before the run), and checks every
+// element bit for bit: the lanes, the masked ends, nothing written outside
+// the range. Returns the trace's counters (masked ends, aligned starts).
+template <class F>
+TraceEnv run_map(const Compiled& c, int lo, int hi, F f, float (*input)(int)) {
+  alignas(64) static float mem[2048];
+  for (int j = 0; j < 2048; j++) mem[j] = j < 1024 ? input(j) : -7.0f;
+  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+  TraceEnv env;
+  env.args = args;
+  std::atomic<bool> stop{false};
+  env.stop = &stop;
+  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
+  REQUIRE(c.fn(R, &env) == 99);
+  CHECK(R[0] == (uint64_t)hi);
+  for (int j = 0; j < 1024; j++) {
+    float want = j >= lo && j < hi ? f(mem[j]) : -7.0f;
+    if (std::memcmp(&mem[1024 + j], &want, 4) != 0) {
+      FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
+      break;
+    }
+  }
+  env.args = nullptr;
+  env.stop = nullptr;
+  return env;
+}
+
 // The text traced, optimized and compiled with vector loops allowed.
 // `zmm`: 16-lane loops allowed too (jit/asm_wide.cpp), where the host has AVX-512.
 // `regs`: the trace's registers (32: a split sum's 16 partials and more).

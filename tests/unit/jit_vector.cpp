@@ -141,24 +141,8 @@ namespace {
 // vector loop's lanes, its masked end, the scalar last iteration and
 // nothing past the end. Returns the masked ends run.
 uint64_t run_axpy(const Compiled& c, int lo, int hi) {
-  static float mem[2048];
-  for (int j = 0; j < 1024; j++) mem[j] = (float)j * 0.5f - 100.0f, mem[1024 + j] = -7.0f;
-  uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
-  TraceEnv env;
-  env.args = args;
-  std::atomic<bool> stop{false};
-  env.stop = &stop;
-  uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
-  CHECK(c.fn(R, &env) == 99);
-  CHECK(R[0] == (uint64_t)hi);
-  for (int j = 0; j < 1024; j++) {
-    float want = j >= lo && j < hi ? mem[j] * 3.0f + 1.0f : -7.0f;
-    if (mem[1024 + j] != want) {
-      FAIL_CHECK("y[" << j << "] = " << mem[1024 + j] << ", want " << want << " (lo " << lo << ", hi " << hi << ")");
-      break;
-    }
-  }
-  return env.plain_tails;
+  return kiln::jit::test::run_map(c, lo, hi, [](float x) { return x * 3.0f + 1.0f; }, [](int j) { return (float)j * 0.5f - 100.0f; })
+      .plain_tails;
 }
 }  // namespace
 
