@@ -118,7 +118,7 @@ def test_bound_kernel_object():
     m(3)
     assert c.total() == 12
     assert _BoundKernel(Counter.__dict__["total"], c)() == 12
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="a bound kernel binds a Kernel"):
         _BoundKernel(len, c)
     # a cycle through the object (a bound kernel kept on it) is collected
     # (once launched, the kernel's instance holds its template object, as
