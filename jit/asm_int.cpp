@@ -424,7 +424,7 @@ bool Gen::const_divide64(const Ins& in, Ref i) {
   a.test(x, x);
   a.js(slow);
   // m from the constant pool, not a `mov rax, imm64` each time: sq_mod's
-  // loop ran 5% faster so (a .S copy of it, docs/perf.md)
+  // loop ran 5% faster so (a .S copy of it, docs/perf/lanes.md)
   a.mov(x86::rax, x);
   a.mul(x86::rdx, x86::rax, kbits(m, CT::f64));
   if (k > 64) a.shr(x86::rdx, Imm(k - 64));  // rdx = the quotient

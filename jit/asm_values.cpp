@@ -119,7 +119,7 @@ void Gen::recompute_for(const Snapshot& s) {
 // Consecutive registers from consecutive stack slots, or filled with one
 // constant, move as vectors (copy_qwords): nbody's exits wrote a split sum's
 // 14 partials in slots with two instructions each, and its link the 48
-// partials' -0.0 with one each, every outer i (docs/perf.md).
+// partials' -0.0 with one each, every outer i (docs/perf/nbody.md).
 void Gen::flush(const Snapshot& s) {
   std::optional<int64_t> in_rax{std::nullopt};
   const auto& regs = s.regs;
@@ -169,7 +169,7 @@ void Gen::flush(const Snapshot& s) {
 // from the store before it must lie within that one store. With pieces cut
 // from each run's own start, nbody's entry read its partials (registers
 // 14-28) across the link's stores of 13-20 and 21-28 and waited for them to
-// reach the cache, every outer i (docs/perf.md, session 24).
+// reach the cache, every outer i (docs/perf/nbody.md, session 24).
 static int frame_piece(int32_t reg, int left, int widest) {
   for (int w = widest; w > 1; w /= 2)
     if (reg % w == 0 && left >= w) return w;

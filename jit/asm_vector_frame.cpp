@@ -59,7 +59,7 @@ int32_t VectorLoop::consecutive(const std::vector<Ref>& ring) const {
 // other two in xmm registers): those lanes move between their slots and
 // the ring's register as masked 8-qword moves, not as 8-byte copies through
 // the temporaries (two instructions a lane each way, ~170 of the ~1170 an
-// outer i ran: docs/perf.md); the others go through the temporaries as
+// outer i ran: docs/perf/nbody.md); the others go through the temporaries as
 // before. Not a lane whose temporary something else reads (a uniform, a
 // root, the counter or its limit).
 void VectorLoop::find_slot_lanes() {

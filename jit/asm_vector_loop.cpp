@@ -129,7 +129,7 @@ void VectorLoop::roots_and_constants() {
 // ran at ~80% of the bandwidth of the same loop with these prefetches (a
 // memory-bound loop keeps only as many lines in flight as its
 // out-of-order window holds loads). On this project's AMD EPYC (CPU time,
-// alternating, 11 rounds, on 2 MiB and 4 KiB pages; docs/perf.md) a
+// alternating, 11 rounds, on 2 MiB and 4 KiB pages; docs/perf/memory.md) a
 // stream read once a pass is one the hardware prefetcher follows alone:
 // bench/saxpy ran 8-22% and bench/reduction's sums 4-14% faster without
 // its prefetches; bench/jacobi_grouped, whose leading row is the one of

@@ -165,7 +165,7 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, bool vectorize) {
   // the unroller have made them what codegen sees. Not on AMD's Zen hosts:
   // on this project's EPYC its hardware prefetcher follows the streams alone,
   // and the prefetches cost (CPU time, alternating, 9 rounds, 2 MiB pages;
-  // docs/perf.md): without them bench/saxpy ran 0.73x, reduction's sums
+  // docs/perf/memory.md): without them bench/saxpy ran 0.73x, reduction's sums
   // 0.92x, jacobi 0.80-0.83x, jacobi_grouped 0.82x the time; on 4 KiB pages
   // saxpy 0.69-0.75x, jacobi_grouped 0.91-0.95x, jacobi and reduction
   // within noise. The measurement that put them in was a Sapphire Rapids'.

@@ -35,7 +35,7 @@ void* remember(void* p, size_t bytes) {
 // 4 KiB. A loop over a 64 MiB field otherwise takes a page walk every 64 cache
 // lines, and on a virtual machine (nested paging) each walk reads both guest
 // and host tables: bench/saxpy's 2^24-element loop ran ~13% faster so (CPU
-// time, alternating; docs/perf.md), and g++'s own loop as much when glibc's
+// time, alternating; docs/perf/memory.md), and g++'s own loop as much when glibc's
 // malloc is told to use them. The mapping starts on a 2 MiB boundary (the
 // kernel backs only aligned 2 MiB ranges with a huge page) and ends on one;
 // fresh anonymous pages read zero, so there is nothing to clear. A huge page

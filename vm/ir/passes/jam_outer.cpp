@@ -13,7 +13,7 @@
 // Why: in the JIT, each outer iteration's work around its inner loop (the
 // inner trace's exit, the stitched side trace that adds a split sum's 16
 // partials, the link back, the vector loop's setup) cost ~68 ns an i in
-// nbody (docs/perf.md), and a pass for two i halves it; the two copies'
+// nbody (docs/perf/nbody.md), and a pass for two i halves it; the two copies'
 // loads of pos[j] are one load after the JIT's CSE, so the vec3
 // deinterleave is shared too.
 //

@@ -39,7 +39,7 @@
 // has a guard (the example's `if i != j`) pay the partials' rotation in the
 // JIT's scalar code, which costs more than the memory round trip saved (the
 // n-body example's force loop: 31 ms in memory, 22 kept in order, 59 split;
-// docs/perf.md). Not under the debugger, which shows fields as each
+// docs/perf/nbody.md). Not under the debugger, which shows fields as each
 // statement leaves them.
 #include <algorithm>
 #include <map>
