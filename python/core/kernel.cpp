@@ -189,18 +189,62 @@ struct KernelCore {
   int generation = -1;
   // An instance a call may run without binding its arguments or building
   // its cache key (try_fast): per parameter, the template argument it was
-  // last called with (null for a scalar), held, so that no other object can
-  // take its address while it is here. The same object gives the same key
+  // last called with (null for a scalar). The same object gives the same key
   // (identity(): by address, or by value for immutable values). The most
   // recent first, at most kFast (two objects of a class alternating).
+  // `same` borrows the objects the instance holds weakly (an address in its
+  // key: forget_instance drops this entry before such an object is freed)
+  // and `held` keeps the others (values, tuples) alive.
   struct Fast {
     ti::CompiledEntry* ce;
-    std::vector<py::object> same;
+    std::vector<PyObject*> same;
+    std::vector<py::object> held;
   };
   static constexpr size_t kFast = 4;
   std::vector<Fast> fast;
 
   KernelCore(py::object f, std::shared_ptr<FuncAST> a, std::string q) : fn(std::move(f)), ast(std::move(a)), qualname(std::move(q)) {}
+  ~KernelCore() { drop_all(); }
+
+  // A template argument is in the cache key by its address (identity()), so
+  // an instance must not outlive it: another object could take the address.
+  // Taichi holds such arguments weakly (a @ti.data_oriented object whose
+  // kernel ran is collected like any other), and so does Kiln: an object
+  // that takes weak references is held by one whose callback drops the
+  // instances keyed on it; values and tuples (no weak references) are held.
+  void hold_template(ti::CompiledEntry& ce, const py::object& v) {
+    if (!PyType_SUPPORTS_WEAKREFS(Py_TYPE(v.ptr()))) {
+      ce.keep_alive.push_back(hold(v));
+      return;
+    }
+    ti::CompiledEntry* key = &ce;
+    py::cpp_function dead([this, key](py::handle) { forget_instance(key); });
+    PyObject* ref = PyWeakref_NewRef(v.ptr(), dead.ptr());
+    if (!ref) throw py::error_already_set();
+    ce.keep_alive.push_back(hold(ref));
+    Py_DECREF(ref);
+  }
+
+  // Called as a template argument is freed: its instances go. The entry
+  // leaves the map before it is destroyed, so the callbacks its destruction
+  // runs (another argument freed with it) see a consistent cache.
+  void forget_instance(ti::CompiledEntry* ce) {
+    std::erase_if(fast, [&](const Fast& f) { return f.ce == ce; });
+    for (auto it = cache.begin(); it != cache.end(); ++it)
+      if (it->second.get() == ce) {
+        std::unique_ptr<ti::CompiledEntry> gone = std::move(it->second);
+        cache.erase(it);
+        return;
+      }
+  }
+
+  // Every instance (after ti.reset, or the kernel itself going): moved out
+  // first, for the same reason.
+  void drop_all() {
+    fast.clear();
+    auto gone = std::move(cache);
+    cache.clear();
+  }
 
   void load_annotations() {
     const auto& params = ast->def->args.args;
@@ -233,7 +277,7 @@ struct KernelCore {
     if (fast.empty() || generation != state().generation || nargs != ast->def->args.args.size()) return false;
     for (const Fast& f : fast) {
       size_t k = 0;
-      while (k < nargs && (!f.same[k] || f.same[k].ptr() == args[k])) k++;
+      while (k < nargs && (!f.same[k] || f.same[k] == args[k])) k++;
       if (k < nargs) continue;
       ti::CompiledEntry& ce = *f.ce;
       small_slots.assign((size_t)ce.num_args, 0);
@@ -251,10 +295,14 @@ struct KernelCore {
   // Keeps `ce` for try_fast when the call's parameters are all scalars and
   // templates (`vals` the call's arguments).
   void keep_fast(ti::CompiledEntry& ce, const std::vector<ArgSpec>& specs, const std::vector<py::object>& vals) {
-    Fast f{&ce, std::vector<py::object>(specs.size())};
+    Fast f{&ce, std::vector<PyObject*>(specs.size(), nullptr), {}};
     for (size_t k = 0; k < specs.size(); k++) {
-      if (specs[k].kind == ArgSpec::Kind::template_) f.same[k] = vals[k];
-      else if (specs[k].kind != ArgSpec::Kind::scalar) return;
+      if (specs[k].kind == ArgSpec::Kind::template_) {
+        f.same[k] = vals[k].ptr();
+        if (!PyType_SUPPORTS_WEAKREFS(Py_TYPE(vals[k].ptr()))) f.held.push_back(vals[k]);
+      } else if (specs[k].kind != ArgSpec::Kind::scalar) {
+        return;
+      }
     }
     std::erase_if(fast, [&](const Fast& o) { return o.ce == &ce; });  // (same key, other objects: these now)
     fast.insert(fast.begin(), std::move(f));
@@ -271,8 +319,7 @@ struct KernelCore {
     State& st = state();
     Program& prog = program();
     if (generation != st.generation) {
-      fast.clear();
-      cache.clear();
+      drop_all();
       generation = st.generation;
     }
     const auto& params = ast->def->args.args;
@@ -348,7 +395,7 @@ struct KernelCore {
       }
       ce->arg_prims = prims;
       for (size_t k = 0; k < np; k++)
-        if (specs[k].kind == ArgSpec::Kind::template_) ce->keep_alive.push_back(hold(vals[k]));
+        if (specs[k].kind == ArgSpec::Kind::template_) hold_template(*ce, vals[k]);
       it = cache.emplace(key, std::move(ce)).first;
     }
     ti::CompiledEntry& ce = *it->second;

@@ -80,7 +80,7 @@ struct CompiledEntry {
   bool ret_is_tuple = false;
   int num_args = 0;
   int num_global_temps = 0;
-  std::vector<std::shared_ptr<void>> keep_alive;  // host objects whose identity is in the cache key
+  std::vector<std::shared_ptr<void>> keep_alive;  // host objects whose identity is in the cache key (python/core/kernel.cpp: weak references to those that take them)
   double* launched = nullptr;    // the Program's launched_kernels counter (std::map nodes stay put)
   // True when the return is one scalar or nothing (no rebuilding of compounds).
   bool plain_return() const;

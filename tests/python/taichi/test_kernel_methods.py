@@ -5,7 +5,8 @@ launches without binding its arguments; a kernel method is a _BoundKernel
 made in C (Kernel.__get__) whose call takes the same way. What must hold:
 each object its own instance, identity-equal values one instance, the
 @ti.data_oriented check, Tape / FwdMode / the profiler, ti.reset, the bound
-object's attributes and garbage collection. Run by ctest with pytest and
+object's attributes and garbage collection (an object whose kernels ran is collected,
+its instances with it). Run by ctest with pytest and
 PYTHONPATH=build/python."""
 import gc
 import weakref
@@ -121,8 +122,6 @@ def test_bound_kernel_object():
     with pytest.raises(TypeError, match="a bound kernel binds a Kernel"):
         _BoundKernel(len, c)
     # a cycle through the object (a bound kernel kept on it) is collected
-    # (once launched, the kernel's instance holds its template object, as
-    # every compiled instance does)
     d = Counter(1, 0)
     d.keep = d.bump
     ref = weakref.ref(d)
@@ -178,3 +177,73 @@ def test_reset_between_method_launches():
     c.bump(2)
     c.bump(2)
     assert c.total() == 12
+
+
+def test_objects_collected_after_their_launches():
+    # As in Taichi (its template mapper keys such objects by weak reference):
+    # a kernel's instances do not keep their template objects alive. Each
+    # object that goes takes its instances with it; the others stay fast.
+    keep = Counter(2, 5)
+    keep.bump(1)
+    refs = []
+    for k in range(6):
+        c = Counter(3, k)
+        c.bump(1)
+        c.bump(2)  # the fast way, with c in the kept instances
+        assert c.total() == 3 * (3 + 2 * k)
+        refs.append(weakref.ref(c))
+        del c
+    gc.collect()
+    assert [r() for r in refs] == [None] * 6
+    assert Counter.bump._core.instances == 1 and Counter.total._core.instances == 0
+    keep.bump(1)
+    assert keep.total() == 2 * 12
+
+    # a new object (perhaps at a freed one's address) gets its own instance
+    fresh_obj = Counter(1, 100)
+    fresh_obj.bump(0)
+    fresh_obj.bump(0)
+    assert fresh_obj.total() == 200 and Counter.bump._core.instances == 2
+
+    # a field passed as ti.template() is held weakly too
+    g = ti.field(ti.i32, shape=2)
+    fill_i32(g, 3)
+    fill_i32(g, 4)
+    assert g[1] == 4 and fill_i32._core.instances == 1
+    r = weakref.ref(g)
+    del g
+    gc.collect()
+    assert r() is None and fill_i32._core.instances == 0
+
+
+# (At module level: a kernel defined in a function reads that function's
+# locals through a snapshot of its frame, which holds them while it lives.)
+@ti.kernel
+def fill_i32(f: ti.template(), v: ti.i32):
+    for i in f:
+        f[i] = v
+
+
+@ti.kernel
+def both(p: ti.template()):
+    p[0].x[0] += 1
+    p[1].x[0] += 2
+
+
+def test_objects_collected_with_a_tuple_and_ti_reset():
+    # a tuple of objects (tuples take no weak references) is held, and so its
+    # objects; ti.reset drops every instance
+    a, b = Counter(1, 0), Counter(1, 0)
+    pair = (a, b)
+    both(pair)
+    both(pair)
+    assert a.total() == 2 and b.total() == 4
+    ra = weakref.ref(a)
+    del a, b, pair
+    gc.collect()
+    assert ra() is not None and both._core.instances == 1
+    ti.reset()
+    ti.init(arch=ti.cpu)
+    both((Counter(1, 0), Counter(1, 0)))
+    gc.collect()
+    assert ra() is None and both._core.instances == 1
