@@ -184,6 +184,8 @@ struct KernelCore {
   std::shared_ptr<FuncAST> ast;
   std::string qualname;
   std::vector<py::object> annotations;  // per parameter, evaluated once (None when absent)
+  struct AnnInfo;
+  std::vector<AnnInfo> infos;           // per parameter: what its annotation asks for (ann_info)
   bool have_annotations = false;
   std::map<std::string, std::unique_ptr<ti::CompiledEntry>> cache;
   int generation = -1;
@@ -256,6 +258,12 @@ struct KernelCore {
       if (py::isinstance<py::str>(a))  // `from __future__ import annotations`
         a = py::eval(a.cast<std::string>(), globals);
       annotations.push_back(a);
+    }
+    infos.clear();
+    try {
+      for (auto& a : annotations) infos.push_back(ann_info(a));
+    } catch (Error& e) {
+      throw_python(e, true);
     }
     have_annotations = true;
   }
@@ -368,7 +376,7 @@ struct KernelCore {
         if (ann.is_none() && !(k == 0 && params[k]->name == "self"))
           raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name +
                                  "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", params[k]->loc);
-        classify(mode, ann, vals[k], params[k]->loc, specs[k], holds[k], key);
+        classify(mode, ann, infos[k], vals[k], params[k]->loc, specs[k], holds[k], key);
         prims[k] = specs[k].kind == ArgSpec::Kind::scalar ? specs[k].prim : Prim::none;
       }
     } catch (Error& e) {
@@ -389,6 +397,8 @@ struct KernelCore {
       if (!st.env) st.env = make_env();
       std::unique_ptr<ti::CompiledEntry> ce;
       try {
+        for (size_t k = 0; k < np; k++)
+          if (specs[k].kind == ArgSpec::Kind::template_) req.args[k].value = to_static(vals[k]);
         ce = ti::compile_kernel(req, *st.env, prog, st.keep_dumps ? &st.dumps : nullptr, warn);
       } catch (Error& e) {
         throw_python(e, true);
@@ -430,33 +440,55 @@ struct KernelCore {
 
   // Classifies one argument by its annotation (spec.name is set) and adds
   // what its instance depends on to the cache key.
-  void classify(int mode, const py::object& ann, const py::object& val, SourceLoc loc, ArgSpec& spec, ArgHold& h,
-                std::string& key) {
+  // What an annotation asks for, decided once per parameter (info[k],
+  // load_annotations): redone at every call, its to_static and the failing
+  // attribute lookups (each formats an AttributeError) were ~5 us of a call
+  // that takes the general path (keywords, a new object).
+  enum class AnnKind { template_, builder, ndarray, argpack, compound, scalar, unsupported };
+  struct AnnInfo {
+    AnnKind kind;
+    StaticValue a;
+  };
+  static AnnInfo ann_info(const py::object& ann) {
+    StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
+    AnnKind kind = AnnKind::unsupported;
+    if (ann.is_none() || (a.kind == StaticValue::Kind::builtin && a.s == "ti.template")) kind = AnnKind::template_;
+    else if (py::hasattr(ann, "_kiln_sparse_builder")) kind = AnnKind::builder;
+    else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
+             (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray")))
+      kind = AnnKind::ndarray;
+    else if (py::hasattr(ann, "_kiln_argpack")) kind = AnnKind::argpack;
+    else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) kind = AnnKind::compound;
+    else if (a.kind == StaticValue::Kind::dtype) kind = AnnKind::scalar;
+    return {kind, std::move(a)};
+  }
+
+  // A template argument's value is what the compiler reads (spec.value): it
+  // is converted on a miss only (classify keys it by identity).
+  void classify(int mode, const py::object& ann, const AnnInfo& info, const py::object& val, SourceLoc loc, ArgSpec& spec,
+                ArgHold& h, std::string& key) {
     const std::string& name = spec.name;
+    const StaticValue& a = info.a;
     h.ann = ann;
     h.val = val;
-    StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
-    bool is_template = a.kind == StaticValue::Kind::builtin && a.s == "ti.template";
-    if (is_template || ann.is_none()) {
+    if (info.kind == AnnKind::template_) {
       spec.kind = ArgSpec::Kind::template_;
-      spec.value = to_static(val);
       key += "T" + identity(val) + "|";
-    } else if (py::hasattr(ann, "_kiln_sparse_builder")) {
+    } else if (info.kind == AnnKind::builder) {
       builder_arg(val, name, h.builder);
       spec.kind = ArgSpec::Kind::sparse_builder;
       key += "B|";
-    } else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
-               (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray"))) {
+    } else if (info.kind == AnnKind::ndarray) {
       h.nd = ndarray_arg(ann, val, name, spec, key);
       if (name.find('.') == std::string::npos) companion_arg(mode, ann, val, name, spec, h.comp, key);
-    } else if (py::hasattr(ann, "_kiln_argpack")) {
+    } else if (info.kind == AnnKind::argpack) {
       pack_arg(mode, ann, val, loc, spec, h, key);
-    } else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) {
+    } else if (info.kind == AnnKind::compound) {
       spec.kind = ArgSpec::Kind::compound;
       spec.type = a;
       key += "C" + (a.kind == StaticValue::Kind::dtype ? std::string(prim_name(a.prim)) + std::to_string(a.rows) + "x" + std::to_string(a.cols)
                                                        : identity(ann)) + "|";
-    } else if (a.kind == StaticValue::Kind::dtype) {
+    } else if (info.kind == AnnKind::scalar) {
       spec.kind = ArgSpec::Kind::scalar;
       spec.prim = a.prim;
       key += "S" + std::string(prim_name(a.prim)) + "|";
@@ -481,7 +513,7 @@ struct KernelCore {
     for (size_t i = 0; i < spec.members.size(); i++) {
       py::tuple m = members[i];
       spec.members[i].name = spec.name + "." + std::string(py::str(m[0]));
-      classify(mode, m[1], values[i], loc, spec.members[i], h.members[i], key);
+      classify(mode, m[1], ann_info(m[1]), values[i], loc, spec.members[i], h.members[i], key);
       if (spec.members[i].kind == ArgSpec::Kind::template_)
         raise("TypeError", "argpack member '" + spec.members[i].name + "' cannot be ti.template()", loc);
     }
