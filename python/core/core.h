@@ -94,7 +94,7 @@ void bind_kernel_method(py::module_& m);  // kernel_method.cpp: taichi._core.Ker
 // A call of a KernelCore (`core`) with positional arguments on its kept
 // instance (kernel.cpp). `handled` false: not taken, no error set (call it
 // through Python); true: the result, or null with the Python error set.
-PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_t nargs, bool& handled);
+PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, bool& handled);
 void bind_linalg(py::module_& m);  // linalg.cpp: ti.linalg's sparse matrices and solvers
 void bind_snodes(py::module_& m);
 void bind_layouts(py::module_& m);

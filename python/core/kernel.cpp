@@ -186,6 +186,7 @@ struct KernelCore {
   std::vector<py::object> annotations;  // per parameter, evaluated once (None when absent)
   struct AnnInfo;
   std::vector<AnnInfo> infos;           // per parameter: what its annotation asks for (ann_info)
+  std::vector<py::object> param_names;  // per parameter, interned (by_position)
   bool have_annotations = false;
   std::map<std::string, std::unique_ptr<ti::CompiledEntry>> cache;
   int generation = -1;
@@ -298,6 +299,33 @@ struct KernelCore {
       return true;
     }
     return false;
+  }
+
+  // A call with keywords (`step(dt=0.01)`) as the positional call it
+  // means, for try_fast: `out` gets every parameter in order when the
+  // keywords name the parameters after the positional ones, each once (no
+  // defaults); otherwise false, and the general path binds the call (and
+  // reports what is wrong with it).
+  bool by_position(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** out, size_t room) {
+    const auto& params = ast->def->args.args;
+    size_t np = params.size();
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    if (np > room || (size_t)(nargs + nkw) != np) return false;
+    if (param_names.size() != np) {
+      param_names.clear();
+      for (auto* p : params) param_names.push_back(py::reinterpret_steal<py::object>(PyUnicode_InternFromString(p->name.c_str())));
+    }
+    for (size_t k = 0; k < np; k++) out[k] = k < (size_t)nargs ? args[k] : nullptr;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+      PyObject* name = PyTuple_GET_ITEM(kwnames, i);
+      size_t k = (size_t)nargs;
+      while (k < np && param_names[k].ptr() != name &&
+             !(PyUnicode_Check(name) && PyUnicode_Compare(param_names[k].ptr(), name) == 0))
+        k++;
+      if (k == np || out[k]) return false;
+      out[k] = args[nargs + i];
+    }
+    return true;
   }
 
   // Keeps `ce` for try_fast when the call's parameters are all scalars and
@@ -628,7 +656,7 @@ struct KernelCore {
 
 }  // namespace
 
-PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_t nargs, bool& handled) {
+PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, bool& handled) {
   static PyTypeObject* type = (PyTypeObject*)py::type::of<KernelCore>().ptr();
   handled = false;
   if (Py_TYPE(core) != type) return nullptr;
@@ -637,6 +665,12 @@ PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_
   // As pybind's dispatcher would: a C++ exception becomes the Python error.
   try {
     py::object out;
+    PyObject* in_order[16];
+    if (kwnames && PyTuple_GET_SIZE(kwnames) > 0) {
+      if (!kc->by_position(args, nargs, kwnames, in_order, 16)) return nullptr;
+      args = in_order;
+      nargs += PyTuple_GET_SIZE(kwnames);
+    }
     if (!kc->try_fast(args, (size_t)nargs, out)) return nullptr;
     handled = true;
     return out.release().ptr();

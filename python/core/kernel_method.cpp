@@ -93,11 +93,11 @@ PyObject* kernel_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf
   auto* k = reinterpret_cast<KernelObject*>(self);
   PyObject* core = k->core;
   if (!g_plain || !core || core == Py_None) return call_slow(g_slow, self, args, nargsf, kwnames);
-  // Positional arguments to a kept instance: straight into the KernelCore
-  // (kernel.cpp), without pybind's dispatch.
-  if (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) {
+  // Positional and keyword arguments to a kept instance: straight into the
+  // KernelCore (kernel.cpp), without pybind's dispatch.
+  {
     bool handled = false;
-    PyObject* r = kernel_core_fast_call(core, args, PyVectorcall_NARGS(nargsf), handled);
+    PyObject* r = kernel_core_fast_call(core, args, PyVectorcall_NARGS(nargsf), kwnames, handled);
     if (handled) return r;
   }
   Py_INCREF(core);  // the call may replace Kernel._core (a recompile after ti.reset does not, but keep it alive)
@@ -159,11 +159,11 @@ PyObject* bound_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
   PyObject* core = reinterpret_cast<KernelObject*>(b->k)->core;
   // The fast way only runs an instance an earlier call compiled for this
   // very object, after _call's check that its class is @ti.data_oriented.
-  if (g_plain && core && core != Py_None && (!kwnames || PyTuple_GET_SIZE(kwnames) == 0)) {
+  if (g_plain && core && core != Py_None) {
     bool handled = false;
     Py_INCREF(core);
-    PyObject* r = with_first(b->obj, args, nargsf, nullptr, [&](PyObject** a, Py_ssize_t n) {
-      return kernel_core_fast_call(core, a, n, handled);
+    PyObject* r = with_first(b->obj, args, nargsf, kwnames, [&](PyObject** a, Py_ssize_t n) {
+      return kernel_core_fast_call(core, a, n, kwnames, handled);
     });
     Py_DECREF(core);
     if (handled) return r;

@@ -247,3 +247,39 @@ def test_objects_collected_with_a_tuple_and_ti_reset():
     both((Counter(1, 0), Counter(1, 0)))
     gc.collect()
     assert ra() is None and both._core.instances == 1
+
+
+@ti.kernel
+def axpy(f: ti.template(), a: ti.f32, b: ti.i32):
+    for i in f:
+        f[i] = f[i] * a + b
+
+
+def test_keyword_calls_on_the_fast_way():
+    # keywords naming the parameters after the positional ones are the
+    # positional call they mean (the kept instance runs them); anything else
+    # is bound by Python's rules on the general path, with its errors
+    f = ti.field(ti.f32, shape=2)
+    g = ti.field(ti.f32, shape=2)
+    axpy(f, 1.0, 1)
+    for _ in range(3):
+        axpy(f, b=1, a=2.0)
+        axpy(f=g, a=1.0, b=2)
+        axpy(g, 1.0, b=3)
+    assert f[0] == 15.0 and g[1] == 15.0 and axpy._core.instances == 2
+    with pytest.raises(TypeError, match="unexpected keyword argument 'c'"):
+        axpy(f, a=1.0, c=2)
+    with pytest.raises(TypeError, match="multiple values for argument 'f'"):
+        axpy(f, 1.0, f=g)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'b'"):
+        axpy(f, a=1.0)
+    with pytest.raises(TypeError):
+        axpy(f, a="x", b=1)
+    assert f[0] == 15.0
+    c = Counter(2, 1)
+    c.bump(by=1)
+    c.bump(by=2)
+    c.bump(2)
+    assert c.total() == 2 * (2 + 3 + 3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'step'"):
+        c.bump(step=1)
