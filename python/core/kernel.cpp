@@ -301,16 +301,16 @@ struct KernelCore {
     return false;
   }
 
-  // A call with keywords (`step(dt=0.01)`) as the positional call it
-  // means, for try_fast: `out` gets every parameter in order when the
-  // keywords name the parameters after the positional ones, each once (no
-  // defaults); otherwise false, and the general path binds the call (and
-  // reports what is wrong with it).
+  // A call with keywords (`step(dt=0.01)`) or defaults as the positional
+  // call it means, for try_fast: `out` gets every parameter in order when
+  // the keywords name parameters after the positional ones, each once, and
+  // the function's defaults cover the rest; otherwise false, and the general
+  // path binds the call (and reports what is wrong with it).
   bool by_position(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** out, size_t room) {
     const auto& params = ast->def->args.args;
     size_t np = params.size();
-    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
-    if (np > room || (size_t)(nargs + nkw) != np) return false;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (np > room || (size_t)(nargs + nkw) > np) return false;
     if (param_names.size() != np) {
       param_names.clear();
       for (auto* p : params) param_names.push_back(py::reinterpret_steal<py::object>(PyUnicode_InternFromString(p->name.c_str())));
@@ -324,6 +324,15 @@ struct KernelCore {
         k++;
       if (k == np || out[k]) return false;
       out[k] = args[nargs + i];
+    }
+    if ((size_t)(nargs + nkw) < np) {
+      PyObject* defaults = PyFunction_Check(fn.ptr()) ? PyFunction_GET_DEFAULTS(fn.ptr()) : nullptr;
+      size_t nd = defaults ? (size_t)PyTuple_GET_SIZE(defaults) : 0;
+      for (size_t k = 0; k < np; k++)
+        if (!out[k]) {
+          if (k + nd < np) return false;
+          out[k] = PyTuple_GET_ITEM(defaults, k + nd - np);
+        }
     }
     return true;
   }
@@ -666,10 +675,10 @@ PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_
   try {
     py::object out;
     PyObject* in_order[16];
-    if (kwnames && PyTuple_GET_SIZE(kwnames) > 0) {
+    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || (size_t)nargs < kc->ast->def->args.args.size()) {
       if (!kc->by_position(args, nargs, kwnames, in_order, 16)) return nullptr;
       args = in_order;
-      nargs += PyTuple_GET_SIZE(kwnames);
+      nargs = (Py_ssize_t)kc->ast->def->args.args.size();
     }
     if (!kc->try_fast(args, (size_t)nargs, out)) return nullptr;
     handled = true;

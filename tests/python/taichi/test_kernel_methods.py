@@ -255,6 +255,12 @@ def axpy(f: ti.template(), a: ti.f32, b: ti.i32):
         f[i] = f[i] * a + b
 
 
+@ti.kernel
+def scale(f: ti.template(), by: ti.f32 = 1.0, add: ti.i32 = 5):
+    for i in f:
+        f[i] = f[i] * by + add
+
+
 def test_keyword_calls_on_the_fast_way():
     # keywords naming the parameters after the positional ones are the
     # positional call they mean (the kept instance runs them); anything else
@@ -276,6 +282,19 @@ def test_keyword_calls_on_the_fast_way():
     with pytest.raises(TypeError):
         axpy(f, a="x", b=1)
     assert f[0] == 15.0
+    # defaults fill what the call leaves out
+    h = ti.field(ti.f32, shape=2)
+    for _ in range(3):
+        scale(h)
+        scale(h, 2.0)
+        scale(h, add=1)
+        scale(add=2, f=h)
+    v = 0.0
+    for _ in range(3):
+        v = (((v * 1 + 5) * 2 + 5) * 1 + 1) * 1 + 2
+    assert h[0] == v == 126.0 and scale._core.instances == 1
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'f'"):
+        scale()
     c = Counter(2, 1)
     c.bump(by=1)
     c.bump(by=2)
