@@ -7,6 +7,8 @@
 #   method : an empty kernel method of a @ti.data_oriented object, one i32
 #            argument (`self` is a template argument)
 #   tmpl   : an empty kernel of a ti.template() field and an i32
+#   kw     : empty3 called with keywords (`empty3(k, c=3, b=0.5)`)
+#   dflt   : an empty kernel of an i32 and two defaulted arguments, called with one
 # Prints "<shape> <us per launch>", the best of 5 rounds of N launches, so that
 # bench/launch_overhead_run.py can take min/median over processes and builds.
 # Runs on both hosts: PYTHONPATH=build/python python3 ... and build/kiln run ...
@@ -70,6 +72,11 @@ def tmpl(f: ti.template(), a: ti.i32):
     pass
 
 
+@ti.kernel
+def dflt(a: ti.i32, b: ti.f32 = 0.5, c: ti.i32 = 3):
+    pass
+
+
 def best_us(run):
     run()  # compiles, and settles the launcher's serial/parallel choice
     best = 1e30
@@ -119,6 +126,16 @@ def run_tmpl():
         tmpl(x, k)
 
 
+def run_kw():
+    for k in range(LAUNCHES):
+        empty3(k, c=3, b=0.5)
+
+
+def run_dflt():
+    for k in range(LAUNCHES):
+        dflt(k)
+
+
 init()
 print("small", best_us(run_small))
 print("empty0", best_us(run_empty0))
@@ -127,3 +144,5 @@ print("empty3", best_us(run_empty3))
 print("ret", best_us(run_ret))
 print("method", best_us(run_method))
 print("tmpl", best_us(run_tmpl))
+print("kw", best_us(run_kw))
+print("dflt", best_us(run_dflt))
