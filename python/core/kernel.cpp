@@ -194,7 +194,9 @@ struct KernelCore {
   // its cache key (try_fast): per parameter, the template argument it was
   // last called with (null for a scalar). The same object gives the same key
   // (identity(): by address, or by value for immutable values). The most
-  // recent first, at most kFast (two objects of a class alternating).
+  // recent first, at most kFast: a program that runs one kernel over each of
+  // its fields in turn (`for f in fields: clear(f)`) keeps them all fast; a
+  // miss scans them all (a pointer compare per template parameter each).
   // `same` borrows the objects the instance holds weakly (an address in its
   // key: forget_instance drops this entry before such an object is freed)
   // and `held` keeps the others (values, tuples) alive.
@@ -203,7 +205,7 @@ struct KernelCore {
     std::vector<PyObject*> same;
     std::vector<py::object> held;
   };
-  static constexpr size_t kFast = 4;
+  static constexpr size_t kFast = 16;
   std::vector<Fast> fast;
 
   KernelCore(py::object f, std::shared_ptr<FuncAST> a, std::string q) : fn(std::move(f)), ast(std::move(a)), qualname(std::move(q)) {}
