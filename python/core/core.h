@@ -75,6 +75,9 @@ py::object from_static(const frontend::StaticValue& s);
 std::unique_ptr<frontend::HostEnv> make_env();
 Prim prim_of_dtype(py::handle dtype);  // a taichi DataType (or int/float: default_ip/fp); throws TypeError
 py::object dtype_object(Prim p);       // taichi's DataType object for a primitive
+// numpy.empty(shape, dtype) of `bytes` bytes; from vm/runtime/large_buffers.h's
+// blocks when that is large (np_large.cpp)
+py::object np_empty_large(py::module_& np, const py::tuple& shape, const char* dtype, size_t bytes);
 
 // A Python value wrapped so a StaticValue can hold it (GIL-safe release).
 std::shared_ptr<void> hold(py::handle o);

@@ -342,7 +342,10 @@ py::object to_numpy(py::list comps, py::tuple comp_shape) {
     });
     return arr;
   }
-  py::object arr = np.attr(ti::affine_layout(prog, fs) ? "empty" : "zeros")(py::tuple(shape), np_name(p));
+  size_t bytes = (size_t)(prim_bits(p) / 8);
+  for (auto n : shape) bytes *= py::cast<size_t>(n);
+  py::object arr = ti::affine_layout(prog, fs) ? np_empty_large(np, py::tuple(shape), np_name(p), bytes)
+                                               : np.attr("zeros")(py::tuple(shape), np_name(p));
   Buffer b(arr, true);
   ti::copy_components(prog, fs, (uint8_t*)b.view.buf, prim_bits(p) / 8, true, {});
   return arr;

@@ -7,18 +7,26 @@
 #include <cstring>
 
 #include "vm/host/evaluator.h"
+#include "vm/runtime/large_buffers.h"
+#include "vm/support/stream_copy.h"
 
 namespace kiln::host {
 
 NpBuffer::NpBuffer(int64_t bytes, bool zero) : size(bytes) {
   size_t n = (size_t)((bytes + 63) / 64 * 64);
   if (n == 0) n = 64;
-  data = static_cast<uint8_t*>(std::aligned_alloc(64, n));
+  bool zeroed = false;
+  // An array the size of a large field: on 2 MiB pages, and the storage of an
+  // array released before reused (`a = x.to_numpy()` in a loop; bench/numpy_copy).
+  if (n >= kLargeBuffer && (data = static_cast<uint8_t*>(map_large(n, &zeroed, true)))) large = true;
+  else data = static_cast<uint8_t*>(std::aligned_alloc(64, n));
   if (!data) throw std::bad_alloc();
-  if (zero) std::memset(data, 0, n);
+  if (zero && !zeroed) std::memset(data, 0, n);
 }
 NpBuffer::~NpBuffer() {
-  if (owned) std::free(data);
+  if (!owned) return;
+  if (large) unmap_large(data, true);
+  else std::free(data);
 }
 
 int64_t np_itemsize(Prim dt) { return dt == Prim::none ? 1 : prim_bits(dt) / 8; }
@@ -135,7 +143,7 @@ std::shared_ptr<NpArrayObj> np_copy(Evaluator& ev, const NpArrayObj& a, Prim dt,
   auto r = np_new(dt, a.shape, !whole);
   int64_t n = a.size();
   if (whole) {
-    std::memcpy(r->data(), a.data(), (size_t)(n * a.itemsize()));
+    stream_copy(r->data(), a.data(), (size_t)(n * a.itemsize()));
     return r;
   }
   int64_t is = r->itemsize();

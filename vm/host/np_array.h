@@ -25,6 +25,7 @@ struct NpBuffer {
   int64_t size = 0;
   // 64-byte aligned; zero-filled unless the caller overwrites every byte at once
   bool owned = true;
+  bool large = false;  // from map_large (vm/runtime/large_buffers.h): kept for the next array of its size
   explicit NpBuffer(int64_t bytes, bool zero = true);
   // Memory the embedding application owns (the C API's zero-copy arrays):
   // never freed here; the caller keeps it alive while the array is used.

@@ -1,6 +1,7 @@
 // See field_copy.h.
 #include "vm/ti/field_copy.h"
 #include "vm/ti/quant_access.h"
+#include "vm/support/stream_copy.h"
 
 #include <cstring>
 
@@ -121,8 +122,8 @@ void copy_components(Program& prog, const std::vector<FieldInfo*>& comps, uint8_
     }
     if (packed) {
       size_t bytes = (size_t)(cells * nc * isz);
-      if (to_array) std::memcpy(out, a.base[0], bytes);
-      else std::memcpy(a.base[0], out, bytes);
+      if (to_array) stream_copy(out, a.base[0], bytes);
+      else stream_copy(a.base[0], out, bytes);
       return;
     }
   }
