@@ -131,13 +131,15 @@ bool VectorLoop::emit() {
   counter_in();
   roots_and_constants();
   find_streams();
-  if (plain_tails || wide_tails)  // (asm_lane_head.cpp)
-    if (Ref at = lb->head_access(); at >= 0) lb->aligned_head(at);
+  Ref head = plain_tails || wide_tails || row_tails ? lb->head_access() : -1;  // (asm_lane_head.cpp)
+  Label row_start = a.newLabel();  // (each row's head: row_tail comes back here)
+  a.bind(row_start);
+  if (head >= 0) lb->aligned_head(head);
   Label first = unroll > 1 ? a.newLabel() : top;
   Label row_end = row_tails || plain_tails || wide_tails ? a.newLabel() : done;
   if (unroll > 1) pass_loop(first, unroll, top, true);
   pass_loop(top, 1, row_end, unroll == 1 || rows);
-  if (row_tails) row_tail(row_end, first);
+  if (row_tails) row_tail(row_end, head >= 0 ? row_start : first);
   if (plain_tails) plain_tail(row_end);
   if (wide_tails) wide_tail(row_end);
   if (p.guards)  // (their partials as after u copies)
