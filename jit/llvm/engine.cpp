@@ -196,7 +196,11 @@ struct LlvmEngine : Engine {
   // terms into a sum one lane at a time (lower_ordered.cpp), a chain of
   // dependent adds (or fmas) that bounds the loop by their latency; two i's
   // chains run side by side (Taichi's n-body example: see docs/llvm_tier.md).
-  int jams_outer_loops() const override { return ir::kJamOrdered; }
+  // And tasks around a pure while loop, four iterations' loops in lockstep
+  // (vm/ir/passes/jam_while.cpp): each is a chain of dependent float
+  // operations (an escape-time loop's x * x - y * y + cx) that the other
+  // copies' independent chains overlap.
+  int jams_outer_loops() const override { return ir::kJamOrdered | ir::kJamWhile; }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     return compile_llvm_kernel(k, &prog, verbose);
   }

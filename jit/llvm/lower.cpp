@@ -147,6 +147,11 @@ void Gen::task_body(const ir::Stmt& task) {
     }
     case ir::Task::struct_for: {
       cells = F->getArg(3);
+      // The cell table (the launcher's, or the generated list functions')
+      // is read-only here and nothing the task writes is in it: LLVM may then
+      // keep a row's address and indices in registers across the body's
+      // stores, which a full word's counted loop needs to vectorize.
+      F->addParamAttr(3, llvm::Attribute::NoAlias);
       // A row per cell: its indices, then its address (the launcher's table).
       num_cell_indices = (task.rare().num_loop_indices < 1 ? 1 : task.rare().num_loop_indices) + 1;
       tls(task.tls_prologue());

@@ -233,7 +233,7 @@ bool CompiledEntry::plain_return() const {
 static int jam_outer_loops(const Engine& eng) {
   static const int forced = [] {
     const char* e = std::getenv("KILN_JAM");
-    return e && *e ? (*e == '0' ? 0 : ir::kJamDividers | ir::kJamOrdered) : -1;
+    return e && *e ? (*e == '0' ? 0 : ir::kJamAll) : -1;
   }();
   return forced >= 0 ? forced : eng.jams_outer_loops();
 }

@@ -44,24 +44,24 @@
 //     by 0) stops at the same one with the same writes done (fails_alike).
 // Which engines jam which nests is theirs to say (Engine::jams_outer_loops:
 // the JIT's dividers on hosts whose vector loops have zmm0-23 for two
-// copies, the LLVM tier's ordered sums); KILN_JAM=1 or 0 forces every kind
-// or none on every engine (tests run the interpreter with it).
+// copies, the LLVM tier's ordered sums and, jam_while.cpp, its tasks around
+// a pure while loop); KILN_JAM=1 or 0 forces every kind or none on every
+// engine (tests run the interpreter with it).
 #include <unordered_map>
 
+#include "vm/ir/passes/jam_copy.h"
 #include "vm/ir/passes/passes.h"
 
 namespace kiln::ir {
 
 namespace {
 
-using Map = std::unordered_map<const Stmt*, Stmt*>;
+using Map = JamMap;
 
 constexpr size_t kMaxInner = 160;  // statements in the inner body: two copies must fit the vector registers
 constexpr size_t kMaxBody = 600;
 
-bool is_index_of(const Stmt* s, const Stmt* task) {
-  return s->kind == StmtKind::loop_index && s->loop == task && s->index == 0;
-}
+bool is_index_of(const Stmt* s, const Stmt* task) { return is_task_index(s, task); }
 
 // Built from constants and kernel arguments only (the same for every i).
 bool invariant(const Stmt* s, int depth = 0) {
@@ -78,14 +78,12 @@ bool invariant(const Stmt* s, int depth = 0) {
 
 class Jam {
  public:
-  Jam(Stmt* task, int kinds, bool fast_math) : task_(task), kinds_(kinds), fast_math_(fast_math) {}
+  Jam(Stmt* task, int kinds, bool fast_math) : task_(task), kinds_(kinds), fast_math_(fast_math), cp_{task} {}
 
   // Whether the task qualifies (the checks in the file's comment).
   bool check() {
     const Stmt* t = task_;
-    if (t->task != Task::range_for || t->serialize || t->tls_prologue() || t->tls_epilogue()) return false;
-    if (!t->rare().begin_const || !t->rare().end_const || t->rare().num_loop_indices != 1) return false;
-    if (t->end - t->begin < 2) return false;
+    if (!jammable_task(t)) return false;
     const Block& b = *t->body;
     for (size_t i = 0; i < b.stmts.size(); i++) {
       const Stmt* s = b.stmts[i].get();
@@ -159,61 +157,25 @@ class Jam {
   // Rewrites the task: [0, (n + 1) / 2), two i a pass, the last i of an odd
   // count alone.
   void rewrite() {
-    Stmt* t = task_;
-    const int64_t b = t->begin, n = t->end - t->begin;
-    StmtList old = take_all(*t->body);
-    Block& body = *t->body;
-    Type it = Type::scalar(Prim::i32);
-    walk_vec(old, [&](const Stmt* s) {
-      if (is_index_of(s, t)) it = s->type;
-    });
-    auto add = [&](Block& to, std::unique_ptr<Stmt> s) { return to.add(std::move(s)); };
-    auto konst = [&](Block& to, int64_t v) {
-      auto c = make_stmt(StmtKind::const_, it, t->loc);
-      c->value = Const::of_int(it.prim, v);
-      return add(to, std::move(c));
-    };
-    auto bin = [&](Block& to, BinaryOp op, Stmt* x, Stmt* y, Type ty) {
-      auto s = make_stmt(StmtKind::binary, ty, t->loc, {x, y});
-      s->bop = op;
-      return add(to, std::move(s));
-    };
-    auto idx = make_stmt(StmtKind::loop_index, it, t->loc);
-    idx->loop = t;
-    Stmt* k = add(body, std::move(idx));
-    Stmt* i0 = bin(body, BinaryOp::mul, k, konst(body, 2), it);
-    if (b) i0 = bin(body, BinaryOp::add, i0, konst(body, b), it);
-    Stmt* i1 = bin(body, BinaryOp::add, i0, konst(body, 1), it);
-    Block* pair = &body;
-    if (n % 2) {
-      Stmt* c = bin(body, BinaryOp::cmp_lt, i1, konst(body, t->end), Type::scalar(Prim::i32));
-      auto br = make_stmt(StmtKind::if_, Type{}, t->loc, {c});
-      br->body = std::make_unique<Block>();
-      br->else_body = std::make_unique<Block>();
-      Stmt* s = add(body, std::move(br));
-      s->body->owner = s;
-      s->else_body->owner = s;
-      pair = s->body.get();
-      Map alone{{nullptr, i0}};
-      copy(old, 0, old.size(), *s->else_body, alone);
-    }
+    StmtList old = take_all(*task_->body);
+    std::vector<Map> maps(2);
+    Map &m0 = maps[0], &m1 = maps[1];
+    Block* pair = cp_.open_group(old, maps);
     // Copy 0's statements take copy 0's values (m0), copy 1's copy 1's:
     // before the loop, copy 0 then copy 1; in it, copy 0's body then copy
     // 1's; after it, the same.
-    Map m0{{nullptr, i0}}, m1{{nullptr, i1}};
-    copy(old, 0, at_, *pair, m0);
-    copy(old, 0, at_, *pair, m1);
+    cp_.copy(old, 0, at_, *pair, m0);
+    cp_.copy(old, 0, at_, *pair, m1);
     Stmt* loop = pair->add(clone_stmt(*inner_));
     loop->body = std::make_unique<Block>();
     loop->body->owner = loop;
     m0[inner_] = m1[inner_] = loop;
-    relink_from(*pair, pair->stmts.size() - 1, m0);  // its bounds (copy 0's; the same values)
-    copy_block(*inner_->body, *loop->body, m0);
-    copy_block(*inner_->body, *loop->body, m1);
-    copy(old, at_ + 1, old.size(), *pair, m0);
-    copy(old, at_ + 1, old.size(), *pair, m1);
-    t->begin = 0;
-    t->end = (n + 1) / 2;
+    JamCopier::relink_from(*pair, pair->stmts.size() - 1, m0);  // its bounds (copy 0's; the same values)
+    cp_.copy_block(*inner_->body, *loop->body, m0);
+    cp_.copy_block(*inner_->body, *loop->body, m1);
+    cp_.copy(old, at_ + 1, old.size(), *pair, m0);
+    cp_.copy(old, at_ + 1, old.size(), *pair, m1);
+    cp_.close_group(2);
   }
 
  private:
@@ -230,17 +192,6 @@ class Jam {
       if (s->kind == StmtKind::unary && (s->uop == UnaryOp::sqrt || s->uop == UnaryOp::rsqrt)) divides = true;
     });
     return ok && divides;
-  }
-  // A statement that may stop the launch with an error: a checked access, an
-  // integer division by a value that may be 0.
-  static bool may_fail(const Stmt* s) {
-    if (s->kind == StmtKind::global_ptr) return s->access->checked;
-    if (s->kind != StmtKind::binary || is_float(s->type.prim)) return false;
-    switch (s->bop) {
-      case BinaryOp::div: case BinaryOp::floordiv: case BinaryOp::mod: case BinaryOp::raw_mod: case BinaryOp::pow:
-        return !(s->ops[1]->kind == StmtKind::const_ && s->ops[1]->value.i > 0);
-      default: return false;
-    }
   }
   // Whether a value is the same for both copies: built from constants,
   // arguments, the inner loop's index and loads through such pointers (the
@@ -285,7 +236,7 @@ class Jam {
     for (size_t i = 0; i < b.stmts.size(); i++) {
       if (i == at_) continue;
       auto visit = [&](Stmt* s) {
-        if (may_fail(s) && (s->kind != StmtKind::global_ptr || !in_range(s))) ok = false;
+        if (jam_may_fail(s) && (s->kind != StmtKind::global_ptr || !in_range(s))) ok = false;
         if ((s->kind == StmtKind::global_store || s->kind == StmtKind::atomic) && i < at_) ok = false;
       };
       Stmt* s = b.stmts[i].get();
@@ -294,72 +245,16 @@ class Jam {
       if (s->else_body) walk(*s->else_body, visit);
     }
     walk(*inner_->body, [&](Stmt* s) {
-      if (may_fail(s) && !same_in_copies(s)) ok = false;
+      if (jam_may_fail(s) && !same_in_copies(s)) ok = false;
     });
     return ok;
   }
   static int key(const Stmt* p) { return p->access->field_id >= 0 ? p->access->field_id : -1; }
   static bool is_float(Prim p) { return p == Prim::f32 || p == Prim::f64 || p == Prim::f16; }
-  template <class F> static void walk_vec(const StmtList& v, F&& fn) {
-    for (const auto& s : v) {
-      fn(s.get());
-      if (s->body) walk(*s->body, fn);
-      if (s->else_body) walk(*s->else_body, fn);
-    }
-  }
-
-  // Copies statements [from, to) of `v` to the end of `out`, recording each
-  // copy in `m`; the task's index maps to m[nullptr] (the i of this copy).
-  // Then points their operands and loop references at the copies (uses
-  // follow definitions in pre-order: m has every value they read by then).
-  void copy(const StmtList& v, size_t from, size_t to, Block& out, Map& m) {
-    size_t first = out.stmts.size();
-    for (size_t i = from; i < to; i++) copy_one(*v[i], out, m);
-    relink_from(out, first, m);
-  }
-  void copy_block(const Block& b, Block& out, Map& m) {
-    size_t first = out.stmts.size();
-    for (const auto& s : b.stmts) copy_one(*s, out, m);
-    relink_from(out, first, m);
-  }
-  static void relink_from(Block& out, size_t first, const Map& m) {
-    auto fix = [&](Stmt* s) {
-      for (Stmt*& o : s->ops)
-        if (auto f = m.find(o); o && f != m.end()) o = f->second;
-      if (s->loop)
-        if (auto f = m.find(s->loop); f != m.end()) s->loop = f->second;
-    };
-    for (size_t i = first; i < out.stmts.size(); i++) {
-      Stmt* s = out.stmts[i].get();
-      fix(s);
-      if (s->body) walk(*s->body, fix);
-      if (s->else_body) walk(*s->else_body, fix);
-    }
-  }
-  void copy_one(const Stmt& s, Block& out, Map& m) {
-    if (is_index_of(&s, task_)) {
-      m[&s] = m.at(nullptr);
-      return;
-    }
-    Stmt* n = out.add(clone_stmt(s));
-    n->frame = s.frame;
-    n->name = s.name;
-    n->var_kind = s.var_kind;
-    m[&s] = n;
-    auto child = [&](const std::unique_ptr<Block>& b) -> std::unique_ptr<Block> {
-      if (!b) return nullptr;
-      auto c = std::make_unique<Block>();
-      c->owner = n;
-      for (const auto& x : b->stmts) copy_one(*x, *c, m);
-      return c;
-    };
-    n->body = child(s.body);
-    n->else_body = child(s.else_body);
-  }
-
   Stmt* task_;
   int kinds_;       // JamKind flags: the nests to jam
   bool fast_math_;  // float locals' sums are split later, but kInOrder ones
+  JamCopier cp_;
   Stmt* inner_ = nullptr;
   size_t at_ = 0;  // the inner loop's position in the body
 };
@@ -372,9 +267,12 @@ bool jam_outer(Kernel& k, int kinds, bool fast_math) {
   for (auto& t : k.root.stmts) {
     if (t->kind != StmtKind::offloaded) continue;
     Jam j(t.get(), kinds, fast_math);
-    if (!j.check()) continue;
-    j.rewrite();
-    changed = true;
+    if (j.check()) {
+      j.rewrite();
+      changed = true;
+    } else if (kinds & kJamWhile) {
+      changed |= jam_while_loops(t.get());
+    }
   }
   return changed;
 }

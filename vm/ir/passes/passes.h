@@ -79,15 +79,19 @@ bool split_sums(Kernel& k);
 // A parallel range_for task whose body is a reduction nest (statements, one
 // inner loop that sums into a local, statements) runs two iterations a pass
 // of its inner loop, when no iteration can see another's effects
-// (jam_outer.cpp): no value changes. Runs after make_thread_local, before
+// (jam_outer.cpp), or whose body is a pure while loop between pure
+// statements before and any after, two iterations' loops in lockstep
+// (jam_while.cpp): no value changes. Runs after make_thread_local, before
 // split_sums.
 // `kinds`: which nests (JamKind flags); `fast_math`: whether float sums are
 // split later (those that are not keep program order).
 enum JamKind : int {
   kJamDividers = 1,  // inner loops of f32 divisions or square roots, no compares or selects (the JIT's 16 lanes)
   kJamOrdered = 2,   // inner loops whose float sums all keep program order (the LLVM tier's ordered blocks)
+  kJamWhile = 4,     // pure while loops with data-dependent exits, run in lockstep (jam_while.cpp; the LLVM tier)
+  kJamAll = kJamDividers | kJamOrdered | kJamWhile,
 };
-bool jam_outer(Kernel& k, int kinds = kJamDividers | kJamOrdered, bool fast_math = true);
+bool jam_outer(Kernel& k, int kinds = kJamAll, bool fast_math = true);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, `engine` (a phrase: "jit engine", "vulkan engine on device 'NAME'")
