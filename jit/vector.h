@@ -42,10 +42,10 @@
 // The vector loop runs while at least one iteration remains after it, so the
 // scalar body always runs last and every exit keeps its meaning.
 #pragma once
-#include <map>
 #include <string>
 #include <vector>
 
+#include "jit/flat_map.h"
 #include "jit/trace.h"
 
 namespace kiln::jit {
@@ -69,7 +69,7 @@ struct VecPlan {
     Ref base;
     int32_t k, sq;
   };
-  std::map<Ref, RowRoot> row_roots;  // by the load
+  FlatMap<Ref, RowRoot> row_roots;  // by the load
   // 64-bit lanes (named for f64, their first type): a loop whose values are
   // all f64 (loads, stores, + - * / sqrt neg abs, split f64 sums) or i64/u64
   // (loads, stores, + - neg & | ^, i64 sums), and invariants, runs four
@@ -97,7 +97,7 @@ struct VecPlan {
   // vectors and shuffle them apart (jit/asm_interleave.cpp) instead of
   // gathering each component: the first of them in body order -> the loads
   // of components 0, 1, ..., S / 4 - 1.
-  std::map<Ref, std::vector<Ref>> interleaved;
+  FlatMap<Ref, std::vector<Ref>> interleaved;
   bool in_group(Ref load) const {          // a component of an interleaved group
     for (auto& [first, comp] : interleaved)
       for (Ref c : comp)
@@ -137,7 +137,7 @@ struct VecPlan {
     bc::CT t; // the lanes' type
     bool ordered = false;
   };
-  std::map<Ref, Fold> folds;         // by slot
+  FlatMap<Ref, Fold> folds;         // by slot
   struct Step {
     Ref slot;                        // the accumulator's
     Ref term;                        // what it folds in
@@ -148,10 +148,10 @@ struct VecPlan {
     char widen = 0;                  // an i64 sum in 32-bit lanes: its term sign- ('s') or zero-extended ('z')
     Ref term2 = kNoRef;              // an ordered sum's fma(term, term2, prev): the second factor
   };
-  std::map<Ref, Step> steps;         // by the step's op (split sums' adds too)
+  FlatMap<Ref, Step> steps;         // by the step's op (split sums' adds too)
   // Split float sums: the first partial's slot -> the W partials, lane order
   // (its add, sub or fma is the sum's `add`; an i32 sum has no entry).
-  std::map<Ref, std::vector<Ref>> partials;
+  FlatMap<Ref, std::vector<Ref>> partials;
   // Last values: a carried value the body does not read but an exit does
   // (`last = i` or `last = x[i]` before or after a `break`): the scalar
   // loop that goes on after the vector loop, at the chunk where it stopped,

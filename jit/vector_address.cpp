@@ -108,7 +108,7 @@ std::pair<Ref, int64_t> Planner::resolve(Ref r) {
 // reads whole elements, so the 8 * S bytes from B + S * counter are exactly
 // the bytes their gathers read.
 void Planner::find_interleaved() {
-  std::map<std::pair<Ref, int32_t>, std::vector<std::pair<int64_t, Ref>>> by;
+  FlatMap<std::pair<Ref, int32_t>, std::vector<std::pair<int64_t, Ref>>> by;
   for (Ref i : p.order) {
     const VecPlan::Access& acc = p.access[i];
     if (t.ins[i].op != IrOp::load || !(acc.stride == 8 || acc.stride == 12 || acc.stride == 16)) continue;

@@ -41,7 +41,7 @@ bool Planner::fold_chain(Ref slot, Ref val, const std::vector<int>& reads) {
             : fam == IrOp::max || fam == IrOp::min ? (ints && (!p.f64 || host_has_avx512())) || floats
                                                    : false;
   if (!ok) return false;
-  std::map<Ref, VecPlan::Step> steps;
+  FlatMap<Ref, VecPlan::Step> steps;
   int want = 1;  // reads of the next prev: 1, or 2 under a conditional add (its add and the sel)
   for (Ref cur = val; cur != slot;) {
     if (!body(cur) || steps.size() > 16 || (cur != val && reads[cur] != want)) return false;
@@ -93,7 +93,7 @@ bool Planner::fold_chain(Ref slot, Ref val, const std::vector<int>& reads) {
 // registers of lanes), p0 read by that sum only. Marks the partials' slots.
 std::vector<bool> Planner::find_partials(const std::vector<Ref>& phis, const std::vector<int>& reads) {
   std::vector<bool> split(n, false);
-  std::map<Ref, Ref> next;  // slot -> its value at the back edge
+  FlatMap<Ref, Ref> next;  // slot -> its value at the back edge
   for (Ref ph : phis) next[t.ins[ph].a] = t.ins[ph].b;
   const CT ft = p.f64 ? CT::f64 : CT::f32;
   for (Ref ph : phis) {

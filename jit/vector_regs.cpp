@@ -1,6 +1,8 @@
 // The vector loop's register assignment (vector_regs.h).
 #include "jit/vector_regs.h"
 
+#include <span>
+
 #include "jit/backend.h"
 #include "jit/div_magic.h"
 
@@ -166,7 +168,7 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
   // no accumulator (asm_lane_fold.cpp).
   if (lane_folds && 16 - (int)(p.sums.size() + r.acc2.size() + r.fold_hi.size()) < 3) return false;
   // Lane values: one register from definition to last use in the loop.
-  std::map<Ref, size_t> last;
+  FlatMap<Ref, size_t> last;
   for (size_t k = 0; k < p.order.size(); k++)
     for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b, t.ins[p.order[k]].c})
       if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
@@ -184,7 +186,11 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
     if (!apart) free_operands();
     // An interleaved group's components are all loaded at its first.
     auto group = p.interleaved.find(i);
-    for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i}) {
+    // (a span: `group ? its loads : {i}` as a vector copied the group or
+    // allocated for every op of every try)
+    const Ref just_i[1] = {i};
+    std::span<const Ref> comps = group != p.interleaved.end() ? std::span<const Ref>(group->second) : std::span<const Ref>(just_i);
+    for (Ref c : comps) {
       if (p.kind[c] != VecPlan::lane || r.ymm.count(c)) continue;
       int y = take(evex(c));
       if (full) return false;
@@ -197,7 +203,7 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
       used[y] = false;
     }
     if (apart) free_operands();
-    for (Ref c : group != p.interleaved.end() ? group->second : std::vector<Ref>{i})
+    for (Ref c : comps)
       if (p.kind[c] == VecPlan::lane && !last.count(c)) used[r.ymm[c]] = false;  // (read only by exits: computed, never read)
   }
   // Every operand the loop reads has a register (a plan that disagrees
