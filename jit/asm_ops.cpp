@@ -372,8 +372,11 @@ void Gen::float_select(const Ins& in, Ref i) {
     if (in_gp(r)) a.mov(slot(r), home(r));
     return rt == CT::f32 ? x86::dword_ptr(x86::rsp, 8 * r) : slot(r);
   };
-  if (in.a >= 0 && fused[in.a] && mask_before == in.a) {
-    mask_after = in.a;  // the select just before left this mask in xmm1
+  if (in.a >= 0 && mask_before == in.a) {
+    // The select just before left this mask in xmm1 (or k7): a fused
+    // compare's, or an integer condition's (x and y of one if-converted
+    // block, each a select on its flag).
+    mask_after = in.a;
   } else if (in.a >= 0 && fused[in.a]) {
     const Ins& c = t.ins[in.a];
     bool cs = c.t == CT::f32;
@@ -396,6 +399,7 @@ void Gen::float_select(const Ins& in, Ref i) {
       a.neg(x86::rax);
       a.movq(x86::xmm1, x86::rax);
     }
+    mask_after = in.a;
   }
   if (evex) {  // under k7: vblendmps takes any of xmm0-31, the mask leaves xmm1 free
     x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, C = x86::xmm0, B = x86::xmm1;

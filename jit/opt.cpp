@@ -114,6 +114,15 @@ Ref Emitter::emit(IrOp op, CT t, Ref a, Ref b, Ref c, int64_t k) {
       if (arith && x.t == t) return a;
     }
     if (op == IrOp::sel && t_.is_const(a)) return t_.ins[a].k != 0 ? b : c;
+    // Nested ifs converted to selects (record_ifconv.cpp) test flags each
+    // of which holds only where the one outside it does: a while loop run
+    // in lockstep (vm/ir/passes/jam_while.cpp), each copy's turn under
+    // `if live`, its break clearing live, the rest under `if live` again.
+    // sel(a, sel(d, x, y), y) is sel(d, x, y), and sel(a, d, a) is d, when
+    // d != 0 implies a != 0: one select per value instead of one per level.
+    if (op == IrOp::sel && b >= 0 && t_.ins[b].op == IrOp::sel && t_.ins[b].c == c && nz_implies(t_.ins[b].a, a))
+      return b;
+    if (op == IrOp::sel && c == a && int_t && nz_implies(b, a)) return b;
     // A float divided by a power of two is a product with its reciprocal:
     // both round the same exact value x * 2^-k (zeros, infinities, NaNs and
     // subnormal results alike), and a multiply is a fifth of a divide's
@@ -163,6 +172,17 @@ Ref Emitter::effect(IrOp op, Ref a, Ref b, int64_t k) {
   ins.epoch = epoch_;  // (the epoch of the loads that follow it: grows_past)
   t_.ins.push_back(ins);
   return (Ref)t_.ins.size() - 1;
+}
+
+// d != 0 implies a != 0: d is a, or an integer select whose values are each
+// 0 or such a value (a flag cleared on one path, kept on the other).
+bool Emitter::nz_implies(Ref d, Ref a, int depth) const {
+  if (d == a) return true;
+  if (d < 0 || depth == 0) return false;
+  const Ins& x = t_.ins[d];
+  if (x.op != IrOp::sel || x.t == CT::f32 || x.t == CT::f64) return false;
+  auto ok = [&](Ref v) { return (t_.is_const(v) && t_.ins[v].k == 0) || nz_implies(v, a, depth - 1); };
+  return ok(x.b) && ok(x.c);
 }
 
 // A guard on (y == 0) or (y != 0) for an integer y is a guard on y itself:

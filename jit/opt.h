@@ -78,6 +78,7 @@ class Emitter {
   Ref lookup_or_add(const Key& key, const Ins& ins);
   bool implied_at(size_t slot, Ref a, Ref b);
   void canonical_guard(IrOp& op, Ref& a) const;
+  bool nz_implies(Ref d, Ref a, int depth = 8) const;
   int const_guard(IrOp op, Ref a, Ref b) const;
   bool grows_past(Ref old, Ref len) const;
 

@@ -215,6 +215,16 @@ bool Rec::if_convert(uint32_t& pc, const bc::Insn& I, bool nested) {
         return false;
       }
   for (size_t j = 0; j < w.size(); j++) {
+    // A register nothing reads after the join before writing it (a
+    // temporary of the block) needs no select: it keeps the taken block's
+    // value, which R holds. Else each such temporary of a while loop run in
+    // lockstep (vm/ir/passes/jam_while.cpp: every copy's turn an `if live`
+    // block writing the same temporaries) was a select per copy, carried
+    // around the loop in a phi.
+    if (live && !live->live(end, w[j])) {
+      map[w[j]] = taken[j];
+      continue;
+    }
     Ref then_v = fall ? taken[j] : other[j], else_v = fall ? other[j] : taken[j];
     Ref v = I.op == Op::jz ? select(e, t, cond, then_v, else_v) : select(e, t, cond, else_v, then_v);
     map[w[j]] = v;  // (R already holds the taken block's values)

@@ -118,6 +118,16 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
           (t.ins[r].op == IrOp::sload || t.ins[r].op == IrOp::rload || t.ins[r].op == IrOp::arg))
         out.fw[r] = (uint8_t)w;
   }
+  // A select of selects between floats, or of a float and a frame value
+  // that float operations read (if-converted `if live: x = f(x)`, a while
+  // loop run in lockstep: vm/ir/passes/jam_while.cpp), is a float too: in
+  // a general register each was two vmovd and a cmov, and four copies' x and
+  // y spilled the general registers.
+  for (Ref i = 0; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (in.op == IrOp::sel && !out.fw[i] && in.b >= 0 && in.c >= 0 && out.fw[in.b] && out.fw[in.b] == out.fw[in.c])
+      out.fw[i] = out.fw[in.b];
+  }
   if (t.loop_ref >= 0)
     for (Ref v = 0; v < t.loop_ref; v++)
       if (last[v] > t.loop_ref) last[v] = n;  // read by every iteration

@@ -51,6 +51,7 @@ Outcome run_engine(const std::string& src, const char* engine, int timeout_s) {
     opt.engine = engine;
     // "vulkan" is a backend: the child runs every kernel on the Vulkan
     // device (lavapipe here), as KILN_ARCH=vulkan does for tests/lang.
+    if (jam_other && std::string_view(engine) != "interp") setenv("KILN_JAM", "1", 1);
     if (std::string_view(engine) == "vulkan") {
       setenv("KILN_ARCH", "vulkan", 1);
       opt.engine = "interp";
@@ -88,6 +89,7 @@ Outcome run_engine(const std::string& src, const char* engine, int timeout_s) {
 }
 
 const char* other_engine = "jit";
+bool jam_other = false;
 
 Verdict compare(const std::string& src, Outcome* interp, Outcome* jit) {
   Outcome i = run_engine(src, "interp", 20);

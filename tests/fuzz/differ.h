@@ -23,6 +23,10 @@ Outcome run_engine(const std::string& src, const char* engine, int timeout_s);
 // The engine compared with the interpreter: "jit" unless `kiln-fuzz
 // --engine NAME` says otherwise (llvm: the ORC tier).
 extern const char* other_engine;
+// `kiln-fuzz --jam`: the other engine runs with KILN_JAM=1 (every parallel
+// nest that vm/ir/passes/jam_outer.cpp and jam_while.cpp can jam is jammed),
+// the interpreter as written: the jams' reordering against the reference.
+extern bool jam_other;
 
 enum class Verdict { same, differ, invalid };
 // invalid: the interpreter itself failed (the generator produced a bad

@@ -66,11 +66,14 @@ struct Gen {
   std::mt19937_64 xrng;
   // Reduction nests (nests.cpp), likewise.
   std::mt19937_64 nrng;
+  // Parallel loops around a pure while loop (whiles.cpp), likewise.
+  std::mt19937_64 wrng;
 
   explicit Gen(uint64_t seed)
       : rng(seed), lrng(seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull),
         xrng(seed * 0xd1b54a32d192ed03ull + 0x8bb84b93962eacc9ull),
-        nrng(seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull) {}
+        nrng(seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull),
+        wrng(seed * 0x94d049bb133111ebull + 0x2545f4914f6cdd1dull) {}
 
   // Generates with xrng in place of rng.
   template <class F>
@@ -587,6 +590,7 @@ struct Gen {
     if (loops)
       for (int k = 1 + (int)(lrng() % 3); k > 0; k--) gen_loop_kernel(lrng, lcounter, lf, defs, calls);
     if (loops && nrng() % 100 < 50) gen_nest_kernel(nrng, lcounter, lf, defs, calls);
+    if (loops && wrng() % 100 < 60) gen_while_kernel(wrng, lcounter, lf, defs, calls);
     for (auto& d : defs) top.push_back(std::move(d));
     top.push_back(stmt(loops ? "init()\nvinit()" : "init()", {}, false));
     for (auto& c : calls) top.push_back(std::move(c));

@@ -2,6 +2,7 @@
 // random well-typed programs (generate.cpp).
 //
 //   kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize]
+//             [--engine jit|llvm|vulkan] [--jam]
 //
 // Case k uses seed S + k, so any case reproduces alone with --seed S+k
 // --cases 1 (--print shows its program). On a mismatch it prints the program
@@ -26,7 +27,7 @@ void show(const char* what, const Outcome& o) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize] [--engine jit|llvm|vulkan]\n");
+  std::fprintf(stderr, "usage: kiln-fuzz [--seed S] [--cases N] [--print] [--keep-going] [--no-minimize] [--engine jit|llvm|vulkan] [--jam]\n");
   return 2;
 }
 
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     else if (a == "--keep-going") keep_going = true;
     else if (a == "--no-minimize") shrink = false;
     else if (a == "--engine" && k + 1 < argc) other_engine = argv[++k];
+    else if (a == "--jam") jam_other = true;
     else return usage();
   }
   // Each case runs in a child forked from here: load the LLVM module once,

@@ -42,4 +42,9 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
 void gen_nest_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, std::vector<Node>& defs,
                      std::vector<Node>& calls);
 
+// Appends one parallel loop around a pure float while loop (whiles.cpp: the
+// shape vm/ir/passes/jam_while.cpp runs in lockstep) and its calls.
+void gen_while_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, std::vector<Node>& defs,
+                      std::vector<Node>& calls);
+
 }  // namespace kiln::fuzz
