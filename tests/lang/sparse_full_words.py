@@ -40,6 +40,7 @@ def visit():
 
 @ti.kernel
 def fill():
+    ti.loop_config(serialize=True)  # (the lists' order is the appends' order)
     for k in range(130 + 64 + 1):
         if k < 130:
             ti.append(lists, [0], k * 7 % 101)
