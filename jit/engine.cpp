@@ -187,7 +187,17 @@ class FunctionJit : public interp::LoopHook {
       else exits[i].blacklisted = true;
     }
     Compiled c;
-    std::string why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
+    std::string why;
+    try {
+      why = compile_trace(rec.trace, runtime(), c, keep.load() || p_.verbose > 2, exits);
+    } catch (const std::exception& e) {
+      // An exception out of the compiler (a lookup the plan did not provide
+      // for) is the JIT's own bug, as an assembler error is: never the
+      // program's error (it reached users as "IndexError: map::at").
+      c = Compiled{};
+      c.assembler_error = true;
+      why = std::string("internal: ") + e.what();
+    }
     auto t2 = std::chrono::steady_clock::now();
     if (!why.empty()) {
       // An assembler error is the JIT's own bug (asm_check.cpp's refusals):
