@@ -239,24 +239,27 @@ bool Gen::word_rows_loop(const ir::Stmt& task, Value* begin, Value* end, const s
   // (bench/sparse_particles on ORC: 8.2-8.4 ms a sweep without the path,
   // 10.5-11.2 with it; alternating, load 0.5-1.5).
   const SNode* leaf = target.kind == SNodeKind::place ? target.parent : &target;
-  const bool full_words = leaf && leaf->kind == SNodeKind::dynamic;
-  BasicBlock* full = new_block("word.full");
-  BasicBlock* full_next = new_block("word.full.next");
-  B.CreateCondBr(full_words ? B.CreateICmpEQ(word, B.getInt64(-1)) : B.getFalse(), full, bits_head);
-  B.SetInsertPoint(full);
-  Value* k_var = EB.CreateAlloca(i64);
-  B.CreateStore(B.getInt64(0), k_var);
-  auto [k, k_head] = loop_head(k_var, i64, B.getInt64(64), false, row_next);
-  B.CreateStore(k, bit_var);
-  Loop lf = l;
-  lf.cont = full_next;
-  loops[&task] = lf;
-  if (polls) poll_interrupt(task.loc);
-  body();
-  branch(full_next);
-  B.SetInsertPoint(full_next);
-  B.CreateStore(B.CreateNUWAdd(k, B.getInt64(1)), k_var);
-  B.CreateBr(k_head);
+  if (leaf && leaf->kind == SNodeKind::dynamic) {
+    BasicBlock* full = new_block("word.full");
+    BasicBlock* full_next = new_block("word.full.next");
+    B.CreateCondBr(B.CreateICmpEQ(word, B.getInt64(-1)), full, bits_head);
+    B.SetInsertPoint(full);
+    Value* k_var = EB.CreateAlloca(i64);
+    B.CreateStore(B.getInt64(0), k_var);
+    auto [k, k_head] = loop_head(k_var, i64, B.getInt64(64), false, row_next);
+    B.CreateStore(k, bit_var);
+    Loop lf = l;
+    lf.cont = full_next;
+    loops[&task] = lf;
+    if (polls) poll_interrupt(task.loc);
+    body();
+    branch(full_next);
+    B.SetInsertPoint(full_next);
+    B.CreateStore(B.CreateNUWAdd(k, B.getInt64(1)), k_var);
+    B.CreateBr(k_head);
+  } else {
+    B.CreateBr(bits_head);  // (no second copy of the body for LLVM to delete)
+  }
   B.SetInsertPoint(bits_head);
   Value* bits = B.CreateLoad(i64, bits_var);
   B.CreateCondBr(B.CreateICmpNE(bits, B.getInt64(0)), bits_body, row_next);
