@@ -186,7 +186,7 @@ struct KernelCore {
   std::vector<py::object> annotations;  // per parameter, evaluated once (None when absent)
   struct AnnInfo;
   std::vector<AnnInfo> infos;           // per parameter: what its annotation asks for (ann_info)
-  std::vector<py::object> param_names;  // per parameter, interned (by_position)
+  std::vector<py::object> param_names;  // per parameter, interned (the constructor; by_position)
   bool have_annotations = false;
   std::map<std::string, std::unique_ptr<ti::CompiledEntry>> cache;
   int generation = -1;
@@ -208,7 +208,10 @@ struct KernelCore {
   static constexpr size_t kFast = 16;
   std::vector<Fast> fast;
 
-  KernelCore(py::object f, std::shared_ptr<FuncAST> a, std::string q) : fn(std::move(f)), ast(std::move(a)), qualname(std::move(q)) {}
+  KernelCore(py::object f, std::shared_ptr<FuncAST> a, std::string q) : fn(std::move(f)), ast(std::move(a)), qualname(std::move(q)) {
+    for (auto* p : ast->def->args.args)
+      param_names.push_back(py::reinterpret_steal<py::object>(PyUnicode_InternFromString(p->name.c_str())));
+  }
   ~KernelCore() { drop_all(); }
 
   // A template argument is in the cache key by its address (identity()), so
@@ -217,8 +220,9 @@ struct KernelCore {
   // kernel ran is collected like any other), and so does Kiln: an object
   // that takes weak references is held by one whose callback drops the
   // instances keyed on it; values and tuples (no weak references) are held.
+  static bool held_weakly(PyObject* o) { return PyType_SUPPORTS_WEAKREFS(Py_TYPE(o)); }
   void hold_template(ti::CompiledEntry& ce, const py::object& v) {
-    if (!PyType_SUPPORTS_WEAKREFS(Py_TYPE(v.ptr()))) {
+    if (!held_weakly(v.ptr())) {
       ce.keep_alive.push_back(hold(v));
       return;
     }
@@ -309,14 +313,9 @@ struct KernelCore {
   // the function's defaults cover the rest; otherwise false, and the general
   // path binds the call (and reports what is wrong with it).
   bool by_position(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** out, size_t room) {
-    const auto& params = ast->def->args.args;
-    size_t np = params.size();
+    size_t np = param_names.size();
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (np > room || (size_t)(nargs + nkw) > np) return false;
-    if (param_names.size() != np) {
-      param_names.clear();
-      for (auto* p : params) param_names.push_back(py::reinterpret_steal<py::object>(PyUnicode_InternFromString(p->name.c_str())));
-    }
     for (size_t k = 0; k < np; k++) out[k] = k < (size_t)nargs ? args[k] : nullptr;
     for (Py_ssize_t i = 0; i < nkw; i++) {
       PyObject* name = PyTuple_GET_ITEM(kwnames, i);
@@ -346,7 +345,7 @@ struct KernelCore {
     for (size_t k = 0; k < specs.size(); k++) {
       if (specs[k].kind == ArgSpec::Kind::template_) {
         f.same[k] = vals[k].ptr();
-        if (!PyType_SUPPORTS_WEAKREFS(Py_TYPE(vals[k].ptr()))) f.held.push_back(vals[k]);
+        if (!held_weakly(vals[k].ptr())) f.held.push_back(vals[k]);
       } else if (specs[k].kind != ArgSpec::Kind::scalar) {
         return;
       }
@@ -677,10 +676,11 @@ PyObject* kernel_core_fast_call(PyObject* core, PyObject* const* args, Py_ssize_
   try {
     py::object out;
     PyObject* in_order[16];
-    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || (size_t)nargs < kc->ast->def->args.args.size()) {
+    const size_t np = kc->param_names.size();
+    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || (size_t)nargs < np) {
       if (!kc->by_position(args, nargs, kwnames, in_order, 16)) return nullptr;
       args = in_order;
-      nargs = (Py_ssize_t)kc->ast->def->args.args.size();
+      nargs = (Py_ssize_t)np;
     }
     if (!kc->try_fast(args, (size_t)nargs, out)) return nullptr;
     handled = true;
