@@ -11,12 +11,10 @@
 // and launches, which is what makes a small kernel call cost well under a
 // microsecond (a @ti.data_oriented method's `self` is a template: 3.4 us
 // a launch through the whole binding and cache key).
-#include <array>
 #include <pybind11/eval.h>
 #include <pybind11/stl.h>
 
 #include <cstdio>
-#include <cstring>
 #include <map>
 
 #include "python/core/core.h"
@@ -80,79 +78,6 @@ uint32_t def_block_lines(const std::string& text) {
   }
 }
 
-std::string identity(py::handle v) {
-  PyObject* p = v.ptr();
-  char buf[48];
-  if (p == Py_None) return "N";
-  if (PyBool_Check(p)) return p == Py_True ? "B1" : "B0";
-  if (PyLong_CheckExact(p)) return "I" + std::string(py::str(v));
-  if (PyFloat_CheckExact(p)) {
-    std::snprintf(buf, sizeof buf, "F%.17g", PyFloat_AS_DOUBLE(p));
-    return buf;
-  }
-  if (PyUnicode_Check(p)) return "U" + std::string(py::str(v)) + "\x01";
-  if (PyTuple_Check(p)) {
-    std::string s = "(";
-    for (auto e : v) s += identity(e) + ",";
-    return s + ")";
-  }
-  std::snprintf(buf, sizeof buf, "P%p", (void*)p);
-  return buf;
-}
-
-bool slot_of(PyObject* v, Prim p, uint64_t& out) {
-  // The common parameter types from exact Python numbers, as the general
-  // conversion below gives them (without its ConstVal round trip).
-  if (p == Prim::f32 && PyFloat_CheckExact(v)) {
-    float f = (float)PyFloat_AS_DOUBLE(v);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    out = b;
-    return true;
-  }
-  if ((p == Prim::i32 || p == Prim::i64) && PyLong_CheckExact(v)) {
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (!overflow && !(x == -1 && PyErr_Occurred())) {
-      out = p == Prim::i32 ? (uint64_t)(int64_t)(int32_t)x : (uint64_t)x;  // wrapped to the width, sign-extended
-      return true;
-    }
-  }
-  if (prim_is_float(p)) {
-    double d = PyFloat_Check(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
-    if (d == -1.0 && PyErr_Occurred()) return false;
-    out = const_to_bits(ConstVal::make_float(p, d));
-    return true;
-  }
-  if (PyLong_Check(v)) {
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow > 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(v);
-      if (PyErr_Occurred()) return false;
-      out = ConstVal::make_uint(p, u).u;
-      return true;
-    }
-    if (overflow < 0) {
-      PyErr_SetString(PyExc_OverflowError, "integer argument does not fit in 64 bits");
-      return false;
-    }
-    out = ConstVal::make_int(p, x).u;
-    return true;
-  }
-  if (PyFloat_Check(v)) {  // Taichi refuses a float for an integer parameter
-    PyErr_Format(PyExc_TypeError, "an integer parameter (%s) cannot take the float %R", std::string(prim_name(p)).c_str(), v);
-    return false;
-  }
-  PyObject* i = PyNumber_Index(v);
-  if (i) {
-    bool ok = slot_of(i, p, out);
-    Py_DECREF(i);
-    return ok;
-  }
-  return false;
-}
-
 py::object number(Prim p, uint64_t bits) {
   ConstVal c = const_from_bits(p, bits);
   if (prim_is_float(p)) return py::float_(c.as_double());
@@ -184,7 +109,6 @@ struct KernelCore {
   std::shared_ptr<FuncAST> ast;
   std::string qualname;
   std::vector<py::object> annotations;  // per parameter, evaluated once (None when absent)
-  struct AnnInfo;
   std::vector<AnnInfo> infos;           // per parameter: what its annotation asks for (ann_info)
   std::vector<py::object> param_names;  // per parameter, interned (the constructor; by_position)
   bool have_annotations = false;
@@ -357,9 +281,6 @@ struct KernelCore {
 
   py::object call(py::args args, py::kwargs kw) { return call_mode(kKernel, args, kw); }
 
-  // Which instance a call runs (taichi/_kernel.py passes these numbers).
-  enum Mode { kKernel = 0, kGrad = 1, kDual = 2, kValidate = 3 };
-
   py::object call_mode(int mode, py::args args, py::kwargs kw) {
     if (mode < kKernel || mode > kValidate) throw py::value_error("call_mode: mode is 0..3");
     State& st = state();
@@ -414,7 +335,7 @@ struct KernelCore {
         if (ann.is_none() && !(k == 0 && params[k]->name == "self"))
           raise("TypeError", "parameter '" + params[k]->name + "' of kernel '" + ast->def->name +
                                  "' needs a type annotation (such as ti.f32, ti.i32 or ti.template())", params[k]->loc);
-        classify(mode, ann, infos[k], vals[k], params[k]->loc, specs[k], holds[k], key);
+        classify(mode, ast->def->name, ann, infos[k], vals[k], params[k]->loc, specs[k], holds[k], key);
         prims[k] = specs[k].kind == ArgSpec::Kind::scalar ? specs[k].prim : Prim::none;
       }
     } catch (Error& e) {
@@ -454,7 +375,7 @@ struct KernelCore {
     for (size_t k = 0; k < np; k++) {
       int slot = k < ce.arg_slot.size() ? ce.arg_slot[k] : -1;
       if (slot < 0) continue;
-      fill(specs[k], holds[k], (size_t)slot, slots);
+      fill(ast->def->name, specs[k], holds[k], (size_t)slot, slots);
       int cslot = k < ce.companion_slot.size() ? ce.companion_slot[k] : -1;
       if (cslot >= 0 && holds[k].comp) {
         NdarrayArg &nd = *holds[k].nd, &cd = *holds[k].comp;
@@ -466,166 +387,6 @@ struct KernelCore {
       }
     }
     return launch(ce, slots);
-  }
-
-  // What one argument lends its launch: arrays, and an argpack's members' own.
-  struct ArgHold {
-    py::object ann, val;
-    std::unique_ptr<NdarrayArg> nd, comp;  // comp: an ndarray's grad/dual array (autodiff)
-    std::array<std::unique_ptr<NdarrayArg>, 3> builder;  // a sparse matrix builder's arrays
-    std::vector<ArgHold> members;
-  };
-
-  // Classifies one argument by its annotation (spec.name is set) and adds
-  // what its instance depends on to the cache key.
-  // What an annotation asks for, decided once per parameter (info[k],
-  // load_annotations): redone at every call, its to_static and the failing
-  // attribute lookups (each formats an AttributeError) were ~5 us of a call
-  // that takes the general path (keywords, a new object).
-  enum class AnnKind { template_, builder, ndarray, argpack, compound, scalar, unsupported };
-  struct AnnInfo {
-    AnnKind kind;
-    StaticValue a;
-  };
-  static AnnInfo ann_info(const py::object& ann) {
-    StaticValue a = ann.is_none() ? StaticValue() : to_static(ann);
-    AnnKind kind = AnnKind::unsupported;
-    if (ann.is_none() || (a.kind == StaticValue::Kind::builtin && a.s == "ti.template")) kind = AnnKind::template_;
-    else if (py::hasattr(ann, "_kiln_sparse_builder")) kind = AnnKind::builder;
-    else if ((a.kind == StaticValue::Kind::builtin && a.s == "ti.types.ndarray") ||
-             (a.kind == StaticValue::Kind::object && py::hasattr(ann, "_kiln_ndarray")))
-      kind = AnnKind::ndarray;
-    else if (py::hasattr(ann, "_kiln_argpack")) kind = AnnKind::argpack;
-    else if ((a.kind == StaticValue::Kind::dtype && a.rows > 0) || a.kind == StaticValue::Kind::struct_type) kind = AnnKind::compound;
-    else if (a.kind == StaticValue::Kind::dtype) kind = AnnKind::scalar;
-    return {kind, std::move(a)};
-  }
-
-  // A template argument's value is what the compiler reads (spec.value): it
-  // is converted on a miss only (classify keys it by identity).
-  void classify(int mode, const py::object& ann, const AnnInfo& info, const py::object& val, SourceLoc loc, ArgSpec& spec,
-                ArgHold& h, std::string& key) {
-    const std::string& name = spec.name;
-    const StaticValue& a = info.a;
-    h.ann = ann;
-    h.val = val;
-    if (info.kind == AnnKind::template_) {
-      spec.kind = ArgSpec::Kind::template_;
-      key += "T" + identity(val) + "|";
-    } else if (info.kind == AnnKind::builder) {
-      builder_arg(val, name, h.builder);
-      spec.kind = ArgSpec::Kind::sparse_builder;
-      key += "B|";
-    } else if (info.kind == AnnKind::ndarray) {
-      h.nd = ndarray_arg(ann, val, name, spec, key);
-      if (name.find('.') == std::string::npos) companion_arg(mode, ann, val, name, spec, h.comp, key);
-    } else if (info.kind == AnnKind::argpack) {
-      pack_arg(mode, ann, val, loc, spec, h, key);
-    } else if (info.kind == AnnKind::compound) {
-      spec.kind = ArgSpec::Kind::compound;
-      spec.type = a;
-      key += "C" + (a.kind == StaticValue::Kind::dtype ? std::string(prim_name(a.prim)) + std::to_string(a.rows) + "x" + std::to_string(a.cols)
-                                                       : identity(ann)) + "|";
-    } else if (info.kind == AnnKind::scalar) {
-      spec.kind = ArgSpec::Kind::scalar;
-      spec.prim = a.prim;
-      key += "S" + std::string(prim_name(a.prim)) + "|";
-    } else {
-      raise("TypeError", "parameter '" + name + "' of kernel '" + ast->def->name + "' has an annotation Kiln does not support: " +
-                             std::string(py::repr(ann)), loc);
-    }
-  }
-
-  // A ti.types.argpack parameter: each member classified as a parameter of
-  // its own, named "pack.member" (ndarray members have no autodiff companion).
-  void pack_arg(int mode, const py::object& ann, const py::object& val, SourceLoc loc, ArgSpec& spec, ArgHold& h, std::string& key) {
-    spec.kind = ArgSpec::Kind::pack;
-    if (!py::hasattr(val, "_kiln_pack_values"))
-      raise("TypeError", "argument '" + spec.name + "' of kernel '" + ast->def->name + "' takes a pack made by its argpack type, not '" +
-                             std::string(Py_TYPE(val.ptr())->tp_name) + "'", loc);
-    py::list members = ann.attr("_kiln_argpack")();
-    py::list values = val.attr("_kiln_pack_values")(ann);  // a TypeError for a pack of another type
-    spec.members.resize(py::len(members));
-    h.members.resize(spec.members.size());
-    key += "P" + identity(ann) + "(";
-    for (size_t i = 0; i < spec.members.size(); i++) {
-      py::tuple m = members[i];
-      spec.members[i].name = spec.name + "." + std::string(py::str(m[0]));
-      classify(mode, m[1], ann_info(m[1]), values[i], loc, spec.members[i], h.members[i], key);
-      if (spec.members[i].kind == ArgSpec::Kind::template_)
-        raise("TypeError", "argpack member '" + spec.members[i].name + "' cannot be ti.template()", loc);
-    }
-    key += ")";
-  }
-
-  // Puts one argument into the slots from `slot` on, in the order the
-  // frontend gave them (vm/frontend/lower_kernel.cpp); returns how many it took.
-  size_t fill(const ArgSpec& spec, ArgHold& h, size_t slot, std::vector<uint64_t>& slots) {
-    switch (spec.kind) {
-      case ArgSpec::Kind::scalar:
-        if (!slot_of(h.val.ptr(), spec.prim, slots[slot])) {
-          PyErr_Clear();
-          type_error("argument '" + spec.name + "' of kernel '" + ast->def->name + "' must be a number (" +
-                     std::string(prim_name(spec.prim)) + "), not '" + Py_TYPE(h.val.ptr())->tp_name + "'");
-        }
-        return 1;
-      case ArgSpec::Kind::ndarray:
-        slots[slot] = (uint64_t)(uintptr_t)h.nd->view.buf;
-        for (int d = 0; d < spec.ndim; d++) slots[slot + 1 + (size_t)d] = (uint64_t)h.nd->view.shape[d];
-        return 1 + (size_t)spec.ndim;
-      case ArgSpec::Kind::sparse_builder:
-        for (size_t p = 0; p < 3; p++) {
-          slots[slot + 2 * p] = (uint64_t)(uintptr_t)h.builder[p]->view.buf;
-          slots[slot + 2 * p + 1] = (uint64_t)h.builder[p]->view.shape[0];
-        }
-        return 6;
-      case ArgSpec::Kind::compound: {
-        py::list flat = py::module_::import("taichi._kernel").attr("flatten_arg")(h.ann, h.val, spec.name);
-        size_t n = py::len(flat);
-        std::vector<Prim> want;
-        flat_prims(spec.type, want);
-        if (n != want.size()) type_error("argument '" + spec.name + "' has the wrong number of components");
-        for (size_t i = 0; i < n; i++)
-          if (!slot_of(flat[i].ptr(), want[i], slots[slot + i])) throw py::error_already_set();
-        return n;
-      }
-      case ArgSpec::Kind::pack: {
-        size_t n = 0;
-        for (size_t i = 0; i < spec.members.size(); i++) n += fill(spec.members[i], h.members[i], slot + n, slots);
-        return n;
-      }
-      default: return 0;
-    }
-  }
-
-  static void flat_prims(const StaticValue& t, std::vector<Prim>& out) {
-    if (t.kind == StaticValue::Kind::struct_type) {
-      for (auto& m : t.elems) flat_prims(m, out);
-    } else if (t.kind == StaticValue::Kind::dtype) {
-      int n = t.rows ? t.rows * (t.cols ? t.cols : 1) : 1;
-      for (int i = 0; i < n; i++) out.push_back(t.prim);
-    }
-  }
-
-  // An ndarray's grad (dual in forward mode) array, passed beside it when it
-  // has one, so that autodiff kernels reach it and `x.grad[i]` works in any
-  // kernel; none for validating kernels or a needs_grad=False annotation.
-  void companion_arg(int mode, const py::object& ann, const py::object& v, const std::string& pname, ArgSpec& spec,
-                     std::unique_ptr<NdarrayArg>& out, std::string& key) {
-    if (mode == kValidate) return;
-    if (py::hasattr(ann, "needs_grad") && py::object(ann.attr("needs_grad")).ptr() == Py_False) return;
-    const char* kind = mode == kDual ? "dual" : "grad";
-    if (!py::hasattr(v, kind)) return;
-    py::object c = v.attr(kind);
-    if (c.is_none()) return;
-    ArgSpec cs;
-    std::string unused;
-    out = ndarray_arg(ann, c, pname + "." + kind, cs, unused);
-    if (cs.prim != spec.prim || cs.ndim != spec.ndim || cs.rows != spec.rows || cs.cols != spec.cols)
-      raise("ValueError", "the " + std::string(kind) + " of ndarray argument '" + pname +
-                              "' differs from it in dtype or shape");
-    spec.companion = true;
-    key += "c|";
   }
 
   // The return slots of the last launch, kept: no allocation a call. (A
