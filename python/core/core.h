@@ -70,6 +70,10 @@ class LaunchInterrupt {
 [[noreturn]] void throw_python(const Error& e, bool compiling);
 
 // ---- static.cpp: Python objects as the frontend sees them ----
+// A Python int as a ConstVal of `p` (wrapped to its width; above INT64_MAX
+// as unsigned); false with an OverflowError saying `too_small` below
+// INT64_MIN (kernel_args.cpp; field writes and kernel arguments).
+bool long_to_const(PyObject* v, Prim p, ConstVal& out, const char* too_small);
 frontend::StaticValue to_static(py::handle o);
 py::object from_static(const frontend::StaticValue& s);
 std::unique_ptr<frontend::HostEnv> make_env();

@@ -139,22 +139,7 @@ bool to_const(PyObject* v, Prim p, ConstVal& out) {
     out = ConstVal::make_float(p, PyFloat_AS_DOUBLE(v));
     return true;
   }
-  if (PyLong_Check(v)) {
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow > 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(v);
-      if (PyErr_Occurred()) return false;
-      out = ConstVal::make_uint(p, u);
-      return true;
-    }
-    if (overflow < 0) {
-      PyErr_SetString(PyExc_OverflowError, "integer too small for a 64-bit field");
-      return false;
-    }
-    out = ConstVal::make_int(p, x);
-    return true;
-  }
+  if (PyLong_Check(v)) return long_to_const(v, p, out, "integer too small for a 64-bit field");
   if (PyObject* i = PyNumber_Index(v)) {  // numpy integers
     bool ok = to_const(i, p, out);
     Py_DECREF(i);

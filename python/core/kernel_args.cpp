@@ -174,6 +174,23 @@ std::string identity(py::handle v) {
   return buf;
 }
 
+bool long_to_const(PyObject* v, Prim p, ConstVal& out, const char* too_small) {
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow > 0) {
+    unsigned long long u = PyLong_AsUnsignedLongLong(v);
+    if (PyErr_Occurred()) return false;
+    out = ConstVal::make_uint(p, u);
+    return true;
+  }
+  if (overflow < 0) {
+    PyErr_SetString(PyExc_OverflowError, too_small);
+    return false;
+  }
+  out = ConstVal::make_int(p, x);
+  return true;
+}
+
 bool slot_of(PyObject* v, Prim p, uint64_t& out) {
   // The common parameter types from exact Python numbers, as the general
   // conversion below gives them (without its ConstVal round trip).
@@ -199,19 +216,9 @@ bool slot_of(PyObject* v, Prim p, uint64_t& out) {
     return true;
   }
   if (PyLong_Check(v)) {
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow > 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(v);
-      if (PyErr_Occurred()) return false;
-      out = ConstVal::make_uint(p, u).u;
-      return true;
-    }
-    if (overflow < 0) {
-      PyErr_SetString(PyExc_OverflowError, "integer argument does not fit in 64 bits");
-      return false;
-    }
-    out = ConstVal::make_int(p, x).u;
+    ConstVal c;
+    if (!long_to_const(v, p, c, "integer argument does not fit in 64 bits")) return false;
+    out = c.u;
     return true;
   }
   if (PyFloat_Check(v)) {  // Taichi refuses a float for an integer parameter
