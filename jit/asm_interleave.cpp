@@ -22,7 +22,7 @@ void deinterleave_load(x86::Assembler& a, int n, const x86::Mem& at, const x86::
     lo.setSize(16);
     hi.setSize(16);
     a.vmovups(v.xmm(), lo);
-    v.id() < 16 ? a.vinsertf128(v, v, hi, 1) : a.vinsertf32x4(v, v, hi, 1);  // (ymm16-23: EVEX; vector_regs.cpp)
+    v.id() < 16 ? a.vinsertf128(v, v, hi, 1) : a.vinsertf32x4(v, v, hi, 1);  // (ymm16-31: EVEX; vector_regs.cpp)
   };
   switch (n) {
     case 2:  // (x0 y0 x1 y1 | x4 y4 x5 y5), (x2 y2 x3 y3 | x6 y6 x7 y7): evens, odds

@@ -167,8 +167,16 @@ void LaneBody::operator()(int u, bool masked) const {
     return x86::ptr(kRootRegs[r.root.at({acc.root, acc.cq})], acc.by_r ? x86::rdx : x86::rax, p.f64 ? 3 : 2,
                     acc.disp + W * es * u, wide ? 64 : 32);
   };
-  for (Ref i : p.order) {
+  for (size_t k = 0; k < p.order.size(); k++) {
+    const Ref i = p.order[k];
     const Ins& in = t.ins[i];
+    if (p.kind[i] == VecPlan::reduce && p.batched_step(i) && !masked) {  // ordered sums' steps, side by side
+      size_t e = k + 1;
+      while (e < p.order.size() && p.kind[p.order[e]] == VecPlan::reduce && p.batched_step(p.order[e])) e++;
+      ordered_run(std::span<const Ref>(p.order.data() + k, e - k));
+      k = e - 1;
+      continue;
+    }
     if (p.kind[i] == VecPlan::reduce && p.partials.count(p.sum_slot(i))) {  // a split float sum
       Ref slot = p.sum_slot(i);
       x86::Vec acc = acc_of(slot, u % regs);  // lane k: iteration W * u + k's partial

@@ -185,6 +185,57 @@ void LaneBody::ordered_step(const VecPlan::Step& st, bool masked) const {
   }
 }
 
+// Lane k of V into lane 0 of `to` (f32: 8 lanes, f64: 4). On AVX-512 hosts
+// every form is EVEX (the terms may live in ymm16-31: vector_regs.cpp) and
+// a lane of the high half is one valign; else an extract and a permute.
+static void lane_to_0(x86::Assembler& a, bool f32, bool evex, x86::Xmm to, x86::Ymm V, int k) {
+  const int half = f32 ? 4 : 2;  // lanes a 128-bit half
+  if (k < half) {
+    f32 ? a.vpermilps(to, V.xmm(), k) : a.vpermilpd(to, V.xmm(), 1);
+    return;
+  }
+  if (k > half && evex) {
+    f32 ? a.valignd(to.ymm(), V, V, k) : a.valignq(to.ymm(), V, V, k);
+    return;
+  }
+  evex ? a.vextractf32x4(to, V, 1) : a.vextractf128(to, V, 1);
+  if (k > half) f32 ? a.vpermilps(to, to, k - half) : a.vpermilpd(to, to, 1);
+}
+
+// A run of ordered sums' unconditional steps (VecPlan::batched_step; the
+// body's end, vector.cpp lane_order): lane 0 of every step, then lane 1
+// of every step, ..., so the sums' chains of dependent adds (or fmas) run
+// side by side, each still in iteration order and in its op's operand
+// order: the interpreter's roundings. Consecutive steps folding the same
+// term (fma(s, dx, fx), fma(s, dy, fy)) take its lane once.
+void LaneBody::ordered_run(std::span<const Ref> ops) const {
+  const bool f32 = !p.f64, evex = t.allow_zmm;
+  x86::Xmm S = x86::ymm(r.scratch).xmm(), T = x86::ymm(r.fold_t).xmm();
+  for (int k = 0; k < W; k++) {
+    Ref held = kNoRef;  // the term whose lane k is in S
+    for (Ref op : ops) {
+      const VecPlan::Step& st = p.steps.at(op);
+      x86::Xmm acc = ymm(r.ymm.at(st.slot)).xmm();
+      x86::Ymm X = y_of(st.term).ymm();
+      if (k > 0 && held != st.term) lane_to_0(a, f32, evex, S, X, k);
+      held = st.term;
+      x86::Xmm x = k ? S : X.xmm();
+      if (st.op == IrOp::fma) {  // fma(a_k, b_k, acc)
+        x86::Ymm B = y_of(st.term2).ymm();
+        if (k > 0) lane_to_0(a, f32, evex, T, B, k);
+        x86::Xmm b = k ? T : B.xmm();
+        f32 ? a.vfmadd231ss(acc, x, b) : a.vfmadd231sd(acc, x, b);
+      } else if (st.op == IrOp::sub) {
+        f32 ? a.vsubss(acc, acc, x) : a.vsubsd(acc, acc, x);
+      } else if (st.term_first) {
+        f32 ? a.vaddss(acc, x, acc) : a.vaddsd(acc, x, acc);
+      } else {
+        f32 ? a.vaddss(acc, acc, x) : a.vaddsd(acc, acc, x);
+      }
+    }
+  }
+}
+
 // Float lanes fold in registers (no live value but the accumulators now:
 // three others serve), halving the lanes each time; integer lanes through
 // the frame, one scalar op a lane.
@@ -197,7 +248,7 @@ void LaneBody::fold_out(Ref slot, int32_t at, int32_t out) const {
     return;
   }
   if (fold_float(f.t)) {
-    bool held[16] = {};
+    bool held[32] = {};  // (an ordered sum's may be ymm16-31: vector_regs.cpp)
     for (auto& [s, add] : p.sums) {
       held[r.ymm.at(s)] = true;
       if (auto h = r.acc2.find(s); h != r.acc2.end()) held[h->second] = true;

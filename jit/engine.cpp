@@ -350,9 +350,13 @@ struct JitEngine : Engine {
   const char* name() const override { return "jit"; }
   bool supports(Prim) const override { return true; }
   // Two copies of a reduction nest's inner loop fit a 16-lane loop's zmm0-23
-  // (jit/vector_regs.cpp); in ymm lanes (16 registers) nbody's did not.
+  // (jit/vector_regs.cpp); in ymm lanes (16 registers) nbody's did not. Nests
+  // of in-order sums (kJamOrdered: Taichi's n-body example's `force[i] += f`)
+  // run in 8 lanes whose ordered steps fold lane by lane, a chain of dependent
+  // adds per sum and pass (asm_lane_fold.cpp ordered_run): two i give each
+  // pass two independent chains a sum, and their lanes fit ymm0-31.
   int jams_outer_loops() const override {
-    return params.enable && params.vector && params.zmm && host_has_avx512() ? ir::kJamDividers : 0;
+    return params.enable && params.vector && params.zmm && host_has_avx512() ? ir::kJamDividers | ir::kJamOrdered : 0;
   }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
     auto word_rows = [&prog](int snode, int nidx, bc::WordRowLayout& out) {

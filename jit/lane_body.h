@@ -5,6 +5,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <span>
 
 #include "jit/vector.h"
 #include "jit/vector_regs.h"
@@ -52,6 +53,7 @@ struct LaneBody {
   void fold_init(Ref slot, int32_t from) const;
   void fold_step(const VecPlan::Step& st, bool masked) const;
   void ordered_step(const VecPlan::Step& st, bool masked) const;  // an ordered float sum's (vector.h)
+  void ordered_run(std::span<const Ref> ops) const;  // a run of batched ones (VecPlan::batched_step)
   void fold_out(Ref slot, int32_t at, int32_t out) const;
   // Last values (VecPlan::lasts; asm_lane_guards.cpp), each slot's value at
   // rsp + temp[slot]: the hold registers from it at entry; after a copy of

@@ -171,9 +171,14 @@ bool Planner::guards_in_lanes(const std::vector<Ref>& guards) {
 // A sum's add or a store before a guard waits until after the last
 // guard (no body op reads the add; guards_in_lanes: no load between reads
 // the store's array), so a chunk that fails a guard has added and
-// stored nothing. Returns the loads and stores in lanes, in body order.
+// stored nothing. An ordered sum's unconditional step goes to the body's
+// end (nothing in the body reads it either): the steps there fold their
+// lanes together, the sums' dependent adds interleaved (LaneBody::
+// ordered_run) instead of one sum's chain after another's, each behind
+// the divisions of its own terms. Returns the loads and stores in lanes,
+// in body order.
 std::vector<Ref> Planner::lane_order(const std::vector<Ref>& guards) {
-  std::vector<Ref> mem, deferred;
+  std::vector<Ref> mem, deferred, last;
   for (Ref i = t.loop_ref + 1; i < n; i++) {
     bool planned = p.kind[i] == VecPlan::lane || p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store;
     if (!guards.empty() && i > guards.back() && !deferred.empty()) {
@@ -181,12 +186,14 @@ std::vector<Ref> Planner::lane_order(const std::vector<Ref>& guards) {
       deferred.clear();
     }
     if (std::find(guards.begin(), guards.end(), i) != guards.end()) p.order.push_back(i);
+    else if (planned && t.ins[i].live && p.kind[i] == VecPlan::reduce && p.batched_step(i)) last.push_back(i);
     else if (planned && t.ins[i].live)
       ((p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store) && !guards.empty() && i < guards.back() ? deferred : p.order).push_back(i);
     if (t.ins[i].live && (t.ins[i].op == IrOp::store || (t.ins[i].op == IrOp::load && p.kind[i] == VecPlan::lane)))
       mem.push_back(i);
   }
   p.order.insert(p.order.end(), deferred.begin(), deferred.end());
+  p.order.insert(p.order.end(), last.begin(), last.end());
   p.guards = !guards.empty();
   return mem;
 }

@@ -168,6 +168,15 @@ struct VecPlan {
     bool zext = false;  // a lane value held zero-extended in a register (f32, u32), else sign-extended
   };
   std::vector<Last> lasts;
+  // An ordered sum's step without a condition (add, sub or fma): a body
+  // copy's run of them folds lane by lane across all of them at once, at
+  // the body's end (LaneBody::ordered_run), each sum in its own order.
+  bool batched_step(Ref op) const {
+    auto s = steps.find(op);
+    if (s == steps.end() || s->second.cond != kNoRef) return false;
+    auto f = folds.find(s->second.slot);
+    return f != folds.end() && f->second.ordered;
+  }
   Ref sum_slot(Ref add) const {            // the slot a sum's add or a fold's step accumulates into
     auto s = steps.find(add);
     return s == steps.end() ? kNoRef : s->second.slot;

@@ -20,7 +20,7 @@ int partial_regs(const Trace& t, const VecPlan& p) {
   return (int)p.partials.begin()->second.size() / w;
 }
 
-// ymm16-23 in an 8-lane loop (AVX-512 hosts, Trace::hi_ymm). EVEX encodes
+// ymm16-31 in an 8-lane loop (AVX-512 hosts, Trace::hi_ymm). EVEX encodes
 // them, but only in instructions that have an EVEX form meaning the same
 // thing; asmjit encodes the VEX-only ones (vblendvps, vptest, vmaskmovps,
 // compares into a vector, vpblendd, gathers, vperm2f128, vroundpd) with an
@@ -30,14 +30,15 @@ int partial_regs(const Trace& t, const VecPlan& p) {
 // every op of the loop that writes or reads it is one of these, whose
 // emission (asm_lane_body.cpp) has EVEX forms throughout: the masked end's
 // loads and stores take a k mask for a high register (LaneBody::masked_move),
-// an interleaved group's inserts the EVEX one (deinterleave_load). A fold's
-// step, a compare, a select, a guard, float max/min and f2i read and write
-// ymm0-15 only. (The 16-lane loop is all EVEX: asm_wide.cpp.) Should this
+// an interleaved group's inserts the EVEX one (deinterleave_load), an
+// ordered sum's unconditional step its extracts (ordered_run). Another
+// fold's step, a compare, a select, a guard, float max/min and f2i read and
+// write ymm0-15 only. (The 16-lane loop is all EVEX: asm_wide.cpp.) Should this
 // list and the emission ever disagree, the trace's assembler refuses the
 // instruction (CheckedAssembler, asm_check.cpp): the loop is not compiled.
 static bool evex_op(const Trace& t, const VecPlan& p, Ref i) {
   const Ins& in = t.ins[i];
-  if (p.kind[i] == VecPlan::reduce) return false;
+  if (p.kind[i] == VecPlan::reduce) return p.batched_step(i);  // (ordered_run: EVEX forms on AVX-512 hosts)
   switch (in.op) {
     case IrOp::load: return !p.access[i].stride;  // (not a gather)
     case IrOp::store: case IrOp::add: case IrOp::sub: case IrOp::mul: case IrOp::div: case IrOp::sqrt: case IrOp::fma:
@@ -50,7 +51,7 @@ static bool evex_op(const Trace& t, const VecPlan& p, Ref i) {
   }
 }
 
-// Which of the loop's uniforms and lane values may take ymm16-23.
+// Which of the loop's uniforms and lane values may take ymm16-31.
 static std::vector<char> evex_values(const Trace& t, const VecPlan& p) {
   std::vector<char> ok(t.ins.size(), 0);
   for (Ref i : p.order) {
@@ -67,15 +68,21 @@ static std::vector<char> evex_values(const Trace& t, const VecPlan& p) {
     for (Ref o : {in.a, in.b, in.c}) low(o);
     low(i);
   }
-  for (auto& [op, st] : p.steps) {
-    low(st.term), low(st.term2), low(st.cond), low(st.add);
-  }
+  for (auto& [op, st] : p.steps)
+    if (!p.batched_step(op)) low(st.term), low(st.term2), low(st.cond), low(st.add);
+  // An ordered sum whose steps are all batched: its scalar in lane 0 of any
+  // register (loaded, folded into and stored by EVEX forms: vmovss, the
+  // scalar adds and fmas, vmovd).
+  for (auto& [slot, f] : p.folds)
+    if (f.ordered) ok[slot] = 1;
+  for (auto& [op, st] : p.steps)
+    if (!p.batched_step(op)) ok[st.slot] = 0;
   return ok;
 }
 
 // Assigns registers; false when the loop needs more than there are. With
 // `tail`, one more for the mask of a masked end (and a scratch register
-// for masking a sum's term). With `hi`, values hi allows take ymm16-23 first.
+// for masking a sum's term). With `hi`, values hi allows take ymm16-31 first.
 static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail, const std::vector<char>* hi) {
   // A 16-lane loop (asm_wide.cpp) has zmm0-23: EVEX names zmm16-23, and the
   // scalar code beside a vector loop keeps its floats in xmm2-15 (backend.cpp),
@@ -85,12 +92,12 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
   // the lane values of both.
   const bool wide = wide_lanes(t, p);
   const int nregs = wide ? 24 : 16;
-  bool used[24] = {};
+  bool used[32] = {};
   bool full = false;
   auto evex = [&](Ref v) { return hi && (*hi)[v]; };
-  auto take = [&](bool high = false) {  // (high: ymm16-23 first)
+  auto take = [&](bool high = false) {  // (high: ymm16-31 first)
     if (high)
-      for (int j = 16; j < 24; j++)
+      for (int j = 16; j < 32; j++)
         if (!used[j]) {
           used[j] = true;
           return j;
@@ -142,7 +149,7 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
   }
   const bool two = partial_regs(t, p) == 2;
   for (auto& [slot, add] : p.sums) {
-    r.ymm[slot] = take();
+    r.ymm[slot] = take(evex(slot));
     if (two && p.partials.count(slot)) r.acc2[slot] = take();
     if (auto f = p.folds.find(slot); f != p.folds.end() && !p.f64 && (f->second.t == CT::i64 || f->second.t == CT::u64))
       r.fold_hi[slot] = take();

@@ -3,7 +3,7 @@
 //
 //   for i in range(LO, HI):                 (constant bounds, parallel)
 //       p = xa[i]; q = <f32 of p, xb[i]>    (reads at i)
-//       s0 = 0.0 ...                        (one to three f32 sums)
+//       s0 = 0.0 ...                        (one to three f32 sums; s0 may be W[i])
 //       for j in range(JLO, JHI or m):      (constant, or an argument)
 //           v = <field>[j + c]              (xa, ya or xj: never the one written)
 //           w = <f32 of v, p, q with / or sqrt>
@@ -71,11 +71,17 @@ void gen_nest_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   int jlo = g.r(3);
   auto jhi = [&] { return std::max(jlo, jhi_max - (g.p(50) ? 0 : g.r(std::max(1, jhi_max - jlo + 1)))); };
   int nsums = 1 + g.r(3);
+  // A third of the f32 nests sum into the written element itself (W[i] +=,
+  // Taichi's n-body example's `force[i] += f`): promote_elements keeps it in
+  // a local in program order, fast_math contracts its products into fmas,
+  // and the JIT folds it lane by lane (jit/asm_lane_fold.cpp ordered_run).
+  const bool elem = !wint && g.p(33);
+  auto sum = [&](int s) { return elem && s == 0 ? std::string(w) + "[i]" : "s" + std::to_string(s); };
 
   std::string b = "    for i in range(" + std::to_string(lo) + ", " + std::to_string(hi) + "):\n";
   b += "        p = xa[i]\n";
   b += "        q = " + g.expr({"p", "xb[i]"}, 2) + "\n";
-  for (int s = 0; s < nsums; s++) b += "        s" + std::to_string(s) + " = 0.0\n";
+  for (int s = 0; s < nsums; s++) b += "        " + sum(s) + (elem && s == 0 ? " = " + sum(s) + " * 0.5\n" : " = 0.0\n");
   b += "        for j in range(" + std::to_string(jlo) + ", " + (use_arg ? std::string("m") : std::to_string(jhi())) + "):\n";
   std::string v = std::string(read[f]) + "[j" + (c ? " + " + std::to_string(c) : "") + "]";
   b += "            v = " + (f == 2 ? "ti.cast(" + v + ", ti.f32) * 0.01" : v) + "\n";
@@ -84,11 +90,12 @@ void gen_nest_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
   b += "            w = " + g.expr({"v", "p", "q"}, 1) + " / (d * d + " + g.k() + ")\n";
   if (miss) b += "            w = w if v < p else -w\n";
   for (int s = 0; s < nsums; s++)
-    b += "            s" + std::to_string(s) + (g.p(20) ? " -= " : " += ") + g.expr({"w", "v", "p"}, 2) + "\n";
+    b += "            " + sum(s) + (g.p(20) ? " -= " : " += ") + g.expr({"w", "v", "p"}, 2) + "\n";
   std::string total = "s0";
   for (int s = 1; s < nsums; s++) total = "(" + total + (g.p(50) ? " + " : " - ") + "s" + std::to_string(s) + ")";
   if (wint) b += "        " + std::string(w) + "[i] = ti.cast(ti.min(ti.max(" + total + " * 8.0, -1e6), 1e6), ti.i32)\n";
-  else b += "        " + std::string(w) + "[i] = " + total + " + " + w + "[i] * 0.5\n";
+  else if (elem && nsums > 1) b += "        " + std::string(w) + "[i] = " + total.replace(total.find("s0"), 2, std::string(w) + "[i]") + "\n";
+  else if (!elem) b += "        " + std::string(w) + "[i] = " + total + " + " + w + "[i] * 0.5\n";
   defs.push_back(stmt("@ti.kernel\ndef " + name + "(" + (use_arg ? "m: ti.i32" : "") + "):\n" + b, {}, false));
   for (int n = 1 + g.r(2); n > 0; n--) calls.push_back(stmt(name + "(" + (use_arg ? std::to_string(jhi()) : "") + ")"));
 }

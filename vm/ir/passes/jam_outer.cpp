@@ -38,14 +38,15 @@
 //     roots in f32 without compares or selects (kJamDividers: the JIT's
 //     16-lane loops; bound_by_divider), or keeps every float sum it updates
 //     in program order (kJamOrdered: a promoted field element's, or any
-//     without fast_math; the LLVM tier's blocks fold each sum one lane at a
-//     time, a chain of dependent adds that two i's chains overlap);
+//     without fast_math; the LLVM tier's blocks and the JIT's lanes fold
+//     each sum one lane at a time, a chain of dependent adds that two i's
+//     chains overlap);
 //   - a launch that stops at an error (a bounds check, an integer division
 //     by 0) stops at the same one with the same writes done (fails_alike).
 // Which engines jam which nests is theirs to say (Engine::jams_outer_loops:
-// the JIT's dividers on hosts whose vector loops have zmm0-23 for two
-// copies, the LLVM tier's ordered sums and, jam_while.cpp, its tasks around
-// a pure while loop); KILN_JAM=1 or 0 forces every kind or none on every
+// the JIT's dividers and ordered sums on hosts whose vector loops have
+// zmm0-23 or ymm0-31 for two copies, the LLVM tier's ordered sums and,
+// jam_while.cpp, its tasks around a pure while loop); KILN_JAM=1 or 0 forces every kind or none on every
 // engine (tests run the interpreter with it).
 #include <unordered_map>
 

@@ -87,7 +87,7 @@ bool split_sums(Kernel& k);
 // split later (those that are not keep program order).
 enum JamKind : int {
   kJamDividers = 1,  // inner loops of f32 divisions or square roots, no compares or selects (the JIT's 16 lanes)
-  kJamOrdered = 2,   // inner loops whose float sums all keep program order (the LLVM tier's ordered blocks)
+  kJamOrdered = 2,   // inner loops whose float sums all keep program order (the LLVM tier's ordered blocks, the JIT's ordered folds)
   kJamWhile = 4,     // pure while loops with data-dependent exits, run in lockstep (jam_while.cpp; the LLVM tier)
   kJamAll = kJamDividers | kJamOrdered | kJamWhile,
 };
