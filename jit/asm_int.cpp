@@ -117,7 +117,7 @@ bool Gen::int_binop(const Ins& in, Ref i) {
 // reads (those take the 64-bit representation).
 RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fused, bool lanes) {
   const Ref n = (Ref)t.ins.size();
-  RefFlags low(n, 0);
+  RefFlags low(ref_slots(t), 0);
   if (lanes) return low;
   auto w32op = [](const Ins& in) {
     return (in.op == IrOp::add || in.op == IrOp::sub || in.op == IrOp::mul) && (in.t == CT::i32 || in.t == CT::u32);
@@ -165,7 +165,7 @@ RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fus
 // re-enter at the trace's start, through the first iteration's guards.
 RefFlags adds_without_wrap(const Trace& t, bool lanes) {
   const Ref n = (Ref)t.ins.size();
-  RefFlags nw(n, 0);
+  RefFlags nw(ref_slots(t), 0);
   if (lanes || t.loop_ref < 0) return nw;
   // pre[x], body[x]: the first guard `x < E` (i32) before the loop and in
   // its body, or -1.
@@ -208,7 +208,7 @@ RefFlags adds_without_wrap(const Trace& t, bool lanes) {
 // induction over the iterations): assumed first, dropped where that fails.
 RefFlags non_negative(const Trace& t, const RefFlags& nowrap) {
   const Ref n = (Ref)t.ins.size();
-  RefFlags nn(n, 0), broken(n, 0);
+  RefFlags nn(ref_slots(t), 0), broken(n, 0);
   auto konst = [&](Ref r, int64_t lo) { return t.is_const(r) && t.ins[r].k >= lo; };
   for (;;) {
     for (Ref i = 0; i < n; i++) {

@@ -532,11 +532,8 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.nonneg = non_negative(t, g.nowrap);
   g.remat = std::move(remat);
   g.needs = std::move(needs);
-  for (RefFlags* f : {&g.fused, &g.sunk, &g.negfold, &g.addrfold, &g.blsrfold, &g.scalefold, &g.low32, &g.nowrap, &g.nonneg, &g.remat})
-    f->resize(spare + 1, 0);
-  g.al.reg.resize(spare + 1, -1);  // the spare slot is a value with no register
-  g.al.fw.resize(spare + 1, 0);
-  g.al.last.resize(spare + 1, -1);
+  // (each has the spare slot already: sink.h's ref_slots; it is a value with
+  // no register and none of the flags)
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
   out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";

@@ -50,8 +50,8 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
   SnapshotNeeds own;
   if (!needs) needs = &(own = SnapshotNeeds(t, remat));
   Allocation out;
-  out.last.assign(n, -1);
-  out.fw.assign(n, 0);
+  out.last.assign(ref_slots(t), -1);
+  out.fw.assign(ref_slots(t), 0);
   auto& last = out.last;
   // A folded neg or address (sink.h) is read as its operand, where its fma
   // or its load/store reads it. (A sunk add the exits recompute counts too:
@@ -163,7 +163,7 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
         coalesce[in.b] = in.a;
   }
 
-  out.reg.assign(n, -1);
+  out.reg.assign(ref_slots(t), -1);
   Ref busy_gp[kNumGp], busy_x[kNumXmm];  // per register: the first position it is free
   Ref owner_gp[kNumGp], owner_x[kNumXmm];
   std::fill(std::begin(busy_gp), std::end(busy_gp), -1);

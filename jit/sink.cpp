@@ -121,8 +121,8 @@ Ref lowest_bit_cleared(const Trace& t, const Ins& in) {
 SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addrs) {
   const Ref n = (Ref)t.ins.size();
   SinkPlan p;
-  p.sunk.assign(n, 0);
-  p.fused.assign(n, 0);
+  p.sunk.assign(ref_slots(t), 0);
+  p.fused.assign(ref_slots(t), 0);
   std::vector<int> uses(n, 0);  // operand uses by instructions that are emitted
   std::vector<uint8_t> phi_dest(n, 0);
   for (const Ins& in : t.ins)
@@ -177,10 +177,10 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addr
         p.fused[i] = 1;
     }
   }
-  p.negfold.assign(n, 0);
-  p.addrfold.assign(n, 0);
-  p.blsrfold.assign(n, 0);
-  p.scalefold.assign(n, 0);
+  p.negfold.assign(ref_slots(t), 0);
+  p.addrfold.assign(ref_slots(t), 0);
+  p.blsrfold.assign(ref_slots(t), 0);
+  p.scalefold.assign(ref_slots(t), 0);
   // (blend: an AVX2 host, which has BMI1)
   fold_into_readers(t, p, fold_negs, fold_addrs, fold_addrs && blend);
   return p;

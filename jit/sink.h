@@ -19,6 +19,13 @@ namespace kiln::jit {
 // trace's record + compile instructions (callgrind, session 21).
 using RefFlags = std::vector<uint8_t>;
 
+// The per-ref vectors the backend reads (these flags, the register
+// allocation) have one entry past the trace's last instruction: the back
+// edge's spare slot, ref t.ins.size() (backend.cpp), a value that is none of
+// them. Made that size from the start, compile_trace need not grow each of
+// them by one (a reallocation and copy apiece, 13 a compile).
+inline size_t ref_slots(const Trace& t) { return t.ins.size() + 1; }
+
 struct SinkPlan {
   RefFlags sunk;   // computed at exits only (a folded neg: never)
   RefFlags fused;  // a compare emitted as its guard's flags, or as float selects' masks
