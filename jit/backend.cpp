@@ -479,7 +479,13 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
 }  // namespace
 
 std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool want_listing, ExitInfo* infos) {
-  CodeHolder code;
+  // The CodeHolder's zone (its section, labels, relocations) takes its first
+  // block from this frame: asmjit would malloc 16 KiB for it and free it at
+  // the end, and a cold compile ran the allocator's medium-size path for that
+  // each time. The bench's traces fit in it; a larger one mallocs more blocks.
+  alignas(64) uint8_t zone_first[16384];
+  Support::Temporary zone_block(zone_first, sizeof zone_first);
+  CodeHolder code(&zone_block);
   code.init(rt.environment());
   ThrowOnError eh;
   code.setErrorHandler(&eh);
