@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 
 #include "jit/asm.h"
 #include "jit/rtcall.h"
@@ -489,8 +490,8 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   code.init(rt.environment());
   ThrowOnError eh;
   code.setErrorHandler(&eh);
-  StringLogger logger;
-  if (want_listing) code.setLogger(&logger);
+  std::optional<StringLogger> logger;  // (made only for a listing)
+  if (want_listing) code.setLogger(&logger.emplace());
   CheckedAssembler a(&code);
 
   // Frame: one slot per IR value, the spare slot of the back edge, the
@@ -540,6 +541,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.needs = std::move(needs);
   // (each has the spare slot already: sink.h's ref_slots; it is a value with
   // no register and none of the flags)
+  g.exits.reserve(t.snaps.size());
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
   out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";
@@ -573,7 +575,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
     const void* tail = reinterpret_cast<const uint8_t*>(out.fn) + code.labelOffsetFromBase(exit_tail);
     for (size_t s = 0; s < t.snaps.size(); s++) infos[s].jump.store(tail, std::memory_order_relaxed);
   }
-  if (want_listing) out.listing = logger.data();
+  if (want_listing) out.listing = logger->data();
   return "";
 }
 
