@@ -511,36 +511,45 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   Label warm = a.newLabel();
   a.bind(warm);
 
-  VecPlan vp;
-  bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
-  if (loops) vp = plan_vector(t);
-  SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2(), !(loops && vp.ok));
+  const bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
+  VecPlan vp = loops ? plan_vector(t) : VecPlan{};
+  const bool lanes = loops && vp.ok;
+  SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2(), !lanes);
   RefFlags remat = plan.remat();
   SnapshotNeeds needs(t, remat);
   // xmm16-31 on AVX-512 (KILN_JIT=zmm=0 turns it off), but not beside a
   // vector loop, which saves the scalar code's xmm registers in VEX form and
   // takes ymm/zmm registers of its own.
-  const int nxmm = t.allow_zmm && !(loops && vp.ok) ? kNumXmm : kNumXmmVex;
+  const int nxmm = t.allow_zmm && !lanes ? kNumXmm : kNumXmmVex;
   // (and the vector loop takes rsi and rdi as scratch: regalloc.h)
-  const int ngp = loops && vp.ok ? kNumAllocatable : kNumGp;
-  Gen g{t, a, allocate_registers(t, remat, plan.sunk, nxmm, ngp, &needs), xsave};
-  g.gsave = gsave;
+  const int ngp = lanes ? kNumAllocatable : kNumGp;
+  RefFlags low32 = low_half_only(t, plan.sunk, plan.fused, lanes);
+  RefFlags nowrap = adds_without_wrap(t, lanes);
+  RefFlags nonneg = non_negative(t, nowrap);
+  // Each of Gen's analyses moved in once as it is made (the plan and the
+  // flags were move-assigned over empty members: code a cold compile ran for
+  // nothing). Each has the spare slot already (sink.h's ref_slots): a value
+  // with no register and none of the flags. (.al reads plan.sunk before
+  // .sunk takes it: the initializers run in order.)
+  Gen g{.t = t,
+        .a = a,
+        .al = allocate_registers(t, remat, plan.sunk, nxmm, ngp, &needs),
+        .xsave = xsave,
+        .gsave = gsave,
+        .fused = std::move(plan.fused),
+        .sunk = std::move(plan.sunk),
+        .negfold = std::move(plan.negfold),
+        .addrfold = std::move(plan.addrfold),
+        .blsrfold = std::move(plan.blsrfold),
+        .scalefold = std::move(plan.scalefold),
+        .low32 = std::move(low32),
+        .nowrap = std::move(nowrap),
+        .nonneg = std::move(nonneg),
+        .remat = std::move(remat),
+        .needs = std::move(needs)};
   g.vex = host_has_avx2();
   g.nxmm = nxmm;
   for (Ref r = 0; r < (Ref)t.ins.size(); r++) g.evex |= g.in_xmm(r) && g.al.reg[r] >= kNumXmmVex;
-  g.fused = std::move(plan.fused);
-  g.sunk = std::move(plan.sunk);
-  g.negfold = std::move(plan.negfold);
-  g.addrfold = std::move(plan.addrfold);
-  g.blsrfold = std::move(plan.blsrfold);
-  g.scalefold = std::move(plan.scalefold);
-  g.low32 = low_half_only(t, g.sunk, g.fused, loops && vp.ok);
-  g.nowrap = adds_without_wrap(t, loops && vp.ok);
-  g.nonneg = non_negative(t, g.nowrap);
-  g.remat = std::move(remat);
-  g.needs = std::move(needs);
-  // (each has the spare slot already: sink.h's ref_slots; it is a value with
-  // no register and none of the flags)
   g.exits.reserve(t.snaps.size());
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
