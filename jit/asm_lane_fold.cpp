@@ -202,6 +202,15 @@ static void lane_to_0(x86::Assembler& a, bool f32, bool evex, x86::Xmm to, x86::
   if (k > half) f32 ? a.vpermilps(to, to, k - half) : a.vpermilpd(to, to, 1);
 }
 
+// acc = acc op x in the scalar op's operand order (an fma: fma(x, b, acc),
+// b a register or a memory operand).
+static void fold_lane(x86::Assembler& a, bool f32, const VecPlan::Step& st, x86::Xmm acc, x86::Xmm x, const Operand& b) {
+  if (st.op == IrOp::fma) a.emit(f32 ? x86::Inst::kIdVfmadd231ss : x86::Inst::kIdVfmadd231sd, acc, x, b);
+  else if (st.op == IrOp::sub) f32 ? a.vsubss(acc, acc, x) : a.vsubsd(acc, acc, x);
+  else if (st.term_first) f32 ? a.vaddss(acc, x, acc) : a.vaddsd(acc, x, acc);
+  else f32 ? a.vaddss(acc, acc, x) : a.vaddsd(acc, acc, x);
+}
+
 // A run of ordered sums' unconditional steps (VecPlan::batched_step; the
 // body's end, vector.cpp lane_order): lane 0 of every step, then lane 1
 // of every step, ..., so the sums' chains of dependent adds (or fmas) run
@@ -211,6 +220,12 @@ static void lane_to_0(x86::Assembler& a, bool f32, bool evex, x86::Xmm to, x86::
 void LaneBody::ordered_run(std::span<const Ref> ops) const {
   const bool f32 = !p.f64, evex = t.allow_zmm;
   x86::Xmm S = x86::ymm(r.scratch).xmm(), T = x86::ymm(r.fold_t).xmm();
+  if (t_terms >= 0) {  // the previous chunk's terms, then this chunk's into the buffer
+    fold_buffered(ops);
+    const std::vector<std::pair<Ref, bool>> bufs = fold_buffers(t, p);
+    for (size_t j = 0; j < bufs.size(); j++) a.vmovups(x86::ymmword_ptr(x86::rsp, t_terms + 32 * (int32_t)j), y_of(bufs[j].first).ymm());
+    return;
+  }
   for (int k = 0; k < W; k++) {
     Ref held = kNoRef;  // the term whose lane k is in S
     for (Ref op : ops) {
@@ -219,19 +234,86 @@ void LaneBody::ordered_run(std::span<const Ref> ops) const {
       x86::Ymm X = y_of(st.term).ymm();
       if (k > 0 && held != st.term) lane_to_0(a, f32, evex, S, X, k);
       held = st.term;
-      x86::Xmm x = k ? S : X.xmm();
+      x86::Xmm x = k ? S : X.xmm(), b;
       if (st.op == IrOp::fma) {  // fma(a_k, b_k, acc)
         x86::Ymm B = y_of(st.term2).ymm();
         if (k > 0) lane_to_0(a, f32, evex, T, B, k);
-        x86::Xmm b = k ? T : B.xmm();
-        f32 ? a.vfmadd231ss(acc, x, b) : a.vfmadd231sd(acc, x, b);
-      } else if (st.op == IrOp::sub) {
-        f32 ? a.vsubss(acc, acc, x) : a.vsubsd(acc, acc, x);
-      } else if (st.term_first) {
-        f32 ? a.vaddss(acc, x, acc) : a.vaddsd(acc, x, acc);
-      } else {
-        f32 ? a.vaddss(acc, acc, x) : a.vaddsd(acc, acc, x);
+        b = k ? T : B.xmm();
       }
+      fold_lane(a, f32, st, acc, x, b);
+    }
+  }
+}
+
+std::vector<std::pair<Ref, bool>> fold_buffers(const Trace& t, const VecPlan& p) {
+  std::vector<std::pair<Ref, bool>> out;
+  size_t k = p.order.size();
+  while (k > 0 && p.kind[p.order[k - 1]] == VecPlan::reduce && p.batched_step(p.order[k - 1])) k--;
+  for (size_t j = 0; j < k; j++)
+    if (p.kind[p.order[j]] == VecPlan::reduce && p.batched_step(p.order[j])) return {};  // (not one run at the end)
+  auto need = [&](Ref v, bool neg) {  // (a uniform too: the buffer's first chunk must fold to nothing)
+    if (p.kind[v] != VecPlan::lane && p.kind[v] != VecPlan::uniform) return false;
+    for (auto& [w, n] : out)
+      if (w == v) return n == neg;
+    out.push_back({v, neg});
+    return true;
+  };
+  for (size_t j = k; j < p.order.size(); j++) {
+    const VecPlan::Step& st = p.steps.at(p.order[j]);
+    bool ok = st.op == IrOp::fma ? need(st.term, true) && need(st.term2, false) : need(st.term, st.op != IrOp::sub);
+    if (!ok) return {};
+  }
+  (void)t;
+  return out;
+}
+
+// The buffer's neutral terms: folding them leaves every sum as it is (an
+// add of -0.0, a sub of +0.0, fma(-0.0, +0.0, s); a signalling NaN comes
+// out quiet, as the chunk's first real term would leave it).
+void LaneBody::ordered_init() const {
+  x86::Ymm S = x86::ymm(r.scratch);
+  const std::vector<std::pair<Ref, bool>> bufs = fold_buffers(t, p);
+  for (size_t j = 0; j < bufs.size(); j++) {
+    if (bufs[j].second) {
+      a.vpcmpeqd(S, S, S);
+      p.f64 ? a.vpsllq(S, S, 63) : a.vpslld(S, S, 31);
+    } else {
+      a.vpxor(S, S, S);
+    }
+    a.vmovups(x86::ymmword_ptr(x86::rsp, t_terms + 32 * (int32_t)j), S);
+  }
+}
+
+void LaneBody::ordered_flush(int32_t t_iv) const {
+  size_t k = p.order.size();
+  while (k > 0 && p.kind[p.order[k - 1]] == VecPlan::reduce && p.batched_step(p.order[k - 1])) k--;
+  Label none = a.newLabel();
+  a.cmp(x86::rax, x86::qword_ptr(x86::rsp, t_iv));
+  a.je(none);
+  fold_buffered(std::span<const Ref>(p.order.data() + k, p.order.size() - k));
+  a.bind(none);
+}
+
+// The buffered chunk's lanes, lane by lane across the run as ordered_run
+// folds (the same order, the same operand order): each lane of a term a
+// load or a memory operand.
+void LaneBody::fold_buffered(std::span<const Ref> ops) const {
+  const bool f32 = !p.f64;
+  x86::Xmm S = x86::ymm(r.scratch).xmm();
+  const std::vector<std::pair<Ref, bool>> bufs = fold_buffers(t, p);
+  auto at = [&](Ref v, int k) {
+    for (size_t j = 0; j < bufs.size(); j++)
+      if (bufs[j].first == v) return t_terms + 32 * (int32_t)j + es * k;
+    return -1;
+  };
+  auto lane = [&](Ref v, int k) { return f32 ? x86::dword_ptr(x86::rsp, at(v, k)) : x86::qword_ptr(x86::rsp, at(v, k)); };
+  for (int k = 0; k < W; k++) {
+    Ref held = kNoRef;  // the term whose lane k is in S
+    for (Ref op : ops) {
+      const VecPlan::Step& st = p.steps.at(op);
+      if (held != st.term) f32 ? a.vmovss(S, lane(st.term, k)) : a.vmovsd(S, lane(st.term, k));
+      held = st.term;
+      fold_lane(a, f32, st, ymm(r.ymm.at(st.slot)).xmm(), S, st.op == IrOp::fma ? Operand(lane(st.term2, k)) : Operand());
     }
   }
 }

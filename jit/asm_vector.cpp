@@ -110,7 +110,7 @@ bool VectorLoop::emit() {
   es = p.f64 ? 8 : 4;
   Label guard_fail[8];  // (copy u of a pass: unroll_of gives at most 8)
   for (Label& l : guard_fail) l = a.newLabel();
-  const LaneBody body{a, t, p, r, W, regs, es, wide, t_mask, guard_fail};
+  const LaneBody body{a, t, p, r, W, regs, es, wide, t_mask, guard_fail, t_terms};
   lb = &body;
   g.vec_entry = a.newLabel();
   a.bind(g.vec_entry);
@@ -127,6 +127,7 @@ bool VectorLoop::emit() {
   Label top = a.newLabel();
   done = a.newLabel();
   sums_in();
+  if (t_terms >= 0) lb->ordered_init();
   lb->lasts_init(temp);
   counter_in();
   roots_and_constants();
@@ -147,6 +148,7 @@ bool VectorLoop::emit() {
       if (u % regs != 0) swap_partials();
     });
   a.bind(done);
+  if (t_terms >= 0) lb->ordered_flush(t_iv);
   lb->lasts_out(temp, t_iv, t_lanes);
   a.mov(mem(t_iv), x86::rax);
   if (rows) {  // the next row starts at counter + (M - r): the back edge comes back here then

@@ -6,6 +6,8 @@
 #include <functional>
 #include <map>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "jit/vector.h"
 #include "jit/vector_regs.h"
@@ -33,6 +35,9 @@ struct LaneBody {
   // Where copy u goes when a guard fails in one of its lanes (the plan's
   // guards: vector.h): a stub that leaves the vector loop at its chunk.
   const asmjit::Label* guard_fail = nullptr;
+  // Where the ordered sums' batched steps keep the previous chunk's lane
+  // terms (fold_buffers; -1: each chunk folds its own at once).
+  int32_t t_terms = -1;
 
   // Lane register j: zmm j in a wide loop, else ymm j.
   asmjit::x86::Vec ymm(int j) const;
@@ -54,6 +59,12 @@ struct LaneBody {
   void fold_step(const VecPlan::Step& st, bool masked) const;
   void ordered_step(const VecPlan::Step& st, bool masked) const;  // an ordered float sum's (vector.h)
   void ordered_run(std::span<const Ref> ops) const;  // a run of batched ones (VecPlan::batched_step)
+  // With t_terms: the buffer's neutral terms at the loop's entry, and at its
+  // end the last chunk's terms folded when a chunk ran (rax past the entry
+  // counter at rsp + t_iv).
+  void ordered_init() const;
+  void fold_buffered(std::span<const Ref> ops) const;
+  void ordered_flush(int32_t t_iv) const;
   void fold_out(Ref slot, int32_t at, int32_t out) const;
   // Last values (VecPlan::lasts; asm_lane_guards.cpp), each slot's value at
   // rsp + temp[slot]: the hold registers from it at entry; after a copy of
@@ -70,6 +81,13 @@ struct LaneBody {
   Ref head_access() const;
   void aligned_head(Ref at) const;
 };
+
+// The lane values (and uniforms) an ordered sums' run of batched steps folds, each with
+// the value whose lanes fold to nothing (true: -0.0, an add's term or an
+// fma's first factor; false: +0.0, a sub's term or an fma's second), when
+// the run can fold one chunk late: the steps end the body's order and no
+// value needs both (fma(x, x, s)); else none.
+std::vector<std::pair<Ref, bool>> fold_buffers(const Trace& t, const VecPlan& p);
 
 // maximumNumber / minimumNumber of f32 or f64 lanes x and y into d, apart
 // from both (s: a scratch register).

@@ -51,6 +51,7 @@ struct VectorLoop {
   int32_t gsave = 0, vt = 0;
   std::map<Ref, int32_t> temp;
   int32_t t_iv = 0, t_end = 0, t_q = 0, t_lanes = 0, t_mask = 0, t_next = 0;
+  int32_t t_terms = -1;  // ordered sums' terms one chunk late (LaneBody::t_terms), or -1
   std::map<Ref, SlotLanes> in_slots;  // by a ring's p0
   bool keep_gp[kNumAllocatable] = {}, keep_x[kNumXmm] = {};  // registers saved around the loop
   bool frame(int32_t area, int32_t area_end);

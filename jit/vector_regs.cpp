@@ -54,6 +54,19 @@ static bool evex_op(const Trace& t, const VecPlan& p, Ref i) {
 // Which of the loop's uniforms and lane values may take ymm16-31.
 static std::vector<char> evex_values(const Trace& t, const VecPlan& p) {
   std::vector<char> ok(t.ins.size(), 0);
+  // An ordered sum whose steps are all batched: its scalar in lane 0 of any
+  // register (loaded, folded into and stored by EVEX forms: vmovss/vmovsd,
+  // the scalar adds and fmas, vmovd/vmovq).
+  auto ordered_sums = [&] {
+    for (auto& [slot, f] : p.folds)
+      if (f.ordered) ok[slot] = 1;
+    for (auto& [op, st] : p.steps)
+      if (!p.batched_step(op)) ok[st.slot] = 0;
+  };
+  if (p.f64) {  // (64-bit lanes' ops, f64_lane_op, are not reviewed for EVEX: only those scalars)
+    ordered_sums();
+    return ok;
+  }
   for (Ref i : p.order) {
     if (p.kind[i] == VecPlan::lane) ok[i] = evex_op(t, p, i);
     for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
@@ -70,13 +83,7 @@ static std::vector<char> evex_values(const Trace& t, const VecPlan& p) {
   }
   for (auto& [op, st] : p.steps)
     if (!p.batched_step(op)) low(st.term), low(st.term2), low(st.cond), low(st.add);
-  // An ordered sum whose steps are all batched: its scalar in lane 0 of any
-  // register (loaded, folded into and stored by EVEX forms: vmovss, the
-  // scalar adds and fmas, vmovd).
-  for (auto& [slot, f] : p.folds)
-    if (f.ordered) ok[slot] = 1;
-  for (auto& [op, st] : p.steps)
-    if (!p.batched_step(op)) ok[st.slot] = 0;
+  ordered_sums();
   return ok;
 }
 
@@ -231,7 +238,7 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
 }
 
 bool assign(const Trace& t, const VecPlan& p, VecRegs& r, bool tail) {
-  const bool hi = t.hi_ymm && !p.f64 && !wide_lanes(t, p);
+  const bool hi = t.hi_ymm && !wide_lanes(t, p);
   if (!(hi && t.hi_ymm >= 2) && assign_regs(t, p, r, tail, nullptr)) return true;
   if (!hi) return false;
   std::vector<char> ok = evex_values(t, p);

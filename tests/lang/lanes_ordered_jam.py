@@ -1,12 +1,14 @@
 # Nests whose inner loop sums field elements in program order (promote_elements
 # keeps `f[i] += e` in a local; fast_math contracts `f[i] += a * b` into one
-# fma), as in Taichi's n-body example (here in 3-D). On AVX-512 hosts the JIT runs them two
-# i a pass (jam_outer's kJamOrdered) in 8 lanes (4 of f64), every sum's
-# steps at the end of the body, lane 0 of each sum, then lane 1 of each, ...
+# fma), as in Taichi's n-body example (here in 3-D). On AVX-512 hosts the JIT
+# runs them two i a pass (jam_outer's kJamOrdered) in 8 lanes (4 of f64),
+# every sum's steps at the end of the body, lane 0 of each sum, then lane 1
+# of each, ..., each chunk's terms folded while the next chunk's are computed
 # (jit/asm_lane_fold.cpp ordered_run): each sum still adds its terms in j's
 # order, so every engine prints the interpreter's bits. Terms of mixed
 # magnitudes (another order changes the bits); adds, subs, a term first, fmas
-# sharing a factor and with a uniform one, a conditional add beside them; f32
+# sharing a factor and with a uniform one, uniform terms, a conditional add
+# beside them, an fma of a term by itself (whose chunk folds at once); f32
 # and f64; the `i != j` guard failing in the first or second i of a pair and
 # on either side of a chunk's edge; an odd outer count (the last i alone);
 # inner lengths around the lanes' width.
@@ -25,11 +27,13 @@ c = ti.field(ti.f32, n)
 d = ti.field(ti.f32, n)
 e = ti.field(ti.f32, n)
 g = ti.field(ti.f32, n)
+h = ti.field(ti.f32, n)
 w = ti.field(ti.f64, n)
 ad = ti.field(ti.f64, n)
 bd = ti.field(ti.f64, n)
 cd = ti.field(ti.f64, n)
 dd = ti.field(ti.f64, n)
+ed = ti.field(ti.f64, n)
 
 
 @ti.kernel
@@ -54,6 +58,7 @@ def steps32(m: ti.i32, k: ti.f32):
         d[i] = 0.0
         e[i] = -1.5
         g[i] = 0.0
+        h[i] = -0.0
     for i in range(n):
         q = pos[i].x
         for j in range(m):
@@ -63,8 +68,20 @@ def steps32(m: ti.i32, k: ti.f32):
             c[i] = t + c[i]
             d[i] += t * pos[j].x
             e[i] += t * k
+            h[i] += k
             if t > 0:
                 g[i] += t
+
+
+@ti.kernel
+def squares(m: ti.i32):
+    for i in range(n):
+        a[i] = 0.5
+    for i in range(n):
+        q = pos[i].y
+        for j in range(m):
+            t = pos[j].x - q
+            a[i] += t * t
 
 
 @ti.kernel
@@ -74,12 +91,14 @@ def steps64(m: ti.i32):
         bd[i] = 0.0
         cd[i] = -0.0
         dd[i] = 0.5
+        ed[i] = 0.0
     for i in range(n):
         q = w[i]
         for j in range(m):
             t = w[j] * q
             ad[i] += t * w[j]
             bd[i] -= t
+            ed[i] -= q
             cd[i] = w[j] + cd[i]
             dd[i] += t * 3.0
 
@@ -104,6 +123,8 @@ for m in [0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 33, 44, 45]:
         total += x
     print("gravity", m, " ".join(f"{x:.9g}" for x in f[:6] + f[-6:]), repr(total))
     steps32(m, 0.3)
-    show(f"steps32 {m}", (a, b, c, d, e, g))
+    show(f"steps32 {m}", (a, b, c, d, e, g, h))
     steps64(m)
-    show(f"steps64 {m}", (ad, bd, cd, dd))
+    show(f"steps64 {m}", (ad, bd, cd, dd, ed))
+    squares(m)
+    show(f"squares {m}", (a,))
