@@ -38,7 +38,8 @@ void wait_for_tier_compiles();
 // waiting, whether that is done. lower_llvm_kernel lowers the kernel's tasks
 // with the program's SNode layout, on the thread that owns the program (a
 // few milliseconds); finish_llvm_kernel optimizes and compiles the result on
-// any thread. Each throws kiln::Error when LLVM cannot run here or the
+// any thread, into an interp::InterpKernel (a launch of the JIT's code may go
+// on with its native_task(i): vm/interp/mid_launch.h). Each throws kiln::Error when LLVM cannot run here or the
 // module cannot be loaded.
 void start_llvm_tier();
 bool llvm_tier_started();

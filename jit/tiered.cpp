@@ -11,7 +11,17 @@
 // second launch of a kernel and every later one run LLVM's code, with no
 // trial); KILN_TIER_TRIAL=back puts every tier-up on a trial that sends the
 // kernel back (tests). Granularity is the kernel: its
-// tasks are compiled together, as the llvm engine compiles them. Kernels of
+// tasks are compiled together, as the llvm engine compiles them.
+//
+// A long launch tiers up while it runs (vm/interp/mid_launch.h): a launch
+// of a kernel whose launches are long runs its range_for tasks in slices;
+// between them the kernel's threshold is checked (its launches' JIT time,
+// this one's so far included), and so is a launch's own: a task that has
+// run a tenth of the threshold (30 ms) and has at least as long left at its
+// rate starts the tier-up then (a compile takes 10-35 ms on another core).
+// Once LLVM's code is ready, the launch's remaining slices, and its later
+// range_for and serial tasks, run it. (A kernel launched once or twice for
+// long never reached the next launch, where it used to switch.) Kernels of
 // more than KILN_TIER_MAX_STMTS IR statements (default 40000) stay on the
 // JIT (LLVM's code generation is superlinear in a kernel's size).
 //
@@ -39,9 +49,11 @@
 
 #include "jit/jit.h"
 #include "jit/llvm_module.h"
+#include "vm/interp/mid_launch.h"
 #include "vm/ir/clone.h"
 #include "vm/ir/ir.h"
 #include "vm/ir/passes/passes.h"
+#include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
 #include "vm/support/diag.h"
 
@@ -82,6 +94,9 @@ struct TierParams {
   // KILN_TIER_TRIAL=back (tests): every trial ends with the kernel back on
   // the JIT, whatever the times.
   bool trial_back = false;
+  // KILN_TIER_IN_LAUNCH=0: kernels tier up between launches only (as before
+  // session 31; for measurements).
+  bool in_launch = true;
 };
 
 TierParams tier_params() {
@@ -93,6 +108,8 @@ TierParams tier_params() {
   if (const char* m = std::getenv("KILN_TIER_MAX_STMTS"); m && *m) p.max_stmts = (size_t)std::strtoull(m, nullptr, 10);
   const char* t = std::getenv("KILN_TIER_TRIAL");
   p.trial_back = t && std::strcmp(t, "back") == 0;
+  const char* l = std::getenv("KILN_TIER_IN_LAUNCH");
+  p.in_launch = !(l && *l == '0');
   return p;
 }
 
@@ -117,7 +134,7 @@ void say_no_llvm() {
 // (--stats: tier_downs). A kernel that cannot be compiled stays on the JIT.
 enum class Phase { jit, loading, ready, compiling, done };
 
-struct TieredKernel : CompiledKernel {
+struct TieredKernel : CompiledKernel, interp::MidLaunch {
   std::unique_ptr<CompiledKernel> jit;
   std::unique_ptr<ir::Kernel> ir;  // a copy, for the compile
   TierParams params;
@@ -149,6 +166,18 @@ struct TieredKernel : CompiledKernel {
   static constexpr int kMaxStride = 16;
   int stride = 1;   // the launches the next timed one stands for
   int untimed = 0;  // launches left before the next timed one
+  // Tier-up during a launch (mid_launch.h): lent to launches while the last
+  // timed one took kLendMs or more (or none was timed yet: the first); the
+  // in-launch rule's share of the threshold; the lent launch's start, its
+  // program, and whether LLVM's code took over part of it.
+  static constexpr double kLendMs = 1, kLaunchShare = 0.1;
+  double last_ms = 0;
+  int64_t launch_ns = 0;
+  Program* launch_prog = nullptr;
+  bool lent = false, mixed = false;
+  std::mutex boundary_mu;  // the kernel's state during a lent launch
+  bool ups_pending = false;  // a tier-up for --stats (Program::stats is the launching thread's)
+  std::vector<int> jam_factors;  // per task: ir::jam_outer's, in the copy LLVM compiles
 
   ~TieredKernel() override {
     if (worker.joinable()) worker.join();
@@ -189,7 +218,9 @@ struct TieredKernel : CompiledKernel {
       // 0.42x of the C++ so). The JIT does not ask for it (its lockstep
       // loops measured no faster: docs/perf/lanes.md), so the pipeline left
       // this copy unjammed. No value changes.
-      if (ir::jam_outer(*ir, ir::kJamWhile)) ir::verify(*ir);
+      // (A jammed task's range is of passes: a launch that switches to it
+      // part-way maps its iterations, mid_launch.h.)
+      if (ir::jam_outer(*ir, ir::kJamWhile, true, &jam_factors)) ir::verify(*ir);
       lowered = lower_llvm_kernel(*ir, prog);
     } catch (const Error&) {
       say_no_llvm();
@@ -226,17 +257,78 @@ struct TieredKernel : CompiledKernel {
   void advance(Program* prog) {
     if (phase == Phase::loading && step_finished()) phase = llvm_tier_started() ? Phase::ready : Phase::done;
     if (phase == Phase::ready) lower_and_compile(prog);
+
     if (phase == Phase::compiling && step_finished()) {
       phase = Phase::done;
       ir.reset();
       std::lock_guard<std::mutex> lock(mu);
       if (compiled) {
+        publish_natives();
+        mixed = lent;
         active.store(compiled.get(), std::memory_order_release);
-        if (prog) prog->stat_add("tier_ups", 1);
+        ups_pending = true;  // (--stats: counted by the launching thread)
         // (KILN_TIER_SYNC=1, the tests' mode, keeps LLVM's code: every later
         // launch runs it, unless KILN_TIER_TRIAL=back.)
         on_trial = (!params.sync || params.trial_back) && jit_n > 0;
       }
+    }
+  }
+
+  // LLVM's code of each task that may switch, for a launch under way:
+  // finish_llvm_kernel's kernel is an interp::InterpKernel whose bytecode
+  // is lowered from the same kernel, task for task.
+  void publish_natives() {
+    auto* k = static_cast<interp::InterpKernel*>(compiled.get());
+    if (k->code.tasks.size() != num_tasks) return;
+    for (size_t i = 0; i < num_tasks; i++) {
+      interp::NativeTask* nt = tasks[i].may_switch ? k->native_task(i) : nullptr;
+      if (!nt) continue;
+      tasks[i].jam = i < jam_factors.size() ? std::max(jam_factors[i], 1) : 1;
+      tasks[i].native.store(nt, std::memory_order_release);
+    }
+  }
+
+  // Past the threshold: loads LLVM (in the background unless sync), lowers
+  // the kernel and compiles it.
+  void start_tier(Program* prog) {
+    if (params.sync) {
+      start_now();
+      phase = llvm_tier_started() ? Phase::ready : Phase::done;
+      advance(prog);  // lowered and compiled: the next launch runs LLVM's code
+    } else if (llvm_tier_started()) {
+      phase = Phase::ready;
+      advance(prog);
+    } else {
+      phase = Phase::loading;
+      in_background(&TieredKernel::start_now);
+    }
+  }
+
+  // Whether the tier-up starts part-way through a launch that has run
+  // `launch_ms` on the JIT, its current task `task_ms` for `done` of its
+  // `total` iterations: once the kernel's JIT time passes the threshold, or
+  // once the task has run kLaunchShare of it and the iterations left would
+  // take as long again at its rate (a compile that pays for itself in this
+  // launch; a task about to end does not start one that the program would
+  // wait for at exit).
+  bool tier_now(double launch_ms, double task_ms, int64_t done, int64_t total) const {
+    if (spent_ms + launch_ms >= params.threshold_ms) return true;
+    double share = params.threshold_ms * kLaunchShare;
+    return done > 0 && task_ms >= share && task_ms * (double)(total - done) / (double)done >= share;
+  }
+
+  // A slice's end in a lent launch, on any of its threads: one at a time
+  // moves the kernel on (the others go on with their slices). Lowering
+  // here, off the program's thread, is safe: the SNode layout changes only
+  // between launches, and this launch is not over.
+  void boundary(size_t task, int64_t done, int64_t total, int64_t now_ns) override {
+    std::unique_lock<std::mutex> lock(boundary_mu, std::try_to_lock);
+    if (!lock.owns_lock()) return;
+    if (phase == Phase::jit) {
+      if (tier_now((double)(now_ns - launch_ns) * 1e-6, (double)(now_ns - tasks[task].start_ns) * 1e-6, done, total))
+        start_tier(launch_prog);
+    } else if (phase != Phase::done) {
+      advance(launch_prog);
     }
   }
 
@@ -263,33 +355,86 @@ struct TieredKernel : CompiledKernel {
     if (a && !on_trial) return a->launch(ctx);
     if (a) return trial_launch(*a, ctx);
     if (phase != Phase::jit && phase != Phase::done) advance(ctx.program);
+    if (ups_pending) count_tier_up(ctx.program);
     if (CompiledKernel* b = active.load(std::memory_order_acquire)) return on_trial ? trial_launch(*b, ctx) : b->launch(ctx);
     // Nothing left to decide (no tiering, or the kernel stays on the JIT):
     // no timing at all.
     if (phase == Phase::done || params.threshold_ms < 0) return jit->launch(ctx);
+    // (An untimed launch follows a short one: never lent.)
     if (phase == Phase::jit && untimed > 0) {
       untimed--;
       return jit->launch(ctx);
     }
+    // Lent while launches are long: a short one pays no slices.
+    bool lend = num_tasks && params.in_launch && (jit_n == 0 || last_ms >= kLendMs);
     auto t0 = std::chrono::steady_clock::now();
-    jit->launch(ctx);
+    if (lend) {
+      launch_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0.time_since_epoch()).count();
+      launch_prog = ctx.program;
+      lent = true;
+      mixed = false;
+      interp::lend_mid_launch(this);
+    }
+    try {
+      jit->launch(ctx);
+    } catch (...) {
+      end_lend();
+      throw;
+    }
+    end_lend();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    last_ms = ms;
+    if (ups_pending) count_tier_up(ctx.program);
+    if (mixed) {
+      // Part of it ran LLVM's code: no figure for either engine, but the
+      // trial's reference when the JIT has none (the kernel's first launch
+      // tiered up): LLVM's next launches, whole, are on trial against it,
+      // and go back to the JIT only when slower than a launch that was
+      // partly LLVM's.
+      if (jit_n == 0) {
+        jit_ms[jit_n++] = ms;
+        on_trial = !params.sync || params.trial_back;
+      }
+      return;
+    }
     spent_ms += ms * stride;
     jit_ms[jit_n++ % kTrial] = ms;
     stride = ms < kShortMs ? std::min(2 * stride, kMaxStride) : 1;
     untimed = stride - 1;
     if (phase == Phase::jit && spent_ms >= params.threshold_ms) {  // (threshold_ms >= 0: above)
-      if (params.sync) {
-        start_now();
-        phase = llvm_tier_started() ? Phase::ready : Phase::done;
-        advance(ctx.program);  // lowered and compiled: the next launch runs LLVM's code
-      } else if (llvm_tier_started()) {
-        phase = Phase::ready;
-        advance(ctx.program);
-      } else {
-        phase = Phase::loading;
-        in_background(&TieredKernel::start_now);
-      }
+      start_tier(ctx.program);
+      if (ups_pending) count_tier_up(ctx.program);
+    }
+  }
+
+  void count_tier_up(Program* prog) {
+    ups_pending = false;
+    if (!prog) return;
+    prog->stat_add("tier_ups", 1);
+    if (mixed) prog->stat_add("tier_ups_in_launch", 1);
+  }
+
+  void end_lend() {
+    if (!lent) return;
+    interp::lend_mid_launch(nullptr);  // (taken by the launch already, unless it failed before)
+    lent = false;
+  }
+
+  // Which tasks may go on with LLVM's code part-way through a launch
+  // (mid_launch.h): range_for and serial ones, in the launcher's order (the
+  // kernel's offloaded statements); range_fors that sum floats by chunk
+  // switch only at the pool's chunks.
+  void plan_switches(const ir::Kernel& k) {
+    size_t n = 0;
+    for (auto& s : k.root.stmts) n += s->kind == ir::StmtKind::offloaded;
+    tasks = std::make_unique<interp::MidLaunchTask[]>(n);
+    num_tasks = n;
+    size_t i = 0;
+    for (auto& s : k.root.stmts) {
+      if (s->kind != ir::StmtKind::offloaded) continue;
+      interp::MidLaunchTask& m = tasks[i++];
+      m.may_switch = s->task == ir::Task::range_for || s->task == ir::Task::serial;
+      m.slices = s->task == ir::Task::range_for && !sums_by_chunk(*s);
     }
   }
 
@@ -314,6 +459,7 @@ struct TieredEngine : Engine {
     t->params = params;
     // Under the debugger (its engine is the interpreter anyway) nothing tiers.
     if (params.threshold_ms >= 0 && !prog.debugger && ir::count_stmts(k->root) <= params.max_stmts) {
+      t->plan_switches(*k);
       t->ir = std::move(k);
     } else {
       t->params.threshold_ms = -1;

@@ -176,6 +176,7 @@ struct LlvmKernel : interp::InterpKernel {
           natives[j] = &stand_in;
     }
   }
+  interp::NativeTask* native_task(size_t i) const override { return i < natives.size() ? natives[i] : nullptr; }
   std::string disassemble() const override {
     std::string s;
     for (size_t i = 0; i < natives.size(); i++)

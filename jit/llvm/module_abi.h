@@ -26,7 +26,7 @@
 #include "vm/support/alloc_hooks.h"
 
 // Bump when an entry's signature or meaning changes.
-#define KILN_LLVM_MODULE_ABI 2
+#define KILN_LLVM_MODULE_ABI 3
 // The file the core looks for (KILN_LLVM_MODULE overrides the path).
 #define KILN_LLVM_MODULE_FILE "libkiln_llvm.so"
 // The one symbol the core looks up in it.
@@ -55,7 +55,8 @@ struct KilnLlvmModuleTable {
   // program's SNode layout, on the thread that owns the program (the result
   // is the caller's: pass it to finish_kernel or drop_lowered); finish_kernel
   // optimizes, compiles and links it on any thread (no offline cache, no
-  // statistics), `k` the same kernel.
+  // statistics), `k` the same kernel: an interp::InterpKernel, whose
+  // native_task(i) a launch of the JIT's code may go on with (mid_launch.h).
   void (*start)();
   void* (*lower_kernel)(const kiln::ir::Kernel* k, kiln::Program* prog);
   kiln::CompiledKernel* (*finish_kernel)(void* lowered, const kiln::ir::Kernel* k);

@@ -26,8 +26,9 @@ label=$engine
 jit_env=
 [ "$engine" = jit ] && jit_env=hotloop=1,hotexit=2,strict=1
 # "tiered": the default engine with its tier-up at the first launch, compiled
-# before the second (jit/tiered.cpp): a kernel's first launch runs on
-# the JIT, every later one on LLVM's code.
+# at the end of its first slice (jit/tiered.cpp, vm/interp/mid_launch.h): a
+# kernel's first launch starts on the JIT and goes on with LLVM's code, every
+# later one runs LLVM's code.
 tier_env=
 if [ "$engine" = tiered ]; then
   engine=jit; jit_env=hotloop=1,hotexit=2,strict=1; tier_env="KILN_TIER_MS=0 KILN_TIER_SYNC=1"

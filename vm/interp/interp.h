@@ -118,6 +118,10 @@ struct InterpKernel : CompiledKernel {
   explicit InterpKernel(bc::Kernel k) : code(std::move(k)) {}
   void launch(LaunchContext& ctx) override { interp::launch(code, ctx); }
   std::string disassemble() const override { return bc::disassemble(code); }
+  // Task i's native code, when the engine gave it some (jit/llvm), else
+  // null: what a launch of the same tasks by another engine may go on with
+  // (the tiered engine's tier-up during a launch: vm/interp/mid_launch.h).
+  virtual NativeTask* native_task(size_t) const { return nullptr; }
 };
 
 }  // namespace interp

@@ -2,9 +2,11 @@
 // the Program's thread pool; and the interpreter as an Engine.
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "vm/interp/interp.h"
 #include "vm/interp/launch_mode.h"
+#include "vm/interp/mid_launch.h"
 #include "vm/runtime/chunks.h"
 #include "vm/runtime/program.h"
 #include "vm/runtime/word_rows.h"
@@ -32,6 +34,64 @@ void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t 
               NativeTask* native, const int64_t* cells = nullptr) {
   if (native) native->run(ctx, begin, end, cells);
   else run_function(t.fn, ctx, begin, end, hook, cells);
+}
+
+// A range_for task of a launch that may go on with other code (mid_launch.h).
+struct Switch {
+  MidLaunch* mid;
+  size_t i;  // the task's position
+  MidLaunchTask* m;
+  int64_t begin, end;  // the task's range
+};
+
+// Iterations [x, hi) with the other code `nt`. Its passes run m.jam
+// iterations each: the iterations before its first whole pass in [x, hi)
+// and after its last run here, on the launch's own code. (The task's last
+// pass may be partial: it ends at the task's end, where it stops.)
+void run_other(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* nt, const Switch& s,
+               int64_t x, int64_t hi) {
+  const int64_t K = s.m->jam, B = s.begin;
+  if (K == 1) {
+    nt->run(ctx, x, hi, nullptr);
+    return;
+  }
+  int64_t p0 = (x - B + K - 1) / K;
+  int64_t p1 = hi == s.end ? (hi - B + K - 1) / K : (hi - B) / K;
+  if (p1 <= p0) {
+    run_code(t, ctx, x, hi, hook, nullptr);
+    return;
+  }
+  if (B + p0 * K > x) run_code(t, ctx, x, B + p0 * K, hook, nullptr);
+  nt->run(ctx, p0, p1, nullptr);
+  if (hi != s.end && B + p1 * K < hi) run_code(t, ctx, B + p1 * K, hi, hook, nullptr);
+}
+
+// Iterations [x, hi) of a switching task: in slices of about kSliceNs while
+// the other code is not ready (one call when the task may not be sliced),
+// the rest with it once it is. Each slice's end is reported
+// (MidLaunch::boundary), by whichever thread ran it: on a loaded machine the
+// launching thread may get few of a parallel launch's chunks, or none.
+void run_slices(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, const Switch& s, int64_t x, int64_t hi) {
+  MidLaunchTask& m = *s.m;
+  while (x < hi) {
+    if (NativeTask* nt = m.native.load(std::memory_order_acquire)) {
+      run_other(t, ctx, hook, nt, s, x, hi);
+      return;
+    }
+    int64_t y = hi;
+    if (m.slices) {
+      uint64_t ps = m.ps.load(std::memory_order_relaxed);
+      int64_t len = ps ? std::max<int64_t>(1, (int64_t)((uint64_t)kSliceNs * 1000 / ps)) : kFirstSlice;
+      if (len < hi - x) y = x + len;
+    }
+    int64_t t0 = steady_ns();
+    run_code(t, ctx, x, y, hook, nullptr);
+    int64_t t1 = steady_ns();
+    m.ps.store(std::max<uint64_t>(1, (uint64_t)(t1 - t0) * 1000 / (uint64_t)(y - x)), std::memory_order_relaxed);
+    int64_t done = m.done.fetch_add(y - x, std::memory_order_relaxed) + (y - x);
+    s.mid->boundary(s.i, done, s.end - s.begin, t1);
+    x = y;
+  }
 }
 
 // A struct_for: the active cells of the containers in the target's list
@@ -236,11 +296,35 @@ void run_struct_for(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, N
   });
 }
 
-}  // namespace
+// A range_for's iterations [begin, end) by run(b, e): in one call, or in
+// chunks on the pool when the launch runs in parallel (launch_mode.h).
+template <class Run>
+void run_range(const bc::TaskCode& t, Program* prog, int64_t begin, int64_t end, bool serial, Run&& run) {
+  if (serial) {
+    run(begin, end);
+    return;
+  }
+  int64_t n = end - begin, chunk = t.block_dim > 0 ? t.block_dim : 0;
+  run_measured(t, n, prog->pool->size(), [&](bool parallel, CallerChunks& chunks) {
+    if (!parallel) {
+      run(begin, end);
+      return;
+    }
+    chunks.total = n;
+    prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int worker) {
+      chunks.time(worker, b, e, [&] { run(begin + b, begin + e); });
+    });
+  });
+}
 
-void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
+// One task; `mid`, when given, the launch's other code (mid_launch.h) that
+// this task may switch to.
+void run_task_in(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native, MidLaunch* mid,
+                 size_t i) {
+  MidLaunchTask* m = mid && i < mid->num_tasks && mid->tasks[i].may_switch ? &mid->tasks[i] : nullptr;
   if (t.kind == ir::Task::serial) {
-    run_code(t, ctx, 0, 0, hook, native);
+    if (NativeTask* nt = m ? m->native.load(std::memory_order_acquire) : nullptr) run_code(t, ctx, 0, 0, nullptr, nt);
+    else run_code(t, ctx, 0, 0, hook, native);
     return;
   }
   if (t.kind == ir::Task::clear_list || t.kind == ir::Task::listgen) {
@@ -265,21 +349,46 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
   Program* prog = ctx.program;
   bool serial = t.serialize || n < kMinParallel || one_chunk_always(prog) ||
                 prog->debugger;  // parallel prints in iteration order; stepping
-  if (serial) {
-    run_code(t, ctx, begin, end, hook, native);
+  if (!m) {
+    run_range(t, prog, begin, end, serial, [&](int64_t b, int64_t e) { run_code(t, ctx, b, e, hook, native); });
     return;
   }
-  int64_t chunk = t.block_dim > 0 ? t.block_dim : 0;
-  run_measured(t, n, prog->pool->size(), [&](bool parallel, CallerChunks& chunks) {
-    if (!parallel) {
-      run_code(t, ctx, begin, end, hook, native);
-      return;
-    }
-    chunks.total = n;
-    prog->pool->parallel_for(n, chunk, [&](int64_t b, int64_t e, int worker) {
-      chunks.time(worker, b, e, [&] { run_code(t, ctx, begin + b, begin + e, hook, native); });
-    });
-  });
+  m->done.store(0, std::memory_order_relaxed);
+  m->start_ns = steady_ns();
+  const Switch sw{mid, i, m, begin, end};
+  run_range(t, prog, begin, end, serial, [&](int64_t b, int64_t e) { run_slices(t, ctx, hook, sw, b, e); });
+}
+
+}  // namespace
+
+void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* native) {
+  run_task_in(t, ctx, hook, native, nullptr, 0);
+}
+
+namespace {
+thread_local MidLaunch* lent_mid = nullptr;
+// Lent and not taken yet, over all threads: a launch reads its thread's slot
+// only while some launch is lent: in the Python extension a thread_local is
+// a call to __tls_get_addr, which every launch of every kernel would pay
+// (launch_overhead's empty kernels take 60-70 ns). The thread that lends is
+// the one that takes: it sees its own count.
+std::atomic<int> lends{0};
+
+MidLaunch* take_lent() {
+  if (!lends.load(std::memory_order_relaxed)) return nullptr;
+  MidLaunch* m = std::exchange(lent_mid, nullptr);
+  if (m) lends.fetch_sub(1, std::memory_order_relaxed);
+  return m;
+}
+}  // namespace
+
+void lend_mid_launch(MidLaunch* m) {
+  if (m) {
+    lent_mid = m;
+    lends.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    take_lent();
+  }
 }
 
 void flush_prints(LaunchContext& ctx) {
@@ -301,8 +410,10 @@ void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks, Nat
                                " arguments, it takes " + std::to_string(k.num_args));
   if ((int)ctx.rets.size() < k.num_rets) ctx.rets.resize(k.num_rets);
   if ((int)ctx.temps.size() < k.num_global_temps) ctx.temps.resize(k.num_global_temps);
+  MidLaunch* mid = take_lent();
   try {
-    for (size_t i = 0; i < k.tasks.size(); i++) run_task(k.tasks[i], ctx, hooks ? hooks[i] : nullptr, natives ? natives[i] : nullptr);
+    for (size_t i = 0; i < k.tasks.size(); i++)
+      run_task_in(k.tasks[i], ctx, hooks ? hooks[i] : nullptr, natives ? natives[i] : nullptr, mid, i);
   } catch (...) {
     flush_prints(ctx);
     throw;

@@ -13,8 +13,9 @@ namespace kiln::ir {
 using JamMap = std::unordered_map<const Stmt*, Stmt*>;
 
 // jam_while.cpp: jams `task` when its body is pure statements, one while
-// loop of pure statements and breaks, then any statements; whether it did.
-bool jam_while_loops(Stmt* task);
+// loop of pure statements and breaks, then any statements; the iterations a
+// pass runs (1: not jammed).
+int jam_while_loops(Stmt* task);
 
 // A task whose iterations may be jammed: a parallel range_for of constant
 // bounds over one index, at least 2 iterations, no TLS blocks (a shared

@@ -262,18 +262,24 @@ class Jam {
 
 }  // namespace
 
-bool jam_outer(Kernel& k, int kinds, bool fast_math) {
-  if (k.keep_names) return false;  // the debugger steps through the program's own loops
+bool jam_outer(Kernel& k, int kinds, bool fast_math, std::vector<int>* factors) {
+  if (factors) factors->clear();
   bool changed = false;
   for (auto& t : k.root.stmts) {
     if (t->kind != StmtKind::offloaded) continue;
-    Jam j(t.get(), kinds, fast_math);
-    if (j.check()) {
-      j.rewrite();
-      changed = true;
-    } else if (kinds & kJamWhile) {
-      changed |= jam_while_loops(t.get());
+    int K = 1;
+    // (Under the debugger nothing is jammed: it steps through the program's own loops.)
+    if (!k.keep_names) {
+      Jam j(t.get(), kinds, fast_math);
+      if (j.check()) {
+        j.rewrite();
+        K = 2;
+      } else if (kinds & kJamWhile) {
+        K = jam_while_loops(t.get());
+      }
     }
+    changed |= K > 1;
+    if (factors) factors->push_back(K);
   }
   return changed;
 }

@@ -211,11 +211,12 @@ class JamWhile {
 
 }  // namespace
 
-bool jam_while_loops(Stmt* task) {
+int jam_while_loops(Stmt* task) {
   JamWhile j(task);
-  if (!j.check()) return false;
-  j.rewrite(j.copies());
-  return true;
+  if (!j.check()) return 1;
+  int K = j.copies();
+  j.rewrite(K);
+  return K;
 }
 
 }  // namespace kiln::ir

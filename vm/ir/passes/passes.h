@@ -91,7 +91,10 @@ enum JamKind : int {
   kJamWhile = 4,     // pure while loops with data-dependent exits, run in lockstep (jam_while.cpp; the LLVM tier)
   kJamAll = kJamDividers | kJamOrdered | kJamWhile,
 };
-bool jam_outer(Kernel& k, int kinds = kJamAll, bool fast_math = true);
+// `factors`, when given, gets for each of k.root's offloaded tasks the
+// iterations a pass of its jammed loop runs (1: not jammed): a jammed task's
+// range becomes [0, passes), pass p running i = begin + K * p + c, c < K.
+bool jam_outer(Kernel& k, int kinds = kJamAll, bool fast_math = true, std::vector<int>* factors = nullptr);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, `engine` (a phrase: "jit engine", "vulkan engine on device 'NAME'")
