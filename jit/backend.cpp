@@ -15,6 +15,7 @@
 #include "jit/rtcall.h"
 #include "jit/sink.h"
 #include "jit/vector.h"
+#include "jit/while_lanes.h"
 
 namespace kiln::jit {
 
@@ -147,7 +148,7 @@ Ref frame_run(const Gen& g, Ref i) {
 }
 
 std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref spare, ExitInfo* infos,
-                 const VecPlan& vp, std::string& lanes) {
+                 const VecPlan& vp, const WhilePlan& wp, std::string& lanes) {
   const Trace& t = g.t;
   x86::Assembler& a = g.a;
   Label top;
@@ -289,6 +290,10 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
                   : vp.f64                               ? "4 f64 lanes"
                   : g.vec_width == 16                    ? "16 lanes (zmm)"
                                                          : "8 lanes";
+        }
+        if (!vp.ok && wp.ok) {  // the copies of a jammed while loop in lanes (while_lanes.h), then the scalar loop
+          lanes = while_lanes(g, wp, g.gsave + 8 * kNumGp, kFrameBytes) ? std::to_string(wp.K) + " copies in lanes"
+                                                                        : "scalar: too many registers for the copies' lanes";
         }
         if (!lanes_run) {  // (a vector loop uses the registers plan_kregs would take)
           g.plan_kregs();
@@ -514,6 +519,8 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   const bool loops = t.allow_lanes && t.loop_ref >= 0;  // (a side trace has no loop of its own)
   VecPlan vp = loops ? plan_vector(t) : VecPlan{};
   const bool lanes = loops && vp.ok;
+  WhilePlan wp;  // (a jammed while loop's copies in lanes: while_lanes.h)
+  if (loops && !vp.ok) wp = plan_while_lanes(t);
   SinkPlan plan = plan_sinking(t, host_has_fma3(), host_has_avx2(), !lanes);
   RefFlags remat = plan.remat();
   SnapshotNeeds needs(t, remat);
@@ -554,7 +561,8 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
   out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";
-  std::string why = body(g, epilogue, tail_jump, exit_tail, spare, infos, vp, out.lanes);
+  if (loops && !vp.ok && !wp.ok && wp.K >= 4) out.lanes += "; " + std::to_string(wp.K) + " copies: " + wp.why;
+  std::string why = body(g, epilogue, tail_jump, exit_tail, spare, infos, vp, wp, out.lanes);
   if (!why.empty()) return why;
   a.bind(epilogue);
   a.add(x86::rsp, Imm(kFrameBytes));

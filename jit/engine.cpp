@@ -13,6 +13,7 @@
 
 #include "jit/backend.h"
 #include "jit/jit.h"
+#include "vm/ir/clone.h"
 #include "vm/ir/passes/passes.h"
 #include "jit/rtcall.h"
 #include "jit/params.h"
@@ -342,6 +343,14 @@ struct JitEngine : Engine {
   // compile: asmjit's CPU detection (cpuid, each one a VM exit under a
   // hypervisor: 50-100 us here) and the code allocator's first block (an
   // mmap; the allocator keeps its last block when it empties).
+  // KILN_JAM=0: no jam on any engine (the tests' unjammed runs).
+  static bool jams_forced_off() {
+    static const bool off = [] {
+      const char* e = std::getenv("KILN_JAM");
+      return e && *e == '0';
+    }();
+    return off;
+  }
   JitEngine() {
     host_has_avx2();
     host_has_fma3();
@@ -364,6 +373,16 @@ struct JitEngine : Engine {
       const SNode* t = snode >= 0 ? prog.snode(snode) : nullptr;
       return t && word_row_layout(*t, nidx, out.cell_size, out.col);
     };
+    // The JIT's own jam (jit/while_lanes.h): a parallel loop's pure while
+    // loop, one copy a vector lane, on a copy of the kernel (the pipeline's
+    // IR is the LLVM tier's too, whose lockstep copies are four).
+    if (params.enable && params.vector && host_has_avx2() && !jams_forced_off() && ir::jam_while_lanes_wanted(k)) {
+      std::unique_ptr<ir::Kernel> own = ir::clone_kernel(k);
+      if (ir::jam_outer(*own, ir::kJamWhileLanes)) {
+        ir::verify(*own);
+        return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(*own, word_rows), params);
+      }
+    }
     return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(k, word_rows), params);
   }
 };

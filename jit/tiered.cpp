@@ -433,7 +433,11 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     for (auto& s : k.root.stmts) {
       if (s->kind != ir::StmtKind::offloaded) continue;
       interp::MidLaunchTask& m = tasks[i++];
-      m.may_switch = s->task == ir::Task::range_for || s->task == ir::Task::serial;
+      // (Not a task the JIT may have jammed for its lanes, jit/while_lanes.h:
+      // its code runs passes of 8 or 4 iterations, which the launcher's
+      // slices and the switch to LLVM's passes do not map; such a task
+      // switches between launches.)
+      m.may_switch = (s->task == ir::Task::range_for || s->task == ir::Task::serial) && !ir::jam_while_lanes_task(s.get());
       m.slices = s->task == ir::Task::range_for && !sums_by_chunk(*s);
     }
   }

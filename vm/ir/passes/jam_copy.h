@@ -14,8 +14,9 @@ using JamMap = std::unordered_map<const Stmt*, Stmt*>;
 
 // jam_while.cpp: jams `task` when its body is pure statements, one while
 // loop of pure statements and breaks, then any statements; the iterations a
-// pass runs (1: not jammed).
-int jam_while_loops(Stmt* task);
+// pass runs (1: not jammed). `lanes`: one copy per vector lane (JamKind
+// kJamWhileLanes).
+int jam_while_loops(Stmt* task, bool lanes = false);
 
 // A task whose iterations may be jammed: a parallel range_for of constant
 // bounds over one index, at least 2 iterations, no TLS blocks (a shared

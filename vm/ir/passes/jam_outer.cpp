@@ -274,8 +274,8 @@ bool jam_outer(Kernel& k, int kinds, bool fast_math, std::vector<int>* factors) 
       if (j.check()) {
         j.rewrite();
         K = 2;
-      } else if (kinds & kJamWhile) {
-        K = jam_while_loops(t.get());
+      } else if (kinds & (kJamWhile | kJamWhileLanes)) {
+        K = jam_while_loops(t.get(), (kinds & kJamWhileLanes) != 0);
       }
     }
     changed |= K > 1;

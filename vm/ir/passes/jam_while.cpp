@@ -100,6 +100,13 @@ class JamWhile {
   int copies() const {
     return task_->end - task_->begin >= 4 && count_stmts(*loop_->body) <= kMaxLoop / 2 ? 4 : 2;
   }
+  // One copy a lane (kJamWhileLanes): 8 f32 lanes of a ymm register, 4 of
+  // f64; 0 where the loop is too long for that many copies or the range
+  // holds fewer.
+  int lane_copies() const {
+    int k = carries(Prim::f64) ? 4 : 8;
+    return task_->end - task_->begin >= k && count_stmts(*loop_->body) <= kMaxLoop / 4 ? k : 0;
+  }
 
   void rewrite(int K) {
     StmtList old = take_all(*task_->body);
@@ -155,12 +162,13 @@ class JamWhile {
   // its cost is its branches, and in lockstep the copies run as long as the
   // longest of them (bench/early_exits' collatz steps, 1 to 48 a number:
   // 0.44x -> 0.68x the C++'s time jammed).
-  bool float_chain() const {
+  bool float_chain() const { return carries(Prim::f32) || carries(Prim::f64); }
+  // Whether the loop stores a `p` into a local declared before it.
+  bool carries(Prim p) const {
     bool found = false;
     walk(*loop_->body, [&](Stmt* s) {
       if (s->kind != StmtKind::local_store || inside_loop(s->ops[0], loop_)) return;
-      Prim p = s->ops[1]->type.prim;
-      found |= p == Prim::f32 || p == Prim::f64;
+      found |= s->ops[1]->type.prim == p;
     });
     return found;
   }
@@ -211,10 +219,25 @@ class JamWhile {
 
 }  // namespace
 
-int jam_while_loops(Stmt* task) {
+bool jam_while_lanes_task(const Stmt* t) {
+  if (t->kind != StmtKind::offloaded || !jammable_task(t)) return false;
+  for (const auto& s : t->body->stmts)
+    if (s->kind == StmtKind::while_) return true;
+  return false;
+}
+
+bool jam_while_lanes_wanted(const Kernel& k) {
+  if (k.keep_names) return false;
+  for (const auto& t : k.root.stmts)
+    if (jam_while_lanes_task(t.get())) return true;
+  return false;
+}
+
+int jam_while_loops(Stmt* task, bool lanes) {
   JamWhile j(task);
   if (!j.check()) return 1;
-  int K = j.copies();
+  int K = lanes ? j.lane_copies() : j.copies();
+  if (K == 0) return 1;
   j.rewrite(K);
   return K;
 }

@@ -90,11 +90,21 @@ enum JamKind : int {
   kJamOrdered = 2,   // inner loops whose float sums all keep program order (the LLVM tier's ordered blocks, the JIT's ordered folds)
   kJamWhile = 4,     // pure while loops with data-dependent exits, run in lockstep (jam_while.cpp; the LLVM tier)
   kJamAll = kJamDividers | kJamOrdered | kJamWhile,
+  // kJamWhile with one copy per vector lane: 8 where the loop's floats are
+  // f32, 4 where they are f64 (the JIT runs the copies in the lanes of one
+  // register: jit/while_lanes.h). Not in kJamAll: 8 scalar copies gain
+  // nothing where no lanes run them.
+  kJamWhileLanes = 8,
 };
 // `factors`, when given, gets for each of k.root's offloaded tasks the
 // iterations a pass of its jammed loop runs (1: not jammed): a jammed task's
 // range becomes [0, passes), pass p running i = begin + K * p + c, c < K.
 bool jam_outer(Kernel& k, int kinds = kJamAll, bool fast_math = true, std::vector<int>* factors = nullptr);
+// Whether offloaded task `t` is a parallel loop with a while loop in its
+// body (jam_while.cpp's shape, before its checks): one the JIT may jam for
+// its lanes (kJamWhileLanes, on its own copy); and whether some task of `k` is.
+bool jam_while_lanes_task(const Stmt* t);
+bool jam_while_lanes_wanted(const Kernel& k);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
 // type, `engine` (a phrase: "jit engine", "vulkan engine on device 'NAME'")
