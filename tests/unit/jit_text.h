@@ -166,7 +166,8 @@ TraceEnv run_map(const Compiled& c, int lo, int hi, F f, float (*input)(int)) {
 // The text traced, optimized and compiled with vector loops allowed.
 // `zmm`: 16-lane loops allowed too (jit/asm_wide.cpp), where the host has AVX-512.
 // `regs`: the trace's registers (32: a split sum's 16 partials and more).
-inline Compiled compile_lanes(const std::string& text, bool zmm = false, size_t regs = 32) {
+// `lanes`: false compiles the same text scalar (a reference for a lane loop).
+inline Compiled compile_lanes(const std::string& text, bool zmm = false, size_t regs = 32, bool lanes = true) {
   static asmjit::JitRuntime rt;
   Trace t;
   Emitter e(t);
@@ -174,7 +175,7 @@ inline Compiled compile_lanes(const std::string& text, bool zmm = false, size_t 
   REQUIRE(p.error == "");
   REQUIRE(peel(t, e, p.end_regs));
   dce(t);
-  t.allow_lanes = true;
+  t.allow_lanes = lanes;
   t.allow_zmm = zmm && host_has_avx512();
   Compiled c;
   REQUIRE(compile_trace(t, rt, c, true) == "");

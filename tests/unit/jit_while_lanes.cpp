@@ -69,19 +69,7 @@ std::string copies(int K, bool f64, bool guards = false) {
 }
 
 // The text compiled with the lane loop (`lanes`) or without.
-Compiled compile(const std::string& text, bool lanes) {
-  static asmjit::JitRuntime rt;
-  Trace t;
-  Emitter e(t);
-  ParsedTrace p = parse_trace(text, t, e, kRegs);
-  REQUIRE(p.error == "");
-  REQUIRE(peel(t, e, p.end_regs));
-  dce(t);
-  t.allow_lanes = lanes;
-  Compiled c;
-  REQUIRE(compile_trace(t, rt, c) == "");
-  return c;
-}
+Compiled compile(const std::string& text, bool lanes) { return test::compile_lanes(text, false, kRegs, lanes); }
 
 uint64_t bits(double v, bool f64) {
   if (f64) {
