@@ -328,7 +328,9 @@ struct JitKernel : interp::InterpKernel {
   std::vector<std::unique_ptr<FunctionJit>> jits;
   std::vector<interp::LoopHook*> hooks;
 
-  JitKernel(bc::Kernel k, const Params& p) : InterpKernel(std::move(k)), params(p) {
+  std::vector<int> jams;  // jam_factors (jit.h)
+  JitKernel(bc::Kernel k, const Params& p, std::vector<int> jam = {})
+      : InterpKernel(std::move(k)), params(p), jams(std::move(jam)) {
     for (auto& t : code.tasks) {
       jits.push_back(std::make_unique<FunctionJit>(t.fn, params));
       hooks.push_back(params.enable ? jits.back().get() : nullptr);
@@ -378,9 +380,10 @@ struct JitEngine : Engine {
     // IR is the LLVM tier's too, whose lockstep copies are four).
     if (params.enable && params.vector && host_has_avx2() && !jams_forced_off() && ir::jam_while_lanes_wanted(k)) {
       std::unique_ptr<ir::Kernel> own = ir::clone_kernel(k);
-      if (ir::jam_outer(*own, ir::kJamWhileLanes)) {
+      std::vector<int> factors;
+      if (ir::jam_outer(*own, ir::kJamWhileLanes, true, &factors)) {
         ir::verify(*own);
-        return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(*own, word_rows), params);
+        return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(*own, word_rows), params, std::move(factors));
       }
     }
     return std::make_unique<JitKernel>(bc::lower_kernel_flat_rows(k, word_rows), params);
@@ -400,4 +403,10 @@ std::string trace_report() {
 
 namespace kiln {
 std::unique_ptr<Engine> make_jit_engine() { return std::make_unique<jit::JitEngine>(); }
+
+const std::vector<int>& jit::jam_factors(const CompiledKernel& k) {
+  static const std::vector<int> none;
+  auto* j = dynamic_cast<const jit::JitKernel*>(&k);
+  return j ? j->jams : none;
+}
 }  // namespace kiln

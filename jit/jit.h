@@ -4,12 +4,21 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "vm/runtime/engine.h"
 
 namespace kiln {
 
 std::unique_ptr<Engine> make_jit_engine();
+
+namespace jit {
+// The iterations a pass of each task of `k` (a kernel the JIT engine
+// compiled) runs in the JIT's code: 1 where the JIT runs the task's own
+// iterations, 8 or 4 where it jammed the task's while loop for its lanes
+// (jit/while_lanes.h); empty when it jammed nothing.
+const std::vector<int>& jam_factors(const CompiledKernel& k);
+}  // namespace jit
 
 namespace jit {
 // What the JIT did in this process so far, for `kiln dis --trace` and the

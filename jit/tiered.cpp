@@ -425,6 +425,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // kernel's offloaded statements); range_fors that sum floats by chunk
   // switch only at the pool's chunks.
   void plan_switches(const ir::Kernel& k) {
+    const std::vector<int>& jit_jams = jit::jam_factors(*this->jit);
     size_t n = 0;
     for (auto& s : k.root.stmts) n += s->kind == ir::StmtKind::offloaded;
     tasks = std::make_unique<interp::MidLaunchTask[]>(n);
@@ -433,11 +434,12 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     for (auto& s : k.root.stmts) {
       if (s->kind != ir::StmtKind::offloaded) continue;
       interp::MidLaunchTask& m = tasks[i++];
-      // (Not a task the JIT may have jammed for its lanes, jit/while_lanes.h:
-      // its code runs passes of 8 or 4 iterations, which the launcher's
-      // slices and the switch to LLVM's passes do not map; such a task
-      // switches between launches.)
-      m.may_switch = (s->task == ir::Task::range_for || s->task == ir::Task::serial) && !ir::jam_while_lanes_task(s.get());
+      // (Not a task the JIT jammed for its lanes, jit/while_lanes.h: its
+      // code runs passes of 8 or 4 iterations, which the launcher's slices
+      // and the switch to LLVM's passes do not map; such a task switches
+      // between launches.)
+      bool jit_jammed = i - 1 < jit_jams.size() && jit_jams[i - 1] > 1;
+      m.may_switch = (s->task == ir::Task::range_for || s->task == ir::Task::serial) && !jit_jammed;
       m.slices = s->task == ir::Task::range_for && !sums_by_chunk(*s);
     }
   }

@@ -53,9 +53,27 @@ def sums(w: ti.f32):
         isum[None] += i * i
 
 
+steps = ti.field(ti.i32, shape=3001)
+
+
+@ti.kernel
+def collatz(cap: ti.i32):
+    # An integer while loop: the JIT runs it unjammed (its lanes take float
+    # loops only), so this one task switches part-way through its launch.
+    for i in range(3001):
+        x = i + 1
+        n = 0
+        while x != 1 and n < cap:
+            x = x // 2 if x % 2 == 0 else 3 * x + 1
+            n += 1
+        steps[i] = n
+
+
 mandel(300)
 print("img", img.to_numpy().sum(), img[50, 46], img[0, 0], isum[None])
 walk(5003, threads == 1)
 print("vals", vals[0], vals[2500], vals[5002])
 sums(1.0 if threads == 1 else 0.0)  # (in parallel, only sums that no order changes)
 print("sums", fsum[None], isum[None])
+collatz(500)
+print("collatz", steps.to_numpy().sum(), steps[26], steps[3000])

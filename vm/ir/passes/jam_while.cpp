@@ -219,12 +219,15 @@ class JamWhile {
 
 }  // namespace
 
+namespace {
 bool jam_while_lanes_task(const Stmt* t) {
   if (t->kind != StmtKind::offloaded || !jammable_task(t)) return false;
   for (const auto& s : t->body->stmts)
     if (s->kind == StmtKind::while_) return true;
   return false;
 }
+
+}  // namespace
 
 bool jam_while_lanes_wanted(const Kernel& k) {
   if (k.keep_names) return false;

@@ -100,10 +100,9 @@ enum JamKind : int {
 // iterations a pass of its jammed loop runs (1: not jammed): a jammed task's
 // range becomes [0, passes), pass p running i = begin + K * p + c, c < K.
 bool jam_outer(Kernel& k, int kinds = kJamAll, bool fast_math = true, std::vector<int>* factors = nullptr);
-// Whether offloaded task `t` is a parallel loop with a while loop in its
-// body (jam_while.cpp's shape, before its checks): one the JIT may jam for
-// its lanes (kJamWhileLanes, on its own copy); and whether some task of `k` is.
-bool jam_while_lanes_task(const Stmt* t);
+// Whether some offloaded task of `k` is a parallel loop with a while loop in
+// its body (jam_while.cpp's shape, before its checks): one the JIT may jam for
+// its lanes (kJamWhileLanes, on its own copy; jam_outer's factors say which it did).
 bool jam_while_lanes_wanted(const Kernel& k);
 // Makes the kernel compute only in types `supported` accepts (see
 // legalize_dtypes.cpp); run before the pipeline. Throws a TypeError naming the
