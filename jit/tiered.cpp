@@ -373,15 +373,15 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
       launch_prog = ctx.program;
       lent = true;
       mixed = false;
-      interp::lend_mid_launch(this);
+      ctx.mid = this;
     }
     try {
       jit->launch(ctx);
     } catch (...) {
-      end_lend();
+      end_lend(ctx);
       throw;
     }
-    end_lend();
+    end_lend(ctx);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     last_ms = ms;
     if (ups_pending) count_tier_up(ctx.program);
@@ -414,9 +414,9 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     if (mixed) prog->stat_add("tier_ups_in_launch", 1);
   }
 
-  void end_lend() {
+  void end_lend(LaunchContext& ctx) {
     if (!lent) return;
-    interp::lend_mid_launch(nullptr);  // (taken by the launch already, unless it failed before)
+    ctx.mid = nullptr;
     lent = false;
   }
 

@@ -365,32 +365,6 @@ void run_task(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeT
   run_task_in(t, ctx, hook, native, nullptr, 0);
 }
 
-namespace {
-thread_local MidLaunch* lent_mid = nullptr;
-// Lent and not taken yet, over all threads: a launch reads its thread's slot
-// only while some launch is lent: in the Python extension a thread_local is
-// a call to __tls_get_addr, which every launch of every kernel would pay
-// (launch_overhead's empty kernels take 60-70 ns). The thread that lends is
-// the one that takes: it sees its own count.
-std::atomic<int> lends{0};
-
-MidLaunch* take_lent() {
-  if (!lends.load(std::memory_order_relaxed)) return nullptr;
-  MidLaunch* m = std::exchange(lent_mid, nullptr);
-  if (m) lends.fetch_sub(1, std::memory_order_relaxed);
-  return m;
-}
-}  // namespace
-
-void lend_mid_launch(MidLaunch* m) {
-  if (m) {
-    lent_mid = m;
-    lends.fetch_add(1, std::memory_order_relaxed);
-  } else {
-    take_lent();
-  }
-}
-
 void flush_prints(LaunchContext& ctx) {
   // The launch's threads are done (they wrote under the lock, and the pool's
   // join orders that before this): nothing printed, nothing to lock.
@@ -410,7 +384,7 @@ void launch(const bc::Kernel& k, LaunchContext& ctx, LoopHook* const* hooks, Nat
                                " arguments, it takes " + std::to_string(k.num_args));
   if ((int)ctx.rets.size() < k.num_rets) ctx.rets.resize(k.num_rets);
   if ((int)ctx.temps.size() < k.num_global_temps) ctx.temps.resize(k.num_global_temps);
-  MidLaunch* mid = take_lent();
+  MidLaunch* mid = ctx.mid;
   try {
     for (size_t i = 0; i < k.tasks.size(); i++)
       run_task_in(k.tasks[i], ctx, hooks ? hooks[i] : nullptr, natives ? natives[i] : nullptr, mid, i);

@@ -66,11 +66,9 @@ struct MidLaunch {
   virtual void boundary(size_t task, int64_t done, int64_t total, int64_t now_ns) = 0;
 };
 
-// Lends `m` to the calling thread's next interp::launch, which takes it (null:
-// takes back one not taken). The JIT's kernel runs its bytecode through
-// interp::launch and knows nothing of the tier above it; the tiered engine
-// lends the launch this around its call.
-void lend_mid_launch(MidLaunch* m);
+// The tiered engine sets LaunchContext::mid (vm/runtime/engine.h) to its
+// MidLaunch around its JIT kernel's launch: the JIT's kernel runs its bytecode
+// through interp::launch and knows nothing of the tier above it.
 
 inline int64_t steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())

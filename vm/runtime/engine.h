@@ -13,6 +13,9 @@
 namespace kiln {
 
 struct Program;
+namespace interp {
+struct MidLaunch;
+}
 
 // What one kernel launch sees: argument values (8-byte slots, each holding the
 // value in the representation of its type: ints sign/zero-extended, f32 as the
@@ -27,6 +30,11 @@ struct LaunchContext {
   uint64_t rng_key = 0;                   // ti.random: this launch's key (vm/runtime/rng.h)
   std::string print_buffer;               // kernel print output, flushed at kernel end
   std::mutex print_mu;
+  // Set by the tiered engine (jit/tiered.cpp) around its JIT kernel's launch:
+  // the interpreter's launcher runs the launch's tasks in slices and reports
+  // to it (vm/interp/mid_launch.h), so that a long launch can tier up part
+  // way. Null for every other launch.
+  interp::MidLaunch* mid = nullptr;
 };
 
 // A kernel compiled by an engine; launch runs all its tasks in order.
