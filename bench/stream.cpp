@@ -9,17 +9,46 @@
 // write-allocate traffic, which is why triad reads low). scripts/bench uses
 // the best kernel as the machine's bandwidth, and each memory-bound program's own
 // shape (it prints stream_kernel) as the roof for that program.
+// grid: the copy at the stencils' footprint (bench/jacobi*.py: two 2048 x 2048 f32
+// grids, 16 MiB each, swept back and forth 20 times, timed together as those
+// programs time their 20 sweeps). A 5-point sweep moves a copy's traffic (one
+// grid read, one written), but its 32 MiB may sit in the last-level cache
+// where 384 MiB does not: on a host with a 260 MiB L3 the 128 MiB copy kernel
+// ran at under half of this one, so it was no roof for the stencils. Not in
+// the best kernel (bandwidth_gbs): that stays the memory's. On 2 MiB pages, as
+// Kiln's field buffers are (vm/runtime/large_buffers): the copy at its best
+// (on 4 KiB pages it took 4-5% more CPU time).
 // Serial as built by scripts/bench; with -fopenmp the loops run in parallel.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
+
+#include <sys/mman.h>
+
+// One pass of the grid kernel: a plain vector loop, as the stencils' sweeps
+// store (g++ would otherwise call memcpy, whose large copies may stream).
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) static void grid_pass(float* to, const float* from,
+                                                                                    long n) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; i++) to[i] = from[i];
+}
+
 int main() {
   const long N = 1L << 24;
   std::vector<double> a(N), b(N), c(N);
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < N; i++) { a[i] = 1.0; b[i] = 2.0; c[i] = 0.5; }
   double best_copy = 1e30, best_triad = 1e30, best_update = 1e30, best_read = 1e30;
+  const long G = 2048L * 2048;
+  float* g0 = static_cast<float*>(std::aligned_alloc(2 << 20, G * 4));
+  float* g1 = static_cast<float*>(std::aligned_alloc(2 << 20, G * 4));
+  madvise(g0, G * 4, MADV_HUGEPAGE);
+  madvise(g1, G * 4, MADV_HUGEPAGE);
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < G; i++) g0[i] = 1.0f, g1[i] = 0.0f;
+  double best_grid = 1e30;
   double sum = 0;
   for (int rep = 0; rep < 10; rep++) {
     auto t0 = std::chrono::steady_clock::now();
@@ -40,6 +69,12 @@ int main() {
       for (int k = 0; k < 8; k++) p[k] += b[i + k];
     auto t4 = std::chrono::steady_clock::now();
     for (double v : p) sum += v;
+    for (int k = 0; k < 10; k++) {
+      grid_pass(g1, g0, G);
+      grid_pass(g0, g1, G);
+    }
+    auto t5 = std::chrono::steady_clock::now();
+    best_grid = std::min(best_grid, std::chrono::duration<double>(t5 - t4).count());
     best_read = std::min(best_read, std::chrono::duration<double>(t4 - t3).count());
     best_update = std::min(best_update, std::chrono::duration<double>(t3 - t2).count());
     best_copy = std::min(best_copy, std::chrono::duration<double>(t1 - t0).count());
@@ -47,6 +82,10 @@ int main() {
   }
   double copy = 2.0 * 8 * N / best_copy / 1e9, triad = 3.0 * 8 * N / best_triad / 1e9;
   double update = 3.0 * 8 * N / best_update / 1e9, read = 8.0 * N / best_read / 1e9;
-  std::printf("checksum %g %g\ncopy_gbs %.2f\ntriad_gbs %.2f\nupdate_gbs %.2f\nread_gbs %.2f\nbandwidth_gbs %.2f\n",
-              a[N / 2], sum, copy, triad, update, read, std::max(std::max(copy, triad), std::max(update, read)));
+  double grid = 20.0 * 2 * 4 * G / best_grid / 1e9;
+  std::printf("checksum %g %g %g\ncopy_gbs %.2f\ntriad_gbs %.2f\nupdate_gbs %.2f\nread_gbs %.2f\ngrid_gbs %.2f\nbandwidth_gbs %.2f\n",
+              a[N / 2], sum, (double)g0[G / 2], copy, triad, update, read, grid,
+              std::max(std::max(copy, triad), std::max(update, read)));
+  std::free(g0);
+  std::free(g1);
 }
