@@ -20,6 +20,8 @@
 
 namespace kiln::jit {
 
+struct ExitInfo;  // recorder.h
+
 // asmjit's assembler, refusing an instruction that has no EVEX form of the
 // same meaning when an operand is a vector register 16-31 (asm_check.cpp):
 // the trace fails to compile instead of running mis-encoded code.
@@ -206,6 +208,17 @@ struct Gen {
   int32_t vec_next_row = -1;    // rows: the rsp offset of the counter where the next row starts
   bool vec_guards = false;      // the vector loop tests guards: the scalar loop re-enters it at TraceEnv::lanes_after
   int vec_width = 0;            // counters a pass: 8 (ymm), 16 (zmm: asm_wide.cpp) or 4 (f64)
+  // Where an exit goes once its snapshot is in the frame (backend.cpp's exit
+  // stubs; a vector loop that leaves through the loop test itself jumps the
+  // same way: VectorLoop::lane_exit): the ExitInfos (null: return the pc),
+  // the shared tail that records an exit without a side trace, the epilogue.
+  ExitInfo* infos = nullptr;
+  asmjit::Label exit_tail, epilogue;
+
+  // asm_combine.cpp: a split sum's 16 partials added pairwise in lanes.
+  std::vector<int32_t> combined;  // per ref: -1 a combine's leaf or inner add (not emitted), > 0 its last add
+  void plan_combines();
+  void combine(Ref r);
 };
 
 // asm_interleave.cpp: the 32-bit components of 8 consecutive n-component

@@ -103,6 +103,9 @@ bool VectorLoop::shape() {
   // one ran 15 scalar iterations, each ~125 instructions (the 48 partials'
   // rotation through the frame), for 255 passes of 16 lanes.
   wide_tails = wide && !rows;
+  // ... and where the loop's exit takes only what the lanes hold, its last
+  // iteration too, leaving through the exit from there (lane_exit).
+  if (wide_tails) lane_exit_snap = exit_in_lanes();
   return true;
 }
 
@@ -148,6 +151,7 @@ bool VectorLoop::emit() {
       if (u % regs != 0) swap_partials();
     });
   a.bind(done);
+  if (lane_exit_snap >= 0) lane_exit();  // (when every iteration ran: not after Ctrl-C's poll)
   if (t_terms >= 0) lb->ordered_flush(t_iv);
   lb->lasts_out(temp, t_iv, t_lanes);
   a.mov(mem(t_iv), x86::rax);

@@ -2,6 +2,9 @@
 // that carry the scalar code's values into the loop and its results back,
 // the registers saved around it, and split sums' partials moved between
 // their scalar homes and their lane registers.
+#include <cstddef>
+
+#include "jit/backend.h"
 #include "jit/vector_loop.h"
 
 namespace kiln::jit {
@@ -254,6 +257,127 @@ void VectorLoop::values_out() {
     a.mov(x86::rax, mem(temp[l.slot]));
     g.put(l.slot, x86::rax);
   }
+}
+
+// The loop test's snapshot when the loop may leave through it from its
+// lanes (lane_exit), else -1. Each outer iteration of a nest whose inner
+// loop runs in lanes paid for the scalar body's last iteration on the way
+// out: its split sums' partials out of their registers into slots, the
+// scalar registers back, the iteration (a scalar square root and division
+// in nbody), and the exit's flush copying those slots to the frame (~200
+// instructions an nbody pair of i). Here the masked end runs the last
+// iteration too, and the exit's snapshot goes to the frame from the lanes.
+// It must name only what the lanes hold then: each split sum's partials as
+// the next iteration's head would find them (the rotation's p1..p15 and the
+// add's result, lane k = the k-th), the counter's next value (the end),
+// and values from before the loop that the loop does not carry. The test
+// must be the body's last guard with only phis after it (nothing the last
+// iteration would skip), and nothing else carried: folds, ordered sums,
+// last values and lane guards keep the scalar iteration.
+int VectorLoop::exit_in_lanes() {
+  if (!wide || rows || p.f64 || regs != 1 || p.guards || !p.lasts.empty() || !p.folds.empty()) return -1;
+  for (auto& [slot, add] : p.sums)
+    if (!p.partials.count(slot)) return -1;
+  const Ref n = (Ref)t.ins.size();
+  std::vector<Ref> phi_of(n, kNoRef);  // a carried slot -> its value at the back edge
+  for (Ref i = t.loop_ref + 1; i < n; i++)
+    if (t.ins[i].live && t.ins[i].op == IrOp::phi) phi_of[t.ins[i].a] = t.ins[i].b;
+  next = phi_of[p.iv];
+  // The test: the body's last guard, `next < end`, then only phis.
+  Ref test = kNoRef;
+  for (Ref i = t.loop_ref + 1; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live || in.op == IrOp::kval) continue;
+    if (test != kNoRef && in.op != IrOp::phi) return -1;
+    if (kIrOps[(int)in.op].flags & G) {
+      const Ins& c = t.ins[in.a];
+      if (in.op != IrOp::guard_nz || c.op != IrOp::lt || c.t != CT::i32 || c.a != next || c.b != p.end) return -1;
+      test = i;
+    }
+  }
+  if (test == kNoRef || next == kNoRef) return -1;
+  const int s = t.ins[test].snap;
+  if (s < 0 || t.snaps[s].pc_ref >= 0) return -1;
+  for (auto& [reg, ref] : t.snaps[s].regs) {
+    if (ref == next || t.is_const(ref) || lane_of(ref).first != kNoRef) continue;
+    bool remat = ref < (Ref)g.remat.size() && g.remat[ref];
+    if (ref > t.loop_ref || phi_of[ref] != kNoRef || remat) return -1;  // (a carried slot, a body value, or one the exit computes)
+  }
+  return s;
+}
+
+// Which split sum's lane holds ref when the loop leaves from its lanes: the
+// rotation's ring[k + 1] is lane k, the add's result lane W - 1.
+std::pair<Ref, int> VectorLoop::lane_of(Ref ref) const {
+  for (auto& [p0, ring] : p.partials) {
+    for (int k = 0; k + 1 < W; k++)
+      if (ring[(size_t)k + 1] == ref) return {p0, k};
+    for (auto& [slot, add] : p.sums)
+      if (slot == p0 && add == ref) return {p0, W - 1};
+  }
+  return {kNoRef, 0};
+}
+
+// At `done` with every iteration run (the counter at the end): the loop
+// test's snapshot into the frame, each sum's lanes zero-extended into its
+// registers (two zmm stores where they are 16 consecutive ones in lane
+// order), then on as that exit's stub goes (backend.cpp): its side trace
+// or the interpreter.
+void VectorLoop::lane_exit() {
+  const Snapshot& s = t.snaps[(size_t)lane_exit_snap];
+  Label stay = a.newLabel();
+  a.cmp(x86::rax, mem(t_end));
+  a.jne(stay);
+  a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lane_exits)));
+  Snapshot rest;  // what the scalar code's homes hold
+  for (auto& [p0, ring] : p.partials) {
+    std::vector<int32_t> reg_of(W, -1);  // lane -> frame register (-1: dead)
+    for (auto& [reg, ref] : s.regs)
+      if (auto [sum, k] = lane_of(ref); sum == p0) reg_of[k] = reg;
+    bool run = true;
+    for (int k = 0; k < W; k++) run &= reg_of[k] == reg_of[0] + k;
+    x86::Vec v = acc_of(p0, 0);
+    if (run && reg_of[0] >= 0) {  // (the frame's f32 registers zero above: vpmovzxdq)
+      a.vextractf32x8(x86::ymm(30), v.zmm(), 1);
+      for (int half = 0; half < 2; half++) {
+        a.vpmovzxdq(x86::zmm(31), half ? x86::ymm(30) : v.ymm());
+        a.vmovdqu64(x86::zmmword_ptr(x86::rbx, 8 * reg_of[0] + 64 * half), x86::zmm(31));
+      }
+      continue;
+    }
+    a.vmovups(lanes_mem(t_lanes), v);
+    for (int k = 0; k < W; k++) {
+      if (reg_of[k] < 0) continue;
+      a.mov(x86::eax, x86::dword_ptr(x86::rsp, t_lanes + 4 * k));
+      a.mov(x86::qword_ptr(x86::rbx, 8 * reg_of[k]), x86::rax);
+    }
+  }
+  a.vzeroupper();
+  bool homes = false;  // (the registers the loop took back, where a value the exit writes lives)
+  for (auto& e : s.regs) {
+    if (e.second == next) {  // i32: the end, sign-extended as the scalar add leaves it
+      a.movsxd(x86::rax, x86::dword_ptr(x86::rsp, t_end));
+      a.mov(x86::qword_ptr(x86::rbx, 8 * (int32_t)e.first), x86::rax);
+    } else if (lane_of(e.second).first == kNoRef) {
+      rest.regs.push_back(e);
+      homes |= g.in_gp(e.second) || g.in_xmm(e.second);
+    }
+  }
+  if (homes) restore_registers();
+  g.flush(rest);
+  if (g.infos) {  // as the exit's stub leaves (backend.cpp)
+    const ExitInfo& info = g.infos[lane_exit_snap];
+    a.mov(x86::rax, Imm((uint64_t)(uintptr_t)&info));
+    if (info.outer_head != UINT32_MAX) {  // (only the outermost trace goes on in the enclosing loop)
+      a.cmp(x86::dword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, calls)), 0);
+      a.jne(g.exit_tail);
+    }
+    a.jmp(x86::qword_ptr(x86::rax, (int32_t)offsetof(ExitInfo, jump)));
+  } else {
+    a.mov(x86::eax, Imm(s.pc));
+    a.jmp(g.epilogue);
+  }
+  a.bind(stay);
 }
 
 }  // namespace kiln::jit

@@ -281,11 +281,12 @@ void VectorLoop::plain_tail(Label row_end) {
   a.inc(x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, plain_tails)));
 }
 
-// 1..16 iterations left: all but the last under mask k1 (m lanes).
+// 1..16 iterations left: all but the last under mask k1 (m lanes), or
+// all of them where the loop leaves from its lanes (lane_exit).
 void VectorLoop::wide_tail(Label row_end) {
   a.bind(row_end);
-  a.lea(x86::rsi, x86::qword_ptr(x86::rcx, W - 1));
-  a.sub(x86::rsi, x86::rax);  // m = iterations left - 1: 0..15
+  a.lea(x86::rsi, x86::qword_ptr(x86::rcx, lane_exit_snap >= 0 ? W : W - 1));
+  a.sub(x86::rsi, x86::rax);  // m = iterations left (- 1): 1..16 (0..15)
   a.jle(done);
   a.mov(x86::dword_ptr(x86::rsp, t_mask), x86::esi);
   a.mov(x86::edi, -1);

@@ -154,13 +154,20 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
   Label top;
   bool linked = false;
   std::vector<std::pair<Ref, Ref>> phis;
+  g.plan_combines();
   for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
     const Ins& in = t.ins[i];
     if (!in.live || g.sunk[i]) continue;
+    const int32_t comb = i < (Ref)g.combined.size() ? g.combined[i] : 0;
+    if (comb < 0) continue;  // (a combine's leaf or inner add: its last add emits it)
     if (in.op != IrOp::sload && in.op != IrOp::rload) g.clean_upper();
     g.at = i;
     g.mask_before = g.mask_after;
     g.mask_after = kNoRef;
+    if (comb > 0) {
+      g.combine(i);
+      continue;
+    }
     bool fl = is_float(in.t);
     switch (in.op) {
       case IrOp::kval: break;
@@ -560,6 +567,9 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.exits.reserve(t.snaps.size());
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
+  g.infos = infos;
+  g.exit_tail = exit_tail;
+  g.epilogue = epilogue;
   out.lanes = loops && !vp.ok ? "scalar: " + vp.why : "";
   if (loops && !vp.ok && !wp.ok && wp.K >= 4) out.lanes += "; " + std::to_string(wp.K) + " copies: " + wp.why;
   std::string why = body(g, epilogue, tail_jump, exit_tail, spare, infos, vp, wp, out.lanes);

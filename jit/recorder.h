@@ -36,6 +36,7 @@ struct TraceEnv {
   uint64_t plain_tails = 0;                         // plain vector loops it ended under a mask, for tests
   uint64_t guard_chunks = 0;                        // vector chunks a lane failed a guard in (left to the scalar loop), for tests
   uint64_t lane_heads = 0;                          // vector loops started under a mask to align their passes, for tests
+  uint64_t lane_exits = 0;                          // vector loops that left through the loop test from their lanes, for tests
   // A vector loop whose first chunk failed a guard at counter c is not
   // entered again before c + kGuardBackoff (jit/asm_vector.cpp).
   int64_t lanes_after = 0;

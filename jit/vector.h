@@ -40,7 +40,11 @@
 //   would change what is printed.
 //
 // The vector loop runs while at least one iteration remains after it, so the
-// scalar body always runs last and every exit keeps its meaning.
+// scalar body always runs last and every exit keeps its meaning; except a
+// 16-lane loop whose loop-test exit names only what its lanes hold (split
+// sums' partials, the counter's end, invariants), which runs the last
+// iteration in lanes too and leaves through that exit itself
+// (asm_vector_frame.cpp: VectorLoop::lane_exit).
 #pragma once
 #include <string>
 #include <vector>

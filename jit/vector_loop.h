@@ -42,6 +42,11 @@ struct VectorLoop {
   int es = 4;          // the element size (8: f64)
   VecRegs r;
   bool row_tails = false, plain_tails = false, wide_tails = false;  // masked ends
+  // The loop test's snapshot when the loop's last iteration runs in lanes
+  // too and the loop leaves through that exit from its lanes (lane_exit),
+  // else -1; then `next` is the counter's next value (which the exit may write).
+  int lane_exit_snap = -1;
+  Ref next = kNoRef;
   bool shape();
 
   // The frame temporaries (asm_vector_frame.cpp): the saved general
@@ -66,6 +71,9 @@ struct VectorLoop {
   void partials_out();
   void restore_registers();
   void values_out();
+  int exit_in_lanes();
+  std::pair<Ref, int> lane_of(Ref ref) const;  // (a split sum's p0, its lane), or kNoRef
+  void lane_exit();
 
   // The body's emitter (asm_lane_body.cpp), and its lane registers: ymm(j)
   // is zmm j in a wide loop (a mask's 0/1 stays in ymm: x86::ymm),

@@ -52,6 +52,22 @@ inline const char* const kAxpy = R"(
     store ya v f32
 )";
 
+// q = 1 / sqrt(x * x + 1) of x = a[i] (f32): a body that divides (16 lanes
+// on AVX-512 hosts), and its value.
+inline const char* const kInvNorm = R"(
+    off = mul i64 i #4
+    xa = add i64 a off
+    x = load xa f32
+    m = mul f32 x x
+    e = add f32 m #0x3f800000
+    r = sqrt f32 e
+    q = div f32 #0x3f800000 r
+)";
+inline float inv_norm(float x) {
+  float e = x * x + 1.0f;
+  return 1.0f / std::sqrt(e);
+}
+
 // `body` inside for i in range(r0, r1) (i = sload r0, a = arg 0 the array).
 inline std::string counted(const std::string& body) {
   return "i = sload r0\n a = arg 0\n" + body + R"(

@@ -20,24 +20,11 @@ using namespace kiln::jit;
 using kiln::jit::test::check_rotating;
 using kiln::jit::test::compile_lanes;
 using kiln::jit::test::counted;
+using kiln::jit::test::inv_norm;
+using kiln::jit::test::kInvNorm;
 using kiln::jit::test::split_sum;
 
 namespace {
-// q = 1 / sqrt(x * x + 1) of x = a[i] (f32)
-const char* kInvNorm = R"(
-    off = mul i64 i #4
-    xa = add i64 a off
-    x = load xa f32
-    m = mul f32 x x
-    e = add f32 m #0x3f800000
-    r = sqrt f32 e
-    q = div f32 #0x3f800000 r
-)";
-float inv_norm(float x) {
-  float e = x * x + 1.0f;
-  return 1.0f / std::sqrt(e);
-}
-
 const char* lanes_wanted() { return host_has_avx512() ? "16 lanes (zmm)" : "8 lanes"; }
 
 template <class Step>
