@@ -32,8 +32,14 @@ struct Span {
 void Gen::plan_combines() {
   if (!t.allow_zmm) return;
   const Ref n = (Ref)t.ins.size();
-  int adds = 0;  // (most traces have no 15 f32 adds: no more walks for them)
-  for (const Ins& in : t.ins) adds += in.op == IrOp::add && in.t == CT::f32;
+  // (most traces have no 15 f32 adds: no more walks for them). Not past an
+  // inner trace's run (calltr), which may write the frame between a leaf's
+  // load and the combine's.
+  int adds = 0;
+  for (const Ins& in : t.ins) {
+    if (in.live && in.op == IrOp::calltr) return;
+    adds += in.op == IrOp::add && in.t == CT::f32;
+  }
   if (adds < 15) return;
   std::vector<int> uses(n, 0);
   for (Ref i = 0; i < n; i++) {

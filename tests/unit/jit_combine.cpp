@@ -26,8 +26,10 @@ namespace {
 // sloads of r3..r18, the pairwise tree (level l's adds take their upper
 // operand first where bit l - 1 of `upper` is set; `mixed` flips the first
 // add of level 1 alone), its root to r2 at a link that returns pc 77;
-// `leaf_out` also writes p5 to r19.
-Trace tree(uint32_t upper, bool mixed = false, bool leaf_out = false) {
+// `leaf_out` also writes p5 to r19; `call` runs an inner trace (calltr)
+// after the loads, which may write the frame they read.
+uint32_t no_trace(uint64_t*, const TraceEnv*) { return 0; }
+Trace tree(uint32_t upper, bool mixed = false, bool leaf_out = false, bool call = false) {
   Trace t;
   auto push = [&](Ins in) {
     t.ins.push_back(in);
@@ -36,6 +38,7 @@ Trace tree(uint32_t upper, bool mixed = false, bool leaf_out = false) {
   std::vector<Ref> v;
   for (int k = 0; k < 16; k++) v.push_back(push(Ins{.op = IrOp::sload, .t = bc::CT::f32, .k = 3 + k}));
   Ref leaf5 = v[5];
+  if (call) push(Ins{.op = IrOp::calltr, .k = (int64_t)(uintptr_t)&no_trace, .snap = 1});
   for (int level = 1; v.size() > 1; level++) {
     std::vector<Ref> half;
     for (size_t j = 0; j < v.size(); j += 2) {
@@ -49,6 +52,7 @@ Trace tree(uint32_t upper, bool mixed = false, bool leaf_out = false) {
   s.regs.push_back({2, v[0]});
   if (leaf_out) s.regs.push_back({19, leaf5});
   t.snaps.push_back(s);
+  t.snaps.push_back(Snapshot{.pc = 78});
   push(Ins{.op = IrOp::link, .k = 0, .snap = 0});
   return t;
 }
@@ -117,7 +121,7 @@ TEST_CASE("jit combine: 16 partials added pairwise in lanes give the scalar adds
   }
 }
 
-TEST_CASE("jit combine: a level of mixed operand orders, or a leaf read elsewhere, stays scalar") {
+TEST_CASE("jit combine: a level of mixed operand orders, a leaf read elsewhere, or an inner trace's run after the loads stays scalar") {
   if (!host_has_avx512()) return;
   uint32_t p[16];
   for (int k = 0; k < 16; k++) {
@@ -130,4 +134,5 @@ TEST_CASE("jit combine: a level of mixed operand orders, or a leaf read elsewher
     CHECK(lanes.listing.find("vshuff32x4") == std::string::npos);
     CHECK(run(lanes, p) == run(scalar, p));
   }
+  CHECK(compile(tree(5, false, false, true), true).listing.find("vshuff32x4") == std::string::npos);
 }
