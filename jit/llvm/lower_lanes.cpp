@@ -120,6 +120,12 @@ bool Gen::lanes_loop(const ir::Stmt* owner, Value*& begin, Value* end, Prim p, c
   if (gpu || !owner->body) return false;
   std::vector<LaneSum> sums = lane_sums(*owner);
   if (sums.empty()) return false;
+  // (A partial not lowered yet, one the loop's own body declares, is no sum
+  // carried around it: the loop runs as written. kiln-fuzz seed 33238: a
+  // min in a loop that never runs, in a serialized loop.)
+  for (const LaneSum& sum : sums)
+    for (const ir::Stmt* a : sum.parts)
+      if (!ptr.count(a)) return false;
   const uint64_t w = sums[0].parts.size();
   llvm::Type* t = type(p, owner);
   llvm::Type* elt = type(sums[0].parts[0]->type.prim, sums[0].parts[0]);
