@@ -19,9 +19,13 @@
 // this one's so far included), and so is a launch's own: a task that has
 // run a tenth of the threshold (30 ms) and has at least as long left at its
 // rate starts the tier-up then (a compile takes 10-35 ms on another core).
-// Once LLVM's code is ready, the launch's remaining slices, and its later
-// range_for and serial tasks, run it. (A kernel launched once or twice for
-// long never reached the next launch, where it used to switch.) Kernels of
+// Once LLVM's code is ready, each range_for and serial task of the launch
+// duels (mid_launch.h): a few short slices on each code, timed, then the
+// faster code runs the rest (LLVM's is not always the faster: the JIT's
+// vector lanes beat it on an f32 escape loop). A kernel whose duels all
+// chose LLVM tiers up whole at the launch's end; one where a duel chose the
+// JIT goes on a task at a time. (A kernel launched once or twice for long
+// never reached the next launch, where it used to switch.) Kernels of
 // more than KILN_TIER_MAX_STMTS IR statements (default 40000) stay on the
 // JIT (LLVM's code generation is superlinear in a kernel's size).
 //
@@ -97,6 +101,12 @@ struct TierParams {
   // KILN_TIER_IN_LAUNCH=0: kernels tier up between launches only (as before
   // session 31; for measurements).
   bool in_launch = true;
+  // Whether a task whose LLVM code becomes ready part-way through a launch
+  // duels (mid_launch.h: slices on either code, timed, then the faster) or
+  // runs LLVM's at once: duels unless KILN_TIER_SYNC=1 (the tests' mode,
+  // LLVM's code at once) without KILN_TIER_TRIAL=back (duels that end on
+  // the JIT); KILN_TIER_DUEL=0/1 says so outright (measurements).
+  bool duel = true;
 };
 
 TierParams tier_params() {
@@ -110,6 +120,8 @@ TierParams tier_params() {
   p.trial_back = t && std::strcmp(t, "back") == 0;
   const char* l = std::getenv("KILN_TIER_IN_LAUNCH");
   p.in_launch = !(l && *l == '0');
+  p.duel = !p.sync || p.trial_back;
+  if (const char* d = std::getenv("KILN_TIER_DUEL"); d && *d) p.duel = *d != '0';
   return p;
 }
 
@@ -146,13 +158,16 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   std::unique_ptr<CompiledKernel> compiled;  // LLVM's, once done (null if it failed)
   std::atomic<CompiledKernel*> active{nullptr};
   // The trial: LLVM's code is not always the faster (a struct-for over a
-  // sparse tree runs over a table of its active cells that the runtime
-  // writes at each launch, where the JIT walks the lists' words: 2.5-4x the
-  // JIT's time on bench/sparse_*). The JIT's last launch times, and LLVM's
-  // first as many (at most kTrial): the kernel goes back to the JIT for good
-  // when LLVM's median is over kSlower times the JIT's.
+  // sparse tree ran over a table of its active cells that the runtime wrote
+  // at each launch, 2.5-4x the JIT's time on bench/sparse_* until session 23;
+  // the JIT's vector lanes run an f32 escape loop in 36 ms, LLVM's four
+  // scalar copies in 46). The JIT's last launch times, and LLVM's first as
+  // many (at most kTrial): the kernel goes back to the JIT for good when
+  // LLVM's median is over kSlower times the JIT's: the faster code, within
+  // the medians' noise (1.15 until session 32 kept LLVM's code up to 15%
+  // slower).
   static constexpr int kTrial = 5;
-  static constexpr double kSlower = 1.15;
+  static constexpr double kSlower = 1.02;
   double jit_ms[kTrial] = {};
   int jit_n = 0;  // launches timed on the JIT (the ring holds the last kTrial)
   double llvm_ms[kTrial] = {};
@@ -168,9 +183,10 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   int untimed = 0;  // launches left before the next timed one
   // Tier-up during a launch (mid_launch.h): lent to launches while the last
   // timed one took kLendMs or more (or none was timed yet: the first); the
-  // in-launch rule's share of the threshold; the lent launch's start, its
-  // program, and whether LLVM's code took over part of it.
-  static constexpr double kLendMs = 1, kLaunchShare = 0.1;
+  // in-launch rule's share of the threshold, and the part of that share a
+  // task runs before its rate is taken as its own; the lent launch's start,
+  // its program, and whether LLVM's code took over part of it.
+  static constexpr double kLendMs = 1, kLaunchShare = 0.1, kRateShare = 0.125;
   double last_ms = 0;
   int64_t launch_ns = 0;
   Program* launch_prog = nullptr;
@@ -178,6 +194,15 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   std::mutex boundary_mu;  // the kernel's state during a lent launch
   bool ups_pending = false;  // a tier-up for --stats (Program::stats is the launching thread's)
   std::vector<int> jam_factors;  // per task: ir::jam_outer's, in the copy LLVM compiles
+  // A launch that LLVM's code became ready in ran its tasks' duels
+  // (mid_launch.h). When one of them found the JIT's code the faster (or a
+  // task has yet to duel), the kernel goes on a task at a time: every launch
+  // is lent, each range_for and serial task runs the code its duel chose
+  // (one that has not decided duels on), struct-fors the JIT's. Otherwise
+  // the whole kernel tiers up (the trial above, against that launch when the
+  // JIT has no figure).
+  bool per_task = false, downs_counted = false;
+  std::vector<char> duel_counted;  // per task: its duel's end is in --stats
 
   ~TieredKernel() override {
     if (worker.joinable()) worker.join();
@@ -264,12 +289,17 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
       std::lock_guard<std::mutex> lock(mu);
       if (compiled) {
         publish_natives();
-        mixed = lent;
-        active.store(compiled.get(), std::memory_order_release);
         ups_pending = true;  // (--stats: counted by the launching thread)
-        // (KILN_TIER_SYNC=1, the tests' mode, keeps LLVM's code: every later
-        // launch runs it, unless KILN_TIER_TRIAL=back.)
-        on_trial = (!params.sync || params.trial_back) && jit_n > 0;
+        // During a lent launch its tasks duel (or, not dueling, go on with
+        // LLVM's code), and its end decides (settle_mixed); between launches
+        // the kernel tiers up whole. (KILN_TIER_SYNC=1, the tests' mode,
+        // keeps LLVM's code: every later launch runs it, unless
+        // KILN_TIER_TRIAL=back.)
+        mixed = lent;
+        if (!lent) {
+          active.store(compiled.get(), std::memory_order_release);
+          on_trial = (!params.sync || params.trial_back) && jit_n > 0;
+        }
       }
     }
   }
@@ -277,15 +307,85 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // LLVM's code of each task that may switch, for a launch under way:
   // finish_llvm_kernel's kernel is an interp::InterpKernel whose bytecode
   // is lowered from the same kernel, task for task.
+  // A task the JIT jammed for its lanes (passes of own_jam) switches at a
+  // boundary of both codes' passes: LLVM's factor must divide the JIT's
+  // (jam_while's 4 divides 8 and 4), else the task stays on the JIT's code.
   void publish_natives() {
     auto* k = static_cast<interp::InterpKernel*>(compiled.get());
     if (k->code.tasks.size() != num_tasks) return;
     for (size_t i = 0; i < num_tasks; i++) {
-      interp::NativeTask* nt = tasks[i].may_switch ? k->native_task(i) : nullptr;
+      interp::MidLaunchTask& m = tasks[i];
+      interp::NativeTask* nt = m.may_switch ? k->native_task(i) : nullptr;
       if (!nt) continue;
-      tasks[i].jam = i < jam_factors.size() ? std::max(jam_factors[i], 1) : 1;
-      tasks[i].native.store(nt, std::memory_order_release);
+      m.jam = i < jam_factors.size() ? std::max(jam_factors[i], 1) : 1;
+      if (m.own_jam > 1 && m.own_jam % m.jam) continue;
+      m.duel = params.duel;
+      m.duel_back = params.trial_back;
+      m.choice.store(params.duel ? interp::kUndecided : interp::kOther, std::memory_order_relaxed);
+      m.native.store(nt, std::memory_order_release);
     }
+  }
+
+  // The duels that ended since the last look, into --stats (tier_duels_jit,
+  // tier_duels_llvm: the code each chose); whether one chose the JIT's.
+  bool count_duels(Program* prog) {
+    bool own = false;
+    duel_counted.resize(num_tasks);
+    for (size_t i = 0; i < num_tasks; i++) {
+      if (!tasks[i].native.load(std::memory_order_acquire)) continue;
+      int c = tasks[i].choice.load(std::memory_order_acquire);
+      own |= c == interp::kOwn;
+      if (c == interp::kUndecided || duel_counted[i] || !tasks[i].duel) continue;
+      duel_counted[i] = 1;
+      if (prog) prog->stat_add(c == interp::kOwn ? "tier_duels_jit" : "tier_duels_llvm", 1);
+    }
+    return own;
+  }
+
+  // The end of a launch that LLVM's code became ready in, `ms` long: a task
+  // at a time from now on when a duel chose the JIT's code (--stats counts
+  // it as a tier-down) or a sliced task has not duelled (it ended before
+  // LLVM's code was ready: its duel is in the next launch, not the whole
+  // kernel's trial, which times launches in wall time, and at load 11 kept
+  // a kernel 1.75x slower on LLVM), else the whole kernel on LLVM's, on trial.
+  void settle_mixed(Program* prog, double ms) {
+    bool own = count_duels(prog), open = false;
+    for (size_t i = 0; i < num_tasks; i++)
+      open |= tasks[i].slices && tasks[i].native.load(std::memory_order_acquire) &&
+              tasks[i].choice.load(std::memory_order_acquire) == interp::kUndecided;
+    if (own || open) {
+      per_task = true;
+      count_down(prog, own);
+      return;
+    }
+    // No figure for either engine, but the trial's reference when the JIT
+    // has none (the kernel's first launch tiered up): LLVM's next launches,
+    // whole, are on trial against it, and go back to the JIT only when
+    // slower than a launch that was partly LLVM's.
+    if (jit_n == 0) jit_ms[jit_n++] = ms;
+    on_trial = !params.sync || params.trial_back;
+    active.store(compiled.get(), std::memory_order_release);
+  }
+
+  // A kernel a task of which chose the JIT's code counts once in --stats'
+  // tier_downs.
+  void count_down(Program* prog, bool own) {
+    if (!own || downs_counted) return;
+    downs_counted = true;
+    if (prog) prog->stat_add("tier_downs", 1);
+  }
+
+  // A launch of a kernel that goes on a task at a time.
+  void launch_per_task(LaunchContext& ctx) {
+    ctx.mid = this;
+    try {
+      jit->launch(ctx);
+    } catch (...) {
+      ctx.mid = nullptr;
+      throw;
+    }
+    ctx.mid = nullptr;
+    count_down(ctx.program, count_duels(ctx.program));
   }
 
   // Past the threshold: loads LLVM (in the background unless sync), lowers
@@ -305,16 +405,22 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   }
 
   // Whether the tier-up starts part-way through a launch that has run
-  // `launch_ms` on the JIT, its current task `task_ms` for `done` of its
-  // `total` iterations: once the kernel's JIT time passes the threshold, or
-  // once the task has run kLaunchShare of it and the iterations left would
-  // take as long again at its rate (a compile that pays for itself in this
-  // launch; a task about to end does not start one that the program would
-  // wait for at exit).
-  bool tier_now(double launch_ms, double task_ms, int64_t done, int64_t total) const {
+  // `launch_ms` on the JIT, its current task `task_cpu_ms` of CPU time for
+  // `done` of its `total` iterations: once the kernel's JIT time passes the
+  // threshold, or once the iterations left of the task would take
+  // kLaunchShare of it (30 ms) of CPU time at the task's rate, taken after
+  // kRateShare of that (~4 ms) (a compile of 10-35 ms of CPU that pays for
+  // itself in this launch; a task about to end does not start one that the
+  // program would wait for at exit). Until session 32 the task had to run the
+  // whole share first, in wall time: a two-launch program's compile then
+  // ended in its second launch, not its first, and on a loaded machine a
+  // short task (bench/nbody_example's 12 ms launches, 40 ms of wall at load
+  // 12) started a compile it never used.
+  bool tier_now(double launch_ms, double task_cpu_ms, int64_t done, int64_t total) const {
     if (spent_ms + launch_ms >= params.threshold_ms) return true;
     double share = params.threshold_ms * kLaunchShare;
-    return done > 0 && task_ms >= share && task_ms * (double)(total - done) / (double)done >= share;
+    return done > 0 && task_cpu_ms >= share * kRateShare &&
+           task_cpu_ms * (double)(total - done) / (double)done >= share;
   }
 
   // A slice's end in a lent launch, on any of its threads: one at a time
@@ -325,7 +431,8 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     std::unique_lock<std::mutex> lock(boundary_mu, std::try_to_lock);
     if (!lock.owns_lock()) return;
     if (phase == Phase::jit) {
-      if (tier_now((double)(now_ns - launch_ns) * 1e-6, (double)(now_ns - tasks[task].start_ns) * 1e-6, done, total))
+      if (tier_now((double)(now_ns - launch_ns) * 1e-6, (double)tasks[task].cpu_ns.load(std::memory_order_relaxed) * 1e-6,
+                   done, total))
         start_tier(launch_prog);
     } else if (phase != Phase::done) {
       advance(launch_prog);
@@ -357,6 +464,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     if (phase != Phase::jit && phase != Phase::done) advance(ctx.program);
     if (ups_pending) count_tier_up(ctx.program);
     if (CompiledKernel* b = active.load(std::memory_order_acquire)) return on_trial ? trial_launch(*b, ctx) : b->launch(ctx);
+    if (per_task) return launch_per_task(ctx);
     // Nothing left to decide (no tiering, or the kernel stays on the JIT):
     // no timing at all.
     if (phase == Phase::done || params.threshold_ms < 0) return jit->launch(ctx);
@@ -375,26 +483,22 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
       mixed = false;
       ctx.mid = this;
     }
+    auto since = [&t0] {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
     try {
       jit->launch(ctx);
     } catch (...) {
       end_lend(ctx);
+      if (mixed) settle_mixed(ctx.program, since());
       throw;
     }
     end_lend(ctx);
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    double ms = since();
     last_ms = ms;
     if (ups_pending) count_tier_up(ctx.program);
     if (mixed) {
-      // Part of it ran LLVM's code: no figure for either engine, but the
-      // trial's reference when the JIT has none (the kernel's first launch
-      // tiered up): LLVM's next launches, whole, are on trial against it,
-      // and go back to the JIT only when slower than a launch that was
-      // partly LLVM's.
-      if (jit_n == 0) {
-        jit_ms[jit_n++] = ms;
-        on_trial = !params.sync || params.trial_back;
-      }
+      settle_mixed(ctx.program, ms);  // (part of it ran LLVM's code: no figure for either engine)
       return;
     }
     spent_ms += ms * stride;
@@ -423,7 +527,10 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // Which tasks may go on with LLVM's code part-way through a launch
   // (mid_launch.h): range_for and serial ones, in the launcher's order (the
   // kernel's offloaded statements); range_fors that sum floats by chunk
-  // switch only at the pool's chunks.
+  // switch only at the pool's chunks. A task the JIT jammed for its lanes
+  // (jit/while_lanes.h) runs passes of 8 or 4 iterations: the launcher's
+  // slices are of them, and the switch maps them onto LLVM's passes
+  // (mid_launch.cpp run_other).
   void plan_switches(const ir::Kernel& k) {
     const std::vector<int>& jit_jams = jit::jam_factors(*this->jit);
     size_t n = 0;
@@ -433,14 +540,15 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     size_t i = 0;
     for (auto& s : k.root.stmts) {
       if (s->kind != ir::StmtKind::offloaded) continue;
-      interp::MidLaunchTask& m = tasks[i++];
-      // (Not a task the JIT jammed for its lanes, jit/while_lanes.h: its
-      // code runs passes of 8 or 4 iterations, which the launcher's slices
-      // and the switch to LLVM's passes do not map; such a task switches
-      // between launches.)
-      bool jit_jammed = i - 1 < jit_jams.size() && jit_jams[i - 1] > 1;
-      m.may_switch = (s->task == ir::Task::range_for || s->task == ir::Task::serial) && !jit_jammed;
+      interp::MidLaunchTask& m = tasks[i];
+      m.may_switch = s->task == ir::Task::range_for || s->task == ir::Task::serial;
       m.slices = s->task == ir::Task::range_for && !sums_by_chunk(*s);
+      if (i < jit_jams.size() && jit_jams[i] > 1) {  // (jammable: constant bounds)
+        m.own_jam = jit_jams[i];
+        m.first = s->begin;
+        m.iters = s->end - s->begin;
+      }
+      i++;
     }
   }
 

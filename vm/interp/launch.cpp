@@ -29,71 +29,6 @@ int64_t bound_value(const LaunchContext& ctx, bool is_const, int64_t v, Prim p) 
   }
 }
 
-// One chunk of a task: its native code when an engine gave it some, else its bytecode.
-void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
-              NativeTask* native, const int64_t* cells = nullptr) {
-  if (native) native->run(ctx, begin, end, cells);
-  else run_function(t.fn, ctx, begin, end, hook, cells);
-}
-
-// A range_for task of a launch that may go on with other code (mid_launch.h).
-struct Switch {
-  MidLaunch* mid;
-  size_t i;  // the task's position
-  MidLaunchTask* m;
-  int64_t begin, end;  // the task's range
-};
-
-// Iterations [x, hi) with the other code `nt`. Its passes run m.jam
-// iterations each: the iterations before its first whole pass in [x, hi)
-// and after its last run here, on the launch's own code. (The task's last
-// pass may be partial: it ends at the task's end, where it stops.)
-void run_other(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, NativeTask* nt, const Switch& s,
-               int64_t x, int64_t hi) {
-  const int64_t K = s.m->jam, B = s.begin;
-  if (K == 1) {
-    nt->run(ctx, x, hi, nullptr);
-    return;
-  }
-  int64_t p0 = (x - B + K - 1) / K;
-  int64_t p1 = hi == s.end ? (hi - B + K - 1) / K : (hi - B) / K;
-  if (p1 <= p0) {
-    run_code(t, ctx, x, hi, hook, nullptr);
-    return;
-  }
-  if (B + p0 * K > x) run_code(t, ctx, x, B + p0 * K, hook, nullptr);
-  nt->run(ctx, p0, p1, nullptr);
-  if (hi != s.end && B + p1 * K < hi) run_code(t, ctx, B + p1 * K, hi, hook, nullptr);
-}
-
-// Iterations [x, hi) of a switching task: in slices of about kSliceNs while
-// the other code is not ready (one call when the task may not be sliced),
-// the rest with it once it is. Each slice's end is reported
-// (MidLaunch::boundary), by whichever thread ran it: on a loaded machine the
-// launching thread may get few of a parallel launch's chunks, or none.
-void run_slices(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, const Switch& s, int64_t x, int64_t hi) {
-  MidLaunchTask& m = *s.m;
-  while (x < hi) {
-    if (NativeTask* nt = m.native.load(std::memory_order_acquire)) {
-      run_other(t, ctx, hook, nt, s, x, hi);
-      return;
-    }
-    int64_t y = hi;
-    if (m.slices) {
-      uint64_t ps = m.ps.load(std::memory_order_relaxed);
-      int64_t len = ps ? std::max<int64_t>(1, (int64_t)((uint64_t)kSliceNs * 1000 / ps)) : kFirstSlice;
-      if (len < hi - x) y = x + len;
-    }
-    int64_t t0 = steady_ns();
-    run_code(t, ctx, x, y, hook, nullptr);
-    int64_t t1 = steady_ns();
-    m.ps.store(std::max<uint64_t>(1, (uint64_t)(t1 - t0) * 1000 / (uint64_t)(y - x)), std::memory_order_relaxed);
-    int64_t done = m.done.fetch_add(y - x, std::memory_order_relaxed) + (y - x);
-    s.mid->boundary(s.i, done, s.end - s.begin, t1);
-    x = y;
-  }
-}
-
 // A struct_for: the active cells of the containers in the target's list
 // (listgen made it just before). The work comes in units: several whole
 // containers of the list, or a range of one big container's cells (so that
@@ -323,7 +258,7 @@ void run_task_in(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, Nati
                  size_t i) {
   MidLaunchTask* m = mid && i < mid->num_tasks && mid->tasks[i].may_switch ? &mid->tasks[i] : nullptr;
   if (t.kind == ir::Task::serial) {
-    if (NativeTask* nt = m ? m->native.load(std::memory_order_acquire) : nullptr) run_code(t, ctx, 0, 0, nullptr, nt);
+    if (m) run_serial(t, ctx, hook, *m);
     else run_code(t, ctx, 0, 0, hook, native);
     return;
   }
@@ -354,7 +289,8 @@ void run_task_in(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, Nati
     return;
   }
   m->done.store(0, std::memory_order_relaxed);
-  m->start_ns = steady_ns();
+  m->cpu_ns.store(0, std::memory_order_relaxed);
+  m->settle_at_start();
   const Switch sw{mid, i, m, begin, end};
   run_range(t, prog, begin, end, serial, [&](int64_t b, int64_t e) { run_slices(t, ctx, hook, sw, b, e); });
 }
