@@ -30,7 +30,7 @@ struct Span {
 // lanes (not emitted themselves), 1 + (reg << 4 | orient) at its last add:
 // orient's bit l set where level l + 1's adds take their upper half first.
 void Gen::plan_combines() {
-  if (!t.allow_zmm) return;
+  if (!t.allow_zmm || !t.lane_exit) return;
   const Ref n = (Ref)t.ins.size();
   // (most traces have no 15 f32 adds: no more walks for them). Not past an
   // inner trace's run (calltr), which may write the frame between a leaf's

@@ -275,7 +275,7 @@ void VectorLoop::values_out() {
 // iteration would skip), and nothing else carried: folds, ordered sums,
 // last values and lane guards keep the scalar iteration.
 int VectorLoop::exit_in_lanes() {
-  if (!wide || rows || p.f64 || regs != 1 || p.guards || !p.lasts.empty() || !p.folds.empty()) return -1;
+  if (!t.lane_exit || !wide || rows || p.f64 || regs != 1 || p.guards || !p.lasts.empty() || !p.folds.empty()) return -1;
   for (auto& [slot, add] : p.sums)
     if (!p.partials.count(slot)) return -1;
   const Ref n = (Ref)t.ins.size();

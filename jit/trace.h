@@ -108,6 +108,7 @@ struct Trace {
   bool allow_lanes = false; // the backend may emit a vector loop (vector.h): AVX2 here, KILN_JIT=vector=1
   bool allow_zmm = false;   // AVX-512 here, KILN_JIT=zmm=1: 16 lanes where it divides (asm_wide.cpp), xmm16-31
   bool late_fold = true;    // KILN_JIT=latefold: ordered sums' lanes fold one chunk late (asm_lane_fold.cpp)
+  bool lane_exit = true;    // KILN_JIT=laneexit: loops leave from their lanes (asm_vector_frame.cpp), combines in lanes (asm_combine.cpp)
   int8_t hi_ymm = 0;        // allow_zmm and KILN_JIT=hiymm: 8-lane loops may take ymm16-31 (vector_regs.cpp)
   bool hoist_bounds = true; // peel() may hoist bounds guards (bounds.h)
   uint16_t nonneg_reg = 0xffff;  // a register in [0, its type's max - 1] (bc::Function::nonneg_reg)
