@@ -20,7 +20,6 @@
 #include "jit/perf_map.h"
 #include "jit/recompile.h"
 #include "jit/recorder.h"
-#include "jit/warmup.h"
 #include "vm/bytecode/flat_rows.h"
 #include "vm/interp/interp.h"
 #include "vm/runtime/program.h"
@@ -345,9 +344,8 @@ struct JitEngine : Engine {
   Params params = params_from_env();
   // The process-wide setup the first trace would otherwise pay inside its
   // compile: asmjit's CPU detection (cpuid, each one a VM exit under a
-  // hypervisor: 50-100 us here, 150 us on session 32's host) and the code
-  // allocator's first block (an mmap; the allocator keeps its last block
-  // when it empties).
+  // hypervisor: 50-100 us here) and the code allocator's first block (an
+  // mmap; the allocator keeps its last block when it empties).
   // KILN_JAM=0: no jam on any engine (the tests' unjammed runs).
   static bool jams_forced_off() {
     static const bool off = [] {
@@ -362,18 +360,6 @@ struct JitEngine : Engine {
     void *rx = nullptr, *rw = nullptr;
     if (runtime().allocator()->alloc(&rx, &rw, 64) == asmjit::kErrorOk) runtime().allocator()->release(rx);
   }
-  // The trace compiler's first run in the process (jit/warmup.h: ~300 us,
-  // once), when the first kernel is compiled for the JIT: the process's first
-  // trace ran it inside its own compile, ~40 us slower than a later trace
-  // (docs/perf/compile.md, session 32). Not at the engine's making: an
-  // engine made only to be asked what it supports compiles nothing.
-  void warm_once() const {
-    static const int warmed = params.enable && params.warmup
-                                  ? warm_compile_path(runtime(), params.vector && host_has_avx2(),
-                                                      params.zmm && host_has_avx512())
-                                  : 0;
-    (void)warmed;
-  }
   const char* name() const override { return "jit"; }
   bool supports(Prim) const override { return true; }
   // Two copies of a reduction nest's inner loop fit a 16-lane loop's zmm0-23
@@ -386,7 +372,6 @@ struct JitEngine : Engine {
     return params.enable && params.vector && params.zmm && host_has_avx512() ? ir::kJamDividers | ir::kJamOrdered : 0;
   }
   std::unique_ptr<CompiledKernel> compile(const ir::Kernel& k, Program& prog) override {
-    warm_once();
     auto word_rows = [&prog](int snode, int nidx, bc::WordRowLayout& out) {
       const SNode* t = snode >= 0 ? prog.snode(snode) : nullptr;
       return t && word_row_layout(*t, nidx, out.cell_size, out.col);

@@ -25,8 +25,7 @@ namespace kiln::jit {
   _(verbose, 0, "1: each trace and abort on stderr; 2: also the IR; 3: and machine code") \
   _(strict, 0, "1: an assembler error (a JIT bug) ends the process (status 3), not just the trace") \
   _(perfmap, 0, "1: name each trace's code for Linux perf in /tmp/perf-PID.map") \
-  _(recompile, 0, "N: each root trace compiled N times more warm, N after a cache flush (stderr)") \
-  _(warmup, 1, "1: the first kernel compiled for the JIT first compiles two traces of its own (jit/warmup.h)")
+  _(recompile, 0, "N: each root trace compiled N times more warm, N after a cache flush (stderr)")
 
 struct Params {
 #define KILN_JIT_FIELD(name, def, doc) int64_t name = def;
