@@ -33,10 +33,16 @@ bool VectorLoop::frame(int32_t area, int32_t area_end) {
   t_lanes = t_q + 8;
   t_mask = t_lanes + 64;
   t_next = t_mask + 8;
-  if (t_next + 8 > area_end) return false;
+  int32_t end = t_next + 8;
+  if (p.row_p != 0) {
+    t_plane = end;
+    t_in_plane = end + 8;
+    end += 16;
+  }
+  if (end > area_end) return false;
   if (t.late_fold && !row_tails && !plain_tails && !wide_tails) {  // (no masked copy folds at once; 32-byte aligned from rsp)
     size_t n = fold_buffers(t, p).size();
-    int32_t at = (t_next + 8 + 31) & ~31;
+    int32_t at = (end + 31) & ~31;
     if (n > 0 && at + 32 * (int32_t)n <= area_end) t_terms = at;
   }
   find_slot_lanes();

@@ -51,9 +51,28 @@ void VectorLoop::counter_in() {
     a.mov(x86::rdi, p.row_m);
     a.div(x86::rdi);
     a.mov(mem(t_q), x86::rax);
+    if (p.row_p != 0) {  // p, q % P = divmod(q, P), r kept in rdx
+      a.mov(mem(t_plane), x86::rdx);
+      a.xor_(x86::edx, x86::edx);
+      a.mov(x86::rdi, p.row_p);
+      a.div(x86::rdi);
+      a.mov(mem(t_in_plane), x86::rdx);
+      a.mov(x86::rdx, mem(t_plane));
+      a.mov(mem(t_plane), x86::rax);
+    }
     a.mov(x86::rax, x86::rsi);
     a.mov(x86::rsi, p.row_m - 8);
   }
+}
+
+// What a root's register moves by from one plane of rows to the next (its
+// accesses' cp: one for each root and cq, vector.cpp's row_shape).
+int32_t VectorLoop::plane_step(std::pair<Ref, int32_t> root) const {
+  for (Ref i : p.order)
+    if ((t.ins[i].op == IrOp::load || t.ins[i].op == IrOp::store) && p.access[i].root == root.first &&
+        p.access[i].cq == root.second)
+      return p.access[i].cp;
+  return 0;
 }
 
 // A row root's register: the address row q's table entry holds (cq is 0).
@@ -77,6 +96,11 @@ void VectorLoop::roots_and_constants() {
       a.add(base, mem(temp[key.first]));
     } else {
       a.mov(base, mem(temp[key.first]));
+    }
+    if (int32_t cp = p.row_p != 0 ? plane_step(key) : 0) {  // + cp * p
+      a.mov(x86::rdi, mem(t_plane));
+      a.imul(x86::rdi, x86::rdi, cp);
+      a.add(base, x86::rdi);
     }
   }
   for (auto& [ref, y] : r.ymm) {
@@ -260,6 +284,17 @@ void VectorLoop::row_tail(Label row_end, Label first) {
   for (auto& [key, k] : r.root) {
     if (auto rr = p.row_roots.find(key.first); rr != p.row_roots.end()) load_row_root(kRootRegs[k], rr->second);
     else if (key.second != 0) a.add(kRootRegs[k], key.second);
+  }
+  if (p.row_p != 0) {  // every P rows the next plane: each root moves by its cp too
+    Label same_plane = a.newLabel();
+    a.inc(x86::qword_ptr(x86::rsp, t_in_plane));
+    a.cmp(x86::qword_ptr(x86::rsp, t_in_plane), (int32_t)p.row_p);
+    a.jne(same_plane);
+    a.mov(x86::qword_ptr(x86::rsp, t_in_plane), 0);
+    a.inc(x86::qword_ptr(x86::rsp, t_plane));
+    for (auto& [key, k] : r.root)
+      if (int32_t cp = plane_step(key)) a.add(kRootRegs[k], cp);
+    a.bind(same_plane);
   }
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
   a.mov(x86::rsi, p.row_m - 8);

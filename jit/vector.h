@@ -65,6 +65,12 @@ struct VecPlan {
   // back edge at the next row's start.
   Ref row_q = kNoRef, row_r = kNoRef;
   int64_t row_m = 0;                 // M, or 0: no rows
+  // Planes of rows (a 3-D ndrange: i = counter / (M * P), j = q % P): the
+  // plane p = q / P (as q / P or counter / (M * P)) and q % P (= q - P * p)
+  // address linearly in q and p, and p changes every P rows, where the
+  // vector loop adds each root's cp (Access::cp). 0: no planes.
+  int64_t row_p = 0;
+  std::vector<Ref> plane_refs, in_plane_refs;  // the body's values p and q % P
   // Row roots: with rows, an access's root may be an address the body loads
   // from base + sq * q + k (base invariant): the same for a whole row, as a
   // struct-for's row address is when its blocks' cells run as one loop
@@ -93,6 +99,7 @@ struct VecPlan {
     // A gathered load (an array of structs: pos[j].x): root + disp +
     // stride * counter, stride bytes apart lane to lane; 0: contiguous.
     int32_t stride = 0;
+    int32_t cp = 0;                  // + cp * p (planes of rows: row_p)
   };
   std::vector<Access> access;        // per ref (loads and stores)
   // Interleaved loads: gathered loads of one array at a stride of S = 8, 12

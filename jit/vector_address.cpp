@@ -17,6 +17,14 @@ bool Planner::lin(Ref r, Lin& out, int depth) {
     out = {kNoRef, 0, r == p.iv, r == p.row_q, r == p.row_r};
     return true;
   }
+  if (std::find(p.plane_refs.begin(), p.plane_refs.end(), r) != p.plane_refs.end()) {  // p
+    out = {kNoRef, 0, 0, 0, 0, 1};
+    return true;
+  }
+  if (std::find(p.in_plane_refs.begin(), p.in_plane_refs.end(), r) != p.in_plane_refs.end()) {  // q % P = q - P * p
+    out = {kNoRef, 0, 0, 1, 0, -p.row_p};
+    return true;
+  }
   if (!body(r) || row_root(r)) {
     out = t.is_const(r) ? Lin{kNoRef, t.ins[r].k} : Lin{r};
     return true;
@@ -35,7 +43,7 @@ bool Planner::lin(Ref r, Lin& out, int depth) {
       if (x.root != kNoRef && y.root != kNoRef) return false;
       // An i32 sum of the counter and a constant does not wrap: the
       // bounds check on it (hoisted, bounds.h) proved its range.
-      out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s, x.sq + y.sq, x.sr + y.sr};
+      out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s, x.sq + y.sq, x.sr + y.sr, x.sp + y.sp};
       return true;
     case IrOp::mul: {
       Ref v = in.a, c = in.b;
@@ -56,7 +64,7 @@ bool Planner::row_root(Ref r) {
   const Ins& in = t.ins[r];
   if (in.op != IrOp::load || ((Prim)in.k != Prim::i64 && (Prim)in.k != Prim::u64)) return false;
   Lin l;
-  if (!lin(in.a, l) || l.root == kNoRef || body(l.root) || l.s || l.sr || !l.sq) return false;
+  if (!lin(in.a, l) || l.root == kNoRef || body(l.root) || l.s || l.sr || l.sp || !l.sq) return false;
   if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return false;
   p.row_roots[r] = {l.root, (int32_t)l.k, (int32_t)l.sq};
   return true;
@@ -70,12 +78,12 @@ bool Planner::access_of(Ref addr, VecPlan::Access& acc, const char* what) {
   // A load at a constant stride of whole elements is gathered (32-bit lanes,
   // lane offsets up to 7 * stride in a 32-bit index).
   bool gather = !p.f64 && std::string(what) == "load" && lin(addr, l) && l.root != kNoRef && l.sr == 0 && l.sq == 0 &&
-                l.s > e && l.s % e == 0 && l.s <= (1 << 24);
+                l.sp == 0 && l.s > e && l.s % e == 0 && l.s <= (1 << 24);
   if (!gather && (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64))))
     return fail(std::string("a ") + what + " that is not contiguous in the counter");
-  if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return fail("a displacement beyond 32 bits");
-  if (l.sq && p.row_roots.count(l.root)) return fail("a row root's address moving with q");
-  acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4, gather ? (int32_t)l.s : 0};
+  if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq || l.sp != (int32_t)l.sp) return fail("a displacement beyond 32 bits");
+  if ((l.sq || l.sp) && p.row_roots.count(l.root)) return fail("a row root's address moving with q");
+  acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4, gather ? (int32_t)l.s : 0, (int32_t)l.sp};
   return true;
 }
 
@@ -87,6 +95,27 @@ void Planner::find_rows() {
     if (p.row_m != 0 && t.ins[in.b].k != p.row_m) continue;
     if (in.op == IrOp::div || in.op == IrOp::floordiv) p.row_q = i, p.row_m = t.ins[in.b].k;
     if (in.op == IrOp::mod || in.op == IrOp::raw_mod) p.row_r = i, p.row_m = t.ins[in.b].k;
+  }
+  find_planes();
+}
+
+// Planes of rows (vector.h: a 3-D ndrange's i = counter / (M * P) and
+// j = q % P): p as counter / (M * P) or q / P, and q % P, all with one P.
+// The vector loop's counter and q are never negative, so C's division and
+// remainder are the floor ones there. Another P, or a split of something
+// else, stays out: its value then has no linear form and the loop no lanes.
+void Planner::find_planes() {
+  if (p.row_m == 0) return;
+  for (Ref i = t.loop_ref + 1; i < n; i++) {
+    const Ins& in = t.ins[i];
+    if (!in.live || in.t != CT::i32 || !t.is_const(in.b)) continue;
+    bool div = in.op == IrOp::div || in.op == IrOp::floordiv, mod = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+    int64_t k = t.ins[in.b].k, planes = 0;
+    if (in.a == p.iv && div && k > p.row_m && k % p.row_m == 0) planes = k / p.row_m;
+    else if (p.row_q != kNoRef && in.a == p.row_q && (div || mod) && k >= 2) planes = k;
+    if (planes == 0 || (p.row_p != 0 && planes != p.row_p)) continue;
+    p.row_p = planes;
+    (mod ? p.in_plane_refs : p.plane_refs).push_back(i);
   }
 }
 
@@ -143,7 +172,7 @@ bool Planner::apart(Ref x, Ref y) {
   auto [ry, oy] = resolve(p.access[y].root);
   if (rx != ry) return t.ins[rx].op == IrOp::base && t.ins[ry].op == IrOp::base && t.ins[rx].k != t.ins[ry].k;
   const VecPlan::Access &ax = p.access[x], &ay = p.access[y];
-  if (ax.stride || ay.stride || ax.cq != ay.cq || ax.by_r != ay.by_r) return false;
+  if (ax.stride || ay.stride || ax.cq != ay.cq || ax.cp != ay.cp || ax.by_r != ay.by_r) return false;
   int64_t d = (oy + ay.disp) - (ox + ax.disp);
   return d >= 64 || d <= -64;
 }

@@ -56,6 +56,7 @@ struct VectorLoop {
   int32_t gsave = 0, vt = 0;
   std::map<Ref, int32_t> temp;
   int32_t t_iv = 0, t_end = 0, t_q = 0, t_lanes = 0, t_mask = 0, t_next = 0;
+  int32_t t_plane = 0, t_in_plane = 0;  // planes of rows (VecPlan::row_p): p and q % P
   int32_t t_terms = -1;  // ordered sums' terms one chunk late (LaneBody::t_terms), or -1
   std::map<Ref, SlotLanes> in_slots;  // by a ring's p0
   bool keep_gp[kNumAllocatable] = {}, keep_x[kNumXmm] = {};  // registers saved around the loop
@@ -95,6 +96,7 @@ struct VectorLoop {
   std::map<std::pair<int, bool>, Stream> streams;  // (root register, by r) -> its reads
   void counter_in();
   void load_row_root(asmjit::x86::Gp base, const VecPlan::RowRoot& rr);
+  int32_t plane_step(std::pair<Ref, int32_t> root) const;
   void roots_and_constants();
   void find_streams();
   void prefetch(int copies);

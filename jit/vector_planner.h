@@ -28,17 +28,18 @@ struct Planner {
   }
 
   // vector_address.cpp
-  // An address as root + k + s * counter + sq * q + sr * r, root an
-  // invariant the body reads (so it is live in the loop) or none.
+  // An address as root + k + s * counter + sq * q + sr * r + sp * p, root
+  // an invariant the body reads (so it is live in the loop) or none.
   struct Lin {
     Ref root = kNoRef;
-    int64_t k = 0, s = 0, sq = 0, sr = 0;
-    Lin scaled(int64_t f) const { return {root, k * f, s * f, sq * f, sr * f}; }
+    int64_t k = 0, s = 0, sq = 0, sr = 0, sp = 0;
+    Lin scaled(int64_t f) const { return {root, k * f, s * f, sq * f, sr * f, sp * f}; }
   };
   bool lin(Ref r, Lin& out, int depth = 0);
   bool row_root(Ref r);
   bool access_of(Ref addr, VecPlan::Access& acc, const char* what);
   void find_rows();
+  void find_planes();
   std::pair<Ref, int64_t> resolve(Ref r);
   void find_interleaved();
   bool apart(Ref x, Ref y);

@@ -38,7 +38,8 @@ struct LoopGen {
   const LoopFields& lf;
   char kind = 'P';  // 'P' parallel range-for, 'S' serialized range-for, 'N' serial
                     // range-for in a parallel loop, 'F' struct-for over field `over`,
-                    // 'D' 2-D ndrange (parallel, or serialized when deps), 'G' struct-for over za
+                    // 'D' 2-D ndrange or its rows as planes of a 3-D one (parallel, or
+                    // serialized when deps), 'G' struct-for over za
   int over = XA;
   bool deps = false;   // a written field may be read (and written) at other offsets
   bool pure = false;   // only operations the JIT's vector loops handle
@@ -459,8 +460,16 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
     auto [jlo, jhi] = g.pick_range(lo_min, hi_max, oob);
     auto [rlo, rhi] = g.fit_rows();
     if (rhi - rlo > 2 && g.p(40)) rlo += g.r(2), rhi -= g.r(2);
-    char buf[128];
+    char buf[192];
     std::snprintf(buf, sizeof buf, "for i, j in ti.ndrange((%d, %d), (%d, %d)):\n$B0", rlo, rhi, jlo, jhi);
+    // Or the rows as H planes of P rows, S apart (a 3-D ndrange: the JIT's
+    // planes of rows, jit/vector.h), where the rows hold two planes or more.
+    if (int n = rhi - rlo; n >= 2 && g.p(35)) {
+      int P = 1 + g.r(n / 2), S = P + g.r(n - 2 * P + 1);
+      int H = 2 + g.r((n - P) / S);
+      std::snprintf(buf, sizeof buf, "for h, ii, j in ti.ndrange(%d, (%d, %d), (%d, %d)):\n    i = ii + h * %d\n$B0", H,
+                    rlo, rlo + P, jlo, jhi, S);
+    }
     head = (serial2 ? "ti.loop_config(serialize=True)\n" : "") + std::string(buf);
   } else if (g.kind == 'N') {
     int P = 1 + g.r(3), gap = 8 + g.r(4);

@@ -1,0 +1,109 @@
+// Planes of rows (jit/vector.h: VecPlan::row_p): a 3-D ndrange's body splits
+// the counter as r = i % M, j = (i / M) % P and h = i / (M * P) (or (i / M)
+// / P), and addresses h * plane + j * row + 4 * r. The vector loop runs row
+// after row and plane after plane without leaving, each root moving by its
+// plane step every P rows; rows and planes here have gaps, which it must
+// leave alone.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "jit/backend.h"
+#include "jit/vector.h"
+#include "jit_text.h"
+
+using namespace kiln;
+using namespace kiln::jit;
+using kiln::jit::test::compile_lanes;
+using kiln::jit::test::counted;
+using kiln::jit::test::optimized;
+
+namespace {
+
+// Row and plane strides in floats (M cells a row, P rows a plane, gaps after each).
+int row_of(int M) { return M + 5; }
+int plane_of(int M, int P) { return P * row_of(M) + 7; }
+
+// y[h, j, r] = x[h, j, r] * 3 + 1 with x at arg 0 and y `off` floats further;
+// `h_of_q`: h as (i / M) / P, else i / (M * P).
+std::string plane_map(int M, int P, int off, bool h_of_q) {
+  std::string text = counted(std::string(R"(
+    r = raw_mod i32 i #M
+    q = div i32 i #M
+    j = raw_mod i32 q #P
+  )") + (h_of_q ? "    h = div i32 q #P\n" : "    h = div i32 i #MP\n") + R"(
+    ho = mul i64 h #SH
+    jo = mul i64 j #SJ
+    ro = mul i64 r #4
+    a1 = add i64 a ho
+    a2 = add i64 a1 jo
+    xa = add i64 a2 ro
+    x = load xa f32
+    m = mul f32 x #0x40400000
+    v = add f32 m #0x3f800000
+    ya = add i64 xa #OFF
+    store ya v f32
+  )");
+  auto put = [&](const std::string& key, int64_t v) {
+    for (size_t k; (k = text.find(key)) != std::string::npos;) text.replace(k, key.size(), "#" + std::to_string(v));
+  };
+  put("#MP", (int64_t)M * P);  // (before #M)
+  put("#M", M);
+  put("#P", P);
+  put("#SH", 4 * (int64_t)plane_of(M, P));
+  put("#SJ", 4 * (int64_t)row_of(M));
+  put("#OFF", 4 * (int64_t)off);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("jit vector planes: a 3-D split of the counter addresses linearly in q and the plane") {
+  for (bool h_of_q : {false, true}) {
+    VecPlan p = plan_vector(optimized(plane_map(20, 3, 4096, h_of_q)));
+    CHECK(p.ok);
+    CHECK(p.row_m == 20);
+    CHECK(p.row_p == 3);
+  }
+  // a plane of another size than the row split's P: no linear form
+  std::string other = plane_map(20, 3, 4096, false);
+  other.replace(other.find("#60"), 3, "#80");
+  CHECK(plan_vector(optimized(other)).why == "a store that is not contiguous in the counter");
+}
+
+TEST_CASE("jit vector planes: rows and planes in one vector loop, gaps untouched") {
+  if (!host_has_avx2()) return;
+  for (bool zmm : {false, true})
+    for (bool h_of_q : {false, true})
+      for (auto [M, P] : {std::pair{20, 3}, std::pair{16, 2}, std::pair{37, 5}}) {
+        const int H = 4, plane = plane_of(M, P), off = H * plane + 16;
+        Compiled c = compile_lanes(plane_map(M, P, off, h_of_q), zmm);
+        CHECK(c.lanes == "8 lanes");
+        std::vector<float> mem(2 * (size_t)off), want;
+        const int n = H * P * M;
+        for (int lo : {0, 1, 5, M - 1, M + 3, P * M - 2})
+          for (int hi : {n, n - 1, n - M + 7, (P + 1) * M + 2}) {
+            if (hi <= lo) continue;
+            for (size_t k = 0; k < mem.size(); k++) mem[k] = (float)((int)k % 101) - 50.0f;
+            want = mem;
+            for (int i = lo; i < hi; i++) {
+              size_t at = (size_t)(i / (M * P)) * plane + (size_t)(i / M % P) * row_of(M) + i % M;
+              want[at + off] = want[at] * 3.0f + 1.0f;
+            }
+            uint64_t args[1] = {(uint64_t)(uintptr_t)mem.data()};
+            std::atomic<bool> stop{false};
+            TraceEnv env;
+            env.args = args;
+            env.stop = &stop;
+            uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
+            REQUIRE(c.fn(R, &env) == 99);
+            CHECK(R[0] == (uint64_t)hi);
+            if (hi - lo > 2 * M) CHECK(env.lane_runs == 1);  // (one entry: no re-entry at a row or plane)
+            CHECK(std::memcmp(mem.data(), want.data(), mem.size() * 4) == 0);
+          }
+      }
+}
