@@ -3,7 +3,7 @@
 // compile and then read). The same iteration order and the same answers as
 // std::map, in one block: std::map costs an allocation per entry and a
 // red-black tree's code per key type, and a trace's compile runs on cold
-// caches, where both are misses (docs/perf/compile.md, "Trace compile latency,
+// caches, where both are misses (docs/perf/latency.md, "Trace compile latency,
 // session 30"). Unlike std::map's, an insert moves the other entries:
 // no reference or iterator into it outlives an insert or erase.
 #pragma once

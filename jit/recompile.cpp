@@ -4,7 +4,7 @@
 // data come from memory again. Compiling the same trace N times in a row
 // says what the compile costs warm; compiling it N times after streaming a
 // buffer larger than the last-level cache says what it costs cold, without
-// the scheduling noise of one wall-clock figure per trace. docs/perf/compile.md
+// the scheduling noise of one wall-clock figure per trace. docs/perf/latency.md
 // ("Trace compile latency, session 28") reads both.
 #include "jit/recompile.h"
 
