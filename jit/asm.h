@@ -114,6 +114,10 @@ struct Gen {
   // Some float lives in xmm16-31 (regalloc.h): a float select blends under
   // k7 (EVEX vcmpss writes a mask register, and vblendvps has no EVEX form).
   bool evex = false;
+  // A float select blends under k7 (vcmpss into k7, vblendmps: one uop)
+  // instead of xmm1 (vblendvps: 2-3 uops on Intel's cores): where evex, or
+  // where the trace may use AVX-512 at all (Trace::allow_zmm).
+  bool kmask = false;
   int nxmm = kNumXmmVex;  // the xmm registers values may take (regalloc.h)
   void xmov(const asmjit::x86::Xmm& d, const asmjit::x86::Xmm& s);
   void xload(const asmjit::x86::Xmm& d, const asmjit::x86::Mem& m, bc::CT ct);   // movss/movsd

@@ -385,7 +385,7 @@ void Gen::float_select(const Ins& in, Ref i) {
     else ldx(x86::xmm1, c.a, c.t);
     // Ordered predicates (false on NaN) but != (true on NaN), as compare().
     int pred = c.op == IrOp::lt ? 0x11 : c.op == IrOp::le ? 0x12 : c.op == IrOp::eq ? 0x00 : 0x04;
-    a.emit(cs ? x86::Inst::kIdVcmpss : x86::Inst::kIdVcmpsd, evex ? x86::Reg(x86::k7) : x86::Reg(x86::xmm1), A,
+    a.emit(cs ? x86::Inst::kIdVcmpss : x86::Inst::kIdVcmpsd, kmask ? x86::Reg(x86::k7) : x86::Reg(x86::xmm1), A,
            rm(c.b, c.t), Imm(pred));
     mask_after = in.a;  // (nothing below writes xmm1, or k7)
   } else {
@@ -393,7 +393,7 @@ void Gen::float_select(const Ins& in, Ref i) {
     a.test(x86::rax, x86::rax);
     a.setne(x86::al);
     a.movzx(x86::eax, x86::al);
-    if (evex) {
+    if (kmask) {
       a.kmovw(x86::k7, x86::eax);
     } else {
       a.neg(x86::rax);
@@ -401,7 +401,7 @@ void Gen::float_select(const Ins& in, Ref i) {
     }
     mask_after = in.a;
   }
-  if (evex) {  // under k7: vblendmps takes any of xmm0-31, the mask leaves xmm1 free
+  if (kmask) {  // under k7: vblendmps takes any of xmm0-31, the mask leaves xmm1 free
     x86::Xmm D = in_xmm(i) ? xhome(i) : x86::xmm0, C = x86::xmm0, B = x86::xmm1;
     if (in_xmm(in.c)) C = xhome(in.c);
     else ldx(x86::xmm0, in.c, ct);

@@ -564,6 +564,7 @@ std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool wa
   g.vex = host_has_avx2();
   g.nxmm = nxmm;
   for (Ref r = 0; r < (Ref)t.ins.size(); r++) g.evex |= g.in_xmm(r) && g.al.reg[r] >= kNumXmmVex;
+  g.kmask = g.evex || t.allow_zmm;
   g.exits.reserve(t.snaps.size());
   for (size_t s = 0; s < t.snaps.size(); s++) g.exits.push_back(a.newLabel());
   Label epilogue = a.newLabel(), tail_jump = a.newLabel(), exit_tail = a.newLabel();
