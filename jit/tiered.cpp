@@ -375,16 +375,20 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     if (prog) prog->stat_add("tier_downs", 1);
   }
 
+  // The JIT's launch with this kernel lent to it (LaunchContext::mid: the
+  // launcher's slices report to it), taken back however the launch ends.
+  void launch_lent(LaunchContext& ctx) {
+    struct Lend {
+      LaunchContext& c;
+      ~Lend() { c.mid = nullptr; }
+    } lend{ctx};
+    ctx.mid = this;
+    jit->launch(ctx);
+  }
+
   // A launch of a kernel that goes on a task at a time.
   void launch_per_task(LaunchContext& ctx) {
-    ctx.mid = this;
-    try {
-      jit->launch(ctx);
-    } catch (...) {
-      ctx.mid = nullptr;
-      throw;
-    }
-    ctx.mid = nullptr;
+    launch_lent(ctx);
     count_down(ctx.program, count_duels(ctx.program));
   }
 
@@ -481,19 +485,19 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
       launch_prog = ctx.program;
       lent = true;
       mixed = false;
-      ctx.mid = this;
     }
     auto since = [&t0] {
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     };
     try {
-      jit->launch(ctx);
+      if (lend) launch_lent(ctx);
+      else jit->launch(ctx);
     } catch (...) {
-      end_lend(ctx);
+      lent = false;
       if (mixed) settle_mixed(ctx.program, since());
       throw;
     }
-    end_lend(ctx);
+    lent = false;
     double ms = since();
     last_ms = ms;
     if (ups_pending) count_tier_up(ctx.program);
@@ -516,12 +520,6 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     if (!prog) return;
     prog->stat_add("tier_ups", 1);
     if (mixed) prog->stat_add("tier_ups_in_launch", 1);
-  }
-
-  void end_lend(LaunchContext& ctx) {
-    if (!lent) return;
-    ctx.mid = nullptr;
-    lent = false;
   }
 
   // Which tasks may go on with LLVM's code part-way through a launch
