@@ -108,8 +108,8 @@ void Gen::task_body(const ir::Stmt& task) {
       if (!prim_is_int(p)) unsupported(task, "a float loop index");
       llvm::Type* t = type(p, &task);
       if (gpu) {
-        // A grid-stride loop in i64 (an i32 counter stepping by the grid's size
-        // could wrap past the end); loop_index truncates to the index's type.
+        // A grid-stride loop in i64 (grid_stride_loop: an offset from begin that
+        // cannot wrap); loop_index truncates to the index's type.
         auto [t0, n] = grid_position();
         // A float sum that the CPU runs as one chunk runs in thread 0 alone,
         // in iteration order, so that it has the CPU's bits (vm/runtime/
@@ -125,7 +125,7 @@ void Gen::task_body(const ir::Stmt& task) {
           n = B.CreateSelect(one, B.getInt64(1), n);
         }
         tls(task.tls_prologue());
-        range_loop(&task, B.CreateAdd(begin, t0), end, Prim::i64, task.body && has_inner_loop(*task.body), body, false, n);
+        grid_stride_loop(&task, begin, end, t0, n, task.body && has_inner_loop(*task.body), body, false);
         tls(task.tls_epilogue());
         return;
       }
@@ -159,13 +159,12 @@ void Gen::task_body(const ir::Stmt& task) {
         tls(task.tls_epilogue());
         return;
       }
-      Value* step = nullptr;
       if (gpu) {
         auto [t0, n] = grid_position();
-        begin = B.CreateAdd(begin, t0);
-        step = n;
+        grid_stride_loop(&task, begin, end, t0, n, task.body && has_inner_loop(*task.body), body, true);
+      } else {
+        range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true);
       }
-      range_loop(&task, begin, end, Prim::i64, task.body && has_inner_loop(*task.body), body, true, step);
       tls(task.tls_epilogue());
       return;
     }

@@ -160,10 +160,12 @@ struct Gen {
                                                        llvm::BasicBlock* exit);
   // A counted loop over [begin, end) of type p; `over_cells`: a struct_for's
   // loop over its cell table, whose loop_index reads the table.
-  // `step`: the counter's increment (1 when null; the grid's size for a GPU
-  // task's own loop).
   void range_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, Prim p, bool poll,
-                  const std::function<void()>& body, bool over_cells = false, llvm::Value* step = nullptr);
+                  const std::function<void()>& body, bool over_cells = false);
+  // A GPU task's own loop over [begin, end) in i64: thread t0 runs begin + t0,
+  // then every `step` (the grid's size) on (lower_stmt.cpp).
+  void grid_stride_loop(const ir::Stmt* owner, llvm::Value* begin, llvm::Value* end, llvm::Value* t0, llvm::Value* step,
+                        bool poll, const std::function<void()>& body, bool over_cells);
   // A struct_for over word rows (vm/runtime/word_rows.h: a row per 64-cell
   // word, the body run per set bit; lower_rows.cpp) when its target takes
   // them on the CPU's host lists; false, emitting nothing, when not.

@@ -51,12 +51,11 @@ static int split_sum_width(const ir::Block& b) {
 }
 
 void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bool poll,
-                     const std::function<void()>& body, bool over_cells, Value* step) {
+                     const std::function<void()>& body, bool over_cells) {
   llvm::Type* t = type(p, owner);
   // Split sums at the top of the body: blocks of W iterations first (lower_lanes.cpp).
   // Sums in program order: their terms in lanes, blocks of W (lower_ordered.cpp).
-  bool blocked = !step && (lanes_loop(owner, begin, end, p, body, over_cells) ||
-                           ordered_loop(owner, begin, end, p, body, over_cells));
+  bool blocked = lanes_loop(owner, begin, end, p, body, over_cells) || ordered_loop(owner, begin, end, p, body, over_cells);
   Value* var = EB.CreateAlloca(t);
   B.CreateStore(begin, var);
   BasicBlock* cont = new_block("for.next");
@@ -67,7 +66,7 @@ void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bo
   body();
   branch(cont);
   B.SetInsertPoint(cont);
-  B.CreateStore(B.CreateAdd(cur, step ? step : llvm::ConstantInt::get(t, 1)), var);
+  B.CreateStore(B.CreateAdd(cur, llvm::ConstantInt::get(t, 1)), var);
   llvm::BranchInst* back = B.CreateBr(head);
   // Split sums rotate W partials each iteration, a recurrence the loop
   // vectorizer does not take: unrolled W times the rotation is the identity,
@@ -82,6 +81,33 @@ void Gen::range_loop(const ir::Stmt* owner, Value* begin, Value* end, Prim p, bo
     if (!M.getModuleFlag("kiln.unrolled_sums"))  // orc.cpp optimize: a late SLP pass for these
       M.addModuleFlag(llvm::Module::Override, "kiln.unrolled_sums", 1u);
   }
+  B.SetInsertPoint(exit);
+}
+
+// The thread's iterations count as an unsigned offset from begin, not as the
+// index itself: begin + t0 and each step by the grid's size (~10^5 threads)
+// would wrap past a range that ends near the i64 maximum (tests/lang/
+// range_for_type_max: a thread then ran negative indices, or stepped for
+// ever). The offset is below end - begin, and a thread leaves before a step
+// would take it past the count, so it never wraps either.
+void Gen::grid_stride_loop(const ir::Stmt* owner, Value* begin, Value* end, Value* t0, Value* step, bool poll,
+                           const std::function<void()>& body, bool over_cells) {
+  llvm::Type* t = B.getInt64Ty();
+  Value* count = B.CreateSelect(B.CreateICmpSLT(begin, end), B.CreateSub(end, begin), B.getInt64(0));
+  Value* offset = EB.CreateAlloca(t);
+  Value* var = EB.CreateAlloca(t);
+  B.CreateStore(t0, offset);
+  BasicBlock* cont = new_block("for.next");
+  BasicBlock* exit = new_block("for.exit");
+  auto [j, head] = loop_head(offset, t, count, false, exit);
+  B.CreateStore(B.CreateAdd(begin, j), var);
+  loops[owner] = Loop{exit, cont, var, Prim::i64, over_cells};
+  if (poll) poll_interrupt(owner->loc);
+  body();
+  branch(cont);
+  B.SetInsertPoint(cont);
+  B.CreateStore(B.CreateAdd(j, step), offset);
+  B.CreateCondBr(B.CreateICmpULE(B.CreateSub(count, j), step), exit, head);
   B.SetInsertPoint(exit);
 }
 

@@ -77,7 +77,11 @@ def serial_total():
 
 @ti.kernel
 def reads_other():
-    # x[i] stored while x[j] is read: j can be i, nothing is promoted
+    # x[i] stored while x[j] is read: j can be i, nothing is promoted.
+    # Iteration i reads x[(5 * i) % N], which another iteration writes: in
+    # order, as the interpreter runs it (a parallel loop's result would
+    # depend on the schedule: a GPU's threads run it in another order).
+    ti.loop_config(serialize=True)
     for i in range(N):
         for j in range(N):
             if j == (i * 5) % N:

@@ -58,9 +58,13 @@ def lanes():
             bad[None] += 100
         if subgroup.broadcast(i, 0) != i - lane or subgroup.broadcast_first(i) != i - lane:
             bad[None] += 1000
-        if lane + 1 < size and subgroup.shuffle_down(i, 1) != i + 1:
+        # every lane shuffles (a lane reading one that skipped the shuffle
+        # reads an undefined value); the edge lanes' results go unchecked
+        down = subgroup.shuffle_down(i, 1)
+        up = subgroup.shuffle_up(i, 1)
+        if lane + 1 < size and down != i + 1:
             bad[None] += 10000
-        if lane >= 1 and subgroup.shuffle_up(i, 1) != i - 1:
+        if lane >= 1 and up != i - 1:
             bad[None] += 100000
         if subgroup.shuffle(i * 2, lane ^ 1) != (i ^ 1) * 2 or subgroup.shuffle_xor(i, 1) != (i ^ 1):
             bad[None] += 1000000
