@@ -306,40 +306,24 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
 
   // LLVM's code of each task that may switch, for a launch under way:
   // finish_llvm_kernel's kernel is an interp::InterpKernel whose bytecode
-  // is lowered from the same kernel, task for task.
-  // A task the JIT jammed for its lanes (passes of own_jam) switches at a
-  // boundary of both codes' passes: LLVM's factor must divide the JIT's
-  // (jam_while's 4 divides 8 and 4), else the task stays on the JIT's code.
+  // is lowered from the same kernel, task for task (MidLaunchTask::offer:
+  // a task the JIT jammed for its lanes may stay on the JIT's code).
   void publish_natives() {
     auto* k = static_cast<interp::InterpKernel*>(compiled.get());
     if (k->code.tasks.size() != num_tasks) return;
     for (size_t i = 0; i < num_tasks; i++) {
-      interp::MidLaunchTask& m = tasks[i];
-      interp::NativeTask* nt = m.may_switch ? k->native_task(i) : nullptr;
-      if (!nt) continue;
-      m.jam = i < jam_factors.size() ? std::max(jam_factors[i], 1) : 1;
-      if (m.own_jam > 1 && m.own_jam % m.jam) continue;
-      m.duel = params.duel;
-      m.duel_back = params.trial_back;
-      m.choice.store(params.duel ? interp::kUndecided : interp::kOther, std::memory_order_relaxed);
-      m.native.store(nt, std::memory_order_release);
+      interp::NativeTask* nt = tasks[i].may_switch ? k->native_task(i) : nullptr;
+      if (nt) tasks[i].offer(nt, i < jam_factors.size() ? jam_factors[i] : 1, params.duel, params.trial_back);
     }
   }
 
   // The duels that ended since the last look, into --stats (tier_duels_jit,
-  // tier_duels_llvm: the code each chose); whether one chose the JIT's.
-  bool count_duels(Program* prog) {
-    bool own = false;
-    duel_counted.resize(num_tasks);
-    for (size_t i = 0; i < num_tasks; i++) {
-      if (!tasks[i].native.load(std::memory_order_acquire)) continue;
-      int c = tasks[i].choice.load(std::memory_order_acquire);
-      own |= c == interp::kOwn;
-      if (c == interp::kUndecided || duel_counted[i] || !tasks[i].duel) continue;
-      duel_counted[i] = 1;
-      if (prog) prog->stat_add(c == interp::kOwn ? "tier_duels_jit" : "tier_duels_llvm", 1);
-    }
-    return own;
+  // tier_duels_llvm: the code each chose).
+  interp::DuelTally count_duels(Program* prog) {
+    interp::DuelTally t = interp::tally_duels(*this, duel_counted);
+    if (prog && t.ended_own) prog->stat_add("tier_duels_jit", t.ended_own);
+    if (prog && t.ended_other) prog->stat_add("tier_duels_llvm", t.ended_other);
+    return t;
   }
 
   // The end of a launch that LLVM's code became ready in, `ms` long: a task
@@ -349,13 +333,10 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // kernel's trial, which times launches in wall time, and at load 11 kept
   // a kernel 1.75x slower on LLVM), else the whole kernel on LLVM's, on trial.
   void settle_mixed(Program* prog, double ms) {
-    bool own = count_duels(prog), open = false;
-    for (size_t i = 0; i < num_tasks; i++)
-      open |= tasks[i].slices && tasks[i].native.load(std::memory_order_acquire) &&
-              tasks[i].choice.load(std::memory_order_acquire) == interp::kUndecided;
-    if (own || open) {
+    interp::DuelTally t = count_duels(prog);
+    if (t.own || t.open) {
       per_task = true;
-      count_down(prog, own);
+      count_down(prog, t.own);
       return;
     }
     // No figure for either engine, but the trial's reference when the JIT
@@ -389,7 +370,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // A launch of a kernel that goes on a task at a time.
   void launch_per_task(LaunchContext& ctx) {
     launch_lent(ctx);
-    count_down(ctx.program, count_duels(ctx.program));
+    count_down(ctx.program, count_duels(ctx.program).own);
   }
 
   // Past the threshold: loads LLVM (in the background unless sync), lowers
@@ -523,32 +504,8 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   }
 
   // Which tasks may go on with LLVM's code part-way through a launch
-  // (mid_launch.h): range_for and serial ones, in the launcher's order (the
-  // kernel's offloaded statements); range_fors that sum floats by chunk
-  // switch only at the pool's chunks. A task the JIT jammed for its lanes
-  // (jit/while_lanes.h) runs passes of 8 or 4 iterations: the launcher's
-  // slices are of them, and the switch maps them onto LLVM's passes
-  // (mid_launch.cpp run_other).
-  void plan_switches(const ir::Kernel& k) {
-    const std::vector<int>& jit_jams = jit::jam_factors(*this->jit);
-    size_t n = 0;
-    for (auto& s : k.root.stmts) n += s->kind == ir::StmtKind::offloaded;
-    tasks = std::make_unique<interp::MidLaunchTask[]>(n);
-    num_tasks = n;
-    size_t i = 0;
-    for (auto& s : k.root.stmts) {
-      if (s->kind != ir::StmtKind::offloaded) continue;
-      interp::MidLaunchTask& m = tasks[i];
-      m.may_switch = s->task == ir::Task::range_for || s->task == ir::Task::serial;
-      m.slices = s->task == ir::Task::range_for && !sums_by_chunk(*s);
-      if (i < jit_jams.size() && jit_jams[i] > 1) {  // (jammable: constant bounds)
-        m.own_jam = jit_jams[i];
-        m.first = s->begin;
-        m.iters = s->end - s->begin;
-      }
-      i++;
-    }
-  }
+  // (mid_launch.h plan_switches).
+  void plan_switches(const ir::Kernel& k) { interp::plan_switches(*this, k, jit::jam_factors(*this->jit)); }
 
   std::string disassemble() const override {
     CompiledKernel* a = active.load(std::memory_order_acquire);

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 
+#include "vm/ir/ir.h"
+#include "vm/runtime/chunks.h"
+
 namespace kiln::interp {
 
 namespace {
@@ -121,6 +124,35 @@ void run_serial(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, MidLa
     if (other) run_code(t, ctx, 0, 0, nullptr, nt);
     else run_code(t, ctx, 0, 0, hook, nullptr);
     m.duel_add(k, thread_cpu_ns() - c0, 1);
+  }
+}
+
+void MidLaunchTask::offer(NativeTask* nt, int64_t other_jam, bool duel_it, bool back) {
+  jam = std::max<int64_t>(other_jam, 1);
+  if (own_jam > 1 && own_jam % jam) return;
+  duel = duel_it;
+  duel_back = back;
+  choice.store(duel_it ? kUndecided : kOther, std::memory_order_relaxed);
+  native.store(nt, std::memory_order_release);
+}
+
+void plan_switches(MidLaunch& mid, const ir::Kernel& k, const std::vector<int>& own_jams) {
+  size_t n = 0;
+  for (auto& s : k.root.stmts) n += s->kind == ir::StmtKind::offloaded;
+  mid.tasks = std::make_unique<MidLaunchTask[]>(n);
+  mid.num_tasks = n;
+  size_t i = 0;
+  for (auto& s : k.root.stmts) {
+    if (s->kind != ir::StmtKind::offloaded) continue;
+    MidLaunchTask& m = mid.tasks[i];
+    m.may_switch = s->task == ir::Task::range_for || s->task == ir::Task::serial;
+    m.slices = s->task == ir::Task::range_for && !sums_by_chunk(*s);
+    if (i < own_jams.size() && own_jams[i] > 1) {  // (jammable: constant bounds)
+      m.own_jam = own_jams[i];
+      m.first = s->begin;
+      m.iters = s->end - s->begin;
+    }
+    i++;
   }
 }
 

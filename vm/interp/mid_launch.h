@@ -3,7 +3,7 @@
 // tasks of such a launch in slices, asks between them whether the other
 // engine's code is ready, and once it is runs the rest of the task (and the
 // later range_for and serial tasks of the launch) on whichever of the two
-// codes a duel of short timed slices finds the faster (MidLaunchTask).
+// codes a duel of short timed slices finds the faster (duel.h).
 //
 // Why slices: a kernel launched once or twice for a long time (a one-shot
 // render, bench/mandelbrot's two 90 ms launches) never reached the next
@@ -32,7 +32,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
+#include "vm/interp/duel.h"
 #include "vm/interp/interp.h"
 
 namespace kiln::interp {
@@ -40,20 +42,8 @@ namespace kiln::interp {
 // A slice's target length, and the first slice of a task with no figure yet.
 constexpr int64_t kSliceNs = 2'000'000, kFirstSlice = 256;
 
-// The duel (below): its slices' target length, and how many slices it runs
-// (half on each code) before it decides.
-constexpr int64_t kDuelSliceNs = 50'000, kDuelSlices = 32;
-// After the duel's first decision, a probe (a duel slice on each code)
-// follows every kProbeEvery-th slice on the chosen code; a code kClearWin
-// times faster than the other ends the probes.
-constexpr int kProbeEvery = 4;
-constexpr double kClearWin = 2.0;
-
-// Which code a task runs once the other code is ready.
-enum DuelChoice : int { kUndecided = 0, kOther = 1, kOwn = 2 };
-
-// One task of such a launch.
-struct MidLaunchTask {
+// One task of such a launch, and its duel (duel.h).
+struct MidLaunchTask : Duel {
   bool may_switch = false;  // a range_for or serial task (set before the first launch)
   bool slices = false;      // a serial run may be cut (not sums_by_chunk)
   // The other code of the task, once the launch may go on with it (release:
@@ -76,83 +66,16 @@ struct MidLaunchTask {
   // (all threads'; the machine's other work does not count): reset as the
   // task starts by the launching thread.
   std::atomic<int64_t> done{0}, cpu_ns{0};
-  // The duel: which code is the faster on this task is measured, not assumed
-  // (the JIT's vector lanes beat LLVM's four scalar copies of an f32 escape
-  // loop on one host, 36 against 46 ms, and lose on f64, 60 against 44, and
-  // on another host on f32 too). Once the other code is ready, the task's
-  // next kDuelSlices slices of ~kDuelSliceNs alternate between the two codes,
-  // A B B A A B B A ..., each timed in the thread's CPU time (a slice that
-  // the machine's other work preempts costs no more), and the code with the
-  // lesser time a unit over its slices runs on (`choice`, which outlives the
-  // launch). The slices are short and each code's spread over the stretch,
-  // so that both codes run iterations of the same cost: a trend along the
-  // range falls on both (A B B A), and so does a pattern of period two slices
-  // (an image's rows cut in halves: A B, B A), which slices in the order
-  // A B A B, or a comparison of neighbouring slices, charge to one code
-  // (measured on an escape-time loop: the cost of 50 us stretches of a
-  // 1024-pixel row's pixels differs up to 10x between neighbours; 250 us
-  // stretches, 20 rows each, 3x). But a stretch is not the range: where the
-  // duel began in a cheap part of it (pixels that escape at once), the
-  // per-pass costs decide, not the loop's. So the duel goes on as probes: a
-  // slice on each code after every kProbeEvery slices of kSliceNs on the
-  // chosen one (~1.2% of the time, half of it on the slower code), each pair
-  // deciding again on all the slices so far, whose sums weigh each part of
-  // the range by its cost, until the task has been probed through one whole
-  // launch after the one the duel began in, or one code is kClearWin times
-  // faster (`settled`: the launcher then runs the choice in one call). A task that is not cut (a serial task, a float sum's serial run)
-  // runs whole on one code a launch, alternating across launches.
-  // `duel` false: the other code runs at once (KILN_TIER_SYNC=1, the tests'
-  // mode); `duel_back`: every duel ends on the own code (tests).
-  bool duel = true, duel_back = false;
-  std::atomic<int> choice{kUndecided};
-  std::atomic<bool> settled{false};
-  int probed_launches = 0;  // (the launching thread's)
-  std::atomic<int64_t> duel_turns{0}, duel_runs{0};
-  std::atomic<int64_t> duel_ns[2]{}, duel_units[2]{};  // [0] own code, [1] other
 
-  // The duel's next slice: its number, and whether it runs the other code.
-  int64_t duel_turn(bool& other) {
-    int64_t k = duel_turns.fetch_add(1, std::memory_order_relaxed);
-    other = ((k + 1) >> 1) & 1;
-    return k;
-  }
-  // Slice k's time: `units` of the task (own units) in `ns`. The last of the
-  // first kDuelSlices to end decides; after that each probe's second slice
-  // decides again, on all the slices so far.
-  void duel_add(int64_t k, int64_t ns, int64_t units) {
-    const bool other = ((k + 1) >> 1) & 1;
-    duel_ns[other].fetch_add(ns, std::memory_order_relaxed);
-    duel_units[other].fetch_add(units, std::memory_order_relaxed);
-    int64_t runs = duel_runs.fetch_add(1, std::memory_order_acq_rel) + 1;
-    if (runs < kDuelSlices || runs % 2) return;
-    const int64_t own_ns = duel_ns[0].load(std::memory_order_relaxed), own_units = duel_units[0].load(std::memory_order_relaxed),
-                  other_ns = duel_ns[1].load(std::memory_order_relaxed), other_units = duel_units[1].load(std::memory_order_relaxed);
-    choice.store(duel_back ? kOwn : duel_winner(own_ns, own_units, other_ns, other_units), std::memory_order_release);
-    const double own_rate = (double)own_ns / (double)std::max<int64_t>(own_units, 1),
-                 other_rate = (double)other_ns / (double)std::max<int64_t>(other_units, 1);
-    // A code kClearWin times faster settles it: probes of the other would
-    // cost more than any stretch of the range could overturn (bench/
-    // one_launch: LLVM 3.5x faster, probed through the launch, lost 6%).
-    if (other_rate * kClearWin <= own_rate || own_rate * kClearWin <= other_rate)
-      settled.store(true, std::memory_order_release);
-  }
-  // Whether this launch of the task runs on its choice in one call (the
-  // launching thread, at the task's start): once the task has been probed
-  // through the launch its duel began in and one whole launch after it.
-  void settle_at_start() {
-    if (settled.load(std::memory_order_relaxed) || !native.load(std::memory_order_acquire) ||
-        choice.load(std::memory_order_acquire) == kUndecided)
-      return;
-    if (++probed_launches >= 2) settled.store(true, std::memory_order_release);
-  }
-  // The code with the lesser time a unit (a tie goes to the other code, whose
-  // compile was made for it).
-  static int duel_winner(int64_t own_ns, int64_t own_units, int64_t other_ns, int64_t other_units) {
-    return (double)other_ns * (double)std::max<int64_t>(own_units, 1) <=
-                   (double)own_ns * (double)std::max<int64_t>(other_units, 1)
-               ? kOther
-               : kOwn;
-  }
+  // Publishes `nt`, the other code (jammed by `other_jam`), for the task's
+  // launches to go on with: by a duel (`duel`; `back`: one that ends on the
+  // own code, tests) or at once. A task the own code jammed for its lanes
+  // switches at a boundary of both codes' passes: the other's factor must
+  // divide its own (jam_while's 4 divides 8 and 4), else the task stays on
+  // its own code.
+  void offer(NativeTask* nt, int64_t other_jam, bool duel_it, bool back);
+  // At the task's start in a launch (the launching thread): Duel's.
+  void settle_at_start() { Duel::settle_at_start(native.load(std::memory_order_acquire) != nullptr); }
 };
 
 struct MidLaunch {
@@ -165,6 +88,26 @@ struct MidLaunch {
   // start the tier-up, or publish the other code (MidLaunchTask::native).
   virtual void boundary(size_t task, int64_t done, int64_t total, int64_t now_ns) = 0;
 };
+
+// What a launch's duels (duel.h) leave the kernel on: whether a task chose
+// its own code, whether a sliced task with the other code published has yet
+// to decide, and the duels that ended since the last tally (`counted`, per
+// task: its duel's end was tallied), by the code each chose.
+struct DuelTally {
+  bool own = false, open = false;
+  int ended_own = 0, ended_other = 0;
+};
+DuelTally tally_duels(MidLaunch& mid, std::vector<char>& counted);
+
+// Sets up `mid`'s tasks for kernel `k`: which may go on with the other code
+// part-way through a launch (range_for and serial ones, in the launcher's
+// order: the kernel's offloaded statements), which of them are cut in
+// slices (range_fors but those that sum floats by chunk, which switch only
+// at the pool's chunks), and the passes of those the own code jammed for its
+// lanes (`own_jams`, per task: the JIT's while loops, jit/while_lanes.h, run
+// passes of 8 or 4 iterations; the slices are of them, and a switch maps
+// them onto the other code's passes: mid_launch.cpp run_other).
+void plan_switches(MidLaunch& mid, const ir::Kernel& k, const std::vector<int>& own_jams);
 
 // One chunk of a task: its native code when an engine gave it some, else its bytecode.
 inline void run_code(const bc::TaskCode& t, LaunchContext& ctx, int64_t begin, int64_t end, LoopHook* hook,
