@@ -189,7 +189,8 @@ struct DeviceLevels {
   }
   int64_t scan(void* counts, int64_t n) {
     void* params[] = {&counts, &n};
-    check(d.api.cuLaunchKernel(k.scan, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel (list generation)");
+    check(d.api.cuLaunchKernel(k.scan, 1, 1, 1, llvmjit::kListScanThreads, 1, 1, 0, nullptr, params, nullptr),
+          "cuLaunchKernel (list generation)");
     int64_t total = 0;
     check(d.api.cuMemcpyDtoH(&total, reinterpret_cast<CUdeviceptr>(counts) + (CUdeviceptr)n * 8, 8), "cuMemcpyDtoH");
     return total;

@@ -3,8 +3,8 @@
 // Program::listgen + Program::active_cells give (a row per active cell of the
 // target: its nidx indices, then its address), made level by level from the
 // root's one container by deterministic compaction -- per level, each
-// container's active cells counted (one thread per container), an exclusive
-// scan of the counts, then each container's cells written at its offset (no
+// container part's active cells counted (a thread per part), an exclusive
+// scan of the counts, then each part's cells written at its offset (no
 // atomic appends: their order would not be fixed). The same functions serve
 // the CPU (the LLVM tier under device pools, below) and, compiled for NVPTX,
 // the device (docs/cuda_sparse.md). No LLVM headers here.
@@ -26,12 +26,28 @@ namespace kiln::llvmjit {
 // full-resolution physical index of its first element per axis.
 constexpr int64_t kListEntryWords = 1 + kMaxIndices;
 
+// A level's work items are parts of its containers: kListPartCells cells of
+// a pointer or dense container, one mask word (64 cells) of a bitmasked one,
+// a dynamic container whole. Item w is part w % P of container w / P (P =
+// list_parts of the level's SNode): so a container of many cells, as a root
+// pointer of 4096 slots, is counted and written by many GPU threads, not one
+// reading its slots one after another (bench/sparse_grid's sweep took 0.9 ms
+// on an H200 so), and the counts, per item, keep the table in the order of
+// the containers and of their cells.
+constexpr int64_t kListPartCells = 16;
+inline int64_t list_parts(const SNode& s) {
+  if (s.kind == SNodeKind::dynamic) return 1;
+  int64_t per = s.kind == SNodeKind::bitmasked ? 64 : kListPartCells;
+  return (s.num_cells() + per - 1) / per;
+}
+// The device's scan runs as one block of this many threads (lower_listgen.cpp).
+constexpr int kListScanThreads = 1024;
 // Step s of target's path (s = 0 .. path.size() - 1) scans the containers of
-// path[s] listed in `in` (kListEntryWords each):
-//   count: counts[k] = active cells of container k, for k in [b, e);
-//   write: container k's active cells at out + offsets[k] * width: list
-//          entries of path[s + 1]'s containers, or at the last step the
-//          table's rows (nidx + 1 words);
+// path[s] listed in `in` (kListEntryWords each), item by item:
+//   count: counts[w] = active cells of item w, for w in [b, e);
+//   write: item w's active cells at out + offsets[w] * width: list entries
+//          of path[s + 1]'s containers, or at the last step the table's rows
+//          (nidx + 1 words);
 //   scan:  counts[0, n) -> exclusive prefix sums, and counts[n] = the total
 //          (counts holds n + 1 words).
 using ListCountFn = void (*)(const int64_t* in, int64_t b, int64_t e, int64_t* counts);
@@ -58,8 +74,8 @@ const ListgenFns& listgen_fns(const SNode& target, int nidx);
 //   r.buffer(which, bytes): scratch 0 and 1 (a level's list and the next),
 //                           2 (the counts), 3 (the table);
 //   r.root(list, entry):    the first list's one entry (kListEntryWords words);
-//   r.count(s, in, n, counts); r.scan(counts, n) -> the total (counts[n]);
-//   r.write(s, in, n, counts, out).
+//   r.count(s, in, items, counts); r.scan(counts, items) -> the total
+//   (counts[items]); r.write(s, in, items, counts, out).
 // Returns the table's rows; `elements`: the list elements made, as the
 // host's listgen tasks count them (the root's list, then each level's).
 template <class R> int64_t run_list_levels(const SNode& t, int nidx, uint8_t* tree_memory, R& r, int64_t& elements) {
@@ -70,12 +86,13 @@ template <class R> int64_t run_list_levels(const SNode& t, int nidx, uint8_t* tr
   int64_t n = 1;
   elements = 1;
   for (size_t s = 0;; s++) {
-    void* counts = r.buffer(2, (size_t)(n + 1) * 8);
-    r.count(s, cur, n, counts);
-    int64_t total = r.scan(counts, n);
+    int64_t items = n * list_parts(*t.path[s]);
+    void* counts = r.buffer(2, (size_t)(items + 1) * 8);
+    r.count(s, cur, items, counts);
+    int64_t total = r.scan(counts, items);
     bool last = s + 1 == t.path.size();
     void* out = r.buffer(last ? 3 : (s + 1) % 2, (size_t)std::max<int64_t>(total, 1) * 8 * (last ? nidx + 1 : kListEntryWords));
-    if (total) r.write(s, cur, n, counts, out);
+    if (total) r.write(s, cur, items, counts, out);
     if (last) return total;
     elements += total;
     cur = out;

@@ -109,60 +109,74 @@ struct ListGen {
       });
     });
   }
-  // fn(cell number, cell address) for every active cell of container `c` of
-  // `s`, in cell order (sparse_cells.h's for_each_active_cell).
-  void each_active(const SNode& s, Value* c, const std::function<void(Value*, Value*)>& fn) {
-    int64_t n = s.num_cells(), cs = s.cell_size;
+  // Part q's cells [first, end) of a pointer or dense container (listgen.h).
+  std::pair<Value*, Value*> part_cells(const SNode& s, Value* q) {
+    Value* first = B.CreateMul(q, c64(kListPartCells));
+    Value* end = B.CreateAdd(first, c64(kListPartCells));
+    return {first, B.CreateSelect(B.CreateICmpSLT(end, c64(s.num_cells())), end, c64(s.num_cells()))};
+  }
+
+  // fn(cell number, cell address) for every active cell of part q of
+  // container `c` of `s` (listgen.h's items), in cell order (sparse_cells.h's
+  // for_each_active_cell).
+  void each_active(const SNode& s, Value* c, Value* q, const std::function<void(Value*, Value*)>& fn) {
+    int64_t cs = s.cell_size;
     switch (s.kind) {
-      case SNodeKind::pointer:
-        loop(c64(0), c64(n), c64(1), [&](Value* i) {
+      case SNodeKind::pointer: {
+        auto [first, end] = part_cells(s, q);
+        loop(first, end, c64(1), [&](Value* i) {
           Value* p = load_shared(B.getPtrTy(), at(c, i));
           when(B.CreateIsNotNull(p), [&] { fn(i, p); });
         });
         return;
-      case SNodeKind::bitmasked: {
-        loop(c64(0), c64((n + 63) / 64), c64(1), [&](Value* w) {
-          // for (m = bits; m; m &= m - 1) cell w * 64 + ctz(m)
-          phi_loop(
-              mask_bits(s, c, w), [&](Value* m) { return B.CreateIsNotNull(m); },
-              [&](Value* m) {
-                Value* i = B.CreateAdd(B.CreateMul(w, c64(64)), B.CreateIntrinsic(llvm::Intrinsic::cttz, {i64()}, {m, B.getTrue()}));
-                fn(i, byte_at(c, B.CreateMul(i, c64(cs))));
-              },
-              [&](Value* m) { return B.CreateAnd(m, B.CreateSub(m, c64(1))); });
-        });
-        return;
       }
-      case SNodeKind::dynamic:
+      case SNodeKind::bitmasked:
+        // mask word q: for (m = bits; m; m &= m - 1) cell q * 64 + ctz(m)
+        phi_loop(
+            mask_bits(s, c, q), [&](Value* m) { return B.CreateIsNotNull(m); },
+            [&](Value* m) {
+              Value* i = B.CreateAdd(B.CreateMul(q, c64(64)), B.CreateIntrinsic(llvm::Intrinsic::cttz, {i64()}, {m, B.getTrue()}));
+              fn(i, byte_at(c, B.CreateMul(i, c64(cs))));
+            },
+            [&](Value* m) { return B.CreateAnd(m, B.CreateSub(m, c64(1))); });
+        return;
+      case SNodeKind::dynamic:  // one part
         each_chunk(s, c, [&](Value* first, Value* end, Value* p) {
           loop(first, end, c64(1), [&](Value* i) { fn(i, byte_at(p, B.CreateMul(B.CreateSub(i, first), c64(cs)))); });
         });
         return;
-      default:
-        loop(c64(0), c64(n), c64(1), [&](Value* i) { fn(i, byte_at(c, B.CreateMul(i, c64(cs)))); });
+      default: {
+        auto [first, end] = part_cells(s, q);
+        loop(first, end, c64(1), [&](Value* i) { fn(i, byte_at(c, B.CreateMul(i, c64(cs)))); });
         return;
+      }
     }
   }
 
-  // How many cells of container `c` of `s` are active.
-  Value* count_active(const SNode& s, Value* c) {
-    if (s.kind != SNodeKind::pointer && s.kind != SNodeKind::bitmasked && s.kind != SNodeKind::dynamic)
-      return c64(s.num_cells());
+  // How many cells of part q of container `c` of `s` are active.
+  Value* count_active(const SNode& s, Value* c, Value* q) {
+    if (s.kind == SNodeKind::bitmasked) return B.CreateIntrinsic(llvm::Intrinsic::ctpop, {i64()}, {mask_bits(s, c, q)});
+    if (s.kind != SNodeKind::pointer && s.kind != SNodeKind::dynamic) {
+      auto [first, end] = part_cells(s, q);
+      return B.CreateSub(end, first);
+    }
     llvm::AllocaInst* k = entry_alloca();
     B.CreateStore(c64(0), k);
-    if (s.kind == SNodeKind::bitmasked) {  // a word's bits at a time
-      loop(c64(0), c64((s.num_cells() + 63) / 64), c64(1), [&](Value* w) {
-        Value* bits = mask_bits(s, c, w);
-        B.CreateStore(B.CreateAdd(B.CreateLoad(i64(), k), B.CreateIntrinsic(llvm::Intrinsic::ctpop, {i64()}, {bits})), k);
-      });
-    } else if (s.kind == SNodeKind::dynamic) {  // a chunk's cells at a time
+    if (s.kind == SNodeKind::dynamic) {  // a chunk's cells at a time
       each_chunk(s, c, [&](Value* first, Value* end, Value*) {
         B.CreateStore(B.CreateAdd(B.CreateLoad(i64(), k), B.CreateSub(end, first)), k);
       });
     } else {
-      each_active(s, c, [&](Value*, Value*) { B.CreateStore(B.CreateAdd(B.CreateLoad(i64(), k), c64(1)), k); });
+      each_active(s, c, q, [&](Value*, Value*) { B.CreateStore(B.CreateAdd(B.CreateLoad(i64(), k), c64(1)), k); });
     }
     return B.CreateLoad(i64(), k);
+  }
+
+  // Item w's container (its list entry in `in`) and part (listgen.h).
+  std::pair<Value*, Value*> item(const SNode& s, Value* in, Value* w) {
+    Value* parts = c64(list_parts(s));
+    Value* entry = at(in, B.CreateMul(B.CreateUDiv(w, parts), c64(kListEntryWords)));
+    return {entry, B.CreateURem(w, parts)};
   }
 
   llvm::AllocaInst* entry_alloca() {
@@ -179,6 +193,65 @@ struct ListGen {
       i = B.CreateUDiv(i, c64(ext));
     }
     return d;
+  }
+
+  // counts[lo, hi) -> exclusive prefix sums from `start`; returns the sum
+  // past hi.
+  Value* scan_range(Value* counts, Value* lo, Value* hi, Value* start) {
+    llvm::AllocaInst* sum = entry_alloca();
+    B.CreateStore(start, sum);
+    loop(lo, hi, c64(1), [&](Value* k) {
+      Value* slot = at(counts, k);
+      Value* c = B.CreateLoad(i64(), slot);
+      Value* before = B.CreateLoad(i64(), sum);
+      B.CreateStore(before, slot);
+      B.CreateStore(B.CreateAdd(before, c), sum);
+    });
+    return B.CreateLoad(i64(), sum);
+  }
+  // The CPU's scan: one loop.
+  void serial_scan() {
+    Value *counts = F->getArg(0), *n = F->getArg(1);
+    B.CreateStore(scan_range(counts, c64(0), n, c64(0)), at(counts, n));
+    B.CreateRetVoid();
+  }
+  // The device's scan, one block of kListScanThreads threads (the engine
+  // launches it so): thread t sums its slice of the counts, the block scans
+  // the slices' sums in shared memory (log2 T rounds, each read then written
+  // between barriers), then each thread writes its slice's prefix sums from
+  // the sum of the slices before it. One thread alone read a level's counts
+  // one after another at the memory's latency.
+  void block_scan(const std::string& prefix) {
+    constexpr int T = kListScanThreads;
+    Value *counts = F->getArg(0), *n = F->getArg(1);
+    auto* arr = llvm::ArrayType::get(i64(), T);
+    auto* sums = new llvm::GlobalVariable(M, arr, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(arr),
+                                          prefix + "scan_sums", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    auto slot = [&](Value* i) { return B.CreateInBoundsGEP(arr, sums, {c64(0), i}); };
+    auto barrier = [&] { B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); };
+    auto min = [&](Value* a, Value* b) { return B.CreateSelect(B.CreateICmpSLT(a, b), a, b); };
+    Value* t = B.CreateZExt(B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}), i64());
+    Value* per = B.CreateUDiv(B.CreateAdd(n, c64(T - 1)), c64(T));
+    Value* lo = min(B.CreateMul(t, per), n);
+    Value* hi = min(B.CreateAdd(lo, per), n);
+    llvm::AllocaInst* sum = entry_alloca();
+    B.CreateStore(c64(0), sum);
+    loop(lo, hi, c64(1), [&](Value* k) { B.CreateStore(B.CreateAdd(B.CreateLoad(i64(), sum), B.CreateLoad(i64(), at(counts, k))), sum); });
+    B.CreateStore(B.CreateLoad(i64(), sum), slot(t));
+    barrier();
+    for (int d = 1; d < T; d *= 2) {  // inclusive scan of the slices' sums
+      Value* has = B.CreateICmpUGE(t, c64(d));
+      Value* from = B.CreateLoad(i64(), slot(B.CreateSelect(has, B.CreateSub(t, c64(d)), t)));
+      Value* add = B.CreateSelect(has, from, c64(0));
+      barrier();
+      B.CreateStore(B.CreateAdd(B.CreateLoad(i64(), slot(t)), add), slot(t));
+      barrier();
+    }
+    Value* has_before = B.CreateICmpUGT(t, c64(0));
+    Value* before = B.CreateSelect(has_before, B.CreateLoad(i64(), slot(B.CreateSelect(has_before, B.CreateSub(t, c64(1)), t))), c64(0));
+    scan_range(counts, lo, hi, before);
+    when(B.CreateICmpEQ(t, c64(T - 1)), [&] { B.CreateStore(B.CreateLoad(i64(), slot(t)), at(counts, n)); });
+    B.CreateRetVoid();
   }
 
   llvm::Function* open(const std::string& name, llvm::FunctionType* t) {
@@ -198,30 +271,30 @@ void build_listgen(llvm::Module& m, const SNode& t, int nidx, const std::string&
   size_t levels = t.path.size();
   for (size_t s = 0; s < levels; s++) {
     const SNode& node = *t.path[s];
-    // count: counts[k] = the active cells of container k.
+    // count: counts[w] = the active cells of item w.
     g.open(prefix + "count" + std::to_string(s), llvm::FunctionType::get(g.B.getVoidTy(), {ptr, i64, i64, ptr}, false));
     {
       Value *in = g.F->getArg(0), *counts = g.F->getArg(3);
-      g.each(g.F->getArg(1), g.F->getArg(2), [&](Value* k) {
-        Value* c = g.B.CreateLoad(ptr, g.at(in, g.B.CreateMul(k, g.c64(kListEntryWords))));
-        g.B.CreateStore(g.count_active(node, c), g.at(counts, k));
+      g.each(g.F->getArg(1), g.F->getArg(2), [&](Value* w) {
+        auto [entry, q] = g.item(node, in, w);
+        g.B.CreateStore(g.count_active(node, g.B.CreateLoad(ptr, entry), q), g.at(counts, w));
       });
       g.B.CreateRetVoid();
     }
-    // write: the active cells' entries (rows at the last level) at offsets[k].
+    // write: the active cells' entries (rows at the last level) at offsets[w].
     g.open(prefix + "write" + std::to_string(s), llvm::FunctionType::get(g.B.getVoidTy(), {ptr, i64, i64, ptr, ptr}, false));
     {
       Value *in = g.F->getArg(0), *offsets = g.F->getArg(3), *out = g.F->getArg(4);
       llvm::AllocaInst* o = g.entry_alloca();
       bool last = s + 1 == levels;
       int64_t width = last ? nidx + 1 : kListEntryWords;
-      g.each(g.F->getArg(1), g.F->getArg(2), [&](Value* k) {
-        Value* entry = g.at(in, g.B.CreateMul(k, g.c64(kListEntryWords)));
+      g.each(g.F->getArg(1), g.F->getArg(2), [&](Value* w) {
+        auto [entry, q] = g.item(node, in, w);
         Value* c = g.B.CreateLoad(ptr, entry);
         std::vector<Value*> base(kMaxIndices);
         for (int p = 0; p < kMaxIndices; p++) base[(size_t)p] = g.B.CreateLoad(i64, g.at(entry, g.c64(1 + p)));
-        g.B.CreateStore(g.B.CreateMul(g.B.CreateLoad(i64, g.at(offsets, k)), g.c64(width)), o);
-        g.each_active(node, c, [&](Value* i, Value* addr) {
+        g.B.CreateStore(g.B.CreateMul(g.B.CreateLoad(i64, g.at(offsets, w)), g.c64(width)), o);
+        g.each_active(node, c, q, [&](Value* i, Value* addr) {
           std::vector<Value*> d = g.digits(node, i);
           Value* row = g.at(out, g.B.CreateLoad(i64, o));
           if (last) {
@@ -255,23 +328,12 @@ void build_listgen(llvm::Module& m, const SNode& t, int nidx, const std::string&
       g.B.CreateRetVoid();
     }
   }
-  // scan: exclusive prefix sums in place, the total at counts[n] (one
-  // thread: a level's containers are few beside their cells).
+  // scan: exclusive prefix sums in place, the total at counts[n].
   g.open(prefix + "scan", llvm::FunctionType::get(g.B.getVoidTy(), {ptr, i64}, false));
-  {
-    Value *counts = g.F->getArg(0), *n = g.F->getArg(1);
-    llvm::AllocaInst* sum = g.entry_alloca();
-    g.B.CreateStore(g.c64(0), sum);
-    g.loop(g.c64(0), n, g.c64(1), [&](Value* k) {
-      Value* slot = g.at(counts, k);
-      Value* c = g.B.CreateLoad(i64, slot);
-      Value* before = g.B.CreateLoad(i64, sum);
-      g.B.CreateStore(before, slot);
-      g.B.CreateStore(g.B.CreateAdd(before, c), sum);
-    });
-    g.B.CreateStore(g.B.CreateLoad(i64, sum), g.at(counts, n));
-    g.B.CreateRetVoid();
-  }
+  if (gpu)
+    g.block_scan(prefix);
+  else
+    g.serial_scan();
 }
 
 }  // namespace kiln::llvmjit
