@@ -111,3 +111,29 @@ TEST_CASE("shared elements stay atomic") {
         }) == 1);
   CHECK(atomics_left(24, [](Builder& b, Stmt* L) { add_at(b, field(0), {b.binary(BinaryOp::mul, L, k32(b, 2))}); }) == 1);
 }
+
+TEST_CASE("a nested dense layout's element is its own; a quant_array's word is shared") {
+  // ti.root.dense(ti.i, 4).dense(ti.i, 8): i / 8 and i % 8, a term each
+  Access nested = field(0);
+  nested.shape = {32};
+  nested.terms = {{0, 8, 0, 32}, {0, 1, 8, 4}};
+  CHECK(atomics_left(32, [&](Builder& b, Stmt* L) { add_at(b, nested, {L}); }) == 0);
+  // blocked 2-D, as ti.root.dense(ti.ij, 64).dense(ti.ij, 8)
+  Access blocked = field(0);
+  blocked.shape = {512, 512};
+  blocked.terms = {{0, 8, 0, 16384}, {1, 8, 0, 256}, {0, 1, 8, 32}, {1, 1, 8, 4}};
+  CHECK(atomics_left(512 * 512, [&](Builder& b, Stmt* L) {
+          auto [i, j] = split2(b, L, 512);
+          add_at(b, blocked, {i, j});
+        }) == 0);
+  // a quant_array's word holds 8 indices: i / 8 picks the word, no term the rest
+  Access quant = field(0);
+  quant.shape = {32};
+  quant.terms = {{0, 8, 0, 4}};
+  CHECK(atomics_left(32, [&](Builder& b, Stmt* L) { add_at(b, quant, {L}); }) == 1);
+  // a chain with a gap (i / 8 and i % 4): indices 4 apart share an element
+  Access gap = field(0);
+  gap.shape = {32};
+  gap.terms = {{0, 8, 0, 32}, {0, 1, 4, 4}};
+  CHECK(atomics_left(32, [&](Builder& b, Stmt* L) { add_at(b, gap, {L}); }) == 1);
+}

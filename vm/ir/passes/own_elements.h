@@ -68,6 +68,30 @@ inline bool injective(const std::vector<Digit>& ds) {
   return false;
 }
 
+// Do distinct indices reach distinct elements? Each axis's address terms
+// must chain its digits, index / 1 % m1, index / m1 % m2, ..., to a term
+// without a modulus or to the axis's extent: a nested dense layout
+// (ti.root.dense(ti.ij, 64).dense(ti.ij, 8)) splits i into i / 8 and i % 8,
+// each a term, so every index has a cell of its own. A quant_array packs
+// several indices into one word: its term divides the index and no term
+// takes the remainder, so neighbouring iterations update the same word and
+// its bit-and/bit-or stay atomic (a GPU's adjacent threads lost them; a CPU's
+// chunk boundaries could).
+inline bool distinct_elements(const Access& a) {
+  for (size_t axis = 0; axis < a.shape.size(); axis++) {
+    for (int64_t need = 1; need < a.shape[axis];) {
+      const IndexTerm* next = nullptr;
+      for (const IndexTerm& t : a.terms)
+        if (t.axis == (int)axis && t.div == need && t.stride != 0) next = &t;
+      if (!next) return false;
+      if (next->mod == 0) break;
+      if (next->mod > INT32_MAX || need > INT32_MAX) return false;
+      need *= next->mod;
+    }
+  }
+  return true;
+}
+
 // The global pointers of `task` (a range_for) that are its own element:
 // x[I] with I an injective function of the task's loop index (x[i], or the
 // i, j of a 2-D ndrange), where every access to x in the task is that same
@@ -107,12 +131,7 @@ struct OwnElements {
         auto [it, first] = places.try_emplace({s->access->tree, s->access->offset});
         Place& pl = it->second;
         std::vector<Digit> ds;
-        bool mine = own(s, ds);
-        // A quant_array packs several indices into one word (an address term
-        // divides the index): neighbouring iterations update the same word,
-        // so its bit-and/bit-or stay atomic (a GPU's adjacent threads lost
-        // them; a CPU's chunk boundaries could).
-        for (const IndexTerm& t : s->access->terms) mine = mine && t.div == 1;
+        bool mine = own(s, ds) && distinct_elements(*s->access);
         if (first) pl.index = ds;
         pl.unique = pl.unique && mine && ds == pl.index;
         ptrs.push_back(s);
