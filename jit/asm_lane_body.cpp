@@ -144,6 +144,8 @@ x86::Vec LaneBody::y_of(Ref v) const {
   if (v == p.iv) return ymm(r.iv);
   if (v == p.row_r) return ymm(r.ir);
   if (v == p.row_q) return ymm(r.q);
+  if (p.kind[v] == VecPlan::plane) return ymm(r.plane);
+  if (p.kind[v] == VecPlan::in_plane) return ymm(r.in_plane);
   return ymm(r.ymm.at(v));
 }
 
@@ -329,6 +331,10 @@ void LaneBody::operator()(int u, bool masked) const {
           in.op == IrOp::ne ? a.vpcmpeqd(d, y_of(in.a), y_of(in.b)) : a.vpcmpgtd(d, y_of(in.a), y_of(in.b));
           a.vpsubd(d, d, ymm(r.ones));
         }
+        break;
+      case IrOp::lnot:  // a == 0 as 0/1
+        a.vpcmpeqd(d, y_of(in.a), ymm(r.zero));
+        a.vpsrld(d, d, 31);
         break;
       case IrOp::sel:  // lanes where a == 0 take c
         a.vpcmpeqd(ymm(r.scratch), y_of(in.a), ymm(r.zero));

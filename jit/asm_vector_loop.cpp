@@ -83,6 +83,14 @@ void VectorLoop::load_row_root(x86::Gp base, const VecPlan::RowRoot& rr) {
   a.mov(base, x86::qword_ptr(base, rr.k));
 }
 
+// The lanes of a row's uniform values the body reads (q; p and q % P):
+// each row's, from the frame, as the loop enters it.
+void VectorLoop::row_values() {
+  if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
+  if (r.plane >= 0) a.vpbroadcastd(ymm(r.plane), x86::dword_ptr(x86::rsp, t_plane));
+  if (r.in_plane >= 0) a.vpbroadcastd(ymm(r.in_plane), x86::dword_ptr(x86::rsp, t_in_plane));
+}
+
 // The roots' registers, and the lanes of uniforms, q, the lane numbers,
 // gather offsets and the constants the body reads.
 void VectorLoop::roots_and_constants() {
@@ -108,7 +116,7 @@ void VectorLoop::roots_and_constants() {
     if (p.f64) a.vbroadcastsd(ymm(y), x86::qword_ptr(x86::rsp, temp[ref]));
     else a.vbroadcastss(ymm(y), x86::dword_ptr(x86::rsp, temp[ref]));
   }
-  if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
+  row_values();
   if (wide)  // a vec3 group's blend masks and permute indices (asm_wide.cpp)
     for (auto& [first, comp] : p.interleaved)
       if (comp.size() == 3) {
@@ -296,7 +304,7 @@ void VectorLoop::row_tail(Label row_end, Label first) {
       if (int32_t cp = plane_step(key)) a.add(kRootRegs[k], cp);
     a.bind(same_plane);
   }
-  if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
+  row_values();
   a.mov(x86::rsi, p.row_m - 8);
   a.jmp(first);
 }

@@ -47,7 +47,7 @@ bool wide_lanes(const Trace& t, const VecPlan& p) {
     const Ins& in = t.ins[i];
     switch (in.op) {
       case IrOp::div: case IrOp::sqrt: divides = true; break;
-      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: case IrOp::sel: return false;
+      case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne: case IrOp::lnot: case IrOp::sel: return false;
       case IrOp::guard_nz: case IrOp::guard_z: return false;  // (tested with vptest on ymm)
       case IrOp::max: case IrOp::min: case IrOp::conv:
         if (lane_blends(t, in)) return false;

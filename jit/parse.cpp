@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "vm/bytecode/opcodes.h"
 #include "vm/types/type.h"
 
 namespace kiln::jit {
@@ -101,6 +102,13 @@ ParsedTrace parse_trace(const std::string& text, Trace& t, Emitter& e, size_t nu
         auto prim = p < tok.size() ? prim_from_name(tok[p]) : std::nullopt;
         if (!prim) return fail("needs a storage type");
         k = (int64_t)*prim;
+        p++;
+      }
+      if (op == IrOp::conv) {  // its bytecode op, as the dump prints it (conv x i64_f32)
+        int c = 0;
+        while (p < tok.size() && c < bc::kNumOps && tok[p] != bc::op_name((bc::Op)c)) c++;
+        if (c == bc::kNumOps) return fail("needs a conversion op");
+        k = c;
         p++;
       }
       if (info.flags & G) {

@@ -234,7 +234,8 @@ bool Planner::row_shape(const std::vector<Ref>& mem) {
   for (Ref i : mem) gathers |= p.access[i].stride != 0;
   for (Ref i : p.order)  // (every operand: a select's value may be c, as in ti.select(x[i], x[i], i // 1000))
     for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
-      rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r);
+      rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r || p.kind[o] == VecPlan::plane ||
+                         p.kind[o] == VecPlan::in_plane);
   rows |= !p.row_roots.empty();  // (a row root is a row's: lanes must not cross rows)
   if (!rows) {
     p.row_m = p.row_p = 0, p.row_q = p.row_r = kNoRef;

@@ -46,6 +46,7 @@
 // iteration in lanes too and leaves through that exit itself
 // (asm_vector_frame.cpp: VectorLoop::lane_exit).
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -69,8 +70,13 @@ struct VecPlan {
   // plane p = q / P (as q / P or counter / (M * P)) and q % P (= q - P * p)
   // address linearly in q and p, and p changes every P rows, where the
   // vector loop adds each root's cp (Access::cp). 0: no planes.
+  // As values (a boundary test `k == 0`, coordinates in the arithmetic)
+  // they are uniform over a row as q is: kinds plane and in_plane, each
+  // broadcast from its frame slot as the loop enters a row.
   int64_t row_p = 0;
   std::vector<Ref> plane_refs, in_plane_refs;  // the body's values p and q % P
+  bool is_plane(Ref r) const { return std::find(plane_refs.begin(), plane_refs.end(), r) != plane_refs.end(); }
+  bool is_in_plane(Ref r) const { return std::find(in_plane_refs.begin(), in_plane_refs.end(), r) != in_plane_refs.end(); }
   // Row roots: with rows, an access's root may be an address the body loads
   // from base + sq * q + k (base invariant): the same for a whole row, as a
   // struct-for's row address is when its blocks' cells run as one loop
@@ -87,7 +93,7 @@ struct VecPlan {
   // counter as a value).
   bool f64 = false;
   int width() const { return f64 ? 4 : 8; }
-  enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, lane, reduce };
+  enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, plane, in_plane, lane, reduce };
   std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
   std::vector<Ref> order;            // loads, ops, guards, stores and reduction adds, in body order
   bool guards = false;               // order has guards besides the loop test

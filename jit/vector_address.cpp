@@ -17,11 +17,11 @@ bool Planner::lin(Ref r, Lin& out, int depth) {
     out = {kNoRef, 0, r == p.iv, r == p.row_q, r == p.row_r};
     return true;
   }
-  if (std::find(p.plane_refs.begin(), p.plane_refs.end(), r) != p.plane_refs.end()) {  // p
+  if (p.is_plane(r)) {  // p
     out = {kNoRef, 0, 0, 0, 0, 1};
     return true;
   }
-  if (std::find(p.in_plane_refs.begin(), p.in_plane_refs.end(), r) != p.in_plane_refs.end()) {  // q % P = q - P * p
+  if (p.is_in_plane(r)) {  // q % P = q - P * p
     out = {kNoRef, 0, 0, 1, 0, -p.row_p};
     return true;
   }

@@ -11,16 +11,19 @@ using bc::CT;
 // The 32-bit lane type a value has (f32 or i32; u32 counts as i32 for
 // the wrapping ops), or none.
 CT Planner::lane_t(Ref r) {
-  if (r == p.iv || r == p.row_q || r == p.row_r) return CT::i32;
+  if (index(r)) return CT::i32;
   const Ins& in = t.ins[r];
   if (in.op == IrOp::load) return (Prim)in.k == Prim::f32 ? CT::f32 : CT::i32;
-  if (is_compare(in.op)) return CT::i32;  // 0 or 1, whatever it compares
+  if (is_compare(in.op) || in.op == IrOp::lnot) return CT::i32;  // 0 or 1, whatever it compares
   if (in.op == IrOp::sel) return body(in.b) ? lane_t(in.b) : body(in.c) ? lane_t(in.c) : CT::u64;  // (u64: either)
+  // (a conv's own type is its raw 64 bits: its result's is the op's, and
+  // lanes take int -> f32 and f32 -> i32 only)
+  if (in.op == IrOp::conv) return in.k == (int64_t)bc::Op::i64_f32 ? CT::f32 : CT::i32;
   return in.t == CT::f32 ? CT::f32 : CT::i32;
 }
 
 bool Planner::signed32(Ref r) {
-  if (r == p.iv || r == p.row_q || r == p.row_r) return true;
+  if (index(r)) return true;
   const Ins& in = t.ins[r];
   if (in.op == IrOp::load) return (Prim)in.k == Prim::i32;
   if (is_compare(in.op)) return body(r);
@@ -29,9 +32,13 @@ bool Planner::signed32(Ref r) {
 
 // Marks what computing r in lanes needs; false (with p.why) when it can't be.
 bool Planner::lanes(Ref r) {
-  if (r == p.iv || r == p.row_q || r == p.row_r) {
+  if (index(r)) {
     if (p.f64) return fail("the counter as a value in f64 lanes");
-    p.kind[r] = r == p.iv ? VecPlan::iota : r == p.row_q ? VecPlan::rowq : VecPlan::iota_r;
+    p.kind[r] = r == p.iv      ? VecPlan::iota
+                : r == p.row_q ? VecPlan::rowq
+                : r == p.row_r ? VecPlan::iota_r
+                : p.is_plane(r) ? VecPlan::plane
+                                : VecPlan::in_plane;
     return true;
   }
   if (!body(r)) {
@@ -66,6 +73,9 @@ bool Planner::lanes(Ref r) {
     case IrOp::lt: case IrOp::le: case IrOp::eq: case IrOp::ne:
       // f32 or i32 operands (u32 would need unsigned compares); 0/1 lanes
       ok = (f32 || in.t == CT::i32) && both();
+      break;
+    case IrOp::lnot:  // an i32's `not` (x == 0: 0/1 lanes), as Python's `or` of compares gives (a float's is a call)
+      ok = in.t == CT::i32 && lanes(in.a) && (!body(in.a) || lane_t(in.a) == CT::i32);
       break;
     case IrOp::sel:  // a != 0 ? b : c, on 32-bit lanes (the result's users and stores check the width)
       ok = lanes(in.a) && lanes(in.b) && lanes(in.c) && (!body(in.a) || lane_t(in.a) == CT::i32);
@@ -112,7 +122,7 @@ bool Planner::lanes64(Ref r, const Ins& in) {
 // How a 32-bit lane value is held in 64 bits (for an i64 sum in 32-bit
 // lanes): 's' sign-extended (i32), 'z' zero-extended (u32), or 0: unknown.
 char Planner::widening(Ref r) {
-  if (r == p.iv || r == p.row_q || r == p.row_r) return 's';
+  if (index(r)) return 's';
   const Ins& in = t.ins[r];
   if (t.is_const(r)) return in.k == (int32_t)in.k ? 's' : in.k == (int64_t)(uint32_t)in.k ? 'z' : 0;
   if (in.op == IrOp::load) return (Prim)in.k == Prim::i32 ? 's' : (Prim)in.k == Prim::u32 ? 'z' : 0;

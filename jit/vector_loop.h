@@ -97,6 +97,7 @@ struct VectorLoop {
   void counter_in();
   void load_row_root(asmjit::x86::Gp base, const VecPlan::RowRoot& rr);
   int32_t plane_step(std::pair<Ref, int32_t> root) const;
+  void row_values();
   void roots_and_constants();
   void find_streams();
   void prefetch(int copies);

@@ -50,6 +50,9 @@ struct Planner {
   bool lanes_of(Prim pr) const { return p.f64 ? lanes64(pr) : lanes32(pr); }
   static bool int64(bc::CT t) { return t == bc::CT::i64 || t == bc::CT::u64; }
   static bool is_compare(IrOp op) { return op == IrOp::lt || op == IrOp::le || op == IrOp::eq || op == IrOp::ne; }
+  // The counter and its ndrange split (row q and r, plane p and q % P):
+  // i32 lanes the vector loop makes itself, not ops of the body.
+  bool index(Ref r) const { return r == p.iv || r == p.row_q || r == p.row_r || p.is_plane(r) || p.is_in_plane(r); }
   bc::CT lane_t(Ref r);
   bool signed32(Ref r);
   bool lanes(Ref r);

@@ -135,6 +135,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
       if (p.kind[o] == VecPlan::iota && r.iv < 0) r.iv = take();
       if (p.kind[o] == VecPlan::iota_r && r.ir < 0) r.ir = take();
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
+      if (p.kind[o] == VecPlan::plane && r.plane < 0) r.plane = take();
+      if (p.kind[o] == VecPlan::in_plane && r.in_plane < 0) r.in_plane = take();
     }
     if (in.op == IrOp::load && p.access[i].stride && !p.in_group(i)) {
       if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
@@ -148,7 +150,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
         if (y < 0) y = take();
     }
     bool fl = in.t == CT::f32 || in.t == CT::f64;
-    if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl) || in.op == IrOp::guard_nz) && r.zero < 0) r.zero = take();
+    if ((in.op == IrOp::sel || (in.op == IrOp::neg && !fl) || in.op == IrOp::lnot || in.op == IrOp::guard_nz) && r.zero < 0)
+      r.zero = take();
     if (in.op == IrOp::guard_nz && r.scratch < 0) r.scratch = take();
     if ((in.op == IrOp::ne || in.op == IrOp::le) && in.t != CT::f32 && r.ones < 0) r.ones = take();
     if (in.op == IrOp::neg && fl && r.sign < 0) r.sign = take();
@@ -229,7 +232,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
       if (o < 0 || (in.op == IrOp::store && o == in.a) || lane_immediate(in, o)) continue;
       // (a fold's chain: its slot, and steps it holds in the accumulator)
       bool ok = o == p.sum_slot(i) || p.folds.count(o) || p.kind[o] == VecPlan::reduce || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
-                (p.kind[o] == VecPlan::rowq && r.q >= 0) ||
+                (p.kind[o] == VecPlan::rowq && r.q >= 0) || (p.kind[o] == VecPlan::plane && r.plane >= 0) ||
+                (p.kind[o] == VecPlan::in_plane && r.in_plane >= 0) ||
                 ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));
       if (!ok) return false;
     }

@@ -207,6 +207,11 @@ struct LoopGen {
     return ilit();
   }
   Node cmp(int d) {
+    if (d > 1 && p(15)) {  // Python's logic on compares (the JIT's lanes: lnot, sel of 0/1)
+      int k = r(3);
+      if (k == 0) return expr(Ty::i32, "(not $0)", {cmp(d - 1)});
+      return expr(Ty::i32, std::string("($0 ") + (k == 1 ? "or" : "and") + " $1)", {cmp(d - 1), cmp(d - 1)});
+    }
     static const char* ops[] = {"<", "<=", ">", ">=", "==", "!="};
     bool is_int = p(40);
     return expr(Ty::i32, std::string("($0 ") + ops[r(6)] + " $1)", {gen(is_int, d - 1), gen(is_int, d - 1)});

@@ -60,6 +60,36 @@ std::string plane_map(int M, int P, int off, bool h_of_q) {
   return text;
 }
 
+// Runs c over several [lo, hi) of an H x P x M range against `ref`, which
+// does iteration i to a copy of the memory (mem: `size` floats).
+template <class Ref_>
+void run_planes(const Compiled& c, int M, int P, size_t size, Ref_ ref) {
+  const int H = 4, n = H * P * M;
+  std::vector<float> mem(size), want;
+  for (int lo : {0, 1, 5, M - 1, M + 3, P * M - 2})
+    for (int hi : {n, n - 1, n - M + 7, (P + 1) * M + 2}) {
+      if (hi <= lo) continue;
+      for (size_t k = 0; k < mem.size(); k++) mem[k] = (float)((int)k % 101) - 50.0f;
+      want = mem;
+      for (int i = lo; i < hi; i++) ref(want, i);
+      uint64_t args[1] = {(uint64_t)(uintptr_t)mem.data()};
+      std::atomic<bool> stop{false};
+      TraceEnv env;
+      env.args = args;
+      env.stop = &stop;
+      uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
+      REQUIRE(c.fn(R, &env) == 99);
+      CHECK(R[0] == (uint64_t)hi);
+      if (hi - lo > 2 * M) CHECK(env.lane_runs == 1);  // (one entry: no re-entry at a row or plane)
+      CHECK(std::memcmp(mem.data(), want.data(), mem.size() * 4) == 0);
+    }
+}
+
+// Where [h, j, r] lies (floats from the array's start).
+size_t cell(int M, int P, int i) {
+  return (size_t)(i / (M * P)) * plane_of(M, P) + (size_t)(i / M % P) * row_of(M) + i % M;
+}
+
 }  // namespace
 
 TEST_CASE("jit vector planes: a 3-D split of the counter addresses linearly in q and the plane") {
@@ -80,30 +110,64 @@ TEST_CASE("jit vector planes: rows and planes in one vector loop, gaps untouched
   for (bool zmm : {false, true})
     for (bool h_of_q : {false, true})
       for (auto [M, P] : {std::pair{20, 3}, std::pair{16, 2}, std::pair{37, 5}}) {
-        const int H = 4, plane = plane_of(M, P), off = H * plane + 16;
+        const int off = 4 * plane_of(M, P) + 16;
         Compiled c = compile_lanes(plane_map(M, P, off, h_of_q), zmm);
         CHECK(c.lanes == "8 lanes");
-        std::vector<float> mem(2 * (size_t)off), want;
-        const int n = H * P * M;
-        for (int lo : {0, 1, 5, M - 1, M + 3, P * M - 2})
-          for (int hi : {n, n - 1, n - M + 7, (P + 1) * M + 2}) {
-            if (hi <= lo) continue;
-            for (size_t k = 0; k < mem.size(); k++) mem[k] = (float)((int)k % 101) - 50.0f;
-            want = mem;
-            for (int i = lo; i < hi; i++) {
-              size_t at = (size_t)(i / (M * P)) * plane + (size_t)(i / M % P) * row_of(M) + i % M;
-              want[at + off] = want[at] * 3.0f + 1.0f;
-            }
-            uint64_t args[1] = {(uint64_t)(uintptr_t)mem.data()};
-            std::atomic<bool> stop{false};
-            TraceEnv env;
-            env.args = args;
-            env.stop = &stop;
-            uint64_t R[4] = {(uint64_t)lo, (uint64_t)hi, 0, 0};
-            REQUIRE(c.fn(R, &env) == 99);
-            CHECK(R[0] == (uint64_t)hi);
-            if (hi - lo > 2 * M) CHECK(env.lane_runs == 1);  // (one entry: no re-entry at a row or plane)
-            CHECK(std::memcmp(mem.data(), want.data(), mem.size() * 4) == 0);
-          }
+        run_planes(c, M, P, 2 * (size_t)off, [&](std::vector<float>& w, int i) {
+          size_t at = cell(M, P, i);
+          w[at + off] = w[at] * 3.0f + 1.0f;
+        });
+      }
+}
+
+// The plane index h and the row's j = q % P as values (boundary tests,
+// coordinates in the arithmetic): uniform over a row, as q is, each
+// broadcast as the loop enters the row. y[h, j, r] = (j == 0 ? 1 : x * 3 +
+// float(h * 1000 + j * 10 + r)), the test as Python's `or` of compares
+// leaves it (a sel on an lnot), and z[h, j, r] = float(h * 1000 + j),
+// a store of a conversion's f32 lanes (main: "no lanes for div"; "no lanes
+// for lnot"; and the conv's lanes were i32: "a store of another lane type").
+TEST_CASE("jit vector planes: the plane index and q % P as lane values") {
+  auto text = [](int M, int P, int off, bool h_of_q) {
+    std::string t = plane_map(M, P, off, h_of_q);
+    std::string tail = R"(
+    h1 = mul i32 h #1000
+    j1 = mul i32 j #10
+    c1 = add i32 h1 j1
+    c2 = add i32 c1 r
+    f = conv c2 i64_f32
+    w = add f32 m f
+    e = eq i32 j #0
+    l = lnot i32 e
+    s = sel l w #0x3f800000
+    store ya s f32
+    c3 = add i32 h1 j
+    g = conv c3 i64_f32
+    za = add i64 ya #OFF
+    store za g f32
+)";
+    t.replace(t.find("    store ya v f32"), std::string("    store ya v f32").size(), tail);
+    t.replace(t.find("#OFF"), 4, "#" + std::to_string(4 * (int64_t)off));
+    return t;
+  };
+  for (bool h_of_q : {false, true}) {
+    VecPlan p = plan_vector(optimized(text(20, 3, 4096, h_of_q)));
+    CHECK(p.ok);
+    CHECK(p.why == "");
+    CHECK(p.row_p == 3);
+  }
+  if (!host_has_avx2()) return;
+  for (bool zmm : {false, true})
+    for (bool h_of_q : {false, true})
+      for (auto [M, P] : {std::pair{20, 3}, std::pair{16, 2}, std::pair{37, 5}}) {
+        const int off = 4 * plane_of(M, P) + 16;
+        Compiled c = compile_lanes(text(M, P, off, h_of_q), zmm);
+        CHECK(c.lanes == "8 lanes");
+        run_planes(c, M, P, 3 * (size_t)off, [&](std::vector<float>& w, int i) {
+          const size_t at = cell(M, P, i);
+          const int h = i / (M * P), j = i / M % P, r = i % M;
+          w[at + off] = j == 0 ? 1.0f : w[at] * 3.0f + (float)(h * 1000 + j * 10 + r);
+          w[at + 2 * off] = (float)(h * 1000 + j);
+        });
       }
 }
