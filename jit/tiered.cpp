@@ -29,19 +29,9 @@
 // more than KILN_TIER_MAX_STMTS IR statements (default 40000) stay on the
 // JIT (LLVM's code generation is superlinear in a kernel's size).
 //
-// A program can end while a compile is running (a short program whose kernel
-// tiered up near its end, or a Python program whose kernels are never freed):
-// exit() would then destroy LLVM's static state (function-local statics made
-// by the first compile, such as SelectionDAG's value-type tables) under the
-// compiling thread, which crashed. The hosts call wait_for_tier_compiles() at
-// exit before exit() runs (the CPython host from its atexit hook, which runs
-// before any C exit handler); an atexit handler registered before the first
-// compile is the fallback for hosts that do not (statics made later than it
-// are gone by then, so it narrows the window but cannot close it). The module
-// loader registers the same wait after loading LLVM, so that it runs before
-// the module's and LLVM's own destructors.
+// A program can end while a compile is running: the hosts wait for it
+// (tier_compiles.cpp).
 #include <algorithm>
-#include <condition_variable>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +43,7 @@
 
 #include "jit/jit.h"
 #include "jit/llvm_module.h"
+#include "jit/tier_compiles.h"
 #include "vm/interp/mid_launch.h"
 #include "vm/ir/clone.h"
 #include "vm/ir/ir.h"
@@ -64,28 +55,6 @@
 namespace kiln::tiering {
 
 namespace {
-
-// Compiles in flight, for the exit handler. Leaked on purpose: it must
-// outlive every static destructor.
-struct InFlight {
-  std::mutex mu;
-  std::condition_variable idle;
-  int running = 0;
-};
-
-void wait_idle(InFlight& g) {
-  std::unique_lock<std::mutex> lock(g.mu);
-  g.idle.wait(lock, [&] { return g.running == 0; });
-}
-
-InFlight& in_flight() {
-  static InFlight* f = [] {
-    auto* p = new InFlight;
-    std::atexit([] { wait_idle(in_flight()); });
-    return p;
-  }();
-  return *f;
-}
 
 struct TierParams {
   double threshold_ms = 300;  // < 0: never
@@ -211,18 +180,15 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // Runs `step` on a background thread that the exit handler waits for.
   template <class F>
   void in_background(F step) {
-    InFlight& f = in_flight();
-    std::lock_guard<std::mutex> lock(f.mu);
-    f.running++;
+    compile_started();
     finished = false;
-    worker = std::thread([this, &f, step] {
+    worker = std::thread([this, step] {
       step();
       {
         std::lock_guard<std::mutex> l(mu);
         finished = true;
       }
-      std::lock_guard<std::mutex> l(f.mu);
-      if (--f.running == 0) f.idle.notify_all();
+      compile_ended();
     });
   }
 
@@ -543,5 +509,4 @@ struct TieredEngine : Engine {
 
 namespace kiln {
 std::unique_ptr<Engine> make_tiered_engine() { return std::make_unique<tiering::TieredEngine>(); }
-void wait_for_tier_compiles() { tiering::wait_idle(tiering::in_flight()); }
 }  // namespace kiln
