@@ -15,7 +15,7 @@ namespace {
 // duel's order) costs cost(k, other) a unit. Returns the choice and counts
 // the slices each code ran.
 int duel(MidLaunchTask& m, int64_t units, const std::function<double(int64_t, bool)>& cost, int* ran) {
-  for (int k = 0; k < 100 && m.choice.load() == kUndecided; k++) {
+  for (int k = 0; k < 2 * kDuelMaxSlices && m.choice.load() == kUndecided; k++) {
     bool other = false;
     int64_t turn = m.duel_turn(other);
     ran[other]++;
@@ -42,15 +42,16 @@ TEST_CASE("a duel alternates its slices A B B A and keeps the code with the less
 }
 
 TEST_CASE("a duel is not fooled by iterations whose cost grows along the range") {
-  // One code is 10% faster a unit, and each slice's units cost 1.5 times
-  // the difference more than the last one's: in the order A B B A both codes
-  // run slices of the same average cost.
+  // One code is 10% faster a unit, and slice k's units cost 1 + 0.15 k
+  // times the first's: in the order A B B A both codes run slices of the
+  // same average cost. (10% is a close duel: it runs kDuelMaxSlices.)
   for (int own_faster = 0; own_faster < 2; own_faster++) {
     MidLaunchTask m;
     int ran[2] = {};
     double own = own_faster ? 1000 : 1100, other = own_faster ? 1100 : 1000;
-    CHECK(duel(m, 64, [&](int64_t k, bool o) { return (o ? other : own) + 150.0 * k; }, ran) ==
+    CHECK(duel(m, 64, [&](int64_t k, bool o) { return (o ? other : own) * (1 + 0.15 * k); }, ran) ==
           (own_faster ? kOwn : kOther));
+    CHECK(ran[0] + ran[1] == kDuelMaxSlices);
   }
 }
 
@@ -110,5 +111,26 @@ TEST_CASE("under duel_back every duel ends on the own code") {
   for (int j = 0; j < 4; j++) m.duel_add(m.duel_turn(other), 1, 1000);
   CHECK(m.choice.load() == kOwn);
   CHECK(MidLaunchTask::duel_winner(700, 100, 1400, 200) == kOther);  // a tie: the code compiled for it
-  CHECK(MidLaunchTask::duel_winner(700, 100, 1401, 200) == kOwn);
+  CHECK(MidLaunchTask::duel_winner(1000, 100, 2100, 200) == kOther);  // the own code 5% faster: within the margin
+  CHECK(MidLaunchTask::duel_winner(1000, 100, 2101, 200) == kOwn);
+}
+
+TEST_CASE("a close duel measures on to kDuelMaxSlices; a sure one decides at kDuelSlices") {
+  // The own code 10% faster: undecided after kDuelSlices (within kSureWin),
+  // decided for it after kDuelMaxSlices (past kOwnMargin).
+  MidLaunchTask close;
+  int ran[2] = {};
+  bool other = false;
+  for (int k = 0; k < kDuelSlices; k++) {
+    int64_t turn = close.duel_turn(other);
+    close.duel_add(turn, other ? 1100 : 1000, 1);
+  }
+  CHECK(close.choice.load() == kUndecided);
+  CHECK(duel(close, 1, [](int64_t, bool o) { return o ? 1100.0 : 1000.0; }, ran) == kOwn);
+  CHECK(close.duel_runs.load() == kDuelMaxSlices);
+  // The other code 1.3 times as fast: sure at kDuelSlices.
+  MidLaunchTask sure;
+  int ran2[2] = {};
+  CHECK(duel(sure, 1, [](int64_t, bool o) { return o ? 1000.0 : 1300.0; }, ran2) == kOther);
+  CHECK(ran2[0] + ran2[1] == kDuelSlices);
 }

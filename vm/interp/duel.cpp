@@ -16,9 +16,11 @@ void Duel::duel_add(int64_t k, int64_t ns, int64_t units) {
   if (runs < kDuelSlices || runs % 2) return;
   const int64_t own_ns = duel_ns[0].load(std::memory_order_relaxed), own_units = duel_units[0].load(std::memory_order_relaxed),
                 other_ns = duel_ns[1].load(std::memory_order_relaxed), other_units = duel_units[1].load(std::memory_order_relaxed);
-  choice.store(duel_back ? kOwn : duel_winner(own_ns, own_units, other_ns, other_units), std::memory_order_release);
   const double own_rate = (double)own_ns / (double)std::max<int64_t>(own_units, 1),
                other_rate = (double)other_ns / (double)std::max<int64_t>(other_units, 1);
+  const bool sure = other_rate * kSureWin <= own_rate || own_rate * kSureWin <= other_rate;
+  if (!sure && runs < kDuelMaxSlices && choice.load(std::memory_order_relaxed) == kUndecided) return;
+  choice.store(duel_back ? kOwn : duel_winner(own_ns, own_units, other_ns, other_units), std::memory_order_release);
   // A code kClearWin times faster settles it: probes of the other would
   // cost more than any stretch of the range could overturn (bench/
   // one_launch: LLVM 3.5x faster, probed through the launch, lost 6%).
@@ -33,7 +35,7 @@ void Duel::settle_at_start(bool ready) {
 
 int Duel::duel_winner(int64_t own_ns, int64_t own_units, int64_t other_ns, int64_t other_units) {
   return (double)other_ns * (double)std::max<int64_t>(own_units, 1) <=
-                 (double)own_ns * (double)std::max<int64_t>(other_units, 1)
+                 kOwnMargin * (double)own_ns * (double)std::max<int64_t>(other_units, 1)
              ? kOther
              : kOwn;
 }

@@ -38,8 +38,18 @@
 namespace kiln::interp {
 
 // The duel's slices' target length, and how many slices it runs (half on
-// each code) before it decides.
-constexpr int64_t kDuelSliceNs = 50'000, kDuelSlices = 32;
+// each code) before it decides: after kDuelSlices when one code is kSureWin
+// times faster than the other, else after kDuelMaxSlices (a close duel
+// measures on: where the iterations' cost varies along the range, an
+// escape-time loop's pixels, 16 slices a code measured bench/mandelbrot's
+// LLVM 0.88-2.03 times as fast as the JIT in 6 runs, 1.4 in whole launches;
+// where it does not, 0.55-0.57 and 1.22-1.28: nbody's force loop, collatz).
+constexpr int64_t kDuelSliceNs = 50'000, kDuelSlices = 32, kDuelMaxSlices = 128;
+constexpr double kSureWin = 1.25;
+// The own code wins only when kOwnMargin times faster: a tie, or a
+// difference within the duel's noise, goes to the other code, which was
+// compiled for the task.
+constexpr double kOwnMargin = 1.05;
 // After the duel's first decision, a probe (a duel slice on each code)
 // follows every kProbeEvery-th slice on the chosen code; a code kClearWin
 // times faster than the other ends the probes.
@@ -67,16 +77,16 @@ struct Duel {
     return k;
   }
   // Slice k's time: `units` of the task (own units) in `ns`. The last of the
-  // first kDuelSlices to end decides; after that each probe's second slice
-  // decides again, on all the slices so far.
+  // first kDuelSlices to end decides (of the first kDuelMaxSlices in a close
+  // duel); after that each probe's second slice decides again, on all the
+  // slices so far.
   void duel_add(int64_t k, int64_t ns, int64_t units);
   // Whether this launch of the task runs on its choice in one call (the
   // launching thread, at the task's start; `ready`: the other code is
   // published): once the task has been probed through the launch its duel
   // began in and one whole launch after it.
   void settle_at_start(bool ready);
-  // The code with the lesser time a unit (a tie goes to the other code, whose
-  // compile was made for it).
+  // The code with the lesser time a unit, the own code only by kOwnMargin.
   static int duel_winner(int64_t own_ns, int64_t own_units, int64_t other_ns, int64_t other_units);
 };
 
