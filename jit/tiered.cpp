@@ -32,6 +32,7 @@
 // A program can end while a compile is running: the hosts wait for it
 // (tier_compiles.cpp).
 #include <algorithm>
+#include <cstdarg>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -76,6 +77,10 @@ struct TierParams {
   // LLVM's code at once) without KILN_TIER_TRIAL=back (duels that end on
   // the JIT); KILN_TIER_DUEL=0/1 says so outright (measurements).
   bool duel = true;
+  // KILN_TIER_LOG=1: each kernel's tier-up, its duels' choices and trials on
+  // stderr, with the figures they were made on (whether they repeat from
+  // run to run, on a loaded machine).
+  bool log = false;
 };
 
 TierParams tier_params() {
@@ -91,6 +96,8 @@ TierParams tier_params() {
   p.in_launch = !(l && *l == '0');
   p.duel = !p.sync || p.trial_back;
   if (const char* d = std::getenv("KILN_TIER_DUEL"); d && *d) p.duel = *d != '0';
+  const char* g = std::getenv("KILN_TIER_LOG");
+  p.log = g && *g && *g != '0';
   return p;
 }
 
@@ -172,6 +179,19 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // JIT has no figure).
   bool per_task = false, downs_counted = false;
   std::vector<char> duel_counted;  // per task: its duel's end is in --stats
+  std::string name;                // for KILN_TIER_LOG
+  int launches = 0;                // timed or lent ones (KILN_TIER_LOG)
+  std::vector<char> said;          // per task: the choice KILN_TIER_LOG last said
+
+  void say(const char* fmt, ...) const __attribute__((format(printf, 2, 3))) {
+    if (!params.log) return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "kiln tier: %s: %s\n", name.c_str(), line);
+  }
 
   ~TieredKernel() override {
     if (worker.joinable()) worker.join();
@@ -256,6 +276,8 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
       if (compiled) {
         publish_natives();
         ups_pending = true;  // (--stats: counted by the launching thread)
+        if (lent) say("LLVM's code ready %.1f ms into launch %d", (double)(interp::steady_ns() - launch_ns) * 1e-6, launches);
+        else say("LLVM's code ready before launch %d", launches + 1);
         // During a lent launch its tasks duel (or, not dueling, go on with
         // LLVM's code), and its end decides (settle_mixed); between launches
         // the kernel tiers up whole. (KILN_TIER_SYNC=1, the tests' mode,
@@ -287,6 +309,17 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // tier_duels_llvm: the code each chose).
   interp::DuelTally count_duels(Program* prog) {
     interp::DuelTally t = interp::tally_duels(*this, duel_counted);
+    said.resize(num_tasks);
+    for (size_t i = 0; i < num_tasks && params.log; i++) {
+      const interp::MidLaunchTask& m = tasks[i];
+      const int c = m.choice.load(std::memory_order_acquire);
+      if (!m.native.load(std::memory_order_acquire) || c == interp::kUndecided || c == said[i]) continue;
+      said[i] = (char)c;
+      auto per = [&](int k) { return (double)m.duel_ns[k].load() / (double)std::max<int64_t>(m.duel_units[k].load(), 1); };
+      say("task %zu on %s after launch %d: JIT %.1f, LLVM %.1f ns a unit (CPU) over %lld slices%s", i,
+          c == interp::kOwn ? "the JIT" : "LLVM", launches, per(0), per(1), (long long)m.duel_runs.load(),
+          m.settled.load() ? ", settled" : "");
+    }
     if (prog && t.ended_own) prog->stat_add("tier_duels_jit", t.ended_own);
     if (prog && t.ended_other) prog->stat_add("tier_duels_llvm", t.ended_other);
     return t;
@@ -356,22 +389,24 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   }
 
   // Whether the tier-up starts part-way through a launch that has run
-  // `launch_ms` on the JIT, its current task `task_cpu_ms` of CPU time for
-  // `done` of its `total` iterations: once the kernel's JIT time passes the
-  // threshold, or once the iterations left of the task would take
-  // kLaunchShare of it (30 ms) of CPU time at the task's rate, taken after
-  // kRateShare of that (~4 ms) (a compile of 10-35 ms of CPU that pays for
-  // itself in this launch; a task about to end does not start one that the
-  // program would wait for at exit). Until session 32 the task had to run the
-  // whole share first, in wall time: a two-launch program's compile then
-  // ended in its second launch, not its first, and on a loaded machine a
-  // short task (bench/nbody_example's 12 ms launches, 40 ms of wall at load
-  // 12) started a compile it never used.
-  bool tier_now(double launch_ms, double task_cpu_ms, int64_t done, int64_t total) const {
+  // `launch_ms` on the JIT, its current task `m` `done` of its `total`
+  // iterations: once the kernel's JIT time passes the threshold, or once the
+  // iterations left of the task would take kLaunchShare of it (30 ms) of CPU
+  // time at the task's rate (MidLaunchTask::left_cpu_ns: the launch's so far
+  // or its latest window's of kRateShare of the share, the greater), taken
+  // after kRateShare of that (~4 ms) (a compile of 10-35 ms of CPU that pays
+  // for itself in this launch; a task about to end does not start one that
+  // the program would wait for at exit). Until session 32 the task had to
+  // run the whole share first, in wall time: a two-launch program's compile
+  // then ended in its second launch, not its first, and on a loaded machine
+  // a short task (bench/nbody_example's 12 ms launches, 40 ms of wall at
+  // load 12) started a compile it never used.
+  bool tier_now(double launch_ms, interp::MidLaunchTask& m, int64_t done, int64_t total, double& left_ns) const {
+    const double share_ns = params.threshold_ms * kLaunchShare * 1e6, window_ns = share_ns * kRateShare;
+    const int64_t cpu = m.cpu_ns.load(std::memory_order_relaxed);
+    left_ns = m.left_cpu_ns(done, total, cpu, (int64_t)window_ns);
     if (spent_ms + launch_ms >= params.threshold_ms) return true;
-    double share = params.threshold_ms * kLaunchShare;
-    return done > 0 && task_cpu_ms >= share * kRateShare &&
-           task_cpu_ms * (double)(total - done) / (double)done >= share;
+    return done > 0 && (double)cpu >= window_ns && left_ns >= share_ns;
   }
 
   // A slice's end in a lent launch, on any of its threads: one at a time
@@ -382,9 +417,14 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     std::unique_lock<std::mutex> lock(boundary_mu, std::try_to_lock);
     if (!lock.owns_lock()) return;
     if (phase == Phase::jit) {
-      if (tier_now((double)(now_ns - launch_ns) * 1e-6, (double)tasks[task].cpu_ns.load(std::memory_order_relaxed) * 1e-6,
-                   done, total))
+      interp::MidLaunchTask& m = tasks[task];
+      double left = 0;
+      if (tier_now((double)(now_ns - launch_ns) * 1e-6, m, done, total, left)) {
+        say("tier-up starts %.1f ms into launch %d: task %zu at %.0f%%, %.1f ms of CPU, %.1f ms left at its rate",
+            (double)(now_ns - launch_ns) * 1e-6, launches, task, 100.0 * (double)done / (double)total,
+            (double)m.cpu_ns.load(std::memory_order_relaxed) * 1e-6, left * 1e-6);
         start_tier(launch_prog);
+      }
     } else if (phase != Phase::done) {
       advance(launch_prog);
     }
@@ -402,13 +442,17 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     int want = std::min(jit_n, kTrial);
     if (llvm_n < want) return;
     on_trial = false;
-    if (params.trial_back || median(llvm_ms, llvm_n) > kSlower * median(jit_ms, want)) {
+    const double l = median(llvm_ms, llvm_n), j = median(jit_ms, want);
+    say("trial after launch %d: LLVM %.2f ms, the JIT %.2f (medians of %d, wall): %s", launches, l, j, want,
+        params.trial_back || l > kSlower * j ? "back to the JIT" : "LLVM stays");
+    if (params.trial_back || l > kSlower * j) {
       active.store(nullptr, std::memory_order_release);  // back to the JIT, for good (phase is done)
       if (ctx.program) ctx.program->stat_add("tier_downs", 1);
     }
   }
 
   void launch(LaunchContext& ctx) override {
+    launches++;
     CompiledKernel* a = active.load(std::memory_order_acquire);
     if (a && !on_trial) return a->launch(ctx);
     if (a) return trial_launch(*a, ctx);
@@ -430,6 +474,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     if (lend) {
       launch_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0.time_since_epoch()).count();
       launch_prog = ctx.program;
+      for (size_t i = 0; i < num_tasks; i++) tasks[i].reset_rate();
       lent = true;
       mixed = false;
     }
@@ -457,6 +502,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     stride = ms < kShortMs ? std::min(2 * stride, kMaxStride) : 1;
     untimed = stride - 1;
     if (phase == Phase::jit && spent_ms >= params.threshold_ms) {  // (threshold_ms >= 0: above)
+      say("tier-up starts after launch %d: %.1f ms on the JIT in all", launches, spent_ms);
       start_tier(ctx.program);
       if (ups_pending) count_tier_up(ctx.program);
     }
@@ -492,6 +538,7 @@ struct TieredEngine : Engine {
     auto t = std::make_unique<TieredKernel>();
     t->jit = jit->compile(*k, prog);
     t->params = params;
+    t->name = k->name;
     // Under the debugger (its engine is the interpreter anyway) nothing tiers.
     if (params.threshold_ms >= 0 && !prog.debugger && ir::count_stmts(k->root) <= params.max_stmts) {
       t->plan_switches(*k);

@@ -92,6 +92,11 @@ void run_slices(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, const
       uint64_t ps = m.ps.load(std::memory_order_relaxed);
       uint64_t ns = duel ? kDuelSliceNs : kSliceNs;
       int64_t len = ps ? std::max<int64_t>(1, (int64_t)(ns * 1000 / ps)) : kFirstSlice;
+      // A slice of kSliceNs runs at most twice the last one's units: a rate
+      // taken on cheap iterations (an image's empty first rows) made the
+      // next slice run all the rest, and a task whose iterations grow dear
+      // had no boundary to start its tier-up at.
+      if (!duel) len = std::min(len, 2 * std::max(m.last_len.load(std::memory_order_relaxed), kFirstSlice));
       // (A duel in a short stretch cuts it finer: it decides within it.)
       if (choice == kUndecided && nt) len = std::min(len, std::max<int64_t>(1, (hi - x) / kDuelSlices));
       if (len < hi - x) y = x + len;
@@ -102,6 +107,7 @@ void run_slices(const bc::TaskCode& t, LaunchContext& ctx, LoopHook* hook, const
     const int64_t t1 = steady_ns(), cpu = thread_cpu_ns() - c0;
     if (!other) m.ps.store(std::max<uint64_t>(1, (uint64_t)(t1 - t0) * 1000 / (uint64_t)(y - x)), std::memory_order_relaxed);
     if (duel) m.duel_add(k, cpu, y - x);
+    else m.last_len.store(y - x, std::memory_order_relaxed);
     m.cpu_ns.fetch_add(cpu, std::memory_order_relaxed);
     int64_t done = m.done.fetch_add(y - x, std::memory_order_relaxed) + (y - x);
     s.mid->boundary(s.i, done, s.end - s.begin, t1);
@@ -134,6 +140,17 @@ void MidLaunchTask::offer(NativeTask* nt, int64_t other_jam, bool duel_it, bool 
   duel_back = back;
   choice.store(duel_it ? kUndecided : kOther, std::memory_order_relaxed);
   native.store(nt, std::memory_order_release);
+}
+
+double MidLaunchTask::left_cpu_ns(int64_t done, int64_t total, int64_t cpu, int64_t window) {
+  if (done <= window_done || cpu < window_cpu) return done > 0 ? (double)cpu * (double)(total - done) / (double)done : 0;
+  if (cpu - window_cpu >= window) {
+    window_ps = (double)(cpu - window_cpu) * 1000.0 / (double)(done - window_done);
+    window_done = done;
+    window_cpu = cpu;
+  }
+  const double ps = std::max((double)cpu * 1000.0 / (double)done, window_ps);
+  return ps * 1e-3 * (double)(total - done);
 }
 
 void plan_switches(MidLaunch& mid, const ir::Kernel& k, const std::vector<int>& own_jams) {

@@ -62,10 +62,17 @@ struct MidLaunchTask : Duel {
   // slices' length; any thread may write it (relaxed: a lost figure costs a
   // slice of another length).
   std::atomic<uint64_t> ps{0};
+  // The units of its last slice of kSliceNs (the same: any thread, relaxed).
+  std::atomic<int64_t> last_len{0};
   // Iterations run so far in this launch, and the CPU time their slices took
   // (all threads'; the machine's other work does not count): reset as the
   // task starts by the launching thread.
   std::atomic<int64_t> done{0}, cpu_ns{0};
+  // The task's CPU time an iteration over its latest window (ps; 0: none),
+  // and where the window now open began: the kernel's (MidLaunch::boundary,
+  // one thread at a time), reset at a launch's start (reset_rate).
+  double window_ps = 0;
+  int64_t window_done = 0, window_cpu = 0;
 
   // Publishes `nt`, the other code (jammed by `other_jam`), for the task's
   // launches to go on with: by a duel (`duel`; `back`: one that ends on the
@@ -74,6 +81,15 @@ struct MidLaunchTask : Duel {
   // divide its own (jam_while's 4 divides 8 and 4), else the task stays on
   // its own code.
   void offer(NativeTask* nt, int64_t other_jam, bool duel_it, bool back);
+  // The CPU time (ns) that the task's iterations left, `total` less `done`,
+  // would take at its rate: the greater of the launch's so far (`cpu` ns
+  // for `done`) and its latest window's of `window` ns or more of CPU (a
+  // task whose iterations grow costlier along the range, an image's middle
+  // rows, is predicted from its cheap start otherwise: bench/mandelbrot's
+  // 60 ms launch at most 21 ms left, never the 30 that start a tier-up).
+  // Moves the window on once `window` ns have run in it.
+  double left_cpu_ns(int64_t done, int64_t total, int64_t cpu, int64_t window);
+  void reset_rate() { window_ps = 0, window_done = window_cpu = 0; }
   // At the task's start in a launch (the launching thread): Duel's.
   void settle_at_start() { Duel::settle_at_start(native.load(std::memory_order_acquire) != nullptr); }
 };
