@@ -394,7 +394,8 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   // iterations left of the task would take kLaunchShare of it (30 ms) of CPU
   // time at the task's rate (MidLaunchTask::left_cpu_ns: the launch's so far
   // or its latest window's of kRateShare of the share, the greater), taken
-  // after kRateShare of that (~4 ms) (a compile of 10-35 ms of CPU that pays
+  // after kRateShare of that (~4 ms) past the launch's first slice (whose
+  // rate is the JIT's trace compile's) (a compile of 10-35 ms of CPU that pays
   // for itself in this launch; a task about to end does not start one that
   // the program would wait for at exit). Until session 32 the task had to
   // run the whole share first, in wall time: a two-launch program's compile
@@ -406,7 +407,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
     const int64_t cpu = m.cpu_ns.load(std::memory_order_relaxed);
     left_ns = m.left_cpu_ns(done, total, cpu, (int64_t)window_ns);
     if (spent_ms + launch_ms >= params.threshold_ms) return true;
-    return done > 0 && (double)cpu >= window_ns && left_ns >= share_ns;
+    return left_ns >= share_ns;
   }
 
   // A slice's end in a lent launch, on any of its threads: one at a time

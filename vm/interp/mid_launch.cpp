@@ -143,13 +143,19 @@ void MidLaunchTask::offer(NativeTask* nt, int64_t other_jam, bool duel_it, bool 
 }
 
 double MidLaunchTask::left_cpu_ns(int64_t done, int64_t total, int64_t cpu, int64_t window) {
-  if (done <= window_done || cpu < window_cpu) return done > 0 ? (double)cpu * (double)(total - done) / (double)done : 0;
+  if (base_done < 0 || done < base_done || cpu < base_cpu) {  // (the launch's first boundary)
+    base_done = window_done = done;
+    base_cpu = window_cpu = cpu;
+    window_ps = 0;
+    return 0;
+  }
+  if (cpu - base_cpu < window || done <= window_done) return 0;
   if (cpu - window_cpu >= window) {
     window_ps = (double)(cpu - window_cpu) * 1000.0 / (double)(done - window_done);
     window_done = done;
     window_cpu = cpu;
   }
-  const double ps = std::max((double)cpu * 1000.0 / (double)done, window_ps);
+  const double ps = std::max((double)(cpu - base_cpu) * 1000.0 / (double)(done - base_done), window_ps);
   return ps * 1e-3 * (double)(total - done);
 }
 

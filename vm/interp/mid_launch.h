@@ -69,10 +69,11 @@ struct MidLaunchTask : Duel {
   // task starts by the launching thread.
   std::atomic<int64_t> done{0}, cpu_ns{0};
   // The task's CPU time an iteration over its latest window (ps; 0: none),
-  // and where the window now open began: the kernel's (MidLaunch::boundary,
+  // where the window now open began, and where the rate's figures begin (the
+  // launch's first boundary; -1: none yet): the kernel's (MidLaunch::boundary,
   // one thread at a time), reset at a launch's start (reset_rate).
   double window_ps = 0;
-  int64_t window_done = 0, window_cpu = 0;
+  int64_t window_done = 0, window_cpu = 0, base_done = -1, base_cpu = 0;
 
   // Publishes `nt`, the other code (jammed by `other_jam`), for the task's
   // launches to go on with: by a duel (`duel`; `back`: one that ends on the
@@ -87,9 +88,14 @@ struct MidLaunchTask : Duel {
   // task whose iterations grow costlier along the range, an image's middle
   // rows, is predicted from its cheap start otherwise: bench/mandelbrot's
   // 60 ms launch at most 21 ms left, never the 30 that start a tier-up).
-  // Moves the window on once `window` ns have run in it.
+  // The rate counts from the launch's first boundary on (the JIT may
+  // record and compile the loop's trace in the first slice: bench/
+  // sparse_particles' spawn ran its first 256 iterations in 9.6 ms of CPU,
+  // the rest at 25 ns, and that slice's rate predicted 79 s left); 0 until
+  // `window` ns have run after it. Moves the window on once `window` ns
+  // have run in it.
   double left_cpu_ns(int64_t done, int64_t total, int64_t cpu, int64_t window);
-  void reset_rate() { window_ps = 0, window_done = window_cpu = 0; }
+  void reset_rate() { window_ps = 0, window_done = window_cpu = base_cpu = 0, base_done = -1; }
   // At the task's start in a launch (the launching thread): Duel's.
   void settle_at_start() { Duel::settle_at_start(native.load(std::memory_order_acquire) != nullptr); }
 };
