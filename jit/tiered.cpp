@@ -180,7 +180,7 @@ struct TieredKernel : CompiledKernel, interp::MidLaunch {
   bool per_task = false, downs_counted = false;
   std::vector<char> duel_counted;  // per task: its duel's end is in --stats
   std::string name;                // for KILN_TIER_LOG
-  int launches = 0;                // timed or lent ones (KILN_TIER_LOG)
+  int launches = 0;                // every launch so far (KILN_TIER_LOG)
   std::vector<char> said;          // per task: the choice KILN_TIER_LOG last said
 
   void say(const char* fmt, ...) const __attribute__((format(printf, 2, 3))) {
