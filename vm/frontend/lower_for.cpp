@@ -6,6 +6,7 @@
 //                                     flattened range of x.shape (no list needed)
 //   for I in ti.grouped(x)           as above, I bound to the tuple of indices
 //   for v in ti.static(seq)          unrolled at compile time
+#include <algorithm>
 #include <functional>
 
 #include <utility>
@@ -33,6 +34,25 @@ static std::vector<Dim> field_dims(const FieldInfo& f) {
     dims.push_back({KVal::of(StaticValue::of_int(lo)), KVal::of(StaticValue::of_int(lo + f.shape[a]))});
   }
   return dims;
+}
+
+// Opens the range_for [lo, total) with index type `ity` and pushes its
+// block; `k` gets its loop index.
+static Stmt* open_range(Lowerer& L, Stmt* lo, Stmt* total, Prim ity, bool parallel, SourceLoc loc, Stmt*& k) {
+  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
+  rf->ops = {lo, total};
+  // A loop lowered as serial stays serial: folding a constant `if 1 < 2:`
+  // around it may leave it at the top level, where offload would make it a
+  // parallel task, racing its break and its plain updates of outer locals
+  // (Taichi runs a for that is not outermost serially too).
+  rf->serialize = !parallel;
+  Stmt* loop = L.emit(std::move(rf), loc);
+  L.push_block(loop);
+  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
+  li->type = Type::scalar(ity);
+  li->loop = loop;
+  k = L.emit(std::move(li), loc);
+  return loop;
 }
 
 // Opens one range_for over the index space `dims` (flattened: total =
@@ -69,19 +89,7 @@ static Stmt* open_index_loop(Lowerer& L, const std::vector<Dim>& dims, bool para
   }
   if (dims.empty()) total = L.emit_const(ir::Const::of_int(ity, 1), loc);
   Stmt* lo = dims.size() == 1 ? begins[0] : L.emit_const(ir::Const::of_int(ity, 0), loc);
-  auto rf = std::make_unique<Stmt>(StmtKind::range_for);
-  rf->ops = {lo, total};
-  // A loop lowered as serial stays serial: folding a constant `if 1 < 2:`
-  // around it may leave it at the top level, where offload would make it a
-  // parallel task, racing its break and its plain updates of outer locals
-  // (Taichi runs a for that is not outermost serially too).
-  rf->serialize = !parallel;
-  Stmt* loop = L.emit(std::move(rf), loc);
-  L.push_block(loop);
-  auto li = std::make_unique<Stmt>(StmtKind::loop_index);
-  li->type = Type::scalar(ity);
-  li->loop = loop;
-  k = L.emit(std::move(li), loc);
+  Stmt* loop = open_range(L, lo, total, ity, parallel, loc, k);
   if (dims.size() == 1) {
     idx.push_back(KVal::of(k));
   } else if (!dims.empty()) {
@@ -97,6 +105,76 @@ static Stmt* open_index_loop(Lowerer& L, const std::vector<Dim>& dims, bool para
     for (auto* p : parts) idx.push_back(KVal::of(p));
   }
   return loop;
+}
+
+// A blocked dense field's cells in the order of its layout, as Taichi's
+// struct-for visits them: ti.root.dense(ti.ij, 64).dense(ti.ij, 8) runs block
+// by block, each block's 8x8 cells in a row. The loop counts L over [0, total)
+// and each index is the sum of its digits of L: one per address term of the
+// field (a level that splits the axis), ordered by the term's stride, the
+// largest most significant, so L walks memory in order and the cell's own
+// accesses are base + L * cell size (layout_access makes them so). Returns
+// null where that order is row-major (flat fields, levels that split the axes
+// one after another: ti.root.dense(ti.i, 4).dense(ti.i, 2)), the shape does
+// not fill the layout, or L would not fit an i32.
+static Stmt* open_layout_loop(Lowerer& L, const FieldInfo& f, const ir::Access& acc, bool parallel, SourceLoc loc,
+                              std::vector<KVal>& idx, Stmt*& k) {
+  struct Digit {
+    int axis;
+    int64_t div, extent, stride;
+  };
+  std::vector<Digit> ds;
+  for (const ir::IndexTerm& t : acc.terms) {
+    int64_t n = f.shape[t.axis];
+    int64_t e = t.mod ? t.mod : (n % t.div == 0 ? n / t.div : 0);
+    if (e <= 0) return nullptr;
+    ds.push_back({t.axis, t.div, e, t.stride});
+  }
+  std::stable_sort(ds.begin(), ds.end(), [](const Digit& a, const Digit& b) { return a.stride > b.stride; });
+  // Row-major when the axes come in order (an axis split over several levels
+  // one after another counts its index in order too).
+  bool row_major = true;
+  for (size_t d = 1; d < ds.size(); d++) row_major = row_major && ds[d - 1].axis <= ds[d].axis;
+  if (row_major) return nullptr;
+  int64_t total = 1;
+  for (const Digit& d : ds) {
+    total *= d.extent;
+    if (total > INT32_MAX) return nullptr;
+  }
+  int64_t shape_total = 1;
+  for (int64_t n : f.shape) shape_total *= n;
+  if (total != shape_total) return nullptr;  // a shape the levels do not tile exactly
+  auto cint = [&](int64_t v) { return L.emit_const(ir::Const::of_int(Prim::i32, v), loc); };
+  auto bin = [&](BinaryOp op, Stmt* a, Stmt* b) { return L.emit_binary(op, a, b, Type::scalar(Prim::i32), loc); };
+  Stmt* loop = open_range(L, cint(0), cint(total), Prim::i32, parallel, loc, k);
+  std::vector<Stmt*> index(f.shape.size(), nullptr);
+  int64_t radix = total;
+  for (size_t d = 0; d < ds.size(); d++) {
+    radix /= ds[d].extent;  // the product of the less significant digits' extents
+    Stmt* v = radix > 1 ? bin(BinaryOp::div, k, cint(radix)) : k;
+    if (d > 0) v = bin(BinaryOp::raw_mod, v, cint(ds[d].extent));
+    if (ds[d].div > 1) v = bin(BinaryOp::mul, v, cint(ds[d].div));
+    Stmt*& at = index[ds[d].axis];
+    at = at ? bin(BinaryOp::add, at, v) : v;
+  }
+  for (size_t a = 0; a < index.size(); a++) {
+    int64_t off = f.offset_at(a);
+    if (!index[a]) index[a] = cint(off);
+    else if (off) index[a] = bin(BinaryOp::add, index[a], cint(off));
+    idx.push_back(KVal::of(index[a]));
+  }
+  return loop;
+}
+
+// The loop over a dense field's indices: in its layout's order where that is
+// not row-major, else over its shape's flattened range.
+static Stmt* open_field_loop(Lowerer& L, const FieldInfo& f, bool parallel, SourceLoc loc, std::vector<KVal>& idx,
+                             Stmt*& k) {
+  if (!f.shape.empty() && f.place && !f.place->sparse && !f.quant) {
+    ir::Access acc = L.prog.access_of(f);
+    if (Stmt* loop = open_layout_loop(L, f, acc, parallel, loc, idx, k)) return loop;
+  }
+  return open_index_loop(L, field_dims(f), parallel, loc, idx, k);
 }
 
 std::vector<std::string> target_names(const ast::Expr* t) {
@@ -230,6 +308,7 @@ void Lowerer::lower_for(const ast::For* s) {
   // Dimensions of the iteration space.
   std::vector<Dim> dims;
   std::string what;
+  const FieldInfo* over_field = nullptr;  // a dense field's struct-for: its cells in layout order
   if (kind == "range") {
     what = "range";
     if (call->args.empty() || call->args.size() > 2)
@@ -284,6 +363,7 @@ void Lowerer::lower_for(const ast::For* s) {
       for (auto& n : ndarray_shape(*f, it->loc)) dims.push_back({KVal::of(StaticValue::of_int(0)), n});
     } else {
       dims = field_dims(*f);
+      over_field = f;
     }
     // A 0-D field (and ti.ndrange()) is one iteration with no indices, as in Taichi.
   }
@@ -299,7 +379,8 @@ void Lowerer::lower_for(const ast::For* s) {
   bool parallel = blocks.back() == &kernel.root && !serialize;
   std::vector<KVal> idx;
   Stmt* k = nullptr;
-  Stmt* loop = open_index_loop(*this, dims, parallel, loc, idx, k);
+  Stmt* loop = over_field ? open_field_loop(*this, *over_field, parallel, loc, idx, k)
+                          : open_index_loop(*this, dims, parallel, loc, idx, k);
   if (parallel) loop->rare_mut().block_dim = block_dim;
   frame().loops.push_back({loop, parallel});
   push_scope();
@@ -359,7 +440,7 @@ void Lowerer::fill_field(const StaticValue& f, const KVal& v, SourceLoc loc) {
   KVal index;
   index.kind = KVal::Kind::tuple;
   Stmt* k = nullptr;
-  open_index_loop(*this, field_dims(*comps[0].field), blocks.back() == &kernel.root, loc, index.elems, k);
+  open_field_loop(*this, *comps[0].field, blocks.back() == &kernel.root, loc, index.elems, k);
   for (size_t c = 0; c < comps.size(); c++) {
     Stmt* ptr = global_ptr_at(comps[c], index, loc);
     Stmt* x = n == 1 ? val : element(val, (int)c, loc);

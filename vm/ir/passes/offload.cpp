@@ -316,6 +316,7 @@ int run_pipeline(Kernel& k, bool check, const std::function<void(Kernel&)>& afte
   eliminate_dead_code(k);
   verify_if();
   offload(k);
+  layout_access(k);
   struct_for_access(k);
   demote_atomics(k);
   promote_elements(k);  // after demotion: `x[i] += e` in an inner loop is a load and a store by now

@@ -82,7 +82,7 @@ inline bool distinct_elements(const Access& a) {
     for (int64_t need = 1; need < a.shape[axis];) {
       const IndexTerm* next = nullptr;
       for (const IndexTerm& t : a.terms)
-        if (t.axis == (int)axis && t.div == need && t.stride != 0) next = &t;
+        if (t.axis == (int)axis && t.div == need && t.stride != 0 && t.mod != 1) next = &t;  // % 1: always 0
       if (!next) return false;
       if (next->mod == 0) break;
       if (next->mod > INT32_MAX || need > INT32_MAX) return false;

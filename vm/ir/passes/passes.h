@@ -61,6 +61,10 @@ bool promote_elements(Kernel& k);
 // fields of the looped container at the loop's own indices address the cell
 // the loop visits directly (Access::in_cell), without a tree walk.
 bool struct_for_access(Kernel& k);
+// In a range_for task that visits a blocked dense field in its layout's order,
+// accesses whose indices are digits of the loop index address by it: the
+// loop's own cell is base + L * cell size (layout_access.cpp says when).
+bool layout_access(Kernel& k);
 // fast_math (docs/fast_math.md): a float product whose only use is a sum in
 // its block becomes an fma statement (a * b + c rounded once).
 bool contract_fma(Kernel& k);
@@ -117,7 +121,7 @@ void mark_activation(Kernel& k);
 // only at its end, in the functions and the kernel; recursive and early-
 // returning functions stay calls. Runs first, before scalarize.
 bool inline_calls(Kernel& k);
-// The standard pipeline: fold, dce, offload, struct_for_access, demote_atomics, promote_elements, (fast_math:
+// The standard pipeline: fold, dce, offload, layout_access, struct_for_access, demote_atomics, promote_elements, (fast_math:
 // contract_fma), fold, dce,
 // make_thread_local, (jam: jam_outer of those JamKind nests), (fast_math: split_sums); verify after each when `check` is set.
 // `after_scalarize` (autodiff, vm/autodiff) runs on the scalar kernel first.
