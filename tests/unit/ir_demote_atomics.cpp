@@ -136,4 +136,11 @@ TEST_CASE("a nested dense layout's element is its own; a quant_array's word is s
   gap.shape = {32};
   gap.terms = {{0, 8, 0, 32}, {0, 1, 4, 4}};
   CHECK(atomics_left(32, [&](Builder& b, Stmt* L) { add_at(b, gap, {L}); }) == 1);
+  // a % 1 term (always 0) tells no index apart, and the chain does not spin on it
+  Access mod1 = field(0);
+  mod1.shape = {32};
+  mod1.terms = {{0, 1, 1, 4}};
+  CHECK(atomics_left(32, [&](Builder& b, Stmt* L) { add_at(b, mod1, {L}); }) == 1);
+  mod1.terms = {{0, 1, 1, 4}, {0, 1, 0, 4}};
+  CHECK(atomics_left(32, [&](Builder& b, Stmt* L) { add_at(b, mod1, {L}); }) == 0);
 }
