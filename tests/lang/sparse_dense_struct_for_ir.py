@@ -1,4 +1,6 @@
-# A struct-for over a purely dense tree needs no list: it is a range_for.
+# A struct-for over a purely dense tree needs no list: it is a range_for, and
+# x[i] over the two levels (i / 2 and i % 2) is addressed by its counter with
+# no check (layout_access: one term, L * 4).
 import taichi as ti
 ti.init(arch=ti.cpu, print_ir=True)
 x = ti.field(ti.i32)

@@ -16,11 +16,15 @@
 // they keep in bounds loses its check; any other (x[i + 1, j], a field of
 // another shape) keeps its indices, check and messages.
 //
-// Flat fields' accesses (a term per axis, row-major) are left alone: x[i, j]
-// in an ndrange loop would merge too, but its two terms are the engines'
-// well-trodden path and its listings stay as they were. A layout that splits
-// one axis over levels (ti.root.dense(ti.i, 4).dense(ti.i, 2)) is counted in
-// row-major order by lower_for, and x[i] at its loop index merges to L * 4.
+// A digit that a term cuts is split first (split_at_terms): a layout that
+// splits one axis over levels (ti.root.dense(ti.i, 4).dense(ti.i, 2)) is
+// counted in row-major order by lower_for, i = L, and x[i] = i / 2 * 8 +
+// i % 2 * 4 becomes L * 4. A rewrite stays only where it has fewer terms
+// than the access had (a row-major count over a 2-D blocked field composes
+// into as many terms of L as it had). Flat fields' accesses (a term per
+// axis, row-major) are left alone: x[i, j] in an ndrange loop would merge
+// too, but its two terms are the engines' well-trodden path and its listings
+// stay as they were.
 #include <algorithm>
 #include <map>
 
@@ -114,6 +118,35 @@ bool flat(const Access& a) {
   return true;
 }
 
+// Splits a digit that a term's divisor or modulus cuts, where it can:
+// (L / r) % m = (L / r) % q + q * ((L / (r q)) % (m / q)) when q divides m (or
+// there is no m). A loop that counts an axis split over levels in order
+// (x[i] over dense(ti.i, 4).dense(ti.i, 2): i = L, terms i / 2 and i % 2) then
+// has a digit for each term.
+// The cuts go smallest first: a digit's high part starts at its cut, so no
+// smaller cut falls inside it.
+void split_at_terms(LSum& sum, const Access& acc, int axis) {
+  std::vector<int64_t> cuts;
+  for (const IndexTerm& t : acc.terms)
+    if (t.axis == axis) {
+      cuts.push_back(t.div);
+      if (t.mod) cuts.push_back(t.div * t.mod);
+    }
+  std::sort(cuts.begin(), cuts.end());
+  for (int64_t cut : cuts) {
+    if (cut <= 1) continue;
+    for (size_t k = 0; k < sum.ds.size() && sum.ds.size() < 16; k++) {
+      LDigit d = sum.ds[k];
+      if (d.c >= cut || cut % d.c || d.c * (d.bound - 1) < cut) continue;  // not inside this digit
+      int64_t q = cut / d.c;
+      if (d.m && d.m % q) continue;
+      LDigit hi{d.r * q, d.m ? d.m / q : 0, (d.bound + q - 1) / q, cut};
+      sum.ds[k] = LDigit{d.r, q, std::min(d.bound, q), d.c};
+      if (hi.m != 1) sum.ds.push_back(hi);
+    }
+  }
+}
+
 // The access's terms as terms of L, or false where a term does not take
 // whole digits or the indices may leave the shape.
 bool compose(Stmt* p, Parser& ps, std::vector<IndexTerm>& out) {
@@ -125,6 +158,7 @@ bool compose(Stmt* p, Parser& ps, std::vector<IndexTerm>& out) {
     int64_t max = 0;
     for (const LDigit& d : sum.ds) max += (d.bound - 1) * d.c;
     if (max >= acc.shape[a]) return false;  // not proven in bounds: keep the check and its message
+    split_at_terms(sum, acc, (int)a);
     for (const IndexTerm& t : acc.terms) {
       if (t.axis != (int)a) continue;
       int64_t low = 0, mid = 0;  // the largest sums below the divisor and within the modulus
@@ -175,7 +209,9 @@ bool rewrite_task(Stmt& task) {
     if (acc.ext_arg >= 0 || acc.sparse_place >= 0 || acc.shape.size() != s->ops.size() || flat(acc)) return;
     Parser ps{&task, task.end};
     std::vector<IndexTerm> terms;
-    if (!compose(s, ps, terms) || !ps.L) return;
+    // Only where the address gets simpler: a row-major count over a blocked
+    // field (ti.ndrange(512, 512)) composes too, into as many terms of L.
+    if (!compose(s, ps, terms) || !ps.L || terms.size() >= acc.terms.size()) return;
     s->ops = {const_cast<Stmt*>(ps.L)};
     Access& a = *s->access;
     a.terms = std::move(terms);
