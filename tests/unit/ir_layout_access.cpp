@@ -91,6 +91,20 @@ TEST_CASE("the loop's own cell of a blocked field is L * element size") {
   CHECK(by_counter(shifted, l.L, {{0, 1, 0, 4}}));
 }
 
+TEST_CASE("the frontend's shifts and masks for powers of two are digits too") {
+  // i = (L >> 4) * 2 + ((L >> 1) & 1), j = ((L >> 2) & 3) * 2 + (L & 1)
+  Loop l;
+  Stmt* i = l.b.binary(BinaryOp::add, l.op(BinaryOp::mul, l.op(BinaryOp::bit_shr, l.L, 4), 2),
+                       l.op(BinaryOp::bit_and, l.op(BinaryOp::bit_shr, l.L, 1), 1));
+  Stmt* j = l.b.binary(BinaryOp::add, l.op(BinaryOp::mul, l.op(BinaryOp::bit_and, l.op(BinaryOp::bit_shr, l.L, 2), 3), 2),
+                       l.op(BinaryOp::bit_and, l.L, 1));
+  Stmt* own = l.load(blocked(), {i, j});
+  Stmt* odd = l.load(blocked(), {l.op(BinaryOp::bit_and, l.L, 5), j});  // a mask that is no remainder
+  l.run();
+  CHECK(by_counter(own, l.L, {{0, 1, 0, 4}}));
+  CHECK(odd->ops.size() == 2);
+}
+
 TEST_CASE("blocks not back to back: the block's cells and the block, two terms") {
   Loop l;
   auto [i, j] = l.layout_ij();

@@ -7,6 +7,7 @@
 //   for I in ti.grouped(x)           as above, I bound to the tuple of indices
 //   for v in ti.static(seq)          unrolled at compile time
 #include <algorithm>
+#include <bit>
 #include <functional>
 
 #include <utility>
@@ -151,8 +152,15 @@ static Stmt* open_layout_loop(Lowerer& L, const FieldInfo& f, const ir::Access& 
   int64_t radix = total;
   for (size_t d = 0; d < ds.size(); d++) {
     radix /= ds[d].extent;  // the product of the less significant digits' extents
-    Stmt* v = radix > 1 ? bin(BinaryOp::div, k, cint(radix)) : k;
-    if (d > 0) v = bin(BinaryOp::raw_mod, v, cint(ds[d].extent));
+    // Powers of two (blocks mostly are) as shifts and masks, exact for L >= 0:
+    // the JIT's lanes take those where they take no division.
+    auto log2 = [](int64_t n) { return (n & (n - 1)) == 0 ? std::countr_zero((uint64_t)n) : -1; };
+    Stmt* v = k;
+    if (radix > 1) v = log2(radix) > 0 ? bin(BinaryOp::bit_shr, k, cint(log2(radix))) : bin(BinaryOp::div, k, cint(radix));
+    if (d > 0) {
+      int64_t e = ds[d].extent;
+      v = log2(e) >= 0 ? bin(BinaryOp::bit_and, v, cint(e - 1)) : bin(BinaryOp::raw_mod, v, cint(e));
+    }
     if (ds[d].div > 1) v = bin(BinaryOp::mul, v, cint(ds[d].div));
     Stmt*& at = index[ds[d].axis];
     at = at ? bin(BinaryOp::add, at, v) : v;

@@ -84,12 +84,19 @@ struct Parser {
         break;
       }
       case BinaryOp::div:
-      case BinaryOp::raw_mod: {
-        // Only of one digit by a constant: L >= 0, so C's division is floor's.
+      case BinaryOp::raw_mod:
+      case BinaryOp::bit_shr:
+      case BinaryOp::bit_and: {
+        // Only of one digit by a constant: L >= 0, so C's division is floor's,
+        // a shift by n a division by 2^n, a mask of 2^n - 1 a remainder.
         int64_t v = b.c0;
-        if (!b.ds.empty() || v <= 0 || a.c0 != 0 || a.ds.size() != 1 || a.ds[0].c != 1) return false;
+        if (!b.ds.empty() || a.c0 != 0 || a.ds.size() != 1 || a.ds[0].c != 1) return false;
+        bool by_div = s->bop == BinaryOp::div || s->bop == BinaryOp::bit_shr;
+        if (s->bop == BinaryOp::bit_shr) v = v >= 0 && v < 31 ? int64_t{1} << v : 0;
+        if (s->bop == BinaryOp::bit_and) v = v >= 0 && v < INT32_MAX && (v & (v + 1)) == 0 ? v + 1 : 0;
+        if (v <= 0) return false;
         LDigit& d = a.ds[0];
-        if (s->bop == BinaryOp::div) {  // ((L / r) % m) / v = (L / (r v)) % (m / v) when v divides m
+        if (by_div) {  // ((L / r) % m) / v = (L / (r v)) % (m / v) when v divides m
           if (d.m && d.m % v) return false;
           d.r *= v;
           d.m /= v;
