@@ -146,6 +146,8 @@ x86::Vec LaneBody::y_of(Ref v) const {
   if (v == p.row_q) return ymm(r.q);
   if (p.kind[v] == VecPlan::plane) return ymm(r.plane);
   if (p.kind[v] == VecPlan::in_plane) return ymm(r.in_plane);
+  if (p.kind[v] == VecPlan::vol) return ymm(r.vol);
+  if (p.kind[v] == VecPlan::in_vol) return ymm(r.in_vol);
   return ymm(r.ymm.at(v));
 }
 

@@ -39,6 +39,11 @@ bool VectorLoop::frame(int32_t area, int32_t area_end) {
     t_in_plane = end + 8;
     end += 16;
   }
+  if (p.row_v != 0) {
+    t_vol = end;
+    t_in_vol = end + 8;
+    end += 16;
+  }
   if (end > area_end) return false;
   if (t.late_fold && !row_tails && !plain_tails && !wide_tails) {  // (no masked copy folds at once; 32-byte aligned from rsp)
     size_t n = fold_buffers(t, p).size();

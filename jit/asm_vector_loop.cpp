@@ -57,6 +57,15 @@ void VectorLoop::counter_in() {
       a.mov(x86::rdi, p.row_p);
       a.div(x86::rdi);
       a.mov(mem(t_in_plane), x86::rdx);
+      if (p.row_v != 0) {  // v, p % V = divmod(p, V); p = v * V + p % V again
+        a.xor_(x86::edx, x86::edx);
+        a.mov(x86::rdi, p.row_v);
+        a.div(x86::rdi);
+        a.mov(mem(t_vol), x86::rax);
+        a.mov(mem(t_in_vol), x86::rdx);
+        a.imul(x86::rax, x86::rax, p.row_v);
+        a.add(x86::rax, x86::rdx);
+      }
       a.mov(x86::rdx, mem(t_plane));
       a.mov(mem(t_plane), x86::rax);
     }
@@ -66,12 +75,13 @@ void VectorLoop::counter_in() {
 }
 
 // What a root's register moves by from one plane of rows to the next (its
-// accesses' cp: one for each root and cq, vector.cpp's row_shape).
-int32_t VectorLoop::plane_step(std::pair<Ref, int32_t> root) const {
+// accesses' cp), or from one volume of planes to the next (cv): one for
+// each root and cq (vector.cpp's row_shape).
+int32_t VectorLoop::plane_step(std::pair<Ref, int32_t> root, bool vol) const {
   for (Ref i : p.order)
     if ((t.ins[i].op == IrOp::load || t.ins[i].op == IrOp::store) && p.access[i].root == root.first &&
         p.access[i].cq == root.second)
-      return p.access[i].cp;
+      return vol ? p.access[i].cv : p.access[i].cp;
   return 0;
 }
 
@@ -89,6 +99,8 @@ void VectorLoop::row_values() {
   if (r.q >= 0) a.vpbroadcastd(ymm(r.q), x86::dword_ptr(x86::rsp, t_q));
   if (r.plane >= 0) a.vpbroadcastd(ymm(r.plane), x86::dword_ptr(x86::rsp, t_plane));
   if (r.in_plane >= 0) a.vpbroadcastd(ymm(r.in_plane), x86::dword_ptr(x86::rsp, t_in_plane));
+  if (r.vol >= 0) a.vpbroadcastd(ymm(r.vol), x86::dword_ptr(x86::rsp, t_vol));
+  if (r.in_vol >= 0) a.vpbroadcastd(ymm(r.in_vol), x86::dword_ptr(x86::rsp, t_in_vol));
 }
 
 // The roots' registers, and the lanes of uniforms, q, the lane numbers,
@@ -108,6 +120,11 @@ void VectorLoop::roots_and_constants() {
     if (int32_t cp = p.row_p != 0 ? plane_step(key) : 0) {  // + cp * p
       a.mov(x86::rdi, mem(t_plane));
       a.imul(x86::rdi, x86::rdi, cp);
+      a.add(base, x86::rdi);
+    }
+    if (int32_t cv = p.row_v != 0 ? plane_step(key, true) : 0) {  // + cv * v
+      a.mov(x86::rdi, mem(t_vol));
+      a.imul(x86::rdi, x86::rdi, cv);
       a.add(base, x86::rdi);
     }
   }
@@ -302,6 +319,15 @@ void VectorLoop::row_tail(Label row_end, Label first) {
     a.inc(x86::qword_ptr(x86::rsp, t_plane));
     for (auto& [key, k] : r.root)
       if (int32_t cp = plane_step(key)) a.add(kRootRegs[k], cp);
+    if (p.row_v != 0) {  // every V planes the next volume: each root moves by its cv too
+      a.inc(x86::qword_ptr(x86::rsp, t_in_vol));
+      a.cmp(x86::qword_ptr(x86::rsp, t_in_vol), (int32_t)p.row_v);
+      a.jne(same_plane);
+      a.mov(x86::qword_ptr(x86::rsp, t_in_vol), 0);
+      a.inc(x86::qword_ptr(x86::rsp, t_vol));
+      for (auto& [key, k] : r.root)
+        if (int32_t cv = plane_step(key, true)) a.add(kRootRegs[k], cv);
+    }
     a.bind(same_plane);
   }
   row_values();

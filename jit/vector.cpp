@@ -213,7 +213,8 @@ bool Planner::apart_in_lanes(const std::vector<Ref>& mem) {
       }
       const VecPlan::Access &ax = p.access[X], &ay = p.access[Y];
       if (ax.stride || ay.stride) return fail("a gathered load beside a store of its array");
-      if (ax.cq != ay.cq || ax.cp != ay.cp || ax.by_r != ay.by_r) return fail("accesses of one array along different directions");
+      if (ax.cq != ay.cq || ax.cp != ay.cp || ax.cv != ay.cv || ax.by_r != ay.by_r)
+        return fail("accesses of one array along different directions");
       int64_t d = (oy + ay.disp) - (ox + ax.disp);
       if (d > 0 && d < 32) return fail("an access that reads or writes what an earlier iteration wrote");
     }
@@ -223,23 +224,25 @@ bool Planner::apart_in_lanes(const std::vector<Ref>& mem) {
 // Without row accesses the split is just arithmetic on lanes.
 bool Planner::row_shape(const std::vector<Ref>& mem) {
   bool rows = false;
-  for (Ref i : mem) rows |= p.access[i].cq != 0 || p.access[i].cp != 0 || p.access[i].by_r;
-  // (a root's register moves by cp at each plane: one cp for each root and cq)
+  for (Ref i : mem) rows |= p.access[i].cq != 0 || p.access[i].cp != 0 || p.access[i].cv != 0 || p.access[i].by_r;
+  // (a root's register moves by cp at each plane and cv at each volume: one
+  // cp and cv for each root and cq)
   for (Ref x : mem)
     for (Ref y : mem) {
       const VecPlan::Access &ax = p.access[x], &ay = p.access[y];
-      if (ax.root == ay.root && ax.cq == ay.cq && ax.cp != ay.cp) return fail("accesses of one root along different planes");
+      if (ax.root == ay.root && ax.cq == ay.cq && (ax.cp != ay.cp || ax.cv != ay.cv))
+        return fail("accesses of one root along different planes");
     }
   bool gathers = false;
   for (Ref i : mem) gathers |= p.access[i].stride != 0;
   for (Ref i : p.order)  // (every operand: a select's value may be c, as in ti.select(x[i], x[i], i // 1000))
     for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
       rows |= o >= 0 && (p.kind[o] == VecPlan::rowq || p.kind[o] == VecPlan::iota_r || p.kind[o] == VecPlan::plane ||
-                         p.kind[o] == VecPlan::in_plane);
+                         p.kind[o] == VecPlan::in_plane || p.kind[o] == VecPlan::vol || p.kind[o] == VecPlan::in_vol);
   rows |= !p.row_roots.empty();  // (a row root is a row's: lanes must not cross rows)
   if (!rows) {
-    p.row_m = p.row_p = 0, p.row_q = p.row_r = kNoRef;
-    p.plane_refs.clear(), p.in_plane_refs.clear();
+    p.row_m = p.row_p = p.row_v = 0, p.row_q = p.row_r = kNoRef;
+    p.plane_refs.clear(), p.in_plane_refs.clear(), p.vol_refs.clear(), p.in_vol_refs.clear();
   }
   if (rows && p.f64) return fail("ndrange rows in f64 lanes");
   for (auto& [i, st] : p.steps)  // (its lanes have no masked form: a row's end is masked)

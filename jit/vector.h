@@ -75,8 +75,17 @@ struct VecPlan {
   // broadcast from its frame slot as the loop enters a row.
   int64_t row_p = 0;
   std::vector<Ref> plane_refs, in_plane_refs;  // the body's values p and q % P
-  bool is_plane(Ref r) const { return std::find(plane_refs.begin(), plane_refs.end(), r) != plane_refs.end(); }
-  bool is_in_plane(Ref r) const { return std::find(in_plane_refs.begin(), in_plane_refs.end(), r) != in_plane_refs.end(); }
+  // Volumes of planes (a 4-D ndrange: h = counter / (M * P * V), i = p % V):
+  // v = p / V (as p / V, q / (P * V) or counter / (M * P * V)) and p % V
+  // (= p - V * v), the same one level up: every V planes the vector loop
+  // adds each root's cv (Access::cv). 0: no volumes.
+  int64_t row_v = 0;
+  std::vector<Ref> vol_refs, in_vol_refs;  // the body's values v and p % V
+  static bool has(const std::vector<Ref>& v, Ref r) { return std::find(v.begin(), v.end(), r) != v.end(); }
+  bool is_plane(Ref r) const { return has(plane_refs, r); }
+  bool is_in_plane(Ref r) const { return has(in_plane_refs, r); }
+  bool is_vol(Ref r) const { return has(vol_refs, r); }
+  bool is_in_vol(Ref r) const { return has(in_vol_refs, r); }
   // Row roots: with rows, an access's root may be an address the body loads
   // from base + sq * q + k (base invariant): the same for a whole row, as a
   // struct-for's row address is when its blocks' cells run as one loop
@@ -93,7 +102,7 @@ struct VecPlan {
   // counter as a value).
   bool f64 = false;
   int width() const { return f64 ? 4 : 8; }
-  enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, plane, in_plane, lane, reduce };
+  enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, plane, in_plane, vol, in_vol, lane, reduce };
   std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
   std::vector<Ref> order;            // loads, ops, guards, stores and reduction adds, in body order
   bool guards = false;               // order has guards besides the loop test
@@ -106,6 +115,7 @@ struct VecPlan {
     // stride * counter, stride bytes apart lane to lane; 0: contiguous.
     int32_t stride = 0;
     int32_t cp = 0;                  // + cp * p (planes of rows: row_p)
+    int32_t cv = 0;                  // + cv * v (volumes of planes: row_v)
   };
   std::vector<Access> access;        // per ref (loads and stores)
   // Interleaved loads: gathered loads of one array at a stride of S = 8, 12

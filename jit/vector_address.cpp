@@ -25,6 +25,14 @@ bool Planner::lin(Ref r, Lin& out, int depth) {
     out = {kNoRef, 0, 0, 1, 0, -p.row_p};
     return true;
   }
+  if (p.is_vol(r)) {  // v
+    out = {kNoRef, 0, 0, 0, 0, 0, 1};
+    return true;
+  }
+  if (p.is_in_vol(r)) {  // p % V = p - V * v
+    out = {kNoRef, 0, 0, 0, 0, 1, -p.row_v};
+    return true;
+  }
   if (!body(r) || row_root(r)) {
     out = t.is_const(r) ? Lin{kNoRef, t.ins[r].k} : Lin{r};
     return true;
@@ -43,7 +51,7 @@ bool Planner::lin(Ref r, Lin& out, int depth) {
       if (x.root != kNoRef && y.root != kNoRef) return false;
       // An i32 sum of the counter and a constant does not wrap: the
       // bounds check on it (hoisted, bounds.h) proved its range.
-      out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s, x.sq + y.sq, x.sr + y.sr, x.sp + y.sp};
+      out = {x.root != kNoRef ? x.root : y.root, x.k + y.k, x.s + y.s, x.sq + y.sq, x.sr + y.sr, x.sp + y.sp, x.sv + y.sv};
       return true;
     case IrOp::mul: {
       Ref v = in.a, c = in.b;
@@ -64,7 +72,7 @@ bool Planner::row_root(Ref r) {
   const Ins& in = t.ins[r];
   if (in.op != IrOp::load || ((Prim)in.k != Prim::i64 && (Prim)in.k != Prim::u64)) return false;
   Lin l;
-  if (!lin(in.a, l) || l.root == kNoRef || body(l.root) || l.s || l.sr || l.sp || !l.sq) return false;
+  if (!lin(in.a, l) || l.root == kNoRef || body(l.root) || l.s || l.sr || l.sp || l.sv || !l.sq) return false;
   if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq) return false;
   p.row_roots[r] = {l.root, (int32_t)l.k, (int32_t)l.sq};
   return true;
@@ -78,12 +86,13 @@ bool Planner::access_of(Ref addr, VecPlan::Access& acc, const char* what) {
   // A load at a constant stride of whole elements is gathered (32-bit lanes,
   // lane offsets up to 7 * stride in a 32-bit index).
   bool gather = !p.f64 && std::string(what) == "load" && lin(addr, l) && l.root != kNoRef && l.sr == 0 && l.sq == 0 &&
-                l.sp == 0 && l.s > e && l.s % e == 0 && l.s <= (1 << 24);
+                l.sp == 0 && l.sv == 0 && l.s > e && l.s % e == 0 && l.s <= (1 << 24);
   if (!gather && (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64))))
     return fail(std::string("a ") + what + " that is not contiguous in the counter");
-  if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq || l.sp != (int32_t)l.sp) return fail("a displacement beyond 32 bits");
-  if ((l.sq || l.sp) && p.row_roots.count(l.root)) return fail("a row root's address moving with q");
-  acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4, gather ? (int32_t)l.s : 0, (int32_t)l.sp};
+  if (l.k != (int32_t)l.k || l.sq != (int32_t)l.sq || l.sp != (int32_t)l.sp || l.sv != (int32_t)l.sv)
+    return fail("a displacement beyond 32 bits");
+  if ((l.sq || l.sp || l.sv) && p.row_roots.count(l.root)) return fail("a row root's address moving with q");
+  acc = {l.root, (int32_t)l.k, (int32_t)l.sq, l.sr == 4, gather ? (int32_t)l.s : 0, (int32_t)l.sp, (int32_t)l.sv};
   return true;
 }
 
@@ -100,23 +109,50 @@ void Planner::find_rows() {
 }
 
 // Planes of rows (vector.h: a 3-D ndrange's i = counter / (M * P) and
-// j = q % P): p as counter / (M * P) or q / P, and q % P, all with one P.
-// The vector loop's counter and q are never negative, so C's division and
-// remainder are the floor ones there. Another P, or a split of something
-// else, stays out: its value then has no linear form and the loop no lanes.
+// j = q % P): p as counter / (M * P) or q / P, and q % P, all with one P,
+// the least the body splits by (a 4-D range's counter / (M * P * V) is a
+// volume's); then volumes of planes the same way: v as counter / (M * P *
+// V), q / (P * V) or p / V, and p % V, with one V. The vector loop's counter
+// and q are never negative, so C's division and remainder are the floor
+// ones there. Another split stays out: its value then has no linear form
+// and the loop no lanes.
 void Planner::find_planes() {
   if (p.row_m == 0) return;
-  for (Ref i = t.loop_ref + 1; i < n; i++) {
-    const Ins& in = t.ins[i];
-    if (!in.live || in.t != CT::i32 || !t.is_const(in.b)) continue;
-    bool div = in.op == IrOp::div || in.op == IrOp::floordiv, mod = in.op == IrOp::mod || in.op == IrOp::raw_mod;
-    int64_t k = t.ins[in.b].k, planes = 0;
-    if (in.a == p.iv && div && k > p.row_m && k % p.row_m == 0) planes = k / p.row_m;
-    else if (p.row_q != kNoRef && in.a == p.row_q && (div || mod) && k >= 2) planes = k;
-    if (planes == 0 || (p.row_p != 0 && planes != p.row_p)) continue;
-    p.row_p = planes;
-    (mod ? p.in_plane_refs : p.plane_refs).push_back(i);
-  }
+  // (each: the split's P or V if it is one at this level, else 0)
+  auto each = [&](auto&& level) {
+    for (Ref i = t.loop_ref + 1; i < n; i++) {
+      const Ins& in = t.ins[i];
+      if (!in.live || in.t != CT::i32 || !t.is_const(in.b) || t.ins[in.b].k < 2) continue;
+      bool div = in.op == IrOp::div || in.op == IrOp::floordiv, mod = in.op == IrOp::mod || in.op == IrOp::raw_mod;
+      if (div || mod) level(i, in.a, mod, t.ins[in.b].k);
+    }
+  };
+  auto least = [](int64_t& at, int64_t k) { at = at == 0 ? k : std::min(at, k); };
+  const int64_t M = p.row_m;
+  auto plane_of = [&](Ref a, bool mod, int64_t k) -> int64_t {  // P, or 0
+    if (a == p.iv && !mod && k > M && k % M == 0) return k / M;
+    return p.row_q != kNoRef && a == p.row_q ? k : 0;
+  };
+  int64_t P = 0;
+  each([&](Ref, Ref a, bool mod, int64_t k) { if (int64_t x = plane_of(a, mod, k)) least(P, x); });
+  if (P == 0) return;
+  p.row_p = P;
+  each([&](Ref i, Ref a, bool mod, int64_t k) {
+    if (plane_of(a, mod, k) == P) (mod ? p.in_plane_refs : p.plane_refs).push_back(i);
+  });
+  auto vol_of = [&](Ref a, bool mod, int64_t k) -> int64_t {  // V, or 0
+    if (p.is_plane(a)) return k;
+    if (mod) return 0;
+    if (a == p.iv && k > M * P && k % (M * P) == 0) return k / (M * P);
+    return p.row_q != kNoRef && a == p.row_q && k > P && k % P == 0 ? k / P : 0;
+  };
+  int64_t V = 0;
+  each([&](Ref, Ref a, bool mod, int64_t k) { if (int64_t x = vol_of(a, mod, k)) least(V, x); });
+  if (V == 0) return;
+  p.row_v = V;
+  each([&](Ref i, Ref a, bool mod, int64_t k) {
+    if (vol_of(a, mod, k) == V) (mod ? p.in_vol_refs : p.vol_refs).push_back(i);
+  });
 }
 
 // The allocation an invariant root belongs to, and its offset in it.
@@ -172,7 +208,7 @@ bool Planner::apart(Ref x, Ref y) {
   auto [ry, oy] = resolve(p.access[y].root);
   if (rx != ry) return t.ins[rx].op == IrOp::base && t.ins[ry].op == IrOp::base && t.ins[rx].k != t.ins[ry].k;
   const VecPlan::Access &ax = p.access[x], &ay = p.access[y];
-  if (ax.stride || ay.stride || ax.cq != ay.cq || ax.cp != ay.cp || ax.by_r != ay.by_r) return false;
+  if (ax.stride || ay.stride || ax.cq != ay.cq || ax.cp != ay.cp || ax.cv != ay.cv || ax.by_r != ay.by_r) return false;
   int64_t d = (oy + ay.disp) - (ox + ax.disp);
   return d >= 64 || d <= -64;
 }

@@ -38,7 +38,9 @@ bool Planner::lanes(Ref r) {
                 : r == p.row_q ? VecPlan::rowq
                 : r == p.row_r ? VecPlan::iota_r
                 : p.is_plane(r) ? VecPlan::plane
-                                : VecPlan::in_plane;
+                : p.is_in_plane(r) ? VecPlan::in_plane
+                : p.is_vol(r)   ? VecPlan::vol
+                                : VecPlan::in_vol;
     return true;
   }
   if (!body(r)) {

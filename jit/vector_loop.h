@@ -57,6 +57,7 @@ struct VectorLoop {
   std::map<Ref, int32_t> temp;
   int32_t t_iv = 0, t_end = 0, t_q = 0, t_lanes = 0, t_mask = 0, t_next = 0;
   int32_t t_plane = 0, t_in_plane = 0;  // planes of rows (VecPlan::row_p): p and q % P
+  int32_t t_vol = 0, t_in_vol = 0;      // volumes of planes (VecPlan::row_v): v and p % V
   int32_t t_terms = -1;  // ordered sums' terms one chunk late (LaneBody::t_terms), or -1
   std::map<Ref, SlotLanes> in_slots;  // by a ring's p0
   bool keep_gp[kNumAllocatable] = {}, keep_x[kNumXmm] = {};  // registers saved around the loop
@@ -96,7 +97,7 @@ struct VectorLoop {
   std::map<std::pair<int, bool>, Stream> streams;  // (root register, by r) -> its reads
   void counter_in();
   void load_row_root(asmjit::x86::Gp base, const VecPlan::RowRoot& rr);
-  int32_t plane_step(std::pair<Ref, int32_t> root) const;
+  int32_t plane_step(std::pair<Ref, int32_t> root, bool vol = false) const;
   void row_values();
   void roots_and_constants();
   void find_streams();

@@ -28,12 +28,12 @@ struct Planner {
   }
 
   // vector_address.cpp
-  // An address as root + k + s * counter + sq * q + sr * r + sp * p, root
-  // an invariant the body reads (so it is live in the loop) or none.
+  // An address as root + k + s * counter + sq * q + sr * r + sp * p + sv *
+  // v, root an invariant the body reads (so it is live in the loop) or none.
   struct Lin {
     Ref root = kNoRef;
-    int64_t k = 0, s = 0, sq = 0, sr = 0, sp = 0;
-    Lin scaled(int64_t f) const { return {root, k * f, s * f, sq * f, sr * f, sp * f}; }
+    int64_t k = 0, s = 0, sq = 0, sr = 0, sp = 0, sv = 0;
+    Lin scaled(int64_t f) const { return {root, k * f, s * f, sq * f, sr * f, sp * f, sv * f}; }
   };
   bool lin(Ref r, Lin& out, int depth = 0);
   bool row_root(Ref r);
@@ -50,9 +50,11 @@ struct Planner {
   bool lanes_of(Prim pr) const { return p.f64 ? lanes64(pr) : lanes32(pr); }
   static bool int64(bc::CT t) { return t == bc::CT::i64 || t == bc::CT::u64; }
   static bool is_compare(IrOp op) { return op == IrOp::lt || op == IrOp::le || op == IrOp::eq || op == IrOp::ne; }
-  // The counter and its ndrange split (row q and r, plane p and q % P):
+  // The counter and its ndrange split (row q and r, plane p and q % P, volume v and p % V):
   // i32 lanes the vector loop makes itself, not ops of the body.
-  bool index(Ref r) const { return r == p.iv || r == p.row_q || r == p.row_r || p.is_plane(r) || p.is_in_plane(r); }
+  bool index(Ref r) const {
+    return r == p.iv || r == p.row_q || r == p.row_r || p.is_plane(r) || p.is_in_plane(r) || p.is_vol(r) || p.is_in_vol(r);
+  }
   bc::CT lane_t(Ref r);
   bool signed32(Ref r);
   bool lanes(Ref r);

@@ -137,6 +137,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
       if (p.kind[o] == VecPlan::rowq && r.q < 0) r.q = take();
       if (p.kind[o] == VecPlan::plane && r.plane < 0) r.plane = take();
       if (p.kind[o] == VecPlan::in_plane && r.in_plane < 0) r.in_plane = take();
+      if (p.kind[o] == VecPlan::vol && r.vol < 0) r.vol = take();
+      if (p.kind[o] == VecPlan::in_vol && r.in_vol < 0) r.in_vol = take();
     }
     if (in.op == IrOp::load && p.access[i].stride && !p.in_group(i)) {
       if (!r.gidx.count(p.access[i].stride)) r.gidx[p.access[i].stride] = take();
@@ -233,7 +235,8 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
       // (a fold's chain: its slot, and steps it holds in the accumulator)
       bool ok = o == p.sum_slot(i) || p.folds.count(o) || p.kind[o] == VecPlan::reduce || (p.kind[o] == VecPlan::iota && r.iv >= 0) || (p.kind[o] == VecPlan::iota_r && r.ir >= 0) ||
                 (p.kind[o] == VecPlan::rowq && r.q >= 0) || (p.kind[o] == VecPlan::plane && r.plane >= 0) ||
-                (p.kind[o] == VecPlan::in_plane && r.in_plane >= 0) ||
+                (p.kind[o] == VecPlan::in_plane && r.in_plane >= 0) || (p.kind[o] == VecPlan::vol && r.vol >= 0) ||
+                (p.kind[o] == VecPlan::in_vol && r.in_vol >= 0) ||
                 ((p.kind[o] == VecPlan::uniform || p.kind[o] == VecPlan::lane) && r.ymm.count(o));
       if (!ok) return false;
     }

@@ -23,6 +23,7 @@ struct VecRegs {
   FlatMap<Ref, int> shuf;
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
   int plane = -1, in_plane = -1;  // planes of rows' p and q % P as values (VecPlan::plane, in_plane)
+  int vol = -1, in_vol = -1;      // volumes of planes' v and p % V (VecPlan::vol, in_vol)
   int f2i_lim = -1;  // 2^31 as f32 lanes: where f32 -> i32 saturates (lane_f2i)
   // A floor `//` or `%` by a constant: its multiplier's lanes (by the op)
   // and three temporaries (asm_lane_body.cpp's lane_floor_divide).

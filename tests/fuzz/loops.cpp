@@ -479,6 +479,15 @@ void gen_loop_kernel(std::mt19937_64& rng, int& counter, const LoopFields& lf, s
       int H = 2 + g.r((n - P) / S);
       std::snprintf(buf, sizeof buf, "for h, ii, j in ti.ndrange(%d, (%d, %d), (%d, %d)):\n    i = ii + h * %d\n$B0", H,
                     rlo, rlo + P, jlo, jhi, S);
+      // Or G volumes of H2 planes of P2 rows, T apart (a 4-D ndrange: volumes
+      // of planes), where the rows hold two volumes or more.
+      if (n >= 4 && g.p(40)) {
+        P = 1 + g.r(n / 4), S = P + g.r(n / 2 - 2 * P + 1), H = 2 + g.r((n / 2 - P) / S);
+        int E = P + (H - 1) * S, T = E + g.r(n - 2 * E + 1), G = 2 + g.r((n - E) / T);
+        std::snprintf(buf, sizeof buf,
+                      "for gg, h, ii, j in ti.ndrange(%d, %d, (%d, %d), (%d, %d)):\n    i = ii + h * %d + gg * %d\n$B0", G, H,
+                      rlo, rlo + P, jlo, jhi, S, T);
+      }
     }
     head = (serial2 ? "ti.loop_config(serialize=True)\n" : "") + std::string(buf);
   } else if (g.kind == 'N') {

@@ -4,9 +4,10 @@
 # written with three indices and with ti.grouped, inner rows that are not
 # multiples of 8 at several first columns, a middle extent of 2, an i32 sum
 # (each row re-enters the vector loop), the indices as values (in lanes too:
-# jit_plane_values.py), a 4-D range (its second index is not a plane's: stays
-# scalar), a struct-for over a whole 3-D field, and two threads (a chunk may
-# start inside a plane).
+# jit_plane_values.py), a 4-D range writing a 4-D field from a 3-D one (two
+# fields of one tree along different directions: stays scalar; 4-D ranges in
+# lanes: jit_plane_volumes.py), a struct-for over a whole 3-D field, and two
+# threads (a chunk may start inside a plane).
 import taichi as ti
 
 ti.init(arch=ti.cpu, cpu_max_num_threads=2)

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "jit/backend.h"
@@ -60,11 +61,11 @@ std::string plane_map(int M, int P, int off, bool h_of_q) {
   return text;
 }
 
-// Runs c over several [lo, hi) of an H x P x M range against `ref`, which
+// Runs c over several [lo, hi) of an H x P x M range (H planes) against `ref`, which
 // does iteration i to a copy of the memory (mem: `size` floats).
 template <class Ref_>
-void run_planes(const Compiled& c, int M, int P, size_t size, Ref_ ref) {
-  const int H = 4, n = H * P * M;
+void run_planes(const Compiled& c, int M, int P, size_t size, Ref_ ref, int H = 4) {
+  const int n = H * P * M;
   std::vector<float> mem(size), want;
   for (int lo : {0, 1, 5, M - 1, M + 3, P * M - 2})
     for (int hi : {n, n - 1, n - M + 7, (P + 1) * M + 2}) {
@@ -169,5 +170,83 @@ TEST_CASE("jit vector planes: the plane index and q % P as lane values") {
           w[at + off] = j == 0 ? 1.0f : w[at] * 3.0f + (float)(h * 1000 + j * 10 + r);
           w[at + 2 * off] = (float)(h * 1000 + j);
         });
+      }
+}
+
+// Volumes of planes (a 4-D ndrange, VecPlan::row_v): the counter split as
+// r = i % M, j = (i / M) % P, h = (i / (M * P)) % V and g = i / (M * P * V),
+// each level's quotient written three ways (of the counter, of q, of the
+// level below), the address g * volume + h * plane + j * row + 4 * r, gaps
+// after each; y = x * 3 + float(g * 100 + h * 10 + j): the indices as values.
+// main: h and g have no linear form ("a store that is not contiguous in
+// the counter").
+namespace {
+int vol_of(int M, int P, int V) { return V * plane_of(M, P) + 11; }
+
+std::string vol_map(int M, int P, int V, int off, int form) {
+  const char* g_of[] = {"g = div i32 i #MPV", "g = div i32 q #PV", "g = div i32 pp #V"};
+  std::string text = counted(std::string(R"(
+    r = raw_mod i32 i #M
+    q = div i32 i #M
+    j = raw_mod i32 q #P
+    pp = div i32 )") + (form == 1 ? "q #P" : "i #MP") + R"(
+    h = raw_mod i32 pp #V
+    )" + g_of[form] + R"(
+    go = mul i64 g #SG
+    ho = mul i64 h #SH
+    jo = mul i64 j #SJ
+    ro = mul i64 r #4
+    a1 = add i64 a go
+    a2 = add i64 a1 ho
+    a3 = add i64 a2 jo
+    xa = add i64 a3 ro
+    x = load xa f32
+    m = mul f32 x #0x40400000
+    g1 = mul i32 g #100
+    h1 = mul i32 h #10
+    c1 = add i32 g1 h1
+    c2 = add i32 c1 j
+    f = conv c2 i64_f32
+    v = add f32 m f
+    ya = add i64 xa #OFF
+    store ya v f32
+  )");
+  auto put = [&](const std::string& key, int64_t v) {
+    for (size_t k; (k = text.find(key + " ")) != std::string::npos || (k = text.find(key + "\n")) != std::string::npos;)
+      text.replace(k, key.size(), "#" + std::to_string(v));
+  };
+  put("#MPV", (int64_t)M * P * V);
+  put("#MP", (int64_t)M * P);
+  put("#PV", (int64_t)P * V);
+  put("#M", M);
+  put("#P", P);
+  put("#V", V);
+  put("#SG", 4 * (int64_t)vol_of(M, P, V));
+  put("#SH", 4 * (int64_t)plane_of(M, P));
+  put("#SJ", 4 * (int64_t)row_of(M));
+  put("#OFF", 4 * (int64_t)off);
+  return text;
+}
+}  // namespace
+
+TEST_CASE("jit vector planes: volumes of planes (a 4-D range) in one vector loop") {
+  for (int form : {0, 1, 2}) {
+    VecPlan p = plan_vector(optimized(vol_map(20, 3, 2, 4096, form)));
+    CHECK(p.why == "");
+    CHECK(p.row_p == 3);
+    CHECK(p.row_v == 2);
+  }
+  if (!host_has_avx2()) return;
+  for (bool zmm : {false, true})
+    for (int form : {0, 1, 2})
+      for (auto [M, P, V] : {std::tuple{20, 3, 2}, std::tuple{16, 2, 3}, std::tuple{37, 2, 2}}) {
+        const int G = 3, off = G * vol_of(M, P, V) + 16;
+        Compiled c = compile_lanes(vol_map(M, P, V, off, form), zmm);
+        CHECK(c.lanes == "8 lanes");
+        run_planes(c, M, P, 2 * (size_t)off, [&](std::vector<float>& w, int i) {
+          const int g = i / (M * P * V), h = i / (M * P) % V, j = i / M % P, r = i % M;
+          const size_t at = (size_t)g * vol_of(M, P, V) + (size_t)h * plane_of(M, P) + (size_t)j * row_of(M) + r;
+          w[at + off] = w[at] * 3.0f + (float)(g * 100 + h * 10 + j);
+        }, G * V);
       }
 }
