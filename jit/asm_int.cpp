@@ -169,16 +169,16 @@ RefFlags adds_without_wrap(const Trace& t, bool lanes) {
   if (lanes || t.loop_ref < 0) return nw;
   // pre[x], body[x]: the first guard `x < E` (i32) before the loop and in
   // its body, or -1.
-  std::vector<Ref> pre(n, -1), body(n, -1);
+  ScratchVec<Ref> pre(n, -1), body(n, -1);
   for (Ref g = 0; g < n; g++) {
     const Ins& gi = t.ins[g];
     if (!gi.live || gi.op != IrOp::guard_nz || gi.a < 0) continue;
     const Ins& c = t.ins[gi.a];
     if (c.op != IrOp::lt || c.t != CT::i32 || c.a < 0 || t.ins[c.a].t != CT::i32) continue;
-    std::vector<Ref>& first = g < t.loop_ref ? pre : body;
+    ScratchVec<Ref>& first = g < t.loop_ref ? pre : body;
     if (first[c.a] < 0) first[c.a] = g;
   }
-  std::vector<Ref> carried(n, -1);  // x -> the value a phi carries into it
+  ScratchVec<Ref> carried(n, -1);  // x -> the value a phi carries into it
   for (Ref p = t.loop_ref + 1; p < n; p++)
     if (t.ins[p].live && t.ins[p].op == IrOp::phi && t.ins[p].a >= 0) carried[t.ins[p].a] = t.ins[p].b;
   auto checked = [&](Ref x, Ref at) {

@@ -67,7 +67,7 @@ void lane_guard_skipped(x86::Assembler& a, Label skip, bool rows, int32_t t_next
   a.bind(past);
 }
 
-void LaneBody::lasts_init(const std::map<Ref, int32_t>& temp) const {
+void LaneBody::lasts_init(const FlatMap<Ref, int32_t>& temp) const {
   for (auto& [slot, y] : r.hold) a.vpbroadcastd(ymm(y), x86::dword_ptr(x86::rsp, temp.at(slot)));
 }
 
@@ -76,7 +76,7 @@ void LaneBody::lasts_hold() const {
     if (auto h = r.hold.find(l.slot); h != r.hold.end()) a.vmovaps(ymm(h->second), y_of(l.val));
 }
 
-void LaneBody::lasts_out(const std::map<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const {
+void LaneBody::lasts_out(const FlatMap<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const {
   for (const VecPlan::Last& l : p.lasts) {
     x86::Mem out = x86::qword_ptr(x86::rsp, temp.at(l.slot));
     if (auto h = r.hold.find(l.slot); h != r.hold.end()) {  // lane W-1: the last whole chunk's last iteration (or the slot)

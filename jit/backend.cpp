@@ -13,6 +13,7 @@
 
 #include "jit/asm.h"
 #include "jit/rtcall.h"
+#include "jit/scratch.h"
 #include "jit/sink.h"
 #include "jit/vector.h"
 #include "jit/while_lanes.h"
@@ -39,12 +40,12 @@ struct ThrowOnError : ErrorHandler {
 // one exactly when Gen::same_home says so, and each home counts the pending
 // moves that read it: a step is one scan (nbody's trace carries ~100 values
 // round its loop, and searching the moves for each was most of its body).
-void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
+void back_edge(Gen& g, ScratchVec<std::pair<Ref, Ref>> moves, Ref spare) {
   constexpr int kRegHomes = 64;  // (2 * a register number + is_fp) below this
   auto home = [&](Ref r) { return g.al.reg[r] >= 0 ? 2 * g.al.reg[r] + (g.is_fp(r) ? 1 : 0) : kRegHomes + r; };
-  std::vector<int> readers(kRegHomes + spare + 1, 0);
+  ScratchVec<int> readers(kRegHomes + spare + 1, 0);
   for (auto& m : moves) readers[home(m.second)]++;
-  std::vector<char> done(moves.size(), 0);
+  ScratchVec<char> done(moves.size(), 0);
   size_t first = 0;  // the first pending move
   while (first < moves.size()) {
     size_t j = first;
@@ -77,9 +78,9 @@ void back_edge(Gen& g, std::vector<std::pair<Ref, Ref>> moves, Ref spare) {
 // whose snapshot's entries are a subset of its own (the largest such; of
 // two equal snapshots, the first), where its own other entries are plain
 // stores (no value recomputed at the exit), and both resume at a fixed pc.
-std::vector<int> shared_flushes(const Gen& g, const Trace& t) {
+ScratchVec<int> shared_flushes(const Gen& g, const Trace& t) {
   const size_t n = t.snaps.size();
-  std::vector<int> base(n, -1);
+  ScratchVec<int> base(n, -1);
   auto plain = [&](Ref r) { return r >= (Ref)g.remat.size() || !g.remat[r]; };
   for (size_t s = 0; s < n; s++) {
     const Snapshot& S = t.snaps[s];
@@ -153,7 +154,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
   x86::Assembler& a = g.a;
   Label top;
   bool linked = false;
-  std::vector<std::pair<Ref, Ref>> phis;
+  ScratchVec<std::pair<Ref, Ref>> phis;
   g.plan_combines();
   for (Ref i = 0; i < (Ref)t.ins.size(); i++) {
     const Ins& in = t.ins[i];
@@ -393,9 +394,9 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
   // exit's flush (its ExitInfo kept in a frame slot meanwhile). A trace's
   // guards mostly write the same registers (a split sum's 8-24 partials at
   // every exit): its exits' flushes were a third of the code assembled.
-  std::vector<int> base = infos ? shared_flushes(g, t) : std::vector<int>(t.snaps.size(), -1);
-  std::vector<Label> flush_at(t.snaps.size());
-  std::vector<bool> is_base(t.snaps.size(), false);
+  ScratchVec<int> base = infos ? shared_flushes(g, t) : ScratchVec<int>(t.snaps.size(), -1);
+  ScratchVec<Label> flush_at(t.snaps.size());
+  ScratchVec<bool> is_base(t.snaps.size(), false);
   for (int b : base)
     if (b >= 0) is_base[b] = true;
   const x86::Mem info_slot = x86::qword_ptr(x86::rsp, 8 * (spare + 1));
@@ -492,6 +493,9 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
 }  // namespace
 
 std::string compile_trace(const Trace& t, JitRuntime& rt, Compiled& out, bool want_listing, ExitInfo* infos) {
+  // First, so that it closes last: the analyses' and the planner's vectors
+  // below take the thread's scratch block (scratch.h), not the heap.
+  ScratchScope scratch;
   // The CodeHolder's zone (its section, labels, relocations) takes its first
   // block from this frame: asmjit would malloc 16 KiB for it and free it at
   // the end, and a cold compile ran the allocator's medium-size path for that

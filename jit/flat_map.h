@@ -12,14 +12,16 @@
 #include <utility>
 #include <vector>
 
+#include "jit/scratch.h"
+
 namespace kiln::jit {
 
 template <class K, class V>
 class FlatMap {
  public:
   using value_type = std::pair<K, V>;
-  using iterator = typename std::vector<value_type>::iterator;
-  using const_iterator = typename std::vector<value_type>::const_iterator;
+  using iterator = typename ScratchVec<value_type>::iterator;
+  using const_iterator = typename ScratchVec<value_type>::const_iterator;
 
   iterator begin() { return v_.begin(); }
   iterator end() { return v_.end(); }
@@ -83,7 +85,7 @@ class FlatMap {
   const_iterator lower(const K& k) const {
     return std::lower_bound(v_.begin(), v_.end(), k, [](const value_type& e, const K& key) { return e.first < key; });
   }
-  std::vector<value_type> v_;
+  ScratchVec<value_type> v_;  // (in a compile's scratch block: scratch.h)
 };
 
 }  // namespace kiln::jit

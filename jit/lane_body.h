@@ -4,7 +4,6 @@
 // in ymm).
 #pragma once
 #include <functional>
-#include <map>
 #include <span>
 #include <utility>
 #include <vector>
@@ -71,9 +70,9 @@ struct LaneBody {
   // the body, each lane value into its hold register; at the loop's end
   // (the counter in rax, at entry at rsp + t_iv; rsp + at: W lanes of
   // scratch), the slot's new value there, extended as it is in a register.
-  void lasts_init(const std::map<Ref, int32_t>& temp) const;
+  void lasts_init(const FlatMap<Ref, int32_t>& temp) const;
   void lasts_hold() const;
-  void lasts_out(const std::map<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const;
+  void lasts_out(const FlatMap<Ref, int32_t>& temp, int32_t t_iv, int32_t at) const;
   // The aligned start (asm_lane_head.cpp): the access whose address a loop
   // may align its passes on (-1: the loop has no aligned start), and the
   // start itself, emitted before the first pass (the counter in rax, the

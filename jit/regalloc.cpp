@@ -57,7 +57,7 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
   // or its load/store reads it. (A sunk add the exits recompute counts too:
   // its operand only lives longer.) kNoRef when v is not folded.
   // (found once per value: each is read at every use)
-  std::vector<Ref> fold(n, kNoRef);
+  ScratchVec<Ref> fold(n, kNoRef);
   for (Ref v = 0; v < n && v < (Ref)sunk.size(); v++) {
     if (!sunk[v]) continue;
     const Ins& f = t.ins[v];
@@ -73,7 +73,7 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
   // What a register saves a value: each read by an operation (not an
   // exit's), and its definition, is a stack access less; the loop's body
   // runs every iteration, the code before it once.
-  std::vector<float> worth(n, 0.0f);
+  ScratchVec<float> worth(n, 0.0f);
   auto weight = [&](Ref at) { return t.loop_ref >= 0 && at > t.loop_ref ? 16.0f : 1.0f; };
   // `w`: the read's worth (0 for an exit's).
   auto use = [&](Ref v, Ref at, float w = 0.0f) {
@@ -137,9 +137,9 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
   // A phi's body value may take its slot's register when the iteration has
   // read the slot for the last time by then (operands, exits): the back
   // edge's move then disappears (an accumulator stays in one register).
-  std::vector<Ref> coalesce(n, kNoRef);  // body value -> its phi slot
+  ScratchVec<Ref> coalesce(n, kNoRef);  // body value -> its phi slot
   if (t.loop_ref >= 0) {
-    std::vector<Ref> body_read(n, kNoRef);  // per slot: its last read after `loop`
+    ScratchVec<Ref> body_read(n, kNoRef);  // per slot: its last read after `loop`
     for (Ref i = t.loop_ref + 1; i < n; i++) {
       const Ins& in = t.ins[i];
       if (!in.live || in.op == IrOp::phi) continue;
@@ -168,7 +168,7 @@ Allocation allocate_registers(const Trace& t, const RefFlags& remat, const RefFl
   Ref owner_gp[kNumGp], owner_x[kNumXmm];
   std::fill(std::begin(busy_gp), std::end(busy_gp), -1);
   std::fill(std::begin(busy_x), std::end(busy_x), -1);
-  std::vector<uint8_t> pinned(n, 0);  // a phi slot and the body value sharing its register
+  ScratchVec<uint8_t> pinned(n, 0);  // a phi slot and the body value sharing its register
   // Worth per position held: a value that holds its register long for few
   // reads gives way to one that holds it briefly for many (an address
   // made and read at once, beside a loop-long invariant read once an

@@ -54,10 +54,10 @@ int float_width(const Ins& in);
 // blends); 0 for any other sel.
 int select_width(const Trace& t, const Ins& in);
 
-struct Allocation {
-  std::vector<int8_t> reg;    // per ref: the index of its register in its file, or -1 (its slot)
-  std::vector<uint8_t> fw;    // per ref: float_width
-  std::vector<Ref> last;      // per ref: its last use (the trace's length when used by every iteration)
+struct Allocation {  // (its vectors in the compile's scratch block: scratch.h)
+  ScratchVec<int8_t> reg;    // per ref: the index of its register in its file, or -1 (its slot)
+  ScratchVec<uint8_t> fw;    // per ref: float_width
+  ScratchVec<Ref> last;      // per ref: its last use (the trace's length when used by every iteration)
 };
 // `remat` values (sink.h) get no register: exits recompute them into their
 // slots, so what they read stays live until each exit that needs them;

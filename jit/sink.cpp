@@ -30,7 +30,7 @@ enum Fold : uint8_t { kNone, kNeg, kAddr, kBlsr, kScale };
 void fold_into_readers(const Trace& t, SinkPlan& p, bool negs, bool addrs, bool blsr) {
   const Ref n = (Ref)t.ins.size();
   auto wide = [](bc::CT c) { return c == bc::CT::i64 || c == bc::CT::u64; };
-  std::vector<uint8_t> fold(n, kNone);
+  ScratchVec<uint8_t> fold(n, kNone);
   bool any = false;
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
@@ -56,7 +56,7 @@ void fold_into_readers(const Trace& t, SinkPlan& p, bool negs, bool addrs, bool 
   }
   if (!any) return;
   auto side = [&](Ref r) { return t.loop_ref >= 0 && r > t.loop_ref; };
-  std::vector<uint8_t> read(n, 0);  // (a blsr needs a reader)
+  ScratchVec<uint8_t> read(n, 0);  // (a blsr needs a reader)
   for (Ref i = 0; i < n; i++) {
     const Ins& in = t.ins[i];
     if (!in.live) continue;
@@ -123,8 +123,8 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addr
   SinkPlan p;
   p.sunk.assign(ref_slots(t), 0);
   p.fused.assign(ref_slots(t), 0);
-  std::vector<int> uses(n, 0);  // operand uses by instructions that are emitted
-  std::vector<uint8_t> phi_dest(n, 0);
+  ScratchVec<int> uses(n, 0);  // operand uses by instructions that are emitted
+  ScratchVec<uint8_t> phi_dest(n, 0);
   for (const Ins& in : t.ins)
     if (in.live && in.op == IrOp::phi && in.a >= 0) phi_dest[in.a] = true;
   for (Ref i = n - 1; i >= 0; i--) {
@@ -157,7 +157,7 @@ SinkPlan plan_sinking(const Trace& t, bool fold_negs, bool blend, bool fold_addr
   // the flags and a general register, and a cmov per select, cost more
   // than the select's arithmetic (bench/sparse_particles' bounce).
   if (blend) {
-    std::vector<int> sel_uses(n, 0);
+    ScratchVec<int> sel_uses(n, 0);
     for (Ref j = 0; j < n; j++) {
       const Ins& s = t.ins[j];
       if (!s.live || p.sunk[j] || s.op != IrOp::sel || s.a < 0) continue;
@@ -193,8 +193,8 @@ namespace kiln::jit {
 SnapshotNeeds::SnapshotNeeds(const Trace& t, const RefFlags& remat) {
   const size_t n = t.ins.size();
   // seen[r]: the last snapshot (plus one) whose list holds r
-  std::vector<uint32_t> seen(n, 0);
-  std::vector<Ref> stack;
+  ScratchVec<uint32_t> seen(n, 0);
+  ScratchVec<Ref> stack;
   start_.reserve(t.snaps.size() + 1);
   // (the lists hold at least the snapshots' entries: reserved at once, refs_
   // and the walk's stack do not grow through 1, 2, 4, ... blocks, each one

@@ -10,14 +10,16 @@
 #include <utility>
 #include <vector>
 
+#include "jit/scratch.h"
 #include "jit/trace.h"
 
 namespace kiln::jit {
 
 // One flag per ref, a byte each: the backend reads these per operand of
 // every instruction, and std::vector<bool>'s bit extraction was ~10% of a
-// trace's record + compile instructions (callgrind, session 21).
-using RefFlags = std::vector<uint8_t>;
+// trace's record + compile instructions (callgrind, session 21). In the
+// compile's scratch block (scratch.h).
+using RefFlags = ScratchVec<uint8_t>;
 
 // The per-ref vectors the backend reads (these flags, the register
 // allocation) have one entry past the trace's last instruction: the back
@@ -88,8 +90,8 @@ class SnapshotNeeds {
   }
 
  private:
-  std::vector<uint32_t> start_;  // per snapshot, and one past the last: its list's first index in refs_
-  std::vector<Ref> refs_;
+  ScratchVec<uint32_t> start_;  // per snapshot, and one past the last: its list's first index in refs_
+  ScratchVec<Ref> refs_;
 };
 
 }  // namespace kiln::jit

@@ -12,21 +12,21 @@ using bc::CT;
 
 bool Planner::plan() {
   if (t.loop_ref < 0) return fail("no loop");
-  std::vector<Ref> phis, stores, guards;
-  std::vector<std::pair<Ref, Ref>> carried;
+  ScratchVec<Ref> phis, stores, guards;
+  ScratchVec<std::pair<Ref, Ref>> carried;
   if (!loop_test(phis, stores, guards) || !carried_values(phis, guards, carried)) return false;
   p.kind.assign(n, VecPlan::none);
   p.access.assign(n, {kNoRef, 0});
   find_rows();
   if (!stores_and_folds(stores, carried)) return false;
   if (!last_values(phis) || !guards_in_lanes(guards)) return false;
-  std::vector<Ref> mem = lane_order(guards);
+  ScratchVec<Ref> mem = lane_order(guards);
   return apart_in_lanes(mem) && row_shape(mem);
 }
 
 // The body's phis, guards and stores (and no op but pure ones), the
 // counter, and the loop test (taken out of `guards`).
-bool Planner::loop_test(std::vector<Ref>& phis, std::vector<Ref>& stores, std::vector<Ref>& guards) {
+bool Planner::loop_test(ScratchVec<Ref>& phis, ScratchVec<Ref>& stores, ScratchVec<Ref>& guards) {
   for (Ref i = t.loop_ref + 1; i < n; i++) {
     const Ins& in = t.ins[i];
     if (!in.live) continue;
@@ -68,10 +68,10 @@ bool Planner::loop_test(std::vector<Ref>& phis, std::vector<Ref>& stores, std::v
 
 // The values carried around the loop besides the counter: split float
 // sums (find_partials), last values, and folds (returned in `carried`).
-bool Planner::carried_values(const std::vector<Ref>& phis, const std::vector<Ref>& guards,
-                             std::vector<std::pair<Ref, Ref>>& carried) {
+bool Planner::carried_values(const ScratchVec<Ref>& phis, const ScratchVec<Ref>& guards,
+                             ScratchVec<std::pair<Ref, Ref>>& carried) {
   // Slots the body reads: only the counter's and those of i32 sums.
-  std::vector<int> reads(n, 0), exits(n, 0);  // by body ops, by exits
+  ScratchVec<int> reads(n, 0), exits(n, 0);  // by body ops, by exits
   for (Ref i = t.loop_ref + 1; i < n; i++) {
     const Ins& in = t.ins[i];
     if (!in.live || in.op == IrOp::phi) continue;
@@ -80,7 +80,7 @@ bool Planner::carried_values(const std::vector<Ref>& phis, const std::vector<Ref
     if (in.snap >= 0)
       for (auto& [reg, ref] : t.snaps[in.snap].regs) exits[ref]++;
   }
-  std::vector<bool> split = find_partials(phis, reads);
+  ScratchVec<bool> split = find_partials(phis, reads);
   for (auto& [p0, add] : p.sums) p.steps[add] = {p0, kNoRef, t.ins[add].op};  // (split sums: lanes of partials)
   for (Ref ph : phis) {
     Ref slot = t.ins[ph].a, val = t.ins[ph].b;
@@ -104,7 +104,7 @@ bool Planner::carried_values(const std::vector<Ref>& phis, const std::vector<Ref
 
 // Stores and sums in lanes: each store's access and value, each sum's and
 // fold's operands; the folds join p.sums after the split sums.
-bool Planner::stores_and_folds(const std::vector<Ref>& stores, const std::vector<std::pair<Ref, Ref>>& carried) {
+bool Planner::stores_and_folds(const ScratchVec<Ref>& stores, const ScratchVec<std::pair<Ref, Ref>>& carried) {
   for (Ref s : stores) {
     const Ins& st = t.ins[s];
     if (!lanes_of((Prim)st.k)) return fail(p.f64 ? "a store that is not 64-bit in 64-bit lanes" : "a store that is not 32-bit");
@@ -148,7 +148,7 @@ bool Planner::stores_and_folds(const std::vector<Ref>& stores, const std::vector
 // its first lane). A store before a guard waits until after the last
 // (plan's order), which needs every load between them to read another
 // array (two tree bases) than the store writes.
-bool Planner::guards_in_lanes(const std::vector<Ref>& guards) {
+bool Planner::guards_in_lanes(const ScratchVec<Ref>& guards) {
   if (guards.empty()) return true;
   if (p.f64) return fail("a guard in 64-bit lanes");
   for (Ref gi : guards) {
@@ -177,8 +177,8 @@ bool Planner::guards_in_lanes(const std::vector<Ref>& guards) {
 // ordered_run) instead of one sum's chain after another's, each behind
 // the divisions of its own terms. Returns the loads and stores in lanes,
 // in body order.
-std::vector<Ref> Planner::lane_order(const std::vector<Ref>& guards) {
-  std::vector<Ref> mem, deferred, last;
+ScratchVec<Ref> Planner::lane_order(const ScratchVec<Ref>& guards) {
+  ScratchVec<Ref> mem, deferred, last;
   for (Ref i = t.loop_ref + 1; i < n; i++) {
     bool planned = p.kind[i] == VecPlan::lane || p.kind[i] == VecPlan::reduce || t.ins[i].op == IrOp::store;
     if (!guards.empty() && i > guards.back() && !deferred.empty()) {
@@ -200,7 +200,7 @@ std::vector<Ref> Planner::lane_order(const std::vector<Ref>& guards) {
 
 // Lanes reorder accesses across 8 iterations: Y after X in the body, one
 // of them a store, must not reach X's bytes of an earlier iteration.
-bool Planner::apart_in_lanes(const std::vector<Ref>& mem) {
+bool Planner::apart_in_lanes(const ScratchVec<Ref>& mem) {
   for (size_t x = 0; x < mem.size(); x++)
     for (size_t y = x + 1; y < mem.size(); y++) {
       Ref X = mem[x], Y = mem[y];
@@ -222,7 +222,7 @@ bool Planner::apart_in_lanes(const std::vector<Ref>& mem) {
 }
 
 // Without row accesses the split is just arithmetic on lanes.
-bool Planner::row_shape(const std::vector<Ref>& mem) {
+bool Planner::row_shape(const ScratchVec<Ref>& mem) {
   bool rows = false;
   for (Ref i : mem) rows |= p.access[i].cq != 0 || p.access[i].cp != 0 || p.access[i].cv != 0 || p.access[i].by_r;
   // (a root's register moves by cp at each plane and cv at each volume: one

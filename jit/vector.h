@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "jit/flat_map.h"
+#include "jit/scratch.h"
 #include "jit/trace.h"
 
 namespace kiln::jit {
@@ -103,8 +104,9 @@ struct VecPlan {
   bool f64 = false;
   int width() const { return f64 ? 4 : 8; }
   enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, plane, in_plane, vol, in_vol, lane, reduce };
-  std::vector<uint8_t> kind;         // per ref: how the vector loop holds it
-  std::vector<Ref> order;            // loads, ops, guards, stores and reduction adds, in body order
+  // (kind, order and access: in the compile's scratch block, scratch.h)
+  ScratchVec<uint8_t> kind;          // per ref: how the vector loop holds it
+  ScratchVec<Ref> order;             // loads, ops, guards, stores and reduction adds, in body order
   bool guards = false;               // order has guards besides the loop test
   struct Access {
     Ref root;                        // an invariant address the body reads
@@ -117,7 +119,7 @@ struct VecPlan {
     int32_t cp = 0;                  // + cp * p (planes of rows: row_p)
     int32_t cv = 0;                  // + cv * v (volumes of planes: row_v)
   };
-  std::vector<Access> access;        // per ref (loads and stores)
+  ScratchVec<Access> access;         // per ref (loads and stores)
   // Interleaved loads: gathered loads of one array at a stride of S = 8, 12
   // or 16 bytes that read every 32-bit component of its elements (a field of
   // vec2, vec3 or vec4 read whole) load 8 elements as S / 4 contiguous

@@ -15,9 +15,9 @@ using bc::CT;
 // folding in a term: adds and subs of one integer type, or max, min,
 // and, or, xor or mul of one type, or a conditional add (`if c: n += e`
 // is sel(c, prev + e, prev)). Records the steps; false if it is none of these.
-bool Planner::fold_chain(Ref slot, Ref val, const std::vector<int>& reads) {
+bool Planner::fold_chain(Ref slot, Ref val, const ScratchVec<int>& reads) {
   // What reaches the slot through the body's ops (a step's `prev` side).
-  std::vector<bool> reach(n, false);
+  ScratchVec<bool> reach(n, false);
   for (Ref i = t.loop_ref + 1; i <= val; i++)
     for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
       if (o >= 0 && (o == slot || (body(o) && reach[o]))) reach[i] = true;
@@ -91,8 +91,8 @@ bool Planner::fold_chain(Ref slot, Ref val, const std::vector<int>& reads) {
 // Split float sums (vector.h): cycles of phis p0 <- p1 <- ... <- pR-1 <-
 // p0 + e, R the partials split_sums gives (16 f32, 8 f64: one or two
 // registers of lanes), p0 read by that sum only. Marks the partials' slots.
-std::vector<bool> Planner::find_partials(const std::vector<Ref>& phis, const std::vector<int>& reads) {
-  std::vector<bool> split(n, false);
+ScratchVec<bool> Planner::find_partials(const ScratchVec<Ref>& phis, const ScratchVec<int>& reads) {
+  ScratchVec<bool> split(n, false);
   FlatMap<Ref, Ref> next;  // slot -> its value at the back edge
   for (Ref ph : phis) next[t.ins[ph].a] = t.ins[ph].b;
   const CT ft = p.f64 ? CT::f64 : CT::f32;
@@ -124,7 +124,7 @@ std::vector<bool> Planner::find_partials(const std::vector<Ref>& phis, const std
 
 // Last values (vector.h): val the counter, an invariant that is no
 // carried slot, or a 32-bit lane value (not a fold's step).
-bool Planner::last_values(const std::vector<Ref>& phis) {
+bool Planner::last_values(const ScratchVec<Ref>& phis) {
   for (VecPlan::Last& l : p.lasts) {
     if (p.f64) return fail("a carried value exits read in 64-bit lanes");
     if (l.val == p.iv) continue;

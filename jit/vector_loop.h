@@ -54,7 +54,7 @@ struct VectorLoop {
   // q, the lane offsets 0..7, a mask, one per sum, and (rows) the counter
   // at which the next row starts.
   int32_t gsave = 0, vt = 0;
-  std::map<Ref, int32_t> temp;
+  FlatMap<Ref, int32_t> temp;  // (a sorted vector: flat_map.h)
   int32_t t_iv = 0, t_end = 0, t_q = 0, t_lanes = 0, t_mask = 0, t_next = 0;
   int32_t t_plane = 0, t_in_plane = 0;  // planes of rows (VecPlan::row_p): p and q % P
   int32_t t_vol = 0, t_in_vol = 0;      // volumes of planes (VecPlan::row_v): v and p % V

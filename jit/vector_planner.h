@@ -62,20 +62,21 @@ struct Planner {
   char widening(Ref r);
 
   // vector_carried.cpp
-  bool fold_chain(Ref slot, Ref val, const std::vector<int>& reads);
-  std::vector<bool> find_partials(const std::vector<Ref>& phis, const std::vector<int>& reads);
-  bool last_values(const std::vector<Ref>& phis);
+  bool fold_chain(Ref slot, Ref val, const ScratchVec<int>& reads);
+  ScratchVec<bool> find_partials(const ScratchVec<Ref>& phis, const ScratchVec<int>& reads);
+  bool last_values(const ScratchVec<Ref>& phis);
 
   // vector.cpp
   bool plan();
-  bool loop_test(std::vector<Ref>& phis, std::vector<Ref>& stores, std::vector<Ref>& guards);
-  bool carried_values(const std::vector<Ref>& phis, const std::vector<Ref>& guards,
-                      std::vector<std::pair<Ref, Ref>>& carried);
-  bool stores_and_folds(const std::vector<Ref>& stores, const std::vector<std::pair<Ref, Ref>>& carried);
-  bool guards_in_lanes(const std::vector<Ref>& guards);
-  std::vector<Ref> lane_order(const std::vector<Ref>& guards);
-  bool apart_in_lanes(const std::vector<Ref>& mem);
-  bool row_shape(const std::vector<Ref>& mem);
+  // (the walk's lists in the compile's scratch block: scratch.h)
+  bool loop_test(ScratchVec<Ref>& phis, ScratchVec<Ref>& stores, ScratchVec<Ref>& guards);
+  bool carried_values(const ScratchVec<Ref>& phis, const ScratchVec<Ref>& guards,
+                      ScratchVec<std::pair<Ref, Ref>>& carried);
+  bool stores_and_folds(const ScratchVec<Ref>& stores, const ScratchVec<std::pair<Ref, Ref>>& carried);
+  bool guards_in_lanes(const ScratchVec<Ref>& guards);
+  ScratchVec<Ref> lane_order(const ScratchVec<Ref>& guards);
+  bool apart_in_lanes(const ScratchVec<Ref>& mem);
+  bool row_shape(const ScratchVec<Ref>& mem);
 };
 
 }  // namespace kiln::jit::planner
