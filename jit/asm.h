@@ -204,6 +204,14 @@ struct Gen {
   void recompute(Ref i);
   void guard(const Ins& in);
   void fused_guard(const Ins& g, const Ins& c);
+  // Where guard() jumps when its guard holds, then to the exit when not (a
+  // rotated loop's back edge: backend.cpp); unset, it jumps to the exit only.
+  asmjit::Label stay_to;
+  void leave_if(asmjit::x86::CondCode fail, asmjit::Label exit) {
+    if (!stay_to.isValid()) return (void)a.j(fail, exit);
+    a.j(asmjit::x86::negateCond(fail), stay_to);
+    a.jmp(exit);
+  }
 
   // asm_vector.cpp: the vector loop of a plan (vector.h), using the frame
   // bytes [area, area_end); false (and nothing emitted) when it does not fit.

@@ -570,7 +570,7 @@ void Gen::fused_guard(const Ins& g, const Ins& c) {
       default: stay = CC::kNE; break;
     }
   }
-  a.j(want ? x86::negateCond(stay) : stay, exit);
+  leave_if(want ? x86::negateCond(stay) : stay, exit);
 }
 
 void Gen::guard(const Ins& in) {
@@ -581,15 +581,14 @@ void Gen::guard(const Ins& in) {
   }
   if (in.op == IrOp::guard_ult) {
     cmp_values(in.a, in.b);
-    a.jae(exit);
+    leave_if(x86::CondCode::kAE, exit);
     return;
   }
   x86::Gp v = x86::rax;
   if (in_gp(in.a)) v = home(in.a);  // tested where it lives
   else ld(v, in.a);
   a.test(v, v);
-  if (in.op == IrOp::guard_nz) a.jz(exit);
-  else a.jnz(exit);
+  leave_if(in.op == IrOp::guard_nz ? x86::CondCode::kZ : x86::CondCode::kNZ, exit);
 }
 
 }  // namespace kiln::jit

@@ -153,6 +153,14 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
   const Trace& t = g.t;
   x86::Assembler& a = g.a;
   Label top;
+  // A loop whose head's code is one guard (a word row's `bits != 0`) tests
+  // it again at the back edge, jumping past the head while it holds: one
+  // taken branch an iteration where `jmp top` and the head's test were two.
+  // The back edge's moves leave the head's state, so the test there is the
+  // head's, with its exit.
+  size_t top_at = 0;
+  Ref head_guard = kNoRef;
+  Label past_head;
   bool linked = false;
   ScratchVec<std::pair<Ref, Ref>> phis;
   g.plan_combines();
@@ -286,7 +294,16 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         });
         g.st(i);
         break;
-      case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: g.guard(in); break;
+      case IrOp::guard_nz: case IrOp::guard_z: case IrOp::guard_ult: {
+        const bool head = t.rotate && top.isValid() && !past_head.isValid() && a.offset() == top_at;
+        g.guard(in);
+        if (head) {
+          head_guard = i;
+          past_head = a.newLabel();
+          a.bind(past_head);
+        }
+        break;
+      }
       case IrOp::loop: {
         // Entered once per run of the trace: the vector loop takes all but
         // the last iterations, the scalar loop below the rest.
@@ -310,6 +327,7 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
         }
         top = a.newLabel();
         a.bind(top);
+        top_at = a.offset();
         break;
       }
       case IrOp::link: {  // a side trace's end: the root trace's head state, then the root
@@ -376,7 +394,16 @@ std::string body(Gen& g, Label epilogue, Label tail_jump, Label exit_tail, Ref s
       a.cmp(x86::rax, x86::qword_ptr(x86::r12, (int32_t)offsetof(TraceEnv, lanes_after)));
       a.je(g.vec_entry);
     }
-    if (!closed) a.jmp(top);
+    if (!closed && head_guard != kNoRef) {
+      g.at = head_guard;
+      g.mask_before = g.mask_after = kNoRef;
+      g.stay_to = past_head;
+      g.guard(t.ins[head_guard]);
+      g.stay_to = Label();
+      g.at = (Ref)t.ins.size();
+    } else if (!closed) {
+      a.jmp(top);
+    }
   }
   g.kreg_on = false;  // (cold paths and exits read the pool: some run before the loop's head)
   for (size_t c = 0; c < g.cold.size(); c++) g.cold[c]();  // (out of the loop's code)

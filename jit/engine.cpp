@@ -173,6 +173,7 @@ class FunctionJit : public interp::LoopHook {
     rec.trace.hi_ymm = rec.trace.allow_zmm ? (int8_t)p_.hiymm : 0;
     rec.trace.late_fold = p_.latefold != 0;
     rec.trace.lane_exit = p_.laneexit != 0;
+    rec.trace.rotate = p_.rotate != 0;
     ExitInfo* exits = new_exits(rec.trace.snaps.size(), root_head);
     // An exit past the loop's extent, or at a jump out of it (its test
     // failing: the loop is done), starts no side trace of this loop. Where

@@ -22,6 +22,7 @@ namespace kiln::jit {
   _(hiymm, 1, "AVX-512 hosts: 1: an 8-lane loop 16 ymm do not hold takes ymm16-31; 2: first") \
   _(latefold, 1, "1: ordered sums in lanes fold each chunk's terms during the next chunk") \
   _(laneexit, 1, "1: a 16-lane loop leaves through its loop test from its lanes; 16 split partials combine in lanes") \
+  _(rotate, 1, "1: a loop whose head is a guard tests it at its back edge (one jump fewer an iteration)") \
   _(verbose, 0, "1: each trace and abort on stderr; 2: also the IR; 3: and machine code") \
   _(strict, 0, "1: an assembler error (a JIT bug) ends the process (status 3), not just the trace") \
   _(perfmap, 0, "1: name each trace's code for Linux perf in /tmp/perf-PID.map") \

@@ -111,6 +111,7 @@ struct Trace {
   bool lane_exit = true;    // KILN_JIT=laneexit: loops leave from their lanes (asm_vector_frame.cpp), combines in lanes (asm_combine.cpp)
   int8_t hi_ymm = 0;        // allow_zmm and KILN_JIT=hiymm: 8-lane loops may take ymm16-31 (vector_regs.cpp)
   bool hoist_bounds = true; // peel() may hoist bounds guards (bounds.h)
+  bool rotate = true;       // KILN_JIT=rotate: a loop whose head is a guard tests it at the back edge (backend.cpp)
   uint16_t nonneg_reg = 0xffff;  // a register in [0, its type's max - 1] (bc::Function::nonneg_reg)
 
   bool is_const(Ref r) const { return r >= 0 && ins[r].op == IrOp::kval; }
