@@ -39,7 +39,7 @@ bool host_has_avx512() {
 }
 
 bool wide_lanes(const Trace& t, const VecPlan& p) {
-  if (!t.allow_zmm || p.f64 || p.row_m != 0 || !p.row_roots.empty() || !p.lasts.empty()) return false;  // (lasts: asm_lane_guards.cpp's ymm)
+  if (!t.allow_zmm || p.f64 || p.lanes8 || p.row_m != 0 || !p.row_roots.empty() || !p.lasts.empty()) return false;  // (lasts: asm_lane_guards.cpp's ymm)
   for (auto& [slot, f] : p.folds)
     if (f.t != bc::CT::i32 && f.t != bc::CT::u32) return false;  // (a float fold's maximumNumber: ymm compares and blends; an i64 sum's widened terms: ymm)
   bool divides = false;

@@ -217,6 +217,7 @@ bool Planner::apart_in_lanes(const ScratchVec<Ref>& mem) {
         return fail("accesses of one array along different directions");
       int64_t d = (oy + ay.disp) - (ox + ax.disp);
       if (d > 0 && d < 32) return fail("an access that reads or writes what an earlier iteration wrote");
+      if (d > 0 && d < 64) p.lanes8 = true;  // (16 lanes would: x[i + 10] = sqrt(x[i]))
     }
   return true;
 }

@@ -25,7 +25,8 @@
 //   lanes) gathered at a constant stride (a field of vectors or structs), and no
 //   two accesses of one array can see each other's lanes out of order: an
 //   access Y after X in the body, one of them a store, must not reach the
-//   bytes X reaches in the 7 iterations before (0 < dY - dX < 32);
+//   bytes X reaches in the 7 iterations before (0 < dY - dX < 32; the 15
+//   before in a 16-lane loop, else it keeps 8: VecPlan::lanes8);
 // - values carried around the loop are the counter, folds (VecPlan::Fold:
 //   integer sums, products and bitwise folds, which wrap and reorder freely,
 //   and max/min, so eight partial folds are exact) or values only exits
@@ -103,6 +104,9 @@ struct VecPlan {
   // counter as a value).
   bool f64 = false;
   int width() const { return f64 ? 4 : 8; }
+  // Accesses that 8 lanes keep in order but 16 would not (an access Y after
+  // X reaching X's bytes of 8 to 15 iterations before): no zmm loop.
+  bool lanes8 = false;
   enum Kind : uint8_t { none, uniform, iota, iota_r, rowq, plane, in_plane, vol, in_vol, lane, reduce };
   // (kind, order and access: in the compile's scratch block, scratch.h)
   ScratchVec<uint8_t> kind;          // per ref: how the vector loop holds it

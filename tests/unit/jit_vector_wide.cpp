@@ -305,3 +305,33 @@ TEST_CASE("jit vector wide: nbody's force loop (a vec3 field, three split sums) 
     run(3, 1000);
   }
 }
+
+TEST_CASE("jit vector wide: a store 8 to 15 elements ahead of a load of its array keeps 8 lanes") {
+  // a[i + k] = sqrt(a[i]) + 1: 16 lanes would load a[i + 8 .. i + 15] before
+  // the lanes below store them (0 < 4k < 64); from k = 16 on they may
+  for (int k : {10, 15, 16}) {
+    std::string text = counted(" off = mul i64 i #4\n xa = add i64 a off\n x = load xa f32\n r = sqrt f32 x\n"
+                               " v = add f32 r #0x3f800000\n ya = add i64 xa #" + std::to_string(4 * k) + "\n store ya v f32\n");
+    VecPlan p = plan_vector(kiln::jit::test::optimized(text));
+    REQUIRE(p.ok);
+    CHECK(p.lanes8 == (k < 16));
+    if (!host_has_avx2()) continue;
+    Compiled c = compile_lanes(text, true);
+    CHECK(c.lanes == (k < 16 ? "8 lanes" : lanes_wanted()));
+    static float mem[1200], want[1200];
+    for (int lo : {0, 3})
+      for (int hi = lo + 1; hi <= lo + 70; hi++) {
+        for (int j = 0; j < 1200; j++) mem[j] = want[j] = (float)(j % 37) + 0.5f;
+        for (int i = lo; i < hi; i++) want[i + k] = std::sqrt(want[i]) + 1.0f;
+        uint64_t args[1] = {(uint64_t)(uintptr_t)mem};
+        TraceEnv env;
+        env.args = args;
+        uint64_t R[3] = {(uint64_t)lo, (uint64_t)hi};
+        REQUIRE(c.fn(R, &env) == 99);
+        if (std::memcmp(mem, want, sizeof mem) != 0) {
+          FAIL_CHECK("k " << k << ", lo " << lo << ", hi " << hi);
+          break;
+        }
+      }
+  }
+}
