@@ -237,6 +237,10 @@ struct Gen {
 // elements at `at` (n = 2, 3, 4) into out[0..n-1], lane k = element k.
 void deinterleave_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out,
                        const asmjit::x86::Ymm& scratch);
+// asm_interleave.cpp: the inverse (VecPlan::interleaved_stores): in[0..n-1]
+// as 8 consecutive n-component elements at `at`, through tmp[0..n].
+void interleave_store(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* in,
+                      const asmjit::x86::Ymm* tmp);
 
 // asm_wide.cpp: 16-lane (zmm) vector loops on AVX-512 hosts (backend.h: host_has_avx512).
 // Whether plan p runs 16 lanes at a time (t.allow_zmm, and a body that

@@ -221,6 +221,18 @@ void LaneBody::operator()(int u, bool masked) const {
       continue;
     }
     if (in.op == IrOp::store) {
+      if (auto g = p.interleaved_stores.find(i); g != p.interleaved_stores.end()) {  // the group's last: all of it
+        const VecPlan::Access& c0 = p.access[g->second[0]];
+        a.imul(x86::rdi, x86::rax, c0.stride);
+        a.add(x86::rdi, kRootRegs[r.root.at({c0.root, c0.cq})]);
+        x86::Ymm vals[4], tmp[5];
+        for (size_t k = 0; k < g->second.size(); k++) vals[k] = x86::ymm(y_of(t.ins[g->second[k]].b).id());
+        const std::vector<int>& ty = r.store_tmp.at(i);
+        for (size_t k = 0; k < ty.size(); k++) tmp[k] = x86::ymm(ty[k]);
+        interleave_store(a, (int)g->second.size(), x86::ptr(x86::rdi, c0.disp + W * c0.stride * u), vals, tmp);
+        continue;
+      }
+      if (p.store_group(i) != kNoRef) continue;  // (stored with its group's last)
       if (masked && wide) a.k(x86::k1).vmovups(at(i), y_of(in.b));
       else if (masked) masked_move(y_of(in.b), at(i), false);
       else a.vmovups(at(i), y_of(in.b));

@@ -88,11 +88,12 @@ bool VectorLoop::shape() {
   // body always runs last) as one masked body instead of up to seven scalar
   // iterations: a sparse block's 64 cells after the peeled one were 7
   // vectors and 7 scalar iterations. Not with split float sums (a partial
-  // batch of adds would rotate the partials), interleaved loads (whole
-  // vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
+  // batch of adds would rotate the partials), interleaved loads or stores
+  // (whole vectors past the end) or 64-bit lanes; an i32 sum adds its masked term.
   bool ordered = false;  // (an ordered sum's fma step has no masked form: vector.h)
   for (auto& [slot, f] : p.folds) ordered |= f.ordered;
-  plain_tails = !wide && !rows && !p.f64 && !ordered && p.partials.empty() && p.interleaved.empty() && p.lasts.empty() &&
+  plain_tails = !wide && !rows && !p.f64 && !ordered && p.partials.empty() && p.interleaved.empty() && p.interleaved_stores.empty() &&
+                p.lasts.empty() &&
                 assign(t, p, r = VecRegs{}, true);
   if (!row_tails && !plain_tails && !assign(t, p, r = VecRegs{}, false)) return false;
   // A 16-lane loop's last iterations but one run as one body under an

@@ -55,6 +55,9 @@ bool wide_lanes(const Trace& t, const VecPlan& p) {
       case IrOp::load:
         if (p.access[i].stride && !p.in_group(i)) return false;  // (a gather)
         break;
+      case IrOp::store:
+        if (p.access[i].stride) return false;  // (interleaved stores: 8 lanes)
+        break;
       default: break;
     }
   }

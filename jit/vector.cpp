@@ -21,7 +21,7 @@ bool Planner::plan() {
   if (!stores_and_folds(stores, carried)) return false;
   if (!last_values(phis) || !guards_in_lanes(guards)) return false;
   ScratchVec<Ref> mem = lane_order(guards);
-  return apart_in_lanes(mem) && row_shape(mem);
+  return apart_in_lanes(mem) && row_shape(mem) && store_groups(mem) && strided_apart(mem);
 }
 
 // The body's phis, guards and stores (and no op but pure ones), the
@@ -212,6 +212,7 @@ bool Planner::apart_in_lanes(const ScratchVec<Ref>& mem) {
         return fail("two arrays that may overlap");
       }
       const VecPlan::Access &ax = p.access[X], &ay = p.access[Y];
+      if (ax.stride && ax.stride == ay.stride) continue;  // (strided_apart, once the groups are known)
       if (ax.stride || ay.stride) return fail("a gathered load beside a store of its array");
       if (ax.cq != ay.cq || ax.cp != ay.cp || ax.cv != ay.cv || ax.by_r != ay.by_r)
         return fail("accesses of one array along different directions");
@@ -251,6 +252,83 @@ bool Planner::row_shape(const ScratchVec<Ref>& mem) {
       return fail("an ordered fma sum in ndrange rows");
   if (rows && gathers) return fail("a gathered load in ndrange rows");
   if (gathers) find_interleaved();
+  return true;
+}
+
+// Interleaved stores (vector.h): a store at a stride is one of a group
+// that stores every component of its element, with no guard between its
+// first and last store: the lanes store the group at its last store
+// (asm_interleave.cpp), and an exit between would find some components of
+// the chunk stored and not others (guards_in_lanes defers stores past the
+// last guard anyway; this keeps the rule simple). Loads between (x[i] +=
+// v[i] * dt is x0 = x0 + ..., store x0, x1 = x1 + ..., store x1, ...) are
+// strided_apart's: a load of the array's other component reads bytes the
+// moved store does not write. The rest keep the refusal of any store not
+// contiguous.
+bool Planner::store_groups(const ScratchVec<Ref>& mem) {
+  const char* refuse = "a store that is not contiguous in the counter";
+  FlatMap<std::pair<Ref, int32_t>, std::vector<std::pair<int64_t, Ref>>> by;
+  for (Ref i : mem) {
+    const VecPlan::Access& acc = p.access[i];
+    if (t.ins[i].op != IrOp::store || !acc.stride) continue;
+    if (acc.stride != 8 && acc.stride != 12 && acc.stride != 16) return fail(refuse);
+    auto [root, off] = resolve(acc.root);
+    by[{root, acc.stride}].push_back({off + acc.disp, i});
+  }
+  for (auto& [key, v] : by) {
+    std::sort(v.begin(), v.end());
+    const size_t n = (size_t)key.second / 4;
+    if (v.size() % n) return fail(refuse);
+    for (size_t k = 0; k < v.size(); k += n) {
+      std::vector<Ref> comp;
+      for (size_t j = 0; j < n; j++) {
+        if (v[k + j].first != v[k].first + 4 * (int64_t)j) return fail(refuse);
+        comp.push_back(v[k + j].second);
+      }
+      Ref first = *std::min_element(comp.begin(), comp.end()), last = *std::max_element(comp.begin(), comp.end());
+      for (Ref i = first + 1; i < last; i++) {
+        const Ins& in = t.ins[i];
+        if (!in.live || std::find(comp.begin(), comp.end(), i) != comp.end()) continue;
+        if (kIrOps[(int)in.op].flags & G) return fail("a guard between the stores of a vector element's components");
+      }
+      p.interleaved_stores[last] = comp;
+    }
+  }
+  return true;
+}
+
+// Strided accesses of one array at one stride S (apart_in_lanes left them
+// here): interleaved groups move a load to its group's first load and a
+// store to its group's last, so with A the access the lanes run first and
+// B the other (one a store), all of a chunk's A then all of its B. The
+// scalar loop runs B(j') before A(j) where j' < j, or j' = j and B comes
+// first in the body: lanes that reach the same bytes then (A's offset +
+// S * m within 4 bytes of B's, m = j - j' in 1..15, or 0 too) see them
+// out of order. (15: a 16-lane loop, asm_wide.cpp.)
+bool Planner::strided_apart(const ScratchVec<Ref>& mem) {
+  auto pos = [&](Ref i) {  // where the lanes run it
+    Ref at = i;
+    if (Ref last = p.store_group(i); last != kNoRef) at = last;
+    for (auto& [first, comp] : p.interleaved)
+      if (std::find(comp.begin(), comp.end(), i) != comp.end()) at = first;
+    return std::find(p.order.begin(), p.order.end(), at) - p.order.begin();
+  };
+  for (size_t x = 0; x < mem.size(); x++)
+    for (size_t y = x + 1; y < mem.size(); y++) {
+      Ref X = mem[x], Y = mem[y];
+      const VecPlan::Access &ax = p.access[X], &ay = p.access[Y];
+      if ((t.ins[X].op != IrOp::store && t.ins[Y].op != IrOp::store) || !ax.stride || ax.stride != ay.stride) continue;
+      auto [rx, ox] = resolve(ax.root);
+      auto [ry, oy] = resolve(ay.root);
+      if (rx != ry) continue;  // (apart_in_lanes: other allocations)
+      auto px = pos(X), py = pos(Y);
+      if (px == py) continue;  // (one group: one element's distinct components)
+      bool in_order = px < py;
+      int64_t d = in_order ? (oy + ay.disp) - (ox + ax.disp) : (ox + ax.disp) - (oy + ay.disp);
+      for (int64_t m = in_order ? 1 : 0; m < 16; m++)
+        if (d - ax.stride * m > -4 && d - ax.stride * m < 4)
+          return fail("an access that reads or writes what an earlier iteration wrote");
+    }
   return true;
 }
 

@@ -21,8 +21,9 @@
 //   computed by an op with an exact packed form (add, sub, mul, div, sqrt,
 //   neg, abs, i32 -> f32, bitwise ops, integer mul, f32/i32 compares giving
 //   0/1, sel);
-// - stores are contiguous in the counter (root + k + 4*i), loads too or (32-bit
-//   lanes) gathered at a constant stride (a field of vectors or structs), and no
+// - stores are contiguous in the counter (root + k + 4*i) or (32-bit lanes)
+//   whole elements of a field of vec2/3/4 (interleaved_stores), loads
+//   contiguous or gathered at a constant stride (a field of vectors or structs), and no
 //   two accesses of one array can see each other's lanes out of order: an
 //   access Y after X in the body, one of them a store, must not reach the
 //   bytes X reaches in the 7 iterations before (0 < dY - dX < 32; the 15
@@ -136,6 +137,21 @@ struct VecPlan {
       for (Ref c : comp)
         if (c == load) return true;
     return false;
+  }
+  // Interleaved stores (x[i] += v[i] * dt over vec3 fields): stores at a
+  // stride of S = 8, 12 or 16 bytes, each store of an element's component
+  // one of a group that stores all S / 4 of them in the same iteration with
+  // no guard and no other access of the array between its first and last,
+  // store 8 elements as S / 4 contiguous vectors, the components shuffled
+  // together (jit/asm_interleave.cpp: interleave_store): the last of them in
+  // body order, where the group is stored -> the stores of components 0,
+  // 1, ..., S / 4 - 1. A store at a stride outside such a group has no lanes.
+  FlatMap<Ref, std::vector<Ref>> interleaved_stores;
+  Ref store_group(Ref store) const {       // the group's last store, or kNoRef
+    for (auto& [last, comp] : interleaved_stores)
+      for (Ref c : comp)
+        if (c == store) return last;
+    return kNoRef;
   }
   std::vector<std::pair<Ref, Ref>> sums;  // (the accumulator's slot, the body's add: its value at the back edge)
   // Folds (a carried value that is not a split float sum): the slot's value

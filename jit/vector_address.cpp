@@ -84,8 +84,9 @@ bool Planner::access_of(Ref addr, VecPlan::Access& acc, const char* what) {
   Lin l;
   const int64_t e = p.f64 ? 8 : 4;  // the element size
   // A load at a constant stride of whole elements is gathered (32-bit lanes,
-  // lane offsets up to 7 * stride in a 32-bit index).
-  bool gather = !p.f64 && std::string(what) == "load" && lin(addr, l) && l.root != kNoRef && l.sr == 0 && l.sq == 0 &&
+  // lane offsets up to 7 * stride in a 32-bit index); a store there is one
+  // of a vector element's components (vector.cpp: interleaved_stores).
+  bool gather = !p.f64 && lin(addr, l) && l.root != kNoRef && l.sr == 0 && l.sq == 0 &&
                 l.sp == 0 && l.sv == 0 && l.s > e && l.s % e == 0 && l.s <= (1 << 24);
   if (!gather && (!lin(addr, l) || l.root == kNoRef || !((l.s == e && l.sr == 0) || (l.s == 0 && l.sr == e && !p.f64))))
     return fail(std::string("a ") + what + " that is not contiguous in the counter");

@@ -77,6 +77,8 @@ struct Planner {
   ScratchVec<Ref> lane_order(const ScratchVec<Ref>& guards);
   bool apart_in_lanes(const ScratchVec<Ref>& mem);
   bool row_shape(const ScratchVec<Ref>& mem);
+  bool store_groups(const ScratchVec<Ref>& mem);
+  bool strided_apart(const ScratchVec<Ref>& mem);
 };
 
 }  // namespace kiln::jit::planner

@@ -187,10 +187,16 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
   // no accumulator (asm_lane_fold.cpp).
   if (lane_folds && 16 - (int)(p.sums.size() + r.acc2.size() + r.fold_hi.size()) < 3) return false;
   // Lane values: one register from definition to last use in the loop.
-  FlatMap<Ref, size_t> last;
+  // (an interleaved store group's values are read where its last store is)
+  FlatMap<Ref, size_t> group_at;
   for (size_t k = 0; k < p.order.size(); k++)
+    if (p.interleaved_stores.count(p.order[k])) group_at[p.order[k]] = k;
+  FlatMap<Ref, size_t> last;
+  for (size_t k = 0; k < p.order.size(); k++) {
+    Ref g = t.ins[p.order[k]].op == IrOp::store ? p.store_group(p.order[k]) : kNoRef;
     for (Ref o : {t.ins[p.order[k]].a, t.ins[p.order[k]].b, t.ins[p.order[k]].c})
-      if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = k;
+      if (o >= 0 && p.kind[o] == VecPlan::lane) last[o] = std::max(last[o], g != kNoRef ? group_at.at(g) : k);
+  }
   for (const VecPlan::Last& l : p.lasts)  // (copied to its hold register after the copy's last op)
     if (p.kind[l.val] == VecPlan::lane) last[l.val] = p.order.size();
   for (size_t k = 0; k < p.order.size(); k++) {
@@ -198,6 +204,15 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
     // (a lane_blends op reads its operands after writing its result: they
     // keep their registers until it has one, below)
     bool apart = lane_blends(t, t.ins[i]);
+    if (auto sg = p.interleaved_stores.find(i); sg != p.interleaved_stores.end()) {
+      // its temporaries: apart from the values it stores, free again after
+      std::vector<int>& tmp = r.store_tmp[i];
+      for (size_t k = 0; k <= sg->second.size(); k++) {
+        tmp.push_back(take(hi != nullptr));  // (interleave_store: EVEX forms for ymm16+)
+        if (full) return false;
+      }
+      for (int y : tmp) used[y] = false;
+    }
     auto free_operands = [&] {
       for (Ref o : {t.ins[i].a, t.ins[i].b, t.ins[i].c})
         if (o >= 0 && p.kind[o] == VecPlan::lane && last[o] == k && r.ymm.count(o)) used[r.ymm[o]] = false;

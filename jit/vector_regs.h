@@ -21,6 +21,9 @@ struct VecRegs {
   // 8-lane loop needed all 16 ymm with it: 6 for three sums' partials, 5
   // uniforms, 5 lane values).
   FlatMap<Ref, int> shuf;
+  // An interleaved store group's n + 1 shuffle temporaries, by its last
+  // store (asm_interleave.cpp: interleave_store), free again after it.
+  FlatMap<Ref, std::vector<int>> store_tmp;
   int iota = -1, iv = -1, ir = -1, q = -1, sign = -1, absmask = -1, zero = -1, ones = -1, scratch = -1;
   int plane = -1, in_plane = -1;  // planes of rows' p and q % P as values (VecPlan::plane, in_plane)
   int vol = -1, in_vol = -1;      // volumes of planes' v and p % V (VecPlan::vol, in_vol)
