@@ -254,6 +254,11 @@ bool wide_lanes(const Trace& t, const struct VecPlan& p);
 void wide_interleaved_load(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* out,
                            bool masked = false);
 void wide_vec3_setup(asmjit::x86::Assembler& a, bool masks_only = false);
+// The inverse (VecPlan::interleaved_stores): in[0..n-1]'s zmm registers as 16
+// consecutive n-component elements at `at` (zmm27-28 and rsi its scratch);
+// `masked`: raw vector j stores only the floats k(2 + j) selects.
+void wide_interleaved_store(asmjit::x86::Assembler& a, int n, const asmjit::x86::Mem& at, const asmjit::x86::Ymm* in,
+                            bool masked = false);
 
 // asm_int.cpp: the i32 results whose readers use only their low half (Gen::low32).
 RefFlags low_half_only(const Trace& t, const RefFlags& sunk, const RefFlags& fused, bool lanes);

@@ -151,6 +151,20 @@ x86::Vec LaneBody::y_of(Ref v) const {
   return ymm(r.ymm.at(v));
 }
 
+// A wide masked end's interleaved group of n components: raw vector j's
+// mask, its floats below n * m (m lanes), in k(2 + j).
+void LaneBody::raw_masks(int n) const {
+  for (int j = 0; j < n; j++) {
+    a.imul(x86::esi, x86::dword_ptr(x86::rsp, t_mask), n);
+    a.sub(x86::esi, 16 * j);
+    a.mov(x86::edx, 0);
+    a.cmovs(x86::esi, x86::edx);
+    a.mov(x86::edx, -1);
+    a.bzhi(x86::edx, x86::edx, x86::esi);  // (a count of 16 or more: all 16)
+    a.kmovw(x86::k(2 + j), x86::edx);
+  }
+}
+
 void LaneBody::masked_move(x86::Vec v, const x86::Mem& at, bool load) const {
   // On AVX-512 hosts always under k1: AMD's vmaskmovps store is microcoded
   // (small_launches' one masked end of 4096 f32 took 11% of its samples).
@@ -226,10 +240,17 @@ void LaneBody::operator()(int u, bool masked) const {
         a.imul(x86::rdi, x86::rax, c0.stride);
         a.add(x86::rdi, kRootRegs[r.root.at({c0.root, c0.cq})]);
         x86::Ymm vals[4], tmp[5];
-        for (size_t k = 0; k < g->second.size(); k++) vals[k] = x86::ymm(y_of(t.ins[g->second[k]].b).id());
+        const int n = (int)g->second.size();
+        for (int k = 0; k < n; k++) vals[k] = x86::ymm(y_of(t.ins[g->second[k]].b).id());
+        x86::Mem to = x86::ptr(x86::rdi, c0.disp + W * c0.stride * u);
+        if (wide) {
+          if (masked) raw_masks(n);
+          wide_interleaved_store(a, n, to, vals, masked);
+          continue;
+        }
         const std::vector<int>& ty = r.store_tmp.at(i);
         for (size_t k = 0; k < ty.size(); k++) tmp[k] = x86::ymm(ty[k]);
-        interleave_store(a, (int)g->second.size(), x86::ptr(x86::rdi, c0.disp + W * c0.stride * u), vals, tmp);
+        interleave_store(a, n, to, vals, tmp);
         continue;
       }
       if (p.store_group(i) != kNoRef) continue;  // (stored with its group's last)
@@ -249,18 +270,7 @@ void LaneBody::operator()(int u, bool masked) const {
           x86::Ymm out[4];
           for (size_t k = 0; k < g->second.size(); k++) out[k] = x86::ymm(r.ymm.at(g->second[k]));
           x86::Mem from = x86::ptr(x86::rdi, c0.disp + W * c0.stride * u);
-          if (wide && masked) {  // raw vector j's mask: its floats below n * m (k2..)
-            int n = (int)g->second.size();
-            for (int j = 0; j < n; j++) {
-              a.imul(x86::esi, x86::dword_ptr(x86::rsp, t_mask), n);
-              a.sub(x86::esi, 16 * j);
-              a.mov(x86::edx, 0);
-              a.cmovs(x86::esi, x86::edx);
-              a.mov(x86::edx, -1);
-              a.bzhi(x86::edx, x86::edx, x86::esi);  // (a count of 16 or more: all 16)
-              a.kmovw(x86::k(2 + j), x86::edx);
-            }
-          }
+          if (wide && masked) raw_masks((int)g->second.size());
           if (wide) wide_interleaved_load(a, (int)g->second.size(), from, out, masked);
           else deinterleave_load(a, (int)g->second.size(), from, out, x86::ymm(r.shuf.at(i)));
         } else if (p.in_group(i)) {

@@ -55,9 +55,6 @@ bool wide_lanes(const Trace& t, const VecPlan& p) {
       case IrOp::load:
         if (p.access[i].stride && !p.in_group(i)) return false;  // (a gather)
         break;
-      case IrOp::store:
-        if (p.access[i].stride) return false;  // (interleaved stores: 8 lanes)
-        break;
       default: break;
     }
   }
@@ -147,6 +144,48 @@ void wide_interleaved_load(x86::Assembler& a, int n, const x86::Mem& at, const x
       a.vmovups(x86::zmm(27), table(j - 1));
       a.vpermt2ps(out[c].zmm(), x86::zmm(27), x86::zmm(28 + j));
     }
+  }
+}
+
+// Interleaved stores in 16 lanes (VecPlan::interleaved_stores): raw vector
+// j's lane L is float 16 * j + L, component c = (16 j + L) % n of element
+// e = (16 j + L) / n. One two-table permute (vpermi2ps) puts in the lanes of
+// components 0 and 1, then one permute per further component (vpermt2ps,
+// the raw vector as its first table: every other lane keeps its own) puts
+// in that component's: n - 1 permutes a raw vector, into zmm28 (index
+// vectors in zmm28 and zmm27, as the loads'). Under a masked end raw vector
+// j stores only the floats mask register k(2 + j) selects.
+namespace {
+struct StoreTables {
+  alignas(64) int32_t idx[3][4][3][16] = {};  // [n - 2][raw vector][step][lane]
+  StoreTables() {
+    for (int n = 2; n <= 4; n++)
+      for (int j = 0; j < n; j++)
+        for (int L = 0; L < 16; L++) {
+          int f = 16 * j + L, c = f % n, e = f / n;
+          idx[n - 2][j][0][L] = c < 2 ? 16 * c + e : 0;
+          for (int s = 1; s + 1 < n; s++) idx[n - 2][j][s][L] = c == s + 1 ? 16 + e : L;
+        }
+  }
+};
+const StoreTables kStore;
+}  // namespace
+
+void wide_interleaved_store(x86::Assembler& a, int n, const x86::Mem& at, const x86::Ymm* in, bool masked) {
+  a.mov(x86::rsi, (uint64_t)(uintptr_t)kStore.idx[n - 2]);
+  for (int j = 0; j < n; j++) {
+    auto table = [&](int step) { return x86::zmmword_ptr(x86::rsi, 64 * (3 * j + step)); };
+    a.vmovups(x86::zmm(28), table(0));
+    a.vpermi2ps(x86::zmm(28), in[0].zmm(), in[1].zmm());
+    for (int c = 2; c < n; c++) {
+      a.vmovups(x86::zmm(27), table(c - 1));
+      a.vpermt2ps(x86::zmm(28), x86::zmm(27), in[c].zmm());
+    }
+    x86::Mem m = at;
+    m.addOffset(64 * j);
+    m.setSize(64);
+    if (masked) a.k(x86::k(2 + j)).vmovups(m, x86::zmm(28));
+    else a.vmovups(m, x86::zmm(28));
   }
 }
 

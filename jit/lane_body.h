@@ -50,6 +50,8 @@ struct LaneBody {
   // A masked end's load (into v) or store (of v) of the r.tail lanes: a
   // move under k1 on AVX-512 hosts (Trace::allow_zmm), else a vmaskmovps.
   void masked_move(asmjit::x86::Vec v, const asmjit::x86::Mem& at, bool load) const;
+  // A wide masked end's interleaved group: raw vector j's mask in k(2 + j).
+  void raw_masks(int n) const;
   // A fold's lanes (vector.h, VecPlan::Fold; asm_lane_fold.cpp): its
   // accumulator's start from the slot's value at rsp + from; one step in the
   // body; after the loop, its lanes folded into one value at rsp + out

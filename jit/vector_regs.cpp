@@ -204,7 +204,7 @@ static bool assign_regs(const Trace& t, const VecPlan& p, VecRegs& r, bool tail,
     // (a lane_blends op reads its operands after writing its result: they
     // keep their registers until it has one, below)
     bool apart = lane_blends(t, t.ins[i]);
-    if (auto sg = p.interleaved_stores.find(i); sg != p.interleaved_stores.end()) {
+    if (auto sg = p.interleaved_stores.find(i); sg != p.interleaved_stores.end() && !wide) {  // (wide: zmm27-28)
       // its temporaries: apart from the values it stores, free again after
       std::vector<int>& tmp = r.store_tmp[i];
       for (size_t k = 0; k <= sg->second.size(); k++) {

@@ -1,8 +1,9 @@
 # Vector fields updated in place (jit/vector.h: interleaved stores): the
 # JIT's lanes store whole vec2/vec3/vec4 elements (and structs of two f32)
-# as contiguous vectors; elements past the last full chunk of 8 (n = 1003),
-# a group with a component not stored, stores shifted by an element, and an
-# exit between two components' stores keep the scalar loop's results.
+# as contiguous vectors (16 where the loop divides); elements past the last
+# full chunk (n = 1003), a group with a component not stored, stores
+# shifted by an element, and an exit between two components' stores keep
+# the scalar loop's results.
 import taichi as ti
 ti.init(arch=ti.cpu)
 n = 1003
@@ -37,6 +38,11 @@ for m in (2, 3, 4):
             x[i] += v[i] * dt
 
     @ti.kernel
+    def step_div(dt: ti.f32):  # a loop that divides: 16 lanes on AVX-512 hosts, a masked end
+        for i in x:
+            x[i] += v[i] / dt
+
+    @ti.kernel
     def part(dt: ti.f32):  # component 1 is not stored: x[i][1] keeps its value
         for i in x:
             for c in ti.static(range(m)):
@@ -59,6 +65,8 @@ for m in (2, 3, 4):
     for k in range(3):
         step(0.1 * (k + 1))
     show(f"vec{m} step", x, m)
+    step_div(8.0)
+    show(f"vec{m} step_div", x, m)
     part(0.25)
     show(f"vec{m} part", x, m)
     behind()

@@ -33,7 +33,9 @@ constexpr int kV = 8192;     // v's bytes from x's
 // that order; each loaded, computed and stored before the next), x at a[0..],
 // v at a[8192..] (bytes), n components of f32. `mid`: a line put after the
 // first component's store.
-std::string aos_step(int n, const std::vector<int>& stored, int shift = 0, const std::string& mid = "") {
+// `op`: mul, or div (x + v / dt: a loop that divides, 16 lanes on AVX-512 hosts).
+std::string aos_step(int n, const std::vector<int>& stored, int shift = 0, const std::string& mid = "",
+                     const std::string& op = "mul") {
   std::string s = " off = mul i64 i #" + std::to_string(4 * n) + "\n xa = add i64 a off\n vb = add i64 a #" +
                   std::to_string(kV) + "\n va = add i64 vb off\n";
   bool first = true;
@@ -41,7 +43,7 @@ std::string aos_step(int n, const std::vector<int>& stored, int shift = 0, const
     std::string k = std::to_string(c);
     s += " xa" + k + " = add i64 xa #" + std::to_string(4 * c) + "\n x" + k + " = load xa" + k + " f32\n";
     s += " va" + k + " = add i64 va #" + std::to_string(4 * c) + "\n v" + k + " = load va" + k + " f32\n";
-    s += " m" + k + " = mul f32 v" + k + " #0x3dcccccd\n y" + k + " = add f32 x" + k + " m" + k + "\n";
+    s += " m" + k + " = " + op + " f32 v" + k + " #0x3dcccccd\n y" + k + " = add f32 x" + k + " m" + k + "\n";
     s += " sa" + k + " = add i64 xa #" + std::to_string(4 * c + 4 * n * shift) + "\n store sa" + k + " y" + k + " f32\n";
     if (first) s += mid;
     first = false;
@@ -59,7 +61,7 @@ float g_mem[2 * 2048 + 64];
 
 // Runs c over [lo, hi) and checks every float of x: x + v * dt in the
 // range's elements, as it was elsewhere.
-void check_step(const Compiled& c, int n, int lo, int hi) {
+void check_step(const Compiled& c, int n, int lo, int hi, bool divide = false) {
   float* x = g_mem;
   float* v = g_mem + kV / 4;
   for (int j = 0; j < kV / 4; j++) x[j] = (float)(j % 89) * 0.37f - 5.0f, v[j] = (float)(j % 31) * 1.7f - 20.0f;
@@ -74,7 +76,7 @@ void check_step(const Compiled& c, int n, int lo, int hi) {
   for (int j = 0; j < kV / 4; j++) {
     int e = j / n;
     float x0 = (float)(j % 89) * 0.37f - 5.0f, v0 = (float)(j % 31) * 1.7f - 20.0f;
-    float want = e >= lo && e < hi ? x0 + v0 * kDt : x0;
+    float want = e >= lo && e < hi ? x0 + (divide ? v0 / kDt : v0 * kDt) : x0;
     if (std::memcmp(&x[j], &want, 4) != 0) {
       FAIL_CHECK("x[" << e << "][" << j % n << "] = " << x[j] << ", want " << want << " (vec" << n << ", lo " << lo
                       << ", hi " << hi << ")");
@@ -150,5 +152,22 @@ TEST_CASE("jit vector: an interleaved store group in ymm16-31 (EVEX forms) gives
     CHECK(c.listing.find("vextractf32x4") != std::string::npos);
     for (int lo : {0, 1})
       for (int hi = lo + 1; hi <= lo + 40; hi++) check_step(c, n, lo, hi);
+  }
+}
+
+TEST_CASE("jit vector: a loop that divides stores vector fields whole in 16 lanes, with a masked end") {
+  if (!host_has_avx2()) return;
+  for (int n : {2, 3, 4}) {
+    Compiled c = compile_lanes(aos_step(n, all(n), 0, "", "div"), true);
+    if (host_has_avx512()) {
+      CHECK(c.lanes == "16 lanes (zmm)");
+      CHECK(c.listing.find("vpermi2ps") != std::string::npos);
+      CHECK((c.listing.find("vpermt2ps") != std::string::npos) == (n > 2));  // (vec2: one two-table permute)
+    } else {
+      CHECK(c.lanes == "8 lanes");
+    }
+    for (int lo : {0, 1, 5, 100})
+      for (int hi = lo + 1; hi <= lo + 70; hi++) check_step(c, n, lo, hi, true);
+    check_step(c, n, 3, 2048 / n - 1, true);
   }
 }
