@@ -30,6 +30,7 @@ struct ListGen {
 
   llvm::Type* i64() { return B.getInt64Ty(); }
   Value* c64(int64_t v) { return B.getInt64((uint64_t)v); }
+  Value* min(Value* a, Value* b) { return B.CreateSelect(B.CreateICmpSLT(a, b), a, b); }  // signed
   BasicBlock* block(const char* name) { return BasicBlock::Create(C, name, F); }
   Value* at(Value* p, Value* words) { return B.CreateInBoundsGEP(i64(), p, words); }
   Value* byte_at(Value* p, Value* off) { return B.CreateInBoundsGEP(B.getInt8Ty(), p, off); }
@@ -99,13 +100,13 @@ struct ListGen {
   void each_chunk(const SNode& s, Value* c, const std::function<void(Value*, Value*, Value*)>& fn) {
     int64_t chunk = s.chunk_size;
     Value* len = load_shared(i64(), c);
-    len = B.CreateSelect(B.CreateICmpSLT(len, c64(s.num_cells())), len, c64(s.num_cells()));
+    len = min(len, c64(s.num_cells()));
     loop(c64(0), len, c64(chunk), [&](Value* first) {
       Value* slot = byte_at(c, B.CreateAdd(c64(8), B.CreateMul(B.CreateSDiv(first, c64(chunk)), c64(8))));
       Value* p = load_shared(B.getPtrTy(), slot);
       when(B.CreateIsNotNull(p), [&] {
         Value* end = B.CreateAdd(first, c64(chunk));
-        fn(first, B.CreateSelect(B.CreateICmpSLT(len, end), len, end), p);
+        fn(first, min(len, end), p);
       });
     });
   }
@@ -113,7 +114,7 @@ struct ListGen {
   std::pair<Value*, Value*> part_cells(const SNode& s, Value* q) {
     Value* first = B.CreateMul(q, c64(kListPartCells));
     Value* end = B.CreateAdd(first, c64(kListPartCells));
-    return {first, B.CreateSelect(B.CreateICmpSLT(end, c64(s.num_cells())), end, c64(s.num_cells()))};
+    return {first, min(end, c64(s.num_cells()))};
   }
 
   // fn(cell number, cell address) for every active cell of part q of
@@ -229,7 +230,6 @@ struct ListGen {
                                           prefix + "scan_sums", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
     auto slot = [&](Value* i) { return B.CreateInBoundsGEP(arr, sums, {c64(0), i}); };
     auto barrier = [&] { B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); };
-    auto min = [&](Value* a, Value* b) { return B.CreateSelect(B.CreateICmpSLT(a, b), a, b); };
     Value* t = B.CreateZExt(B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}), i64());
     Value* per = B.CreateUDiv(B.CreateAdd(n, c64(T - 1)), c64(T));
     Value* lo = min(B.CreateMul(t, per), n);
