@@ -230,6 +230,7 @@ TEST_CASE("jit opt (text): parse errors name the line") {
   CHECK(parse_trace("x = frobnicate i32 #1 #2\n", t, e).error.find("line 1: unknown op") == 0);
   CHECK(parse_trace("x = add i32 y #2\n", t, e).error.find("bad operand") != std::string::npos);
   CHECK(parse_trace("guard_nz #1\n", t, e).error.find("-> PC") != std::string::npos);
+  CHECK(parse_trace("c = sload i64 r0\nf = conv c f32_to_nothing\n", t, e).error.find("line 2: needs a conversion op") == 0);
 }
 
 TEST_CASE("jit opt (text): // and % by powers of two, sel on x == 0, constants on the right") {
